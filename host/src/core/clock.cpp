@@ -1,0 +1,27 @@
+#include "core/clock.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace agentry::core {
+
+std::int64_t now_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+std::string format_iso8601(std::int64_t unix_ms) {
+  std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
+  int millis = static_cast<int>(unix_ms % 1000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+  return buf;
+}
+
+std::string now_iso8601() { return format_iso8601(now_ms()); }
+
+}  // namespace agentry::core

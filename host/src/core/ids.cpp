@@ -1,0 +1,53 @@
+#include "core/ids.hpp"
+
+#include <random>
+
+namespace agentry::core {
+namespace {
+
+std::string random_chars(std::size_t n) {
+  static constexpr std::string_view alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+  thread_local std::mt19937_64 rng{[] {
+    std::random_device rd;
+    std::seed_seq seq{rd(), rd(), rd(), rd()};
+    return std::mt19937_64{seq};
+  }()};
+  std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
+  std::string out(n, '0');
+  for (auto& c : out) c = alphabet[pick(rng)];
+  return out;
+}
+
+bool is_id_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+}  // namespace
+
+std::string new_run_id() { return random_chars(run_id_length); }
+
+std::string new_prefixed_id(std::string_view prefix) {
+  std::string id(prefix);
+  id += '_';
+  id += random_chars(12);
+  return id;
+}
+
+std::string new_daemon_instance_id(long pid) { return "daemon-" + std::to_string(pid) + "-" + random_chars(6); }
+
+bool is_valid_run_id(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id)
+    if (!is_id_char(c)) return false;
+  return true;
+}
+
+bool is_valid_key(std::string_view key) {
+  if (key.empty() || key.size() > 128 || key.find("..") != std::string_view::npos) return false;
+  if (key.front() == '/' || key.back() == '/') return false;
+  for (char c : key)
+    if (!is_id_char(c) && c != '.' && c != ':' && c != '/') return false;
+  return true;
+}
+
+}  // namespace agentry::core

@@ -1,0 +1,165 @@
+#include "core/run.hpp"
+
+#include <array>
+#include <utility>
+
+namespace agentry::core {
+namespace json = boost::json;
+namespace {
+
+constexpr std::array<std::pair<RunStatus, std::string_view>, 8> run_status_names{{
+    {RunStatus::initialized, "initialized"},
+    {RunStatus::ready, "ready"},
+    {RunStatus::running, "running"},
+    {RunStatus::success, "success"},
+    {RunStatus::blocked, "blocked"},
+    {RunStatus::exhausted, "exhausted"},
+    {RunStatus::aborted, "aborted"},
+    {RunStatus::error, "error"},
+}};
+
+constexpr std::array<std::pair<TaskStatus, std::string_view>, 4> task_status_names{{
+    {TaskStatus::pending, "pending"},
+    {TaskStatus::in_progress, "in_progress"},
+    {TaskStatus::completed, "completed"},
+    {TaskStatus::blocked, "blocked"},
+}};
+
+std::string get_string(const json::object& o, std::string_view key) {
+  if (auto* v = o.if_contains(key); v && v->is_string()) return std::string(v->as_string());
+  return {};
+}
+
+json::object get_object(const json::object& o, std::string_view key) {
+  if (auto* v = o.if_contains(key); v && v->is_object()) return v->as_object();
+  return {};
+}
+
+std::vector<std::string> get_strings(const json::object& o, std::string_view key) {
+  std::vector<std::string> out;
+  if (auto* v = o.if_contains(key); v && v->is_array())
+    for (const auto& item : v->as_array())
+      if (item.is_string()) out.emplace_back(item.as_string());
+  return out;
+}
+
+json::array to_array(const std::vector<std::string>& items) {
+  json::array out;
+  for (const auto& s : items) out.emplace_back(s);
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(RunStatus status) {
+  for (auto& [s, name] : run_status_names)
+    if (s == status) return name;
+  return "error";
+}
+
+std::optional<RunStatus> parse_run_status(std::string_view text) {
+  for (auto& [s, name] : run_status_names)
+    if (name == text) return s;
+  return std::nullopt;
+}
+
+bool is_terminal(RunStatus status) {
+  switch (status) {
+    case RunStatus::success:
+    case RunStatus::blocked:
+    case RunStatus::exhausted:
+    case RunStatus::aborted:
+    case RunStatus::error: return true;
+    default: return false;
+  }
+}
+
+std::string_view to_string(TaskStatus status) {
+  for (auto& [s, name] : task_status_names)
+    if (s == status) return name;
+  return "pending";
+}
+
+std::optional<TaskStatus> parse_task_status(std::string_view text) {
+  for (auto& [s, name] : task_status_names)
+    if (name == text) return s;
+  return std::nullopt;
+}
+
+json::value to_json(const FrozenInputs& in) {
+  json::object o;
+  o["agentName"] = in.agent_name;
+  o["agentSourcePath"] = in.agent_source_path;
+  o["assignmentName"] = in.assignment_name;
+  o["assignmentSourcePath"] = in.assignment_source_path;
+  o["backend"] = in.backend;
+  o["model"] = in.model;
+  o["effort"] = in.effort;
+  o["timeoutSec"] = in.timeout_sec;
+  o["unrestricted"] = in.unrestricted;
+  o["backendConfig"] = in.backend_config;
+  o["extraArgs"] = to_array(in.extra_args);
+  if (in.launcher) {
+    json::object l;
+    l["name"] = in.launcher->name;
+    l["command"] = to_array(in.launcher->command);
+    l["env"] = in.launcher->env;
+    o["launcher"] = std::move(l);
+  } else {
+    o["launcher"] = nullptr;
+  }
+  o["agentInstructions"] = in.agent_instructions;
+  o["assignmentInstructions"] = in.assignment_instructions;
+  o["agentInstructionsTemplate"] = in.agent_instructions_template;
+  o["assignmentInstructionsTemplate"] = in.assignment_instructions_template;
+  o["callerInstructions"] = in.caller_instructions;
+  o["message"] = in.message;
+  o["messageTemplate"] = in.message_template;
+  o["brief"] = in.brief;
+  o["taskTemplates"] = in.task_templates;
+  o["vars"] = in.vars;
+  o["varSpecs"] = in.var_specs;
+  o["cliVars"] = in.cli_vars;
+  o["lockedFields"] = to_array(in.locked_fields);
+  o["maxAttemptsPerSession"] = in.max_attempts_per_session;
+  return o;
+}
+
+FrozenInputs frozen_inputs_from_json(const json::value& value) {
+  FrozenInputs in;
+  if (!value.is_object()) return in;
+  const auto& o = value.as_object();
+  in.agent_name = get_string(o, "agentName");
+  in.agent_source_path = get_string(o, "agentSourcePath");
+  in.assignment_name = get_string(o, "assignmentName");
+  in.assignment_source_path = get_string(o, "assignmentSourcePath");
+  in.backend = get_string(o, "backend");
+  in.model = get_string(o, "model");
+  in.effort = get_string(o, "effort");
+  if (auto* v = o.if_contains("timeoutSec"); v && v->is_int64()) in.timeout_sec = static_cast<int>(v->as_int64());
+  if (auto* v = o.if_contains("unrestricted"); v && v->is_bool()) in.unrestricted = v->as_bool();
+  in.backend_config = get_object(o, "backendConfig");
+  in.extra_args = get_strings(o, "extraArgs");
+  if (auto* v = o.if_contains("launcher"); v && v->is_object()) {
+    const auto& l = v->as_object();
+    in.launcher = FrozenLauncher{get_string(l, "name"), get_strings(l, "command"), get_object(l, "env")};
+  }
+  in.agent_instructions = get_string(o, "agentInstructions");
+  in.assignment_instructions = get_string(o, "assignmentInstructions");
+  in.agent_instructions_template = get_string(o, "agentInstructionsTemplate");
+  in.assignment_instructions_template = get_string(o, "assignmentInstructionsTemplate");
+  in.caller_instructions = get_string(o, "callerInstructions");
+  in.message = get_string(o, "message");
+  in.message_template = get_string(o, "messageTemplate");
+  in.brief = get_string(o, "brief");
+  if (auto* v = o.if_contains("taskTemplates"); v && v->is_array()) in.task_templates = v->as_array();
+  in.vars = get_object(o, "vars");
+  in.var_specs = get_object(o, "varSpecs");
+  in.cli_vars = get_object(o, "cliVars");
+  in.locked_fields = get_strings(o, "lockedFields");
+  if (auto* v = o.if_contains("maxAttemptsPerSession"); v && v->is_int64())
+    in.max_attempts_per_session = static_cast<int>(v->as_int64());
+  return in;
+}
+
+}  // namespace agentry::core

@@ -1,0 +1,154 @@
+#pragma once
+// The durable values of agentry's domain: a run, its sessions, attempts, tasks and
+// the inputs it froze when it was created. Plain data; behaviour lives in lifecycle
+// (what may happen) and in the engine (making it happen).
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentry::core {
+
+enum class RunStatus { initialized, ready, running, success, blocked, exhausted, aborted, error };
+
+std::string_view to_string(RunStatus status);
+std::optional<RunStatus> parse_run_status(std::string_view text);
+/// The run's current session has ended (it may still be resumed).
+bool is_terminal(RunStatus status);
+
+enum class TaskStatus { pending, in_progress, completed, blocked };
+
+std::string_view to_string(TaskStatus status);
+std::optional<TaskStatus> parse_task_status(std::string_view text);
+
+/// The built-in backend that runs no process: status follows the run's tasks.
+inline constexpr std::string_view passive_backend = "passive";
+
+/// A launcher wraps the agent's command (e.g. a sandbox or container prefix).
+struct FrozenLauncher {
+  std::string name;
+  std::vector<std::string> command;
+  boost::json::object env;
+};
+
+/// Everything a run resolved when it was initialized. Later edits to the definition
+/// files do not change a run; only reconfigure (while initialized) may.
+struct FrozenInputs {
+  std::string agent_name;
+  std::string agent_source_path;
+  std::string assignment_name;  // empty when the run was started from an agent and a message
+  std::string assignment_source_path;
+  std::string backend;
+  std::string model;
+  std::string effort;
+  int timeout_sec = 0;  // 0 = no limit
+  bool unrestricted = true;
+  boost::json::object backend_config;
+  std::vector<std::string> extra_args;
+  std::optional<FrozenLauncher> launcher;
+  std::string agent_instructions;       // rendered
+  std::string assignment_instructions;  // rendered
+  // As written, so reconfigure can re-render them with new vars.
+  std::string agent_instructions_template;
+  std::string assignment_instructions_template;
+  std::string caller_instructions;
+  std::string message;                  // rendered
+  std::string message_template;         // as given, so reconfigure can re-render
+  std::string brief;                    // what the agent receives first
+  /// The assignment's tasks as written: [{id, title, body}], re-rendered on reconfigure.
+  boost::json::array task_templates;
+  boost::json::object vars;             // resolved values
+  boost::json::object var_specs;        // the assignment's declarations, for reconfigure
+  boost::json::object cli_vars;         // as given by the caller, for reconfigure
+  std::vector<std::string> locked_fields;
+  int max_attempts_per_session = 4;
+};
+
+boost::json::value to_json(const FrozenInputs& inputs);
+FrozenInputs frozen_inputs_from_json(const boost::json::value& value);
+
+struct Run {
+  std::string id;
+  RunStatus status = RunStatus::initialized;
+  std::string status_reason;  // why the run is in this status, when that needs saying
+  std::string created_at;
+  std::string updated_at;
+  std::optional<std::string> started_at;
+  std::optional<std::string> finished_at;
+  std::string cwd;
+  std::string repo_root;  // the enclosing git work tree, or empty
+  std::string run_group_id;
+  std::optional<std::string> parent_run_id;
+  std::optional<std::string> name;
+  std::optional<std::string> note;
+  bool pinned = false;
+  bool archived = false;
+  std::optional<std::string> archived_at;
+  std::optional<std::string> backend_session_id;
+  /// Who drives the live session: "<daemon|cli>-<pid>-<suffix>"; empty when nobody does.
+  std::string controller_id;
+  int session_count = 0;
+  int attempt_count = 0;
+  std::int64_t revision = 0;  // +1 on every persisted change
+  FrozenInputs frozen;
+};
+
+struct Session {
+  std::string run_id;
+  int index = 0;
+  std::string status;  // "running" or the run status the session ended with
+  std::string started_at;
+  std::optional<std::string> ended_at;
+  std::optional<std::string> backend_session_id;
+  std::string end_reason;
+  std::string prompt;
+};
+
+struct Attempt {
+  std::string run_id;
+  int number = 1;  // monotonic across the run
+  int session_index = 0;
+  int index_in_session = 0;
+  std::string started_at;
+  std::optional<std::string> ended_at;
+  std::string outcome;  // empty while running
+};
+
+struct Task {
+  std::string run_id;
+  std::string id;
+  std::string title;
+  std::string body;
+  TaskStatus status = TaskStatus::pending;
+  std::string notes;
+  std::string source;  // "inline", "definition:<name>", "file:<path>", "added"
+  int position = 0;
+  std::string created_at;
+  std::string updated_at;
+};
+
+struct AuditEvent {
+  std::string run_id;
+  std::int64_t cursor = 0;  // per-run, monotonic, assigned by the store
+  std::string type;         // e.g. "run.initialized", "task.status_changed"
+  std::string actor;        // "api", "cli", "engine", "daemon"
+  std::string at;
+  boost::json::object data;
+};
+
+struct TimelineEvent {
+  std::string run_id;
+  std::int64_t cursor = 0;
+  std::string kind;
+  std::optional<int> attempt_number;
+  std::string at;
+  boost::json::object payload;
+};
+
+}  // namespace agentry::core
