@@ -1,0 +1,94 @@
+#include "store/event_repository.hpp"
+
+#include "store/run_repository.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace agentry::store {
+namespace json = boost::json;
+namespace {
+
+json::object parse_object(const std::string& text) {
+  auto v = json::parse(text);
+  return v.is_object() ? v.as_object() : json::object{};
+}
+
+}  // namespace
+
+void AuditRepository::append(Connection& c, core::AuditEvent& e) {
+  e.cursor = RunRepository::next_audit_cursor(c, e.run_id);
+  auto s = c.prepare("INSERT INTO audit_events (run_id, cursor, type, actor, at, data_json) VALUES (?,?,?,?,?,?)");
+  s.bind(1, e.run_id).bind(2, e.cursor).bind(3, e.type).bind(4, e.actor).bind(5, e.at);
+  s.bind(6, json::serialize(e.data));
+  s.run();
+}
+
+std::vector<core::AuditEvent> AuditRepository::list(Connection& c, std::string_view run_id, const EventPageQuery& q) {
+  auto s = c.prepare("SELECT cursor, type, actor, at, data_json FROM audit_events "
+                     "WHERE run_id = ? AND cursor > ? ORDER BY cursor LIMIT ?");
+  s.bind(1, run_id).bind(2, q.after).bind(3, static_cast<std::int64_t>(q.limit));
+  std::vector<core::AuditEvent> out;
+  while (s.step()) {
+    core::AuditEvent e;
+    e.run_id = std::string(run_id);
+    e.cursor = s.column_int64(0);
+    e.type = s.column_text(1);
+    e.actor = s.column_text(2);
+    e.at = s.column_text(3);
+    e.data = parse_object(s.column_text(4));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::int64_t AuditRepository::last_cursor(Connection& c, std::string_view run_id) {
+  auto s = c.prepare("SELECT COALESCE(MAX(cursor), 0) FROM audit_events WHERE run_id = ?");
+  s.bind(1, run_id);
+  s.step();
+  return s.column_int64(0);
+}
+
+void TimelineRepository::append(Connection& c, core::TimelineEvent& e) {
+  e.cursor = RunRepository::next_timeline_cursor(c, e.run_id);
+  auto s = c.prepare("INSERT INTO timeline_events (run_id, cursor, kind, attempt_number, at, payload_json) "
+                     "VALUES (?,?,?,?,?,?)");
+  s.bind(1, e.run_id).bind(2, e.cursor).bind(3, e.kind);
+  if (e.attempt_number) s.bind(4, *e.attempt_number); else s.bind_null(4);
+  s.bind(5, e.at).bind(6, json::serialize(e.payload));
+  s.run();
+}
+
+std::vector<core::TimelineEvent> TimelineRepository::list(Connection& c, std::string_view run_id,
+                                                          const EventPageQuery& q) {
+  auto s = c.prepare("SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events "
+                     "WHERE run_id = ? AND cursor > ? ORDER BY cursor LIMIT ?");
+  s.bind(1, run_id).bind(2, q.after).bind(3, static_cast<std::int64_t>(q.limit));
+  std::vector<core::TimelineEvent> out;
+  while (s.step()) {
+    core::TimelineEvent e;
+    e.run_id = std::string(run_id);
+    e.cursor = s.column_int64(0);
+    e.kind = s.column_text(1);
+    if (!s.column_is_null(2)) e.attempt_number = s.column_int(2);
+    e.at = s.column_text(3);
+    e.payload = parse_object(s.column_text(4));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::int64_t TimelineRepository::last_cursor(Connection& c, std::string_view run_id) {
+  auto s = c.prepare("SELECT COALESCE(MAX(cursor), 0) FROM timeline_events WHERE run_id = ?");
+  s.bind(1, run_id);
+  s.step();
+  return s.column_int64(0);
+}
+
+void TimelineRepository::remove_all(Connection& c, std::string_view run_id) {
+  auto s = c.prepare("DELETE FROM timeline_events WHERE run_id = ?");
+  s.bind(1, run_id);
+  s.run();
+}
+
+}  // namespace agentry::store

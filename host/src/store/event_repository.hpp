@@ -1,0 +1,36 @@
+#pragma once
+// Append-only per-run event logs: the audit trail and the timeline. Cursors are
+// reserved from the run row inside the same transaction, so they are monotonic per
+// run and never reused, even after a reset deletes the timeline.
+
+#include "core/run.hpp"
+#include "store/sqlite.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace agentry::store {
+
+struct EventPageQuery {
+  std::int64_t after = 0;  // exclusive
+  std::size_t limit = 1000;
+};
+
+class AuditRepository {
+ public:
+  /// Assigns event.cursor and inserts it.
+  static void append(Connection& c, core::AuditEvent& event);
+  static std::vector<core::AuditEvent> list(Connection& c, std::string_view run_id, const EventPageQuery& q);
+  static std::int64_t last_cursor(Connection& c, std::string_view run_id);
+};
+
+class TimelineRepository {
+ public:
+  /// Assigns event.cursor and inserts it.
+  static void append(Connection& c, core::TimelineEvent& event);
+  static std::vector<core::TimelineEvent> list(Connection& c, std::string_view run_id, const EventPageQuery& q);
+  static std::int64_t last_cursor(Connection& c, std::string_view run_id);
+  static void remove_all(Connection& c, std::string_view run_id);
+};
+
+}  // namespace agentry::store

@@ -1,0 +1,188 @@
+#include "store/migrations.hpp"
+
+#include "core/log.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace agentry::store {
+namespace {
+
+// Never edit a migration that has shipped; append a new one.
+constexpr std::array<std::string_view, 1> migrations{
+    // 1: the initial schema. Later issues fill some of these tables; they exist now so
+    // that the data model is whole from the first release.
+    R"sql(
+CREATE TABLE runs (
+  id                    TEXT PRIMARY KEY,
+  status                TEXT NOT NULL,
+  status_reason         TEXT NOT NULL DEFAULT '',
+  created_at            TEXT NOT NULL,
+  updated_at            TEXT NOT NULL,
+  started_at            TEXT,
+  finished_at           TEXT,
+  cwd                   TEXT NOT NULL,
+  repo_root             TEXT NOT NULL DEFAULT '',
+  run_group_id          TEXT NOT NULL,
+  parent_run_id         TEXT,
+  name                  TEXT,
+  note                  TEXT,
+  pinned                INTEGER NOT NULL DEFAULT 0,
+  archived              INTEGER NOT NULL DEFAULT 0,
+  archived_at           TEXT,
+  agent_name            TEXT NOT NULL,
+  assignment_name       TEXT NOT NULL,
+  backend               TEXT NOT NULL,
+  backend_session_id    TEXT,
+  controller_id         TEXT NOT NULL DEFAULT '',
+  session_count         INTEGER NOT NULL DEFAULT 0,
+  attempt_count         INTEGER NOT NULL DEFAULT 0,
+  revision              INTEGER NOT NULL DEFAULT 0,
+  frozen_json           TEXT NOT NULL,
+  initial_snapshot_json TEXT,
+  next_timeline_cursor  INTEGER NOT NULL DEFAULT 1,
+  next_audit_cursor     INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX runs_by_created ON runs(created_at DESC, id DESC);
+CREATE INDEX runs_by_cwd ON runs(cwd, created_at DESC, id DESC);
+CREATE INDEX runs_by_repo ON runs(repo_root, created_at DESC, id DESC);
+CREATE INDEX runs_by_group ON runs(run_group_id, created_at DESC, id DESC);
+CREATE INDEX runs_by_status ON runs(status);
+CREATE INDEX runs_by_parent ON runs(parent_run_id);
+
+CREATE TABLE sessions (
+  run_id             TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  session_index      INTEGER NOT NULL,
+  status             TEXT NOT NULL,
+  started_at         TEXT NOT NULL,
+  ended_at           TEXT,
+  backend_session_id TEXT,
+  end_reason         TEXT NOT NULL DEFAULT '',
+  prompt             TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (run_id, session_index)
+) WITHOUT ROWID;
+
+CREATE TABLE attempts (
+  run_id           TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  attempt_number   INTEGER NOT NULL,
+  session_index    INTEGER NOT NULL,
+  index_in_session INTEGER NOT NULL,
+  started_at       TEXT NOT NULL,
+  ended_at         TEXT,
+  outcome          TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (run_id, attempt_number)
+) WITHOUT ROWID;
+
+CREATE TABLE tasks (
+  run_id     TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  task_id    TEXT NOT NULL,
+  position   INTEGER NOT NULL,
+  title      TEXT NOT NULL,
+  body       TEXT NOT NULL DEFAULT '',
+  status     TEXT NOT NULL,
+  notes      TEXT NOT NULL DEFAULT '',
+  source     TEXT NOT NULL DEFAULT '',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, task_id)
+) WITHOUT ROWID;
+
+CREATE TABLE timeline_events (
+  run_id         TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  cursor         INTEGER NOT NULL,
+  kind           TEXT NOT NULL,
+  attempt_number INTEGER,
+  at             TEXT NOT NULL,
+  payload_json   TEXT NOT NULL,
+  PRIMARY KEY (run_id, cursor)
+) WITHOUT ROWID;
+
+CREATE TABLE audit_events (
+  run_id    TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  cursor    INTEGER NOT NULL,
+  type      TEXT NOT NULL,
+  actor     TEXT NOT NULL,
+  at        TEXT NOT NULL,
+  data_json TEXT NOT NULL,
+  PRIMARY KEY (run_id, cursor)
+) WITHOUT ROWID;
+
+CREATE TABLE queued_messages (
+  id          TEXT PRIMARY KEY,
+  run_id      TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  text        TEXT NOT NULL,
+  source_json TEXT NOT NULL DEFAULT '{}',
+  created_at  TEXT NOT NULL
+);
+CREATE INDEX queued_messages_by_run ON queued_messages(run_id, created_at);
+
+CREATE TABLE dependencies (
+  run_id     TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  dep_type   TEXT NOT NULL CHECK (dep_type IN ('run', 'group')),
+  target     TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, dep_type, target)
+) WITHOUT ROWID;
+CREATE INDEX dependencies_by_target ON dependencies(dep_type, target);
+
+CREATE TABLE schedules (
+  run_id     TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  kind       TEXT NOT NULL CHECK (kind IN ('once', 'recurring')),
+  spec_json  TEXT NOT NULL,
+  enabled    INTEGER NOT NULL DEFAULT 1,
+  next_at    TEXT,
+  last_at    TEXT,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX schedules_due ON schedules(enabled, next_at);
+
+CREATE TABLE attachments (
+  id           TEXT PRIMARY KEY,
+  run_id       TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  run_group_id TEXT NOT NULL,
+  name         TEXT NOT NULL,
+  sha256       TEXT NOT NULL,
+  size         INTEGER NOT NULL,
+  content_type TEXT NOT NULL DEFAULT 'application/octet-stream',
+  created_at   TEXT NOT NULL
+);
+CREATE INDEX attachments_by_run ON attachments(run_id);
+CREATE INDEX attachments_by_group ON attachments(run_group_id);
+)sql",
+};
+
+int read_version(Connection& c) {
+  auto stmt = c.prepare("PRAGMA user_version");
+  return stmt.step() ? stmt.column_int(0) : 0;
+}
+
+}  // namespace
+
+int latest_schema_version() { return static_cast<int>(migrations.size()); }
+
+core::Result<void> migrate(Connection& c, const std::filesystem::path& path) {
+  return guard([&]() -> core::Result<void> {
+    int version = read_version(c);
+    if (version > latest_schema_version()) {
+      return core::fail(core::ErrorCode::internal,
+                        "database " + path.string() + " has schema version " + std::to_string(version) +
+                            ", newer than this agentry understands (" + std::to_string(latest_schema_version()) +
+                            "); upgrade agentry, or set AGENTRY_HOME to another directory");
+    }
+    for (int next = version + 1; next <= latest_schema_version(); ++next) {
+      c.exec("BEGIN IMMEDIATE");
+      try {
+        c.exec(migrations[static_cast<std::size_t>(next - 1)]);
+        c.exec("PRAGMA user_version = " + std::to_string(next));
+        c.exec("COMMIT");
+      } catch (...) {
+        c.exec("ROLLBACK");
+        throw;
+      }
+      core::log_info("applied database migration", {{"version", std::to_string(next)}, {"path", path.string()}});
+    }
+    return core::ok();
+  });
+}
+
+}  // namespace agentry::store

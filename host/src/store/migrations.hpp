@@ -1,0 +1,18 @@
+#pragma once
+// Numbered schema migrations, applied in order at startup. The schema version lives
+// in PRAGMA user_version; a database from a newer agentry is refused, never touched.
+
+#include "core/result.hpp"
+#include "store/sqlite.hpp"
+
+#include <filesystem>
+
+namespace agentry::store {
+
+/// The schema version this build writes.
+int latest_schema_version();
+
+/// Brings `connection` to latest_schema_version(), each migration in its own transaction.
+core::Result<void> migrate(Connection& connection, const std::filesystem::path& path_for_messages);
+
+}  // namespace agentry::store

@@ -1,0 +1,192 @@
+#include "store/run_repository.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace agentry::store {
+namespace json = boost::json;
+namespace {
+
+constexpr std::string_view run_columns =
+    "id, status, status_reason, created_at, updated_at, started_at, finished_at, cwd, repo_root, run_group_id, "
+    "parent_run_id, name, note, pinned, archived, archived_at, agent_name, assignment_name, backend, "
+    "backend_session_id, controller_id, session_count, attempt_count, revision, frozen_json";
+
+core::Run read_run(const Statement& s) {
+  core::Run r;
+  int i = 0;
+  r.id = s.column_text(i++);
+  r.status = core::parse_run_status(s.column_text(i++)).value_or(core::RunStatus::error);
+  r.status_reason = s.column_text(i++);
+  r.created_at = s.column_text(i++);
+  r.updated_at = s.column_text(i++);
+  r.started_at = s.column_optional_text(i++);
+  r.finished_at = s.column_optional_text(i++);
+  r.cwd = s.column_text(i++);
+  r.repo_root = s.column_text(i++);
+  r.run_group_id = s.column_text(i++);
+  r.parent_run_id = s.column_optional_text(i++);
+  r.name = s.column_optional_text(i++);
+  r.note = s.column_optional_text(i++);
+  r.pinned = s.column_bool(i++);
+  r.archived = s.column_bool(i++);
+  r.archived_at = s.column_optional_text(i++);
+  i += 3;  // agent_name, assignment_name, backend: indexed copies of frozen fields
+  r.backend_session_id = s.column_optional_text(i++);
+  r.controller_id = s.column_text(i++);
+  r.session_count = s.column_int(i++);
+  r.attempt_count = s.column_int(i++);
+  r.revision = s.column_int64(i++);
+  r.frozen = core::frozen_inputs_from_json(json::parse(s.column_text(i++)));
+  return r;
+}
+
+// Binds every column in run_columns order, starting at parameter 1.
+void bind_run(Statement& s, const core::Run& r) {
+  int i = 1;
+  s.bind(i++, r.id);
+  s.bind(i++, core::to_string(r.status));
+  s.bind(i++, r.status_reason);
+  s.bind(i++, r.created_at);
+  s.bind(i++, r.updated_at);
+  s.bind(i++, r.started_at);
+  s.bind(i++, r.finished_at);
+  s.bind(i++, r.cwd);
+  s.bind(i++, r.repo_root);
+  s.bind(i++, r.run_group_id);
+  s.bind(i++, r.parent_run_id);
+  s.bind(i++, r.name);
+  s.bind(i++, r.note);
+  s.bind(i++, r.pinned);
+  s.bind(i++, r.archived);
+  s.bind(i++, r.archived_at);
+  s.bind(i++, r.frozen.agent_name);
+  s.bind(i++, r.frozen.assignment_name);
+  s.bind(i++, r.frozen.backend);
+  s.bind(i++, r.backend_session_id);
+  s.bind(i++, r.controller_id);
+  s.bind(i++, r.session_count);
+  s.bind(i++, r.attempt_count);
+  s.bind(i++, r.revision);
+  s.bind(i++, json::serialize(core::to_json(r.frozen)));
+}
+
+std::pair<std::string, std::string> split_cursor(std::string_view cursor) {
+  auto bar = cursor.rfind('|');
+  return {std::string(cursor.substr(0, bar)), std::string(cursor.substr(bar + 1))};
+}
+
+}  // namespace
+
+bool is_valid_page_cursor(std::string_view cursor) {
+  auto bar = cursor.rfind('|');
+  return bar != std::string_view::npos && bar > 0 && bar + 1 < cursor.size();
+}
+
+void RunRepository::insert(Connection& c, const core::Run& run) {
+  std::string sql = "INSERT INTO runs (" + std::string(run_columns) +
+                    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  auto s = c.prepare(sql);
+  bind_run(s, run);
+  s.run();
+}
+
+bool RunRepository::update(Connection& c, const core::Run& run) {
+  auto s = c.prepare(
+      "UPDATE runs SET id=?1, status=?2, status_reason=?3, created_at=?4, updated_at=?5, started_at=?6, "
+      "finished_at=?7, cwd=?8, repo_root=?9, run_group_id=?10, parent_run_id=?11, name=?12, note=?13, pinned=?14, "
+      "archived=?15, archived_at=?16, agent_name=?17, assignment_name=?18, backend=?19, backend_session_id=?20, "
+      "controller_id=?21, session_count=?22, attempt_count=?23, revision=?24, frozen_json=?25 WHERE id=?1");
+  bind_run(s, run);
+  s.run();
+  return c.changes() > 0;
+}
+
+std::optional<core::Run> RunRepository::get(Connection& c, std::string_view id) {
+  auto s = c.prepare("SELECT " + std::string(run_columns) + " FROM runs WHERE id = ?");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return read_run(s);
+}
+
+bool RunRepository::remove(Connection& c, std::string_view id) {
+  auto s = c.prepare("DELETE FROM runs WHERE id = ?");
+  s.bind(1, id);
+  s.run();
+  return c.changes() > 0;
+}
+
+RunPage RunRepository::list(Connection& c, const RunQuery& q) {
+  std::string sql = "SELECT " + std::string(run_columns) + " FROM runs";
+  std::vector<std::string> where;
+  switch (q.scope) {
+    case RunQuery::Scope::global: break;
+    case RunQuery::Scope::cwd: where.emplace_back("cwd = ?1"); break;
+    case RunQuery::Scope::repo: where.emplace_back("repo_root = ?1"); break;
+    case RunQuery::Scope::group: where.emplace_back("run_group_id = ?1"); break;
+  }
+  if (!q.include_archived) where.emplace_back("archived = 0");
+  if (q.after) where.emplace_back("(created_at < ?2 OR (created_at = ?2 AND id < ?3))");
+  for (std::size_t i = 0; i < where.size(); ++i) sql += (i == 0 ? " WHERE " : " AND ") + where[i];
+  sql += " ORDER BY created_at DESC, id DESC LIMIT ?4";
+
+  auto s = c.prepare(sql);
+  if (q.scope != RunQuery::Scope::global) s.bind(1, q.value);
+  if (q.after) {
+    auto [created, id] = split_cursor(*q.after);
+    s.bind(2, created).bind(3, id);
+  }
+  // One extra row tells whether another page exists without a COUNT.
+  s.bind(4, static_cast<std::int64_t>(q.limit + 1));
+  RunPage page;
+  while (s.step()) page.runs.push_back(read_run(s));
+  if (page.runs.size() > q.limit) {
+    page.runs.pop_back();
+    const auto& last = page.runs.back();
+    page.next_cursor = last.created_at + "|" + last.id;
+  }
+  return page;
+}
+
+std::vector<std::string> RunRepository::ids_with_status(Connection& c, core::RunStatus status) {
+  auto s = c.prepare("SELECT id FROM runs WHERE status = ?");
+  s.bind(1, core::to_string(status));
+  std::vector<std::string> ids;
+  while (s.step()) ids.push_back(s.column_text(0));
+  return ids;
+}
+
+void RunRepository::set_initial_snapshot(Connection& c, std::string_view id, const std::string& snapshot) {
+  auto s = c.prepare("UPDATE runs SET initial_snapshot_json = ? WHERE id = ?");
+  s.bind(1, snapshot).bind(2, id);
+  s.run();
+}
+
+std::optional<std::string> RunRepository::initial_snapshot(Connection& c, std::string_view id) {
+  auto s = c.prepare("SELECT initial_snapshot_json FROM runs WHERE id = ?");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return s.column_optional_text(0);
+}
+
+std::int64_t RunRepository::next_audit_cursor(Connection& c, std::string_view id) {
+  auto s = c.prepare("UPDATE runs SET next_audit_cursor = next_audit_cursor + 1 WHERE id = ? "
+                     "RETURNING next_audit_cursor - 1");
+  s.bind(1, id);
+  if (!s.step()) throw StoreError("no run " + std::string(id) + " to append an audit event to", 0);
+  auto cursor = s.column_int64(0);
+  s.run();
+  return cursor;
+}
+
+std::int64_t RunRepository::next_timeline_cursor(Connection& c, std::string_view id, std::int64_t count) {
+  auto s = c.prepare("UPDATE runs SET next_timeline_cursor = next_timeline_cursor + ?2 WHERE id = ?1 "
+                     "RETURNING next_timeline_cursor - ?2");
+  s.bind(1, id).bind(2, count);
+  if (!s.step()) throw StoreError("no run " + std::string(id) + " to append a timeline event to", 0);
+  auto cursor = s.column_int64(0);
+  s.run();
+  return cursor;
+}
+
+}  // namespace agentry::store

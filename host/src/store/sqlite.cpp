@@ -1,0 +1,124 @@
+#include "store/sqlite.hpp"
+
+#include <sqlite3.h>
+
+namespace agentry::store {
+namespace {
+
+[[noreturn]] void throw_error(sqlite3* db, int rc, std::string_view what) {
+  std::string message(what);
+  message += ": ";
+  message += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  throw StoreError(message, rc);
+}
+
+}  // namespace
+
+Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) { other.stmt_ = nullptr; }
+
+Statement::~Statement() {
+  if (!stmt_) return;
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+Statement& Statement::bind(int index, std::string_view text) {
+  int rc = sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  if (rc != SQLITE_OK) throw_error(db_, rc, "bind text");
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+  int rc = sqlite3_bind_int64(stmt_, index, value);
+  if (rc != SQLITE_OK) throw_error(db_, rc, "bind int");
+  return *this;
+}
+
+Statement& Statement::bind(int index, const std::optional<std::string>& text) {
+  return text ? bind(index, std::string_view(*text)) : bind_null(index);
+}
+
+Statement& Statement::bind_null(int index) {
+  int rc = sqlite3_bind_null(stmt_, index);
+  if (rc != SQLITE_OK) throw_error(db_, rc, "bind null");
+  return *this;
+}
+
+bool Statement::step() {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  throw_error(db_, rc, sqlite3_sql(stmt_));
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+}
+
+std::string Statement::column_text(int index) const {
+  auto* text = sqlite3_column_text(stmt_, index);
+  if (!text) return {};
+  return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, index)));
+}
+
+std::optional<std::string> Statement::column_optional_text(int index) const {
+  if (column_is_null(index)) return std::nullopt;
+  return column_text(index);
+}
+
+std::int64_t Statement::column_int64(int index) const { return sqlite3_column_int64(stmt_, index); }
+
+bool Statement::column_is_null(int index) const { return sqlite3_column_type(stmt_, index) == SQLITE_NULL; }
+
+Connection Connection::open(const std::filesystem::path& path, bool read_only) {
+  sqlite3* db = nullptr;
+  int flags = SQLITE_OPEN_NOMUTEX | (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = "cannot open database " + path.string() + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    sqlite3_close_v2(db);
+    throw StoreError(message, rc);
+  }
+  sqlite3_extended_result_codes(db, 1);
+  // Another process (the embedded CLI) may hold the write lock briefly; wait rather than fail.
+  sqlite3_busy_timeout(db, 10000);
+  return Connection(db);
+}
+
+Connection::Connection(Connection&& other) noexcept : db_(other.db_), cache_(std::move(other.cache_)) {
+  other.db_ = nullptr;
+}
+
+Connection::~Connection() {
+  for (auto& [sql, stmt] : cache_) sqlite3_finalize(stmt);
+  if (db_) sqlite3_close_v2(db_);
+}
+
+void Connection::exec(std::string_view sql) {
+  std::string text(sql);
+  char* error = nullptr;
+  int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error);
+  if (rc != SQLITE_OK) {
+    std::string message = error ? error : sqlite3_errstr(rc);
+    sqlite3_free(error);
+    throw StoreError(message, rc);
+  }
+}
+
+Statement Connection::prepare(std::string_view sql) {
+  std::string key(sql);
+  auto it = cache_.find(key);
+  if (it == cache_.end()) {
+    sqlite3_stmt* stmt = nullptr;
+    int rc = sqlite3_prepare_v3(db_, key.data(), static_cast<int>(key.size()), SQLITE_PREPARE_PERSISTENT, &stmt,
+                                nullptr);
+    if (rc != SQLITE_OK) throw_error(db_, rc, "prepare");
+    it = cache_.emplace(std::move(key), stmt).first;
+  }
+  return Statement(db_, it->second);
+}
+
+std::int64_t Connection::changes() const { return sqlite3_changes64(db_); }
+
+}  // namespace agentry::store

@@ -1,0 +1,101 @@
+#pragma once
+// Thin RAII over the SQLite C API: a connection, prepared statements with typed
+// bind/column helpers, and errors that carry SQLite's own message.
+
+#include "core/result.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace agentry::store {
+
+class Statement {
+ public:
+  Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&&) = delete;
+  Statement(const Statement&) = delete;
+  ~Statement();
+
+  // Parameters are 1-based, as in SQLite. Text is copied (SQLITE_TRANSIENT).
+  Statement& bind(int index, std::string_view text);
+  Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
+  Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+  Statement& bind(int index, bool value) { return bind(index, static_cast<std::int64_t>(value ? 1 : 0)); }
+  Statement& bind(int index, const std::optional<std::string>& text);
+  Statement& bind_null(int index);
+
+  /// Advances; true when a row is available. Failures throw StoreError.
+  bool step();
+  /// Steps a statement that returns no rows.
+  void run();
+
+  std::string column_text(int index) const;
+  std::optional<std::string> column_optional_text(int index) const;
+  std::int64_t column_int64(int index) const;
+  int column_int(int index) const { return static_cast<int>(column_int64(index)); }
+  bool column_bool(int index) const { return column_int64(index) != 0; }
+  bool column_is_null(int index) const;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_;
+};
+
+/// Thrown by the wrapper on SQLite failures; the store converts it into core::Error
+/// at its boundary so domain code sees Result<T>.
+class StoreError : public std::runtime_error {
+ public:
+  StoreError(std::string message, int code) : std::runtime_error(std::move(message)), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+class Connection {
+ public:
+  static Connection open(const std::filesystem::path& path, bool read_only);
+  Connection(Connection&& other) noexcept;
+  Connection& operator=(Connection&&) = delete;
+  Connection(const Connection&) = delete;
+  ~Connection();
+
+  /// Runs one or more statements with no parameters.
+  void exec(std::string_view sql);
+  /// A cached prepared statement (SQLITE_PREPARE_PERSISTENT), reset when the returned object dies.
+  /// Two live Statements for the same SQL text would share one handle: don't nest them.
+  Statement prepare(std::string_view sql);
+  std::int64_t changes() const;
+  sqlite3* handle() const { return db_; }
+
+ private:
+  explicit Connection(sqlite3* db) : db_(db) {}
+  sqlite3* db_;
+  std::unordered_map<std::string, sqlite3_stmt*> cache_;
+};
+
+/// Converts a StoreError (or any std::exception, e.g. corrupt JSON in a row) thrown by
+/// `fn` into a core::Error.
+template <class F>
+auto guard(F&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const StoreError& e) {
+    return core::fail(core::ErrorCode::internal, std::string("database error: ") + e.what());
+  } catch (const std::exception& e) {
+    return core::fail(core::ErrorCode::internal, std::string("unexpected error in the store: ") + e.what());
+  }
+}
+
+}  // namespace agentry::store

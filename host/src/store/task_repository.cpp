@@ -1,0 +1,97 @@
+#include "store/task_repository.hpp"
+
+#include "store/sql_lists.hpp"
+
+namespace agentry::store {
+namespace {
+
+constexpr std::string_view task_columns =
+    "run_id, task_id, position, title, body, status, notes, source, created_at, updated_at";
+
+core::Task read_task(const Statement& s) {
+  core::Task t;
+  t.run_id = s.column_text(0);
+  t.id = s.column_text(1);
+  t.position = s.column_int(2);
+  t.title = s.column_text(3);
+  t.body = s.column_text(4);
+  t.status = core::parse_task_status(s.column_text(5)).value_or(core::TaskStatus::pending);
+  t.notes = s.column_text(6);
+  t.source = s.column_text(7);
+  t.created_at = s.column_text(8);
+  t.updated_at = s.column_text(9);
+  return t;
+}
+
+void bind_task(Statement& s, const core::Task& t) {
+  s.bind(1, t.run_id).bind(2, t.id).bind(3, t.position).bind(4, t.title).bind(5, t.body);
+  s.bind(6, core::to_string(t.status)).bind(7, t.notes).bind(8, t.source).bind(9, t.created_at);
+  s.bind(10, t.updated_at);
+}
+
+
+}  // namespace
+
+void TaskRepository::insert(Connection& c, const core::Task& task) {
+  auto s = c.prepare("INSERT INTO tasks (" + std::string(task_columns) + ") VALUES (?,?,?,?,?,?,?,?,?,?)");
+  bind_task(s, task);
+  s.run();
+}
+
+bool TaskRepository::update(Connection& c, const core::Task& task) {
+  auto s = c.prepare(
+      "UPDATE tasks SET position=?3, title=?4, body=?5, status=?6, notes=?7, source=?8, created_at=?9, "
+      "updated_at=?10 WHERE run_id=?1 AND task_id=?2");
+  bind_task(s, task);
+  s.run();
+  return c.changes() > 0;
+}
+
+bool TaskRepository::remove(Connection& c, std::string_view run_id, std::string_view task_id) {
+  auto s = c.prepare("DELETE FROM tasks WHERE run_id = ? AND task_id = ?");
+  s.bind(1, run_id).bind(2, task_id);
+  s.run();
+  return c.changes() > 0;
+}
+
+void TaskRepository::remove_all(Connection& c, std::string_view run_id) {
+  auto s = c.prepare("DELETE FROM tasks WHERE run_id = ?");
+  s.bind(1, run_id);
+  s.run();
+}
+
+std::optional<core::Task> TaskRepository::get(Connection& c, std::string_view run_id, std::string_view task_id) {
+  auto s = c.prepare("SELECT " + std::string(task_columns) + " FROM tasks WHERE run_id = ? AND task_id = ?");
+  s.bind(1, run_id).bind(2, task_id);
+  if (!s.step()) return std::nullopt;
+  return read_task(s);
+}
+
+std::vector<core::Task> TaskRepository::list(Connection& c, std::string_view run_id) {
+  auto s = c.prepare("SELECT " + std::string(task_columns) + " FROM tasks WHERE run_id = ? ORDER BY position");
+  s.bind(1, run_id);
+  std::vector<core::Task> tasks;
+  while (s.step()) tasks.push_back(read_task(s));
+  return tasks;
+}
+
+int TaskRepository::next_position(Connection& c, std::string_view run_id) {
+  auto s = c.prepare("SELECT COALESCE(MAX(position), -1) + 1 FROM tasks WHERE run_id = ?");
+  s.bind(1, run_id);
+  s.step();
+  return s.column_int(0);
+}
+
+std::map<std::string, core::TaskTally> TaskRepository::tallies(Connection& c, const std::vector<std::string>& run_ids) {
+  std::map<std::string, core::TaskTally> out;
+  if (run_ids.empty()) return out;
+  auto s = c.prepare("SELECT run_id, task_id, title, status FROM tasks WHERE run_id IN "
+                     "(SELECT value FROM json_each(?)) ORDER BY run_id, position");
+  s.bind(1, json_array_text(run_ids));
+  while (s.step())
+    out[s.column_text(0)].add(s.column_text(1), s.column_text(2),
+                              core::parse_task_status(s.column_text(3)).value_or(core::TaskStatus::pending));
+  return out;
+}
+
+}  // namespace agentry::store
