@@ -1,0 +1,44 @@
+#pragma once
+// An agent: which backend runs it, how, and its role instructions.
+// File: agents/<name>/agent.md (front matter + markdown body).
+
+#include "definitions/problem.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentry::definitions {
+
+struct BackendArgs {
+  std::vector<std::string> extra_args;  // appended to the backend's command line
+};
+
+struct AgentDefinition {
+  std::string name;
+  std::filesystem::path source_path;
+  std::string description;
+  std::string backend;
+  std::optional<std::string> model;   // nullopt = the backend's default
+  std::optional<std::string> effort;  // nullopt = the backend's default
+  std::optional<int> timeout_sec;     // nullopt = no limit set by the agent
+  bool unrestricted = true;
+  boost::json::object backend_config;             // backend name -> its settings, uninterpreted
+  std::map<std::string, BackendArgs> backend_args;  // backend name -> extra arguments
+  std::vector<std::string> locked_fields;
+  std::optional<std::string> launcher;  // a launcher name
+  std::string instructions;             // the markdown body: the agent's role
+  std::vector<Problem> warnings;        // non-fatal problems found while loading
+};
+
+/// backendConfig for `backend` (usually the agent's own), or an empty object.
+boost::json::object backend_config_for(const AgentDefinition& agent, std::string_view backend);
+/// backendArgs.<backend>.extraArgs, or nothing.
+std::vector<std::string> extra_args_for(const AgentDefinition& agent, std::string_view backend);
+
+}  // namespace agentry::definitions

@@ -1,0 +1,96 @@
+#include "definitions/document.hpp"
+#include "definitions/field_reader.hpp"
+#include "definitions/parsers.hpp"
+
+#include <limits>
+
+namespace agentry::definitions {
+namespace {
+
+/// backendConfig: backend name -> a map of that backend's settings, kept as JSON.
+boost::json::object read_backend_config(FieldReader& reader) {
+  boost::json::object out;
+  const YamlNode* node = reader.take("backendConfig");
+  if (node == nullptr) return out;
+  const std::string field = reader.field("backendConfig");
+  if (!node->is_map()) {
+    reader.diag().error(field, "must be a map of backend name to settings, not " +
+                                   std::string(describe_kind(*node)));
+    return out;
+  }
+  for (const auto& [backend, settings] : node->entries) {
+    if (!settings.is_map() && !settings.is_null()) {
+      reader.diag().error(join_field(field, backend),
+                          "must be a map of settings for backend '" + backend + "', not " +
+                              std::string(describe_kind(settings)));
+      continue;
+    }
+    out[backend] = settings.is_null() ? boost::json::value(boost::json::object()) : to_json(settings);
+  }
+  return out;
+}
+
+/// backendArgs: backend name -> { extraArgs: [strings] }.
+std::map<std::string, BackendArgs> read_backend_args(FieldReader& reader) {
+  std::map<std::string, BackendArgs> out;
+  const YamlNode* node = reader.take("backendArgs");
+  if (node == nullptr) return out;
+  const std::string field = reader.field("backendArgs");
+  if (!node->is_map()) {
+    reader.diag().error(field, "must be a map of backend name to { extraArgs: [...] }, not " +
+                                   std::string(describe_kind(*node)));
+    return out;
+  }
+  for (const auto& [backend, args] : node->entries) {
+    const std::string backend_field = join_field(field, backend);
+    if (!args.is_map()) {
+      reader.diag().error(backend_field, "must be a map like { extraArgs: [\"--flag\"] }, not " +
+                                             std::string(describe_kind(args)));
+      continue;
+    }
+    FieldReader args_reader(args, backend_field, reader.diag());
+    BackendArgs parsed;
+    parsed.extra_args = args_reader.string_list("extraArgs").value_or(std::vector<std::string>{});
+    args_reader.warn_unknown_keys();
+    out[backend] = std::move(parsed);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<AgentDefinition> parse_agent(const Location& location, const Roots& roots,
+                                           Diagnostics& diag) {
+  auto document = read_document(location.file, DocumentFormat::markdown, roots.getenv, diag);
+  if (!document) return std::nullopt;
+  FieldReader reader(document->fields, "", diag);
+  check_schema_version(reader);
+  const auto name = definition_name(reader, location);
+
+  AgentDefinition agent;
+  agent.source_path = location.file;
+  agent.description = reader.string("description").value_or("");
+  agent.backend = reader.required_string("backend");
+  agent.model = reader.string("model");
+  agent.effort = reader.string("effort");
+  if (auto timeout = reader.integer("timeoutSec", 0, std::numeric_limits<int>::max())) {
+    agent.timeout_sec = static_cast<int>(*timeout);
+  }
+  agent.unrestricted = reader.boolean("unrestricted").value_or(true);
+  agent.backend_config = read_backend_config(reader);
+  agent.backend_args = read_backend_args(reader);
+  agent.locked_fields = read_locked_fields(reader);
+  agent.launcher = reader.string("launcher");
+  if (agent.launcher && !is_valid_name(Kind::launcher, *agent.launcher)) {
+    diag.error("launcher", "'" + *agent.launcher +
+                               "' is not a launcher name (the file name of launchers/<name>.yaml)");
+  }
+  agent.instructions = std::move(document->body);
+  reader.warn_unknown_keys();
+
+  if (!name || diag.has_errors()) return std::nullopt;
+  agent.name = *name;
+  return agent;
+}
+
+}  // namespace agentry::definitions

@@ -1,0 +1,42 @@
+#pragma once
+// An assignment: a reusable piece of work (instructions, typed vars, a task list) that
+// a run gives to an agent. File: assignments/<name>/assignment.md.
+
+#include "definitions/problem.hpp"
+#include "definitions/vars.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace agentry::definitions {
+
+/// A task as the assignment lists it, resolved at load time.
+struct ResolvedTask {
+  std::string id;
+  std::string title;
+  std::string body;
+  std::string source;  // "inline", "definition:<id>" or "file:<absolute path>"
+  boost::json::value hooks;  // from a task definition file; null otherwise
+};
+
+struct AssignmentDefinition {
+  std::string name;
+  std::filesystem::path source_path;
+  std::string description;
+  std::optional<std::string> cwd;      // as written; the engine resolves it
+  std::optional<std::string> message;  // a template: the first message to the agent
+  int max_retries = 3;
+  boost::json::value schedule;  // kept as written (null when absent); not interpreted yet
+  std::string caller_instructions;
+  std::vector<VarSpec> vars;
+  std::vector<ResolvedTask> tasks;
+  std::vector<std::string> locked_fields;
+  std::string instructions;  // the markdown body, a template
+  std::vector<Problem> warnings;
+};
+
+}  // namespace agentry::definitions

@@ -1,0 +1,18 @@
+#include "definitions/env.hpp"
+
+#include <cstdlib>
+
+namespace agentry::definitions {
+
+EnvLookup process_env() {
+  return [](std::string_view name) -> std::optional<std::string> {
+    // getenv needs a terminated string; string_view does not promise one.
+    const char* value = std::getenv(std::string(name).c_str());
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+  };
+}
+
+EnvLookup env_or_process(const EnvLookup& env) { return env ? env : process_env(); }
+
+}  // namespace agentry::definitions

@@ -1,0 +1,27 @@
+#pragma once
+// A launcher: a command prefix (sandbox, container, nice...) placed before the
+// agent's own command, plus environment. File: launchers/<name>.yaml.
+
+#include "core/run.hpp"
+#include "definitions/problem.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace agentry::definitions {
+
+struct LauncherDefinition {
+  std::string name;
+  std::filesystem::path source_path;
+  std::string description;
+  std::vector<std::string> command;  // never empty
+  std::map<std::string, std::string> env;
+  std::vector<Problem> warnings;
+};
+
+/// The launcher as a run freezes it.
+core::FrozenLauncher to_frozen_launcher(const LauncherDefinition& launcher);
+
+}  // namespace agentry::definitions

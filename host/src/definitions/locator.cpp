@@ -1,0 +1,225 @@
+#include "definitions/locator.hpp"
+
+#include <algorithm>
+#include <map>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace agentry::definitions {
+namespace {
+
+std::string_view kind_dir(Kind kind) {
+  switch (kind) {
+    case Kind::agent: return "agents";
+    case Kind::assignment: return "assignments";
+    case Kind::launcher: return "launchers";
+    case Kind::task: return "tasks";
+  }
+  return "";
+}
+
+/// The file that holds `name` below a kind directory.
+fs::path relative_file(Kind kind, std::string_view name) {
+  switch (kind) {
+    case Kind::agent: return fs::path(name) / "agent.md";
+    case Kind::assignment: return fs::path(name) / "assignment.md";
+    case Kind::launcher: return fs::path(std::string(name) + ".yaml");
+    case Kind::task: return fs::path(std::string(name) + ".md");
+  }
+  return {};
+}
+
+bool is_valid_segment(std::string_view segment) {
+  if (segment.empty() || segment.front() == '.') return false;
+  return std::all_of(segment.begin(), segment.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+  });
+}
+
+bool is_file(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+/// The name a direct path has by the layout, if it follows it.
+std::optional<std::string> name_from_path(Kind kind, const fs::path& file) {
+  switch (kind) {
+    case Kind::agent:
+    case Kind::assignment: {
+      const char* expected = kind == Kind::agent ? "agent.md" : "assignment.md";
+      if (file.filename() == expected && file.has_parent_path()) {
+        return file.parent_path().filename().string();
+      }
+      return std::nullopt;
+    }
+    case Kind::launcher: return file.stem().string();
+    case Kind::task: {
+      // The id is the path below the nearest enclosing "tasks" directory.
+      fs::path id;
+      for (fs::path dir = file.parent_path(); !dir.empty() && dir != dir.parent_path();
+           dir = dir.parent_path()) {
+        if (dir.filename() == "tasks") {
+          id = file.lexically_relative(dir);
+          break;
+        }
+      }
+      if (id.empty()) return file.stem().string();
+      id.replace_extension();
+      return id.generic_string();
+    }
+  }
+  return std::nullopt;
+}
+
+std::string searched_dirs(const Roots& roots, Kind kind) {
+  std::string out;
+  for (const auto& root : search_roots(roots)) {
+    out += (out.empty() ? "" : ", ") + (root / kind_dir(kind)).string();
+  }
+  return out;
+}
+
+core::Result<Location> locate_path(Kind kind, std::string_view target,
+                                   const std::optional<fs::path>& cwd) {
+  fs::path file(target);
+  if (file.is_relative()) {
+    if (!cwd) {
+      return core::fail(core::ErrorCode::invalid_request,
+                        "relative path '" + std::string(target) +
+                            "' needs a cwd to resolve against; pass one or use an absolute path",
+                        {{"target", target}});
+    }
+    file = *cwd / file;
+  }
+  file = file.lexically_normal();
+  std::error_code ec;
+  if (fs::is_directory(file, ec) && (kind == Kind::agent || kind == Kind::assignment)) {
+    file /= kind == Kind::agent ? "agent.md" : "assignment.md";
+  }
+  if (!is_file(file)) {
+    return core::fail(core::ErrorCode::not_found,
+                      "no " + std::string(kind_noun(kind)) + " file at " + file.string(),
+                      {{"kind", kind_name(kind)}, {"path", file.string()}});
+  }
+  return Location{file, name_from_path(kind, file)};
+}
+
+}  // namespace
+
+std::vector<fs::path> search_roots(const Roots& roots) {
+  std::vector<fs::path> out;
+  if (roots.project_dir) out.push_back(*roots.project_dir / ".agentry");
+  if (!roots.config_dir.empty()) out.push_back(roots.config_dir);
+  return out;
+}
+
+std::string_view kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::agent: return "agent";
+    case Kind::assignment: return "assignment";
+    case Kind::launcher: return "launcher";
+    case Kind::task: return "task";
+  }
+  return "";
+}
+
+std::string_view kind_noun(Kind kind) { return kind == Kind::task ? "task definition" : kind_name(kind); }
+
+bool is_path_target(std::string_view target) {
+  return target.substr(0, 1) == "/" || target.substr(0, 2) == "./" || target.substr(0, 3) == "../" ||
+         target == "." || target == ".." || ends_with(target, ".md") || ends_with(target, ".yaml") ||
+         ends_with(target, ".yml");
+}
+
+bool is_valid_name(Kind kind, std::string_view name) {
+  if (kind != Kind::task) return is_valid_segment(name);
+  if (name.empty()) return false;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t slash = name.find('/', start);
+    if (!is_valid_segment(name.substr(start, slash - start))) return false;
+    if (slash == std::string_view::npos) return true;
+    start = slash + 1;
+  }
+}
+
+core::Result<Location> locate(const Roots& roots, Kind kind, std::string_view target,
+                              const std::optional<fs::path>& cwd) {
+  if (is_path_target(target)) return locate_path(kind, target, cwd);
+  if (!is_valid_name(kind, target)) {
+    return core::fail(core::ErrorCode::invalid_request,
+                      "'" + std::string(target) + "' is not a valid " + std::string(kind_noun(kind)) +
+                          " name: use letters, digits, '.', '_' and '-'" +
+                          (kind == Kind::task ? " (and '/' between parts)" : ""),
+                      {{"kind", kind_name(kind)}, {"target", target}});
+  }
+  for (const auto& root : search_roots(roots)) {
+    const fs::path file = root / kind_dir(kind) / relative_file(kind, target);
+    if (is_file(file)) return Location{file, std::string(target)};
+  }
+  return core::fail(core::ErrorCode::not_found,
+                    "no " + std::string(kind_noun(kind)) + " named '" + std::string(target) + "' in " +
+                        searched_dirs(roots, kind),
+                    {{"kind", kind_name(kind)}, {"name", target}});
+}
+
+std::vector<Location> enumerate(const Roots& roots, Kind kind, std::vector<Problem>& warnings) {
+  std::map<std::string, Location> found;  // sorted by name; the first root to claim a name wins
+  auto consider = [&](const std::string& name, const fs::path& file) {
+    if (!is_valid_name(kind, name)) {
+      warnings.push_back(Problem{file.string(), "",
+                                 "'" + name + "' is not a valid " + std::string(kind_noun(kind)) +
+                                     " name (letters, digits, '.', '_', '-'); the file is skipped"});
+      return;
+    }
+    found.try_emplace(name, Location{file, name});
+  };
+
+  for (const auto& root : search_roots(roots)) {
+    const fs::path dir = root / kind_dir(kind);
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    if (kind == Kind::task) {
+      for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+           it.increment(ec)) {
+        if (it->path().extension() != ".md" || !is_file(it->path())) continue;
+        fs::path id = it->path().lexically_relative(dir);
+        id.replace_extension();
+        consider(id.generic_string(), it->path());
+      }
+    } else {
+      for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const fs::path& entry = it->path();
+        if (kind == Kind::launcher) {
+          if (entry.extension() == ".yaml" && is_file(entry)) consider(entry.stem().string(), entry);
+          continue;
+        }
+        std::error_code entry_ec;
+        if (!fs::is_directory(entry, entry_ec)) continue;
+        const fs::path file = entry / relative_file(kind, "").filename();
+        if (is_file(file)) {
+          consider(entry.filename().string(), file);
+        } else if (entry.filename().string().front() != '.') {
+          warnings.push_back(Problem{entry.string(), "",
+                                     "directory has no " + file.filename().string() + "; it is skipped"});
+        }
+      }
+    }
+    if (ec) {
+      warnings.push_back(Problem{dir.string(), "", "could not read the directory: " + ec.message()});
+    }
+  }
+
+  std::vector<Location> out;
+  out.reserve(found.size());
+  for (auto& [name, location] : found) out.push_back(std::move(location));
+  return out;
+}
+
+}  // namespace agentry::definitions

@@ -1,0 +1,40 @@
+#pragma once
+// Turning a located file into a typed definition. Each parser reports every problem to
+// `diag` and returns nullopt when the definition cannot be used (errors, or a warning
+// that skips it, such as a mismatched name).
+
+#include "definitions/agent.hpp"
+#include "definitions/assignment.hpp"
+#include "definitions/launcher.hpp"
+#include "definitions/locator.hpp"
+#include "definitions/problem.hpp"
+#include "definitions/roots.hpp"
+#include "definitions/task_definition.hpp"
+#include "definitions/vars.hpp"
+#include "definitions/yaml_node.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace agentry::definitions {
+
+std::optional<AgentDefinition> parse_agent(const Location& location, const Roots& roots,
+                                           Diagnostics& diag);
+std::optional<AssignmentDefinition> parse_assignment(const Location& location, const Roots& roots,
+                                                     Diagnostics& diag);
+std::optional<LauncherDefinition> parse_launcher(const Location& location, const Roots& roots,
+                                                 Diagnostics& diag);
+std::optional<TaskDefinition> parse_task_definition(const Location& location, const Roots& roots,
+                                                    Diagnostics& diag);
+
+/// An assignment's `vars` map.
+std::vector<VarSpec> read_var_specs(const YamlNode& node, const std::string& field, Diagnostics& diag);
+
+/// An assignment's `tasks` list, each item resolved to its id, title, body and source.
+std::vector<ResolvedTask> read_tasks(const YamlNode& node, const std::string& field,
+                                     const std::filesystem::path& assignment_file, const Roots& roots,
+                                     Diagnostics& diag);
+
+}  // namespace agentry::definitions

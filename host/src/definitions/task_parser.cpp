@@ -1,0 +1,27 @@
+#include "definitions/document.hpp"
+#include "definitions/field_reader.hpp"
+#include "definitions/parsers.hpp"
+
+namespace agentry::definitions {
+
+std::optional<TaskDefinition> parse_task_definition(const Location& location, const Roots& roots,
+                                                    Diagnostics& diag) {
+  auto document = read_document(location.file, DocumentFormat::markdown, roots.getenv, diag);
+  if (!document) return std::nullopt;
+  FieldReader reader(document->fields, "", diag);
+  check_schema_version(reader);
+
+  TaskDefinition task;
+  task.id = location.name.value_or(location.file.stem().string());
+  task.source_path = location.file;
+  task.title = reader.string("title").value_or(task.id);
+  if (task.title.empty()) task.title = task.id;
+  task.hooks = reader.json("hooks").value_or(nullptr);
+  task.body = std::move(document->body);
+  reader.warn_unknown_keys();
+
+  if (diag.has_errors()) return std::nullopt;
+  return task;
+}
+
+}  // namespace agentry::definitions

@@ -1,0 +1,79 @@
+#pragma once
+// Typed variables an assignment declares, and how a run gives them values.
+// Declarations are read from the assignment file; values are resolved when a run is
+// initialized (and again on reconfigure, from the specs the run froze).
+
+#include "core/result.hpp"
+#include "definitions/env.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentry::definitions {
+
+enum class VarType { string, number, boolean, enumeration };
+/// Where a value may come from. cli and web are the caller's request; env is the
+/// daemon's environment; parent is the parent run's resolved var of the same name.
+enum class VarSource { cli, web, env, parent };
+
+std::string_view to_string(VarType type);  // "string", "number", "boolean", "enum"
+std::optional<VarType> parse_var_type(std::string_view text);
+std::string_view to_string(VarSource source);
+std::optional<VarSource> parse_var_source(std::string_view text);
+const std::vector<VarSource>& all_var_sources();
+
+struct VarSpec {
+  std::string name;
+  VarType type = VarType::string;
+  bool required = false;
+  std::vector<VarSource> sources = all_var_sources();
+  std::optional<boost::json::value> default_value;  // already of `type`
+  std::vector<std::string> values;                  // enum only: the allowed values
+  std::string description;
+  std::string env;  // the variable the env source reads; empty = default_env_name(name)
+
+  bool allows(VarSource source) const;
+  /// `env`, or AGENTRY_VAR_<NAME> when it is empty.
+  std::string env_name() const;
+};
+
+/// AGENTRY_VAR_ followed by the var name upper-cased.
+std::string default_env_name(std::string_view var_name);
+
+/// Var names are identifiers so they work as {{name}} and as env variable suffixes.
+bool is_valid_var_name(std::string_view name);
+
+/// Checks `value` against the spec's type and converts it: numbers accept JSON
+/// numbers, and strings that are entirely a number when `text_input` (the value came
+/// from the command line, the environment or a file); booleans accept true/false and
+/// "true"/"false"/"1"/"0"; enums accept one of `values`. The error message says what
+/// was expected (it does not name the var; callers add that).
+core::Result<boost::json::value> coerce_var_value(const VarSpec& spec,
+                                                  const boost::json::value& value,
+                                                  bool text_input);
+
+/// Resolves every declared var. For each: the caller's value (from `given`, if
+/// `source` is allowed) beats the env variable (if env is allowed and it is set and
+/// non-empty), which beats the parent's var of the same name (if parent is allowed),
+/// which beats the default. Optional vars with none of these resolve to null.
+/// Values are checked and coerced to the var's type; every problem (unknown names
+/// in `given`, missing required vars, bad values) is reported in one VALIDATION_FAILED
+/// error whose details.problems name the field "vars.<name>".
+core::Result<boost::json::object> resolve_vars(const std::vector<VarSpec>& specs,
+                                               const boost::json::object& given,
+                                               VarSource source, const EnvLookup& env,
+                                               const boost::json::object* parent_vars = nullptr);
+
+/// The specs as { name: { type, required, sources, default?, values?, description?, env } },
+/// the same shape as `vars` in an assignment file (with the env default made explicit).
+boost::json::object var_specs_to_json(const std::vector<VarSpec>& specs);
+boost::json::object to_json(const VarSpec& spec);
+/// Reads what var_specs_to_json wrote (a run's frozen specs); VALIDATION_FAILED if malformed.
+core::Result<std::vector<VarSpec>> var_specs_from_json(const boost::json::object& json);
+
+}  // namespace agentry::definitions

@@ -1,0 +1,122 @@
+// The only translation unit that sees yaml-cpp: it turns yaml-cpp's tree into a
+// YamlNode, interpolating ${...} in every scalar value on the way.
+
+#include "definitions/interpolation.hpp"
+#include "definitions/yaml_node.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <unordered_set>
+
+namespace agentry::definitions {
+namespace {
+
+class Converter {
+ public:
+  Converter(int first_line, const EnvLookup& env, Diagnostics& diag)
+      : first_line_(first_line), env_(env), diag_(diag) {}
+
+  YamlNode convert(const YAML::Node& node, const std::string& field) {
+    YamlNode out;
+    if (++nodes_ > max_nodes) {
+      if (nodes_ == max_nodes + 1) {
+        diag_.error(field, "the document has more than " + std::to_string(max_nodes) +
+                               " values (are aliases expanding it?); it is not read further");
+      }
+      return out;
+    }
+    const int mark_line = node.Mark().line;  // -1 for nodes yaml-cpp made up (empty values)
+    out.line = mark_line < 0 ? 0 : mark_line + first_line_;
+    switch (node.Type()) {
+      case YAML::NodeType::Undefined:
+      case YAML::NodeType::Null:
+        out.kind = YamlNode::Kind::null;
+        break;
+      case YAML::NodeType::Scalar:
+        out.kind = YamlNode::Kind::scalar;
+        out.plain = node.Tag() == "?";
+        out.text = interpolated(node.Scalar(), field);
+        break;
+      case YAML::NodeType::Sequence: {
+        out.kind = YamlNode::Kind::sequence;
+        std::size_t index = 0;
+        for (const auto& item : node) {
+          out.items.push_back(convert(item, index_field(field, index)));
+          ++index;
+        }
+        break;
+      }
+      case YAML::NodeType::Map:
+        out.kind = YamlNode::Kind::map;
+        convert_map(node, field, out);
+        break;
+    }
+    return out;
+  }
+
+ private:
+  void convert_map(const YAML::Node& node, const std::string& field, YamlNode& out) {
+    std::unordered_set<std::string> seen;
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) {
+        diag_.error(field, "keys must be plain names, not lists or maps (line " +
+                               std::to_string(entry.first.Mark().line + first_line_) + ")");
+        continue;
+      }
+      const std::string key = entry.first.Scalar();
+      const std::string child = join_field(field, key);
+      // yaml-cpp keeps both copies of a repeated key; YAML forbids it and a user
+      // would silently lose one of them.
+      if (!seen.insert(key).second) {
+        diag_.error(child, "appears more than once (line " +
+                               std::to_string(entry.first.Mark().line + first_line_) + ")");
+        continue;
+      }
+      out.entries.emplace_back(key, convert(entry.second, child));
+    }
+  }
+
+  std::string interpolated(const std::string& text, const std::string& field) {
+    if (text.find('$') == std::string::npos) return text;
+    auto result = interpolate(text, env_);
+    if (!result) {
+      diag_.error(field, result.error().message);
+      return text;
+    }
+    return std::move(result).value();
+  }
+
+  // Aliases let a tiny file expand to billions of nodes; a project's .agentry/ may
+  // come from someone else's repository, so conversion stops at a generous budget.
+  static constexpr std::size_t max_nodes = 100'000;
+
+  std::size_t nodes_ = 0;
+  int first_line_;
+  const EnvLookup& env_;
+  Diagnostics& diag_;
+};
+
+}  // namespace
+
+std::optional<YamlNode> parse_yaml(std::string_view text, int first_line, const EnvLookup& env,
+                                   Diagnostics& diag) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    diag.error("", "invalid YAML at line " + std::to_string(e.mark.line + first_line) +
+                       ", column " + std::to_string(e.mark.column + 1) + ": " + e.msg);
+    return std::nullopt;
+  }
+  const EnvLookup lookup = env_or_process(env);
+  Converter converter(first_line, lookup, diag);
+  try {
+    return converter.convert(root, "");
+  } catch (const YAML::Exception& e) {
+    // Conversion only reads the tree, but yaml-cpp reports bad aliases lazily.
+    diag.error("", std::string("invalid YAML: ") + e.msg);
+    return std::nullopt;
+  }
+}
+
+}  // namespace agentry::definitions
