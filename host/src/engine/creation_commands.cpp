@@ -1,0 +1,118 @@
+// Engine: creating runs (init, start) and reconfiguring initialized ones. Both
+// resolve definitions into frozen inputs (run_inputs.cpp), then write atomically.
+
+#include "engine/engine.hpp"
+
+#include "core/clock.hpp"
+#include "core/ids.hpp"
+#include "engine/mutation_support.hpp"
+#include "engine/run_inputs.hpp"
+#include "store/task_repository.hpp"
+
+namespace agentry::engine {
+namespace json = boost::json;
+using core::Run;
+
+namespace {
+
+/// The parent's vars, read before the write transaction; VALIDATION_FAILED if it does not exist.
+core::Result<std::optional<json::object>> parent_vars(store::Database& db, const std::optional<std::string>& parent) {
+  if (!parent) return std::optional<json::object>{};
+  return db.read([&](store::Connection& c) -> core::Result<std::optional<json::object>> {
+    auto run = store::RunRepository::get(c, *parent);
+    if (!run)
+      return core::fail(core::ErrorCode::validation, "parent run '" + *parent + "' does not exist",
+                        {{"field", "parentRunId"}});
+    return std::optional<json::object>(run->frozen.vars);
+  });
+}
+
+}  // namespace
+
+core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
+  auto parent = parent_vars(db_, request.parent_run_id);
+  if (!parent) return parent.failure();
+
+  Run run;
+  run.id = core::new_run_id();
+  run.run_group_id = request.run_group_id.value_or(run.id);
+  RunInputContext context{config_.config_dir, config_.state_dir, run.id, run.run_group_id,
+                          *parent ? &**parent : nullptr};
+  auto inputs = resolve_run_inputs(request, context, backends_);
+  if (!inputs) return inputs.failure();
+
+  run.status = core::RunStatus::initialized;
+  run.created_at = run.updated_at = core::now_iso8601();
+  run.cwd = inputs->cwd;
+  run.repo_root = inputs->repo_root;
+  run.parent_run_id = request.parent_run_id;
+  run.name = request.name;
+  run.backend_session_id = request.backend_session_id;
+  run.frozen = std::move(inputs->frozen);
+  run.revision = 1;
+
+  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+    store::RunRepository::insert(c, run);
+    for (auto task : inputs->tasks) {
+      task.run_id = run.id;
+      task.created_at = task.updated_at = run.created_at;
+      store::TaskRepository::insert(c, task);
+    }
+    json::object data{{"agent", run.frozen.agent_name},
+                      {"assignment", run.frozen.assignment_name},
+                      {"backend", run.frozen.backend},
+                      {"cwd", run.cwd},
+                      {"runGroupId", run.run_group_id},
+                      {"taskCount", inputs->tasks.size()}};
+    if (run.parent_run_id) data["parentRunId"] = *run.parent_run_id;
+    detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
+    return run;
+  });
+}
+
+core::Result<Run> Engine::start(const InitRequest& request, const Actor& actor) {
+  auto run = init(request, actor);
+  if (!run) return run;
+  return resume(run->id, ResumeRequest{}, actor);
+}
+
+core::Result<Run> Engine::reconfigure(const std::string& run_id, const ReconfigureRequest& request,
+                                      const Actor& actor) {
+  auto current = db_.read([&](store::Connection& c) { return detail::load_run(c, run_id); });
+  if (!current) return current.failure();
+  auto parent = parent_vars(db_, current->parent_run_id);
+  if (!parent) return parent.failure();
+
+  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(core::Operation::reconfigure, *run, "reconfigure"); !ok) return ok.failure();
+    RunInputContext context{config_.config_dir, config_.state_dir, run->id, run->run_group_id,
+                            *parent ? &**parent : nullptr};
+    auto before_vars = run->frozen.vars;
+    auto before_message = run->frozen.message;
+    auto tasks = reconfigure_inputs(run->frozen, request, context, run->cwd);
+    if (!tasks) return tasks.failure();
+    // Tasks from the assignment follow the new vars; tasks the user added or already
+    // edited away from pending keep their text.
+    for (const auto& rendered : *tasks) {
+      auto task = store::TaskRepository::get(c, run_id, rendered.id);
+      if (!task || task->status != core::TaskStatus::pending) continue;
+      if (task->title == rendered.title && task->body == rendered.body) continue;
+      task->title = rendered.title;
+      task->body = rendered.body;
+      task->updated_at = core::now_iso8601();
+      store::TaskRepository::update(c, *task);
+    }
+    json::array changed;
+    for (const auto& [name, value] : run->frozen.vars) {
+      auto* old = before_vars.if_contains(name);
+      if (!old || *old != value) changed.emplace_back(name);
+    }
+    detail::save_with_audit(c, *run, "run.reconfigured", actor,
+                            {{"changedVars", std::move(changed)}, {"messageChanged", before_message != run->frozen.message}});
+    return run;
+  });
+}
+
+}  // namespace agentry::engine

@@ -1,0 +1,106 @@
+#pragma once
+// The engine applies commands to runs. Each mutation is one write-queue job that
+// re-reads the run on the writer connection, asks core::refusal() whether the
+// operation is allowed, writes the change and its audit record, and commits: the
+// check and the write are atomic even against another process (the embedded CLI)
+// writing the same database. Reads use reader connections and see committed state.
+
+#include "core/result.hpp"
+#include "core/run.hpp"
+#include "engine/backend_catalog.hpp"
+#include "engine/requests.hpp"
+#include "store/database.hpp"
+#include "store/event_repository.hpp"
+#include "store/run_repository.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace agentry::engine {
+
+struct EngineConfig {
+  std::filesystem::path config_dir;
+  std::filesystem::path state_dir;
+  std::string controller_id;  // this process, e.g. "daemon-1234-abc123"
+};
+
+/// Everything a RunDetail shows, read in one snapshot.
+struct RunView {
+  core::Run run;
+  std::vector<core::Task> tasks;
+  std::vector<core::Session> sessions;
+  std::vector<core::Attempt> attempts;
+};
+
+struct RunListView {
+  std::vector<boost::json::object> summaries;
+  std::optional<std::string> next_cursor;
+};
+
+struct DeletedTask {
+  std::string run_id;
+  std::string task_id;
+  std::string updated_at;
+};
+
+class Engine {
+ public:
+  Engine(store::Database& db, const BackendCatalog& backends, EngineConfig config);
+
+  // Creation.
+  core::Result<core::Run> init(const InitRequest& request, const Actor& actor);
+  /// init followed by the first session, in one call.
+  core::Result<core::Run> start(const InitRequest& request, const Actor& actor);
+
+  // Lifecycle.
+  core::Result<core::Run> ready(const std::string& run_id, const Actor& actor);
+  core::Result<core::Run> resume(const std::string& run_id, const ResumeRequest& request, const Actor& actor);
+  core::Result<core::Run> abort(const std::string& run_id, const std::string& reason, const Actor& actor);
+  core::Result<core::Run> archive(const std::string& run_id, const Actor& actor);
+  core::Result<core::Run> unarchive(const std::string& run_id, const Actor& actor);
+  core::Result<core::Run> reset(const std::string& run_id, const Actor& actor);
+  core::Result<void> remove(const std::string& run_id, const Actor& actor);
+  core::Result<core::Run> reconfigure(const std::string& run_id, const ReconfigureRequest& request,
+                                      const Actor& actor);
+
+  // Metadata.
+  core::Result<core::Run> set_name(const std::string& run_id, std::optional<std::string> name, const Actor& actor);
+  core::Result<core::Run> set_note(const std::string& run_id, std::optional<std::string> note, const Actor& actor);
+  core::Result<core::Run> set_pinned(const std::string& run_id, bool pinned, const Actor& actor);
+  core::Result<core::Run> set_backend_session(const std::string& run_id, std::optional<std::string> session_id,
+                                              const Actor& actor);
+  core::Result<core::Run> set_group(const std::string& run_id, std::optional<std::string> group_id,
+                                    const Actor& actor);
+
+  // Tasks.
+  core::Result<std::vector<core::Task>> list_tasks(const std::string& run_id);
+  core::Result<core::Task> get_task(const std::string& run_id, const std::string& task_id);
+  core::Result<core::Task> update_task(const std::string& run_id, const std::string& task_id, const TaskPatch& patch,
+                                       const Actor& actor);
+  core::Result<core::Task> append_task_notes(const std::string& run_id, const std::string& task_id,
+                                             const std::string& text, const Actor& actor);
+  core::Result<core::Task> add_task(const std::string& run_id, const NewTask& task, const Actor& actor);
+  core::Result<DeletedTask> delete_task(const std::string& run_id, const std::string& task_id, const Actor& actor);
+
+  // Reads.
+  core::Result<RunView> view(const std::string& run_id);
+  core::Result<RunListView> list(const store::RunQuery& query);
+  core::Result<std::vector<core::AuditEvent>> audit(const std::string& run_id, const store::EventPageQuery& q);
+  core::Result<std::vector<core::TimelineEvent>> timeline(const std::string& run_id, const store::EventPageQuery& q);
+
+  /// Startup: runs persisted as running whose controller is gone become `error`,
+  /// with an audit record saying why. Returns how many runs were finalized.
+  core::Result<int> reconcile_after_restart();
+
+  const EngineConfig& config() const { return config_; }
+
+ private:
+  store::Database& db_;
+  const BackendCatalog& backends_;
+  EngineConfig config_;
+};
+
+}  // namespace agentry::engine

@@ -1,0 +1,88 @@
+// Engine: name, note, pin, backend session and group: metadata that never changes
+// what the run does, only how it is shown, resumed or grouped.
+
+#include "engine/engine.hpp"
+
+#include "core/ids.hpp"
+#include "engine/mutation_support.hpp"
+
+namespace agentry::engine {
+using core::Run;
+namespace json = boost::json;
+namespace {
+
+json::value nullable(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
+
+}  // namespace
+
+core::Result<Run> Engine::set_name(const std::string& run_id, std::optional<std::string> name, const Actor& actor) {
+  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (run->name == name) return run;
+    run->name = name;
+    detail::save_with_audit(c, *run, "run.renamed", actor, {{"name", nullable(name)}});
+    return run;
+  });
+}
+
+core::Result<Run> Engine::set_note(const std::string& run_id, std::optional<std::string> note, const Actor& actor) {
+  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (run->note == note) return run;
+    run->note = note;
+    // Audit stays compact: whether a note exists and its size, not its text.
+    detail::save_with_audit(c, *run, "run.note_set", actor,
+                            {{"present", note.has_value()}, {"length", note ? note->size() : 0}});
+    return run;
+  });
+}
+
+core::Result<Run> Engine::set_pinned(const std::string& run_id, bool pinned, const Actor& actor) {
+  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (run->pinned == pinned) return run;
+    run->pinned = pinned;
+    detail::save_with_audit(c, *run, "run.pinned_set", actor, {{"pinned", pinned}});
+    return run;
+  });
+}
+
+core::Result<Run> Engine::set_backend_session(const std::string& run_id, std::optional<std::string> session_id,
+                                              const Actor& actor) {
+  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto allowed = detail::check_allowed(core::Operation::set_backend_session, *run, "set the backend session of");
+        !allowed)
+      return allowed.failure();
+    if (run->backend_session_id == session_id) return run;
+    run->backend_session_id = session_id;
+    detail::save_with_audit(c, *run, session_id ? "run.backend_session_set" : "run.backend_session_cleared", actor,
+                            {{"backendSessionId", nullable(session_id)}});
+    return run;
+  });
+}
+
+core::Result<Run> Engine::set_group(const std::string& run_id, std::optional<std::string> group_id,
+                                    const Actor& actor) {
+  if (group_id && !core::is_valid_key(*group_id))
+    return core::fail(core::ErrorCode::invalid_request,
+                      "runGroupId must be 1-128 characters of letters, digits and _ . : / -",
+                      {{"field", "runGroupId"}});
+  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    // Clearing returns the run to its singleton group, named after the run itself.
+    std::string next = group_id.value_or(run->id);
+    if (run->run_group_id == next) return run;
+    std::string previous = run->run_group_id;
+    run->run_group_id = next;
+    detail::save_with_audit(c, *run, "run.group_set", actor, {{"runGroupId", next}, {"previous", previous}});
+    return run;
+  });
+}
+
+}  // namespace agentry::engine

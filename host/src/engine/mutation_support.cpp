@@ -1,0 +1,95 @@
+#include "engine/mutation_support.hpp"
+
+#include "core/clock.hpp"
+#include "store/event_repository.hpp"
+#include "store/run_repository.hpp"
+#include "store/session_repository.hpp"
+#include "store/task_repository.hpp"
+
+namespace agentry::engine::detail {
+
+core::Result<core::Run> load_run(store::Connection& c, const std::string& run_id) {
+  auto run = store::RunRepository::get(c, run_id);
+  if (!run) return core::fail(core::ErrorCode::not_found, "no run with id '" + run_id + "'", {{"runId", run_id}});
+  return std::move(*run);
+}
+
+core::Result<void> check_allowed(core::Operation op, const core::Run& run, std::string_view operation_name) {
+  if (auto why = core::refusal(op, core::facts_of(run))) {
+    return core::fail(core::ErrorCode::conflict, "cannot " + std::string(operation_name) + " run " + run.id + ": " + *why,
+                      {{"runId", run.id}, {"operation", operation_name}, {"status", core::to_string(run.status)},
+                       {"archived", run.archived}});
+  }
+  return core::ok();
+}
+
+void touch(core::Run& run) {
+  run.updated_at = core::now_iso8601();
+  run.revision += 1;
+}
+
+void append_audit(store::Connection& c, const std::string& run_id, std::string type, const Actor& actor,
+                  boost::json::object data) {
+  core::AuditEvent event;
+  event.run_id = run_id;
+  event.type = std::move(type);
+  event.actor = actor.name;
+  event.at = core::now_iso8601();
+  event.data = std::move(data);
+  store::AuditRepository::append(c, event);
+}
+
+void save_with_audit(store::Connection& c, core::Run& run, std::string type, const Actor& actor,
+                     boost::json::object data) {
+  touch(run);
+  store::RunRepository::update(c, run);
+  append_audit(c, run.id, std::move(type), actor, std::move(data));
+}
+
+void open_session(store::Connection& c, core::Run& run, const std::string& prompt, const std::string& controller_id) {
+  core::Session session;
+  session.run_id = run.id;
+  session.index = run.session_count;
+  session.status = std::string(core::to_string(core::RunStatus::running));
+  session.started_at = core::now_iso8601();
+  session.backend_session_id = run.backend_session_id;
+  session.prompt = prompt;
+  store::SessionRepository::insert(c, session);
+  run.session_count += 1;
+  run.status = core::RunStatus::running;
+  run.status_reason.clear();
+  run.finished_at.reset();
+  if (!run.started_at) run.started_at = session.started_at;
+  // Passive runs have no live controller: nothing to re-adopt or lose on restart.
+  run.controller_id = run.frozen.backend == core::passive_backend ? std::string() : controller_id;
+}
+
+void close_session(store::Connection& c, core::Run& run, core::RunStatus status, const std::string& reason) {
+  auto now = core::now_iso8601();
+  if (run.session_count > 0) {
+    if (auto session = store::SessionRepository::get(c, run.id, run.session_count - 1); session && !session->ended_at) {
+      session->status = std::string(core::to_string(status));
+      session->ended_at = now;
+      session->end_reason = reason;
+      session->backend_session_id = run.backend_session_id;
+      store::SessionRepository::update(c, *session);
+    }
+  }
+  run.status = status;
+  run.status_reason = reason;
+  run.finished_at = now;
+  run.controller_id.clear();
+}
+
+bool settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor) {
+  if (run.frozen.backend != core::passive_backend || run.status != core::RunStatus::running) return false;
+  auto derived = core::passive_status_from_tasks(store::TaskRepository::list(c, run.id));
+  if (derived == core::RunStatus::running) return false;
+  std::string reason = derived == core::RunStatus::success ? "all tasks completed" : "a task is blocked";
+  close_session(c, run, derived, reason);
+  append_audit(c, run.id, "run.finished", actor,
+               {{"status", core::to_string(derived)}, {"reason", reason}, {"backend", run.frozen.backend}});
+  return true;
+}
+
+}  // namespace agentry::engine::detail

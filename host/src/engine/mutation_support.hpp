@@ -1,0 +1,43 @@
+#pragma once
+// Building blocks shared by every engine mutation. All of them run on the writer
+// connection inside the write queue's transaction.
+
+#include "core/lifecycle.hpp"
+#include "core/result.hpp"
+#include "core/run.hpp"
+#include "engine/requests.hpp"
+#include "store/sqlite.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <string>
+
+namespace agentry::engine::detail {
+
+/// The run as committed, or NOT_FOUND.
+core::Result<core::Run> load_run(store::Connection& c, const std::string& run_id);
+
+/// CONFLICT naming the operation and why, when core::refusal() says no.
+core::Result<void> check_allowed(core::Operation op, const core::Run& run, std::string_view operation_name);
+
+/// Marks the run changed: updated_at = now, revision + 1.
+void touch(core::Run& run);
+
+/// Persists the run row (after touch) and appends one audit record.
+void save_with_audit(store::Connection& c, core::Run& run, std::string type, const Actor& actor,
+                     boost::json::object data = {});
+
+void append_audit(store::Connection& c, const std::string& run_id, std::string type, const Actor& actor,
+                  boost::json::object data = {});
+
+/// Opens the next session of `run` (status running) with `prompt`. The caller saves the run.
+void open_session(store::Connection& c, core::Run& run, const std::string& prompt, const std::string& controller_id);
+
+/// Ends the current session with a terminal status. The caller saves the run.
+void close_session(store::Connection& c, core::Run& run, core::RunStatus status, const std::string& reason);
+
+/// For passive runs: if the tasks now imply a terminal status, end the session.
+/// Returns true when the status changed.
+bool settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor);
+
+}  // namespace agentry::engine::detail

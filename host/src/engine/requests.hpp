@@ -1,0 +1,69 @@
+#pragma once
+// Typed commands the engine accepts. Transports (HTTP, WebSocket, CLI) validate their
+// input and build these; the engine never sees raw JSON bodies.
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <string>
+
+namespace agentry::engine {
+
+/// Who asked: recorded in the audit trail.
+struct Actor {
+  std::string name = "api";  // "api", "ws", "cli", "engine", "daemon"
+};
+
+/// Where caller-supplied vars came from; a var may accept only some sources.
+enum class VarOrigin { cli, web };
+
+/// Per-run overrides of definition fields; a field locked by the definition refuses them.
+struct RunOverrides {
+  std::optional<std::string> message;
+  std::optional<std::string> cwd;
+  std::optional<std::string> model;
+  std::optional<std::string> effort;
+  std::optional<int> timeout_sec;
+  std::optional<int> max_retries;
+  std::optional<boost::json::object> backend_config;
+  std::optional<std::string> launcher;
+};
+
+struct InitRequest {
+  std::string agent;                      // name or direct path
+  std::optional<std::string> assignment;  // name or direct path
+  std::optional<std::string> definition_cwd;  // where a project's .agentry/ is looked up
+  std::optional<std::string> caller_cwd;      // the caller's working directory
+  std::optional<std::string> parent_run_id;
+  std::optional<std::string> run_group_id;
+  std::optional<std::string> backend_session_id;
+  std::optional<std::string> name;
+  boost::json::object cli_vars;
+  VarOrigin var_origin = VarOrigin::web;
+  RunOverrides overrides;
+};
+
+struct ResumeRequest {
+  std::optional<std::string> message;  // the follow-up prompt for the new session
+};
+
+struct ReconfigureRequest {
+  std::optional<boost::json::object> vars;  // merged over the run's vars; null removes one
+  VarOrigin var_origin = VarOrigin::web;
+  std::optional<std::string> message;
+};
+
+struct TaskPatch {
+  std::optional<std::string> status;
+  std::optional<std::string> notes;
+  std::optional<std::string> title;
+  std::optional<std::string> body;
+};
+
+struct NewTask {
+  std::optional<std::string> id;  // generated when absent
+  std::string title;
+  std::string body;
+};
+
+}  // namespace agentry::engine

@@ -1,0 +1,266 @@
+#include "engine/run_inputs.hpp"
+
+#include "definitions/loader.hpp"
+#include "definitions/template.hpp"
+#include "definitions/vars.hpp"
+
+#include <boost/json/value_from.hpp>
+
+#include <algorithm>
+
+namespace agentry::engine {
+namespace fs = std::filesystem;
+namespace json = boost::json;
+namespace defs = definitions;
+using core::ErrorCode;
+
+namespace {
+
+std::optional<fs::path> find_project_dir(const fs::path& start) {
+  std::error_code ec;
+  for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
+    if (fs::is_directory(dir / ".agentry", ec)) return dir;
+    if (dir == dir.root_path()) break;
+  }
+  return std::nullopt;
+}
+
+bool locked(const std::vector<std::string>& locked_fields, std::string_view field) {
+  return std::find(locked_fields.begin(), locked_fields.end(), field) != locked_fields.end();
+}
+
+/// CONFLICT when the caller overrides a field the definitions lock.
+core::Result<void> check_overrides(const RunOverrides& o, const std::vector<std::string>& locked_fields) {
+  const std::pair<const char*, bool> given[] = {
+      {"message", o.message.has_value()},       {"cwd", o.cwd.has_value()},
+      {"model", o.model.has_value()},           {"effort", o.effort.has_value()},
+      {"timeoutSec", o.timeout_sec.has_value()}, {"maxRetries", o.max_retries.has_value()},
+      {"backendConfig", o.backend_config.has_value()}, {"launcher", o.launcher.has_value()},
+  };
+  for (auto [field, present] : given)
+    if (present && locked(locked_fields, field))
+      return core::fail(ErrorCode::conflict,
+                        "field '" + std::string(field) + "' is locked by the agent or assignment definition",
+                        {{"field", std::string("overrides.") + field}, {"lockedFields", json::value_from(locked_fields)}});
+  return core::ok();
+}
+
+core::Result<std::string> resolve_cwd(const InitRequest& r, const defs::AssignmentDefinition* assignment) {
+  std::optional<std::string> candidate = r.overrides.cwd;
+  if (!candidate && assignment) candidate = assignment->cwd;
+  if (!candidate) candidate = r.caller_cwd;
+  if (!candidate) candidate = r.definition_cwd;
+  if (!candidate || candidate->empty())
+    return core::fail(ErrorCode::validation,
+                      "no working directory: pass callerCwd or overrides.cwd, or set cwd in the assignment",
+                      {{"field", "cwd"}});
+  fs::path path(*candidate);
+  if (path.is_relative()) {
+    auto base = r.caller_cwd ? r.caller_cwd : r.definition_cwd;
+    if (!base)
+      return core::fail(ErrorCode::validation, "cwd '" + *candidate + "' is relative; pass callerCwd to resolve it",
+                        {{"field", "cwd"}});
+    path = fs::path(*base) / path;
+  }
+  std::error_code ec;
+  if (!fs::is_directory(path, ec))
+    return core::fail(ErrorCode::validation, "working directory " + path.string() + " does not exist or is not a directory",
+                      {{"field", "cwd"}, {"cwd", path.string()}});
+  auto canonical = fs::canonical(path, ec);
+  if (ec)
+    return core::fail(ErrorCode::validation, "cannot resolve working directory " + path.string() + ": " + ec.message(),
+                      {{"field", "cwd"}});
+  return canonical.string();
+}
+
+json::object template_context(const core::FrozenInputs& f, const RunInputContext& ctx, const std::string& cwd) {
+  json::object context = f.vars;
+  context["run_id"] = ctx.run_id;
+  context["run_group_id"] = ctx.run_group_id;
+  context["cwd"] = cwd;
+  context["config_dir"] = ctx.config_dir.string();
+  context["state_dir"] = ctx.state_dir.string();
+  context["assignment_name"] = f.assignment_name;
+  return context;
+}
+
+core::Result<std::vector<RenderedTask>> render_tasks(const core::FrozenInputs& f, const json::object& context) {
+  std::vector<RenderedTask> out;
+  for (const auto& item : f.task_templates) {
+    const auto& t = item.as_object();
+    auto title = defs::render_template(t.at("title").as_string(), context);
+    if (!title) return title.failure();
+    auto body = defs::render_template(t.at("body").as_string(), context);
+    if (!body) return body.failure();
+    out.push_back({std::string(t.at("id").as_string()), std::move(*title), std::move(*body)});
+  }
+  return out;
+}
+
+/// Renders instructions, message and tasks; `f` is written only on success.
+core::Result<std::vector<RenderedTask>> render_texts(core::FrozenInputs& f, const RunInputContext& ctx,
+                                                     const std::string& cwd) {
+  auto context = template_context(f, ctx, cwd);
+  auto tasks = render_tasks(f, context);
+  if (!tasks) return tasks.failure();
+  auto agent = defs::render_template(f.agent_instructions_template, context);
+  if (!agent) return agent.failure();
+  auto assignment = defs::render_template(f.assignment_instructions_template, context);
+  if (!assignment) return assignment.failure();
+  auto message = defs::render_template(f.message_template, context);
+  if (!message) return message.failure();
+  f.agent_instructions = std::move(*agent);
+  f.assignment_instructions = std::move(*assignment);
+  f.message = std::move(*message);
+  f.brief = compose_brief(f);
+  return tasks;
+}
+
+defs::VarSource to_var_source(VarOrigin origin) {
+  return origin == VarOrigin::cli ? defs::VarSource::cli : defs::VarSource::web;
+}
+
+}  // namespace
+
+std::string find_repo_root(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p / ".git", ec)) return p.string();
+    if (p == p.root_path()) break;
+  }
+  return {};
+}
+
+std::string compose_brief(const core::FrozenInputs& f) {
+  std::string brief;
+  for (const std::string* part : {&f.agent_instructions, &f.assignment_instructions, &f.message}) {
+    if (part->empty()) continue;
+    if (!brief.empty()) brief += "\n\n";
+    brief += *part;
+  }
+  return brief;
+}
+
+core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const RunInputContext& ctx,
+                                                   const BackendCatalog& backends) {
+  defs::Roots roots;
+  roots.config_dir = ctx.config_dir;
+  if (r.definition_cwd) roots.project_dir = find_project_dir(*r.definition_cwd);
+  std::optional<fs::path> path_base;
+  if (r.definition_cwd) path_base = fs::path(*r.definition_cwd);
+  else if (r.caller_cwd) path_base = fs::path(*r.caller_cwd);
+
+  auto agent = defs::load_agent(roots, r.agent, path_base);
+  if (!agent) return agent.failure();
+  std::optional<defs::AssignmentDefinition> assignment;
+  if (r.assignment) {
+    auto loaded = defs::load_assignment(roots, *r.assignment, path_base);
+    if (!loaded) return loaded.failure();
+    assignment = std::move(*loaded);
+  }
+  if (!assignment && !r.overrides.message)
+    return core::fail(ErrorCode::validation, "nothing to do: give an assignment or overrides.message",
+                      {{"field", "assignment"}});
+
+  ResolvedRunInputs out;
+  auto& f = out.frozen;
+  f.agent_name = agent->name;
+  f.agent_source_path = agent->source_path.string();
+  f.backend = agent->backend;
+  if (!backends.has(f.backend)) {
+    json::array names;
+    for (const auto& n : backends.names()) names.emplace_back(n);
+    return core::fail(ErrorCode::validation,
+                      "agent '" + agent->name + "' uses backend '" + f.backend + "', which is not available",
+                      {{"field", "backend"}, {"backend", f.backend}, {"available", std::move(names)}});
+  }
+  f.locked_fields = agent->locked_fields;
+  if (assignment) {
+    f.assignment_name = assignment->name;
+    f.assignment_source_path = assignment->source_path.string();
+    for (const auto& field : assignment->locked_fields)
+      if (!locked(f.locked_fields, field)) f.locked_fields.push_back(field);
+  }
+  if (auto ok = check_overrides(r.overrides, f.locked_fields); !ok) return ok.failure();
+
+  auto cwd = resolve_cwd(r, assignment ? &*assignment : nullptr);
+  if (!cwd) return cwd.failure();
+  out.cwd = *cwd;
+  out.repo_root = find_repo_root(out.cwd);
+
+  f.model = r.overrides.model.value_or(agent->model.value_or(""));
+  f.effort = r.overrides.effort.value_or(agent->effort.value_or(""));
+  f.timeout_sec = r.overrides.timeout_sec.value_or(agent->timeout_sec.value_or(0));
+  f.unrestricted = agent->unrestricted;
+  f.backend_config = defs::backend_config_for(*agent, f.backend);
+  if (r.overrides.backend_config)
+    for (const auto& [key, value] : *r.overrides.backend_config) f.backend_config[key] = value;
+  f.extra_args = defs::extra_args_for(*agent, f.backend);
+  f.max_attempts_per_session = r.overrides.max_retries.value_or(assignment ? assignment->max_retries : 3) + 1;
+  f.caller_instructions = assignment ? assignment->caller_instructions : "";
+
+  if (auto launcher_name = r.overrides.launcher ? r.overrides.launcher : agent->launcher) {
+    auto launcher = defs::load_launcher(roots, *launcher_name, path_base);
+    if (!launcher) return launcher.failure();
+    f.launcher = defs::to_frozen_launcher(*launcher);
+  }
+
+  std::vector<defs::VarSpec> specs = assignment ? assignment->vars : std::vector<defs::VarSpec>{};
+  auto vars = defs::resolve_vars(specs, r.cli_vars, to_var_source(r.var_origin), defs::process_env(), ctx.parent_vars);
+  if (!vars) return vars.failure();
+  f.vars = std::move(*vars);
+  f.var_specs = defs::var_specs_to_json(specs);
+  f.cli_vars = r.cli_vars;
+
+  f.agent_instructions_template = agent->instructions;
+  f.assignment_instructions_template = assignment ? assignment->instructions : "";
+  f.message_template = r.overrides.message.value_or(assignment ? assignment->message.value_or("") : "");
+  if (assignment)
+    for (const auto& t : assignment->tasks)
+      f.task_templates.push_back(json::object{{"id", t.id}, {"title", t.title}, {"body", t.body}});
+  auto rendered = render_texts(f, ctx, out.cwd);
+  if (!rendered) return rendered.failure();
+
+  for (std::size_t i = 0; i < rendered->size(); ++i) {
+    core::Task task;
+    task.id = (*rendered)[i].id;
+    task.title = std::move((*rendered)[i].title);
+    task.body = std::move((*rendered)[i].body);
+    task.source = assignment->tasks[i].source;
+    task.position = static_cast<int>(i);
+    out.tasks.push_back(std::move(task));
+  }
+  return out;
+}
+
+core::Result<std::vector<RenderedTask>> reconfigure_inputs(core::FrozenInputs& frozen, const ReconfigureRequest& r,
+                                                           const RunInputContext& ctx, const std::string& cwd) {
+  core::FrozenInputs next = frozen;
+  if (r.message) {
+    if (locked(next.locked_fields, "message"))
+      return core::fail(ErrorCode::conflict, "the message is locked by the agent or assignment definition",
+                        {{"field", "message"}});
+    next.message_template = *r.message;
+  }
+  if (r.vars) {
+    for (const auto& [name, value] : *r.vars) {
+      if (locked(next.locked_fields, "vars") || locked(next.locked_fields, "vars." + std::string(name)))
+        return core::fail(ErrorCode::conflict, "var '" + std::string(name) + "' is locked by the definition",
+                          {{"field", "vars." + std::string(name)}});
+      if (value.is_null()) next.cli_vars.erase(name);
+      else next.cli_vars[name] = value;
+    }
+    auto specs = defs::var_specs_from_json(next.var_specs);
+    if (!specs) return specs.failure();
+    auto vars = defs::resolve_vars(*specs, next.cli_vars, to_var_source(r.var_origin), defs::process_env(),
+                                   ctx.parent_vars);
+    if (!vars) return vars.failure();
+    next.vars = std::move(*vars);
+  }
+  auto tasks = render_texts(next, ctx, cwd);
+  if (!tasks) return tasks.failure();
+  frozen = std::move(next);
+  return tasks;
+}
+
+}  // namespace agentry::engine

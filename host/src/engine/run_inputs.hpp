@@ -1,0 +1,59 @@
+#pragma once
+// Turning definitions plus a caller's request into the inputs a run freezes:
+// which agent and backend, the working directory, resolved vars, the rendered
+// instructions and message, and the brief the agent receives first. Pure apart
+// from reading definition files and checking the cwd exists.
+
+#include "core/result.hpp"
+#include "core/run.hpp"
+#include "engine/backend_catalog.hpp"
+#include "engine/requests.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace agentry::engine {
+
+struct RunInputContext {
+  std::filesystem::path config_dir;
+  std::filesystem::path state_dir;
+  std::string run_id;
+  std::string run_group_id;
+  /// The parent's resolved vars, when the run has a parent (the `parent` var source).
+  const boost::json::object* parent_vars = nullptr;
+};
+
+struct ResolvedRunInputs {
+  core::FrozenInputs frozen;
+  std::string cwd;        // absolute, canonical
+  std::string repo_root;  // the enclosing git work tree, or empty
+  std::vector<core::Task> tasks;  // run_id and timestamps filled by the caller
+};
+
+core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& request, const RunInputContext& context,
+                                                   const BackendCatalog& backends);
+
+/// A task's text rendered from the run's task templates.
+struct RenderedTask {
+  std::string id;
+  std::string title;
+  std::string body;
+};
+
+/// Re-resolves vars and re-renders instructions, message and task templates of an
+/// initialized run. All-or-nothing: on error `frozen` is untouched.
+core::Result<std::vector<RenderedTask>> reconfigure_inputs(core::FrozenInputs& frozen,
+                                                           const ReconfigureRequest& request,
+                                                           const RunInputContext& context, const std::string& cwd);
+
+/// The brief: agent instructions, assignment instructions and message, blank-line separated.
+std::string compose_brief(const core::FrozenInputs& frozen);
+
+/// The nearest ancestor of `dir` (inclusive) that contains `.git`, or empty.
+std::string find_repo_root(const std::filesystem::path& dir);
+
+}  // namespace agentry::engine

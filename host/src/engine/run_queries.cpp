@@ -1,0 +1,85 @@
+// Engine: reads. Each borrows a reader connection and holds one read transaction,
+// so the parts of a view (run, tasks, sessions) come from the same snapshot.
+
+#include "engine/engine.hpp"
+
+#include "engine/mutation_support.hpp"
+#include "events/projections.hpp"
+#include "store/session_repository.hpp"
+#include "store/task_repository.hpp"
+
+namespace agentry::engine {
+namespace {
+
+/// Holds a read transaction so several SELECTs see one snapshot.
+class ReadSnapshot {
+ public:
+  explicit ReadSnapshot(store::Connection& c) : c_(c) { c_.exec("BEGIN"); }
+  ~ReadSnapshot() {
+    try {
+      c_.exec("COMMIT");
+    } catch (const store::StoreError&) {
+      // A read transaction has nothing to lose; the connection stays usable.
+    }
+  }
+
+ private:
+  store::Connection& c_;
+};
+
+}  // namespace
+
+core::Result<RunView> Engine::view(const std::string& run_id) {
+  return db_.read([&](store::Connection& c) -> core::Result<RunView> {
+    ReadSnapshot snapshot(c);
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    RunView v{std::move(*run), {}, {}, {}};
+    v.tasks = store::TaskRepository::list(c, run_id);
+    v.sessions = store::SessionRepository::list(c, run_id);
+    v.attempts = store::SessionRepository::list_attempts(c, run_id);
+    return v;
+  });
+}
+
+core::Result<RunListView> Engine::list(const store::RunQuery& query) {
+  return db_.read([&](store::Connection& c) -> core::Result<RunListView> {
+    ReadSnapshot snapshot(c);
+    auto page = store::RunRepository::list(c, query);
+    std::vector<std::string> ids;
+    ids.reserve(page.runs.size());
+    for (const auto& r : page.runs) ids.push_back(r.id);
+    auto tallies = store::TaskRepository::tallies(c, ids);
+    auto sessions = store::SessionRepository::latest(c, ids);
+    RunListView out;
+    out.next_cursor = page.next_cursor;
+    out.summaries.reserve(page.runs.size());
+    for (const auto& r : page.runs) {
+      auto t = tallies.find(r.id);
+      auto s = sessions.find(r.id);
+      out.summaries.push_back(events::run_summary(r, t == tallies.end() ? core::TaskTally{} : t->second,
+                                                  s == sessions.end() ? std::nullopt
+                                                                      : std::optional<core::Session>(s->second)));
+    }
+    return out;
+  });
+}
+
+core::Result<std::vector<core::AuditEvent>> Engine::audit(const std::string& run_id, const store::EventPageQuery& q) {
+  return db_.read([&](store::Connection& c) -> core::Result<std::vector<core::AuditEvent>> {
+    ReadSnapshot snapshot(c);
+    if (auto run = detail::load_run(c, run_id); !run) return run.failure();
+    return store::AuditRepository::list(c, run_id, q);
+  });
+}
+
+core::Result<std::vector<core::TimelineEvent>> Engine::timeline(const std::string& run_id,
+                                                                const store::EventPageQuery& q) {
+  return db_.read([&](store::Connection& c) -> core::Result<std::vector<core::TimelineEvent>> {
+    ReadSnapshot snapshot(c);
+    if (auto run = detail::load_run(c, run_id); !run) return run.failure();
+    return store::TimelineRepository::list(c, run_id, q);
+  });
+}
+
+}  // namespace agentry::engine

@@ -1,0 +1,197 @@
+// Engine: a run's task list. Agents report progress through these (status, notes);
+// users shape the plan (add, edit or delete pending tasks). On a running passive run
+// a status change can finish the run.
+
+#include "engine/engine.hpp"
+
+#include "core/clock.hpp"
+#include "core/ids.hpp"
+#include "engine/mutation_support.hpp"
+#include "store/task_repository.hpp"
+
+namespace agentry::engine {
+using core::Operation;
+using core::Task;
+namespace json = boost::json;
+namespace {
+
+constexpr std::size_t max_task_text = 64 * 1024;
+constexpr std::size_t max_notes = 256 * 1024;
+
+core::Result<Task> load_task(store::Connection& c, const std::string& run_id, const std::string& task_id) {
+  auto task = store::TaskRepository::get(c, run_id, task_id);
+  if (!task)
+    return core::fail(core::ErrorCode::not_found, "run " + run_id + " has no task '" + task_id + "'",
+                      {{"runId", run_id}, {"taskId", task_id}});
+  return std::move(*task);
+}
+
+core::Result<void> check_length(std::string_view field, const std::string& value, std::size_t limit) {
+  if (value.size() > limit)
+    return core::fail(core::ErrorCode::validation,
+                      std::string(field) + " is too long (" + std::to_string(value.size()) + " bytes; limit " +
+                          std::to_string(limit) + ")",
+                      {{"field", field}});
+  return core::ok();
+}
+
+/// Task changes bump the run too, so its summary (counts, active task) is re-published.
+void finish_task_change(store::Connection& c, core::Run& run, const Actor& actor) {
+  detail::touch(run);
+  detail::settle_passive_run(c, run, actor);
+  store::RunRepository::update(c, run);
+}
+
+}  // namespace
+
+core::Result<std::vector<Task>> Engine::list_tasks(const std::string& run_id) {
+  return db_.read([&](store::Connection& c) -> core::Result<std::vector<Task>> {
+    if (!store::RunRepository::get(c, run_id)) return detail::load_run(c, run_id).failure();
+    return store::TaskRepository::list(c, run_id);
+  });
+}
+
+core::Result<Task> Engine::get_task(const std::string& run_id, const std::string& task_id) {
+  return db_.read([&](store::Connection& c) -> core::Result<Task> {
+    if (!store::RunRepository::get(c, run_id)) return detail::load_run(c, run_id).failure();
+    return load_task(c, run_id, task_id);
+  });
+}
+
+core::Result<Task> Engine::update_task(const std::string& run_id, const std::string& task_id, const TaskPatch& patch,
+                                       const Actor& actor) {
+  std::optional<core::TaskStatus> status;
+  if (patch.status) {
+    status = core::parse_task_status(*patch.status);
+    if (!status)
+      return core::fail(core::ErrorCode::invalid_request,
+                        "status must be one of pending, in_progress, completed, blocked (got '" + *patch.status + "')",
+                        {{"field", "status"}});
+  }
+  for (auto [field, value, limit] : {std::tuple{"notes", &patch.notes, max_notes},
+                                     std::tuple{"title", &patch.title, max_task_text},
+                                     std::tuple{"body", &patch.body, max_task_text}})
+    if (*value)
+      if (auto ok = check_length(field, **value, limit); !ok) return ok.failure();
+  if (patch.title && patch.title->empty())
+    return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
+
+  return db_.write<Task>([&](store::Connection& c) -> core::Result<Task> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    auto task = load_task(c, run_id, task_id);
+    if (!task) return task.failure();
+    if (status)
+      if (auto ok = detail::check_allowed(Operation::task_set_status, *run, "set task status on"); !ok)
+        return ok.failure();
+    if (patch.notes)
+      if (auto ok = detail::check_allowed(Operation::task_set_notes, *run, "set task notes on"); !ok)
+        return ok.failure();
+    if (patch.title || patch.body) {
+      if (auto ok = detail::check_allowed(Operation::task_edit_pending, *run, "edit tasks of"); !ok)
+        return ok.failure();
+      if (task->status != core::TaskStatus::pending)
+        return core::fail(core::ErrorCode::conflict,
+                          "task '" + task_id + "' is " + std::string(core::to_string(task->status)) +
+                              "; only pending tasks can have their title or body edited",
+                          {{"runId", run_id}, {"taskId", task_id}});
+    }
+    json::object changed;
+    if (status && *status != task->status) {
+      changed["status"] = json::object{{"from", core::to_string(task->status)}, {"to", core::to_string(*status)}};
+      task->status = *status;
+    }
+    if (patch.notes && *patch.notes != task->notes) {
+      task->notes = *patch.notes;
+      changed["notes"] = json::object{{"length", task->notes.size()}};
+    }
+    if (patch.title && *patch.title != task->title) {
+      task->title = *patch.title;
+      changed["title"] = task->title;
+    }
+    if (patch.body && *patch.body != task->body) {
+      task->body = *patch.body;
+      changed["body"] = json::object{{"length", task->body.size()}};
+    }
+    if (changed.empty()) return task;
+    task->updated_at = core::now_iso8601();
+    store::TaskRepository::update(c, *task);
+    detail::append_audit(c, run_id, "task.updated", actor, {{"taskId", task_id}, {"changed", changed}});
+    finish_task_change(c, *run, actor);
+    return task;
+  });
+}
+
+core::Result<Task> Engine::append_task_notes(const std::string& run_id, const std::string& task_id,
+                                             const std::string& text, const Actor& actor) {
+  if (text.empty()) return core::fail(core::ErrorCode::invalid_request, "text must not be empty", {{"field", "text"}});
+  return db_.write<Task>([&](store::Connection& c) -> core::Result<Task> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(Operation::task_append_notes, *run, "append task notes on"); !ok)
+      return ok.failure();
+    auto task = load_task(c, run_id, task_id);
+    if (!task) return task.failure();
+    std::string notes = task->notes.empty() ? text : task->notes + "\n" + text;
+    if (auto ok = check_length("notes", notes, max_notes); !ok) return ok.failure();
+    task->notes = std::move(notes);
+    task->updated_at = core::now_iso8601();
+    store::TaskRepository::update(c, *task);
+    detail::append_audit(c, run_id, "task.notes_appended", actor, {{"taskId", task_id}, {"length", text.size()}});
+    finish_task_change(c, *run, actor);
+    return task;
+  });
+}
+
+core::Result<Task> Engine::add_task(const std::string& run_id, const NewTask& input, const Actor& actor) {
+  if (input.id && !core::is_valid_key(*input.id))
+    return core::fail(core::ErrorCode::invalid_request,
+                      "task id must be 1-128 characters of letters, digits and _ . : / -", {{"field", "id"}});
+  if (input.title.empty())
+    return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
+  if (auto ok = check_length("title", input.title, max_task_text); !ok) return ok.failure();
+  if (auto ok = check_length("body", input.body, max_task_text); !ok) return ok.failure();
+  return db_.write<Task>([&](store::Connection& c) -> core::Result<Task> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(Operation::task_add, *run, "add tasks to"); !ok) return ok.failure();
+    Task task;
+    task.run_id = run_id;
+    task.id = input.id.value_or(core::new_prefixed_id("task"));
+    if (store::TaskRepository::get(c, run_id, task.id))
+      return core::fail(core::ErrorCode::conflict, "run " + run_id + " already has a task '" + task.id + "'",
+                        {{"runId", run_id}, {"taskId", task.id}});
+    task.title = input.title;
+    task.body = input.body;
+    task.source = "added";
+    task.position = store::TaskRepository::next_position(c, run_id);
+    task.created_at = task.updated_at = core::now_iso8601();
+    store::TaskRepository::insert(c, task);
+    detail::append_audit(c, run_id, "task.added", actor, {{"taskId", task.id}, {"title", task.title}});
+    finish_task_change(c, *run, actor);
+    return task;
+  });
+}
+
+core::Result<DeletedTask> Engine::delete_task(const std::string& run_id, const std::string& task_id,
+                                              const Actor& actor) {
+  return db_.write<DeletedTask>([&](store::Connection& c) -> core::Result<DeletedTask> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(Operation::task_delete_pending, *run, "delete tasks of"); !ok)
+      return ok.failure();
+    auto task = load_task(c, run_id, task_id);
+    if (!task) return task.failure();
+    if (task->status != core::TaskStatus::pending)
+      return core::fail(core::ErrorCode::conflict,
+                        "task '" + task_id + "' is " + std::string(core::to_string(task->status)) +
+                            "; only pending tasks can be deleted",
+                        {{"runId", run_id}, {"taskId", task_id}});
+    store::TaskRepository::remove(c, run_id, task_id);
+    detail::append_audit(c, run_id, "task.deleted", actor, {{"taskId", task_id}});
+    finish_task_change(c, *run, actor);
+    return DeletedTask{run_id, task_id, run->updated_at};
+  });
+}
+
+}  // namespace agentry::engine

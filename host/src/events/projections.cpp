@@ -1,0 +1,186 @@
+#include "events/projections.hpp"
+
+#include <boost/json/array.hpp>
+
+namespace agentry::events {
+namespace json = boost::json;
+namespace {
+
+json::value optional_string(const std::optional<std::string>& s) {
+  return s ? json::value(*s) : json::value(nullptr);
+}
+
+json::value nonempty_or_null(const std::string& s) { return s.empty() ? json::value(nullptr) : json::value(s); }
+
+json::array strings(const std::vector<std::string>& items) {
+  json::array out;
+  for (const auto& s : items) out.emplace_back(s);
+  return out;
+}
+
+json::object session_brief(const core::Session& s) {
+  return {{"index", s.index},
+          {"status", s.status},
+          {"startedAt", s.started_at},
+          {"endedAt", optional_string(s.ended_at)},
+          {"endReason", nonempty_or_null(s.end_reason)},
+          {"backendSessionId", optional_string(s.backend_session_id)}};
+}
+
+json::object task_counts(const core::TaskTally& t) {
+  return {{"total", t.total},
+          {"pending", t.pending},
+          {"inProgress", t.in_progress},
+          {"completed", t.completed},
+          {"blocked", t.blocked}};
+}
+
+}  // namespace
+
+json::object capabilities_json(const core::RunCapabilities& c) {
+  const auto& t = c.task_mutation;
+  return {
+      {"canArchive", c.can_archive},
+      {"canUnarchive", c.can_unarchive},
+      {"canReset", c.can_reset},
+      {"canDelete", c.can_delete},
+      {"canReady", c.can_ready},
+      {"canResume", c.can_resume},
+      {"canAbort", c.can_abort},
+      {"abortReason", optional_string(c.abort_reason)},
+      {"canReconfigure", c.can_reconfigure},
+      {"reconfigureReason", optional_string(c.reconfigure_reason)},
+      {"canSetBackendSession", c.can_set_backend_session},
+      {"taskMutation",
+       {{"canSetStatus", t.can_set_status},
+        {"canSetNotes", t.can_set_notes},
+        {"canAppendNotes", t.can_append_notes},
+        {"canAdd", t.can_add},
+        {"canEditPending", t.can_edit_pending},
+        {"canDeletePending", t.can_delete_pending}}},
+  };
+}
+
+json::object task_json(const core::Task& t) {
+  return {{"runId", t.run_id},   {"id", t.id},           {"title", t.title},
+          {"body", t.body},      {"status", core::to_string(t.status)},
+          {"notes", t.notes},    {"source", t.source},   {"position", t.position},
+          {"createdAt", t.created_at}, {"updatedAt", t.updated_at}};
+}
+
+json::object session_json(const core::Session& s, const std::vector<core::Attempt>& attempts) {
+  json::object out = session_brief(s);
+  json::array list;
+  for (const auto& a : attempts) {
+    if (a.session_index != s.index) continue;
+    list.push_back(json::object{{"attemptNumber", a.number},
+                                {"sessionIndex", a.session_index},
+                                {"attemptIndexInSession", a.index_in_session},
+                                {"startedAt", a.started_at},
+                                {"endedAt", optional_string(a.ended_at)},
+                                {"outcome", nonempty_or_null(a.outcome)}});
+  }
+  out["attempts"] = std::move(list);
+  return out;
+}
+
+json::object audit_event_json(const core::AuditEvent& e) {
+  return {{"runId", e.run_id}, {"cursor", e.cursor}, {"type", e.type},
+          {"actor", e.actor},  {"at", e.at},         {"data", e.data}};
+}
+
+json::object timeline_event_json(const core::TimelineEvent& e) {
+  json::object out{{"runId", e.run_id}, {"cursor", e.cursor}, {"kind", e.kind}, {"at", e.at},
+                   {"payload", e.payload}};
+  out["attemptNumber"] = e.attempt_number ? json::value(*e.attempt_number) : json::value(nullptr);
+  return out;
+}
+
+json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
+                         const std::optional<core::Session>& latest) {
+  const auto& f = run.frozen;
+  json::object s;
+  s["runId"] = run.id;
+  s["name"] = optional_string(run.name);
+  s["status"] = core::to_string(run.status);
+  s["statusReason"] = nonempty_or_null(run.status_reason);
+  s["agent"] = f.agent_name;
+  s["assignment"] = nonempty_or_null(f.assignment_name);
+  s["backend"] = f.backend;
+  s["model"] = nonempty_or_null(f.model);
+  s["cwd"] = run.cwd;
+  s["repo"] = nonempty_or_null(run.repo_root);
+  s["runGroupId"] = run.run_group_id;
+  s["parentRunId"] = optional_string(run.parent_run_id);
+  s["pinned"] = run.pinned;
+  s["notePresent"] = run.note.has_value() && !run.note->empty();
+  s["archived"] = run.archived;
+  s["archivedAt"] = optional_string(run.archived_at);
+  s["createdAt"] = run.created_at;
+  s["updatedAt"] = run.updated_at;
+  s["startedAt"] = optional_string(run.started_at);
+  s["finishedAt"] = optional_string(run.finished_at);
+  s["backendSessionId"] = optional_string(run.backend_session_id);
+  s["taskCounts"] = task_counts(tasks);
+  s["activeTask"] = tasks.active ? json::value(json::object{{"id", tasks.active->first}, {"title", tasks.active->second}})
+                                 : json::value(nullptr);
+  s["totalAttemptCount"] = run.attempt_count;
+  s["totalSessionCount"] = run.session_count;
+  s["maxAttemptsPerSession"] = f.max_attempts_per_session;
+  const bool live = latest && !latest->ended_at;
+  s["currentSession"] = live ? json::value(session_brief(*latest)) : json::value(nullptr);
+  s["lastSession"] = latest ? json::value(session_brief(*latest)) : json::value(nullptr);
+  s["dependencyState"] = json::object{{"state", "none"}, {"total", 0}, {"satisfied", 0}};
+  s["hookCount"] = 0;
+  s["schedule"] = nullptr;
+  s["scheduleState"] = nullptr;
+  s["revision"] = run.revision;
+  s["capabilities"] = capabilities_json(core::capabilities(core::facts_of(run)));
+  return s;
+}
+
+json::object run_detail(const RunDetailInputs& in) {
+  const auto& run = in.run;
+  const auto& f = run.frozen;
+  std::optional<core::Session> latest;
+  if (!in.sessions.empty()) latest = in.sessions.back();
+  json::object d = run_summary(run, core::tally(in.tasks), latest);
+  d["note"] = optional_string(run.note);
+  d["message"] = f.message;
+  d["brief"] = f.brief;
+  d["vars"] = f.vars;
+  d["runtimeVars"] = f.vars;
+  d["lockedFields"] = strings(f.locked_fields);
+  d["callerInstructions"] = nonempty_or_null(f.caller_instructions);
+  json::object frozen{{"agentSourcePath", f.agent_source_path},
+                      {"assignmentSourcePath", nonempty_or_null(f.assignment_source_path)},
+                      {"effort", nonempty_or_null(f.effort)},
+                      {"timeoutSec", f.timeout_sec},
+                      {"unrestricted", f.unrestricted},
+                      {"backendConfig", f.backend_config},
+                      {"extraArgs", strings(f.extra_args)}};
+  if (f.launcher)
+    frozen["launcher"] = json::object{{"name", f.launcher->name}, {"command", strings(f.launcher->command)},
+                                      {"env", f.launcher->env}};
+  else
+    frozen["launcher"] = nullptr;
+  d["frozen"] = std::move(frozen);
+  json::array tasks;
+  for (const auto& t : in.tasks) tasks.push_back(task_json(t));
+  d["tasks"] = std::move(tasks);
+  json::array sessions;
+  for (const auto& s : in.sessions) sessions.push_back(session_json(s, in.attempts));
+  d["sessions"] = std::move(sessions);
+  d["backendSession"] = run.backend_session_id ? json::value(json::object{{"id", *run.backend_session_id}})
+                                               : json::value(nullptr);
+  d["dependencies"] = json::array{};
+  d["dependents"] = json::array{};
+  d["attachments"] = json::array{};
+  d["queuedResumeMessages"] = json::array{};
+  d["resolvedHooks"] = json::array{};
+  d["hookState"] = json::object{};
+  d["hookAudits"] = json::array{};
+  return d;
+}
+
+}  // namespace agentry::events

@@ -1,0 +1,35 @@
+#pragma once
+// The JSON shapes clients see: RunSummary (board cards, lists), RunDetail (the drawer),
+// tasks, sessions, audit and timeline events. Documented in docs/api.md; every
+// transport (HTTP, WebSocket, CLI --json) renders through these functions.
+
+#include "core/lifecycle.hpp"
+#include "core/run.hpp"
+#include "core/task_tally.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <vector>
+
+namespace agentry::events {
+
+boost::json::object capabilities_json(const core::RunCapabilities& caps);
+boost::json::object task_json(const core::Task& task);
+boost::json::object session_json(const core::Session& session, const std::vector<core::Attempt>& attempts);
+boost::json::object audit_event_json(const core::AuditEvent& event);
+boost::json::object timeline_event_json(const core::TimelineEvent& event);
+
+boost::json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
+                                const std::optional<core::Session>& latest_session);
+
+struct RunDetailInputs {
+  const core::Run& run;
+  const std::vector<core::Task>& tasks;
+  const std::vector<core::Session>& sessions;
+  const std::vector<core::Attempt>& attempts;
+};
+
+boost::json::object run_detail(const RunDetailInputs& in);
+
+}  // namespace agentry::events
