@@ -1,0 +1,46 @@
+#pragma once
+// Transport-neutral HTTP request/response values. Route handlers work on these, so
+// only http_server.cpp ever instantiates Beast.
+
+#include "core/error.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace agentry::api {
+
+struct HttpRequest {
+  std::string method;  // upper case: GET, POST, ...
+  std::string target;  // as received, with the query string
+  std::string path;    // without the query, still percent-encoded: the router decodes per segment
+  std::map<std::string, std::string> query;    // decoded; a repeated key keeps the last value
+  std::map<std::string, std::string> headers;  // names lower-cased
+  std::string body;
+  std::map<std::string, std::string> params;  // filled by the router from ":name" segments
+
+  const std::string* header(const std::string& lower_name) const;
+  const std::string* query_param(const std::string& name) const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+HttpResponse json_response(int status, const boost::json::value& body);
+/// The error envelope: {"error": {"code", "message", "details"}} with the code's status.
+HttpResponse error_response(const core::Error& error);
+HttpResponse error_response(core::ErrorCode code, std::string message, boost::json::object details = {});
+
+/// Splits "a/b%20c?x=1&y" into a decoded path and query map; false when the
+/// percent-encoding is malformed.
+bool parse_target(const std::string& target, std::string& path, std::map<std::string, std::string>& query);
+std::string percent_decode(std::string_view text, bool plus_is_space, bool& ok);
+
+}  // namespace agentry::api

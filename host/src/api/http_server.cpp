@@ -1,0 +1,272 @@
+#include "api/http_server.hpp"
+
+#include "core/log.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/associated_executor.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <thread>
+#include <vector>
+
+namespace agentry::api {
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+
+struct HttpServer::Impl {
+  Impl(const Router& r, ServerLimits l, ServerThreads t)
+      : router(r), limits(l), threads(t), workers(t.workers), acceptor(ioc), signals(ioc, SIGINT, SIGTERM) {}
+
+  const Router& router;
+  ServerLimits limits;
+  ServerThreads threads;
+  net::io_context ioc;
+  net::thread_pool workers;
+  tcp::acceptor acceptor;
+  net::signal_set signals;
+  std::atomic<int> stop_signal{0};
+  std::atomic<std::size_t> connections{0};
+  std::atomic<std::size_t> in_flight{0};
+  std::atomic<bool> stopping{false};
+};
+
+namespace {
+
+class Counted {
+ public:
+  explicit Counted(std::atomic<std::size_t>& n) : n_(n) { ++n_; }
+  ~Counted() { --n_; }
+  Counted(const Counted&) = delete;
+  Counted& operator=(const Counted&) = delete;
+
+ private:
+  std::atomic<std::size_t>& n_;
+};
+
+HttpRequest to_request(const http::request<http::string_body>& req) {
+  HttpRequest r;
+  r.method = std::string(req.method_string());
+  r.target = std::string(req.target());
+  for (const auto& field : req) {
+    std::string name(field.name_string());
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    r.headers[name] = std::string(field.value());
+  }
+  r.body = req.body();
+  return r;
+}
+
+http::response<http::string_body> to_beast(const HttpResponse& response, unsigned version, bool keep_alive) {
+  http::response<http::string_body> res{static_cast<http::status>(response.status), version};
+  res.set(http::field::server, "agentry");
+  res.set(http::field::content_type, response.content_type);
+  res.set("X-Content-Type-Options", "nosniff");
+  for (const auto& [name, value] : response.headers) res.set(name, value);
+  res.keep_alive(keep_alive);
+  res.body() = response.body;
+  res.prepare_payload();
+  return res;
+}
+
+/// Runs the router on the worker pool and resumes the connection's coroutine with the
+/// response. Engine commands block until their write commits; that must not happen
+/// on an I/O thread.
+net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpRequest request) {
+  auto initiation = [&impl, request = std::move(request)](auto handler) mutable {
+    net::post(impl.workers, [&impl, request = std::move(request), handler = std::move(handler)]() mutable {
+      HttpResponse response = impl.router.dispatch(std::move(request));
+      auto executor = net::get_associated_executor(handler);
+      net::dispatch(executor, [handler = std::move(handler), response = std::move(response)]() mutable {
+        std::move(handler)(std::move(response));
+      });
+    });
+  };
+  return net::async_initiate<const net::use_awaitable_t<>, void(HttpResponse)>(std::move(initiation),
+                                                                               net::use_awaitable);
+}
+
+/// The response to a request that could not be read, or nothing when the peer is gone.
+std::optional<HttpResponse> read_failure_response(const boost::system::error_code& ec, const ServerLimits& limits) {
+  if (ec == http::error::body_limit)
+    return error_response(core::ErrorCode::payload_too_large,
+                          "request body is larger than " + std::to_string(limits.max_body_bytes) + " bytes",
+                          {{"limit", limits.max_body_bytes}});
+  if (ec == http::error::header_limit) {
+    auto r = error_response(core::ErrorCode::invalid_request,
+                            "request headers are larger than " + std::to_string(limits.max_header_bytes) + " bytes",
+                            {{"limit", limits.max_header_bytes}});
+    r.status = 431;
+    return r;
+  }
+  if (ec.category() == http::make_error_code(http::error::bad_target).category())
+    return error_response(core::ErrorCode::invalid_request, "malformed HTTP request: " + ec.message());
+  return std::nullopt;  // timeout, reset, EOF: nobody to answer
+}
+
+net::awaitable<void> write_response(beast::tcp_stream& stream, const HttpResponse& response, unsigned version,
+                                    bool keep_alive, const ServerLimits& limits, bool& ok) {
+  auto res = to_beast(response, version, keep_alive);
+  stream.expires_after(limits.write_timeout);
+  auto [ec, n] = co_await http::async_write(stream, res, net::as_tuple(net::use_awaitable));
+  ok = !ec;
+}
+
+net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
+  Counted connection(impl.connections);
+  beast::tcp_stream stream(std::move(socket));
+  beast::flat_buffer buffer;
+  for (;;) {
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(impl.limits.max_header_bytes));
+    parser.body_limit(impl.limits.max_body_bytes);
+    stream.expires_after(impl.limits.read_timeout);
+
+    auto [header_ec, header_n] =
+        co_await http::async_read_header(stream, buffer, parser, net::as_tuple(net::use_awaitable));
+    boost::system::error_code ec = header_ec;
+    if (!ec && parser.get()[http::field::expect] == "100-continue") {
+      http::response<http::empty_body> cont{http::status::continue_, parser.get().version()};
+      auto [cont_ec, cont_n] = co_await http::async_write(stream, cont, net::as_tuple(net::use_awaitable));
+      ec = cont_ec;
+    }
+    if (!ec && !parser.is_done()) {
+      auto [body_ec, body_n] = co_await http::async_read(stream, buffer, parser, net::as_tuple(net::use_awaitable));
+      ec = body_ec;
+    }
+    if (ec) {
+      if (auto response = read_failure_response(ec, impl.limits)) {
+        bool ok = false;
+        co_await write_response(stream, *response, 11, false, impl.limits, ok);
+      }
+      break;
+    }
+
+    const auto& req = parser.get();
+    const unsigned version = req.version();
+    const bool keep_alive = req.keep_alive() && !impl.stopping;
+    HttpRequest request = to_request(req);
+    HttpResponse response;
+    {
+      Counted busy(impl.in_flight);
+      if (request.target.empty() || request.target[0] != '/') {
+        response = error_response(core::ErrorCode::invalid_request, "request target must be an absolute path");
+      } else if (!parse_target(request.target, request.path, request.query)) {
+        response = error_response(core::ErrorCode::invalid_request, "malformed percent-encoding in the query string");
+      } else {
+        response = co_await dispatch_on_workers(impl, std::move(request));
+      }
+    }
+    bool ok = false;
+    co_await write_response(stream, response, version, keep_alive, impl.limits, ok);
+    if (!ok || !keep_alive) break;
+  }
+  boost::system::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+net::awaitable<void> accept_loop(HttpServer::Impl& impl) {
+  for (;;) {
+    auto [ec, socket] = co_await impl.acceptor.async_accept(net::make_strand(impl.ioc),
+                                                            net::as_tuple(net::use_awaitable));
+    if (ec == net::error::operation_aborted || !impl.acceptor.is_open()) co_return;
+    if (ec) {
+      // Usually fd exhaustion; back off briefly instead of spinning.
+      core::log_warn("accept failed", {{"error", ec.message()}});
+      net::steady_timer pause(impl.ioc, std::chrono::milliseconds(50));
+      co_await pause.async_wait(net::as_tuple(net::use_awaitable));
+      continue;
+    }
+    if (impl.connections.load() >= impl.limits.max_connections) {
+      core::log_warn("connection limit reached; refusing connection",
+                     {{"limit", std::to_string(impl.limits.max_connections)}});
+      boost::system::error_code ignored;
+      socket.close(ignored);
+      continue;
+    }
+    auto executor = socket.get_executor();
+    net::co_spawn(executor, session(impl, std::move(socket)), net::detached);
+  }
+}
+
+/// Stops once in-flight requests have finished or the drain timeout has passed.
+void drain_then_stop(HttpServer::Impl& impl, std::chrono::steady_clock::time_point deadline) {
+  if (impl.in_flight.load() == 0 || std::chrono::steady_clock::now() >= deadline) {
+    impl.ioc.stop();
+    return;
+  }
+  auto timer = std::make_shared<net::steady_timer>(impl.ioc, std::chrono::milliseconds(20));
+  timer->async_wait([&impl, deadline, timer](const boost::system::error_code&) { drain_then_stop(impl, deadline); });
+}
+
+void begin_shutdown(HttpServer::Impl& impl) {
+  if (impl.stopping.exchange(true)) return;
+  boost::system::error_code ignored;
+  impl.acceptor.close(ignored);
+  drain_then_stop(impl, std::chrono::steady_clock::now() + impl.limits.drain_timeout);
+}
+
+}  // namespace
+
+HttpServer::HttpServer(const Router& router, ServerLimits limits, ServerThreads threads)
+    : impl_(std::make_unique<Impl>(router, limits, threads)) {}
+
+HttpServer::~HttpServer() {
+  impl_->ioc.stop();
+  impl_->workers.join();
+}
+
+core::Result<std::uint16_t> HttpServer::listen(const std::string& address, std::uint16_t port) {
+  boost::system::error_code ec;
+  auto ip = net::ip::make_address(address, ec);
+  if (ec) return core::fail(core::ErrorCode::invalid_request, "'" + address + "' is not an IP address");
+  tcp::endpoint endpoint(ip, port);
+  auto& a = impl_->acceptor;
+  a.open(endpoint.protocol(), ec);
+  if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) a.bind(endpoint, ec);
+  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
+  if (ec)
+    return core::fail(core::ErrorCode::internal,
+                      "cannot listen on " + address + ":" + std::to_string(port) + ": " + ec.message());
+  return a.local_endpoint().port();
+}
+
+int HttpServer::run() {
+  auto& impl = *impl_;
+  impl.signals.async_wait([&impl](const boost::system::error_code& ec, int signal) {
+    if (ec) return;
+    impl.stop_signal = signal;
+    core::log_info("shutting down", {{"signal", signal == SIGINT ? "SIGINT" : "SIGTERM"}});
+    begin_shutdown(impl);
+  });
+  net::co_spawn(impl.ioc, accept_loop(impl), net::detached);
+  std::vector<std::thread> extra;
+  for (std::size_t i = 1; i < impl.threads.io; ++i) extra.emplace_back([&impl] { impl.ioc.run(); });
+  impl.ioc.run();
+  for (auto& t : extra) t.join();
+  impl.workers.join();
+  return impl.stop_signal.load();
+}
+
+void HttpServer::stop() {
+  net::post(impl_->ioc, [this] { begin_shutdown(*impl_); });
+}
+
+}  // namespace agentry::api

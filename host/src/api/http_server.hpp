@@ -1,0 +1,55 @@
+#pragma once
+// The daemon's HTTP listener. Boost.Beast is confined to http_server.cpp; callers
+// see only this interface. Every connection has header and body size limits and
+// a read timeout; handlers run on a worker pool so a slow commit never stalls I/O.
+
+#include "api/router.hpp"
+#include "core/result.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace agentry::api {
+
+struct ServerLimits {
+  std::size_t max_body_bytes = 1024 * 1024;
+  std::size_t max_header_bytes = 16 * 1024;
+  /// Time allowed to receive one whole request, and to wait for the next one on a
+  /// kept-alive connection.
+  std::chrono::milliseconds read_timeout{30000};
+  std::chrono::milliseconds write_timeout{30000};
+  std::size_t max_connections = 512;
+  /// On shutdown, how long requests already being handled may take to finish.
+  std::chrono::milliseconds drain_timeout{3000};
+};
+
+struct ServerThreads {
+  std::size_t io = 2;
+  std::size_t workers = 4;
+};
+
+class HttpServer {
+ public:
+  explicit HttpServer(const Router& router, ServerLimits limits = {}, ServerThreads threads = {});
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  /// Binds and listens; port 0 picks an ephemeral port. Returns the bound port.
+  core::Result<std::uint16_t> listen(const std::string& address, std::uint16_t port);
+
+  /// Serves until SIGINT/SIGTERM (returns that signal number) or stop() (returns 0).
+  /// On the way out it stops accepting and lets in-flight requests finish.
+  int run();
+  /// Thread-safe.
+  void stop();
+
+  struct Impl;  // defined in http_server.cpp, where Beast lives
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace agentry::api

@@ -1,0 +1,31 @@
+#pragma once
+// Maps (method, path pattern) to a handler. Patterns are literal segments and
+// ":name" captures; captured segments are percent-decoded into HttpRequest::params.
+// A path that matches a pattern under another method gets 405 with Allow.
+
+#include "api/http_message.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace agentry::api {
+
+using Handler = std::function<HttpResponse(const HttpRequest&)>;
+
+class Router {
+ public:
+  void add(std::string method, const std::string& pattern, Handler handler);
+  /// Never throws: a handler's exception becomes a 500 envelope.
+  HttpResponse dispatch(HttpRequest request) const;
+
+ private:
+  struct Route {
+    std::string method;
+    std::vector<std::string> segments;
+    Handler handler;
+  };
+  std::vector<Route> routes_;
+};
+
+}  // namespace agentry::api

@@ -1,0 +1,214 @@
+#include "api/run_request_parsing.hpp"
+
+#include "core/ids.hpp"
+
+#include <filesystem>
+
+namespace agentry::api {
+using core::ErrorCode;
+
+namespace {
+
+core::Result<void> check_size(std::string_view field, const std::optional<std::string>& value, std::size_t limit) {
+  if (value && value->size() > limit)
+    return core::fail(ErrorCode::invalid_request,
+                      "field '" + std::string(field) + "' is longer than " + std::to_string(limit) + " bytes",
+                      {{"field", field}});
+  return core::ok();
+}
+
+core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
+  if (auto ok = o.allow_only({"message", "cwd", "model", "effort", "timeoutSec", "maxRetries", "backendConfig",
+                              "launcher"});
+      !ok)
+    return ok.failure();
+  engine::RunOverrides out;
+  auto message = o.optional_string("message");
+  if (!message) return message.failure();
+  if (auto ok = check_size("overrides.message", *message, max_message_bytes); !ok) return ok.failure();
+  out.message = *message;
+  for (auto [key, target] : {std::pair{"cwd", &out.cwd}, std::pair{"model", &out.model},
+                             std::pair{"effort", &out.effort}, std::pair{"launcher", &out.launcher}}) {
+    auto v = o.optional_string(key);
+    if (!v) return v.failure();
+    *target = *v;
+  }
+  auto timeout = o.optional_int("timeoutSec", 0, 7 * 24 * 3600);
+  if (!timeout) return timeout.failure();
+  if (*timeout) out.timeout_sec = static_cast<int>(**timeout);
+  auto retries = o.optional_int("maxRetries", 0, 20);
+  if (!retries) return retries.failure();
+  if (*retries) out.max_retries = static_cast<int>(**retries);
+  auto config = o.optional_object("backendConfig");
+  if (!config) return config.failure();
+  out.backend_config = *config;
+  return out;
+}
+
+}  // namespace
+
+core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin) {
+  if (auto ok = body.allow_only({"agent", "assignment", "definitionCwd", "callerCwd", "parentRunId", "runGroupId",
+                                 "backendSessionId", "cliVars", "overrides", "name"});
+      !ok)
+    return ok.failure();
+  engine::InitRequest r;
+  r.var_origin = origin;
+  auto agent = body.required_string("agent");
+  if (!agent) return agent.failure();
+  if (agent->empty())
+    return core::fail(ErrorCode::invalid_request, "field 'agent' must not be empty", {{"field", "agent"}});
+  r.agent = *agent;
+  struct StringField {
+    const char* key;
+    std::optional<std::string>* target;
+  };
+  for (auto [key, target] : {StringField{"assignment", &r.assignment}, StringField{"definitionCwd", &r.definition_cwd},
+                             StringField{"callerCwd", &r.caller_cwd}, StringField{"parentRunId", &r.parent_run_id},
+                             StringField{"runGroupId", &r.run_group_id},
+                             StringField{"backendSessionId", &r.backend_session_id}, StringField{"name", &r.name}}) {
+    auto v = body.optional_string(key);
+    if (!v) return v.failure();
+    *target = *v;
+  }
+  if (r.parent_run_id && !core::is_valid_run_id(*r.parent_run_id))
+    return core::fail(ErrorCode::invalid_request, "field 'parentRunId' is not a valid run id",
+                      {{"field", "parentRunId"}});
+  if (r.run_group_id && !core::is_valid_key(*r.run_group_id))
+    return core::fail(ErrorCode::invalid_request,
+                      "field 'runGroupId' must be 1-128 characters of letters, digits and _ . : / -",
+                      {{"field", "runGroupId"}});
+  if (auto ok = check_size("name", r.name, max_name_bytes); !ok) return ok.failure();
+  auto vars = body.optional_object("cliVars");
+  if (!vars) return vars.failure();
+  if (*vars) r.cli_vars = std::move(**vars);
+  auto overrides = body.optional_body("overrides");
+  if (!overrides) return overrides.failure();
+  if (*overrides) {
+    auto parsed = parse_overrides(**overrides);
+    if (!parsed) return parsed.failure();
+    r.overrides = std::move(*parsed);
+  }
+  return r;
+}
+
+core::Result<engine::ResumeRequest> parse_resume_request(const JsonBody& body) {
+  if (auto ok = body.allow_only({"message"}); !ok) return ok.failure();
+  auto message = body.optional_string("message");
+  if (!message) return message.failure();
+  if (auto ok = check_size("message", *message, max_message_bytes); !ok) return ok.failure();
+  return engine::ResumeRequest{*message};
+}
+
+core::Result<engine::ReconfigureRequest> parse_reconfigure_request(const JsonBody& body) {
+  if (auto ok = body.allow_only({"vars", "message"}); !ok) return ok.failure();
+  engine::ReconfigureRequest r;
+  auto vars = body.optional_object("vars");
+  if (!vars) return vars.failure();
+  r.vars = *vars;
+  if (body.has("message") && body.object().at("message").is_null())
+    return core::fail(ErrorCode::invalid_request,
+                      "field 'message' must be a string; omit it to keep the current message", {{"field", "message"}});
+  auto message = body.optional_string("message");
+  if (!message) return message.failure();
+  if (auto ok = check_size("message", *message, max_message_bytes); !ok) return ok.failure();
+  r.message = *message;
+  if (!r.vars && !r.message)
+    return core::fail(ErrorCode::invalid_request, "nothing to reconfigure: give 'vars' and/or 'message'");
+  return r;
+}
+
+core::Result<engine::TaskPatch> parse_task_patch(const JsonBody& body) {
+  if (auto ok = body.allow_only({"status", "notes", "title", "body"}); !ok) return ok.failure();
+  engine::TaskPatch p;
+  for (auto [key, target] : {std::pair{"status", &p.status}, std::pair{"notes", &p.notes},
+                             std::pair{"title", &p.title}, std::pair{"body", &p.body}}) {
+    auto v = body.optional_string(key);
+    if (!v) return v.failure();
+    *target = *v;
+  }
+  if (!p.status && !p.notes && !p.title && !p.body)
+    return core::fail(ErrorCode::invalid_request, "nothing to update: give status, notes, title and/or body");
+  return p;
+}
+
+core::Result<engine::NewTask> parse_new_task(const JsonBody& body) {
+  if (auto ok = body.allow_only({"id", "title", "body"}); !ok) return ok.failure();
+  engine::NewTask t;
+  auto id = body.optional_string("id");
+  if (!id) return id.failure();
+  t.id = *id;
+  auto title = body.required_string("title");
+  if (!title) return title.failure();
+  t.title = *title;
+  auto text = body.optional_string("body");
+  if (!text) return text.failure();
+  t.body = text->value_or("");
+  return t;
+}
+
+core::Result<store::RunQuery> parse_run_query(const std::map<std::string, std::string>& query) {
+  store::RunQuery q;
+  int scopes = 0;
+  auto get = [&](const char* key) -> const std::string* {
+    auto it = query.find(key);
+    return it == query.end() ? nullptr : &it->second;
+  };
+  if (auto* v = get("cwd")) {
+    ++scopes;
+    q.scope = store::RunQuery::Scope::cwd;
+    q.value = *v;
+  }
+  if (auto* v = get("repo")) {
+    ++scopes;
+    q.scope = store::RunQuery::Scope::repo;
+    q.value = *v;
+  }
+  if (auto* v = get("runGroupId")) {
+    ++scopes;
+    q.scope = store::RunQuery::Scope::group;
+    q.value = *v;
+    if (!core::is_valid_key(*v))
+      return core::fail(ErrorCode::invalid_request, "runGroupId is empty or malformed", {{"parameter", "runGroupId"}});
+  }
+  if (auto* v = get("global")) {
+    if (*v != "true")
+      return core::fail(ErrorCode::invalid_request, "global must be 'true' when given", {{"parameter", "global"}});
+    ++scopes;
+    q.scope = store::RunQuery::Scope::global;
+  }
+  if (scopes != 1)
+    return core::fail(ErrorCode::invalid_request,
+                      "give exactly one of cwd=<path>, repo=<path>, global=true or runGroupId=<id>",
+                      {{"reason", scopes == 0 ? "missing_scope" : "conflicting_scopes"}});
+  if (q.scope == store::RunQuery::Scope::cwd || q.scope == store::RunQuery::Scope::repo) {
+    if (q.value.empty() || q.value[0] != '/')
+      return core::fail(ErrorCode::invalid_request, "cwd and repo must be absolute paths");
+    // Runs store canonical paths; compare like with like.
+    std::error_code ec;
+    auto canonical = std::filesystem::weakly_canonical(q.value, ec);
+    if (!ec) q.value = canonical.string();
+  }
+  if (auto* v = get("includeArchived")) {
+    if (*v != "true" && *v != "false")
+      return core::fail(ErrorCode::invalid_request, "includeArchived must be 'true' or 'false'",
+                        {{"parameter", "includeArchived"}});
+    q.include_archived = *v == "true";
+  }
+  if (auto* v = get("limit")) {
+    char* end = nullptr;
+    long n = std::strtol(v->c_str(), &end, 10);
+    if (v->empty() || *end != '\0' || n < 1 || n > 500)
+      return core::fail(ErrorCode::invalid_request, "limit must be an integer from 1 to 500", {{"parameter", "limit"}});
+    q.limit = static_cast<std::size_t>(n);
+  }
+  if (auto* v = get("cursor")) {
+    if (!store::is_valid_page_cursor(*v))
+      return core::fail(ErrorCode::invalid_request, "cursor is malformed; pass nextCursor from a previous page",
+                        {{"parameter", "cursor"}});
+    q.after = *v;
+  }
+  return q;
+}
+
+}  // namespace agentry::api

@@ -1,0 +1,23 @@
+#pragma once
+// Where agentry keeps state and reads definitions, from the environment:
+//   AGENTRY_HOME        state (database, blobs); default $XDG_STATE_HOME/agentry,
+//                       else ~/.local/state/agentry
+//   AGENTRY_CONFIG_DIR  definitions; default $XDG_CONFIG_HOME/agentry, else ~/.config/agentry
+//   AGENTRY_WEB_DIR     dashboard files; default <binary dir>/../share/agentry/web
+
+#include "core/result.hpp"
+
+#include <filesystem>
+
+namespace agentry::cli {
+
+struct Paths {
+  std::filesystem::path home;
+  std::filesystem::path config_dir;
+  std::filesystem::path web_dir;
+  std::filesystem::path database() const { return home / "agentry.db"; }
+};
+
+core::Result<Paths> resolve_paths();
+
+}  // namespace agentry::cli
