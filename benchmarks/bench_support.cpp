@@ -1,0 +1,85 @@
+#include "bench_support.hpp"
+
+#include "core/clock.hpp"
+#include "store/run_repository.hpp"
+#include "store/task_repository.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+#include <unistd.h>
+
+namespace agentry::bench {
+namespace fs = std::filesystem;
+
+BenchEnvironment::BenchEnvironment(const std::string& name, bool synchronous_full) {
+  root_ = fs::temp_directory_path() / ("agentry-bench-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(root_);
+  work_ = root_ / "work";
+  fs::create_directories(work_);
+  fs::create_directories(root_ / "config/agents/worker");
+  fs::create_directories(root_ / "config/assignments/feature");
+  std::ofstream(root_ / "config/agents/worker/agent.md") << "---\nschemaVersion: 1\nbackend: passive\n---\nYou are the worker.\n";
+  std::ofstream(root_ / "config/assignments/feature/assignment.md")
+      << "---\nschemaVersion: 1\nmessage: \"Build {{feature}}.\"\nvars:\n  feature:\n    type: string\n    required: true\n"
+         "tasks:\n  - id: plan\n    title: Plan {{feature}}\n  - id: build\n    title: Build it\n"
+         "  - id: review\n    title: Review it\n---\nWork carefully in {{cwd}}.\n";
+  store::DatabaseOptions options;
+  options.synchronous_full = synchronous_full;
+  auto db = store::Database::open(root_ / "home/agentry.db", options);
+  if (!db) {
+    std::fprintf(stderr, "cannot open benchmark database: %s\n", db.error().message.c_str());
+    std::abort();
+  }
+  db_ = std::move(*db);
+  engine_ = std::make_unique<engine::Engine>(
+      *db_, backends_, engine::EngineConfig{root_ / "config", root_ / "home", "daemon-" + std::to_string(::getpid()) + "-bench"});
+}
+
+BenchEnvironment::~BenchEnvironment() {
+  engine_.reset();
+  db_.reset();
+  std::error_code ec;
+  fs::remove_all(root_, ec);
+}
+
+engine::InitRequest BenchEnvironment::request(const std::string& feature) const {
+  engine::InitRequest r;
+  r.agent = "worker";
+  r.assignment = "feature";
+  r.caller_cwd = work_.string();
+  r.cli_vars["feature"] = feature;
+  return r;
+}
+
+void BenchEnvironment::seed_runs(int count, const std::string& cwd_prefix, int distinct_cwds) {
+  // One real run gives realistic frozen inputs; the copies differ in id, cwd and time.
+  auto model = engine_->init(request("seed"), engine::Actor{"bench"});
+  if (!model) std::abort();
+  auto tasks = engine_->list_tasks(model->id);
+  const std::int64_t base = core::now_ms() - count;
+  constexpr int batch = 5000;
+  for (int start = 0; start < count; start += batch) {
+    auto written = db_->write<bool>([&](store::Connection& c) -> core::Result<bool> {
+      for (int i = start; i < std::min(count, start + batch); ++i) {
+        core::Run run = *model;
+        char id[16];
+        std::snprintf(id, sizeof id, "b%09d", i);
+        run.id = id;
+        run.run_group_id = id;
+        run.cwd = cwd_prefix + std::to_string(i % distinct_cwds);
+        run.created_at = run.updated_at = core::format_iso8601(base + i);
+        store::RunRepository::insert(c, run);
+        for (auto task : *tasks) {
+          task.run_id = run.id;
+          store::TaskRepository::insert(c, task);
+        }
+      }
+      return true;
+    });
+    if (!written) std::abort();
+  }
+}
+
+}  // namespace agentry::bench

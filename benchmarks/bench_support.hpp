@@ -1,0 +1,34 @@
+#pragma once
+// Shared set-up for benchmarks: a real config dir, a real SQLite file and an engine,
+// in a temp directory removed at exit.
+
+#include "engine/engine.hpp"
+#include "store/database.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace agentry::bench {
+
+class BenchEnvironment {
+ public:
+  explicit BenchEnvironment(const std::string& name, bool synchronous_full = true);
+  ~BenchEnvironment();
+
+  engine::Engine& engine() { return *engine_; }
+  store::Database& db() { return *db_; }
+  engine::InitRequest request(const std::string& feature) const;
+  /// Inserts `count` initialized runs (3 tasks each) in bulk, bypassing definitions.
+  void seed_runs(int count, const std::string& cwd_prefix, int distinct_cwds);
+  const std::filesystem::path& work_dir() const { return work_; }
+
+ private:
+  std::filesystem::path root_;
+  std::filesystem::path work_;
+  std::unique_ptr<store::Database> db_;
+  engine::BuiltinBackends backends_;
+  std::unique_ptr<engine::Engine> engine_;
+};
+
+}  // namespace agentry::bench

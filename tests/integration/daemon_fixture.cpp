@@ -1,0 +1,110 @@
+#include "daemon_fixture.hpp"
+
+namespace agentry::integration {
+namespace json = boost::json;
+
+void DaemonTest::SetUp() {
+  home_ = dir_.path() / "home";
+  config_ = dir_.path() / "config";
+  work_ = dir_.make_dir("work");
+  dir_.write_file("config/agents/worker/agent.md", R"(---
+schemaVersion: 1
+backend: passive
+model: small
+---
+You are the worker.
+)");
+  dir_.write_file("config/assignments/feature/assignment.md", R"(---
+schemaVersion: 1
+message: "Build {{feature}}."
+vars:
+  feature:
+    type: string
+    required: true
+tasks:
+  - id: plan
+    title: Plan {{feature}}
+  - id: build
+    title: Build it
+  - review/check
+---
+Work carefully.
+)");
+  dir_.write_file("config/tasks/review/check.md", R"(---
+schemaVersion: 1
+title: Review the change
+---
+Read the diff.
+)");
+  dir_.write_file("config/agents/broken/agent.md", "---\nschemaVersion: 2\nbackend: passive\n---\n");
+  start_daemon();
+}
+
+void DaemonTest::TearDown() {
+  if (daemon_ && daemon_->running()) daemon_->stop();
+}
+
+void DaemonTest::start_daemon(std::vector<std::pair<std::string, std::string>> env) {
+  if (daemon_ && daemon_->running()) daemon_->stop();
+  test::DaemonOptions options;
+  options.home = home_;
+  options.config_dir = config_;
+  options.env = std::move(env);
+  daemon_ = std::make_unique<test::DaemonProcess>(options);
+  daemon_->start();
+}
+
+std::string DaemonTest::create_run(const std::string& feature, bool start) {
+  json::object body{{"agent", "worker"},
+                    {"assignment", "feature"},
+                    {"callerCwd", work_.string()},
+                    {"cliVars", {{"feature", feature}}}};
+  auto response = client().post_json(start ? "/api/runs" : "/api/runs/init", body);
+  EXPECT_EQ(response.status, 201) << response.body;
+  if (response.status != 201) return {};
+  return std::string(response.json().at("run").at("runId").as_string());
+}
+
+json::object DaemonTest::get_run(const std::string& run_id) {
+  auto response = client().get("/api/runs/" + run_id);
+  EXPECT_EQ(response.status, 200) << response.body;
+  return response.json().at("run").as_object();
+}
+
+std::string DaemonTest::run_status(const std::string& run_id) {
+  return std::string(get_run(run_id).at("status").as_string());
+}
+
+std::vector<std::string> DaemonTest::all_run_ids(int page_size) {
+  std::vector<std::string> ids;
+  std::string cursor;
+  for (int guard = 0; guard < 10000; ++guard) {
+    std::string target = "/api/runs?global=true&includeArchived=true&limit=" + std::to_string(page_size);
+    if (!cursor.empty()) target += "&cursor=" + cursor;
+    auto page = client().get(target);
+    EXPECT_EQ(page.status, 200) << page.body;
+    auto body = page.json().as_object();
+    for (const auto& run : body.at("runs").as_array()) ids.emplace_back(run.at("runId").as_string());
+    if (body.at("nextCursor").is_null()) break;
+    cursor = std::string(body.at("nextCursor").as_string());
+    // The cursor is "<created_at>|<id>"; keep it a valid query value.
+    std::string encoded;
+    for (char c : cursor) encoded += (c == '|') ? std::string("%7C") : (c == ':') ? std::string("%3A") : std::string(1, c);
+    cursor = encoded;
+  }
+  return ids;
+}
+
+std::string error_code_of(const test::HttpResponse& response) {
+  auto body = response.json();
+  if (!body.is_object() || !body.as_object().contains("error")) {
+    ADD_FAILURE() << "not an error envelope: " << response.body;
+    return {};
+  }
+  const auto& error = body.at("error").as_object();
+  EXPECT_TRUE(error.at("message").is_string());
+  EXPECT_TRUE(error.at("details").is_object());
+  return std::string(error.at("code").as_string());
+}
+
+}  // namespace agentry::integration

@@ -1,0 +1,44 @@
+#pragma once
+// A real `agentry serve` on an ephemeral loopback port, with its own home and config
+// directories, and helpers for the API calls most tests make.
+
+#include "support/daemon_process.hpp"
+#include "support/http_client.hpp"
+#include "support/temp_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <memory>
+#include <string>
+
+namespace agentry::integration {
+
+class DaemonTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  /// Starts (or restarts) the daemon on the same home and config.
+  void start_daemon(std::vector<std::pair<std::string, std::string>> env = {});
+  test::HttpClient client() const { return daemon_->client(); }
+
+  /// POST /api/runs/init (or /api/runs when `start`), asserting 201; returns the run id.
+  std::string create_run(const std::string& feature = "dark mode", bool start = false);
+  boost::json::object get_run(const std::string& run_id);
+  std::string run_status(const std::string& run_id);
+  /// Every run id over all pages of GET /api/runs?global=true&includeArchived=true.
+  std::vector<std::string> all_run_ids(int page_size = 100);
+
+  test::TempDir dir_;
+  std::filesystem::path home_;
+  std::filesystem::path config_;
+  std::filesystem::path work_;
+  std::unique_ptr<test::DaemonProcess> daemon_;
+};
+
+/// The error code string of an error envelope, failing the test when the body is not one.
+std::string error_code_of(const test::HttpResponse& response);
+
+}  // namespace agentry::integration

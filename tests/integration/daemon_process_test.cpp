@@ -1,0 +1,87 @@
+// The daemon as a process: startup output, daemon info, signals, restarts and crashes.
+#include "daemon_fixture.hpp"
+
+#include <sqlite3.h>
+
+#include <thread>
+
+namespace agentry::integration {
+namespace {
+namespace json = boost::json;
+
+TEST_F(DaemonTest, ReportsItselfAndTheWebConfig) {
+  auto info = client().get("/api/daemon");
+  ASSERT_EQ(info.status, 200);
+  auto daemon = info.json().at("daemon").as_object();
+  EXPECT_EQ(daemon.at("pid").as_int64(), daemon_->pid());
+  EXPECT_EQ(daemon.at("listenUrl").as_string(), "ws://127.0.0.1:" + std::to_string(daemon_->port()) + "/");
+  EXPECT_EQ(std::string(daemon.at("daemonInstanceId").as_string()).rfind("daemon-" + std::to_string(daemon_->pid()) + "-", 0), 0u);
+  EXPECT_FALSE(daemon.at("version").as_string().empty());
+  EXPECT_FALSE(daemon.at("startedAt").as_string().empty());
+
+  auto config = client().get("/app-config.json");
+  ASSERT_EQ(config.status, 200);
+  EXPECT_EQ(config.json().at("webBasePath").as_string(), "");
+  EXPECT_NE(daemon_->stdout_text().find("serving on ws://127.0.0.1:"), std::string::npos);
+}
+
+TEST_F(DaemonTest, SigintExits130AndSigtermExits0) {
+  EXPECT_EQ(daemon_->stop(SIGINT), 130);
+  start_daemon();
+  EXPECT_EQ(daemon_->stop(SIGTERM), 0);
+}
+
+TEST_F(DaemonTest, RunsAndTheirHistorySurviveARestart) {
+  auto first = create_run("alpha", true);
+  auto second = create_run("beta");
+  ASSERT_EQ(client().post_json("/api/runs/" + second + "/pinned", json::object{{"pinned", true}}).status, 200);
+  ASSERT_EQ(daemon_->stop(), 0);
+  start_daemon();
+  auto ids = all_run_ids();
+  EXPECT_EQ(ids.size(), 2u);
+  EXPECT_EQ(run_status(first), "running");  // passive runs have no controller to lose
+  EXPECT_TRUE(get_run(second).at("pinned").as_bool());
+  auto audit = client().get("/api/runs/" + first + "/audit").json().as_object();
+  EXPECT_EQ(audit.at("events").as_array().size(), 2u);
+  EXPECT_EQ(audit.at("lastCursor").as_int64(), 2);
+}
+
+TEST_F(DaemonTest, AcknowledgedWritesSurviveKill9) {
+  std::vector<std::string> created;
+  for (int i = 0; i < 40; ++i) created.push_back(create_run("feature " + std::to_string(i)));
+  auto last = created.back();
+  auto patched = client().patch_json("/api/runs/" + last + "/tasks/plan", json::object{{"status", "in_progress"}});
+  ASSERT_EQ(patched.status, 200);
+  daemon_->kill9();
+  start_daemon();
+  auto ids = all_run_ids();
+  for (const auto& id : created) EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
+  auto task = client().get("/api/runs/" + last + "/tasks/plan").json();
+  EXPECT_EQ(task.at("task").at("status").as_string(), "in_progress");
+}
+
+TEST_F(DaemonTest, RefusesADatabaseFromANewerVersion) {
+  ASSERT_EQ(daemon_->stop(), 0);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((home_ / "agentry.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 999", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  test::DaemonOptions options;
+  options.home = home_;
+  options.config_dir = config_;
+  test::DaemonProcess refused(options);
+  EXPECT_THROW(refused.start(), std::exception);
+  EXPECT_NE(refused.stderr_text().find("newer than this agentry understands"), std::string::npos)
+      << refused.stderr_text();
+  daemon_.reset();
+}
+
+TEST_F(DaemonTest, ServesTheDashboard) {
+  auto index = client().get("/");
+  EXPECT_EQ(index.status, 200);
+  EXPECT_NE(index.header("content-type").find("text/html"), std::string::npos);
+  EXPECT_EQ(client().get("/../CMakeLists.txt").status, 404);
+}
+
+}  // namespace
+}  // namespace agentry::integration

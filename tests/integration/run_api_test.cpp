@@ -1,0 +1,119 @@
+// The runs and tasks API over HTTP: create, list, transitions, tasks, history.
+#include "daemon_fixture.hpp"
+
+namespace agentry::integration {
+namespace {
+namespace json = boost::json;
+
+std::string post_status(test::HttpClient client, const std::string& target, const json::value& body = json::object{}) {
+  auto response = client.post_json(target, body);
+  EXPECT_EQ(response.status, 200) << target << ": " << response.body;
+  return response.status == 200 ? std::string(response.json().at("run").at("status").as_string()) : "";
+}
+
+TEST_F(DaemonTest, InitReturnsTheDetailShape) {
+  auto id = create_run();
+  auto run = get_run(id);
+  for (const char* key : {"runId", "status", "agent", "assignment", "backend", "cwd", "runGroupId", "taskCounts",
+                          "capabilities", "tasks", "sessions", "brief", "vars", "createdAt", "updatedAt"})
+    EXPECT_TRUE(run.contains(key)) << key;
+  EXPECT_EQ(run.at("status").as_string(), "initialized");
+  EXPECT_EQ(run.at("tasks").as_array().size(), 3u);
+  EXPECT_EQ(run.at("message").as_string(), "Build dark mode.");
+  EXPECT_TRUE(run.at("capabilities").at("canReconfigure").as_bool());
+  EXPECT_FALSE(run.at("capabilities").at("canAbort").as_bool());
+  EXPECT_FALSE(run.at("capabilities").at("abortReason").as_string().empty());
+}
+
+TEST_F(DaemonTest, PassiveRunGoesFromInitToSuccessThroughTasks) {
+  auto id = create_run();
+  EXPECT_EQ(post_status(client(), "/api/runs/" + id + "/ready"), "ready");
+  EXPECT_EQ(post_status(client(), "/api/runs/" + id + "/resume"), "running");
+  for (const char* task : {"plan", "build", "review%2Fcheck"}) {
+    auto r = client().patch_json("/api/runs/" + id + "/tasks/" + task, json::object{{"status", "completed"}});
+    ASSERT_EQ(r.status, 200) << r.body;
+  }
+  auto run = get_run(id);
+  EXPECT_EQ(run.at("status").as_string(), "success");
+  EXPECT_EQ(run.at("totalSessionCount").as_int64(), 1);
+  EXPECT_EQ(run.at("sessions").at(0).at("status").as_string(), "success");
+
+  EXPECT_EQ(post_status(client(), "/api/runs/" + id + "/resume", json::object{{"message", "one more thing"}}),
+            "running");
+  EXPECT_EQ(post_status(client(), "/api/runs/" + id + "/abort", json::object{{"reason", "enough"}}), "aborted");
+  EXPECT_EQ(post_status(client(), "/api/runs/" + id + "/archive"), "aborted");
+  EXPECT_TRUE(get_run(id).at("archived").as_bool());
+  auto deleted = client().del("/api/runs/" + id);
+  ASSERT_EQ(deleted.status, 200);
+  EXPECT_TRUE(deleted.json().at("result").at("deleted").as_bool());
+  EXPECT_EQ(client().get("/api/runs/" + id).status, 404);
+}
+
+TEST_F(DaemonTest, ResetReconfigureAndMetadata) {
+  auto id = create_run("search", true);
+  EXPECT_EQ(post_status(client(), "/api/runs/" + id + "/abort"), "aborted");
+  EXPECT_EQ(post_status(client(), "/api/runs/" + id + "/reset"), "initialized");
+  auto reconfigured = client().post_json("/api/runs/" + id + "/reconfigure",
+                                         json::object{{"vars", {{"feature", "export"}}}});
+  ASSERT_EQ(reconfigured.status, 200) << reconfigured.body;
+  EXPECT_EQ(reconfigured.json().at("run").at("message").as_string(), "Build export.");
+
+  ASSERT_EQ(client().post_json("/api/runs/" + id + "/name", json::object{{"name", "Export"}}).status, 200);
+  ASSERT_EQ(client().post_json("/api/runs/" + id + "/note", json::object{{"note", "check CSV"}}).status, 200);
+  ASSERT_EQ(client().post_json("/api/runs/" + id + "/group", json::object{{"runGroupId", "wave-1"}}).status, 200);
+  auto run = get_run(id);
+  EXPECT_EQ(run.at("name").as_string(), "Export");
+  EXPECT_TRUE(run.at("notePresent").as_bool());
+  EXPECT_EQ(run.at("runGroupId").as_string(), "wave-1");
+  ASSERT_EQ(client().post_json("/api/runs/" + id + "/name", json::object{{"name", nullptr}}).status, 200);
+  EXPECT_TRUE(get_run(id).at("name").is_null());
+
+  auto group = client().get("/api/runs?runGroupId=wave-1").json();
+  EXPECT_EQ(group.at("runs").as_array().size(), 1u);
+  auto audit = client().get("/api/runs/" + id + "/audit?after=2&limit=3").json().as_object();
+  EXPECT_EQ(audit.at("events").as_array().size(), 3u);
+  EXPECT_EQ(audit.at("events").at(0).at("cursor").as_int64(), 3);
+  EXPECT_EQ(audit.at("lastCursor").as_int64(), 5);
+}
+
+TEST_F(DaemonTest, TaskRoutes) {
+  auto id = create_run();
+  auto added = client().post_json("/api/runs/" + id + "/tasks", json::object{{"id", "docs"}, {"title", "Write docs"}});
+  ASSERT_EQ(added.status, 201) << added.body;
+  auto list = client().get("/api/runs/" + id + "/tasks").json();
+  EXPECT_EQ(list.at("tasks").as_array().size(), 4u);
+  auto notes = client().post_json("/api/runs/" + id + "/tasks/docs/append-notes", json::object{{"text", "started"}});
+  ASSERT_EQ(notes.status, 200);
+  EXPECT_EQ(notes.json().at("task").at("notes").as_string(), "started");
+  auto task = client().get("/api/runs/" + id + "/tasks/review%2Fcheck");
+  ASSERT_EQ(task.status, 200);
+  EXPECT_EQ(task.json().at("task").at("title").as_string(), "Review the change");
+  auto removed = client().del("/api/runs/" + id + "/tasks/docs");
+  ASSERT_EQ(removed.status, 200);
+  EXPECT_TRUE(removed.json().at("result").at("deleted").as_bool());
+}
+
+TEST_F(DaemonTest, ListingIsScopedAndPaged) {
+  std::vector<std::string> created;
+  for (int i = 0; i < 45; ++i) created.push_back(create_run("f" + std::to_string(i)));
+  ASSERT_EQ(client().post_json("/api/runs/" + created[0] + "/archive", json::object{}).status, 200);
+
+  auto ids = all_run_ids(20);
+  EXPECT_EQ(ids.size(), 45u);
+  std::set<std::string> unique(ids.begin(), ids.end());
+  EXPECT_EQ(unique.size(), 45u);
+  EXPECT_EQ(ids.front(), created.back());  // newest first
+
+  auto visible = client().get("/api/runs?global=true&limit=500").json();
+  EXPECT_EQ(visible.at("runs").as_array().size(), 44u);
+  auto by_cwd = client().get("/api/runs?cwd=" + work_.string() + "&limit=500").json();
+  EXPECT_EQ(by_cwd.at("runs").as_array().size(), 44u);
+  auto elsewhere = client().get("/api/runs?cwd=/nonexistent").json();
+  EXPECT_EQ(elsewhere.at("runs").as_array().size(), 0u);
+  auto summary = visible.at("runs").at(0).as_object();
+  EXPECT_TRUE(summary.contains("capabilities"));
+  EXPECT_FALSE(summary.contains("tasks"));  // summaries stay small
+}
+
+}  // namespace
+}  // namespace agentry::integration

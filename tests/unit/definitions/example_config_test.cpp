@@ -1,0 +1,86 @@
+// The example config directory shipped in the repository must load cleanly: it is what
+// the daemon uses when a user has none, and what the docs point people at.
+
+#include "definitions/loader.hpp"
+
+#include "definitions/template.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace agentry::definitions {
+namespace {
+
+std::optional<std::filesystem::path> example_config_dir() {
+  if (const char* source = std::getenv("AGENTRY_SOURCE_DIR"); source != nullptr && *source != '\0') {
+    return std::filesystem::path(source) / "config";
+  }
+  return std::nullopt;  // ctest sets it; keep absolute paths out of compile flags (ccache)
+}
+
+class ExampleConfig : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto dir = example_config_dir();
+    if (!dir) GTEST_SKIP() << "AGENTRY_SOURCE_DIR is not set";
+    if (!std::filesystem::is_directory(*dir)) GTEST_SKIP() << dir->string() << " does not exist";
+    roots_ = Roots{*dir, std::nullopt, testing::fake_env()};
+  }
+  Roots roots_;
+};
+
+TEST_F(ExampleConfig, EverythingLoadsWithoutWarnings) {
+  const auto agents = list_agents(roots_);
+  const auto assignments = list_assignments(roots_);
+  const auto launchers = list_launchers(roots_);
+  const auto tasks = list_task_definitions(roots_);
+  EXPECT_TRUE(agents.warnings.empty()) << testing::dump(agents.warnings);
+  EXPECT_TRUE(assignments.warnings.empty()) << testing::dump(assignments.warnings);
+  EXPECT_TRUE(launchers.warnings.empty()) << testing::dump(launchers.warnings);
+  EXPECT_TRUE(tasks.warnings.empty()) << testing::dump(tasks.warnings);
+  EXPECT_GE(agents.entries.size(), 2u);
+  EXPECT_GE(assignments.entries.size(), 1u);
+  EXPECT_GE(launchers.entries.size(), 1u);
+  EXPECT_GE(tasks.entries.size(), 1u);
+}
+
+TEST_F(ExampleConfig, AgentsReferToExistingLaunchers) {
+  for (const auto& agent : list_agents(roots_).entries) {
+    if (!agent.launcher) continue;
+    EXPECT_TRUE(load_launcher(roots_, *agent.launcher).ok()) << agent.name << " -> " << *agent.launcher;
+  }
+}
+
+TEST_F(ExampleConfig, AssignmentsRenderWithTheirDefaults) {
+  for (const auto& assignment : list_assignments(roots_).entries) {
+    // Give every required var a value of its type, as a caller would.
+    boost::json::object given;
+    for (const auto& spec : assignment.vars) {
+      if (!spec.required || spec.default_value) continue;
+      if (spec.type == VarType::enumeration) given[spec.name] = spec.values.front();
+      else if (spec.type == VarType::number) given[spec.name] = 1;
+      else if (spec.type == VarType::boolean) given[spec.name] = true;
+      else given[spec.name] = "example";
+    }
+    auto vars = resolve_vars(assignment.vars, given, VarSource::web, testing::fake_env());
+    ASSERT_TRUE(vars.ok()) << assignment.name << ": " << vars.error().message;
+    boost::json::object context = *vars;
+    for (const char* key : {"run_id", "run_group_id", "cwd", "config_dir", "state_dir", "assignment_name"}) {
+      context[key] = "x";
+    }
+    EXPECT_TRUE(render_template(assignment.instructions, context).ok()) << assignment.name;
+    if (assignment.message) {
+      auto message = render_template(*assignment.message, context);
+      EXPECT_TRUE(message.ok()) << assignment.name << ": " << message.error().message;
+    }
+    for (const auto& task : assignment.tasks) {
+      auto body = render_template(task.body, context);
+      EXPECT_TRUE(body.ok()) << assignment.name << "/" << task.id << ": " << body.error().message;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace agentry::definitions

@@ -1,0 +1,63 @@
+#include "definitions/loader.hpp"
+
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace agentry::definitions {
+namespace {
+
+using testing::fake_env;
+using testing::has_problem;
+using testing::problems_of;
+using testing::TempDir;
+
+class TaskDefinitionLoader : public ::testing::Test {
+ protected:
+  Roots roots() const { return Roots{dir.path() / "config", std::nullopt, fake_env()}; }
+  TempDir dir;
+};
+
+TEST_F(TaskDefinitionLoader, IdsMayContainSlashes) {
+  dir.write("config/tasks/review/check.md",
+            "---\nschemaVersion: 1\ntitle: Check\nhooks:\n  after: [lint]\n---\nLook closely.\n");
+  auto task = load_task_definition(roots(), "review/check");
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  EXPECT_EQ(task->id, "review/check");
+  EXPECT_EQ(task->title, "Check");
+  EXPECT_EQ(task->body, "Look closely.");
+  EXPECT_EQ(task->hooks.at("after").at(0).as_string(), "lint");
+}
+
+TEST_F(TaskDefinitionLoader, TitleDefaultsToTheId) {
+  dir.write("config/tasks/plain.md", "---\nschemaVersion: 1\n---\nBody\n");
+  auto task = load_task_definition(roots(), "plain");
+  ASSERT_TRUE(task.ok());
+  EXPECT_EQ(task->title, "plain");
+  EXPECT_TRUE(task->hooks.is_null());
+}
+
+TEST_F(TaskDefinitionLoader, DirectPathTakesItsIdFromTheTasksDirectory) {
+  dir.write("config/tasks/review/check.md", "---\nschemaVersion: 1\n---\n");
+  auto task = load_task_definition(roots(), "./tasks/review/check.md", dir.path() / "config");
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  EXPECT_EQ(task->id, "review/check");
+}
+
+TEST_F(TaskDefinitionLoader, ErrorsNameFileAndField) {
+  dir.write("config/tasks/bad.md", "---\nschemaVersion: \"one\"\ntitle: [a]\n---\n");
+  auto task = load_task_definition(roots(), "bad");
+  ASSERT_FALSE(task.ok());
+  const auto found = problems_of(task.error());
+  EXPECT_TRUE(has_problem(found, "tasks/bad.md", "schemaVersion", "must be 1, not 'one'")) << testing::dump(found);
+  EXPECT_TRUE(has_problem(found, "tasks/bad.md", "title", "must be a string"));
+}
+
+TEST_F(TaskDefinitionLoader, RejectsNamesThatEscape) {
+  auto task = load_task_definition(roots(), "review/../../etc");
+  ASSERT_FALSE(task.ok());
+  EXPECT_EQ(task.error().code, core::ErrorCode::invalid_request);
+}
+
+}  // namespace
+}  // namespace agentry::definitions

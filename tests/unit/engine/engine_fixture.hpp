@@ -1,0 +1,38 @@
+#pragma once
+// A real engine over a real SQLite file and a real config directory in a temp dir.
+
+#include "engine/engine.hpp"
+#include "store/database.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace agentry::engine::testing {
+
+class EngineTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  /// Writes `content` to <config>/<relative>, creating directories.
+  void write_config(const std::string& relative, const std::string& content);
+  /// An InitRequest for the fixture's "worker" agent + "feature" assignment.
+  InitRequest feature_request(const std::string& feature = "dark mode");
+  core::Run init_run(const InitRequest& request);
+  core::Run start_run(const InitRequest& request);
+  /// Reopens the database and engine, as a daemon restart would.
+  void restart();
+
+  std::filesystem::path root_;
+  std::filesystem::path config_dir_;
+  std::filesystem::path work_dir_;
+  std::unique_ptr<store::Database> db_;
+  BuiltinBackends backends_;
+  std::unique_ptr<Engine> engine_;
+  Actor actor_{"test"};
+};
+
+}  // namespace agentry::engine::testing

@@ -1,0 +1,125 @@
+// init/start: definitions resolve into frozen inputs; bad input is refused and leaves no run.
+#include "engine/engine.hpp"
+
+#include "engine_fixture.hpp"
+
+namespace agentry::engine::testing {
+namespace {
+
+std::size_t run_count(Engine& engine) {
+  auto page = engine.list(store::RunQuery{});
+  return page.ok() ? page->summaries.size() : 0;
+}
+
+TEST_F(EngineTest, InitFreezesRenderedInputsAndTasks) {
+  auto run = init_run(feature_request("dark mode"));
+  EXPECT_EQ(run.status, core::RunStatus::initialized);
+  EXPECT_EQ(run.run_group_id, run.id);
+  EXPECT_EQ(run.frozen.backend, "passive");
+  EXPECT_EQ(run.frozen.model, "small-model");
+  EXPECT_EQ(run.frozen.max_attempts_per_session, 3);
+  EXPECT_EQ(run.frozen.message, "Build dark mode (small).");
+  EXPECT_EQ(run.frozen.brief, "You are the worker for " + run.id + ".\n\nWork in " + run.cwd +
+                                  ".\n\nBuild dark mode (small).");
+  EXPECT_EQ(run.frozen.vars.at("size").as_string(), "small");
+
+  auto tasks = engine_->list_tasks(run.id);
+  ASSERT_TRUE(tasks.ok());
+  ASSERT_EQ(tasks->size(), 2u);
+  EXPECT_EQ((*tasks)[0].id, "plan");
+  EXPECT_EQ((*tasks)[0].title, "Plan dark mode");
+  EXPECT_EQ((*tasks)[1].body, "Keep it small.");
+
+  auto audit = engine_->audit(run.id, {});
+  ASSERT_TRUE(audit.ok());
+  ASSERT_EQ(audit->size(), 1u);
+  EXPECT_EQ((*audit)[0].type, "run.initialized");
+  EXPECT_EQ((*audit)[0].actor, "test");
+}
+
+TEST_F(EngineTest, InitFindsTheEnclosingRepository) {
+  std::filesystem::create_directories(work_dir_ / ".git");
+  std::filesystem::create_directories(work_dir_ / "sub");
+  auto request = feature_request();
+  request.caller_cwd = (work_dir_ / "sub").string();
+  auto run = init_run(request);
+  EXPECT_EQ(run.repo_root, std::filesystem::canonical(work_dir_).string());
+}
+
+TEST_F(EngineTest, BadInputIsRefusedAndCreatesNothing) {
+  struct Case {
+    const char* what;
+    std::function<void(InitRequest&)> change;
+    core::ErrorCode expected;
+  };
+  std::vector<Case> cases = {
+      {"unknown agent", [](InitRequest& r) { r.agent = "nobody"; }, core::ErrorCode::not_found},
+      {"unknown assignment", [](InitRequest& r) { r.assignment = "nothing"; }, core::ErrorCode::not_found},
+      {"missing required var", [](InitRequest& r) { r.cli_vars.erase("feature"); }, core::ErrorCode::validation},
+      {"enum value not allowed", [](InitRequest& r) { r.cli_vars["size"] = "huge"; }, core::ErrorCode::validation},
+      {"unknown var", [](InitRequest& r) { r.cli_vars["colour"] = "red"; }, core::ErrorCode::validation},
+      {"locked model", [](InitRequest& r) { r.overrides.model = "big"; }, core::ErrorCode::conflict},
+      {"missing cwd", [this](InitRequest& r) { r.caller_cwd = (work_dir_ / "missing").string(); },
+       core::ErrorCode::validation},
+      {"unavailable backend", [](InitRequest& r) { r.agent = "remote"; }, core::ErrorCode::validation},
+      {"missing parent", [](InitRequest& r) { r.parent_run_id = "nosuchrun0"; }, core::ErrorCode::validation},
+      {"nothing to do", [](InitRequest& r) { r.assignment.reset(); r.cli_vars.clear(); }, core::ErrorCode::validation},
+  };
+  for (auto& c : cases) {
+    auto request = feature_request();
+    c.change(request);
+    auto run = engine_->init(request, actor_);
+    ASSERT_FALSE(run.ok()) << c.what;
+    EXPECT_EQ(run.error().code, c.expected) << c.what << ": " << run.error().message;
+    EXPECT_FALSE(run.error().message.empty()) << c.what;
+  }
+  EXPECT_EQ(run_count(*engine_), 0u);
+}
+
+TEST_F(EngineTest, LockedMessageRefusesOverride) {
+  InitRequest r;
+  r.agent = "worker";
+  r.assignment = "locked";
+  r.caller_cwd = work_dir_.string();
+  r.overrides.message = "something else";
+  auto run = engine_->init(r, actor_);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.error().code, core::ErrorCode::conflict);
+}
+
+TEST_F(EngineTest, AgentAndMessageWithoutAssignment) {
+  InitRequest r;
+  r.agent = "worker";
+  r.caller_cwd = work_dir_.string();
+  r.overrides.message = "Just do {{cwd}}";
+  auto run = init_run(r);
+  EXPECT_EQ(run.frozen.message, "Just do " + run.cwd);
+  EXPECT_TRUE(run.frozen.assignment_name.empty());
+}
+
+TEST_F(EngineTest, ChildRunInheritsParentVarsAndGroup) {
+  auto parent = init_run(feature_request("search"));
+  auto request = feature_request();
+  request.cli_vars.erase("feature");
+  request.parent_run_id = parent.id;
+  request.run_group_id = "wave-1";
+  auto child = init_run(request);
+  EXPECT_EQ(child.frozen.vars.at("feature").as_string(), "search");
+  EXPECT_EQ(child.parent_run_id, parent.id);
+  EXPECT_EQ(child.run_group_id, "wave-1");
+}
+
+TEST_F(EngineTest, StartOpensTheFirstSessionWithTheBrief) {
+  auto run = start_run(feature_request());
+  EXPECT_EQ(run.status, core::RunStatus::running);
+  EXPECT_EQ(run.session_count, 1);
+  auto view = engine_->view(run.id);
+  ASSERT_TRUE(view.ok());
+  ASSERT_EQ(view->sessions.size(), 1u);
+  EXPECT_EQ(view->sessions[0].status, "running");
+  EXPECT_EQ(view->sessions[0].prompt, run.frozen.brief);
+  EXPECT_TRUE(view->run.started_at.has_value());
+}
+
+}  // namespace
+}  // namespace agentry::engine::testing

@@ -1,0 +1,158 @@
+#include "store/migrations.hpp"
+
+#include "store/event_repository.hpp"
+#include "store/run_repository.hpp"
+#include "store/session_repository.hpp"
+#include "store/task_repository.hpp"
+#include "store_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace agentry::store {
+namespace {
+
+using testing::open_database;
+using testing::query_int;
+using testing::read;
+using testing::TempDir;
+using testing::write;
+
+std::string file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string query_text(Connection& c, const std::string& sql) {
+  auto s = c.prepare(sql);
+  if (!s.step()) return {};
+  return s.column_text(0);
+}
+
+TEST(Migrations, ANewDatabaseEndsAtTheLatestVersion) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  EXPECT_GE(latest_schema_version(), 1);
+  EXPECT_EQ(read(*db, [](Connection& c) { return query_int(c, "PRAGMA user_version"); }), latest_schema_version());
+}
+
+TEST(Migrations, MigrateIsIdempotent) {
+  auto c = Connection::open(":memory:", false);
+  auto first = migrate(c, "memory");
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_EQ(query_int(c, "PRAGMA user_version"), latest_schema_version());
+  auto second = migrate(c, "memory");
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_EQ(query_int(c, "PRAGMA user_version"), latest_schema_version());
+}
+
+TEST(Migrations, DatabaseIsInWalMode) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  EXPECT_EQ(read(*db, [](Connection& c) { return query_text(c, "PRAGMA journal_mode"); }), "wal");
+  // The mode is persistent: a plain connection opened later sees it too.
+  db.reset();
+  auto plain = Connection::open(dir.path() / "agentry.db", true);
+  EXPECT_EQ(query_text(plain, "PRAGMA journal_mode"), "wal");
+}
+
+TEST(Migrations, ForeignKeysAreOnForWriterAndReaders) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  std::int64_t writer_fk = -1;
+  write(*db, [&](Connection& c) { writer_fk = query_int(c, "PRAGMA foreign_keys"); });
+  EXPECT_EQ(writer_fk, 1);
+  EXPECT_EQ(read(*db, [](Connection& c) { return query_int(c, "PRAGMA foreign_keys"); }), 1);
+  // A task for a run that does not exist is refused.
+  EXPECT_THROW(write(*db, [](Connection& c) { TaskRepository::insert(c, testing::make_task("nope", "t1", 0)); }),
+               std::runtime_error);
+}
+
+TEST(Migrations, DeletingARunCascadesToEverythingItOwns) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  write(*db, [](Connection& c) {
+    for (const char* id : {"doomed", "kept"}) {
+      RunRepository::insert(c, testing::make_run(id));
+      TaskRepository::insert(c, testing::make_task(id, "t1", 0));
+      SessionRepository::insert(c, core::Session{id, 0, "running", "2024-01-01T00:00:00.000Z", {}, {}, "", "go"});
+      SessionRepository::insert_attempt(c, core::Attempt{id, 1, 0, 0, "2024-01-01T00:00:00.000Z", {}, ""});
+      core::AuditEvent audit{id, 0, "run.initialized", "api", "2024-01-01T00:00:00.000Z", {}};
+      AuditRepository::append(c, audit);
+      core::TimelineEvent event{id, 0, "message", 1, "2024-01-01T00:00:00.000Z", {}};
+      TimelineRepository::append(c, event);
+    }
+  });
+  bool removed = false;
+  write(*db, [&](Connection& c) { removed = RunRepository::remove(c, "doomed"); });
+  EXPECT_TRUE(removed);
+
+  for (const char* table : {"runs", "tasks", "sessions", "attempts", "audit_events", "timeline_events"}) {
+    const std::string where = std::string(table) == "runs" ? " WHERE id = " : " WHERE run_id = ";
+    EXPECT_EQ(read(*db, [&](Connection& c) { return query_int(c, "SELECT count(*) FROM " + std::string(table) + where + "'doomed'"); }), 0)
+        << table;
+    EXPECT_EQ(read(*db, [&](Connection& c) { return query_int(c, "SELECT count(*) FROM " + std::string(table) + where + "'kept'"); }), 1)
+        << table;
+  }
+}
+
+TEST(Migrations, ReopeningKeepsTheData) {
+  TempDir dir;
+  const auto path = dir.path() / "agentry.db";
+  {
+    auto db = open_database(path);
+    write(*db, [](Connection& c) {
+      RunRepository::insert(c, testing::make_run("persisted"));
+      TaskRepository::insert(c, testing::make_task("persisted", "t1", 0));
+    });
+  }
+  auto db = open_database(path);
+  EXPECT_EQ(read(*db, [](Connection& c) { return query_int(c, "PRAGMA user_version"); }), latest_schema_version());
+  auto run = read(*db, [](Connection& c) { return RunRepository::get(c, "persisted"); });
+  ASSERT_TRUE(run.has_value());
+  EXPECT_EQ(run->id, "persisted");
+  EXPECT_EQ(read(*db, [](Connection& c) { return TaskRepository::list(c, "persisted"); }).size(), 1u);
+}
+
+void expect_newer_database_refused_and_untouched(const std::string& journal_mode) {
+  SCOPED_TRACE("journal_mode " + journal_mode);
+  TempDir dir;
+  const auto path = dir.path() / "future.db";
+  const int future = latest_schema_version() + 1;
+  {
+    auto c = Connection::open(path, false);
+    c.exec("PRAGMA journal_mode = " + journal_mode);
+    c.exec("CREATE TABLE from_the_future (x TEXT); INSERT INTO from_the_future VALUES ('keep me')");
+    c.exec("PRAGMA user_version = " + std::to_string(future));
+  }
+  const std::string before = file_bytes(path);
+  ASSERT_FALSE(before.empty());
+
+  auto db = Database::open(path);
+  ASSERT_FALSE(db.ok()) << "a database with schema version " << future << " was accepted";
+  const std::string& message = db.error().message;
+  EXPECT_NE(message.find(path.string()), std::string::npos) << message;
+  EXPECT_NE(message.find(std::to_string(future)), std::string::npos) << message;
+  EXPECT_NE(message.find("(" + std::to_string(latest_schema_version()) + ")"), std::string::npos) << message;
+
+  EXPECT_TRUE(file_bytes(path) == before) << "the refused database file was modified";
+  auto c = Connection::open(path, true);
+  EXPECT_EQ(query_int(c, "PRAGMA user_version"), future);
+  EXPECT_EQ(query_text(c, "PRAGMA journal_mode"), journal_mode == "WAL" ? "wal" : "delete");
+  EXPECT_EQ(query_text(c, "SELECT x FROM from_the_future"), "keep me");
+  EXPECT_EQ(query_int(c, "SELECT count(*) FROM sqlite_master WHERE name = 'runs'"), 0);
+}
+
+TEST(Migrations, ADatabaseFromANewerAgentryIsRefusedAndLeftUntouched) {
+  expect_newer_database_refused_and_untouched("WAL");
+}
+
+TEST(Migrations, ANewerRollbackJournalDatabaseIsNotSwitchedToWal) {
+  expect_newer_database_refused_and_untouched("DELETE");
+}
+
+}  // namespace
+}  // namespace agentry::store

@@ -1,0 +1,440 @@
+#include "store/run_repository.hpp"
+
+#include "core/clock.hpp"
+#include "store_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace agentry::store {
+namespace {
+
+using testing::make_run;
+using testing::open_database;
+using testing::read;
+using testing::TempDir;
+using testing::write;
+
+/// Every column set to something other than its default.
+core::Run full_run(const std::string& id) {
+  core::Run r;
+  r.id = id;
+  r.status = core::RunStatus::blocked;
+  r.status_reason = "waiting for review";
+  r.created_at = "2024-03-01T10:00:00.000Z";
+  r.updated_at = "2024-03-01T11:00:00.000Z";
+  r.started_at = "2024-03-01T10:00:01.000Z";
+  r.finished_at = "2024-03-01T10:59:59.000Z";
+  r.cwd = "/work/repo/sub dir";
+  r.repo_root = "/work/repo";
+  r.run_group_id = "grp-7";
+  r.parent_run_id = "parent0001";
+  r.name = "Login form";
+  r.note = "check the \"edge\" cases";
+  r.pinned = true;
+  r.archived = true;
+  r.archived_at = "2024-03-02T00:00:00.000Z";
+  r.backend_session_id = "sess-123";
+  r.controller_id = "daemon-4242-abc123";
+  r.session_count = 3;
+  r.attempt_count = 5;
+  r.revision = 17;
+  r.frozen.agent_name = "coder";
+  r.frozen.assignment_name = "implement-feature";
+  r.frozen.backend = "claude";
+  r.frozen.model = "opus";
+  r.frozen.timeout_sec = 600;
+  r.frozen.unrestricted = false;
+  r.frozen.launcher = core::FrozenLauncher{"nice", {"nice", "-n", "5"}, {{"A", "1"}}};
+  r.frozen.vars = {{"feature", "login"}};
+  r.frozen.task_templates = boost::json::array{boost::json::object{{"id", "t1"}, {"title", "T"}, {"body", ""}}};
+  r.frozen.locked_fields = {"tasks"};
+  r.frozen.max_attempts_per_session = 2;
+  return r;
+}
+
+void expect_same_run(const core::Run& a, const core::Run& b) {
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.status_reason, b.status_reason);
+  EXPECT_EQ(a.created_at, b.created_at);
+  EXPECT_EQ(a.updated_at, b.updated_at);
+  EXPECT_EQ(a.started_at, b.started_at);
+  EXPECT_EQ(a.finished_at, b.finished_at);
+  EXPECT_EQ(a.cwd, b.cwd);
+  EXPECT_EQ(a.repo_root, b.repo_root);
+  EXPECT_EQ(a.run_group_id, b.run_group_id);
+  EXPECT_EQ(a.parent_run_id, b.parent_run_id);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.note, b.note);
+  EXPECT_EQ(a.pinned, b.pinned);
+  EXPECT_EQ(a.archived, b.archived);
+  EXPECT_EQ(a.archived_at, b.archived_at);
+  EXPECT_EQ(a.backend_session_id, b.backend_session_id);
+  EXPECT_EQ(a.controller_id, b.controller_id);
+  EXPECT_EQ(a.session_count, b.session_count);
+  EXPECT_EQ(a.attempt_count, b.attempt_count);
+  EXPECT_EQ(a.revision, b.revision);
+  EXPECT_EQ(core::to_json(a.frozen), core::to_json(b.frozen));
+}
+
+std::optional<core::Run> get(Database& db, const std::string& id) {
+  return read(db, [&](Connection& c) { return RunRepository::get(c, id); });
+}
+
+void insert(Database& db, const std::vector<core::Run>& runs) {
+  write(db, [&](Connection& c) {
+    for (const auto& r : runs) RunRepository::insert(c, r);
+  });
+}
+
+std::vector<std::string> ids_of(const RunPage& page) {
+  std::vector<std::string> out;
+  for (const auto& r : page.runs) out.push_back(r.id);
+  return out;
+}
+
+/// Follows next_cursor to the end; returns the ids in the order served and each page's size.
+std::vector<std::string> page_through(Database& db, RunQuery q, std::vector<std::size_t>& sizes) {
+  std::vector<std::string> ids;
+  for (int guard = 0; guard < 1000; ++guard) {
+    RunPage page = read(db, [&](Connection& c) { return RunRepository::list(c, q); });
+    sizes.push_back(page.runs.size());
+    for (const auto& r : page.runs) ids.push_back(r.id);
+    if (!page.next_cursor) return ids;
+    EXPECT_TRUE(is_valid_page_cursor(*page.next_cursor)) << *page.next_cursor;
+    q.after = page.next_cursor;
+  }
+  ADD_FAILURE() << "paging did not end";
+  return ids;
+}
+
+/// The ids of `runs` in listing order: created_at DESC, then id DESC.
+std::vector<std::string> expected_order(std::vector<core::Run> runs) {
+  std::sort(runs.begin(), runs.end(), [](const core::Run& a, const core::Run& b) {
+    return a.created_at != b.created_at ? a.created_at > b.created_at : a.id > b.id;
+  });
+  std::vector<std::string> out;
+  for (const auto& r : runs) out.push_back(r.id);
+  return out;
+}
+
+TEST(RunRepository, InsertThenGetReturnsEveryColumn) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  const core::Run run = full_run("full000001");
+  insert(*db, {run});
+  auto back = get(*db, run.id);
+  ASSERT_TRUE(back.has_value());
+  expect_same_run(*back, run);
+}
+
+TEST(RunRepository, AbsentOptionalColumnsComeBackAbsent) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  const core::Run run = make_run("plain00001");
+  insert(*db, {run});
+  auto back = get(*db, run.id);
+  ASSERT_TRUE(back.has_value());
+  expect_same_run(*back, run);
+  EXPECT_FALSE(back->started_at.has_value());
+  EXPECT_FALSE(back->finished_at.has_value());
+  EXPECT_FALSE(back->parent_run_id.has_value());
+  EXPECT_FALSE(back->name.has_value());
+  EXPECT_FALSE(back->note.has_value());
+  EXPECT_FALSE(back->archived_at.has_value());
+  EXPECT_FALSE(back->backend_session_id.has_value());
+  EXPECT_EQ(back->controller_id, "");
+  EXPECT_FALSE(back->frozen.launcher.has_value());
+}
+
+TEST(RunRepository, UpdateWritesEveryColumn) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  insert(*db, {make_run("upd0000001")});
+  const core::Run changed = full_run("upd0000001");
+  bool updated = false;
+  write(*db, [&](Connection& c) { updated = RunRepository::update(c, changed); });
+  EXPECT_TRUE(updated);
+  auto back = get(*db, changed.id);
+  ASSERT_TRUE(back.has_value());
+  expect_same_run(*back, changed);
+
+  // And back again: optional columns can be cleared.
+  const core::Run cleared = make_run("upd0000001");
+  write(*db, [&](Connection& c) { updated = RunRepository::update(c, cleared); });
+  EXPECT_TRUE(updated);
+  back = get(*db, cleared.id);
+  ASSERT_TRUE(back.has_value());
+  expect_same_run(*back, cleared);
+}
+
+TEST(RunRepository, UpdateOfAMissingRunReturnsFalseAndCreatesNothing) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  insert(*db, {make_run("exists0001")});
+  bool updated = true;
+  write(*db, [&](Connection& c) { updated = RunRepository::update(c, full_run("missing001")); });
+  EXPECT_FALSE(updated);
+  EXPECT_FALSE(get(*db, "missing001").has_value());
+  EXPECT_TRUE(get(*db, "exists0001").has_value());
+}
+
+TEST(RunRepository, GetOfAMissingRunIsEmpty) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  EXPECT_FALSE(get(*db, "nothing").has_value());
+}
+
+TEST(RunRepository, InsertingADuplicateIdFailsAndKeepsTheOriginal) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  core::Run original = make_run("dup0000001");
+  original.status_reason = "original";
+  insert(*db, {original});
+  core::Run copy = make_run("dup0000001");
+  copy.status_reason = "copy";
+  EXPECT_THROW(insert(*db, {copy}), std::runtime_error);
+  EXPECT_EQ(get(*db, "dup0000001")->status_reason, "original");
+}
+
+TEST(RunRepository, RemoveDeletesOnlyThatRun) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  insert(*db, {make_run("gone000001"), make_run("stay000001")});
+  bool removed = false, removed_again = true;
+  write(*db, [&](Connection& c) {
+    removed = RunRepository::remove(c, "gone000001");
+    removed_again = RunRepository::remove(c, "gone000001");
+  });
+  EXPECT_TRUE(removed);
+  EXPECT_FALSE(removed_again);
+  EXPECT_FALSE(get(*db, "gone000001").has_value());
+  EXPECT_TRUE(get(*db, "stay000001").has_value());
+}
+
+class RunListing : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = open_database(dir_.path() / "agentry.db");
+    auto add = [&](const std::string& id, const std::string& created, const std::string& cwd,
+                   const std::string& repo, const std::string& group, bool archived) {
+      core::Run r = make_run(id, created);
+      r.cwd = cwd;
+      r.repo_root = repo;
+      r.run_group_id = group;
+      r.archived = archived;
+      runs_.push_back(r);
+    };
+    add("r1", "2024-01-01T00:00:01.000Z", "/a", "/repo", "g1", false);
+    add("r2", "2024-01-01T00:00:02.000Z", "/b", "/repo", "g1", false);
+    add("r3", "2024-01-01T00:00:03.000Z", "/a", "/other", "g2", false);
+    add("r4", "2024-01-01T00:00:04.000Z", "/a", "/repo", "g1", true);
+    add("r5", "2024-01-01T00:00:05.000Z", "/a/deeper", "", "g3", false);
+    insert(*db_, runs_);
+  }
+
+  std::vector<std::string> list(RunQuery::Scope scope, std::string value, bool include_archived) {
+    RunQuery q;
+    q.scope = scope;
+    q.value = std::move(value);
+    q.include_archived = include_archived;
+    return ids_of(read(*db_, [&](Connection& c) { return RunRepository::list(c, q); }));
+  }
+
+  using V = std::vector<std::string>;
+  TempDir dir_;
+  std::unique_ptr<Database> db_;
+  std::vector<core::Run> runs_;
+};
+
+TEST_F(RunListing, GlobalScopeListsEveryRunNewestFirst) {
+  EXPECT_EQ(list(RunQuery::Scope::global, "", false), (V{"r5", "r3", "r2", "r1"}));
+  EXPECT_EQ(list(RunQuery::Scope::global, "", true), (V{"r5", "r4", "r3", "r2", "r1"}));
+}
+
+TEST_F(RunListing, CwdScopeMatchesTheDirectoryExactly) {
+  EXPECT_EQ(list(RunQuery::Scope::cwd, "/a", false), (V{"r3", "r1"}));
+  EXPECT_EQ(list(RunQuery::Scope::cwd, "/a", true), (V{"r4", "r3", "r1"}));
+  EXPECT_EQ(list(RunQuery::Scope::cwd, "/nowhere", true), V{});
+}
+
+TEST_F(RunListing, RepoScopeMatchesTheRepositoryRoot) {
+  EXPECT_EQ(list(RunQuery::Scope::repo, "/repo", false), (V{"r2", "r1"}));
+  EXPECT_EQ(list(RunQuery::Scope::repo, "/repo", true), (V{"r4", "r2", "r1"}));
+  EXPECT_EQ(list(RunQuery::Scope::repo, "/other", false), (V{"r3"}));
+}
+
+TEST_F(RunListing, GroupScopeMatchesTheRunGroup) {
+  EXPECT_EQ(list(RunQuery::Scope::group, "g1", false), (V{"r2", "r1"}));
+  EXPECT_EQ(list(RunQuery::Scope::group, "g1", true), (V{"r4", "r2", "r1"}));
+  EXPECT_EQ(list(RunQuery::Scope::group, "g3", false), (V{"r5"}));
+  EXPECT_EQ(list(RunQuery::Scope::group, "g9", true), V{});
+}
+
+TEST_F(RunListing, ASinglePageHasNoNextCursor) {
+  RunQuery q;
+  q.include_archived = true;
+  q.limit = 5;
+  auto page = read(*db_, [&](Connection& c) { return RunRepository::list(c, q); });
+  EXPECT_EQ(page.runs.size(), 5u);
+  EXPECT_FALSE(page.next_cursor.has_value());
+}
+
+TEST(RunRepositoryList, OrdersByCreatedAtDescendingThenIdDescending) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  const std::vector<core::Run> runs{
+      make_run("b", "2024-01-02T00:00:00.000Z"), make_run("a", "2024-01-02T00:00:00.000Z"),
+      make_run("z", "2024-01-01T00:00:00.000Z"), make_run("c", "2024-01-02T00:00:00.000Z"),
+      make_run("y", "2024-01-03T00:00:00.000Z")};
+  insert(*db, runs);
+  auto page = read(*db, [](Connection& c) { return RunRepository::list(c, RunQuery{}); });
+  EXPECT_EQ(ids_of(page), (std::vector<std::string>{"y", "c", "b", "a", "z"}));
+}
+
+TEST(RunRepositoryList, KeysetPagingServesEveryRunExactlyOnce) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  std::vector<core::Run> runs;
+  for (int i = 0; i < 250; ++i)
+    runs.push_back(make_run("run" + std::to_string(1000 + i), core::format_iso8601(1'700'000'000'000 + i * 1000)));
+  std::shuffle(runs.begin(), runs.end(), std::mt19937{7});
+  insert(*db, runs);
+
+  RunQuery q;
+  q.limit = 100;
+  std::vector<std::size_t> sizes;
+  const auto ids = page_through(*db, q, sizes);
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{100, 100, 50}));
+  EXPECT_EQ(ids, expected_order(runs));
+  EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), 250u);
+}
+
+TEST(RunRepositoryList, AnExactlyFullLastPageHasNoNextCursor) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  std::vector<core::Run> runs;
+  for (int i = 0; i < 200; ++i)
+    runs.push_back(make_run("run" + std::to_string(1000 + i), core::format_iso8601(1'700'000'000'000 + i)));
+  insert(*db, runs);
+  RunQuery q;
+  q.limit = 100;
+  std::vector<std::size_t> sizes;
+  const auto ids = page_through(*db, q, sizes);
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{100, 100}));
+  EXPECT_EQ(ids, expected_order(runs));
+}
+
+TEST(RunRepositoryList, RunsCreatedInTheSameMillisecondArePagedByIdWithoutLossOrRepeat) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  std::vector<core::Run> runs;
+  // 37 runs share one timestamp; a few are older and newer; limit 10 puts page
+  // boundaries in the middle of the tie.
+  for (int i = 0; i < 37; ++i) runs.push_back(make_run("tie" + std::to_string(100 + i), "2024-05-05T05:05:05.555Z"));
+  for (int i = 0; i < 4; ++i) runs.push_back(make_run("old" + std::to_string(i), "2024-05-05T05:05:05.554Z"));
+  for (int i = 0; i < 4; ++i) runs.push_back(make_run("new" + std::to_string(i), "2024-05-05T05:05:05.556Z"));
+  std::shuffle(runs.begin(), runs.end(), std::mt19937{11});
+  insert(*db, runs);
+
+  for (std::size_t limit : {1u, 3u, 10u, 37u, 44u}) {
+    RunQuery q;
+    q.limit = limit;
+    std::vector<std::size_t> sizes;
+    const auto ids = page_through(*db, q, sizes);
+    EXPECT_EQ(ids, expected_order(runs)) << "limit " << limit;
+    EXPECT_EQ(sizes.size(), (runs.size() + limit - 1) / limit) << "limit " << limit;
+  }
+}
+
+TEST(RunRepositoryList, PagingWithinAScopeSkipsArchivedRuns) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  std::vector<core::Run> runs, expected;
+  for (int i = 0; i < 60; ++i) {
+    core::Run r = make_run("s" + std::to_string(100 + i), core::format_iso8601(1'700'000'000'000 + (i / 3) * 10));
+    r.cwd = i % 2 == 0 ? "/even" : "/odd";
+    r.archived = i % 3 == 0;
+    if (r.cwd == "/even" && !r.archived) expected.push_back(r);
+    runs.push_back(r);
+  }
+  insert(*db, runs);
+  RunQuery q;
+  q.scope = RunQuery::Scope::cwd;
+  q.value = "/even";
+  q.limit = 7;
+  std::vector<std::size_t> sizes;
+  EXPECT_EQ(page_through(*db, q, sizes), expected_order(expected));
+}
+
+TEST(RunRepositoryList, RunsCreatedWhilePagingDoNotShiftLaterPages) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  std::vector<core::Run> runs;
+  for (int i = 0; i < 30; ++i)
+    runs.push_back(make_run("k" + std::to_string(100 + i), core::format_iso8601(1'700'000'000'000 + i)));
+  insert(*db, runs);
+  RunQuery q;
+  q.limit = 10;
+  auto first = read(*db, [&](Connection& c) { return RunRepository::list(c, q); });
+  ASSERT_TRUE(first.next_cursor.has_value());
+  insert(*db, {make_run("newest", core::format_iso8601(1'800'000'000'000))});
+  q.after = first.next_cursor;
+  auto second = read(*db, [&](Connection& c) { return RunRepository::list(c, q); });
+  const auto order = expected_order(runs);
+  EXPECT_EQ(ids_of(second), std::vector<std::string>(order.begin() + 10, order.begin() + 20));
+}
+
+TEST(RunRepositoryList, PageCursorValidation) {
+  EXPECT_TRUE(is_valid_page_cursor("2024-01-01T00:00:00.000Z|abc"));
+  EXPECT_TRUE(is_valid_page_cursor("a|b"));
+  EXPECT_FALSE(is_valid_page_cursor(""));
+  EXPECT_FALSE(is_valid_page_cursor("no-separator"));
+  EXPECT_FALSE(is_valid_page_cursor("|id-only"));
+  EXPECT_FALSE(is_valid_page_cursor("2024-01-01T00:00:00.000Z|"));
+  EXPECT_FALSE(is_valid_page_cursor("|"));
+}
+
+TEST(RunRepository, IdsWithStatus) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  std::vector<core::Run> runs;
+  for (int i = 0; i < 5; ++i) {
+    core::Run r = make_run("st" + std::to_string(i));
+    r.status = i < 3 ? core::RunStatus::running : core::RunStatus::success;
+    runs.push_back(r);
+  }
+  insert(*db, runs);
+  auto running = read(*db, [](Connection& c) { return RunRepository::ids_with_status(c, core::RunStatus::running); });
+  std::sort(running.begin(), running.end());
+  EXPECT_EQ(running, (std::vector<std::string>{"st0", "st1", "st2"}));
+  auto success = read(*db, [](Connection& c) { return RunRepository::ids_with_status(c, core::RunStatus::success); });
+  std::sort(success.begin(), success.end());
+  EXPECT_EQ(success, (std::vector<std::string>{"st3", "st4"}));
+  EXPECT_TRUE(read(*db, [](Connection& c) { return RunRepository::ids_with_status(c, core::RunStatus::error); })
+                  .empty());
+}
+
+TEST(RunRepository, InitialSnapshotIsStoredPerRun) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  insert(*db, {make_run("snap000001"), make_run("none000001")});
+  write(*db, [](Connection& c) { RunRepository::set_initial_snapshot(c, "snap000001", R"({"tasks":[]})"); });
+  EXPECT_EQ(read(*db, [](Connection& c) { return RunRepository::initial_snapshot(c, "snap000001"); }),
+            std::optional<std::string>(R"({"tasks":[]})"));
+  EXPECT_FALSE(read(*db, [](Connection& c) { return RunRepository::initial_snapshot(c, "none000001"); }).has_value());
+  EXPECT_FALSE(read(*db, [](Connection& c) { return RunRepository::initial_snapshot(c, "missing"); }).has_value());
+  // Updating the run's other columns keeps its snapshot.
+  write(*db, [](Connection& c) { RunRepository::update(c, full_run("snap000001")); });
+  EXPECT_TRUE(read(*db, [](Connection& c) { return RunRepository::initial_snapshot(c, "snap000001"); }).has_value());
+}
+
+}  // namespace
+}  // namespace agentry::store

@@ -1,0 +1,63 @@
+#include "store_test_support.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <system_error>
+#include <unistd.h>
+
+namespace agentry::store::testing {
+
+TempDir::TempDir() {
+  static std::atomic<unsigned> counter{0};
+  const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+  path_ = std::filesystem::temp_directory_path() /
+          ("agentry-store-test-" + std::to_string(::getpid()) + "-" + std::to_string(stamp) + "-" +
+           std::to_string(counter++));
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::unique_ptr<Database> open_database(const std::filesystem::path& path, DatabaseOptions options) {
+  auto db = Database::open(path, options);
+  if (!db.ok()) throw std::runtime_error("cannot open test database: " + db.error().message);
+  return std::move(db).value();
+}
+
+core::Run make_run(const std::string& id, const std::string& created_at) {
+  core::Run r;
+  r.id = id;
+  r.created_at = created_at;
+  r.updated_at = created_at;
+  r.cwd = "/work/project";
+  r.repo_root = "/work/project";
+  r.run_group_id = "group-" + id;
+  r.frozen.agent_name = "coder";
+  r.frozen.backend = "claude";
+  return r;
+}
+
+core::Task make_task(const std::string& run_id, const std::string& id, int position, core::TaskStatus status) {
+  core::Task t;
+  t.run_id = run_id;
+  t.id = id;
+  t.title = "Title of " + id;
+  t.body = "Body of " + id;
+  t.status = status;
+  t.source = "inline";
+  t.position = position;
+  t.created_at = "2024-01-01T00:00:00.000Z";
+  t.updated_at = "2024-01-01T00:00:00.000Z";
+  return t;
+}
+
+std::int64_t query_int(Connection& c, const std::string& sql) {
+  auto s = c.prepare(sql);
+  if (!s.step()) throw std::runtime_error("no row from: " + sql);
+  return s.column_int64(0);
+}
+
+}  // namespace agentry::store::testing

@@ -1,0 +1,68 @@
+#pragma once
+// Helpers for the store tests: a scratch directory, a freshly migrated database in it,
+// runs and tasks with every required field filled, and write/read shorthands that
+// fail the test (by throwing) when the store reports an error.
+
+#include "core/result.hpp"
+#include "core/run.hpp"
+#include "store/database.hpp"
+#include "store/sqlite.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace agentry::store::testing {
+
+/// A unique directory under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// synchronous=NORMAL: the tests check what is stored, not power-loss durability, and
+/// an fsync per commit would make the suite slow.
+inline constexpr DatabaseOptions fast_options{false, 512};
+
+/// Opens (creating and migrating) `path`; throws std::runtime_error with the store's message on failure.
+std::unique_ptr<Database> open_database(const std::filesystem::path& path, DatabaseOptions options = fast_options);
+
+/// A run with every NOT NULL column filled; `created_at` also orders list pages.
+core::Run make_run(const std::string& id, const std::string& created_at = "2024-01-01T00:00:00.000Z");
+
+core::Task make_task(const std::string& run_id, const std::string& id, int position,
+                     core::TaskStatus status = core::TaskStatus::pending);
+
+/// The integer in the first column of the first row of `sql`, read on `c`.
+std::int64_t query_int(Connection& c, const std::string& sql);
+
+/// Runs `fn(Connection&)` on the writer and waits for the commit; throws on failure.
+template <class F>
+void write(Database& db, F&& fn) {
+  auto r = db.write<bool>([&](Connection& c) -> core::Result<bool> {
+    fn(c);
+    return true;
+  });
+  if (!r.ok()) throw std::runtime_error("write failed: " + r.error().message);
+}
+
+/// Runs `fn(Connection&)` on a pooled reader and returns its value; throws on failure.
+template <class F>
+auto read(Database& db, F&& fn) {
+  using T = decltype(fn(std::declval<Connection&>()));
+  auto r = db.read([&](Connection& c) -> core::Result<T> { return fn(c); });
+  if (!r.ok()) throw std::runtime_error("read failed: " + r.error().message);
+  return std::move(r).value();
+}
+
+}  // namespace agentry::store::testing

@@ -1,0 +1,184 @@
+#include "store/task_repository.hpp"
+
+#include "store/run_repository.hpp"
+#include "store_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace agentry::store {
+namespace {
+
+using core::TaskStatus;
+using testing::make_run;
+using testing::make_task;
+using testing::open_database;
+using testing::read;
+using testing::TempDir;
+using testing::write;
+
+class TaskRepositoryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = open_database(dir_.path() / "agentry.db");
+    write(*db_, [](Connection& c) {
+      for (const char* id : {"runA", "runB", "runC"}) RunRepository::insert(c, make_run(id));
+    });
+  }
+
+  void insert(const std::vector<core::Task>& tasks) {
+    write(*db_, [&](Connection& c) {
+      for (const auto& t : tasks) TaskRepository::insert(c, t);
+    });
+  }
+
+  std::vector<core::Task> list(const std::string& run_id) {
+    return read(*db_, [&](Connection& c) { return TaskRepository::list(c, run_id); });
+  }
+
+  static std::vector<std::string> ids_of(const std::vector<core::Task>& tasks) {
+    std::vector<std::string> out;
+    for (const auto& t : tasks) out.push_back(t.id);
+    return out;
+  }
+
+  int next_position(const std::string& run_id) {
+    return read(*db_, [&](Connection& c) { return TaskRepository::next_position(c, run_id); });
+  }
+
+  using V = std::vector<std::string>;
+  TempDir dir_;
+  std::unique_ptr<Database> db_;
+};
+
+TEST_F(TaskRepositoryTest, InsertThenGetReturnsEveryField) {
+  core::Task t = make_task("runA", "design", 4, TaskStatus::in_progress);
+  t.notes = "started\nhalf done";
+  t.source = "definition:review";
+  t.created_at = "2024-02-02T02:02:02.002Z";
+  t.updated_at = "2024-02-02T03:03:03.003Z";
+  insert({t});
+  auto back = read(*db_, [](Connection& c) { return TaskRepository::get(c, "runA", "design"); });
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->run_id, "runA");
+  EXPECT_EQ(back->id, "design");
+  EXPECT_EQ(back->title, t.title);
+  EXPECT_EQ(back->body, t.body);
+  EXPECT_EQ(back->status, TaskStatus::in_progress);
+  EXPECT_EQ(back->notes, t.notes);
+  EXPECT_EQ(back->source, t.source);
+  EXPECT_EQ(back->position, 4);
+  EXPECT_EQ(back->created_at, t.created_at);
+  EXPECT_EQ(back->updated_at, t.updated_at);
+  EXPECT_FALSE(read(*db_, [](Connection& c) { return TaskRepository::get(c, "runB", "design"); }).has_value());
+}
+
+TEST_F(TaskRepositoryTest, ListIsInPositionOrderAndPerRun) {
+  insert({make_task("runA", "third", 2), make_task("runA", "first", 0), make_task("runB", "other", 1),
+          make_task("runA", "second", 1)});
+  EXPECT_EQ(ids_of(list("runA")), (V{"first", "second", "third"}));
+  EXPECT_EQ(ids_of(list("runB")), (V{"other"}));
+  EXPECT_TRUE(list("runC").empty());
+}
+
+TEST_F(TaskRepositoryTest, NextPositionFollowsTheHighestPosition) {
+  EXPECT_EQ(next_position("runA"), 0);
+  insert({make_task("runA", "a", 0)});
+  EXPECT_EQ(next_position("runA"), 1);
+  insert({make_task("runA", "b", 5)});
+  EXPECT_EQ(next_position("runA"), 6);
+  EXPECT_EQ(next_position("runB"), 0);
+}
+
+TEST_F(TaskRepositoryTest, UpdateChangesTheTaskAndReportsMissingOnes) {
+  insert({make_task("runA", "a", 0), make_task("runA", "b", 1)});
+  core::Task changed = make_task("runA", "a", 3, TaskStatus::completed);
+  changed.title = "New title";
+  changed.notes = "done";
+  bool updated = false, missing = true;
+  write(*db_, [&](Connection& c) {
+    updated = TaskRepository::update(c, changed);
+    missing = TaskRepository::update(c, make_task("runA", "zzz", 0));
+  });
+  EXPECT_TRUE(updated);
+  EXPECT_FALSE(missing);
+  const auto tasks = list("runA");
+  EXPECT_EQ(ids_of(tasks), (V{"b", "a"}));
+  EXPECT_EQ(tasks[1].title, "New title");
+  EXPECT_EQ(tasks[1].status, TaskStatus::completed);
+  EXPECT_EQ(tasks[1].notes, "done");
+}
+
+TEST_F(TaskRepositoryTest, RemoveAndRemoveAll) {
+  insert({make_task("runA", "a", 0), make_task("runA", "b", 1), make_task("runB", "a", 0)});
+  bool removed = false, removed_missing = true;
+  write(*db_, [&](Connection& c) {
+    removed = TaskRepository::remove(c, "runA", "a");
+    removed_missing = TaskRepository::remove(c, "runA", "a");
+  });
+  EXPECT_TRUE(removed);
+  EXPECT_FALSE(removed_missing);
+  EXPECT_EQ(ids_of(list("runA")), (V{"b"}));
+  write(*db_, [](Connection& c) { TaskRepository::remove_all(c, "runA"); });
+  EXPECT_TRUE(list("runA").empty());
+  EXPECT_EQ(ids_of(list("runB")), (V{"a"}));
+}
+
+TEST_F(TaskRepositoryTest, TaskIdsAreUniqueWithinARunOnly) {
+  insert({make_task("runA", "same", 0), make_task("runB", "same", 0)});
+  EXPECT_THROW(insert({make_task("runA", "same", 1)}), std::runtime_error);
+  EXPECT_EQ(list("runA").size(), 1u);
+}
+
+TEST_F(TaskRepositoryTest, TalliesForSeveralRunsInOneCall) {
+  // Inserted out of position order: the active task is the first in-progress one by position.
+  insert({make_task("runA", "late-active", 3, TaskStatus::in_progress),
+          make_task("runA", "done", 0, TaskStatus::completed),
+          make_task("runA", "early-active", 1, TaskStatus::in_progress),
+          make_task("runA", "stuck", 2, TaskStatus::blocked),
+          make_task("runA", "todo", 4, TaskStatus::pending),
+          make_task("runB", "b1", 0, TaskStatus::completed),
+          make_task("runB", "b2", 1, TaskStatus::completed)});
+
+  auto tallies = read(*db_, [](Connection& c) {
+    return TaskRepository::tallies(c, {"runA", "runB", "runC", "no-such-run"});
+  });
+  ASSERT_TRUE(tallies.count("runA"));
+  const auto& a = tallies.at("runA");
+  EXPECT_EQ(a.total, 5);
+  EXPECT_EQ(a.pending, 1);
+  EXPECT_EQ(a.in_progress, 2);
+  EXPECT_EQ(a.completed, 1);
+  EXPECT_EQ(a.blocked, 1);
+  ASSERT_TRUE(a.active.has_value());
+  EXPECT_EQ(a.active->first, "early-active");
+  EXPECT_EQ(a.active->second, "Title of early-active");
+
+  ASSERT_TRUE(tallies.count("runB"));
+  const auto& b = tallies.at("runB");
+  EXPECT_EQ(b.total, 2);
+  EXPECT_EQ(b.completed, 2);
+  EXPECT_FALSE(b.active.has_value());
+
+  // A run without tasks has nothing to count.
+  EXPECT_EQ(tallies.count("runC") ? tallies.at("runC").total : 0, 0);
+  EXPECT_EQ(tallies.count("no-such-run") ? tallies.at("no-such-run").total : 0, 0);
+
+  // Only the runs asked for.
+  auto only_b = read(*db_, [](Connection& c) { return TaskRepository::tallies(c, {"runB"}); });
+  EXPECT_EQ(only_b.size(), 1u);
+  EXPECT_TRUE(read(*db_, [](Connection& c) { return TaskRepository::tallies(c, {}); }).empty());
+}
+
+TEST_F(TaskRepositoryTest, TalliesAcceptRunIdsThatNeedQuoting) {
+  write(*db_, [](Connection& c) { RunRepository::insert(c, make_run("quo\"te'run")); });
+  insert({make_task("quo\"te'run", "t", 0, TaskStatus::pending)});
+  auto tallies = read(*db_, [](Connection& c) { return TaskRepository::tallies(c, {"quo\"te'run"}); });
+  ASSERT_TRUE(tallies.count("quo\"te'run"));
+  EXPECT_EQ(tallies.at("quo\"te'run").pending, 1);
+}
+
+}  // namespace
+}  // namespace agentry::store
