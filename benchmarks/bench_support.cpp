@@ -4,6 +4,7 @@
 #include "store/run_repository.hpp"
 #include "store/task_repository.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -14,7 +15,9 @@ namespace agentry::bench {
 namespace fs = std::filesystem;
 
 BenchEnvironment::BenchEnvironment(const std::string& name, bool synchronous_full) {
-  root_ = fs::temp_directory_path() / ("agentry-bench-" + name + "-" + std::to_string(::getpid()));
+  static std::atomic<int> instances{0};
+  root_ = fs::temp_directory_path() /
+          ("agentry-bench-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(instances++));
   fs::remove_all(root_);
   work_ = root_ / "work";
   fs::create_directories(work_);
