@@ -12,8 +12,14 @@ std::int64_t now_ms() {
 }
 
 std::string format_iso8601(std::int64_t unix_ms) {
-  std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
-  int millis = static_cast<int>(unix_ms % 1000);
+  std::int64_t whole = unix_ms / 1000;
+  std::int64_t rest = unix_ms % 1000;
+  if (rest < 0) {  // floor, so instants before 1970 print correctly
+    rest += 1000;
+    whole -= 1;
+  }
+  std::time_t seconds = static_cast<std::time_t>(whole);
+  int millis = static_cast<int>(rest);
   std::tm tm{};
   gmtime_r(&seconds, &tm);
   char buf[64];

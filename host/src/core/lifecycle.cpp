@@ -53,7 +53,7 @@ std::optional<std::string> refusal(Operation op, const RunFacts& f) {
       return std::nullopt;
     case Operation::remove:
       if (!f.archived) return "only archived runs can be deleted; archive it first";
-      if (running) return "run is running";
+      if (running) return "run is running; abort it first";
       return std::nullopt;
     case Operation::reconfigure:
       if (auto r = archived_refusal(f)) return r;

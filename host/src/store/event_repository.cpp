@@ -79,7 +79,8 @@ std::vector<core::TimelineEvent> TimelineRepository::list(Connection& c, std::st
 }
 
 std::int64_t TimelineRepository::last_cursor(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("SELECT COALESCE(MAX(cursor), 0) FROM timeline_events WHERE run_id = ?");
+  // The last cursor ever assigned, even if reset deleted that event since.
+  auto s = c.prepare("SELECT COALESCE((SELECT next_timeline_cursor - 1 FROM runs WHERE id = ?), 0)");
   s.bind(1, run_id);
   s.step();
   return s.column_int64(0);

@@ -29,6 +29,7 @@ class TimelineRepository {
   /// Assigns event.cursor and inserts it.
   static void append(Connection& c, core::TimelineEvent& event);
   static std::vector<core::TimelineEvent> list(Connection& c, std::string_view run_id, const EventPageQuery& q);
+  /// The highest cursor ever assigned for the run (0 when none), surviving reset.
   static std::int64_t last_cursor(Connection& c, std::string_view run_id);
   static void remove_all(Connection& c, std::string_view run_id);
 };

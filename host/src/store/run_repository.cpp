@@ -1,5 +1,7 @@
 #include "store/run_repository.hpp"
 
+#include <algorithm>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -136,11 +138,12 @@ RunPage RunRepository::list(Connection& c, const RunQuery& q) {
     auto [created, id] = split_cursor(*q.after);
     s.bind(2, created).bind(3, id);
   }
+  const std::size_t limit = std::max<std::size_t>(q.limit, 1);
   // One extra row tells whether another page exists without a COUNT.
-  s.bind(4, static_cast<std::int64_t>(q.limit + 1));
+  s.bind(4, static_cast<std::int64_t>(limit + 1));
   RunPage page;
   while (s.step()) page.runs.push_back(read_run(s));
-  if (page.runs.size() > q.limit) {
+  if (page.runs.size() > limit) {
     page.runs.pop_back();
     const auto& last = page.runs.back();
     page.next_cursor = last.created_at + "|" + last.id;

@@ -88,6 +88,7 @@ Connection Connection::open(const std::filesystem::path& path, bool read_only) {
 
 Connection::Connection(Connection&& other) noexcept : db_(other.db_), cache_(std::move(other.cache_)) {
   other.db_ = nullptr;
+  other.cache_.clear();  // a moved-from map is only "valid", not necessarily empty
 }
 
 Connection::~Connection() {
