@@ -1,0 +1,74 @@
+#include "mock/mock_backend.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
+namespace agentry::mock {
+namespace json = boost::json;
+
+namespace {
+// The string member `key` of the JSON object `payload`, or nullopt.
+std::optional<std::string> string_member(const std::string& payload, std::string_view key) {
+  json::error_code ec;
+  const json::value v = json::parse(payload, ec);
+  if (ec || !v.is_object()) return std::nullopt;
+  const json::value* m = v.get_object().if_contains(key);
+  if (m == nullptr || !m->is_string()) return std::nullopt;
+  return std::string(m->get_string());
+}
+}  // namespace
+
+MockBackend::~MockBackend() { attempt_.reset(); }
+
+agentry_status_t MockBackend::start(const plugin::StartParams& params) {
+  if (attempt_ && !attempt_->finishing()) return AGENTRY_ERR_INVALID_STATE;
+  // The host is idle only once it has the previous terminal event, so that worker is
+  // at most returning from its last emit(): this join takes microseconds (obligation 4).
+  attempt_.reset();
+  // Parsing here, on the control context, is cheap; a bad script still starts an
+  // attempt, which reports the mistake in its NOTICE and FINISHED error.
+  Script script = parse_script(params.config_json, params.input_json);
+  attempt_ = std::make_unique<Attempt>(host(), params, std::move(script));
+  attempt_->launch();
+  return AGENTRY_OK;
+}
+
+agentry_status_t MockBackend::send_input(const plugin::Input& input) {
+  if (!attempt_ || attempt_->finishing()) return AGENTRY_ERR_INVALID_STATE;
+  if (input.kind == AGENTRY_INPUT_MESSAGE) {
+    auto text = string_member(input.payload_json, "text");
+    if (!text) return AGENTRY_ERR_INVALID_ARGUMENT;
+    attempt_->give_message(std::move(*text));
+    return AGENTRY_OK;
+  }
+  if (input.kind == AGENTRY_INPUT_APPROVAL) {
+    const auto id = string_member(input.payload_json, "approvalId");
+    const auto decision = string_member(input.payload_json, "decision");
+    if (!id || !decision || (*decision != "approve" && *decision != "deny")) return AGENTRY_ERR_INVALID_ARGUMENT;
+    return attempt_->give_decision(*id, *decision == "approve");
+  }
+  return AGENTRY_ERR_UNSUPPORTED;
+}
+
+agentry_status_t MockBackend::interrupt(std::string_view reason) {
+  // Idempotent, and harmless after the attempt finished (the host may race us there).
+  if (attempt_) attempt_->interrupt(reason);
+  return AGENTRY_OK;
+}
+
+namespace {
+constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME, AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT,
+                                     AGENTRY_FEATURE_APPROVALS, nullptr};
+}  // namespace
+
+const agentry_backend_descriptor_t kMockDescriptor{
+    AGENTRY_PLUGIN_ABI_VERSION_INIT,
+    "mock",
+    "Mock (scripted)",
+    "agentry",
+    "0.1.0",
+    "A deterministic scripted agent for tests and benchmarks: plays the steps in "
+    "backendConfig.steps or in the prompt's \"@mock {...}\" lines.",
+    kFeatures};
+
+}  // namespace agentry::mock

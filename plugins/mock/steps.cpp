@@ -1,0 +1,168 @@
+// The mock's step language, one function per step (script.hpp lists what each does).
+// A step returns a Finish to end the attempt, or nullopt to go on; when it stops early
+// because of an interrupt it returns nullopt and Attempt::run() reports "interrupted".
+#include <algorithm>
+#include <boost/json/object.hpp>
+#include <string>
+#include <vector>
+
+#include "agentry/plugin/cpp/json.hpp"
+#include "mock/attempt.hpp"
+#include "mock/exec.hpp"
+
+namespace agentry::mock {
+namespace json = boost::json;
+
+namespace {
+
+// `text` cut into `n` pieces of about equal size, never inside a UTF-8 sequence (each
+// delta must itself be valid UTF-8). Short texts give some empty pieces.
+std::vector<std::string> split_utf8(const std::string& text, uint32_t n) {
+  std::vector<std::string> pieces;
+  std::size_t begin = 0;
+  for (uint32_t i = 1; i <= n; ++i) {
+    std::size_t end = i == n ? text.size() : text.size() * i / n;
+    while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+    end = std::max(end, begin);
+    pieces.push_back(text.substr(begin, end - begin));
+    begin = end;
+  }
+  return pieces;
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+}  // namespace
+
+std::optional<Finish> Attempt::step(const Say& s) {
+  const std::string item = next_id("msg");
+  const auto t0 = Clock::now();
+  uint64_t i = 0;
+  for (const std::string& piece : split_utf8(s.text, s.deltas)) {
+    if (!pace(t0, i++, s.rate_hz)) return std::nullopt;
+    emit(AGENTRY_EVENT_MESSAGE_DELTA, {{"text", piece}, {"itemId", item}}, AGENTRY_EVENT_FLAG_EPHEMERAL);
+  }
+  emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", s.text}, {"itemId", item}, {"role", "assistant"}});
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Events& s) {
+  const uint32_t flags = s.ephemeral ? uint32_t{AGENTRY_EVENT_FLAG_EPHEMERAL} : 0u;
+  const auto t0 = Clock::now();
+  for (uint64_t i = 1; i <= s.count; ++i) {
+    if (!pace(t0, i - 1, s.rate_hz)) return std::nullopt;
+    const std::string text = "event " + std::to_string(i);
+    boost::json::object payload = s.delta ? boost::json::object{{"text", text}, {"index", i}}
+                                          : boost::json::object{{"level", "info"}, {"message", text}, {"index", i}};
+    if (s.timestamps) payload["emittedAtNs"] = std::chrono::steady_clock::now().time_since_epoch().count();
+    emit(s.delta ? AGENTRY_EVENT_MESSAGE_DELTA : AGENTRY_EVENT_NOTICE, std::move(payload), flags);
+  }
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Reasoning& s) {
+  emit(AGENTRY_EVENT_REASONING, {{"text", s.text}, {"itemId", next_id("reasoning")}});
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Tool& s) {
+  const std::string id = next_id("tool");
+  emit(AGENTRY_EVENT_TOOL_STARTED, {{"toolCallId", id}, {"tool", "command"}, {"command", s.command}});
+  emit(AGENTRY_EVENT_TOOL_COMPLETED, {{"toolCallId", id},
+                                      {"tool", "command"},
+                                      {"status", s.exit_code == 0 ? "completed" : "failed"},
+                                      {"output", s.output},
+                                      {"exitCode", s.exit_code}});
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Usage& s) {
+  emit_text(AGENTRY_EVENT_USAGE, s.json);
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Notice& s) {
+  notice("info", s.text);
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Checkpoint& s) {
+  emit(AGENTRY_EVENT_CHECKPOINT, {{"resumeToken", s.token}});
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Ask& s) {
+  const std::string id = next_id("approval");
+  {
+    // Registered before the request goes out, so an answer that comes back at once
+    // is not refused as unknown.
+    std::lock_guard lock(mutex_);
+    pending_approval_ = id;
+    decision_.reset();
+  }
+  emit(AGENTRY_EVENT_APPROVAL_REQUEST, {{"approvalId", id}, {"kind", s.kind}, {"summary", s.summary}});
+  const bool answered = wait_forever([this] { return decision_.has_value(); });
+  bool approved = false;
+  {
+    std::lock_guard lock(mutex_);
+    approved = decision_.value_or(false);
+    pending_approval_.clear();
+    decision_.reset();
+  }
+  if (!answered) return std::nullopt;
+  notice("info", "approval " + id + ": " + (approved ? "approve" : "deny"));
+  if (!approved) return Finish{"error", "approval " + id + " was denied"};
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const WaitInput&) {
+  if (!wait_forever([this] { return !messages_.empty(); })) return std::nullopt;
+  std::string text;
+  {
+    std::lock_guard lock(mutex_);
+    text = std::move(messages_.front());
+    messages_.pop_front();
+  }
+  emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", text}, {"itemId", next_id("msg")}, {"role", "assistant"}});
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Sleep& s) {
+  sleep_until(Clock::now() + std::chrono::milliseconds(s.ms));
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Hang&) {
+  wait_forever([] { return false; });
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Fail& s) { return Finish{"error", s.message}; }
+
+std::optional<Finish> Attempt::step(const Exec& s) {
+  const std::string id = next_id("tool");
+  const std::string command = join(s.argv);
+  emit(AGENTRY_EVENT_TOOL_STARTED, {{"toolCallId", id}, {"tool", "command"}, {"command", command}});
+  const ExecResult r = run_process(s.argv, params_.env, params_.workspace_path, [this] { return interrupted(); });
+  if (!r.error.empty()) {
+    emit(AGENTRY_EVENT_TOOL_COMPLETED, {{"toolCallId", id}, {"tool", "command"}, {"status", "failed"},
+                                        {"output", r.error}});
+    return Finish{"error", r.error};
+  }
+  json::object done{{"toolCallId", id},
+                    {"tool", "command"},
+                    {"status", r.exit_code == 0 ? "completed" : "failed"},
+                    {"output", plugin::sanitize_utf8(r.output)},  // a child may print any bytes
+                    {"exitCode", r.exit_code}};
+  if (r.truncated) done["truncated"] = true;
+  emit(AGENTRY_EVENT_TOOL_COMPLETED, done);
+  if (r.stopped) return std::nullopt;  // interrupted
+  if (r.exit_code != 0) return Finish{"error", command + " exited with status " + std::to_string(r.exit_code)};
+  return std::nullopt;
+}
+
+}  // namespace agentry::mock

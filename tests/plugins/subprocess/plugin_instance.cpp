@@ -1,0 +1,168 @@
+#include "plugin_instance.hpp"
+
+#include <cstdlib>
+#include <fstream>
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+namespace agentry::test {
+
+namespace json = boost::json;
+
+const agentry_backend_factory_t* subprocess_factory() {
+  static const agentry_backend_factory_t* factory = []() -> const agentry_backend_factory_t* {
+    const char* path = std::getenv("AGENTRY_SUBPROCESS_PLUGIN");
+    if (path == nullptr) {
+      ADD_FAILURE() << "AGENTRY_SUBPROCESS_PLUGIN is not set (ctest sets it)";
+      return nullptr;
+    }
+    void* library = ::dlopen(path, RTLD_NOW | RTLD_LOCAL);  // kept loaded for the process
+    if (library == nullptr) {
+      ADD_FAILURE() << "dlopen(" << path << "): " << ::dlerror();
+      return nullptr;
+    }
+    const auto* entry = static_cast<const agentry_plugin_entry_t*>(::dlsym(library, AGENTRY_PLUGIN_ENTRY_SYMBOL));
+    if (entry == nullptr || !agentry_version_is_compatible(entry->abi_version) || !entry->init(path)) {
+      ADD_FAILURE() << "no usable agentry_plugin_entry in " << path;
+      return nullptr;
+    }
+    return static_cast<const agentry_backend_factory_t*>(entry->get_factory(AGENTRY_BACKEND_FACTORY_ID));
+  }();
+  return factory;
+}
+
+json::array strings(std::initializer_list<std::string_view> items) {
+  json::array out;
+  for (std::string_view item : items) out.emplace_back(item);
+  return out;
+}
+
+std::string config_json(json::object backend, json::object extra) {
+  extra["backendConfig"] = std::move(backend);
+  return json::serialize(extra);
+}
+
+json::object shell(std::string_view script, json::object fields) {
+  fields["command"] = strings({"/bin/sh", "-c", script});
+  return fields;
+}
+
+StartOptions with_prompt(std::string prompt) {
+  StartOptions options;
+  options.prompt = std::move(prompt);
+  return options;
+}
+
+StartOptions with_workspace(std::string workspace) {
+  StartOptions options;
+  options.workspace = std::move(workspace);
+  return options;
+}
+
+StartOptions with_resume_token(std::string token) {
+  StartOptions options;
+  options.resume_token = std::move(token);
+  return options;
+}
+
+SubprocessInstance::SubprocessInstance() {
+  const agentry_backend_factory_t* factory = subprocess_factory();
+  if (factory == nullptr) return;
+  backend_ = factory->create_backend(factory, host_.table(), "subprocess");
+  EXPECT_NE(backend_, nullptr);
+  if (backend_ != nullptr) {
+    EXPECT_EQ(backend_->init(backend_), AGENTRY_OK);
+  }
+}
+
+SubprocessInstance::~SubprocessInstance() {
+  destroy();
+  EXPECT_TRUE(host_.violations().empty()) << host_.violations().front();
+}
+
+agentry_status_t SubprocessInstance::start(const std::string& config, const StartOptions& options) {
+  if (backend_ == nullptr) return AGENTRY_ERR_INTERNAL;
+  const std::string workspace = options.workspace.empty() ? workspace_.path().string() : options.workspace;
+  const std::string input = json::serialize(json::object{{"prompt", options.prompt}});
+  std::vector<const char*> env;
+  for (const std::string& entry : options.env) env.push_back(entry.c_str());
+  env.push_back(nullptr);
+  agentry_start_params_t params{};
+  params.struct_size = sizeof params;
+  params.run_id = "run-1";
+  params.session_id = "run-1/s0";
+  params.attempt_number = 1;
+  params.workspace_path = workspace.c_str();
+  params.input_json = input.c_str();
+  params.input_size = input.size();
+  params.config_json = config.c_str();
+  params.config_size = config.size();
+  if (!options.resume_token.empty()) {
+    params.resume_token = options.resume_token.c_str();
+    params.resume_token_size = options.resume_token.size();
+  }
+  params.env = env.data();
+  host_.begin_attempt();
+  finished_before_ = host_.finished_count();
+  return backend_->start(backend_, &params);
+}
+
+agentry_status_t SubprocessInstance::interrupt(const char* reason) { return backend_->interrupt(backend_, reason); }
+
+agentry_status_t SubprocessInstance::send_input(uint32_t kind, const std::string& payload_json) {
+  agentry_input_t input{};
+  input.struct_size = sizeof input;
+  input.input_id = "input-1";
+  input.kind = kind;
+  input.payload_json = payload_json.c_str();
+  input.payload_size = payload_json.size();
+  return backend_->send_input(backend_, &input);
+}
+
+void SubprocessInstance::destroy() {
+  if (backend_ != nullptr) backend_->destroy(backend_);
+  backend_ = nullptr;
+}
+
+json::object SubprocessInstance::wait_finished(std::chrono::seconds limit) {
+  const bool done = host_.wait_until(
+      [&](const std::vector<RecordedEvent>& events) {
+        int count = 0;
+        for (const RecordedEvent& e : events) count += e.type == AGENTRY_EVENT_FINISHED;
+        return count > finished_before_;
+      },
+      limit);
+  EXPECT_TRUE(done) << "no FINISHED event within " << limit.count() << " s";
+  const std::vector<RecordedEvent> events = host_.events();
+  for (auto it = events.rbegin(); it != events.rend(); ++it)
+    if (it->type == AGENTRY_EVENT_FINISHED) return it->payload;
+  return {};
+}
+
+bool SubprocessInstance::wait_for_text(uint16_t type, std::string_view text, std::chrono::seconds limit) {
+  return host_.wait_until(
+      [&](const std::vector<RecordedEvent>& events) {
+        for (const RecordedEvent& e : events)
+          if (e.type == type && json::serialize(e.payload).find(text) != std::string::npos) return true;
+        return false;
+      },
+      limit);
+}
+
+std::vector<RecordedEvent> SubprocessInstance::events_of(uint16_t type) const {
+  std::vector<RecordedEvent> out;
+  for (RecordedEvent& e : host_.events())
+    if (e.type == type) out.push_back(std::move(e));
+  return out;
+}
+
+bool process_alive(long pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string content;
+  if (!stat || !std::getline(stat, content)) return false;
+  const std::size_t paren = content.rfind(')');
+  return paren != std::string::npos && paren + 2 < content.size() && content[paren + 2] != 'Z';
+}
+
+}  // namespace agentry::test

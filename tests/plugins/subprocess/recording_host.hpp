@@ -1,0 +1,67 @@
+// A test host table: records what a plugin instance emits and logs, and checks the
+// event rules of plugin.h (seq strictly increasing from 1, JSON object payloads, exactly one
+// terminal FINISHED per attempt and nothing after it).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "agentry/plugin/plugin.h"
+
+namespace agentry::test {
+
+struct RecordedEvent {
+  uint16_t type = 0;
+  uint32_t flags = 0;
+  uint64_t seq = 0;
+  boost::json::object payload;
+};
+
+class RecordingHost {
+ public:
+  RecordingHost();
+  RecordingHost(const RecordingHost&) = delete;
+  RecordingHost& operator=(const RecordingHost&) = delete;
+
+  const agentry_host_t* table() const noexcept { return &table_; }
+
+  // A new attempt may end with its own FINISHED (the harness calls this before start()).
+  void begin_attempt();
+  // The next `count` emits answer AGENTRY_ERR_BUSY (obligation 9).
+  void answer_busy(int count);
+
+  std::vector<RecordedEvent> events() const;
+  std::vector<std::string> logs() const;
+  std::vector<std::string> violations() const;  // broken rules, for EXPECT_THAT(..., IsEmpty())
+  int finished_count() const;
+
+  // Waits until `ready(events)` holds or `limit` passes; returns whether it held.
+  bool wait_until(const std::function<bool(const std::vector<RecordedEvent>&)>& ready,
+                  std::chrono::milliseconds limit) const;
+
+ private:
+  static agentry_status_t emit(const agentry_host_t* host, const agentry_event_t* event);
+  static void log(const agentry_host_t* host, int32_t severity, const char* message);
+  static void request_callback(const agentry_host_t* host);
+  static const void* get_extension(const agentry_host_t* host, const char* id);
+
+  agentry_host_t table_{};
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  std::vector<RecordedEvent> events_;
+  std::vector<std::string> logs_;
+  std::vector<std::string> violations_;
+  uint64_t next_seq_ = 1;  // the lowest seq the next accepted event may carry
+  bool terminal_seen_ = false;
+  int busy_left_ = 0;
+  int finished_ = 0;
+};
+
+}  // namespace agentry::test
