@@ -1,0 +1,72 @@
+#pragma once
+// The host's one C++ view of a live backend instance. Today it wraps an in-process
+// plugin instance (plugin_backend_session.cpp); a later out-of-process transport (a
+// keeper process that loads the same .so) is another implementation of this interface.
+//
+// Every member is called on the run's serialized control context (its strand). Events
+// arrive on any thread through the BackendEventSink, already validated and copied.
+
+#include "core/result.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace agentry::plugins {
+
+struct BackendEvent {
+  std::uint16_t type = 0;  // AGENTRY_EVENT_*
+  std::uint32_t flags = 0; // AGENTRY_EVENT_FLAG_*
+  std::uint64_t seq = 0;
+  std::int64_t time_ns = 0;
+  std::string payload;  // a JSON object, validated by the host table
+
+  bool ephemeral() const;
+  bool terminal() const;
+};
+
+/// Receives an instance's output. Implemented by the engine's live run.
+class BackendEventSink {
+ public:
+  virtual ~BackendEventSink() = default;
+  /// [any thread] Takes the event, or returns false when the bounded queue is full
+  /// (the plugin sees AGENTRY_ERR_BUSY and retries).
+  virtual bool offer(BackendEvent event) = 0;
+  /// [any thread] A log line from the plugin, or the host's own note about a contract
+  /// violation (`policy` > 0 names the obligation in plugin.h).
+  virtual void on_log(int severity, std::string message, int policy) = 0;
+  /// [any thread] The plugin asked for on_callback() on the control context.
+  virtual void on_callback_requested() = 0;
+};
+
+struct StartRequest {
+  std::string run_id;
+  std::string session_id;
+  std::uint32_t session_index = 0;
+  std::uint32_t attempt_number = 1;
+  std::string workspace_path;
+  std::string input_json;
+  std::string config_json;
+  std::optional<std::string> resume_token;
+  std::vector<std::string> env;  // "KEY=VALUE"
+};
+
+enum class InputKind { message = 1, approval = 2 };
+
+class BackendSession {
+ public:
+  /// Destroys the instance unless poisoned (then it is deliberately leaked: its
+  /// threads may still be running and would use freed memory).
+  virtual ~BackendSession() = default;
+  virtual core::Result<void> start(const StartRequest& request) = 0;
+  virtual core::Result<void> send_input(InputKind kind, const std::string& input_id, const std::string& payload) = 0;
+  virtual core::Result<void> interrupt(const std::string& reason) = 0;
+  virtual void on_callback() = 0;
+  /// The instance broke its contract (no terminal event after interrupt): never destroy it.
+  virtual void poison() = 0;
+  virtual const std::string& backend_id() const = 0;
+};
+
+}  // namespace agentry::plugins

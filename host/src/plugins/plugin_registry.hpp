@@ -1,0 +1,64 @@
+#pragma once
+// Every loaded backend plugin, and every library that failed to load (with why).
+// Search order, first match of a backend id wins:
+//   1. $AGENTRY_PLUGIN_PATH (colon-separated directories)
+//   2. <config dir>/backends/<name>/  (drop-in custom backends)
+//   3. the build's/installation's plugin dir (<binary>/../lib/agentry/plugins)
+// A second library declaring an id that is already loaded is reported as a load error.
+
+#include "core/result.hpp"
+#include "plugins/backend_session.hpp"
+#include "plugins/plugin_library.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace agentry::plugins {
+
+struct LoadError {
+  std::string path;
+  std::string message;
+  boost::json::object details;
+};
+
+struct LoadedBackend {
+  BackendDescriptor descriptor;
+  std::shared_ptr<PluginLibrary> library;
+};
+
+class PluginRegistry {
+ public:
+  PluginRegistry() = default;
+  ~PluginRegistry();
+  PluginRegistry(const PluginRegistry&) = delete;
+  PluginRegistry& operator=(const PluginRegistry&) = delete;
+
+  /// The directories to search, in order, for this environment.
+  static std::vector<std::filesystem::path> default_search_path(const std::filesystem::path& config_dir);
+
+  /// Loads every *.so in `directories` (recursing one level into <dir>/<name>/).
+  void load_all(const std::vector<std::filesystem::path>& directories);
+  /// Loads one library; failures are recorded and logged, never thrown.
+  void load(const std::filesystem::path& library);
+
+  bool has(const std::string& backend_id) const;
+  std::vector<std::string> backend_ids() const;
+  std::vector<LoadedBackend> backends() const;
+  std::vector<LoadError> errors() const;
+
+  core::Result<std::unique_ptr<BackendSession>> create(const std::string& backend_id, BackendEventSink& sink) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, LoadedBackend> backends_;
+  std::vector<std::shared_ptr<PluginLibrary>> libraries_;
+  std::vector<LoadError> errors_;
+};
+
+}  // namespace agentry::plugins

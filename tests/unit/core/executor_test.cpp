@@ -1,0 +1,72 @@
+#include "core/executor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <mutex>
+#include <vector>
+
+namespace agentry::core {
+namespace {
+
+TEST(Executor, StrandRunsItsTasksOneAtATimeInOrder) {
+  ThreadPool pool(4);
+  Strand strand(pool);
+  std::vector<int> order;
+  std::atomic<int> running{0};
+  std::atomic<bool> overlapped{false};
+  std::promise<void> done;
+  for (int i = 0; i < 500; ++i) {
+    strand.post([&, i] {
+      if (running.fetch_add(1) != 0) overlapped = true;
+      order.push_back(i);  // unsynchronized on purpose: the strand must serialize
+      running.fetch_sub(1);
+      if (i == 499) done.set_value();
+    });
+  }
+  done.get_future().wait();
+  EXPECT_FALSE(overlapped);
+  ASSERT_EQ(order.size(), 500u);
+  for (int i = 0; i < 500; ++i) EXPECT_EQ(order[static_cast<std::size_t>(i)], i);
+}
+
+TEST(Executor, StrandsRunInParallelWithEachOther) {
+  ThreadPool pool(2);
+  Strand a(pool), b(pool);
+  std::promise<void> a_started, release;
+  auto released = release.get_future().share();
+  a.post([&] {
+    a_started.set_value();
+    released.wait();
+  });
+  a_started.get_future().wait();
+  std::promise<void> b_ran;
+  b.post([&] { b_ran.set_value(); });
+  EXPECT_EQ(b_ran.get_future().wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  release.set_value();
+}
+
+TEST(Executor, DelayedTasksRunUnlessCancelled) {
+  ThreadPool pool(1);
+  std::promise<void> ran;
+  std::atomic<bool> cancelled_ran{false};
+  auto handle = pool.post_after(std::chrono::milliseconds(50), [&] { cancelled_ran = true; });
+  handle.cancel();
+  pool.post_after(std::chrono::milliseconds(10), [&] { ran.set_value(); });
+  EXPECT_EQ(ran.get_future().wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(cancelled_ran);
+}
+
+TEST(Executor, DestructionRunsQueuedTasks) {
+  std::atomic<int> count{0};
+  {
+    ThreadPool pool(2);
+    for (int i = 0; i < 100; ++i) pool.post([&] { ++count; });
+  }
+  EXPECT_EQ(count, 100);
+}
+
+}  // namespace
+}  // namespace agentry::core
