@@ -1,11 +1,18 @@
 #include "engine/backend_catalog.hpp"
 
 #include "core/run.hpp"
+#include "plugins/plugin_registry.hpp"
 
 namespace agentry::engine {
 
-bool BuiltinBackends::has(const std::string& name) const { return name == core::passive_backend; }
+bool BackendCatalog::has(const std::string& name) const {
+  return name == core::passive_backend || registry_.has(name);
+}
 
-std::vector<std::string> BuiltinBackends::names() const { return {std::string(core::passive_backend)}; }
+std::vector<std::string> BackendCatalog::names() const {
+  auto names = registry_.backend_ids();
+  names.insert(names.begin(), std::string(core::passive_backend));
+  return names;
+}
 
 }  // namespace agentry::engine

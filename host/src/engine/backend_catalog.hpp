@@ -1,24 +1,25 @@
 #pragma once
-// Which backends can run agents in this process. The built-in passive backend is
-// always present; loadable plugins join it when the plugin loader lands.
+// Which backends can run agents in this process: the built-in passive backend and
+// every backend the plugin registry loaded.
 
 #include <string>
 #include <vector>
+
+namespace agentry::plugins {
+class PluginRegistry;
+}
 
 namespace agentry::engine {
 
 class BackendCatalog {
  public:
-  virtual ~BackendCatalog() = default;
-  virtual bool has(const std::string& name) const = 0;
-  virtual std::vector<std::string> names() const = 0;
-};
+  explicit BackendCatalog(const plugins::PluginRegistry& registry) : registry_(registry) {}
+  bool has(const std::string& name) const;
+  std::vector<std::string> names() const;
+  const plugins::PluginRegistry& registry() const { return registry_; }
 
-/// Only the passive backend.
-class BuiltinBackends final : public BackendCatalog {
- public:
-  bool has(const std::string& name) const override;
-  std::vector<std::string> names() const override;
+ private:
+  const plugins::PluginRegistry& registry_;
 };
 
 }  // namespace agentry::engine

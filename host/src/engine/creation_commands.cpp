@@ -51,7 +51,7 @@ core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
   run.frozen = std::move(inputs->frozen);
   run.revision = 1;
 
-  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run.id, [&](store::Connection& c) -> core::Result<Run> {
     store::RunRepository::insert(c, run);
     for (auto task : inputs->tasks) {
       task.run_id = run.id;
@@ -83,7 +83,7 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
   auto parent = parent_vars(db_, current->parent_run_id);
   if (!parent) return parent.failure();
 
-  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(core::Operation::reconfigure, *run, "reconfigure"); !ok) return ok.failure();

@@ -8,10 +8,12 @@
 #include "core/result.hpp"
 #include "core/run.hpp"
 #include "engine/backend_catalog.hpp"
+#include "engine/live_runs.hpp"
 #include "engine/requests.hpp"
 #include "store/database.hpp"
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
+#include "events/event_bus.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -25,6 +27,9 @@ struct EngineConfig {
   std::filesystem::path config_dir;
   std::filesystem::path state_dir;
   std::string controller_id;  // this process, e.g. "daemon-1234-abc123"
+  /// How long a live backend has to stop after an interrupt before the host ends the
+  /// attempt itself.
+  std::chrono::milliseconds interrupt_grace{10000};
 };
 
 /// Everything a RunDetail shows, read in one snapshot.
@@ -46,9 +51,19 @@ struct DeletedTask {
   std::string updated_at;
 };
 
+/// What the engine works with; all outlive it.
+struct EngineServices {
+  store::Database& db;
+  const plugins::PluginRegistry& plugins;
+  core::ThreadPool& pool;
+  events::EventBus& bus;
+};
+
 class Engine {
  public:
-  Engine(store::Database& db, const BackendCatalog& backends, EngineConfig config);
+  Engine(EngineServices services, EngineConfig config);
+  /// Interrupts live runs (they end as aborted) before the services go away.
+  ~Engine();
 
   // Creation.
   core::Result<core::Run> init(const InitRequest& request, const Actor& actor);
@@ -95,12 +110,29 @@ class Engine {
   /// with an audit record saying why. Returns how many runs were finalized.
   core::Result<int> reconcile_after_restart();
 
+  /// Graceful shutdown: interrupts every live run and waits for them to end.
+  void stop_live_runs(const std::string& reason);
+
   const EngineConfig& config() const { return config_; }
+  const BackendCatalog& backends() const { return backends_; }
+  events::EventBus& bus() { return bus_; }
+  std::size_t live_run_count() const { return live_.count(); }
 
  private:
+  /// A write job for one run; subscribers hear of the change after it committed.
+  template <class T, class F>
+  core::Result<T> mutate(const std::string& run_id, F&& job) {
+    auto result = db_.write<T>(std::forward<F>(job));
+    if (result) bus_.run_changed(run_id);
+    return result;
+  }
+  void launch_attempt(const core::Run& run, const std::string& prompt);
+
   store::Database& db_;
-  const BackendCatalog& backends_;
+  BackendCatalog backends_;
+  events::EventBus& bus_;
   EngineConfig config_;
+  LiveRuns live_;
 };
 
 }  // namespace agentry::engine

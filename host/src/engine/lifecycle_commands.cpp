@@ -1,5 +1,5 @@
 // Engine: lifecycle transitions (ready, resume, abort, archive, unarchive, reset,
-// delete). Reconfigure lives with init in run_factory.cpp: both resolve definitions.
+// delete). Reconfigure lives with init in creation_commands.cpp: both resolve definitions.
 
 #include "engine/engine.hpp"
 
@@ -15,11 +15,21 @@ namespace agentry::engine {
 using core::Operation;
 using core::Run;
 
-Engine::Engine(store::Database& db, const BackendCatalog& backends, EngineConfig config)
-    : db_(db), backends_(backends), config_(std::move(config)) {}
+Engine::Engine(EngineServices services, EngineConfig config)
+    : db_(services.db),
+      backends_(services.plugins),
+      bus_(services.bus),
+      config_(std::move(config)),
+      live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace}) {}
+
+Engine::~Engine() { stop_live_runs("agentry is shutting down"); }
+
+void Engine::stop_live_runs(const std::string& reason) {
+  live_.stop_all(reason, config_.interrupt_grace + std::chrono::seconds(1));
+}
 
 core::Result<Run> Engine::ready(const std::string& run_id, const Actor& actor) {
-  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::ready, *run, "ready"); !allowed) return allowed.failure();
@@ -30,7 +40,8 @@ core::Result<Run> Engine::ready(const std::string& run_id, const Actor& actor) {
 }
 
 core::Result<Run> Engine::resume(const std::string& run_id, const ResumeRequest& request, const Actor& actor) {
-  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+  std::string prompt;
+  auto resumed = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::resume, *run, "resume"); !allowed) return allowed.failure();
@@ -42,19 +53,49 @@ core::Result<Run> Engine::resume(const std::string& run_id, const ResumeRequest&
     const bool first = run->session_count == 0;
     if (first) save_initial_snapshot(c, *run);
     // The first session receives the brief; later ones the follow-up message.
-    std::string prompt = first ? run->frozen.brief : request.message.value_or("");
+    prompt = first ? run->frozen.brief : request.message.value_or("");
     if (first && request.message && !request.message->empty()) prompt += "\n\n" + *request.message;
     detail::open_session(c, *run, prompt, config_.controller_id);
+    // A passive run has no attempts, and is settled by task changes, not here: resuming
+    // a run whose tasks are all done means more work is coming, so it must not end at once.
+    if (run->frozen.backend != core::passive_backend) detail::open_attempt(c, *run);
     detail::save_with_audit(c, *run, first ? "run.started" : "run.resumed", actor,
                             {{"sessionIndex", run->session_count - 1}, {"backend", run->frozen.backend}});
-    // A passive run is settled by task changes, not here: resuming a run whose tasks are
-    // all done means more work is coming, and it must not end at once.
     return run;
   });
+  if (resumed && resumed->frozen.backend != core::passive_backend) launch_attempt(*resumed, prompt);
+  return resumed;
+}
+
+void Engine::launch_attempt(const Run& run, const std::string& prompt) {
+  LaunchSpec spec;
+  spec.run = run;
+  spec.attempt_number = run.attempt_count;
+  spec.session_index = run.session_count - 1;
+  spec.prompt = prompt;
+  spec.env = {"AGENTRY_RUN_ID=" + run.id, "AGENTRY_RUN_GROUP_ID=" + run.run_group_id,
+              "AGENTRY_PARENT_RUN_ID=" + run.parent_run_id.value_or("")};
+  live_.launch(std::move(spec));
 }
 
 core::Result<Run> Engine::abort(const std::string& run_id, const std::string& reason, const Actor& actor) {
-  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+  if (auto live = live_.find(run_id)) {
+    // The backend stops the attempt; the run ends (as aborted) when its terminal event
+    // is recorded, or when the grace period runs out.
+    std::string why = reason.empty() ? "aborted by " + actor.name : reason;
+    auto audited = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+      auto run = detail::load_run(c, run_id);
+      if (!run) return run.failure();
+      if (auto allowed = detail::check_allowed(Operation::abort, *run, "abort"); !allowed) return allowed.failure();
+      detail::append_audit(c, run_id, "run.abort_requested", actor, {{"reason", why}});
+      return run;
+    });
+    if (!audited) return audited;
+    live->interrupt(why, true);
+    live->wait_finished(config_.interrupt_grace + std::chrono::seconds(1));
+    return db_.read([&](store::Connection& c) { return detail::load_run(c, run_id); });
+  }
+  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::abort, *run, "abort"); !allowed) return allowed.failure();
@@ -66,7 +107,7 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
 }
 
 core::Result<Run> Engine::archive(const std::string& run_id, const Actor& actor) {
-  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::archive, *run, "archive"); !allowed) return allowed.failure();
@@ -78,7 +119,7 @@ core::Result<Run> Engine::archive(const std::string& run_id, const Actor& actor)
 }
 
 core::Result<Run> Engine::unarchive(const std::string& run_id, const Actor& actor) {
-  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::unarchive, *run, "unarchive"); !allowed)
@@ -91,7 +132,7 @@ core::Result<Run> Engine::unarchive(const std::string& run_id, const Actor& acto
 }
 
 core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
-  return db_.write<Run>([&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::reset, *run, "reset"); !allowed) return allowed.failure();
@@ -119,6 +160,7 @@ core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor)
     return store::RunRepository::remove(c, run_id);
   });
   if (!removed) return removed.failure();
+  bus_.run_changed(run_id);
   // The run's audit trail goes with it (cascade), so the deletion is recorded in the log.
   core::log_info("run deleted", {{"runId", run_id}, {"actor", actor.name}});
   return core::ok();

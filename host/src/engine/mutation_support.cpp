@@ -64,6 +64,32 @@ void open_session(store::Connection& c, core::Run& run, const std::string& promp
   run.controller_id = run.frozen.backend == core::passive_backend ? std::string() : controller_id;
 }
 
+void open_attempt(store::Connection& c, core::Run& run) {
+  auto attempts = store::SessionRepository::list_attempts(c, run.id);
+  const int session = run.session_count - 1;
+  int in_session = 0;
+  for (const auto& a : attempts)
+    if (a.session_index == session) ++in_session;
+  core::Attempt attempt;
+  attempt.run_id = run.id;
+  attempt.number = run.attempt_count + 1;
+  attempt.session_index = session;
+  attempt.index_in_session = in_session;
+  attempt.started_at = core::now_iso8601();
+  store::SessionRepository::insert_attempt(c, attempt);
+  run.attempt_count = attempt.number;
+  core::TimelineEvent started;
+  started.run_id = run.id;
+  started.kind = "attempt.started";
+  started.attempt_number = attempt.number;
+  started.at = attempt.started_at;
+  started.payload = {{"attemptNumber", attempt.number},
+                     {"sessionIndex", session},
+                     {"attemptIndexInSession", in_session},
+                     {"backend", run.frozen.backend}};
+  store::TimelineRepository::append(c, started);
+}
+
 void close_session(store::Connection& c, core::Run& run, core::RunStatus status, const std::string& reason) {
   auto now = core::now_iso8601();
   if (run.session_count > 0) {

@@ -33,6 +33,10 @@ void append_audit(store::Connection& c, const std::string& run_id, std::string t
 /// Opens the next session of `run` (status running) with `prompt`. The caller saves the run.
 void open_session(store::Connection& c, core::Run& run, const std::string& prompt, const std::string& controller_id);
 
+/// Opens the next attempt of the current session (attempt.started on the timeline).
+/// The caller saves the run.
+void open_attempt(store::Connection& c, core::Run& run);
+
 /// Ends the current session with a terminal status. The caller saves the run.
 void close_session(store::Connection& c, core::Run& run, core::RunStatus status, const std::string& reason);
 

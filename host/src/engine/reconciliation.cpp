@@ -66,6 +66,7 @@ core::Result<int> Engine::reconcile_after_restart() {
     if (!decided) return decided.failure();
     if (*decided) {
       ++finalized;
+      bus_.run_changed(id);
       core::log_warn("finalized orphaned run", {{"runId", id}, {"status", "error"}});
     }
   }

@@ -76,7 +76,7 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
   if (patch.title && patch.title->empty())
     return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
 
-  return db_.write<Task>([&](store::Connection& c) -> core::Result<Task> {
+  return mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     auto task = load_task(c, run_id, task_id);
@@ -125,7 +125,7 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
 core::Result<Task> Engine::append_task_notes(const std::string& run_id, const std::string& task_id,
                                              const std::string& text, const Actor& actor) {
   if (text.empty()) return core::fail(core::ErrorCode::invalid_request, "text must not be empty", {{"field", "text"}});
-  return db_.write<Task>([&](store::Connection& c) -> core::Result<Task> {
+  return mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::task_append_notes, *run, "append task notes on"); !ok)
@@ -151,7 +151,7 @@ core::Result<Task> Engine::add_task(const std::string& run_id, const NewTask& in
     return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
   if (auto ok = check_length("title", input.title, max_task_text); !ok) return ok.failure();
   if (auto ok = check_length("body", input.body, max_task_text); !ok) return ok.failure();
-  return db_.write<Task>([&](store::Connection& c) -> core::Result<Task> {
+  return mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::task_add, *run, "add tasks to"); !ok) return ok.failure();
@@ -175,7 +175,7 @@ core::Result<Task> Engine::add_task(const std::string& run_id, const NewTask& in
 
 core::Result<DeletedTask> Engine::delete_task(const std::string& run_id, const std::string& task_id,
                                               const Actor& actor) {
-  return db_.write<DeletedTask>([&](store::Connection& c) -> core::Result<DeletedTask> {
+  return mutate<DeletedTask>(run_id, [&](store::Connection& c) -> core::Result<DeletedTask> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::task_delete_pending, *run, "delete tasks of"); !ok)

@@ -49,14 +49,32 @@ std::int64_t AuditRepository::last_cursor(Connection& c, std::string_view run_id
   return s.column_int64(0);
 }
 
-void TimelineRepository::append(Connection& c, core::TimelineEvent& e) {
-  e.cursor = RunRepository::next_timeline_cursor(c, e.run_id);
+namespace {
+
+void insert_timeline(Connection& c, const core::TimelineEvent& e) {
   auto s = c.prepare("INSERT INTO timeline_events (run_id, cursor, kind, attempt_number, at, payload_json) "
                      "VALUES (?,?,?,?,?,?)");
   s.bind(1, e.run_id).bind(2, e.cursor).bind(3, e.kind);
   if (e.attempt_number) s.bind(4, *e.attempt_number); else s.bind_null(4);
   s.bind(5, e.at).bind(6, json::serialize(e.payload));
   s.run();
+}
+
+}  // namespace
+
+void TimelineRepository::append(Connection& c, core::TimelineEvent& e) {
+  e.cursor = RunRepository::next_timeline_cursor(c, e.run_id);
+  insert_timeline(c, e);
+}
+
+void TimelineRepository::append_batch(Connection& c, const std::string& run_id, std::vector<core::TimelineEvent>& events) {
+  if (events.empty()) return;
+  auto cursor = RunRepository::next_timeline_cursor(c, run_id, static_cast<std::int64_t>(events.size()));
+  for (auto& e : events) {
+    e.run_id = run_id;
+    e.cursor = cursor++;
+    insert_timeline(c, e);
+  }
 }
 
 std::vector<core::TimelineEvent> TimelineRepository::list(Connection& c, std::string_view run_id,

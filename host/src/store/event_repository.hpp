@@ -28,6 +28,8 @@ class TimelineRepository {
  public:
   /// Assigns event.cursor and inserts it.
   static void append(Connection& c, core::TimelineEvent& event);
+  /// Assigns consecutive cursors to events of one run (reserved in one update) and inserts them.
+  static void append_batch(Connection& c, const std::string& run_id, std::vector<core::TimelineEvent>& events);
   static std::vector<core::TimelineEvent> list(Connection& c, std::string_view run_id, const EventPageQuery& q);
   /// The highest cursor ever assigned for the run (0 when none), surviving reset.
   static std::int64_t last_cursor(Connection& c, std::string_view run_id);

@@ -104,7 +104,7 @@ void EngineTest::restart() {
   auto db = store::Database::open(root_ / "home" / "agentry.db", options);
   ASSERT_TRUE(db.ok()) << db.error().message;
   db_ = std::move(*db);
-  engine_ = std::make_unique<Engine>(*db_, backends_,
+  engine_ = std::make_unique<Engine>(EngineServices{*db_, plugins_, pool_, bus_},
                                      EngineConfig{config_dir_, root_ / "home", "daemon-" + std::to_string(::getpid()) + "-test"});
 }
 

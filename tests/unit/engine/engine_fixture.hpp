@@ -1,7 +1,10 @@
 #pragma once
 // A real engine over a real SQLite file and a real config directory in a temp dir.
 
+#include "core/executor.hpp"
 #include "engine/engine.hpp"
+#include "events/event_bus.hpp"
+#include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
 
 #include <gtest/gtest.h>
@@ -30,7 +33,9 @@ class EngineTest : public ::testing::Test {
   std::filesystem::path config_dir_;
   std::filesystem::path work_dir_;
   std::unique_ptr<store::Database> db_;
-  BuiltinBackends backends_;
+  plugins::PluginRegistry plugins_;
+  core::ThreadPool pool_{2};
+  events::EventBus bus_;
   std::unique_ptr<Engine> engine_;
   Actor actor_{"test"};
 };

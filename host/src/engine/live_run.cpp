@@ -1,0 +1,200 @@
+#include "engine/live_run.hpp"
+
+#include "core/log.hpp"
+#include "events/event_bus.hpp"
+#include "plugins/plugin_registry.hpp"
+#include "store/database.hpp"
+
+#include <boost/json.hpp>
+
+namespace agentry::engine {
+namespace json = boost::json;
+namespace {
+
+constexpr std::size_t max_batch = 1024;
+
+std::string config_json(const core::Run& run) {
+  const auto& f = run.frozen;
+  json::object config{{"backendConfig", f.backend_config}, {"model", f.model},
+                      {"effort", f.effort},                {"timeoutSec", f.timeout_sec},
+                      {"unrestricted", f.unrestricted},    {"extraArgs", json::value_from(f.extra_args)}};
+  if (f.launcher)
+    config["launcher"] = json::object{{"name", f.launcher->name},
+                                      {"command", json::value_from(f.launcher->command)},
+                                      {"env", f.launcher->env}};
+  else
+    config["launcher"] = nullptr;
+  return json::serialize(config);
+}
+
+}  // namespace
+
+LiveRun::LiveRun(LiveRunServices services, LaunchSpec spec, std::function<void(const std::string&)> on_finished)
+    : services_(services),
+      spec_(std::move(spec)),
+      strand_(services.pool),
+      on_finished_(std::move(on_finished)) {
+  attempt_.run_id = spec_.run.id;
+  attempt_.attempt_number = spec_.attempt_number;
+  attempt_.session_index = spec_.session_index;
+}
+
+LiveRun::~LiveRun() {
+  timeout_timer_.cancel();
+  grace_timer_.cancel();
+}
+
+void LiveRun::launch() {
+  strand_.post([self = shared_from_this()] {
+    auto& run = self->spec_.run;
+    auto session = self->services_.plugins.create(run.frozen.backend, *self);
+    if (!session) {
+      self->end_by_host("error", session.error().message);
+      return;
+    }
+    self->session_ = std::move(*session);
+    plugins::StartRequest request;
+    request.run_id = run.id;
+    request.session_id = run.id + "/s" + std::to_string(self->spec_.session_index);
+    request.session_index = static_cast<std::uint32_t>(self->spec_.session_index);
+    request.attempt_number = static_cast<std::uint32_t>(self->spec_.attempt_number);
+    request.workspace_path = run.cwd;
+    request.input_json = json::serialize(json::object{
+        {"prompt", self->spec_.prompt}, {"brief", run.frozen.brief}, {"message", run.frozen.message}});
+    request.config_json = config_json(run);
+    request.resume_token = run.backend_session_id;
+    request.env = self->spec_.env;
+    if (auto started = self->session_->start(request); !started) {
+      self->end_by_host("error", "backend '" + run.frozen.backend + "' refused to start: " + started.error().message);
+      return;
+    }
+    if (run.frozen.timeout_sec > 0) {
+      const int seconds = run.frozen.timeout_sec;
+      self->timeout_timer_ = self->strand_.post_after(std::chrono::seconds(seconds), [self, seconds] {
+        self->attempt_.timeout_message = "timed out after " + std::to_string(seconds) + " s";
+        self->interrupt(*self->attempt_.timeout_message, false);
+      });
+    }
+  });
+}
+
+void LiveRun::interrupt(const std::string& reason, bool abort) {
+  strand_.post([self = shared_from_this(), reason, abort] {
+    if (abort) self->attempt_.abort_requested = true;
+    {
+      std::lock_guard lock(self->mutex_);
+      if (self->finished_ || self->interrupting_) return;
+      self->interrupting_ = true;
+    }
+    if (self->session_) {
+      if (auto ok = self->session_->interrupt(reason); !ok)
+        core::log_warn("backend interrupt failed", {{"runId", self->run_id()}, {"error", ok.error().message}});
+    }
+    self->grace_timer_ = self->strand_.post_after(self->services_.interrupt_grace, [self] {
+      {
+        std::lock_guard lock(self->mutex_);
+        if (self->finished_) return;
+      }
+      core::log_error("backend ignored interrupt; ending the attempt (policy 8)", {{"runId", self->run_id()}});
+      if (self->session_) self->session_->poison();
+      self->end_by_host(self->attempt_.abort_requested ? "interrupted" : "error",
+                        "the backend did not stop within " + std::to_string(self->services_.interrupt_grace.count()) +
+                            " ms of being interrupted");
+    });
+  });
+}
+
+bool LiveRun::wait_finished(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  return finished_cv_.wait_for(lock, timeout, [this] { return finished_; });
+}
+
+bool LiveRun::offer(plugins::BackendEvent event) {
+  bool schedule = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (finished_) return true;  // late events of a force-ended attempt are dropped
+    if (queue_.size() >= queue_limit) return false;
+    queue_.push_back(std::move(event));
+    schedule = !pump_scheduled_;
+    pump_scheduled_ = true;
+  }
+  if (schedule) strand_.post([self = shared_from_this()] { self->pump(); });
+  return true;
+}
+
+void LiveRun::on_log(int severity, std::string message, int policy) {
+  std::initializer_list<core::LogField> fields = {{"runId", run_id()},
+                                                  {"backend", spec_.run.frozen.backend},
+                                                  {"policy", std::to_string(policy)}};
+  if (policy > 0 || severity >= 3) core::log_warn(policy > 0 ? "plugin broke its contract: " + message : message, fields);
+  else core::log_info(message, fields);
+}
+
+void LiveRun::on_callback_requested() {
+  strand_.post([self = shared_from_this()] {
+    if (self->session_) self->session_->on_callback();
+  });
+}
+
+void LiveRun::pump() {
+  std::vector<plugins::BackendEvent> batch;
+  {
+    std::lock_guard lock(mutex_);
+    while (!queue_.empty() && batch.size() < max_batch) {
+      batch.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
+    if (queue_.empty()) pump_scheduled_ = false;
+    else strand_.post([self = shared_from_this()] { self->pump(); });
+  }
+  if (!batch.empty()) write_batch(std::move(batch), std::nullopt);
+}
+
+void LiveRun::end_by_host(std::string outcome, std::string message) {
+  // Whatever the backend still had queued is written first, then the forced end.
+  std::vector<plugins::BackendEvent> rest;
+  {
+    std::lock_guard lock(mutex_);
+    if (finished_) return;
+    rest.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
+    queue_.clear();
+  }
+  write_batch(std::move(rest), ForcedEnd{std::move(outcome), std::move(message)});
+}
+
+void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optional<ForcedEnd> forced) {
+  {
+    std::lock_guard lock(mutex_);
+    if (finished_) return;
+  }
+  const AttemptContext attempt = attempt_;
+  auto outcome = services_.db.write<BatchOutcome>([&](store::Connection& c) -> core::Result<BatchOutcome> {
+    return apply_backend_events(c, attempt, batch, forced);
+  });
+  if (!outcome) {
+    core::log_error("cannot record backend events", {{"runId", run_id()}, {"error", outcome.error().message}});
+    if (forced) mark_finished();  // nothing more can be done for this attempt
+    return;
+  }
+  // Durable before visible: subscribers hear about these events only now.
+  services_.bus.notify(events::Channel::timeline, run_id());
+  for (auto& envelope : outcome->ephemeral) services_.bus.publish_ephemeral(run_id(), std::move(envelope));
+  if (outcome->run_changed) services_.bus.run_changed(run_id());
+  if (outcome->finished) mark_finished();
+}
+
+void LiveRun::mark_finished() {
+  timeout_timer_.cancel();
+  grace_timer_.cancel();
+  {
+    std::lock_guard lock(mutex_);
+    finished_ = true;
+    queue_.clear();
+  }
+  session_.reset();  // destroy(): joins the plugin's threads (unless poisoned)
+  finished_cv_.notify_all();
+  if (on_finished_) on_finished_(run_id());
+}
+
+}  // namespace agentry::engine
