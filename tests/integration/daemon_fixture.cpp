@@ -1,5 +1,7 @@
 #include "daemon_fixture.hpp"
 
+#include <thread>
+
 namespace agentry::integration {
 namespace json = boost::json;
 
@@ -93,6 +95,49 @@ std::vector<std::string> DaemonTest::all_run_ids(int page_size) {
     cursor = encoded;
   }
   return ids;
+}
+
+void DaemonTest::write_agent(const std::string& name, const std::string& backend, const std::string& backend_config,
+                             const std::string& extra_front_matter) {
+  dir_.write_file("config/agents/" + name + "/agent.md",
+                  "---\nschemaVersion: 1\nbackend: " + backend + "\nbackendConfig:\n  " + backend + ": " +
+                      backend_config + "\n" + extra_front_matter + "---\nTest agent " + name + ".\n");
+}
+
+std::string DaemonTest::start_agent_run(const std::string& agent, const std::string& message) {
+  json::object body{{"agent", agent}, {"callerCwd", work_.string()}, {"overrides", {{"message", message}}}};
+  auto response = client().post_json("/api/runs", body);
+  EXPECT_EQ(response.status, 201) << response.body;
+  if (response.status != 201) return {};
+  return std::string(response.json().at("run").at("runId").as_string());
+}
+
+std::string DaemonTest::wait_until_settled(const std::string& run_id, std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::string status;
+  while (std::chrono::steady_clock::now() < deadline) {
+    status = run_status(run_id);
+    if (status != "running") return status;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ADD_FAILURE() << "run " << run_id << " still " << status << " after " << timeout.count() << " ms";
+  return status;
+}
+
+std::vector<json::object> DaemonTest::timeline(const std::string& run_id) {
+  std::vector<json::object> events;
+  std::int64_t after = 0;
+  for (;;) {
+    auto page = client().get("/api/runs/" + run_id + "/timeline?limit=5000&after=" + std::to_string(after));
+    EXPECT_EQ(page.status, 200) << page.body;
+    if (page.status != 200) break;
+    auto body = page.json().as_object();
+    const auto& list = body.at("events").as_array();
+    for (const auto& e : list) events.push_back(e.as_object());
+    if (list.empty()) break;
+    after = body.at("lastCursor").as_int64();
+  }
+  return events;
 }
 
 std::string error_code_of(const test::HttpResponse& response) {

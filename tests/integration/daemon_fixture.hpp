@@ -31,6 +31,17 @@ class DaemonTest : public ::testing::Test {
   /// Every run id over all pages of GET /api/runs?global=true&includeArchived=true.
   std::vector<std::string> all_run_ids(int page_size = 100);
 
+  /// Writes agents/<name>/agent.md for `backend` with `backend_config` (a YAML flow map,
+  /// e.g. "{steps: [{say: hi}]}") as backendConfig.<backend>.
+  void write_agent(const std::string& name, const std::string& backend, const std::string& backend_config,
+                   const std::string& extra_front_matter = "");
+  /// POST /api/runs for `agent` with a message; returns the run id.
+  std::string start_agent_run(const std::string& agent, const std::string& message = "go");
+  /// Polls the run until its status is not running (or `timeout`); returns the status.
+  std::string wait_until_settled(const std::string& run_id, std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  /// Every timeline event of the run from the JSON history route, paging through it.
+  std::vector<boost::json::object> timeline(const std::string& run_id);
+
   test::TempDir dir_;
   std::filesystem::path home_;
   std::filesystem::path config_;

@@ -30,6 +30,7 @@ void add_run_routes(Router& router, ApiContext& context);
 void add_task_routes(Router& router, ApiContext& context);
 void add_definition_routes(Router& router, ApiContext& context);
 void add_history_routes(Router& router, ApiContext& context);
+void add_stream_routes(Router& router, ApiContext& context);
 
 /// Every route above, in one router.
 void add_all_routes(Router& router, ApiContext& context);

@@ -31,6 +31,7 @@ void add_all_routes(Router& router, ApiContext& context) {
   add_run_routes(router, context);
   add_task_routes(router, context);
   add_history_routes(router, context);
+  add_stream_routes(router, context);
   add_definition_routes(router, context);
 }
 

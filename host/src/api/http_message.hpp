@@ -7,6 +7,7 @@
 #include <boost/json/value.hpp>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,11 +27,15 @@ struct HttpRequest {
   const std::string* query_param(const std::string& name) const;
 };
 
+class EventStream;
+
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
+  /// When set, the response is a Server-Sent Events stream fed from this source.
+  std::shared_ptr<EventStream> stream;
 };
 
 HttpResponse json_response(int status, const boost::json::value& body);

@@ -1,5 +1,6 @@
 #include "api/http_server.hpp"
 
+#include "api/event_stream.hpp"
 #include "core/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -102,6 +103,85 @@ net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpReq
                                                                                net::use_awaitable);
 }
 
+struct PollResult {
+  std::string text;
+  bool closed = false;
+};
+
+/// EventStream::poll() may read the store, so it runs on the worker pool too.
+net::awaitable<PollResult> poll_on_workers(HttpServer::Impl& impl, std::shared_ptr<EventStream> source) {
+  auto initiation = [&impl, source = std::move(source)](auto handler) mutable {
+    net::post(impl.workers, [source = std::move(source), handler = std::move(handler)]() mutable {
+      PollResult result;
+      try {
+        result.text = source->poll(result.closed);
+      } catch (const std::exception& e) {
+        core::log_error("event stream failed", {{"error", e.what()}});
+        result.closed = true;
+      }
+      auto executor = net::get_associated_executor(handler);
+      net::dispatch(executor, [handler = std::move(handler), result = std::move(result)]() mutable {
+        std::move(handler)(std::move(result));
+      });
+    });
+  };
+  return net::async_initiate<const net::use_awaitable_t<>, void(PollResult)>(std::move(initiation),
+                                                                             net::use_awaitable);
+}
+
+/// Wakes a stream's writer: set by the source's waker, checked before sleeping.
+struct StreamWake {
+  explicit StreamWake(const net::any_io_executor& executor) : timer(executor) {}
+  std::atomic<bool> pending{false};
+  net::steady_timer timer;
+};
+
+net::awaitable<bool> write_text(beast::tcp_stream& stream, std::string text, const ServerLimits& limits) {
+  stream.expires_after(limits.write_timeout);  // a client too slow to take this is dropped
+  auto [ec, n] = co_await net::async_write(stream, net::buffer(text), net::as_tuple(net::use_awaitable));
+  co_return !ec;
+}
+
+/// Serves a Server-Sent Events response until the client goes away, the source
+/// closes, or the daemon stops. The connection is not reused afterwards.
+net::awaitable<void> serve_stream(HttpServer::Impl& impl, beast::tcp_stream& stream, const HttpResponse& response,
+                                  unsigned version) {
+  http::response<http::empty_body> head{http::status::ok, version};
+  head.set(http::field::server, "agentry");
+  head.set(http::field::content_type, response.content_type);
+  for (const auto& [name, value] : response.headers) head.set(name, value);
+  head.keep_alive(false);  // the body ends when the connection closes
+  http::response_serializer<http::empty_body> serializer{head};
+  stream.expires_after(impl.limits.write_timeout);
+  auto [head_ec, head_n] = co_await http::async_write_header(stream, serializer, net::as_tuple(net::use_awaitable));
+  if (head_ec) co_return;
+
+  auto wake = std::make_shared<StreamWake>(stream.get_executor());
+  response.stream->start([weak = std::weak_ptr<StreamWake>(wake)] {
+    auto w = weak.lock();
+    if (!w) return;
+    w->pending = true;
+    net::post(w->timer.get_executor(), [w] { w->timer.cancel(); });
+  });
+  for (;;) {
+    wake->pending = false;
+    PollResult polled = co_await poll_on_workers(impl, response.stream);
+    if (!polled.text.empty()) {
+      bool ok = co_await write_text(stream, polled.text, impl.limits);
+      if (!ok) break;
+    }
+    if (polled.closed || impl.stopping) break;
+    if (wake->pending || !polled.text.empty()) continue;
+    wake->timer.expires_after(impl.limits.sse_heartbeat);
+    auto [timer_ec] = co_await wake->timer.async_wait(net::as_tuple(net::use_awaitable));
+    if (impl.stopping) break;
+    if (!timer_ec) {
+      bool ok = co_await write_text(stream, ": heartbeat\n\n", impl.limits);
+      if (!ok) break;
+    }
+  }
+}
+
 /// The response to a request that could not be read, or nothing when the peer is gone.
 std::optional<HttpResponse> read_failure_response(const boost::system::error_code& ec, const ServerLimits& limits) {
   if (ec == http::error::body_limit)
@@ -172,6 +252,10 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
       } else {
         response = co_await dispatch_on_workers(impl, std::move(request));
       }
+    }
+    if (response.stream) {
+      co_await serve_stream(impl, stream, response, version);
+      break;
     }
     bool ok = false;
     co_await write_response(stream, response, version, keep_alive, impl.limits, ok);

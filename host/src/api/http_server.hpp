@@ -23,6 +23,9 @@ struct ServerLimits {
   std::size_t max_connections = 512;
   /// On shutdown, how long requests already being handled may take to finish.
   std::chrono::milliseconds drain_timeout{3000};
+  /// How often an idle event stream sends a comment line, so proxies and clients can
+  /// tell a quiet stream from a dead one.
+  std::chrono::milliseconds sse_heartbeat{15000};
 };
 
 struct ServerThreads {

@@ -9,7 +9,10 @@
 #include "core/clock.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "core/executor.hpp"
 #include "engine/engine.hpp"
+#include "events/event_bus.hpp"
+#include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
 
 #include <csignal>
@@ -41,8 +44,14 @@ int run_serve(const ServeOptions& options) {
 
   const long pid = static_cast<long>(::getpid());
   api::DaemonInfo info{core::new_daemon_instance_id(pid), pid, "", AGENTRY_VERSION, core::now_iso8601()};
-  engine::BuiltinBackends backends;
-  engine::Engine engine(**db, backends, {paths->config_dir, paths->home, info.daemon_instance_id});
+  plugins::PluginRegistry registry;
+  registry.load_all(plugins::PluginRegistry::default_search_path(paths->config_dir));
+  core::ThreadPool pool(4);
+  events::EventBus bus;
+  engine::EngineConfig engine_config{paths->config_dir, paths->home, info.daemon_instance_id};
+  if (const char* ms = std::getenv("AGENTRY_INTERRUPT_GRACE_MS"); ms && std::atol(ms) > 0)
+    engine_config.interrupt_grace = std::chrono::milliseconds(std::atol(ms));
+  engine::Engine engine({**db, registry, pool, bus}, engine_config);
   // Before serving anyone: runs left "running" by a dead controller must not look alive.
   if (auto finalized = engine.reconcile_after_restart(); !finalized) {
     std::cerr << "agentry serve: startup reconciliation failed: " << finalized.error().message << "\n";
@@ -57,6 +66,8 @@ int run_serve(const ServeOptions& options) {
   // For tests and unusual clients; the default suits interactive use.
   if (const char* ms = std::getenv("AGENTRY_HTTP_READ_TIMEOUT_MS"); ms && std::atol(ms) > 0)
     limits.read_timeout = std::chrono::milliseconds(std::atol(ms));
+  if (const char* ms = std::getenv("AGENTRY_SSE_HEARTBEAT_MS"); ms && std::atol(ms) > 0)
+    limits.sse_heartbeat = std::chrono::milliseconds(std::atol(ms));
   api::HttpServer server(router, limits);
   auto port = server.listen(url->host, url->port);
   if (!port) {
@@ -72,6 +83,9 @@ int run_serve(const ServeOptions& options) {
             << "http api on " << url->http_url(*port) << "/api/" << std::endl;
 
   int signal = server.run();
+  // Runs this daemon drives locally cannot outlive it: interrupt them (they end as
+  // aborted) while their results can still be recorded.
+  engine.stop_live_runs("agentry is shutting down");
   core::log_info("daemon stopped");
   return signal == SIGINT ? exit_code::cancelled : exit_code::success;
 }

@@ -1,0 +1,106 @@
+// HTTP routes for live streams (Server-Sent Events) and loaded backends.
+
+#include "api/api_context.hpp"
+#include "api/route_support.hpp"
+#include "api/router.hpp"
+#include "api/run_streams.hpp"
+#include "plugins/plugin_registry.hpp"
+
+#include <cstdlib>
+
+namespace agentry::api {
+namespace json = boost::json;
+namespace {
+
+/// Where a cursor stream starts: Last-Event-ID wins over ?after=, default 0 (everything).
+core::Result<std::int64_t> start_cursor(const HttpRequest& r) {
+  if (auto ok = allow_query(r, {"after"}); !ok) return ok.failure();
+  const std::string* text = r.header("last-event-id");
+  const char* name = "Last-Event-ID";
+  if (!text || text->empty()) {
+    text = r.query_param("after");
+    name = "after";
+  }
+  if (!text || text->empty()) return std::int64_t{0};
+  char* end = nullptr;
+  long long n = std::strtoll(text->c_str(), &end, 10);
+  if (*end != '\0' || n < 0)
+    return core::fail(core::ErrorCode::invalid_request, std::string(name) + " must be a non-negative integer cursor",
+                      {{"parameter", name}});
+  return static_cast<std::int64_t>(n);
+}
+
+HttpResponse stream_response(std::shared_ptr<EventStream> stream) {
+  HttpResponse r;
+  r.content_type = "text/event-stream";
+  r.headers.emplace_back("Cache-Control", "no-cache");
+  r.stream = std::move(stream);
+  return r;
+}
+
+/// The run must exist before the stream starts, so a bad id gets a JSON 404, not SSE.
+template <class Make>
+Handler run_stream(ApiContext& ctx, Make make, bool cursor) {
+  return [&ctx, make, cursor](const HttpRequest& r) {
+    auto id = run_id_param(r);
+    if (!id) return error_response(id.error());
+    std::int64_t after = 0;
+    if (cursor) {
+      auto start = start_cursor(r);
+      if (!start) return error_response(start.error());
+      after = *start;
+    } else if (auto ok = allow_query(r, {}); !ok) {
+      return error_response(ok.error());
+    }
+    if (auto view = ctx.engine.view(*id); !view) return error_response(view.error());
+    return stream_response(make(ctx.engine, *id, after));
+  };
+}
+
+json::object backend_json(const plugins::LoadedBackend& b) {
+  json::array features;
+  for (const auto& f : b.descriptor.features) features.emplace_back(f);
+  return {{"id", b.descriptor.id},
+          {"name", b.descriptor.name},
+          {"vendor", b.descriptor.vendor},
+          {"version", b.descriptor.version},
+          {"description", b.descriptor.description},
+          {"features", std::move(features)},
+          {"path", b.library->path().string()},
+          {"abiVersion", b.library->abi_version()}};
+}
+
+}  // namespace
+
+void add_stream_routes(Router& router, ApiContext& ctx) {
+  router.add("GET", "/api/events/run-summaries", [&ctx](const HttpRequest& r) {
+    if (auto ok = allow_query(r, {}); !ok) return error_response(ok.error());
+    return stream_response(make_summary_stream(ctx.engine));
+  });
+  router.add("GET", "/api/runs/:runId/events/detail",
+             run_stream(ctx, [](engine::Engine& e, const std::string& id, std::int64_t) { return make_detail_stream(e, id); },
+                        false));
+  router.add("GET", "/api/runs/:runId/events/timeline", run_stream(ctx, &make_timeline_stream, true));
+  router.add("GET", "/api/runs/:runId/events/audit", run_stream(ctx, &make_audit_stream, true));
+
+  router.add("GET", "/api/backends", [&ctx](const HttpRequest& r) {
+    if (auto ok = allow_query(r, {}); !ok) return error_response(ok.error());
+    const auto& registry = ctx.engine.backends().registry();
+    json::array backends;
+    backends.push_back(json::object{{"id", "passive"},
+                                    {"name", "Passive"},
+                                    {"vendor", "agentry"},
+                                    {"version", ctx.daemon.version},
+                                    {"description", "Built in: no process; status follows the run's tasks"},
+                                    {"features", json::array{}},
+                                    {"path", nullptr},
+                                    {"abiVersion", nullptr}});
+    for (const auto& b : registry.backends()) backends.push_back(backend_json(b));
+    json::array errors;
+    for (const auto& e : registry.errors())
+      errors.push_back(json::object{{"path", e.path}, {"message", e.message}, {"details", e.details}});
+    return json_response(200, json::object{{"backends", std::move(backends)}, {"loadErrors", std::move(errors)}});
+  });
+}
+
+}  // namespace agentry::api
