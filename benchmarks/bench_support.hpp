@@ -2,7 +2,10 @@
 // Shared set-up for benchmarks: a real config dir, a real SQLite file and an engine,
 // in a temp directory removed at exit.
 
+#include "core/executor.hpp"
 #include "engine/engine.hpp"
+#include "events/event_bus.hpp"
+#include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
 
 #include <filesystem>
@@ -27,7 +30,9 @@ class BenchEnvironment {
   std::filesystem::path root_;
   std::filesystem::path work_;
   std::unique_ptr<store::Database> db_;
-  engine::BuiltinBackends backends_;
+  plugins::PluginRegistry plugins_;
+  core::ThreadPool pool_{2};
+  events::EventBus bus_;
   std::unique_ptr<engine::Engine> engine_;
 };
 
