@@ -1,0 +1,62 @@
+#include "events/event_bus.hpp"
+
+#include <algorithm>
+
+namespace agentry::events {
+
+EventBus::Subscription& EventBus::Subscription::operator=(Subscription&& other) noexcept {
+  if (this != &other) {
+    if (bus_) bus_->unsubscribe(id_);
+    bus_ = other.bus_;
+    id_ = other.id_;
+    other.bus_ = nullptr;
+  }
+  return *this;
+}
+
+EventBus::Subscription::~Subscription() {
+  if (bus_) bus_->unsubscribe(id_);
+}
+
+EventBus::Subscription EventBus::subscribe(Channel channel, std::string run_id, Listener listener) {
+  std::lock_guard lock(mutex_);
+  auto id = next_id_++;
+  entries_.push_back({id, channel, std::move(run_id), std::make_shared<Listener>(std::move(listener))});
+  return Subscription(this, id);
+}
+
+void EventBus::unsubscribe(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [id](const Entry& e) { return e.id == id; }),
+                 entries_.end());
+}
+
+void EventBus::deliver(const Notification& n) {
+  // Snapshot under the lock, call outside it: a listener may unsubscribe or subscribe.
+  std::vector<std::shared_ptr<Listener>> targets;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& e : entries_)
+      if (e.channel == n.channel && (e.run_id.empty() || e.run_id == n.run_id)) targets.push_back(e.listener);
+  }
+  for (const auto& listener : targets) (*listener)(n);
+}
+
+void EventBus::notify(Channel channel, const std::string& run_id) { deliver(Notification{channel, run_id, nullptr}); }
+
+void EventBus::run_changed(const std::string& run_id) {
+  notify(Channel::summary, run_id);
+  notify(Channel::detail, run_id);
+  notify(Channel::audit, run_id);
+}
+
+void EventBus::publish_ephemeral(const std::string& run_id, std::string envelope_json) {
+  deliver(Notification{Channel::timeline, run_id, std::make_shared<const std::string>(std::move(envelope_json))});
+}
+
+std::size_t EventBus::subscriber_count() const {
+  std::lock_guard lock(mutex_);
+  return entries_.size();
+}
+
+}  // namespace agentry::events
