@@ -24,15 +24,15 @@ struct ApiContext {
 };
 
 class Router;
+class Operations;
 
-void add_daemon_routes(Router& router, ApiContext& context);
-void add_run_routes(Router& router, ApiContext& context);
-void add_task_routes(Router& router, ApiContext& context);
-void add_definition_routes(Router& router, ApiContext& context);
-void add_history_routes(Router& router, ApiContext& context);
+/// The public routes: /app-config.json and the dashboard's static files.
+void add_public_routes(Router& router, ApiContext& context);
+/// The Server-Sent Events routes.
 void add_stream_routes(Router& router, ApiContext& context);
 
-/// Every route above, in one router.
-void add_all_routes(Router& router, ApiContext& context);
+/// Every HTTP route: public ones, the operations' routes, the streams.
+/// `context` and `ops` must outlive the router.
+void add_all_routes(Router& router, ApiContext& context, const Operations& ops);
 
 }  // namespace agentry::api

@@ -1,10 +1,9 @@
-// HTTP routes for live streams (Server-Sent Events) and loaded backends.
+// HTTP routes for live streams (Server-Sent Events).
 
 #include "api/api_context.hpp"
 #include "api/route_support.hpp"
 #include "api/router.hpp"
 #include "api/run_streams.hpp"
-#include "plugins/plugin_registry.hpp"
 
 #include <cstdlib>
 
@@ -57,19 +56,6 @@ Handler run_stream(ApiContext& ctx, Make make, bool cursor) {
   };
 }
 
-json::object backend_json(const plugins::LoadedBackend& b) {
-  json::array features;
-  for (const auto& f : b.descriptor.features) features.emplace_back(f);
-  return {{"id", b.descriptor.id},
-          {"name", b.descriptor.name},
-          {"vendor", b.descriptor.vendor},
-          {"version", b.descriptor.version},
-          {"description", b.descriptor.description},
-          {"features", std::move(features)},
-          {"path", b.library->path().string()},
-          {"abiVersion", b.library->abi_version()}};
-}
-
 }  // namespace
 
 void add_stream_routes(Router& router, ApiContext& ctx) {
@@ -83,24 +69,6 @@ void add_stream_routes(Router& router, ApiContext& ctx) {
   router.add("GET", "/api/runs/:runId/events/timeline", run_stream(ctx, &make_timeline_stream, true));
   router.add("GET", "/api/runs/:runId/events/audit", run_stream(ctx, &make_audit_stream, true));
 
-  router.add("GET", "/api/backends", [&ctx](const HttpRequest& r) {
-    if (auto ok = allow_query(r, {}); !ok) return error_response(ok.error());
-    const auto& registry = ctx.engine.backends().registry();
-    json::array backends;
-    backends.push_back(json::object{{"id", "passive"},
-                                    {"name", "Passive"},
-                                    {"vendor", "agentry"},
-                                    {"version", ctx.daemon.version},
-                                    {"description", "Built in: no process; status follows the run's tasks"},
-                                    {"features", json::array{}},
-                                    {"path", nullptr},
-                                    {"abiVersion", nullptr}});
-    for (const auto& b : registry.backends()) backends.push_back(backend_json(b));
-    json::array errors;
-    for (const auto& e : registry.errors())
-      errors.push_back(json::object{{"path", e.path}, {"message", e.message}, {"details", e.details}});
-    return json_response(200, json::object{{"backends", std::move(backends)}, {"loadErrors", std::move(errors)}});
-  });
 }
 
 }  // namespace agentry::api

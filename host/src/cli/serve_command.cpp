@@ -2,6 +2,7 @@
 
 #include "api/api_context.hpp"
 #include "api/http_server.hpp"
+#include "api/operations.hpp"
 #include "api/router.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/listen_url.hpp"
@@ -60,8 +61,9 @@ int run_serve(const ServeOptions& options) {
 
   api::ApiContext context{engine, info, paths->web_dir, ""};
   if (const char* base = std::getenv("AGENTRY_WEB_BASE_PATH")) context.web_base_path = base;
+  const api::Operations operations = api::make_operations(context);
   api::Router router;
-  api::add_all_routes(router, context);
+  api::add_all_routes(router, context, operations);
   api::ServerLimits limits;
   // For tests and unusual clients; the default suits interactive use.
   if (const char* ms = std::getenv("AGENTRY_HTTP_READ_TIMEOUT_MS"); ms && std::atol(ms) > 0)

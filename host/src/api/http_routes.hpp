@@ -1,0 +1,13 @@
+#pragma once
+// Maps the HTTP API's routes onto operations.
+
+#include "api/operations.hpp"
+
+namespace agentry::api {
+
+class Router;
+
+/// Registers every operation's HTTP route. `ops` must outlive the router.
+void add_operation_routes(Router& router, const Operations& ops);
+
+}  // namespace agentry::api

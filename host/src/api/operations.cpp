@@ -1,0 +1,79 @@
+#include "api/operations.hpp"
+
+#include "core/ids.hpp"
+#include "core/log.hpp"
+#include "events/projections.hpp"
+
+#include <boost/json/serialize.hpp>
+
+namespace agentry::api {
+namespace json = boost::json;
+
+void Operations::add(std::string name, Operation operation) { operations_[std::move(name)] = std::move(operation); }
+
+const Operation* Operations::find(std::string_view name) const {
+  auto it = operations_.find(name);
+  return it == operations_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Operations::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, op] : operations_) out.push_back(name);
+  return out;
+}
+
+core::Result<OperationResult> Operations::call(std::string_view name, const OperationRequest& request) const {
+  const auto* op = find(name);
+  if (!op) return core::fail(core::ErrorCode::not_found, "no operation named '" + std::string(name) + "'");
+  try {
+    return (*op)(request);
+  } catch (const std::exception& e) {
+    core::log_error("operation failed", {{"operation", std::string(name)}, {"error", e.what()}});
+    return core::fail(core::ErrorCode::internal, "internal error while handling " + std::string(name));
+  }
+}
+
+Operations make_operations(ApiContext& context) {
+  Operations ops;
+  add_daemon_operations(ops, context);
+  add_run_operations(ops, context);
+  add_task_operations(ops, context);
+  add_history_operations(ops, context);
+  add_definition_operations(ops, context);
+  return ops;
+}
+
+core::Result<JsonBody> params_of(const OperationRequest& request, std::initializer_list<std::string_view> allowed) {
+  JsonBody body(request.params);
+  if (auto ok = body.allow_only(allowed); !ok) return ok.failure();
+  return body;
+}
+
+core::Result<std::string> run_id_of(const JsonBody& params) {
+  auto id = params.required_string("runId");
+  if (!id) return id.failure();
+  if (!core::is_valid_run_id(*id))
+    return core::fail(core::ErrorCode::invalid_request,
+                      "'" + *id + "' is not a valid run id (1-64 characters of letters, digits, _ and -)",
+                      {{"field", "runId"}});
+  return id;
+}
+
+core::Result<std::optional<std::string>> text_param(const JsonBody& params, std::string_view key) {
+  auto* v = params.object().if_contains(key);
+  if (!v) return std::optional<std::string>{};
+  if (v->is_string()) return std::optional<std::string>(std::string(v->as_string()));
+  if (v->is_bool() || v->is_number()) return std::optional<std::string>(json::serialize(*v));
+  return core::fail(core::ErrorCode::invalid_request,
+                    "parameter '" + std::string(key) + "' must be a string, number or boolean",
+                    {{"parameter", key}});
+}
+
+core::Result<OperationResult> run_detail_result(engine::Engine& engine, const std::string& run_id, int http_status) {
+  auto view = engine.view(run_id);
+  if (!view) return view.failure();
+  return OperationResult{json::object{{"run", events::run_detail({view->run, view->tasks, view->sessions, view->attempts})}},
+                         http_status};
+}
+
+}  // namespace agentry::api

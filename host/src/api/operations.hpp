@@ -1,0 +1,70 @@
+#pragma once
+// Operations: every command and query of the API, by name ("runs.archive"), taking one
+// JSON object of parameters and answering one JSON value. HTTP routes, WebSocket
+// JSON-RPC methods and the embedded CLI all call these, so each behaves, and fails,
+// the same way whichever transport carries it.
+
+#include "api/api_context.hpp"
+#include "api/json_body.hpp"
+#include "core/result.hpp"
+#include "engine/requests.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentry::api {
+
+struct OperationRequest {
+  boost::json::object params;  // path parameters, body fields and (HTTP GET) query values
+  engine::Actor actor{"api"};
+  engine::VarOrigin var_origin = engine::VarOrigin::web;
+};
+
+struct OperationResult {
+  boost::json::value body;
+  int http_status = 200;  // 201 for creations; other transports ignore it
+};
+
+using Operation = std::function<core::Result<OperationResult>(const OperationRequest&)>;
+
+class Operations {
+ public:
+  void add(std::string name, Operation operation);
+  const Operation* find(std::string_view name) const;
+  std::vector<std::string> names() const;
+  /// Runs `name`; an unknown name is NOT_FOUND, an exception INTERNAL (logged).
+  core::Result<OperationResult> call(std::string_view name, const OperationRequest& request) const;
+
+ private:
+  std::map<std::string, Operation, std::less<>> operations_;
+};
+
+/// Every operation of the API.
+Operations make_operations(ApiContext& context);
+
+void add_run_operations(Operations& ops, ApiContext& context);
+void add_task_operations(Operations& ops, ApiContext& context);
+void add_definition_operations(Operations& ops, ApiContext& context);
+void add_history_operations(Operations& ops, ApiContext& context);
+void add_daemon_operations(Operations& ops, ApiContext& context);
+
+// Helpers for operation bodies.
+
+/// The params as a JsonBody, rejecting keys outside `allowed`.
+core::Result<JsonBody> params_of(const OperationRequest& request, std::initializer_list<std::string_view> allowed);
+/// A required run id parameter ("runId"), checked for shape.
+core::Result<std::string> run_id_of(const JsonBody& params);
+/// A query-style parameter as text: HTTP passes strings, JSON-RPC may pass numbers or
+/// booleans; both mean the same.
+core::Result<std::optional<std::string>> text_param(const JsonBody& params, std::string_view key);
+/// {"run": RunDetail} read after a committed mutation.
+core::Result<OperationResult> run_detail_result(engine::Engine& engine, const std::string& run_id,
+                                                int http_status = 200);
+
+}  // namespace agentry::api

@@ -1,0 +1,171 @@
+// Operations on runs: list, read, create, lifecycle transitions, metadata.
+
+#include "api/operations.hpp"
+#include "api/run_request_parsing.hpp"
+
+namespace agentry::api {
+namespace json = boost::json;
+using core::Result;
+
+namespace {
+
+/// The params with runId taken out, for parsers that validate the rest of a body.
+JsonBody rest_of(const JsonBody& params) {
+  json::object rest = params.object();
+  rest.erase("runId");
+  return JsonBody(std::move(rest));
+}
+
+using RunCommand = std::function<Result<core::Run>(const std::string& run_id, const JsonBody& rest,
+                                                   const OperationRequest& request)>;
+
+/// An operation on one run whose answer is the run's detail after the change.
+Operation run_command(ApiContext& ctx, std::initializer_list<std::string_view> keys, RunCommand command) {
+  std::vector<std::string_view> allowed(keys);
+  allowed.push_back("runId");
+  return [&ctx, allowed, command = std::move(command)](const OperationRequest& request) -> Result<OperationResult> {
+    JsonBody params(request.params);
+    if (auto ok = params.allow_only(allowed); !ok) return ok.failure();
+    auto id = run_id_of(params);
+    if (!id) return id.failure();
+    auto run = command(*id, rest_of(params), request);
+    if (!run) return run.failure();
+    return run_detail_result(ctx.engine, run->id);
+  };
+}
+
+Result<OperationResult> list_runs(ApiContext& ctx, const OperationRequest& request) {
+  auto params = params_of(request, {"cwd", "repo", "global", "runGroupId", "includeArchived", "limit", "cursor"});
+  if (!params) return params.failure();
+  std::map<std::string, std::string> query;
+  for (const auto& [key, value] : params->object()) {
+    auto text = text_param(*params, key);
+    if (!text) return text.failure();
+    query[std::string(key)] = **text;
+  }
+  auto parsed = parse_run_query(query);
+  if (!parsed) return parsed.failure();
+  auto page = ctx.engine.list(*parsed);
+  if (!page) return page.failure();
+  json::array runs;
+  for (auto& summary : page->summaries) runs.emplace_back(std::move(summary));
+  json::object out{{"runs", std::move(runs)}};
+  out["nextCursor"] = page->next_cursor ? json::value(*page->next_cursor) : json::value(nullptr);
+  return OperationResult{std::move(out)};
+}
+
+Operation create_run(ApiContext& ctx, bool start) {
+  return [&ctx, start](const OperationRequest& request) -> Result<OperationResult> {
+    auto init = parse_init_request(JsonBody(request.params), request.var_origin);
+    if (!init) return init.failure();
+    auto run = start ? ctx.engine.start(*init, request.actor) : ctx.engine.init(*init, request.actor);
+    if (!run) return run.failure();
+    return run_detail_result(ctx.engine, run->id, 201);
+  };
+}
+
+core::Failure required_nullable(const char* field) {
+  return core::fail(core::ErrorCode::invalid_request,
+                    std::string("field '") + field + "' is required (null clears it)", {{"field", field}});
+}
+
+core::Failure too_long(const char* field, const char* limit) {
+  return core::fail(core::ErrorCode::invalid_request, std::string("field '") + field + "' is longer than " + limit,
+                    {{"field", field}});
+}
+
+}  // namespace
+
+void add_run_operations(Operations& ops, ApiContext& ctx) {
+  auto& engine = ctx.engine;
+  ops.add("runs.list", [&ctx](const OperationRequest& r) { return list_runs(ctx, r); });
+  ops.add("runs.start", create_run(ctx, true));
+  ops.add("runs.init", create_run(ctx, false));
+  ops.add("runs.get", [&engine](const OperationRequest& request) -> Result<OperationResult> {
+    auto params = params_of(request, {"runId"});
+    if (!params) return params.failure();
+    auto id = run_id_of(*params);
+    if (!id) return id.failure();
+    return run_detail_result(engine, *id);
+  });
+  ops.add("runs.brief", [&engine](const OperationRequest& request) -> Result<OperationResult> {
+    auto params = params_of(request, {"runId"});
+    if (!params) return params.failure();
+    auto id = run_id_of(*params);
+    if (!id) return id.failure();
+    auto view = engine.view(*id);
+    if (!view) return view.failure();
+    return OperationResult{json::object{{"runId", *id}, {"brief", view->run.frozen.brief}}};
+  });
+  ops.add("runs.delete", [&engine](const OperationRequest& request) -> Result<OperationResult> {
+    auto params = params_of(request, {"runId"});
+    if (!params) return params.failure();
+    auto id = run_id_of(*params);
+    if (!id) return id.failure();
+    if (auto ok = engine.remove(*id, request.actor); !ok) return ok.failure();
+    return OperationResult{json::object{{"result", {{"runId", *id}, {"deleted", true}}}}};
+  });
+
+  ops.add("runs.ready", run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.ready(id, r.actor); }));
+  ops.add("runs.resume", run_command(ctx, {"message"}, [&engine](auto& id, auto& rest, auto& r) {
+            auto request = parse_resume_request(rest);
+            if (!request) return Result<core::Run>(request.failure());
+            return engine.resume(id, *request, r.actor);
+          }));
+  ops.add("runs.abort", run_command(ctx, {"reason"}, [&engine](auto& id, auto& rest, auto& r) {
+            auto reason = rest.optional_string("reason");
+            if (!reason) return Result<core::Run>(reason.failure());
+            return engine.abort(id, reason->value_or(""), r.actor);
+          }));
+  ops.add("runs.archive", run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.archive(id, r.actor); }));
+  ops.add("runs.unarchive",
+          run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.unarchive(id, r.actor); }));
+  ops.add("runs.reset", run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.reset(id, r.actor); }));
+  ops.add("runs.reconfigure", run_command(ctx, {"vars", "message"}, [&engine](auto& id, auto& rest, auto& r) {
+            auto request = parse_reconfigure_request(rest);
+            if (!request) return Result<core::Run>(request.failure());
+            request->var_origin = r.var_origin;
+            return engine.reconfigure(id, *request, r.actor);
+          }));
+
+  ops.add("runs.setName", run_command(ctx, {"name"}, [&engine](auto& id, auto& rest, auto& r) {
+            auto name = rest.nullable_string("name");
+            if (!name) return Result<core::Run>(name.failure());
+            if (!name->present) return Result<core::Run>(required_nullable("name"));
+            if (name->value && name->value->size() > max_name_bytes) return Result<core::Run>(too_long("name", "200 bytes"));
+            return engine.set_name(id, name->value, r.actor);
+          }));
+  ops.add("runs.setNote", run_command(ctx, {"note"}, [&engine](auto& id, auto& rest, auto& r) {
+            auto note = rest.nullable_string("note");
+            if (!note) return Result<core::Run>(note.failure());
+            if (!note->present) return Result<core::Run>(required_nullable("note"));
+            if (note->value && note->value->size() > max_note_bytes) return Result<core::Run>(too_long("note", "64 KiB"));
+            return engine.set_note(id, note->value, r.actor);
+          }));
+  ops.add("runs.setPinned", run_command(ctx, {"pinned"}, [&engine](auto& id, auto& rest, auto& r) {
+            auto pinned = rest.required_bool("pinned");
+            if (!pinned) return Result<core::Run>(pinned.failure());
+            return engine.set_pinned(id, *pinned, r.actor);
+          }));
+  ops.add("runs.setBackendSession", run_command(ctx, {"backendSessionId"}, [&engine](auto& id, auto& rest, auto& r) {
+            auto session = rest.required_string("backendSessionId");
+            if (!session) return Result<core::Run>(session.failure());
+            if (session->empty())
+              return Result<core::Run>(core::fail(core::ErrorCode::invalid_request,
+                                                  "field 'backendSessionId' must not be empty; clear it instead",
+                                                  {{"field", "backendSessionId"}}));
+            return engine.set_backend_session(id, *session, r.actor);
+          }));
+  ops.add("runs.clearBackendSession", run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) {
+            return engine.set_backend_session(id, std::nullopt, r.actor);
+          }));
+  ops.add("runs.setGroup", run_command(ctx, {"runGroupId"}, [&engine](auto& id, auto& rest, auto& r) {
+            auto group = rest.required_string("runGroupId");
+            if (!group) return Result<core::Run>(group.failure());
+            return engine.set_group(id, *group, r.actor);
+          }));
+  ops.add("runs.clearGroup",
+          run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.set_group(id, std::nullopt, r.actor); }));
+}
+
+}  // namespace agentry::api
