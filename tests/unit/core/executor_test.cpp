@@ -10,13 +10,16 @@
 namespace agentry::core {
 namespace {
 
+// Each test declares its pool last, so the pool joins its threads before anything its
+// tasks touch is destroyed.
+
 TEST(Executor, StrandRunsItsTasksOneAtATimeInOrder) {
-  ThreadPool pool(4);
-  Strand strand(pool);
   std::vector<int> order;
   std::atomic<int> running{0};
   std::atomic<bool> overlapped{false};
   std::promise<void> done;
+  ThreadPool pool(4);
+  Strand strand(pool);
   for (int i = 0; i < 500; ++i) {
     strand.post([&, i] {
       if (running.fetch_add(1) != 0) overlapped = true;
@@ -32,25 +35,24 @@ TEST(Executor, StrandRunsItsTasksOneAtATimeInOrder) {
 }
 
 TEST(Executor, StrandsRunInParallelWithEachOther) {
+  std::promise<void> a_started, release, b_ran;
+  auto released = release.get_future().share();
   ThreadPool pool(2);
   Strand a(pool), b(pool);
-  std::promise<void> a_started, release;
-  auto released = release.get_future().share();
   a.post([&] {
     a_started.set_value();
     released.wait();
   });
   a_started.get_future().wait();
-  std::promise<void> b_ran;
   b.post([&] { b_ran.set_value(); });
   EXPECT_EQ(b_ran.get_future().wait_for(std::chrono::seconds(5)), std::future_status::ready);
   release.set_value();
 }
 
 TEST(Executor, DelayedTasksRunUnlessCancelled) {
-  ThreadPool pool(1);
   std::promise<void> ran;
   std::atomic<bool> cancelled_ran{false};
+  ThreadPool pool(1);
   auto handle = pool.post_after(std::chrono::milliseconds(50), [&] { cancelled_ran = true; });
   handle.cancel();
   pool.post_after(std::chrono::milliseconds(10), [&] { ran.set_value(); });
