@@ -35,6 +35,8 @@ std::string new_prefixed_id(std::string_view prefix) {
 
 std::string new_daemon_instance_id(long pid) { return "daemon-" + std::to_string(pid) + "-" + random_chars(6); }
 
+std::string new_cli_instance_id(long pid) { return "cli-" + std::to_string(pid) + "-" + random_chars(6); }
+
 bool is_valid_run_id(std::string_view id) {
   if (id.empty() || id.size() > 64) return false;
   for (char c : id)

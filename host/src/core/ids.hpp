@@ -15,6 +15,9 @@ std::string new_run_id();
 std::string new_prefixed_id(std::string_view prefix);
 /// "daemon-<pid>-<6 random chars>"
 std::string new_daemon_instance_id(long pid);
+/// "cli-<pid>-<6 random chars>": an embedded CLI process driving runs itself. Same
+/// shape as the daemon's, so reconciliation reads the pid out of either.
+std::string new_cli_instance_id(long pid);
 
 /// Run ids accepted at the API boundary: 1..64 of [A-Za-z0-9_-].
 bool is_valid_run_id(std::string_view id);

@@ -73,6 +73,15 @@ std::optional<std::string> refusal(Operation op, const RunFacts& f) {
       if (auto r = archived_refusal(f)) return r;
       if (!f.passive_backend) return "the backend session can be set by hand only on passive runs";
       return std::nullopt;
+    case Operation::queue_message:
+      if (auto r = archived_refusal(f)) return r;
+      // Queued messages wait for the live session to end; without one, nothing would
+      // ever deliver them.
+      if (!running)
+        return "only a running run takes queued messages; this run is " + status_text(f.status) +
+               " (resume it with the message instead)";
+      return std::nullopt;
+    case Operation::remove_queued_message: return archived_refusal(f);
   }
   return "unknown operation";
 }
@@ -91,6 +100,8 @@ RunCapabilities capabilities(const RunFacts& f) {
   c.reconfigure_reason = refusal(Operation::reconfigure, f);
   c.can_reconfigure = !c.reconfigure_reason.has_value();
   c.can_set_backend_session = allowed(Operation::set_backend_session);
+  c.can_queue_message = allowed(Operation::queue_message);
+  c.can_remove_queued_message = allowed(Operation::remove_queued_message);
   c.task_mutation.can_set_status = allowed(Operation::task_set_status);
   c.task_mutation.can_set_notes = allowed(Operation::task_set_notes);
   c.task_mutation.can_append_notes = allowed(Operation::task_append_notes);

@@ -26,6 +26,8 @@ enum class Operation {
   task_edit_pending,
   task_delete_pending,
   set_backend_session,
+  queue_message,           // queue a follow-up for the session after the live one
+  remove_queued_message,
 };
 
 /// The facts about a run that lifecycle decisions depend on.
@@ -62,6 +64,8 @@ struct RunCapabilities {
   bool can_reconfigure = false;
   std::optional<std::string> reconfigure_reason;
   bool can_set_backend_session = false;
+  bool can_queue_message = false;
+  bool can_remove_queued_message = false;
   TaskMutationCapabilities task_mutation;
 };
 

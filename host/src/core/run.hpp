@@ -73,6 +73,16 @@ struct FrozenInputs {
 boost::json::value to_json(const FrozenInputs& inputs);
 FrozenInputs frozen_inputs_from_json(const boost::json::value& value);
 
+/// A follow-up message queued while a run is live, delivered as the prompt of the
+/// session that starts when the live one ends.
+struct QueuedMessage {
+  std::string id;
+  std::string run_id;
+  std::string text;
+  boost::json::object source;  // who queued it: {"actor": "api"}
+  std::string created_at;
+};
+
 struct Run {
   std::string id;
   RunStatus status = RunStatus::initialized;
@@ -97,6 +107,12 @@ struct Run {
   int attempt_count = 0;
   std::int64_t revision = 0;  // +1 on every persisted change
   FrozenInputs frozen;
+  /// Derived, never written with the run row: how many follow-up messages wait for the
+  /// next session (counted by the store whenever it reads a run).
+  int queued_message_count = 0;
+  /// The waiting messages themselves, oldest first. Only views (RunDetail) load them;
+  /// elsewhere this is empty and queued_message_count is the truth.
+  std::vector<QueuedMessage> queued_messages;
 };
 
 struct Session {
@@ -108,6 +124,11 @@ struct Session {
   std::optional<std::string> backend_session_id;
   std::string end_reason;
   std::string prompt;
+  /// What ended the session: "agent" (its attempts), "tasks" (a passive run's task
+  /// change), "user" (an abort), "shutdown" (the daemon stopped), "restart" (found
+  /// orphaned at startup); empty while running. Queued messages are delivered after
+  /// every end but "user".
+  std::string ended_by{};
 };
 
 struct Attempt {

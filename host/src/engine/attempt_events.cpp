@@ -2,12 +2,15 @@
 
 #include "agentry/plugin/events.h"
 #include "core/clock.hpp"
+#include "engine/attempt_policy.hpp"
 #include "engine/mutation_support.hpp"
-#include "events/projections.hpp"
+#include "engine/queued_delivery.hpp"
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
+#include "store/task_repository.hpp"
 
+#include <boost/json/array.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -34,21 +37,6 @@ namespace {
 
 const Actor engine_actor{"engine"};
 
-core::RunStatus status_for(const std::string& outcome, const AttemptContext& a) {
-  if (a.timeout_message) return core::RunStatus::error;
-  if (outcome == "success") return core::RunStatus::success;
-  if (outcome == "interrupted") return a.abort_requested ? core::RunStatus::aborted : core::RunStatus::error;
-  return core::RunStatus::error;
-}
-
-std::string reason_for(const std::string& outcome, const std::string& message, const AttemptContext& a) {
-  if (a.timeout_message) return *a.timeout_message;
-  if (!message.empty()) return message;
-  if (outcome == "success") return "the agent finished";
-  if (outcome == "interrupted") return a.abort_requested ? "aborted" : "the agent was interrupted";
-  return "the agent failed";
-}
-
 core::TimelineEvent timeline_event(const AttemptContext& a, std::string kind, json::object payload) {
   core::TimelineEvent e;
   e.run_id = a.run_id;
@@ -59,27 +47,39 @@ core::TimelineEvent timeline_event(const AttemptContext& a, std::string kind, js
   return e;
 }
 
-/// Ends attempt, session and run; appends attempt.finished (if the backend did not) and run.finished.
-void finish(store::Connection& c, core::Run& run, const AttemptContext& a, const std::string& outcome,
-            const std::string& message, std::vector<core::TimelineEvent>& rows, bool backend_reported) {
-  const auto status = status_for(outcome, a);
-  const auto reason = reason_for(outcome, message, a);
-  auto attempts = store::SessionRepository::list_attempts(c, a.run_id);
-  for (auto& attempt : attempts) {
+/// Ends the attempt; appends attempt.finished when the backend did not, and decides what
+/// comes next. When the session ends, closes it with run.finished (timeline and audit).
+AttemptDecision finish(store::Connection& c, core::Run& run, const AttemptContext& a, const std::string& outcome,
+                       const std::string& message, std::vector<core::TimelineEvent>& rows, bool forced) {
+  for (auto& attempt : store::SessionRepository::list_attempts(c, a.run_id)) {
     if (attempt.number != a.attempt_number || attempt.ended_at) continue;
     attempt.ended_at = core::now_iso8601();
     attempt.outcome = outcome;
     store::SessionRepository::update_attempt(c, attempt);
   }
-  if (!backend_reported)
+  if (forced)
     rows.push_back(timeline_event(a, "attempt.finished", {{"outcome", outcome}, {"message", message}, {"forced", true}}));
-  detail::close_session(c, run, status, reason);
-  rows.push_back(timeline_event(a, "run.finished", {{"status", core::to_string(status)}, {"reason", reason}}));
+  AttemptEnd end{outcome, message, forced, a.abort_requested, a.shutdown_requested, a.timeout_message};
+  // The tasks as the agent left them: it reports progress through the task API while it works.
+  auto decision = decide_after_attempt(end, store::TaskRepository::list(c, a.run_id),
+                                       detail::attempts_in_current_session(c, run),
+                                       std::max(1, run.frozen.max_attempts_per_session));
+  if (decision.retry) return decision;
+  detail::close_session(c, run, decision.status, decision.reason, decision.ended_by);
+  rows.push_back(timeline_event(a, "run.finished", {{"status", core::to_string(decision.status)}, {"reason", decision.reason}}));
   detail::append_audit(c, run.id, "run.finished", engine_actor,
-                       {{"status", core::to_string(status)},
-                        {"reason", reason},
+                       {{"status", core::to_string(decision.status)},
+                        {"reason", decision.reason},
                         {"attemptNumber", a.attempt_number},
+                        {"endedBy", decision.ended_by},
                         {"backend", run.frozen.backend}});
+  return decision;
+}
+
+json::array strings(const std::vector<std::string>& items) {
+  json::array out;
+  for (const auto& s : items) out.emplace_back(s);
+  return out;
 }
 
 }  // namespace
@@ -91,6 +91,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
   if (!run) return out;  // deleted meanwhile: nothing to record
   std::vector<core::TimelineEvent> rows;
   rows.reserve(events.size() + 2);
+  std::optional<AttemptDecision> decision;
   for (auto& event : events) {
     auto payload = json::parse(event.payload).as_object();
     if (event.ephemeral()) {
@@ -107,24 +108,35 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
       }
     }
     rows.push_back(timeline_event(a, timeline_kind(event.type), payload));
-    if (event.terminal()) {
+    if (event.terminal() && !decision) {
       std::string outcome = "error";
       if (auto* o = payload.if_contains("outcome"); o && o->is_string()) outcome = std::string(o->as_string());
       std::string message;
       if (auto* m = payload.if_contains("message"); m && m->is_string()) message = std::string(m->as_string());
-      finish(c, *run, a, outcome, message, rows, true);
-      out.finished = true;
+      decision = finish(c, *run, a, outcome, message, rows, false);
     }
   }
-  if (forced && !out.finished) {
-    finish(c, *run, a, forced->outcome, forced->message, rows, false);
-    out.finished = true;
-  }
+  if (forced && !decision) decision = finish(c, *run, a, forced->outcome, forced->message, rows, true);
+  // This attempt's rows first, so whatever follows gets later cursors.
   store::TimelineRepository::append_batch(c, a.run_id, rows);
-  if (out.finished) out.run_changed = true;
+  if (decision) {
+    out.attempt_ended = true;
+    out.run_changed = true;
+    if (decision->retry) {
+      detail::open_attempt(c, *run, {{"prompt", decision->nudge},
+                                     {"incompleteTasks", strings(decision->incomplete_task_ids)}});
+      out.next_attempt = NextAttempt{run->attempt_count, decision->nudge, run->backend_session_id};
+    } else {
+      out.session_ended = true;
+      if (detail::delivers_queue(decision->ended_by) && !a.shutdown_requested)
+        if (auto prompt = detail::deliver_queued_messages(c, *run, a.controller_id, engine_actor))
+          out.next_session = NextSession{*run, std::move(*prompt)};
+    }
+  }
   if (out.run_changed) {
     detail::touch(*run);
     store::RunRepository::update(c, *run);
+    if (out.next_session) out.next_session->run = *run;
   }
   return out;
 }

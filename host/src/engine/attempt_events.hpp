@@ -1,8 +1,10 @@
 #pragma once
-// What a batch of backend events does to the store: timeline rows with cursors,
-// the resume token on the run and session, and, for the terminal event, the end of
-// the attempt, the session and (for now, one attempt per session) the run.
-// Runs inside one write-queue job.
+// What a batch of backend events does to the store: timeline rows with cursors, the
+// resume token on the run and session, and, at the attempt's end, what comes next
+// (engine/attempt_policy.hpp): another attempt in the same session, or the end of the
+// session and the run's status, followed by a new session when messages were queued
+// (engine/queued_delivery.hpp). Runs inside one write-queue job, so the end of one
+// attempt and the start of the next are one commit.
 
 #include "core/run.hpp"
 #include "engine/requests.hpp"
@@ -26,15 +28,33 @@ struct ForcedEnd {
 
 struct AttemptContext {
   std::string run_id;
+  std::string controller_id;  // this process: the owner of any session it opens
   int attempt_number = 1;
   int session_index = 0;
-  bool abort_requested = false;  // the user aborted: an interrupted attempt means aborted
+  bool abort_requested = false;     // the user aborted: an interrupted attempt means aborted
+  bool shutdown_requested = false;  // the daemon is stopping: no new attempt or session
   std::optional<std::string> timeout_message;  // set when the host's timeout fired
 };
 
+/// The next attempt of the same session, opened (attempt.started) in the same commit.
+struct NextAttempt {
+  int attempt_number = 0;
+  std::string prompt;  // the nudge
+  std::optional<std::string> resume_token;
+};
+
+/// A new session opened in the same commit to deliver queued messages.
+struct NextSession {
+  core::Run run;  // as committed
+  std::string prompt;
+};
+
 struct BatchOutcome {
-  bool run_changed = false;  // status, resume token: summaries must be re-published
-  bool finished = false;     // the attempt (and session) ended
+  bool run_changed = false;    // status, resume token: summaries must be re-published
+  bool attempt_ended = false;  // the attempt reached its end (terminal event or forced)
+  bool session_ended = false;  // ... and so did the session: the live run is over
+  std::optional<NextAttempt> next_attempt;
+  std::optional<NextSession> next_session;
   std::vector<std::string> ephemeral;  // envelopes to publish live, in order
 };
 

@@ -32,6 +32,11 @@ struct EngineConfig {
   std::chrono::milliseconds interrupt_grace{10000};
 };
 
+struct DeletedQueuedMessage {
+  std::string run_id;
+  std::string message_id;
+};
+
 /// Everything a RunDetail shows, read in one snapshot.
 struct RunView {
   core::Run run;
@@ -100,6 +105,14 @@ class Engine {
   core::Result<core::Task> add_task(const std::string& run_id, const NewTask& task, const Actor& actor);
   core::Result<DeletedTask> delete_task(const std::string& run_id, const std::string& task_id, const Actor& actor);
 
+  // Queued resume messages: follow-ups for a running run, delivered together as the
+  // prompt of one new session when the live session ends (engine/queued_delivery.hpp).
+  core::Result<core::QueuedMessage> queue_message(const std::string& run_id, const std::string& text,
+                                                  const Actor& actor);
+  core::Result<std::vector<core::QueuedMessage>> list_queued_messages(const std::string& run_id);
+  core::Result<DeletedQueuedMessage> remove_queued_message(const std::string& run_id, const std::string& message_id,
+                                                           const Actor& actor);
+
   // Reads.
   core::Result<RunView> view(const std::string& run_id);
   core::Result<RunListView> list(const store::RunQuery& query);
@@ -109,6 +122,16 @@ class Engine {
   /// Startup: runs persisted as running whose controller is gone become `error`,
   /// with an audit record saying why. Returns how many runs were finalized.
   core::Result<int> reconcile_after_restart();
+  /// Startup, after reconcile_after_restart(): delivers the queued messages of every run
+  /// whose session ended without delivering them (the daemon stopped or died first),
+  /// unless the user aborted it. Returns how many sessions it started.
+  core::Result<int> deliver_queued_after_restart();
+
+  /// The daemon's WebSocket URL (ws://host:port/; the HTTP API is the same host and
+  /// port), given to the agents of sessions launched from now on as AGENTRY_CONNECT. Not
+  /// part of EngineConfig because it is known only once the daemon listens, after the
+  /// engine exists (reconciliation must run before anyone is served).
+  void set_connect_url(const std::string& url);
 
   /// Graceful shutdown: interrupts every live run and waits for them to end.
   void stop_live_runs(const std::string& reason);
@@ -126,7 +149,8 @@ class Engine {
     if (result) bus_.run_changed(run_id);
     return result;
   }
-  void launch_attempt(const core::Run& run, const std::string& prompt);
+  /// Starts driving the session (and attempt) the last write opened.
+  void launch_session(const core::Run& run, const std::string& prompt);
 
   store::Database& db_;
   BackendCatalog backends_;

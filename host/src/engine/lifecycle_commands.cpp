@@ -5,9 +5,12 @@
 
 #include "core/clock.hpp"
 #include "core/log.hpp"
+#include "engine/controllers.hpp"
 #include "engine/mutation_support.hpp"
+#include "engine/queued_delivery.hpp"
 #include "engine/run_snapshot.hpp"
 #include "store/event_repository.hpp"
+#include "store/queued_message_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
 
@@ -20,9 +23,12 @@ Engine::Engine(EngineServices services, EngineConfig config)
       backends_(services.plugins),
       bus_(services.bus),
       config_(std::move(config)),
-      live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace}) {}
+      live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace},
+            config_.controller_id) {}
 
 Engine::~Engine() { stop_live_runs("agentry is shutting down"); }
+
+void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url); }
 
 void Engine::stop_live_runs(const std::string& reason) {
   live_.stop_all(reason, config_.interrupt_grace + std::chrono::seconds(1));
@@ -55,28 +61,29 @@ core::Result<Run> Engine::resume(const std::string& run_id, const ResumeRequest&
     // The first session receives the brief; later ones the follow-up message.
     prompt = first ? run->frozen.brief : request.message.value_or("");
     if (first && request.message && !request.message->empty()) prompt += "\n\n" + *request.message;
+    // Messages still queued (the user aborted the session they waited for) belong to
+    // the next session, whichever starts it: they go first, and are cleared with it.
+    auto queued = store::QueuedMessageRepository::list(c, run_id);
+    if (!queued.empty()) {
+      auto texts = detail::join_queued_texts(queued);
+      prompt = prompt.empty() ? texts : texts + "\n\n" + prompt;
+      store::QueuedMessageRepository::remove_all(c, run_id);
+      run->queued_message_count = 0;
+    }
     detail::open_session(c, *run, prompt, config_.controller_id);
     // A passive run has no attempts, and is settled by task changes, not here: resuming
     // a run whose tasks are all done means more work is coming, so it must not end at once.
     if (run->frozen.backend != core::passive_backend) detail::open_attempt(c, *run);
-    detail::save_with_audit(c, *run, first ? "run.started" : "run.resumed", actor,
-                            {{"sessionIndex", run->session_count - 1}, {"backend", run->frozen.backend}});
+    boost::json::object data{{"sessionIndex", run->session_count - 1}, {"backend", run->frozen.backend}};
+    if (!queued.empty()) data["queuedMessageCount"] = queued.size();
+    detail::save_with_audit(c, *run, first ? "run.started" : "run.resumed", actor, std::move(data));
     return run;
   });
-  if (resumed && resumed->frozen.backend != core::passive_backend) launch_attempt(*resumed, prompt);
+  if (resumed && resumed->frozen.backend != core::passive_backend) launch_session(*resumed, prompt);
   return resumed;
 }
 
-void Engine::launch_attempt(const Run& run, const std::string& prompt) {
-  LaunchSpec spec;
-  spec.run = run;
-  spec.attempt_number = run.attempt_count;
-  spec.session_index = run.session_count - 1;
-  spec.prompt = prompt;
-  spec.env = {"AGENTRY_RUN_ID=" + run.id, "AGENTRY_RUN_GROUP_ID=" + run.run_group_id,
-              "AGENTRY_PARENT_RUN_ID=" + run.parent_run_id.value_or("")};
-  live_.launch(std::move(spec));
-}
+void Engine::launch_session(const Run& run, const std::string& prompt) { live_.launch(run, prompt); }
 
 core::Result<Run> Engine::abort(const std::string& run_id, const std::string& reason, const Actor& actor) {
   if (auto live = live_.find(run_id)) {
@@ -91,16 +98,35 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
       return run;
     });
     if (!audited) return audited;
-    live->interrupt(why, true);
-    live->wait_finished(config_.interrupt_grace + std::chrono::seconds(1));
+    // A session that ended on its own just before the abort may have handed off to a
+    // queued-message session; the user asked for the run to stop, so that one stops too.
+    for (int round = 0; live && round < 3; ++round) {
+      live->interrupt(why, StopCause::user_abort);
+      live->wait_finished(config_.interrupt_grace + std::chrono::seconds(1));
+      auto next = live_.find(run_id);
+      live = next == live ? nullptr : next;
+    }
     return db_.read([&](store::Connection& c) { return detail::load_run(c, run_id); });
   }
   return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::abort, *run, "abort"); !allowed) return allowed.failure();
+    // Only the process holding the backend can stop the agent; marking the run aborted
+    // here would leave that agent working on a run that claims to have stopped.
+    if (run->frozen.backend != core::passive_backend && run->controller_id != config_.controller_id &&
+        controller_alive_elsewhere(run->controller_id)) {
+      const bool daemon = run->controller_id.rfind("daemon-", 0) == 0;
+      const std::string how =
+          daemon ? "abort it through the daemon (agentry --connect <url> abort " + run_id + ")"
+                 : "abort it there (Ctrl-C where it is followed, or kill -INT " +
+                       std::to_string(controller_pid(run->controller_id)) + ")";
+      return core::fail(core::ErrorCode::conflict,
+                        "run " + run_id + " is driven by " + describe_controller(run->controller_id) + "; " + how,
+                        {{"controllerId", run->controller_id}});
+    }
     std::string why = reason.empty() ? "aborted by " + actor.name : reason;
-    detail::close_session(c, *run, core::RunStatus::aborted, why);
+    detail::close_session(c, *run, core::RunStatus::aborted, why, "user");
     detail::save_with_audit(c, *run, "run.aborted", actor, {{"reason", why}});
     return run;
   });
@@ -140,6 +166,9 @@ core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
     restore_initial_snapshot(c, *run);
     store::SessionRepository::remove_all(c, run_id);
     store::TimelineRepository::remove_all(c, run_id);
+    // Queued messages were meant for a session of the run being undone.
+    const int dropped = store::QueuedMessageRepository::remove_all(c, run_id);
+    run->queued_message_count = 0;
     run->status = core::RunStatus::initialized;
     run->status_reason.clear();
     run->started_at.reset();
@@ -147,7 +176,8 @@ core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
     run->controller_id.clear();
     run->session_count = 0;
     run->attempt_count = 0;
-    detail::save_with_audit(c, *run, "run.reset", actor, {{"previousStatus", previous}});
+    detail::save_with_audit(c, *run, "run.reset", actor,
+                            {{"previousStatus", previous}, {"droppedQueuedMessages", dropped}});
     return run;
   });
 }

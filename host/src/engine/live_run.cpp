@@ -29,12 +29,13 @@ std::string config_json(const core::Run& run) {
 
 }  // namespace
 
-LiveRun::LiveRun(LiveRunServices services, LaunchSpec spec, std::function<void(const std::string&)> on_finished)
+LiveRun::LiveRun(LiveRunServices services, LaunchSpec spec, OnFinished on_finished)
     : services_(services),
       spec_(std::move(spec)),
       strand_(services.pool),
       on_finished_(std::move(on_finished)) {
   attempt_.run_id = spec_.run.id;
+  attempt_.controller_id = spec_.controller_id;
   attempt_.attempt_number = spec_.attempt_number;
   attempt_.session_index = spec_.session_index;
 }
@@ -53,39 +54,55 @@ void LiveRun::launch() {
       return;
     }
     self->session_ = std::move(*session);
-    plugins::StartRequest request;
-    request.run_id = run.id;
-    request.session_id = run.id + "/s" + std::to_string(self->spec_.session_index);
-    request.session_index = static_cast<std::uint32_t>(self->spec_.session_index);
-    request.attempt_number = static_cast<std::uint32_t>(self->spec_.attempt_number);
-    request.workspace_path = run.cwd;
-    request.input_json = json::serialize(json::object{
-        {"prompt", self->spec_.prompt}, {"brief", run.frozen.brief}, {"message", run.frozen.message}});
-    request.config_json = config_json(run);
-    request.resume_token = run.backend_session_id;
-    request.env = self->spec_.env;
-    if (auto started = self->session_->start(request); !started) {
-      self->end_by_host("error", "backend '" + run.frozen.backend + "' refused to start: " + started.error().message);
-      return;
-    }
-    if (run.frozen.timeout_sec > 0) {
-      const int seconds = run.frozen.timeout_sec;
-      self->timeout_timer_ = self->strand_.post_after(std::chrono::seconds(seconds), [self, seconds] {
-        self->attempt_.timeout_message = "timed out after " + std::to_string(seconds) + " s";
-        self->interrupt(*self->attempt_.timeout_message, false);
-      });
-    }
+    self->start_attempt(self->spec_.prompt);
   });
 }
 
-void LiveRun::interrupt(const std::string& reason, bool abort) {
-  strand_.post([self = shared_from_this(), reason, abort] {
-    if (abort) self->attempt_.abort_requested = true;
+// On the strand, with attempt_ naming the attempt the store has just opened.
+void LiveRun::start_attempt(const std::string& prompt) {
+  const auto& run = spec_.run;
+  plugins::StartRequest request;
+  request.run_id = run.id;
+  request.session_id = run.id + "/s" + std::to_string(spec_.session_index);
+  request.session_index = static_cast<std::uint32_t>(spec_.session_index);
+  request.attempt_number = static_cast<std::uint32_t>(attempt_.attempt_number);
+  request.workspace_path = run.cwd;
+  request.input_json =
+      json::serialize(json::object{{"prompt", prompt}, {"brief", run.frozen.brief}, {"message", run.frozen.message}});
+  request.config_json = config_json(run);
+  request.resume_token = spec_.run.backend_session_id;
+  request.env = spec_.env;
+  if (auto started = session_->start(request); !started) {
+    end_by_host("error", "backend '" + run.frozen.backend + "' refused to start: " + started.error().message);
+    return;
+  }
+  // An interrupt that came before the instance existed (a shutdown racing the launch)
+  // still applies; its grace timer is already running.
+  if (interrupting_)
+    if (auto ok = session_->interrupt(interrupt_reason_); !ok)
+      core::log_warn("backend interrupt failed", {{"runId", run_id()}, {"error", ok.error().message}});
+  // timeoutSec bounds each attempt: a retry gets a fresh allowance.
+  if (run.frozen.timeout_sec > 0) {
+    const int seconds = run.frozen.timeout_sec;
+    const int number = attempt_.attempt_number;
+    timeout_timer_ = strand_.post_after(std::chrono::seconds(seconds), [self = shared_from_this(), seconds, number] {
+      if (self->attempt_.attempt_number != number) return;  // that attempt already ended
+      self->attempt_.timeout_message = "timed out after " + std::to_string(seconds) + " s";
+      self->interrupt(*self->attempt_.timeout_message, StopCause::timeout);
+    });
+  }
+}
+
+void LiveRun::interrupt(const std::string& reason, StopCause cause) {
+  strand_.post([self = shared_from_this(), reason, cause] {
+    if (cause == StopCause::user_abort) self->attempt_.abort_requested = true;
+    if (cause == StopCause::shutdown) self->attempt_.shutdown_requested = true;
     {
       std::lock_guard lock(self->mutex_);
       if (self->finished_ || self->interrupting_) return;
       self->interrupting_ = true;
     }
+    self->interrupt_reason_ = reason;
     if (self->session_) {
       if (auto ok = self->session_->interrupt(reason); !ok)
         core::log_warn("backend interrupt failed", {{"runId", self->run_id()}, {"error", ok.error().message}});
@@ -97,7 +114,8 @@ void LiveRun::interrupt(const std::string& reason, bool abort) {
       }
       core::log_error("backend ignored interrupt; ending the attempt (policy 8)", {{"runId", self->run_id()}});
       if (self->session_) self->session_->poison();
-      self->end_by_host(self->attempt_.abort_requested ? "interrupted" : "error",
+      const bool stopped = self->attempt_.abort_requested || self->attempt_.shutdown_requested;
+      self->end_by_host(stopped ? "interrupted" : "error",
                         "the backend did not stop within " + std::to_string(self->services_.interrupt_grace.count()) +
                             " ms of being interrupted");
     });
@@ -106,7 +124,7 @@ void LiveRun::interrupt(const std::string& reason, bool abort) {
 
 bool LiveRun::wait_finished(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  return finished_cv_.wait_for(lock, timeout, [this] { return finished_; });
+  return finished_cv_.wait_for(lock, timeout, [this] { return handed_off_; });
 }
 
 bool LiveRun::offer(plugins::BackendEvent event) {
@@ -168,23 +186,33 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
     std::lock_guard lock(mutex_);
     if (finished_) return;
   }
-  const AttemptContext attempt = attempt_;
+  AttemptContext attempt = attempt_;
+  if (services_.stopping && services_.stopping->load()) attempt.shutdown_requested = true;
   auto outcome = services_.db.write<BatchOutcome>([&](store::Connection& c) -> core::Result<BatchOutcome> {
     return apply_backend_events(c, attempt, batch, forced);
   });
   if (!outcome) {
     core::log_error("cannot record backend events", {{"runId", run_id()}, {"error", outcome.error().message}});
-    if (forced) mark_finished();  // nothing more can be done for this attempt
+    if (forced) mark_finished(std::nullopt);  // nothing more can be done for this session
     return;
   }
   // Durable before visible: subscribers hear about these events only now.
   services_.bus.notify(events::Channel::timeline, run_id());
   for (auto& envelope : outcome->ephemeral) services_.bus.publish_ephemeral(run_id(), std::move(envelope));
   if (outcome->run_changed) services_.bus.run_changed(run_id());
-  if (outcome->finished) mark_finished();
+  if (outcome->session_ended) {
+    mark_finished(std::move(outcome->next_session));
+  } else if (outcome->next_attempt) {
+    // The store has opened the next attempt; start it on the same instance.
+    timeout_timer_.cancel();
+    attempt_.attempt_number = outcome->next_attempt->attempt_number;
+    attempt_.timeout_message.reset();
+    spec_.run.backend_session_id = outcome->next_attempt->resume_token;
+    start_attempt(outcome->next_attempt->prompt);
+  }
 }
 
-void LiveRun::mark_finished() {
+void LiveRun::mark_finished(std::optional<NextSession> next) {
   timeout_timer_.cancel();
   grace_timer_.cancel();
   {
@@ -193,8 +221,14 @@ void LiveRun::mark_finished() {
     queue_.clear();
   }
   session_.reset();  // destroy(): joins the plugin's threads (unless poisoned)
+  // The hand-off to a queued-message session comes first, so whoever waited for this
+  // session finds its successor already registered.
+  if (on_finished_) on_finished_(*this, std::move(next));
+  {
+    std::lock_guard lock(mutex_);
+    handed_off_ = true;
+  }
   finished_cv_.notify_all();
-  if (on_finished_) on_finished_(run_id());
 }
 
 }  // namespace agentry::engine

@@ -1,17 +1,22 @@
 #pragma once
-// One attempt of a run on a live backend, from launch to the terminal event.
+// One session of a run on a live backend, from launch to the end of its last attempt.
 //
 // All control calls into the backend happen on the run's strand. Events arrive on
 // plugin threads, go into a bounded queue (full -> the plugin sees BUSY), and a pump on
 // the strand writes them in batches through the write queue; only after that commit
-// are subscribers told. The attempt ends at the backend's terminal event, or is ended
-// by the host when the backend fails to start or ignores an interrupt.
+// are subscribers told. An attempt ends at the backend's terminal event, or is ended by
+// the host when the backend fails to start or ignores an interrupt. The write that
+// records the end also decides what follows (engine/attempt_events.hpp): the next
+// attempt starts on the same backend instance (the ABI returns an instance to idle
+// after its terminal event, and the instance keeps whatever context the backend holds
+// for the session), or the session ends and the instance is destroyed.
 
 #include "core/executor.hpp"
 #include "core/run.hpp"
 #include "engine/attempt_events.hpp"
 #include "plugins/backend_session.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -37,6 +42,9 @@ struct LiveRunServices {
   events::EventBus& bus;
   /// How long a backend has to end an attempt after interrupt() (plugin obligation 8).
   std::chrono::milliseconds interrupt_grace{10000};
+  /// Set once the daemon is stopping: no attempt or session may start after it. Shared,
+  /// so a straggler that outlives its LiveRuns still reads valid memory.
+  std::shared_ptr<const std::atomic<bool>> stopping{};
 };
 
 struct LaunchSpec {
@@ -45,22 +53,29 @@ struct LaunchSpec {
   int session_index = 0;
   std::string prompt;
   std::vector<std::string> env;  // extra "KEY=VALUE" for the agent
+  std::string controller_id;     // this process
 };
+
+/// Why the host interrupts an attempt.
+enum class StopCause { user_abort, shutdown, timeout };
 
 class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from_this<LiveRun> {
  public:
   static constexpr std::size_t queue_limit = 4096;
+  /// Told when the session is over, with the session that delivers queued messages, if any.
+  using OnFinished = std::function<void(LiveRun&, std::optional<NextSession>)>;
 
-  LiveRun(LiveRunServices services, LaunchSpec spec, std::function<void(const std::string&)> on_finished);
+  LiveRun(LiveRunServices services, LaunchSpec spec, OnFinished on_finished);
   ~LiveRun() override;
 
   const std::string& run_id() const { return attempt_.run_id; }
-  /// Creates the backend instance and starts the attempt (on the strand).
+  /// Creates the backend instance and starts the first attempt (on the strand).
   void launch();
-  /// Asks the backend to stop; `abort` marks it the user's decision. Ends the attempt
-  /// by force if no terminal event arrives within the grace period.
-  void interrupt(const std::string& reason, bool abort);
-  /// Blocks until the attempt has ended, or `timeout` passes. True when it ended.
+  /// Asks the backend to stop; the session then ends (no further attempt). Ends the
+  /// attempt by force if no terminal event arrives within the grace period.
+  void interrupt(const std::string& reason, StopCause cause);
+  /// Blocks until the session has ended (and handed off to a queued-message session, if
+  /// any), or `timeout` passes. True when it ended.
   bool wait_finished(std::chrono::milliseconds timeout);
 
   // BackendEventSink
@@ -69,16 +84,17 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   void on_callback_requested() override;
 
  private:
+  void start_attempt(const std::string& prompt);
   void pump();
   void end_by_host(std::string outcome, std::string message);
   void write_batch(std::vector<plugins::BackendEvent> batch, std::optional<ForcedEnd> forced);
-  void mark_finished();
+  void mark_finished(std::optional<NextSession> next);
 
   LiveRunServices services_;
   LaunchSpec spec_;
-  AttemptContext attempt_;
+  AttemptContext attempt_;  // the current attempt; touched on the strand only
   core::Strand strand_;
-  std::function<void(const std::string&)> on_finished_;
+  OnFinished on_finished_;
   std::unique_ptr<plugins::BackendSession> session_;  // touched on the strand only
   core::TimerHandle timeout_timer_;
   core::TimerHandle grace_timer_;
@@ -87,8 +103,10 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   std::condition_variable finished_cv_;
   std::deque<plugins::BackendEvent> queue_;
   bool pump_scheduled_ = false;
-  bool finished_ = false;
+  bool finished_ = false;   // the session ended: events are dropped, no attempt starts
+  bool handed_off_ = false;  // ... and on_finished_ returned: waiters may go on
   bool interrupting_ = false;
+  std::string interrupt_reason_;  // strand only
 };
 
 }  // namespace agentry::engine

@@ -1,20 +1,72 @@
 #include "engine/live_runs.hpp"
 
 #include "core/log.hpp"
+#include "engine/lineage.hpp"
+#include "store/database.hpp"
 
 namespace agentry::engine {
 
-void LiveRuns::launch(LaunchSpec spec) {
-  const std::string id = spec.run.id;
-  auto run = std::make_shared<LiveRun>(services_, std::move(spec), [this](const std::string& finished) {
-    std::lock_guard lock(mutex_);
-    runs_.erase(finished);
-  });
+LiveRuns::LiveRuns(LiveRunServices services, std::string controller_id)
+    : services_(services), controller_id_(std::move(controller_id)) {
+  services_.stopping = stopping_;
+}
+
+LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) const {
+  LaunchSpec spec;
+  spec.run = run;
+  spec.attempt_number = run.attempt_count;
+  spec.session_index = run.session_count - 1;
+  spec.prompt = prompt;
+  spec.controller_id = controller_id_;
+  spec.env = {"AGENTRY_RUN_ID=" + run.id, "AGENTRY_RUN_GROUP_ID=" + run.run_group_id,
+              "AGENTRY_PARENT_RUN_ID=" + run.parent_run_id.value_or("")};
+  if (!connect_url_.empty()) spec.env.push_back("AGENTRY_CONNECT=" + connect_url_);
+  auto depth = services_.db.read([&](store::Connection& c) -> core::Result<int> { return lineage_depth(c, run); });
+  spec.env.push_back("AGENTRY_CALL_DEPTH=" + std::to_string(depth ? *depth : 1));
+  return spec;
+}
+
+std::shared_ptr<LiveRun> LiveRuns::register_locked(const core::Run& run, const std::string& prompt,
+                                                  std::string& stop_reason) {
+  auto live = std::make_shared<LiveRun>(services_, spec_for(run, prompt),
+                                        [this](LiveRun& ended, std::optional<NextSession> next) {
+                                          finished(ended, std::move(next));
+                                        });
+  runs_[run.id] = live;
+  if (*stopping_) stop_reason = stop_reason_;
+  return live;
+}
+
+void LiveRuns::start(const std::shared_ptr<LiveRun>& live, const std::string& stop_reason) {
+  live->launch();
+  // The session was committed before the shutdown began; it is recorded, and ends now.
+  if (!stop_reason.empty()) live->interrupt(stop_reason, StopCause::shutdown);
+}
+
+void LiveRuns::launch(const core::Run& run, const std::string& prompt) {
+  std::shared_ptr<LiveRun> live;
+  std::string stop_reason;
   {
     std::lock_guard lock(mutex_);
-    runs_[id] = run;
+    live = register_locked(run, prompt, stop_reason);
   }
-  run->launch();
+  start(live, stop_reason);
+}
+
+// Called on the ended LiveRun's strand. The successor replaces it under the same lock,
+// so stop_all() always finds one of the two: the run is never live yet unlisted. Nothing
+// here touches this object after the lock, so it may be destroyed once stop_all() saw
+// the successor end.
+void LiveRuns::finished(LiveRun& ended, std::optional<NextSession> next) {
+  std::shared_ptr<LiveRun> successor;
+  std::string stop_reason;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = runs_.find(ended.run_id());
+    if (it != runs_.end() && it->second.get() == &ended) runs_.erase(it);
+    if (next) successor = register_locked(next->run, next->prompt, stop_reason);
+  }
+  if (successor) start(successor, stop_reason);
 }
 
 std::shared_ptr<LiveRun> LiveRuns::find(const std::string& run_id) const {
@@ -28,18 +80,34 @@ std::size_t LiveRuns::count() const {
   return runs_.size();
 }
 
+void LiveRuns::set_connect_url(std::string url) {
+  std::lock_guard lock(mutex_);
+  connect_url_ = std::move(url);
+}
+
 void LiveRuns::stop_all(const std::string& reason, std::chrono::milliseconds wait) {
-  std::map<std::string, std::shared_ptr<LiveRun>> runs;
-  {
-    std::lock_guard lock(mutex_);
-    runs = runs_;
-  }
-  for (auto& [id, run] : runs) run->interrupt(reason, true);
-  auto deadline = std::chrono::steady_clock::now() + wait;
-  for (auto& [id, run] : runs) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (!run->wait_finished(std::max(left, std::chrono::milliseconds(0))))
-      core::log_warn("run still active at shutdown; it will be reconciled on the next start", {{"runId", id}});
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  std::map<std::string, std::shared_ptr<LiveRun>> stopped;
+  // Rounds: a session that hands off to a queued-message session while we stop it
+  // registers its successor, which the next round stops.
+  for (;;) {
+    std::map<std::string, std::shared_ptr<LiveRun>> runs;
+    {
+      std::lock_guard lock(mutex_);
+      *stopping_ = true;
+      stop_reason_ = reason;
+      for (const auto& [id, run] : runs_)
+        if (!stopped.count(id) || stopped[id] != run) runs.emplace(id, run);
+    }
+    if (runs.empty()) return;
+    for (auto& [id, run] : runs) run->interrupt(reason, StopCause::shutdown);
+    for (auto& [id, run] : runs) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (!run->wait_finished(std::max(left, std::chrono::milliseconds(0))))
+        core::log_warn("run still active at shutdown; it will be reconciled on the next start", {{"runId", id}});
+      stopped[id] = run;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return;
   }
 }
 

@@ -1,8 +1,11 @@
 #pragma once
-// The runs this process is driving right now, by run id.
+// The runs this process is driving right now, by run id: one LiveRun per live session.
+// When a session ends and the store opened a new one to deliver queued messages, the
+// next LiveRun takes the old one's place here in one step.
 
 #include "engine/live_run.hpp"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,18 +15,33 @@ namespace agentry::engine {
 
 class LiveRuns {
  public:
-  explicit LiveRuns(LiveRunServices services) : services_(services) {}
+  LiveRuns(LiveRunServices services, std::string controller_id);
 
-  void launch(LaunchSpec spec);
+  /// Starts driving the session `run` just opened (its latest attempt) with `prompt`.
+  void launch(const core::Run& run, const std::string& prompt);
   std::shared_ptr<LiveRun> find(const std::string& run_id) const;
   std::size_t count() const;
   /// Interrupts every live run (as aborted, with `reason`) and waits for them to end.
+  /// From then on nothing new starts: a session opened meanwhile is stopped at once.
   void stop_all(const std::string& reason, std::chrono::milliseconds wait);
+  /// The daemon's URL, given to agents as AGENTRY_CONNECT so they can call back.
+  void set_connect_url(std::string url);
 
  private:
+  LaunchSpec spec_for(const core::Run& run, const std::string& prompt) const;
+  /// Creates and registers the LiveRun for a session; the caller holds mutex_ and
+  /// launches it after unlocking. Returns the shutdown reason when stopping.
+  std::shared_ptr<LiveRun> register_locked(const core::Run& run, const std::string& prompt, std::string& stop_reason);
+  static void start(const std::shared_ptr<LiveRun>& live, const std::string& stop_reason);
+  void finished(LiveRun& run, std::optional<NextSession> next);
+
   LiveRunServices services_;
+  std::string controller_id_;
+  std::shared_ptr<std::atomic<bool>> stopping_ = std::make_shared<std::atomic<bool>>(false);
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<LiveRun>> runs_;
+  std::string connect_url_;
+  std::string stop_reason_;
 };
 
 }  // namespace agentry::engine

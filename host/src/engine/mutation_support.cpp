@@ -1,6 +1,7 @@
 #include "engine/mutation_support.hpp"
 
 #include "core/clock.hpp"
+#include "engine/queued_delivery.hpp"
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
@@ -64,12 +65,17 @@ void open_session(store::Connection& c, core::Run& run, const std::string& promp
   run.controller_id = run.frozen.backend == core::passive_backend ? std::string() : controller_id;
 }
 
-void open_attempt(store::Connection& c, core::Run& run) {
-  auto attempts = store::SessionRepository::list_attempts(c, run.id);
+int attempts_in_current_session(store::Connection& c, const core::Run& run) {
   const int session = run.session_count - 1;
   int in_session = 0;
-  for (const auto& a : attempts)
+  for (const auto& a : store::SessionRepository::list_attempts(c, run.id))
     if (a.session_index == session) ++in_session;
+  return in_session;
+}
+
+void open_attempt(store::Connection& c, core::Run& run, boost::json::object extra) {
+  const int session = run.session_count - 1;
+  const int in_session = attempts_in_current_session(c, run);
   core::Attempt attempt;
   attempt.run_id = run.id;
   attempt.number = run.attempt_count + 1;
@@ -87,16 +93,19 @@ void open_attempt(store::Connection& c, core::Run& run) {
                      {"sessionIndex", session},
                      {"attemptIndexInSession", in_session},
                      {"backend", run.frozen.backend}};
+  for (auto& [key, value] : extra) started.payload[key] = std::move(value);
   store::TimelineRepository::append(c, started);
 }
 
-void close_session(store::Connection& c, core::Run& run, core::RunStatus status, const std::string& reason) {
+void close_session(store::Connection& c, core::Run& run, core::RunStatus status, const std::string& reason,
+                   const std::string& ended_by) {
   auto now = core::now_iso8601();
   if (run.session_count > 0) {
     if (auto session = store::SessionRepository::get(c, run.id, run.session_count - 1); session && !session->ended_at) {
       session->status = std::string(core::to_string(status));
       session->ended_at = now;
       session->end_reason = reason;
+      session->ended_by = ended_by;
       session->backend_session_id = run.backend_session_id;
       store::SessionRepository::update(c, *session);
     }
@@ -112,9 +121,12 @@ bool settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor
   auto derived = core::passive_status_from_tasks(store::TaskRepository::list(c, run.id));
   if (derived == core::RunStatus::running) return false;
   std::string reason = derived == core::RunStatus::success ? "all tasks completed" : "a task is blocked";
-  close_session(c, run, derived, reason);
+  close_session(c, run, derived, reason, "tasks");
   append_audit(c, run.id, "run.finished", actor,
                {{"status", core::to_string(derived)}, {"reason", reason}, {"backend", run.frozen.backend}});
+  // Passive runs have no attempts: a task change is what ends their session, so it is
+  // also what delivers their queue.
+  deliver_queued_messages(c, run, std::string(), Actor{"engine"});
   return true;
 }
 

@@ -33,15 +33,20 @@ void append_audit(store::Connection& c, const std::string& run_id, std::string t
 /// Opens the next session of `run` (status running) with `prompt`. The caller saves the run.
 void open_session(store::Connection& c, core::Run& run, const std::string& prompt, const std::string& controller_id);
 
-/// Opens the next attempt of the current session (attempt.started on the timeline).
-/// The caller saves the run.
-void open_attempt(store::Connection& c, core::Run& run);
+/// Opens the next attempt of the current session (attempt.started on the timeline, its
+/// payload extended by `extra`). The caller saves the run.
+void open_attempt(store::Connection& c, core::Run& run, boost::json::object extra = {});
 
-/// Ends the current session with a terminal status. The caller saves the run.
-void close_session(store::Connection& c, core::Run& run, core::RunStatus status, const std::string& reason);
+/// How many attempts the run's current session has made so far.
+int attempts_in_current_session(store::Connection& c, const core::Run& run);
 
-/// For passive runs: if the tasks now imply a terminal status, end the session.
-/// Returns true when the status changed.
+/// Ends the current session with a terminal status; `ended_by` says what ended it
+/// (core::Session::ended_by). The caller saves the run.
+void close_session(store::Connection& c, core::Run& run, core::RunStatus status, const std::string& reason,
+                   const std::string& ended_by);
+
+/// For passive runs: if the tasks now imply a terminal status, end the session, and
+/// deliver the messages queued meanwhile in a new one. Returns true when the status changed.
 bool settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor);
 
 }  // namespace agentry::engine::detail

@@ -6,29 +6,10 @@
 #include "engine/engine.hpp"
 
 #include "core/log.hpp"
+#include "engine/controllers.hpp"
 #include "engine/mutation_support.hpp"
 
-#include <cerrno>
-#include <cstdlib>
-
-#include <signal.h>
-#include <unistd.h>
-
 namespace agentry::engine {
-namespace {
-
-/// The pid inside "<kind>-<pid>-<suffix>", or 0.
-long controller_pid(const std::string& controller_id) {
-  auto first = controller_id.find('-');
-  if (first == std::string::npos) return 0;
-  auto second = controller_id.find('-', first + 1);
-  if (second == std::string::npos) return 0;
-  return std::strtol(controller_id.substr(first + 1, second - first - 1).c_str(), nullptr, 10);
-}
-
-bool process_alive(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
-
-}  // namespace
 
 core::Result<int> Engine::reconcile_after_restart() {
   auto ids = db_.read([&](store::Connection& c) -> core::Result<std::vector<std::string>> {
@@ -46,8 +27,7 @@ core::Result<int> Engine::reconcile_after_restart() {
                                {"controllerId", run->controller_id},
                                {"backendSessionId", run->backend_session_id ? boost::json::value(*run->backend_session_id)
                                                                             : boost::json::value(nullptr)}};
-      long pid = controller_pid(run->controller_id);
-      if (run->controller_id != config_.controller_id && process_alive(pid) && pid != ::getpid()) {
+      if (run->controller_id != config_.controller_id && controller_alive_elsewhere(run->controller_id)) {
         data["decision"] = "skipped_live_owner";
         data["reason"] = "owner_pid_alive";
         detail::append_audit(c, id, "run.controller_reconciled", daemon, std::move(data));
@@ -56,7 +36,7 @@ core::Result<int> Engine::reconcile_after_restart() {
       std::string reason = "the process driving this run (" +
                            (run->controller_id.empty() ? std::string("unknown") : run->controller_id) +
                            ") is gone; agentry restarted while the run was active";
-      detail::close_session(c, *run, core::RunStatus::error, reason);
+      detail::close_session(c, *run, core::RunStatus::error, reason, "restart");
       data["decision"] = "finalized";
       data["reason"] = "controller_gone";
       data["status"] = "error";

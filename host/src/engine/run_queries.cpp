@@ -5,6 +5,7 @@
 
 #include "engine/mutation_support.hpp"
 #include "events/projections.hpp"
+#include "store/queued_message_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
 
@@ -35,6 +36,7 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     RunView v{std::move(*run), {}, {}, {}};
+    v.run.queued_messages = store::QueuedMessageRepository::list(c, run_id);
     v.tasks = store::TaskRepository::list(c, run_id);
     v.sessions = store::SessionRepository::list(c, run_id);
     v.attempts = store::SessionRepository::list_attempts(c, run_id);

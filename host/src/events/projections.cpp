@@ -51,6 +51,8 @@ json::object capabilities_json(const core::RunCapabilities& c) {
       {"canReconfigure", c.can_reconfigure},
       {"reconfigureReason", optional_string(c.reconfigure_reason)},
       {"canSetBackendSession", c.can_set_backend_session},
+      {"canQueueMessage", c.can_queue_message},
+      {"canRemoveQueuedMessage", c.can_remove_queued_message},
       {"taskMutation",
        {{"canSetStatus", t.can_set_status},
         {"canSetNotes", t.can_set_notes},
@@ -70,6 +72,8 @@ json::object task_json(const core::Task& t) {
 
 json::object session_json(const core::Session& s, const std::vector<core::Attempt>& attempts) {
   json::object out = session_brief(s);
+  out["endedBy"] = nonempty_or_null(s.ended_by);
+  out["prompt"] = s.prompt;  // what the session was started with: the brief, a follow-up, queued messages
   json::array list;
   for (const auto& a : attempts) {
     if (a.session_index != s.index) continue;
@@ -94,6 +98,10 @@ json::object timeline_event_json(const core::TimelineEvent& e) {
                    {"payload", e.payload}};
   out["attemptNumber"] = e.attempt_number ? json::value(*e.attempt_number) : json::value(nullptr);
   return out;
+}
+
+json::object queued_message_json(const core::QueuedMessage& m) {
+  return {{"id", m.id}, {"runId", m.run_id}, {"text", m.text}, {"createdAt", m.created_at}, {"source", m.source}};
 }
 
 json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
@@ -127,6 +135,7 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   s["totalAttemptCount"] = run.attempt_count;
   s["totalSessionCount"] = run.session_count;
   s["maxAttemptsPerSession"] = f.max_attempts_per_session;
+  s["queuedMessageCount"] = run.queued_message_count;
   const bool live = latest && !latest->ended_at;
   s["currentSession"] = live ? json::value(session_brief(*latest)) : json::value(nullptr);
   s["lastSession"] = latest ? json::value(session_brief(*latest)) : json::value(nullptr);
@@ -176,7 +185,9 @@ json::object run_detail(const RunDetailInputs& in) {
   d["dependencies"] = json::array{};
   d["dependents"] = json::array{};
   d["attachments"] = json::array{};
-  d["queuedResumeMessages"] = json::array{};
+  json::array queued;
+  for (const auto& m : run.queued_messages) queued.push_back(queued_message_json(m));
+  d["queuedResumeMessages"] = std::move(queued);
   d["resolvedHooks"] = json::array{};
   d["hookState"] = json::object{};
   d["hookAudits"] = json::array{};

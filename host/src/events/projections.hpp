@@ -19,6 +19,8 @@ boost::json::object task_json(const core::Task& task);
 boost::json::object session_json(const core::Session& session, const std::vector<core::Attempt>& attempts);
 boost::json::object audit_event_json(const core::AuditEvent& event);
 boost::json::object timeline_event_json(const core::TimelineEvent& event);
+/// { id, runId, text, createdAt, source }
+boost::json::object queued_message_json(const core::QueuedMessage& message);
 
 boost::json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
                                 const std::optional<core::Session>& latest_session);

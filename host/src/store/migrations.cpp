@@ -9,7 +9,7 @@ namespace agentry::store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 1> migrations{
+constexpr std::array<std::string_view, 2> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -149,6 +149,15 @@ CREATE TABLE attachments (
 CREATE INDEX attachments_by_run ON attachments(run_id);
 CREATE INDEX attachments_by_group ON attachments(run_group_id);
 )sql",
+    // 2: queued messages and the retry loop. A session records who ended it (the user,
+    // a shutdown, the host), so startup knows which queues to deliver; queued messages
+    // are delivered in rowid (insertion) order, which created_at cannot promise when it
+    // ties or the wall clock steps back.
+    R"sql(
+ALTER TABLE sessions ADD COLUMN ended_by TEXT NOT NULL DEFAULT '';
+DROP INDEX queued_messages_by_run;
+CREATE INDEX queued_messages_by_run ON queued_messages(run_id);
+)sql",
 };
 
 int read_version(Connection& c) {
@@ -160,7 +169,8 @@ int read_version(Connection& c) {
 
 int latest_schema_version() { return static_cast<int>(migrations.size()); }
 
-core::Result<void> migrate(Connection& c, const std::filesystem::path& path) {
+core::Result<void> migrate(Connection& c, const std::filesystem::path& path, int target) {
+  if (target <= 0 || target > latest_schema_version()) target = latest_schema_version();
   return guard([&]() -> core::Result<void> {
     int version = read_version(c);
     if (version > latest_schema_version()) {
@@ -169,9 +179,15 @@ core::Result<void> migrate(Connection& c, const std::filesystem::path& path) {
                             ", newer than this agentry understands (" + std::to_string(latest_schema_version()) +
                             "); upgrade agentry, or set AGENTRY_HOME to another directory");
     }
-    for (int next = version + 1; next <= latest_schema_version(); ++next) {
+    for (int next = version + 1; next <= target; ++next) {
       c.exec("BEGIN IMMEDIATE");
       try {
+        // Another process (a CLI beside the daemon) may have applied it while this one
+        // waited for the write lock.
+        if (read_version(c) >= next) {
+          c.exec("COMMIT");
+          continue;
+        }
         c.exec(migrations[static_cast<std::size_t>(next - 1)]);
         c.exec("PRAGMA user_version = " + std::to_string(next));
         c.exec("COMMIT");

@@ -12,7 +12,8 @@ namespace agentry::store {
 /// The schema version this build writes.
 int latest_schema_version();
 
-/// Brings `connection` to latest_schema_version(), each migration in its own transaction.
-core::Result<void> migrate(Connection& connection, const std::filesystem::path& path_for_messages);
+/// Brings `connection` to `target` (default latest_schema_version()), each migration in
+/// its own transaction. Safe when several processes open the same database at once.
+core::Result<void> migrate(Connection& connection, const std::filesystem::path& path_for_messages, int target = 0);
 
 }  // namespace agentry::store

@@ -13,6 +13,10 @@ constexpr std::string_view run_columns =
     "id, status, status_reason, created_at, updated_at, started_at, finished_at, cwd, repo_root, run_group_id, "
     "parent_run_id, name, note, pinned, archived, archived_at, agent_name, assignment_name, backend, "
     "backend_session_id, controller_id, session_count, attempt_count, revision, frozen_json";
+// What reads select: the columns plus derived values that are never written with the row.
+// Counting the queue here (an index lookup) keeps every RunSummary right, whoever renders it.
+const std::string select_columns =
+    std::string(run_columns) + ", (SELECT count(*) FROM queued_messages q WHERE q.run_id = runs.id)";
 
 core::Run read_run(const Statement& s) {
   core::Run r;
@@ -40,6 +44,7 @@ core::Run read_run(const Statement& s) {
   r.attempt_count = s.column_int(i++);
   r.revision = s.column_int64(i++);
   r.frozen = core::frozen_inputs_from_json(json::parse(s.column_text(i++)));
+  r.queued_message_count = s.column_int(i++);
   return r;
 }
 
@@ -105,7 +110,7 @@ bool RunRepository::update(Connection& c, const core::Run& run) {
 }
 
 std::optional<core::Run> RunRepository::get(Connection& c, std::string_view id) {
-  auto s = c.prepare("SELECT " + std::string(run_columns) + " FROM runs WHERE id = ?");
+  auto s = c.prepare("SELECT " + select_columns + " FROM runs WHERE id = ?");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_run(s);
@@ -119,7 +124,7 @@ bool RunRepository::remove(Connection& c, std::string_view id) {
 }
 
 RunPage RunRepository::list(Connection& c, const RunQuery& q) {
-  std::string sql = "SELECT " + std::string(run_columns) + " FROM runs";
+  std::string sql = "SELECT " + select_columns + " FROM runs";
   std::vector<std::string> where;
   switch (q.scope) {
     case RunQuery::Scope::global: break;

@@ -19,7 +19,8 @@ constexpr std::array all_operations{
     Operation::archive,         Operation::unarchive,        Operation::reset,
     Operation::remove,          Operation::reconfigure,      Operation::task_set_status,
     Operation::task_set_notes,  Operation::task_append_notes, Operation::task_add,
-    Operation::task_edit_pending, Operation::task_delete_pending, Operation::set_backend_session};
+    Operation::task_edit_pending, Operation::task_delete_pending, Operation::set_backend_session,
+    Operation::queue_message,   Operation::remove_queued_message};
 
 const char* operation_name(Operation op) {
   switch (op) {
@@ -38,6 +39,8 @@ const char* operation_name(Operation op) {
     case Operation::task_edit_pending: return "task_edit_pending";
     case Operation::task_delete_pending: return "task_delete_pending";
     case Operation::set_backend_session: return "set_backend_session";
+    case Operation::queue_message: return "queue_message";
+    case Operation::remove_queued_message: return "remove_queued_message";
   }
   return "?";
 }
@@ -65,6 +68,8 @@ bool capability_for(const RunCapabilities& c, Operation op) {
     case Operation::task_edit_pending: return c.task_mutation.can_edit_pending;
     case Operation::task_delete_pending: return c.task_mutation.can_delete_pending;
     case Operation::set_backend_session: return c.can_set_backend_session;
+    case Operation::queue_message: return c.can_queue_message;
+    case Operation::remove_queued_message: return c.can_remove_queued_message;
   }
   ADD_FAILURE() << "no capability for operation";
   return false;
@@ -137,6 +142,22 @@ TEST(Lifecycle, OnlyARunningRunCanBeAborted) {
     ASSERT_TRUE(caps.abort_reason.has_value()) << to_string(status);
     EXPECT_NE(caps.abort_reason->find(std::string(to_string(status))), std::string::npos) << *caps.abort_reason;
   }
+}
+
+TEST(Lifecycle, OnlyARunningRunTakesQueuedMessages) {
+  for (RunStatus status : all_statuses) {
+    for (bool passive : {false, true}) {
+      const auto f = facts(status, false, passive);
+      EXPECT_EQ(allowed(Operation::queue_message, f), status == RunStatus::running) << describe(f);
+      // Removing one is how a user takes back a message the run has not consumed yet,
+      // whatever the run is doing.
+      EXPECT_TRUE(allowed(Operation::remove_queued_message, f)) << describe(f);
+    }
+  }
+  auto why = refusal(Operation::queue_message, facts(RunStatus::success));
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("success"), std::string::npos) << *why;
+  EXPECT_NE(why->find("resume"), std::string::npos) << *why;
 }
 
 TEST(Lifecycle, InitializedRunCanBeReadiedAndReconfiguredButNotReset) {

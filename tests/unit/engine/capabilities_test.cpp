@@ -92,6 +92,14 @@ TEST_F(CapabilitiesTest, EveryCapabilityMatchesTheEngine) {
        }},
       {"set backend session", &core::RunCapabilities::can_set_backend_session,
        [](Engine& e, auto& id, auto& a) { return e.set_backend_session(id, "s-1", a).ok(); }},
+      {"queue message", &core::RunCapabilities::can_queue_message,
+       [](Engine& e, auto& id, auto& a) { return e.queue_message(id, "later", a).ok(); }},
+      // There is no message to remove: allowed means "not found", refused means a conflict.
+      {"remove queued message", &core::RunCapabilities::can_remove_queued_message,
+       [](Engine& e, auto& id, auto& a) {
+         auto removed = e.remove_queued_message(id, "qm_none", a);
+         return removed.ok() || removed.error().code != core::ErrorCode::conflict;
+       }},
   };
   for (auto shape : {Shape::initialized, Shape::ready, Shape::running, Shape::success, Shape::blocked, Shape::aborted,
                      Shape::archived_initialized, Shape::archived_aborted}) {

@@ -8,9 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace agentry::store {
 namespace {
@@ -47,6 +50,40 @@ TEST(Migrations, MigrateIsIdempotent) {
   auto second = migrate(c, "memory");
   ASSERT_TRUE(second.ok()) << second.error().message;
   EXPECT_EQ(query_int(c, "PRAGMA user_version"), latest_schema_version());
+}
+
+TEST(Migrations, ADatabaseOfAnEarlierVersionIsUpgradedWithItsRows) {
+  auto c = Connection::open(":memory:", false);
+  ASSERT_TRUE(migrate(c, "memory", 1).ok());
+  EXPECT_EQ(query_int(c, "PRAGMA user_version"), 1);
+  c.exec("INSERT INTO runs (id, status, created_at, updated_at, cwd, run_group_id, agent_name, assignment_name, "
+         "backend, frozen_json) VALUES ('r1', 'success', 't', 't', '/w', 'r1', 'a', '', 'mock', '{}')");
+  c.exec("INSERT INTO sessions (run_id, session_index, status, started_at) VALUES ('r1', 1, 'success', 't')");
+  auto upgraded = migrate(c, "memory");
+  ASSERT_TRUE(upgraded.ok()) << upgraded.error().message;
+  EXPECT_EQ(query_int(c, "PRAGMA user_version"), latest_schema_version());
+  EXPECT_EQ(query_text(c, "SELECT ended_by FROM sessions WHERE run_id = 'r1'"), "");
+  EXPECT_EQ(query_int(c, "SELECT count(*) FROM runs"), 1);
+}
+
+TEST(Migrations, ConnectionsMigratingOneFileAtOnceApplyEachMigrationOnce) {
+  // A CLI and the daemon may open a fresh database together; whoever waits for the
+  // write lock must find the migration done rather than apply it again.
+  for (int round = 0; round < 10; ++round) {
+    TempDir dir;
+    const auto path = dir.path() / "agentry.db";
+    std::vector<std::thread> threads;
+    std::atomic<int> failures{0};
+    for (int i = 0; i < 4; ++i)
+      threads.emplace_back([&] {
+        auto c = Connection::open(path, false);
+        if (!migrate(c, path).ok()) ++failures;
+      });
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(failures.load(), 0) << "round " << round;
+    auto c = Connection::open(path, true);
+    EXPECT_EQ(query_int(c, "PRAGMA user_version"), latest_schema_version());
+  }
 }
 
 TEST(Migrations, DatabaseIsInWalMode) {

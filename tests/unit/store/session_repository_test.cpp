@@ -94,6 +94,7 @@ TEST_F(SessionRepositoryTest, UpdateEndsASession) {
   ended.ended_at = "2024-01-01T01:00:00.000Z";
   ended.backend_session_id = "backend-xyz";
   ended.end_reason = "all tasks completed";
+  ended.ended_by = "agent";
   write(*db_, [&](Connection& c) { SessionRepository::update(c, ended); });
   auto back = read(*db_, [](Connection& c) { return SessionRepository::get(c, "runA", 0); });
   ASSERT_TRUE(back.has_value());
@@ -101,6 +102,7 @@ TEST_F(SessionRepositoryTest, UpdateEndsASession) {
   EXPECT_EQ(back->ended_at, ended.ended_at);
   EXPECT_EQ(back->backend_session_id, ended.backend_session_id);
   EXPECT_EQ(back->end_reason, "all tasks completed");
+  EXPECT_EQ(back->ended_by, "agent");
   EXPECT_EQ(back->prompt, "prompt 0");
 }
 

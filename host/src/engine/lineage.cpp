@@ -1,0 +1,19 @@
+#include "engine/lineage.hpp"
+
+#include "store/run_repository.hpp"
+
+namespace agentry::engine {
+
+int lineage_depth(store::Connection& c, const core::Run& run, int limit) {
+  int depth = 1;
+  std::optional<std::string> parent = run.parent_run_id;
+  while (parent && !parent->empty() && depth < limit) {
+    auto up = store::RunRepository::get(c, *parent);
+    if (!up) break;
+    ++depth;
+    parent = up->parent_run_id;
+  }
+  return depth;
+}
+
+}  // namespace agentry::engine

@@ -1,0 +1,41 @@
+#include "engine/queued_delivery.hpp"
+
+#include "core/lifecycle.hpp"
+#include "engine/mutation_support.hpp"
+#include "store/queued_message_repository.hpp"
+
+namespace agentry::engine::detail {
+
+std::string join_queued_texts(const std::vector<core::QueuedMessage>& messages) {
+  std::string out;
+  for (const auto& m : messages) {
+    if (!out.empty()) out += "\n\n";
+    out += m.text;
+  }
+  return out;
+}
+
+bool delivers_queue(const std::string& ended_by) { return ended_by != "user" && ended_by != "shutdown"; }
+
+std::optional<std::string> deliver_queued_messages(store::Connection& c, core::Run& run,
+                                                   const std::string& controller_id, const Actor& actor,
+                                                   bool recovered) {
+  if (!core::is_terminal(run.status) || core::refusal(core::Operation::resume, core::facts_of(run))) return std::nullopt;
+  auto messages = store::QueuedMessageRepository::list(c, run.id);
+  if (messages.empty()) return std::nullopt;
+  std::string prompt = join_queued_texts(messages);
+  open_session(c, run, prompt, controller_id);
+  if (run.frozen.backend != core::passive_backend) open_attempt(c, run);
+  const int count = store::QueuedMessageRepository::remove_all(c, run.id);
+  run.queued_message_count = 0;
+  boost::json::object data{{"sessionIndex", run.session_count - 1},
+                           {"backend", run.frozen.backend},
+                           {"source", "queued_messages"},
+                           {"count", count},
+                           {"length", prompt.size()}};
+  if (recovered) data["recovered"] = true;
+  append_audit(c, run.id, "run.resumed", actor, std::move(data));
+  return prompt;
+}
+
+}  // namespace agentry::engine::detail
