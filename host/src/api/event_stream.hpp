@@ -6,8 +6,17 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace agentry::api {
+
+/// One event of a stream, transport-neutral: SSE frames it, WebSocket wraps it in a
+/// JSON-RPC notification.
+struct StreamEvent {
+  std::string event;  // "summary", "detail", "timeline", "audit"
+  std::string data;   // a JSON object, serialized
+  std::string id;     // the cursor, or empty for events that cannot be resumed from
+};
 
 class EventStream {
  public:
@@ -15,12 +24,12 @@ class EventStream {
   /// Called once before the first poll(). `wake` may be called from any thread, any
   /// number of times; it only schedules another poll().
   virtual void start(std::function<void()> wake) = 0;
-  /// SSE frames ready now ("" when none). Sets `closed` when the stream is over: the
+  /// Events ready now (none: empty). Sets `closed` when the stream is over: the
   /// subscriber fell too far behind, or its run was deleted.
-  virtual std::string poll(bool& closed) = 0;
+  virtual std::vector<StreamEvent> poll(bool& closed) = 0;
 };
 
-/// One SSE frame. `id` empty: no id line (events that cannot be resumed from).
-std::string sse_frame(const std::string& event, const std::string& data, const std::string& id = {});
+/// The SSE text of `events`: "id:" (when there is one), "event:" and one "data:" line each.
+std::string sse_frames(const std::vector<StreamEvent>& events);
 
 }  // namespace agentry::api

@@ -1,6 +1,9 @@
 #include "api/http_server.hpp"
 
+#include "api/access_policy.hpp"
 #include "api/event_stream.hpp"
+#include "api/worker_dispatch.hpp"
+#include "api/ws_session.hpp"
 #include "core/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -19,6 +22,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
 
 #include <atomic>
 #include <csignal>
@@ -29,6 +33,7 @@ namespace agentry::api {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
 
 struct HttpServer::Impl {
@@ -36,6 +41,9 @@ struct HttpServer::Impl {
       : router(r), limits(l), threads(t), workers(t.workers), acceptor(ioc), signals(ioc, SIGINT, SIGTERM) {}
 
   const Router& router;
+  const Operations* operations = nullptr;
+  engine::Engine* engine = nullptr;
+  const AccessPolicy* access = nullptr;
   ServerLimits limits;
   ServerThreads threads;
   net::io_context ioc;
@@ -86,47 +94,34 @@ http::response<http::string_body> to_beast(const HttpResponse& response, unsigne
   return res;
 }
 
-/// Runs the router on the worker pool and resumes the connection's coroutine with the
-/// response. Engine commands block until their write commits; that must not happen
-/// on an I/O thread.
-net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpRequest request) {
-  auto initiation = [&impl, request = std::move(request)](auto handler) mutable {
-    net::post(impl.workers, [&impl, request = std::move(request), handler = std::move(handler)]() mutable {
-      HttpResponse response = impl.router.dispatch(std::move(request));
-      auto executor = net::get_associated_executor(handler);
-      net::dispatch(executor, [handler = std::move(handler), response = std::move(response)]() mutable {
-        std::move(handler)(std::move(response));
-      });
-    });
-  };
-  return net::async_initiate<const net::use_awaitable_t<>, void(HttpResponse)>(std::move(initiation),
-                                                                               net::use_awaitable);
-}
-
 struct PollResult {
   std::string text;
   bool closed = false;
 };
 
-/// EventStream::poll() may read the store, so it runs on the worker pool too.
+// GCC 12 destroys lambda temporaries created inside a co_await expression twice, so
+// the callables handed to on_workers() are built in these plain functions instead.
+
+/// Engine commands block until their write commits: handlers never run on I/O threads.
+net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpRequest request) {
+  const Router& router = impl.router;
+  return on_workers<HttpResponse>(impl.workers, [&router, request = std::move(request)]() mutable {
+    return router.dispatch(std::move(request));
+  });
+}
+
+/// poll() may read the store, so it runs on the worker pool like request handlers.
 net::awaitable<PollResult> poll_on_workers(HttpServer::Impl& impl, std::shared_ptr<EventStream> source) {
-  auto initiation = [&impl, source = std::move(source)](auto handler) mutable {
-    net::post(impl.workers, [source = std::move(source), handler = std::move(handler)]() mutable {
-      PollResult result;
-      try {
-        result.text = source->poll(result.closed);
-      } catch (const std::exception& e) {
-        core::log_error("event stream failed", {{"error", e.what()}});
-        result.closed = true;
-      }
-      auto executor = net::get_associated_executor(handler);
-      net::dispatch(executor, [handler = std::move(handler), result = std::move(result)]() mutable {
-        std::move(handler)(std::move(result));
-      });
-    });
-  };
-  return net::async_initiate<const net::use_awaitable_t<>, void(PollResult)>(std::move(initiation),
-                                                                             net::use_awaitable);
+  return on_workers<PollResult>(impl.workers, [source = std::move(source)]() {
+    PollResult result;
+    try {
+      result.text = sse_frames(source->poll(result.closed));
+    } catch (const std::exception& e) {
+      core::log_error("event stream failed", {{"error", e.what()}});
+      result.closed = true;
+    }
+    return result;
+  });
 }
 
 /// Wakes a stream's writer: set by the source's waker, checked before sleeping.
@@ -240,7 +235,9 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
 
     const auto& req = parser.get();
     const unsigned version = req.version();
-    const bool keep_alive = req.keep_alive() && !impl.stopping;
+    const bool upgrade = websocket::is_upgrade(req);
+    // A refused upgrade ends the connection: the client asked for another protocol.
+    const bool keep_alive = req.keep_alive() && !impl.stopping && !upgrade;
     HttpRequest request = to_request(req);
     HttpResponse response;
     {
@@ -249,9 +246,19 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
         response = error_response(core::ErrorCode::invalid_request, "request target must be an absolute path");
       } else if (!parse_target(request.target, request.path, request.query)) {
         response = error_response(core::ErrorCode::invalid_request, "malformed percent-encoding in the query string");
+      } else if ((upgrade || is_protected_path(request.path)) && impl.access && !impl.access->allows(request)) {
+        response = AccessPolicy::refusal();  // before any event-stream header or handshake
+      } else if (upgrade) {
+        if (request.path != "/" || !impl.operations)
+          response = error_response(core::ErrorCode::not_found, "WebSocket JSON-RPC is served on / only");
       } else {
         response = co_await dispatch_on_workers(impl, std::move(request));
       }
+    }
+    if (upgrade && response.body.empty()) {
+      co_await serve_websocket(WebSocketServices{*impl.operations, *impl.engine, impl.workers, impl.limits},
+                               std::move(stream), parser.release());
+      co_return;
     }
     if (response.stream) {
       co_await serve_stream(impl, stream, response, version);
@@ -315,6 +322,13 @@ HttpServer::~HttpServer() {
   impl_->ioc.stop();
   impl_->workers.join();
 }
+
+void HttpServer::enable_websocket(const Operations& operations, engine::Engine& engine) {
+  impl_->operations = &operations;
+  impl_->engine = &engine;
+}
+
+void HttpServer::set_access_policy(const AccessPolicy& policy) { impl_->access = &policy; }
 
 core::Result<std::uint16_t> HttpServer::listen(const std::string& address, std::uint16_t port) {
   boost::system::error_code ec;

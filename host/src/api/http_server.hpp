@@ -6,6 +6,10 @@
 #include "api/router.hpp"
 #include "core/result.hpp"
 
+namespace agentry::engine {
+class Engine;
+}
+
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -13,8 +17,11 @@
 
 namespace agentry::api {
 
+class AccessPolicy;
+class Operations;
+
 struct ServerLimits {
-  std::size_t max_body_bytes = 1024 * 1024;
+  std::size_t max_body_bytes = 1024 * 1024;  // also the largest WebSocket message
   std::size_t max_header_bytes = 16 * 1024;
   /// Time allowed to receive one whole request, and to wait for the next one on a
   /// kept-alive connection.
@@ -39,6 +46,12 @@ class HttpServer {
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
+
+  /// Accepts WebSocket JSON-RPC upgrades on "/" (calls `operations`; subscriptions
+  /// read from `engine`). Both must outlive the server. Call before run().
+  void enable_websocket(const Operations& operations, engine::Engine& engine);
+  /// Requires a bearer token on protected paths and the WebSocket handshake.
+  void set_access_policy(const AccessPolicy& policy);
 
   /// Binds and listens; port 0 picks an ephemeral port. Returns the bound port.
   core::Result<std::uint16_t> listen(const std::string& address, std::uint16_t port);

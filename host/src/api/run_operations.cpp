@@ -1,7 +1,10 @@
-// Operations on runs: list, read, create, lifecycle transitions, metadata.
+// Operations on runs: list, read, create, lifecycle transitions, metadata, queued
+// resume messages.
 
 #include "api/operations.hpp"
 #include "api/run_request_parsing.hpp"
+#include "core/ids.hpp"
+#include "events/projections.hpp"
 
 namespace agentry::api {
 namespace json = boost::json;
@@ -72,6 +75,58 @@ core::Failure required_nullable(const char* field) {
 core::Failure too_long(const char* field, const char* limit) {
   return core::fail(core::ErrorCode::invalid_request, std::string("field '") + field + "' is longer than " + limit,
                     {{"field", field}});
+}
+
+/// The messageId parameter, checked for shape.
+Result<std::string> message_id_of(const JsonBody& params) {
+  auto id = params.required_string("messageId");
+  if (!id) return id.failure();
+  if (!core::is_valid_key(*id))
+    return core::fail(core::ErrorCode::invalid_request, "'" + *id + "' is not a valid queued message id",
+                      {{"field", "messageId"}});
+  return id;
+}
+
+void add_queued_message_operations(Operations& ops, ApiContext& ctx) {
+  auto& engine = ctx.engine;
+  ops.add("runs.queueResumeMessage", [&engine](const OperationRequest& request) -> Result<OperationResult> {
+    auto params = params_of(request, {"runId", "text"});
+    if (!params) return params.failure();
+    auto id = run_id_of(*params);
+    if (!id) return id.failure();
+    auto text = params->required_string("text");
+    if (!text) return text.failure();
+    auto message = engine.queue_message(*id, *text, request.actor);
+    if (!message) return message.failure();
+    auto detail = run_detail_result(engine, *id);
+    if (!detail) return detail.failure();
+    json::object body{{"message", events::queued_message_json(*message)},
+                      {"run", std::move(detail->body.as_object().at("run"))}};
+    return OperationResult{std::move(body), 201};
+  });
+  ops.add("runs.listQueuedResumeMessages", [&engine](const OperationRequest& request) -> Result<OperationResult> {
+    auto params = params_of(request, {"runId"});
+    if (!params) return params.failure();
+    auto id = run_id_of(*params);
+    if (!id) return id.failure();
+    auto messages = engine.list_queued_messages(*id);
+    if (!messages) return messages.failure();
+    json::array out;
+    for (const auto& m : *messages) out.push_back(events::queued_message_json(m));
+    return OperationResult{json::object{{"runId", *id}, {"messages", std::move(out)}}};
+  });
+  ops.add("runs.removeQueuedResumeMessage", [&engine](const OperationRequest& request) -> Result<OperationResult> {
+    auto params = params_of(request, {"runId", "messageId"});
+    if (!params) return params.failure();
+    auto id = run_id_of(*params);
+    if (!id) return id.failure();
+    auto message_id = message_id_of(*params);
+    if (!message_id) return message_id.failure();
+    auto removed = engine.remove_queued_message(*id, *message_id, request.actor);
+    if (!removed) return removed.failure();
+    return OperationResult{
+        json::object{{"result", {{"runId", removed->run_id}, {"messageId", removed->message_id}, {"deleted", true}}}}};
+  });
 }
 
 }  // namespace
@@ -166,6 +221,7 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
           }));
   ops.add("runs.clearGroup",
           run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.set_group(id, std::nullopt, r.actor); }));
+  add_queued_message_operations(ops, ctx);
 }
 
 }  // namespace agentry::api

@@ -12,11 +12,12 @@ namespace agentry::api {
 namespace json = boost::json;
 using events::Channel;
 
-std::string sse_frame(const std::string& event, const std::string& data, const std::string& id) {
+std::string sse_frames(const std::vector<StreamEvent>& events) {
   std::string out;
-  out.reserve(data.size() + event.size() + id.size() + 24);
-  if (!id.empty()) out += "id: " + id + "\n";
-  out += "event: " + event + "\ndata: " + data + "\n\n";  // data is single-line JSON
+  for (const auto& e : events) {
+    if (!e.id.empty()) out += "id: " + e.id + "\n";
+    out += "event: " + e.event + "\ndata: " + e.data + "\n\n";  // data is single-line JSON
+  }
   return out;
 }
 
@@ -74,20 +75,22 @@ class CursorStream final : public StreamBase {
     wake();
   }
 
-  std::string poll(bool& closed) override {
-    std::string out;
+  std::vector<StreamEvent> poll(bool& closed) override {
+    std::vector<StreamEvent> out;
     store::EventPageQuery q{cursor_, stream_page};
     std::size_t count = 0;
     if (channel_ == Channel::timeline) {
       auto page = engine_.timeline(run_id_, q);
       if (!page) return closed = true, out;
-      for (const auto& e : *page) out += sse_frame("timeline", json::serialize(events::timeline_event_json(e)), std::to_string(e.cursor));
+      for (const auto& e : *page)
+        out.push_back({"timeline", json::serialize(events::timeline_event_json(e)), std::to_string(e.cursor)});
       count = page->size();
       if (!page->empty()) cursor_ = page->back().cursor;
     } else {
       auto page = engine_.audit(run_id_, q);
       if (!page) return closed = true, out;
-      for (const auto& e : *page) out += sse_frame("audit", json::serialize(events::audit_event_json(e)), std::to_string(e.cursor));
+      for (const auto& e : *page)
+        out.push_back({"audit", json::serialize(events::audit_event_json(e)), std::to_string(e.cursor)});
       count = page->size();
       if (!page->empty()) cursor_ = page->back().cursor;
     }
@@ -97,7 +100,7 @@ class CursorStream final : public StreamBase {
       ephemeral.swap(ephemeral_);
       if (overflow_) closed = true;
     }
-    for (const auto& e : ephemeral) out += sse_frame("timeline", *e);
+    for (const auto& e : ephemeral) out.push_back({"timeline", *e, {}});
     if (count == stream_page) wake();  // more history waiting
     return out;
   }
@@ -125,15 +128,15 @@ class DetailStream final : public StreamBase {
     wake();
   }
 
-  std::string poll(bool& closed) override {
+  std::vector<StreamEvent> poll(bool& closed) override {
     auto view = engine_.view(run_id_);
     if (!view) {
       closed = true;
-      return sse_frame("detail", json::serialize(json::object{{"type", "run_removed"}, {"runId", run_id_}}));
+      return {{"detail", json::serialize(json::object{{"type", "run_removed"}, {"runId", run_id_}}), {}}};
     }
     if (view->run.revision == sent_revision_) return {};
     sent_revision_ = view->run.revision;
-    return sse_frame("detail", json::serialize(json::object{{"type", "run_detail"}, {"run", detail_of(*view)}}));
+    return {{"detail", json::serialize(json::object{{"type", "run_detail"}, {"run", detail_of(*view)}}), {}}};
   }
 
  private:
@@ -160,14 +163,14 @@ class SummaryStream final : public StreamBase {
     wake();
   }
 
-  std::string poll(bool& closed) override {
+  std::vector<StreamEvent> poll(bool& closed) override {
     std::set<std::string> dirty;
     {
       std::lock_guard lock(mutex_);
       dirty.swap(dirty_);
       if (overflow_) closed = true;
     }
-    std::string out;
+    std::vector<StreamEvent> out;
     for (const auto& id : dirty) {
       auto view = engine_.view(id);
       json::object event;
@@ -178,7 +181,7 @@ class SummaryStream final : public StreamBase {
       } else {
         event = {{"type", "summary_removed"}, {"runId", id}};
       }
-      out += sse_frame("summary", json::serialize(event));
+      out.push_back({"summary", json::serialize(event), {}});
     }
     return out;
   }

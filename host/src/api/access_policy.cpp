@@ -1,0 +1,60 @@
+#include "api/access_policy.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace agentry::api {
+namespace {
+
+std::string trim(std::string s) {
+  auto not_space = [](unsigned char c) { return !std::isspace(c); };
+  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
+  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
+  return s;
+}
+
+/// Equal contents, in time that depends only on the lengths.
+bool constant_time_equal(const std::string& a, const std::string& b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  const std::size_t n = std::max(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+    const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+    diff = static_cast<unsigned char>(diff | (x ^ y));
+  }
+  return diff == 0;
+}
+
+}  // namespace
+
+bool is_protected_path(const std::string& path) { return path == "/api" || path.rfind("/api/", 0) == 0; }
+
+core::Result<AccessPolicy> AccessPolicy::from_environment(
+    const std::function<std::optional<std::string>(const char*)>& getenv) {
+  std::string flag = trim(getenv("AGENTRY_DAEMON_AUTH_ENABLED").value_or(""));
+  std::transform(flag.begin(), flag.end(), flag.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (flag != "true" && flag != "1" && flag != "yes" && flag != "on") return AccessPolicy(false, {});
+  std::string token = trim(getenv("AGENTRY_DAEMON_TOKEN").value_or(""));
+  if (token.empty())
+    return core::fail(core::ErrorCode::validation,
+                      "AGENTRY_DAEMON_AUTH_ENABLED is on but AGENTRY_DAEMON_TOKEN is empty; set a token or turn auth off");
+  return AccessPolicy(true, std::move(token));
+}
+
+bool AccessPolicy::allows(const HttpRequest& request) const {
+  if (!enabled_) return true;
+  const auto* header = request.header("authorization");
+  if (!header) return false;
+  static constexpr std::string_view scheme = "Bearer ";
+  if (header->size() <= scheme.size() || header->compare(0, scheme.size(), scheme) != 0) return false;
+  return constant_time_equal(header->substr(scheme.size()), token_);
+}
+
+HttpResponse AccessPolicy::refusal() {
+  auto r = error_response(core::ErrorCode::unauthenticated,
+                          "this daemon requires a bearer token: send 'Authorization: Bearer <token>'");
+  r.headers.emplace_back("WWW-Authenticate", "Bearer");
+  return r;
+}
+
+}  // namespace agentry::api

@@ -1,0 +1,41 @@
+#pragma once
+// Opt-in bearer-token protection of the daemon API:
+//   AGENTRY_DAEMON_AUTH_ENABLED  true/1/yes/on (trimmed, any case) turns it on
+//   AGENTRY_DAEMON_TOKEN         the shared token; must be non-empty when enabled
+// Every /api/ route, every event stream and the WebSocket handshake then need
+// `Authorization: Bearer <token>`; /app-config.json and static files stay public.
+// The token is compared in constant time and never logged.
+
+#include "api/http_message.hpp"
+#include "core/result.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace agentry::api {
+
+class AccessPolicy {
+ public:
+  /// Reads the environment; VALIDATION_FAILED when auth is on without a usable token.
+  static core::Result<AccessPolicy> from_environment(
+      const std::function<std::optional<std::string>(const char*)>& getenv);
+  static AccessPolicy open() { return AccessPolicy(false, {}); }
+
+  bool enabled() const { return enabled_; }
+  /// True when `request` may proceed: auth is off, the path is public, or the bearer
+  /// token matches.
+  bool allows(const HttpRequest& request) const;
+  /// The 401 envelope for a refused request.
+  static HttpResponse refusal();
+
+ private:
+  AccessPolicy(bool enabled, std::string token) : enabled_(enabled), token_(std::move(token)) {}
+  bool enabled_;
+  std::string token_;
+};
+
+/// True when the request path needs a token (the API and its streams).
+bool is_protected_path(const std::string& path);
+
+}  // namespace agentry::api

@@ -1,0 +1,324 @@
+#include "api/ws_session.hpp"
+
+#include "api/jsonrpc.hpp"
+#include "api/run_streams.hpp"
+#include "api/worker_dispatch.hpp"
+#include "core/ids.hpp"
+#include "core/log.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <deque>
+#include <map>
+
+namespace agentry::api {
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::size_t max_subscriptions = 64;
+constexpr std::size_t max_outbox_messages = 4096;
+constexpr std::size_t max_outbox_bytes = 16 * 1024 * 1024;
+constexpr std::size_t max_in_flight_requests = 64;
+
+struct Subscription {
+  std::shared_ptr<EventStream> source;
+  std::string run_id;
+  bool polling = false;
+  bool pending = false;
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(WebSocketServices services, beast::tcp_stream stream, bool cli_client)
+      : services_(services),
+        ws_(std::move(stream)),
+        send_signal_(ws_.get_executor()),
+        actor_{cli_client ? "cli" : "ws"},
+        var_origin_(cli_client ? engine::VarOrigin::cli : engine::VarOrigin::web) {}
+
+  net::awaitable<void> run(beast::http::request<beast::http::string_body> request) {
+    beast::get_lowest_layer(ws_).expires_never();  // the websocket's own timeouts take over
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.read_message_max(services_.limits.max_body_bytes);
+    auto [accept_ec] = co_await ws_.async_accept(request, net::as_tuple(net::use_awaitable));
+    if (accept_ec) co_return;
+    auto self = shared_from_this();
+    net::co_spawn(ws_.get_executor(), [self]() { return self->write_loop(); }, net::detached);
+    beast::flat_buffer buffer;
+    for (;;) {
+      auto [ec, n] = co_await ws_.async_read(buffer, net::as_tuple(net::use_awaitable));
+      if (ec) {
+        if (ec == websocket::error::message_too_big)
+          close_with("message larger than " + std::to_string(services_.limits.max_body_bytes) + " bytes");
+        break;
+      }
+      std::string text = beast::buffers_to_string(buffer.data());
+      buffer.consume(buffer.size());
+      if (!ws_.got_text()) {
+        send(jsonrpc_error(nullptr, jsonrpc_invalid_request, "binary frames are not supported; send JSON text"));
+        continue;
+      }
+      if (in_flight_ >= max_in_flight_requests) {
+        send(jsonrpc_error(nullptr, jsonrpc_invalid_request,
+                           "too many requests in flight on this connection; wait for answers"));
+        continue;
+      }
+      ++in_flight_;
+      net::co_spawn(ws_.get_executor(), [self, text = std::move(text)]() { return self->handle(text); }, net::detached);
+    }
+    closing_ = true;
+    subscriptions_.clear();
+    send_signal_.cancel();
+  }
+
+ private:
+  /// [strand] Queues a message; a client that cannot keep up is disconnected.
+  void send(std::string text) {
+    if (closing_) return;
+    if (outbox_.size() >= max_outbox_messages || outbox_bytes_ + text.size() > max_outbox_bytes) {
+      close_with("slow consumer: the outbox is full; reconnect and resume from your last cursor");
+      return;
+    }
+    outbox_bytes_ += text.size();
+    outbox_.push_back(std::move(text));
+    send_signal_.cancel();
+  }
+
+  void close_with(std::string reason) {
+    if (closing_) return;
+    core::log_warn("closing websocket connection", {{"reason", reason}});
+    close_reason_ = std::move(reason);
+    closing_ = true;
+    outbox_.clear();
+    outbox_bytes_ = 0;
+    subscriptions_.clear();
+    send_signal_.cancel();
+  }
+
+  net::awaitable<void> write_loop() {
+    auto self = shared_from_this();
+    for (;;) {
+      if (outbox_.empty()) {
+        if (closing_) break;
+        send_signal_.expires_at(net::steady_timer::time_point::max());
+        co_await send_signal_.async_wait(net::as_tuple(net::use_awaitable));
+        continue;
+      }
+      std::string message = std::move(outbox_.front());
+      outbox_.pop_front();
+      outbox_bytes_ -= message.size();
+      ws_.text(true);
+      auto [ec, n] = co_await ws_.async_write(net::buffer(message), net::as_tuple(net::use_awaitable));
+      if (ec) {
+        closing_ = true;
+        break;
+      }
+    }
+    if (!close_reason_.empty()) {
+      websocket::close_reason reason(websocket::close_code::policy_error);
+      reason.reason = close_reason_.substr(0, 120);  // a close frame holds 123 bytes of reason
+      auto [ec] = co_await ws_.async_close(reason, net::as_tuple(net::use_awaitable));
+      (void)ec;
+    }
+  }
+
+  net::awaitable<void> handle(std::string text) {
+    auto self = shared_from_this();
+    auto parsed = parse_jsonrpc_request(text);
+    if (auto* error = std::get_if<std::string>(&parsed)) {
+      --in_flight_;
+      send(std::move(*error));
+      co_return;
+    }
+    auto request = std::get<JsonRpcRequest>(std::move(parsed));
+    const json::value id = request.id.value_or(nullptr);
+    std::string answer;
+    if (request.method == "events.subscribe") {
+      answer = co_await subscribe(id, std::move(request.params));
+    } else if (request.method == "events.unsubscribe") {
+      answer = unsubscribe(id, request.params);
+    } else if (!services_.operations.find(request.method)) {
+      answer = jsonrpc_error(id, jsonrpc_method_not_found, "no method named '" + request.method + "'");
+    } else {
+      answer = co_await call_operation(id, request);
+    }
+    --in_flight_;
+    if (request.id) send(std::move(answer));
+  }
+
+  net::awaitable<std::string> subscribe(json::value id, json::object params) {
+    JsonBody body(std::move(params));
+    if (auto ok = body.allow_only({"channel", "runId", "after"}); !ok) co_return jsonrpc_error(id, ok.error());
+    auto channel = body.required_string("channel");
+    if (!channel) co_return jsonrpc_error(id, channel.error());
+    auto after = body.optional_int("after", 0, INT64_MAX);
+    if (!after) co_return jsonrpc_error(id, after.error());
+    std::string run_id;
+    if (*channel != "run_summary") {
+      auto rid = run_id_of(body);
+      if (!rid) co_return jsonrpc_error(id, rid.error());
+      run_id = *rid;
+    } else if (body.has("runId")) {
+      co_return jsonrpc_error(id, core::make_error(core::ErrorCode::invalid_request,
+                                                   "run_summary covers every run; leave runId out"));
+    }
+    if (subscriptions_.size() >= max_subscriptions)
+      co_return jsonrpc_error(id, core::make_error(core::ErrorCode::conflict,
+                                                   "at most " + std::to_string(max_subscriptions) +
+                                                       " subscriptions per connection"));
+    auto& engine = services_.engine;
+    const std::int64_t start = after->value_or(0);
+    std::shared_ptr<EventStream> source;
+    if (*channel == "run_summary") source = make_summary_stream(engine);
+    else if (*channel == "run_detail") source = make_detail_stream(engine, run_id);
+    else if (*channel == "run_timeline") source = make_timeline_stream(engine, run_id, start);
+    else if (*channel == "run_audit") source = make_audit_stream(engine, run_id, start);
+    else
+      co_return jsonrpc_error(id, core::make_error(core::ErrorCode::invalid_request,
+                                                   "channel must be run_summary, run_detail, run_timeline or run_audit",
+                                                   {{"field", "channel"}}));
+    if (!run_id.empty()) {
+      auto exists = co_await missing_run(run_id);
+      if (!exists.empty())
+        co_return jsonrpc_error(id, core::make_error(core::ErrorCode::not_found, exists, {{"runId", run_id}}));
+    }
+    std::string sub_id = core::new_prefixed_id("sub");
+    subscriptions_[sub_id] = Subscription{source, run_id};
+    std::weak_ptr<Connection> weak = shared_from_this();
+    auto executor = ws_.get_executor();
+    source->start([weak, executor, sub_id] {
+      net::post(executor, [weak, sub_id] {
+        if (auto self = weak.lock()) self->schedule_poll(sub_id);
+      });
+    });
+    co_return jsonrpc_result(id, json::object{{"subscriptionId", sub_id}});
+  }
+
+  std::string unsubscribe(const json::value& id, const json::object& params) {
+    JsonBody body(params);
+    if (auto ok = body.allow_only({"subscriptionId"}); !ok) return jsonrpc_error(id, ok.error());
+    auto sub = body.required_string("subscriptionId");
+    if (!sub) return jsonrpc_error(id, sub.error());
+    if (subscriptions_.erase(*sub) == 0)
+      return jsonrpc_error(id, core::make_error(core::ErrorCode::not_found, "no subscription '" + *sub + "'"));
+    return jsonrpc_result(id, json::object{{"unsubscribed", true}});
+  }
+
+  /// [strand] Polls a subscription's source, one poll at a time per subscription.
+  void schedule_poll(const std::string& sub_id) {
+    auto it = subscriptions_.find(sub_id);
+    if (it == subscriptions_.end() || closing_) return;
+    it->second.pending = true;
+    if (it->second.polling) return;
+    it->second.polling = true;
+    auto self = shared_from_this();
+    net::co_spawn(ws_.get_executor(), [self, sub_id]() { return self->poll(sub_id); }, net::detached);
+  }
+
+  struct Polled {
+    std::vector<StreamEvent> events;
+    bool closed = false;
+  };
+
+  net::awaitable<void> poll(std::string sub_id) {
+    auto self = shared_from_this();
+    for (;;) {
+      auto it = subscriptions_.find(sub_id);
+      if (it == subscriptions_.end()) co_return;
+      if (!it->second.pending) {
+        it->second.polling = false;
+        co_return;
+      }
+      it->second.pending = false;
+      auto source = it->second.source;
+      const std::string run_id = it->second.run_id;
+      Polled polled = co_await poll_source(source);
+      for (const auto& e : polled.events) send(notification(sub_id, run_id, e));
+      if (polled.closed) {
+        subscriptions_.erase(sub_id);
+        send(json::serialize(json::object{
+            {"jsonrpc", "2.0"}, {"method", "events.closed"}, {"params", {{"subscriptionId", sub_id}}}}));
+        co_return;
+      }
+    }
+  }
+
+  // GCC 12 destroys lambda temporaries created inside a co_await expression twice, so
+  // the callables handed to on_workers() are built in these plain (non-coroutine)
+  // functions.
+
+  net::awaitable<std::string> call_operation(json::value id, JsonRpcRequest request) {
+    const auto& ops = services_.operations;
+    OperationRequest op{std::move(request.params), actor_, var_origin_};
+    return on_workers<std::string>(services_.workers, [&ops, id = std::move(id), method = std::move(request.method),
+                                                       op = std::move(op)]() {
+      auto result = ops.call(method, op);
+      return result ? jsonrpc_result(id, result->body) : jsonrpc_error(id, result.error());
+    });
+  }
+
+  /// "" when the run exists, else why not.
+  net::awaitable<std::string> missing_run(std::string run_id) {
+    auto& engine = services_.engine;
+    return on_workers<std::string>(services_.workers, [&engine, run_id = std::move(run_id)]() {
+      auto view = engine.view(run_id);
+      return view ? std::string() : view.error().message;
+    });
+  }
+
+  net::awaitable<Polled> poll_source(std::shared_ptr<EventStream> source) {
+    return on_workers<Polled>(services_.workers, [source = std::move(source)]() {
+      Polled out;
+      out.events = source->poll(out.closed);
+      return out;
+    });
+  }
+
+  static std::string notification(const std::string& sub_id, const std::string& run_id, const StreamEvent& e) {
+    std::string head = R"({"jsonrpc":"2.0","method":"run.)" + e.event + R"(","params":{"subscriptionId":")" + sub_id + '"';
+    if (e.event == "timeline" || e.event == "audit") {
+      return head + R"(,"runId":")" + run_id + R"(","cursor":)" + (e.id.empty() ? std::string("null") : e.id) +
+             R"(,"event":)" + e.data + "}}";
+    }
+    // Summary and detail events are objects: their members join the params.
+    return head + "," + e.data.substr(1) + "}";
+  }
+
+  WebSocketServices services_;
+  websocket::stream<beast::tcp_stream> ws_;
+  net::steady_timer send_signal_;
+  std::deque<std::string> outbox_;
+  std::size_t outbox_bytes_ = 0;
+  bool closing_ = false;
+  std::string close_reason_;
+  std::size_t in_flight_ = 0;
+  std::map<std::string, Subscription> subscriptions_;
+  // The agentry CLI says so in its handshake (X-Agentry-Client: cli): its vars then
+  // count as coming from the command line, and the audit trail names it.
+  engine::Actor actor_;
+  engine::VarOrigin var_origin_;
+};
+
+}  // namespace
+
+net::awaitable<void> serve_websocket(WebSocketServices services, beast::tcp_stream stream,
+                                     beast::http::request<beast::http::string_body> request) {
+  const bool cli_client = request["X-Agentry-Client"] == "cli";
+  auto connection = std::make_shared<Connection>(services, std::move(stream), cli_client);
+  co_await connection->run(std::move(request));
+}
+
+}  // namespace agentry::api
