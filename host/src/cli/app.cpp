@@ -1,33 +1,276 @@
+// The command-line grammar: every subcommand, its options and help, in the one
+// translation unit that compiles CLI11 (header-only, and slow to compile). What the
+// commands do is in commands/*.cpp.
+
 #include "cli/app.hpp"
 
+#include "cli/commands/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/serve_command.hpp"
+#include "core/log.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 
 namespace agentry::cli {
+namespace {
+
+using Action = std::function<int(CommandContext&)>;
+
+/// What the parsed subcommand will run; set by its final callback.
+struct Invocation {
+  GlobalOptions global;
+  Action action;
+};
+
+/// Makes `command` select `action` when it is the one parsed. `before` runs first, once
+/// the options are parsed (to record which were given).
+void on_parsed(CLI::App* command, Invocation& invocation, Action action, std::function<void()> before = {}) {
+  command->final_callback([&invocation, action = std::move(action), before = std::move(before)] {
+    if (before) before();
+    invocation.action = action;
+  });
+}
+
+CLI::Option* add_run_id(CLI::App* command, std::string& run_id) {
+  return command->add_option("run", run_id, "Run id")->required();
+}
+
+void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& record) {
+  cmd->add_option("agent", o.agent, "Agent: a name from a project's .agentry/ or the config dir, or a path")->required();
+  cmd->add_option("--assignment,-a", o.assignment, "Assignment: a name or a path");
+  auto* message = cmd->add_option("--message,-m", o.message, "The message (required without an assignment)");
+  cmd->add_option("--var", o.vars, "An assignment variable, name=value (repeatable)")->type_name("NAME=VALUE");
+  cmd->add_option("--cwd", o.cwd, "Working directory of the run (default: the current directory)");
+  auto* group = cmd->add_option("--group", o.group, "Run group id (default: $AGENTRY_RUN_GROUP_ID, else the run's own id)");
+  auto* parent = cmd->add_option("--parent", o.parent,
+                                 "Parent run id (default: $AGENTRY_RUN_ID inside a run, else $AGENTRY_PARENT_RUN_ID); "
+                                 "\"\" for none");
+  cmd->add_option("--name", o.name, "A display name");
+  cmd->add_option("--model", o.model, "Override the agent's model");
+  cmd->add_option("--effort", o.effort, "Override the agent's reasoning effort");
+  cmd->add_option("--launcher", o.launcher, "Wrap the agent's command with this launcher");
+  cmd->add_option("--timeout", o.timeout_sec, "Time limit of one session, in seconds")->check(CLI::Range(0, 7 * 24 * 3600));
+  cmd->add_option("--max-retries", o.max_retries, "Retries of a failed attempt (0-20)")->check(CLI::Range(0, 20));
+  record = [&o, message, group, parent] {
+    o.message_given = message->count() > 0;
+    o.group_given = group->count() > 0;
+    o.parent_given = parent->count() > 0;
+  };
+}
+
+void add_run_commands(CLI::App& app, Invocation& inv) {
+  for (bool start : {true, false}) {
+    auto o = std::make_shared<StartOptions>();
+    auto* cmd = start ? app.add_subcommand("run", "Start a run and follow it to the end; exits with the run's code")
+                      : app.add_subcommand("init", "Create a run without starting it (status initialized)");
+    std::function<void()> record;
+    add_start_options(cmd, *o, record);
+    if (start) cmd->add_flag("--detach,-d", o->detach, "Start it and return at once (connected mode only)");
+    on_parsed(cmd, inv, [o, start](CommandContext& ctx) { return start_command(ctx, *o, start); }, record);
+  }
+  {
+    auto id = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("ready", "Mark an initialized run ready");
+    add_run_id(cmd, *id);
+    on_parsed(cmd, inv, [id](CommandContext& ctx) { return ready_command(ctx, *id); });
+  }
+  {
+    auto o = std::make_shared<ResumeOptions>();
+    auto* cmd = app.add_subcommand("resume", "Start a run's next session (or its first) and follow it");
+    add_run_id(cmd, o->run_id);
+    auto* message = cmd->add_option("--message,-m", o->message, "The follow-up message for the new session");
+    cmd->add_flag("--detach,-d", o->detach, "Resume it and return at once (connected mode only)");
+    on_parsed(cmd, inv, [o](CommandContext& ctx) { return resume_command(ctx, *o); },
+              [o, message] { o->message_given = message->count() > 0; });
+  }
+  {
+    auto id = std::make_shared<std::string>();
+    auto reason = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("abort", "Abort a running run");
+    add_run_id(cmd, *id);
+    cmd->add_option("--reason", *reason, "Why (recorded in the audit trail)");
+    on_parsed(cmd, inv, [id, reason](CommandContext& ctx) { return abort_command(ctx, *id, *reason); });
+  }
+}
+
+void add_query_commands(CLI::App& app, Invocation& inv) {
+  {
+    auto o = std::make_shared<ListOptions>();
+    auto* cmd = app.add_subcommand("list", "List runs (default: those in the current directory), newest first");
+    cmd->add_option("--cwd", o->cwd, "Runs whose working directory is this one");
+    cmd->add_flag("--global,-g", o->global, "Every run");
+    cmd->add_option("--group", o->group, "Runs of this group");
+    cmd->add_option("--repo", o->repo, "Runs anywhere inside this git work tree");
+    cmd->add_flag("--all", o->all, "Include archived runs");
+    cmd->add_option("--limit,-n", o->limit, "At most this many runs (1-500, default 100)")->check(CLI::Range(1, 500));
+    cmd->add_option("--cursor", o->cursor, "Continue after a previous page (its nextCursor)");
+    on_parsed(cmd, inv, [o](CommandContext& ctx) { return list_command(ctx, *o); });
+  }
+  {
+    auto id = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("show", "Show a run: status, tasks, sessions");
+    add_run_id(cmd, *id);
+    on_parsed(cmd, inv, [id](CommandContext& ctx) { return show_command(ctx, *id); });
+  }
+  for (bool logs : {true, false}) {
+    auto o = std::make_shared<HistoryOptions>();
+    auto* cmd = logs ? app.add_subcommand("logs", "Print a run's timeline; -f follows it live until the run ends")
+                     : app.add_subcommand("audit", "Print a run's audit trail: who did what, when");
+    add_run_id(cmd, o->run_id);
+    if (logs) cmd->add_flag("--follow,-f", o->follow, "Keep printing until the run ends (exits with its code)");
+    cmd->add_option("--after", o->after, "Start after this cursor")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--limit,-n", o->limit, "At most this many entries")->check(CLI::PositiveNumber);
+    if (logs) on_parsed(cmd, inv, [o](CommandContext& ctx) { return logs_command(ctx, *o); });
+    else on_parsed(cmd, inv, [o](CommandContext& ctx) { return audit_command(ctx, *o); });
+  }
+}
+
+void add_task_commands(CLI::App& app, Invocation& inv) {
+  auto* task = app.add_subcommand("task", "A run's tasks: list, show, set, append-notes, add, delete");
+  task->require_subcommand(1);
+  using Command = int (*)(CommandContext&, const TaskOptions&);
+  auto sub = [&](const char* name, const char* help, Command command, bool with_task) {
+    auto o = std::make_shared<TaskOptions>();
+    auto* cmd = task->add_subcommand(name, help);
+    if (with_task) cmd->add_option("task", o->task_id, "Task id")->required();
+    cmd->add_option("--run,-r", o->run_id, "Run id (default: $AGENTRY_RUN_ID)");
+    on_parsed(cmd, inv, [o, command](CommandContext& ctx) { return command(ctx, *o); });
+    return std::pair{cmd, o};
+  };
+  sub("list", "List the run's tasks", task_list_command, false);
+  sub("show", "Show one task", task_show_command, true);
+  {
+    auto [cmd, o] = sub("set", "Change a task's status, notes, title or body", task_set_command, true);
+    cmd->add_option("--status,-s", o->status, "pending, in_progress, completed or blocked")
+        ->check(CLI::IsMember({"pending", "in_progress", "completed", "blocked"}));
+    auto* notes = cmd->add_option("--notes", o->notes, "Replace the notes");
+    auto* title = cmd->add_option("--title", o->title, "New title (pending tasks only)");
+    auto* body = cmd->add_option("--body", o->body, "New body (pending tasks only)");
+    on_parsed(cmd, inv, [o = o](CommandContext& ctx) { return task_set_command(ctx, *o); },
+              [o = o, notes, title, body] {
+                o->notes_given = notes->count() > 0;
+                o->title_given = title->count() > 0;
+                o->body_given = body->count() > 0;
+              });
+  }
+  {
+    auto [cmd, o] = sub("append-notes", "Add a line to a task's notes", task_append_notes_command, true);
+    cmd->add_option("text", o->text, "The line to add")->required();
+  }
+  {
+    auto [cmd, o] = sub("add", "Add a task to the run", task_add_command, false);
+    cmd->add_option("title", o->title, "Title")->required();
+    cmd->add_option("--id", o->task_id, "Task id (default: generated)");
+    cmd->add_option("--body", o->body, "Body");
+  }
+  sub("delete", "Delete a pending task", task_delete_command, true);
+}
+
+void add_queue_commands(CLI::App& app, Invocation& inv) {
+  auto* queue = app.add_subcommand("queue", "Follow-up messages for a running run, sent together when its session ends");
+  queue->require_subcommand(1);
+  using Command = int (*)(CommandContext&, const QueueOptions&);
+  auto sub = [&](const char* name, const char* help, Command command) {
+    auto o = std::make_shared<QueueOptions>();
+    auto* cmd = queue->add_subcommand(name, help);
+    add_run_id(cmd, o->run_id);
+    on_parsed(cmd, inv, [o, command](CommandContext& ctx) { return command(ctx, *o); });
+    return std::pair{cmd, o};
+  };
+  {
+    auto [cmd, o] = sub("add", "Queue a message (the run must be running)", queue_add_command);
+    cmd->add_option("text", o->text, "The message")->required();
+  }
+  sub("list", "List the run's queued messages", queue_list_command);
+  {
+    auto [cmd, o] = sub("remove", "Remove a queued message before it is sent", queue_remove_command);
+    cmd->add_option("message", o->message_id, "Queued message id (see queue list)")->required();
+  }
+}
+
+void add_admin_commands(CLI::App& app, Invocation& inv) {
+  for (auto [name, help] :
+       {std::pair{"archive", "Archive a run that is not running (hidden from lists without --all)"},
+        std::pair{"unarchive", "Bring an archived run back"},
+        std::pair{"reset", "Return a run to its state before its first session (status initialized)"},
+        std::pair{"delete", "Delete an archived run and everything recorded about it"}}) {
+    auto id = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand(name, help);
+    add_run_id(cmd, *id);
+    on_parsed(cmd, inv, [id, name = std::string(name)](CommandContext& ctx) { return admin_command(ctx, name, *id); });
+  }
+}
+
+void add_info_commands(CLI::App& app, Invocation& inv) {
+  auto* backends = app.add_subcommand("backends", "List the backends agentry can run agents on, and plugins that failed");
+  on_parsed(backends, inv, [](CommandContext& ctx) { return backends_command(ctx); });
+  auto o = std::make_shared<DefinitionOptions>();
+  auto* cmd = app.add_subcommand("definitions", "List definitions, or show one: definitions [KIND [NAME]]");
+  cmd->alias("defs");
+  cmd->add_option("kind", o->kind, "agents, assignments, launchers or tasks (default: every kind)");
+  cmd->add_option("name", o->name, "A definition's name or path: show it");
+  cmd->add_option("--cwd", o->cwd, "Project directory whose .agentry/ is searched too (default: the current one)");
+  on_parsed(cmd, inv, [o](CommandContext& ctx) { return definitions_command(ctx, *o); });
+}
+
+}  // namespace
 
 int run_app(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return run_cli(args, Environment::current(), std::cout, std::cerr, open_client);
+}
+
+int run_cli(const std::vector<std::string>& args, Environment env, std::ostream& out, std::ostream& err,
+            ClientFactory factory) {
   CLI::App app{"agentry: durable, observable, resumable AI agent runs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", AGENTRY_VERSION);
+  app.fallthrough();  // global options are accepted after the subcommand too
+  app.footer("Commands work embedded (in this process, on $AGENTRY_HOME) unless --connect or AGENTRY_CONNECT names a "
+             "daemon. Exit codes: 0 ok, 1 exhausted, 2 blocked, 3 refused, 4 failed, 130 cancelled. See docs/cli.md.");
+
+  Invocation invocation;
+  auto* connect = app.add_option("--connect", invocation.global.connect,
+                                 "Daemon WebSocket URL, e.g. ws://127.0.0.1:4773/ (default: $AGENTRY_CONNECT; "
+                                 "none: embedded)");
+  app.add_flag("--json", invocation.global.json, "Print the operation's JSON result as is");
 
   ServeOptions serve;
-  auto* serve_cmd = app.add_subcommand("serve", "Run the local control plane (HTTP API and dashboard)");
+  auto* serve_cmd = app.add_subcommand("serve", "Run the local control plane (HTTP API, WebSocket JSON-RPC, dashboard)");
   serve_cmd->add_option("--listen", serve.listen, "WebSocket URL to listen on; HTTP is served on the same port")
       ->envname("AGENTRY_LISTEN")
       ->capture_default_str();
 
+  add_run_commands(app, invocation);
+  add_query_commands(app, invocation);
+  add_task_commands(app, invocation);
+  add_queue_commands(app, invocation);
+  add_admin_commands(app, invocation);
+  add_info_commands(app, invocation);
+
+  std::vector<const char*> argv{"agentry"};
+  for (const auto& a : args) argv.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(argv.size()), argv.data());
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
+    int code = app.exit(e, out, err);
     return code == 0 ? exit_code::success : exit_code::config_error;
   }
-  if (serve_cmd->parsed()) return run_serve(serve);
-  return exit_code::success;
+  if (serve_cmd->parsed()) {
+    if (connect->count()) {
+      err << "agentry serve: --connect is for client commands; serve is the daemon (use --listen)\n";
+      return exit_code::config_error;
+    }
+    return run_serve(serve);
+  }
+  if (!invocation.action) return exit_code::success;
+  // Client commands log only what needs attention, unless asked for more.
+  if (!env.has("AGENTRY_LOG_LEVEL")) core::set_log_level(core::LogLevel::warn);
+  else core::set_log_level(env.get("AGENTRY_LOG_LEVEL"));
+  CommandContext context(invocation.global, std::move(env), out, err, std::move(factory));
+  return invocation.action(context);
 }
 
 }  // namespace agentry::cli

@@ -5,12 +5,44 @@
 namespace agentry::cli {
 namespace {
 
-core::Failure bad(const std::string& text, const std::string& why) {
+core::Failure bad(const std::string& text, const std::string& why, const char* what) {
   return core::fail(core::ErrorCode::validation,
-                    "invalid listen URL '" + text + "': " + why + " (expected ws://127.0.0.1:4773/)");
+                    std::string("invalid ") + what + " URL '" + text + "': " + why + " (expected ws://127.0.0.1:4773/)");
 }
 
 std::string host_part(const std::string& host) { return host.find(':') != std::string::npos ? "[" + host + "]" : host; }
+
+core::Result<ListenUrl> parse_ws_url(const std::string& text, const char* what) {
+  const std::string scheme = "ws://";
+  if (text.rfind(scheme, 0) != 0) return bad(text, "it must start with ws://", what);
+  std::string rest = text.substr(scheme.size());
+  auto slash = rest.find('/');
+  std::string authority = rest.substr(0, slash);
+  if (slash != std::string::npos && rest.substr(slash) != "/")
+    return bad(text, "a path other than / is not supported", what);
+  ListenUrl url;
+  std::string port_text;
+  if (!authority.empty() && authority[0] == '[') {
+    auto close = authority.find(']');
+    if (close == std::string::npos) return bad(text, "unterminated [ in the host", what);
+    url.host = authority.substr(1, close - 1);
+    if (close + 1 >= authority.size() || authority[close + 1] != ':') return bad(text, "the port is missing", what);
+    port_text = authority.substr(close + 2);
+  } else {
+    auto colon = authority.rfind(':');
+    if (colon == std::string::npos) return bad(text, "the port is missing", what);
+    url.host = authority.substr(0, colon);
+    port_text = authority.substr(colon + 1);
+  }
+  if (url.host.empty()) return bad(text, "the host is missing", what);
+  if (url.host == "localhost") url.host = "127.0.0.1";
+  unsigned port = 0;
+  auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc{} || end != port_text.data() + port_text.size() || port > 65535)
+    return bad(text, "the port must be a number from 0 to 65535", what);
+  url.port = static_cast<std::uint16_t>(port);
+  return url;
+}
 
 }  // namespace
 
@@ -22,34 +54,11 @@ std::string ListenUrl::http_url(std::uint16_t bound_port) const {
   return "http://" + host_part(host) + ":" + std::to_string(bound_port);
 }
 
-core::Result<ListenUrl> parse_listen_url(const std::string& text) {
-  const std::string scheme = "ws://";
-  if (text.rfind(scheme, 0) != 0) return bad(text, "it must start with ws://");
-  std::string rest = text.substr(scheme.size());
-  auto slash = rest.find('/');
-  std::string authority = rest.substr(0, slash);
-  if (slash != std::string::npos && rest.substr(slash) != "/") return bad(text, "a path other than / is not supported");
-  ListenUrl url;
-  std::string port_text;
-  if (!authority.empty() && authority[0] == '[') {
-    auto close = authority.find(']');
-    if (close == std::string::npos) return bad(text, "unterminated [ in the host");
-    url.host = authority.substr(1, close - 1);
-    if (close + 1 >= authority.size() || authority[close + 1] != ':') return bad(text, "the port is missing");
-    port_text = authority.substr(close + 2);
-  } else {
-    auto colon = authority.rfind(':');
-    if (colon == std::string::npos) return bad(text, "the port is missing");
-    url.host = authority.substr(0, colon);
-    port_text = authority.substr(colon + 1);
-  }
-  if (url.host.empty()) return bad(text, "the host is missing");
-  if (url.host == "localhost") url.host = "127.0.0.1";
-  unsigned port = 0;
-  auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (ec != std::errc{} || end != port_text.data() + port_text.size() || port > 65535)
-    return bad(text, "the port must be a number from 0 to 65535");
-  url.port = static_cast<std::uint16_t>(port);
+core::Result<ListenUrl> parse_listen_url(const std::string& text) { return parse_ws_url(text, "listen"); }
+
+core::Result<ListenUrl> parse_connect_url(const std::string& text) {
+  auto url = parse_ws_url(text, "--connect");
+  if (url && url->port == 0) return bad(text, "the port must be from 1 to 65535", "--connect");
   return url;
 }
 

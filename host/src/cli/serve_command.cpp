@@ -1,20 +1,17 @@
 #include "cli/serve_command.hpp"
 
+#include "api/access_policy.hpp"
 #include "api/api_context.hpp"
 #include "api/http_server.hpp"
 #include "api/operations.hpp"
 #include "api/router.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/listen_url.hpp"
+#include "cli/local_stack.hpp"
 #include "cli/paths.hpp"
 #include "core/clock.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
-#include "core/executor.hpp"
-#include "engine/engine.hpp"
-#include "events/event_bus.hpp"
-#include "plugins/plugin_registry.hpp"
-#include "store/database.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -32,36 +29,35 @@ int run_serve(const ServeOptions& options) {
     std::cerr << "agentry serve: " << url.error().message << "\n";
     return exit_code::config_error;
   }
+  auto access = api::AccessPolicy::from_environment([](const char* name) -> std::optional<std::string> {
+    const char* v = std::getenv(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  });
+  if (!access) {
+    std::cerr << "agentry serve: " << access.error().message << "\n";
+    return exit_code::config_error;
+  }
   auto paths = resolve_paths();
   if (!paths) {
     std::cerr << "agentry serve: " << paths.error().message << "\n";
     return exit_code::config_error;
   }
-  auto db = store::Database::open(paths->database());
-  if (!db) {
-    std::cerr << "agentry serve: " << db.error().message << "\n";
+  const long pid = static_cast<long>(::getpid());
+  auto stack = LocalStack::open(
+      *paths, api::DaemonInfo{core::new_daemon_instance_id(pid), pid, "", AGENTRY_VERSION, core::now_iso8601()});
+  if (!stack) {
+    std::cerr << "agentry serve: " << stack.error().message << "\n";
     return exit_code::runtime_error;
   }
-
-  const long pid = static_cast<long>(::getpid());
-  api::DaemonInfo info{core::new_daemon_instance_id(pid), pid, "", AGENTRY_VERSION, core::now_iso8601()};
-  plugins::PluginRegistry registry;
-  registry.load_all(plugins::PluginRegistry::default_search_path(paths->config_dir));
-  core::ThreadPool pool(4);
-  events::EventBus bus;
-  engine::EngineConfig engine_config{paths->config_dir, paths->home, info.daemon_instance_id};
-  if (const char* ms = std::getenv("AGENTRY_INTERRUPT_GRACE_MS"); ms && std::atol(ms) > 0)
-    engine_config.interrupt_grace = std::chrono::milliseconds(std::atol(ms));
-  engine::Engine engine({**db, registry, pool, bus}, engine_config);
+  auto& engine = (*stack)->engine();
+  auto& context = (*stack)->context();
+  const auto& operations = (*stack)->operations();
   // Before serving anyone: runs left "running" by a dead controller must not look alive.
   if (auto finalized = engine.reconcile_after_restart(); !finalized) {
     std::cerr << "agentry serve: startup reconciliation failed: " << finalized.error().message << "\n";
     return exit_code::runtime_error;
   }
 
-  api::ApiContext context{engine, info, paths->web_dir, ""};
-  if (const char* base = std::getenv("AGENTRY_WEB_BASE_PATH")) context.web_base_path = base;
-  const api::Operations operations = api::make_operations(context);
   api::Router router;
   api::add_all_routes(router, context, operations);
   api::ServerLimits limits;
@@ -71,13 +67,21 @@ int run_serve(const ServeOptions& options) {
   if (const char* ms = std::getenv("AGENTRY_SSE_HEARTBEAT_MS"); ms && std::atol(ms) > 0)
     limits.sse_heartbeat = std::chrono::milliseconds(std::atol(ms));
   api::HttpServer server(router, limits);
+  server.enable_websocket(operations, engine);
+  server.set_access_policy(*access);
   auto port = server.listen(url->host, url->port);
   if (!port) {
     std::cerr << "agentry serve: " << port.error().message << "\n";
     return exit_code::runtime_error;
   }
   context.daemon.listen_url = url->ws_url(*port);
-  core::log_info("daemon started", {{"daemonInstanceId", info.daemon_instance_id},
+  // Agents call back through AGENTRY_CONNECT; deliveries left over from the last run of
+  // the daemon start only now, so their agents get it too.
+  engine.set_connect_url(context.daemon.listen_url);
+  if (auto delivered = engine.deliver_queued_after_restart(); !delivered)
+    core::log_error("delivering queued messages after restart failed", {{"error", delivered.error().message}});
+  core::log_info("daemon started", {{"daemonInstanceId", context.daemon.daemon_instance_id},
+                                    {"auth", access->enabled() ? "bearer token" : "off"},
                                     {"listen", context.daemon.listen_url},
                                     {"home", paths->home.string()},
                                     {"config", paths->config_dir.string()}});

@@ -1,0 +1,127 @@
+#pragma once
+// The client commands: what each does once its arguments are parsed. The grammar (CLI11
+// subcommands, options, help) is in app.cpp, the only CLI11 translation unit; these
+// files hold the behaviour, grouped by topic. Every command calls API operations by
+// name through the context's Client, so embedded and connected mode behave the same.
+
+#include "cli/command_context.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace agentry::cli {
+
+/// The nesting limit `run` enforces through AGENTRY_CALL_DEPTH.
+inline constexpr int max_call_depth = 8;
+
+// --- commands/run_commands.cpp: run, init, ready, resume, abort ---
+
+struct StartOptions {
+  std::string agent;
+  std::string assignment;
+  std::string message;
+  bool message_given = false;  // -m "" is a message
+  std::vector<std::string> vars;  // name=value
+  std::string cwd;
+  std::string group;
+  bool group_given = false;
+  std::string parent;
+  bool parent_given = false;  // --parent "" means none
+  std::string name;
+  std::string model;
+  std::string effort;
+  std::string launcher;
+  int timeout_sec = -1;  // -1: not given
+  int max_retries = -1;
+  bool detach = false;
+};
+
+struct ResumeOptions {
+  std::string run_id;
+  std::string message;
+  bool message_given = false;
+  bool detach = false;
+};
+
+/// `run` (start = true: runs.start, then follow) or `init` (runs.init).
+int start_command(CommandContext& ctx, const StartOptions& options, bool start);
+int resume_command(CommandContext& ctx, const ResumeOptions& options);
+int ready_command(CommandContext& ctx, const std::string& run_id);
+int abort_command(CommandContext& ctx, const std::string& run_id, const std::string& reason);
+
+// --- commands/query_commands.cpp: list, show, logs, audit ---
+
+struct ListOptions {
+  std::string cwd;
+  std::string repo;
+  std::string group;
+  std::string cursor;
+  bool global = false;
+  bool all = false;
+  int limit = 0;  // 0: the daemon's default
+};
+
+struct HistoryOptions {
+  std::string run_id;
+  bool follow = false;
+  std::int64_t after = 0;
+  std::int64_t limit = 0;  // 0: everything
+};
+
+int list_command(CommandContext& ctx, const ListOptions& options);
+int show_command(CommandContext& ctx, const std::string& run_id);
+int logs_command(CommandContext& ctx, const HistoryOptions& options);
+int audit_command(CommandContext& ctx, const HistoryOptions& options);
+
+// --- commands/task_commands.cpp: task list|show|set|append-notes|add|delete ---
+
+struct TaskOptions {
+  std::string run_id;  // --run; default $AGENTRY_RUN_ID
+  std::string task_id;
+  std::string status;
+  std::string notes;
+  bool notes_given = false;
+  std::string title;
+  bool title_given = false;
+  std::string body;
+  bool body_given = false;
+  std::string text;  // append-notes
+};
+
+int task_list_command(CommandContext& ctx, const TaskOptions& options);
+int task_show_command(CommandContext& ctx, const TaskOptions& options);
+int task_set_command(CommandContext& ctx, const TaskOptions& options);
+int task_append_notes_command(CommandContext& ctx, const TaskOptions& options);
+int task_add_command(CommandContext& ctx, const TaskOptions& options);
+int task_delete_command(CommandContext& ctx, const TaskOptions& options);
+
+// --- commands/queue_commands.cpp: queue add|list|remove ---
+
+struct QueueOptions {
+  std::string run_id;
+  std::string text;        // add
+  std::string message_id;  // remove
+};
+
+int queue_add_command(CommandContext& ctx, const QueueOptions& options);
+int queue_list_command(CommandContext& ctx, const QueueOptions& options);
+int queue_remove_command(CommandContext& ctx, const QueueOptions& options);
+
+// --- commands/admin_commands.cpp: archive, unarchive, reset, delete ---
+
+/// `name` is one of "archive", "unarchive", "reset", "delete".
+int admin_command(CommandContext& ctx, const std::string& name, const std::string& run_id);
+
+// --- commands/info_commands.cpp: backends, definitions ---
+
+struct DefinitionOptions {
+  std::string kind;  // agents, assignments, launchers, tasks (or singular); empty: all
+  std::string name;
+  std::string cwd;
+};
+
+int backends_command(CommandContext& ctx);
+int definitions_command(CommandContext& ctx, const DefinitionOptions& options);
+
+}  // namespace agentry::cli

@@ -1,0 +1,185 @@
+// `run`, `init`, `ready`, `resume`, `abort`: creating runs and moving them through
+// their lifecycle. `run` and `resume` follow the run to its end (unless --detach) and
+// exit with its code.
+
+#include "cli/commands/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/follow.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/render.hpp"
+
+#include <charconv>
+#include <ostream>
+
+namespace agentry::cli {
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// runs.start / runs.init params from the options and the environment.
+core::Result<json::object> start_params(const StartOptions& o, const Environment& env) {
+  json::object params{{"agent", o.agent}, {"callerCwd", env.cwd.string()}};
+  fs::path definition_cwd = env.cwd;
+  if (!o.cwd.empty()) definition_cwd = (env.cwd / o.cwd).lexically_normal();
+  params["definitionCwd"] = definition_cwd.string();
+  if (!o.assignment.empty()) params["assignment"] = o.assignment;
+  if (!o.name.empty()) params["name"] = o.name;
+  // Lineage: inside a run, what you start is that run's child and joins its group.
+  std::string parent = o.parent_given         ? o.parent
+                       : env.has(env_run_id) ? env.get(env_run_id)
+                                             : env.get(env_parent_run_id);
+  if (!parent.empty()) params["parentRunId"] = parent;
+  std::string group = o.group_given ? o.group : env.get(env_run_group_id);
+  if (!group.empty()) params["runGroupId"] = group;
+  json::object vars;
+  for (const auto& kv : o.vars) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return core::fail(core::ErrorCode::invalid_request, "--var takes name=value (got '" + kv + "')");
+    vars[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  if (!vars.empty()) params["cliVars"] = std::move(vars);
+  if (o.assignment.empty() && !o.message_given)
+    return core::fail(core::ErrorCode::invalid_request,
+                      "nothing to do: give --assignment <name> or --message <text>");
+  json::object overrides;
+  if (o.message_given) overrides["message"] = o.message;
+  if (!o.cwd.empty()) overrides["cwd"] = o.cwd;
+  if (!o.model.empty()) overrides["model"] = o.model;
+  if (!o.effort.empty()) overrides["effort"] = o.effort;
+  if (!o.launcher.empty()) overrides["launcher"] = o.launcher;
+  if (o.timeout_sec >= 0) overrides["timeoutSec"] = o.timeout_sec;
+  if (o.max_retries >= 0) overrides["maxRetries"] = o.max_retries;
+  if (!overrides.empty()) params["overrides"] = std::move(overrides);
+  return params;
+}
+
+/// Refuses to nest deeper than max_call_depth: an agent starting agents in a loop.
+core::Result<void> check_call_depth(const Environment& env) {
+  std::string text = env.get(env_call_depth);
+  if (text.empty()) return core::ok();
+  int depth = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
+  if (ec != std::errc{} || end != text.data() + text.size() || depth < 0)
+    return core::fail(core::ErrorCode::invalid_request,
+                      std::string(env_call_depth) + " must be a non-negative integer (got '" + text + "')");
+  if (depth >= max_call_depth)
+    return core::fail(core::ErrorCode::conflict,
+                      "refusing to start a run nested " + std::to_string(depth + 1) + " deep (" + env_call_depth + "=" +
+                          text + ", the limit is " + std::to_string(max_call_depth) +
+                          "); is an agent starting agents in a loop?");
+  return core::ok();
+}
+
+std::string run_id_of(const json::value& result) {
+  if (auto* run = result.as_object().if_contains("run"); run && run->is_object()) return text_at(*run, "runId");
+  return {};
+}
+
+int refuse_detach(CommandContext& ctx) {
+  return ctx.usage_error(
+      "--detach needs a daemon: an embedded run is driven by this process and ends with it; "
+      "start `agentry serve` and pass --connect ws://127.0.0.1:4773/ (or set AGENTRY_CONNECT)");
+}
+
+/// Follows a run this command started or resumed; the exit code of how it ended.
+int follow_owned_run(CommandContext& ctx, Client& client, const std::string& run_id, std::int64_t after) {
+  FollowOptions options;
+  options.after = after;
+  options.quiet = ctx.json();
+  options.abort_on_interrupt = true;
+  auto outcome = follow_run(client, run_id, options, ctx.out(), ctx.err());
+  if (outcome.error && !outcome.interrupted) return ctx.report(*outcome.error);
+  if (ctx.json()) {
+    if (auto final_run = client.call("runs.get", json::object{{"runId", run_id}}); final_run)
+      ctx.print(*final_run, [](const json::value&) { return std::string(); });
+  }
+  if (outcome.interrupted) return exit_code::cancelled;
+  return exit_code::for_run_status(outcome.status);
+}
+
+}  // namespace
+
+int start_command(CommandContext& ctx, const StartOptions& o, bool start) {
+  if (start) {
+    if (o.detach && !ctx.connected()) return refuse_detach(ctx);
+    if (auto ok = check_call_depth(ctx.env()); !ok) return ctx.report(ok.error());
+  }
+  auto params = start_params(o, ctx.env());
+  if (!params) return ctx.report(params.error());
+  auto client = ctx.client();
+  if (!client) return ctx.report(client.error());
+  std::optional<InterruptGuard> guard;
+  if (start && !o.detach) guard.emplace();  // from before the start: a Ctrl-C during it still aborts
+  auto result = (*client)->call(start ? "runs.start" : "runs.init", std::move(*params));
+  if (!result) return ctx.report(result.error());
+  const std::string run_id = run_id_of(*result);
+  const auto& run = result->as_object().at("run");
+  if (!start || o.detach) {
+    return ctx.print(*result, [&](const json::value&) {
+      std::string what = start ? "started" : "initialized";
+      std::string out = run_id + "\n";
+      ctx.err() << "agentry: " << what << " run " << run_id << " (agent " << text_at(run, "agent") << " on "
+                << text_at(run, "backend") << ")\n";
+      ctx.err() << (start ? "  follow it: agentry logs -f " + run_id : "  start it: agentry resume " + run_id) << "\n";
+      return out;
+    });
+  }
+  if (!ctx.json())
+    ctx.out() << "run " << run_id << " · agent " << text_at(run, "agent") << " on " << text_at(run, "backend")
+              << (text_at(run, "assignment").empty() ? "" : " · " + text_at(run, "assignment")) << "\n";
+  return follow_owned_run(ctx, **client, run_id, 0);
+}
+
+int resume_command(CommandContext& ctx, const ResumeOptions& o) {
+  if (o.detach && !ctx.connected()) return refuse_detach(ctx);
+  auto client = ctx.client();
+  if (!client) return ctx.report(client.error());
+  std::int64_t after = 0;
+  if (!o.detach) {
+    auto last = last_timeline_cursor(**client, o.run_id);
+    if (!last) return ctx.report(last.error());
+    after = *last;
+  }
+  json::object params{{"runId", o.run_id}};
+  if (o.message_given) params["message"] = o.message;
+  std::optional<InterruptGuard> guard;
+  if (!o.detach) guard.emplace();
+  auto result = (*client)->call("runs.resume", std::move(params));
+  if (!result) return ctx.report(result.error());
+  if (o.detach)
+    return ctx.print(*result, [&](const json::value&) {
+      return "resumed run " + o.run_id + "; follow it: agentry logs -f " + o.run_id + "\n";
+    });
+  if (!ctx.json()) ctx.out() << "resumed run " << o.run_id << "\n";
+  return follow_owned_run(ctx, **client, o.run_id, after);
+}
+
+namespace {
+
+/// A one-run lifecycle operation answering {run}: prints "<verb> run <id>: <status>".
+int simple_run_operation(CommandContext& ctx, const std::string& method, json::object params, const std::string& verb) {
+  auto result = ctx.call(method, std::move(params));
+  if (!result) return ctx.report(result.error());
+  return ctx.print(*result, [&](const json::value& v) {
+    const auto& run = v.as_object().at("run");
+    std::string reason = text_at(run, "statusReason");
+    return (verb.empty() ? "" : verb + " ") + "run " + text_at(run, "runId") + ": " + text_at(run, "status") +
+           (reason.empty() ? "" : " (" + reason + ")") + "\n";
+  });
+}
+
+}  // namespace
+
+int ready_command(CommandContext& ctx, const std::string& run_id) {
+  return simple_run_operation(ctx, "runs.ready", json::object{{"runId", run_id}}, "");
+}
+
+int abort_command(CommandContext& ctx, const std::string& run_id, const std::string& reason) {
+  json::object params{{"runId", run_id}};
+  if (!reason.empty()) params["reason"] = reason;
+  return simple_run_operation(ctx, "runs.abort", std::move(params), "aborted");
+}
+
+}  // namespace agentry::cli

@@ -1,0 +1,40 @@
+#include "cli/local_stack.hpp"
+
+#include <cstdlib>
+
+namespace agentry::cli {
+namespace {
+
+engine::EngineConfig engine_config(const Paths& paths, const std::string& controller_id) {
+  engine::EngineConfig config;
+  config.config_dir = paths.config_dir;
+  config.state_dir = paths.home;
+  config.controller_id = controller_id;
+  if (const char* ms = std::getenv("AGENTRY_INTERRUPT_GRACE_MS"); ms && std::atol(ms) > 0)
+    config.interrupt_grace = std::chrono::milliseconds(std::atol(ms));
+  return config;
+}
+
+}  // namespace
+
+core::Result<std::unique_ptr<LocalStack>> LocalStack::open(const Paths& paths, api::DaemonInfo info) {
+  auto db = store::Database::open(paths.database());
+  if (!db) return db.failure();
+  return std::unique_ptr<LocalStack>(new LocalStack(paths, std::move(*db), std::move(info)));
+}
+
+LocalStack::LocalStack(const Paths& paths, std::unique_ptr<store::Database> db, api::DaemonInfo info)
+    : db_(std::move(db)), pool_(4) {
+  registry_.load_all(plugins::PluginRegistry::default_search_path(paths.config_dir));
+  engine_ = std::make_unique<engine::Engine>(engine::EngineServices{*db_, registry_, pool_, bus_},
+                                             engine_config(paths, info.daemon_instance_id));
+  context_ = std::make_unique<api::ApiContext>(api::ApiContext{*engine_, std::move(info), paths.web_dir, ""});
+  if (const char* base = std::getenv("AGENTRY_WEB_BASE_PATH")) context_->web_base_path = base;
+  operations_ = api::make_operations(*context_);
+}
+
+LocalStack::~LocalStack() {
+  if (engine_) engine_->stop_live_runs("agentry is shutting down");
+}
+
+}  // namespace agentry::cli

@@ -1,0 +1,52 @@
+#pragma once
+// Everything that runs agents in this process, built in one place for `agentry serve`
+// and the embedded CLI: the store at $AGENTRY_HOME/agentry.db, the backend plugins
+// from the default search path, a thread pool, the event bus, the engine (with this
+// process's controller id), the API context and the operations table.
+
+#include "api/api_context.hpp"
+#include "api/operations.hpp"
+#include "cli/paths.hpp"
+#include "core/executor.hpp"
+#include "core/result.hpp"
+#include "engine/engine.hpp"
+#include "events/event_bus.hpp"
+#include "plugins/plugin_registry.hpp"
+#include "store/database.hpp"
+
+#include <memory>
+
+namespace agentry::cli {
+
+class LocalStack {
+ public:
+  /// Opens (and migrates) the database and loads the plugins. `info.daemon_instance_id`
+  /// is the controller id recorded on the runs this process drives. Failures are
+  /// runtime errors (the database cannot be opened).
+  static core::Result<std::unique_ptr<LocalStack>> open(const Paths& paths, api::DaemonInfo info);
+
+  LocalStack(const LocalStack&) = delete;
+  LocalStack& operator=(const LocalStack&) = delete;
+  /// Stops the runs this process drives (they end as aborted), then closes everything.
+  ~LocalStack();
+
+  engine::Engine& engine() { return *engine_; }
+  api::ApiContext& context() { return *context_; }
+  const api::Operations& operations() const { return operations_; }
+  store::Database& database() { return *db_; }
+
+ private:
+  LocalStack(const Paths& paths, std::unique_ptr<store::Database> db, api::DaemonInfo info);
+
+  // Declaration order is destruction order reversed: the engine goes before the pool
+  // and bus it uses, the plugins after every instance, the database last.
+  std::unique_ptr<store::Database> db_;
+  plugins::PluginRegistry registry_;
+  core::ThreadPool pool_;
+  events::EventBus bus_;
+  std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<api::ApiContext> context_;
+  api::Operations operations_;
+};
+
+}  // namespace agentry::cli

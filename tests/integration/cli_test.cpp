@@ -1,0 +1,323 @@
+// The agentry CLI as a user (or an agent) runs it, in both modes: embedded (the CLI
+// drives its runs on the shared database) and connected (WebSocket JSON-RPC to a
+// daemon). Every test here runs in both and must see the same behaviour.
+#include "cli_fixture.hpp"
+
+#include <signal.h>
+
+namespace agentry::integration {
+namespace {
+namespace json = boost::json;
+
+std::string run_id_from(const CliResult& r) {
+  auto nl = r.out.find('\n');
+  auto first = r.out.substr(0, nl);
+  auto mark = first.find("run ");
+  if (mark == std::string::npos) return {};
+  auto id = first.substr(mark + 4);
+  return id.substr(0, id.find(' '));
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST_P(CliTest, RunFollowsAMockRunToSuccess) {
+  auto r = cli({"run", "talker", "-m", "go"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "── attempt 1 · session 0 · mock ──")) << r.out;
+  EXPECT_TRUE(contains(r.out, "agent: hello world")) << r.out;
+  EXPECT_TRUE(contains(r.out, "$ ls")) << r.out;
+  EXPECT_TRUE(contains(r.out, "│ a.txt")) << r.out;
+  EXPECT_TRUE(contains(r.out, "══ run success: the agent finished ══")) << r.out;
+  auto id = run_id_from(r);
+  ASSERT_FALSE(id.empty()) << r.out;
+  EXPECT_EQ(show(id).at("status"), "success");
+
+  // The same timeline afterwards, from history.
+  auto logs = cli({"logs", id});
+  EXPECT_EQ(logs.code, 0) << logs.err;
+  EXPECT_TRUE(contains(logs.out, "agent: hello world")) << logs.out;
+  auto audit = cli({"audit", id});
+  EXPECT_EQ(audit.code, 0) << audit.err;
+  EXPECT_TRUE(contains(audit.out, "run.started")) << audit.out;
+}
+
+TEST_P(CliTest, ExitCodesFollowHowTheRunEnded) {
+  EXPECT_EQ(cli({"run", "failer", "-m", "go"}).code, 4);
+
+  // An attempt that leaves its tasks undone, with no retry left: exhausted.
+  write_agent("idler", "mock", "{steps: [{say: 'not today'}]}");
+  auto exhausted = cli({"run", "idler", "-a", "feature", "--var", "feature=x", "--max-retries", "0"});
+  EXPECT_EQ(exhausted.code, 1) << exhausted.out << exhausted.err;
+
+  // An agent that reports a blocked task from inside its run: blocked.
+  write_agent("stuck", "mock", "{steps: [" + exec_agentry({"task", "set", "plan", "--status", "blocked"}) + "]}");
+  auto blocked = cli({"run", "stuck", "-a", "feature", "--var", "feature=x"});
+  EXPECT_EQ(blocked.code, 2) << blocked.out << blocked.err;
+  EXPECT_TRUE(contains(blocked.out, "══ run blocked")) << blocked.out;
+}
+
+TEST_P(CliTest, RefusalsExit3WithAMessage) {
+  auto unknown = cli({"run", "nobody", "-m", "x"});
+  EXPECT_EQ(unknown.code, 3);
+  EXPECT_TRUE(contains(unknown.err, "agentry: no agent named 'nobody'")) << unknown.err;
+  auto missing_var = cli({"run", "worker", "-a", "feature"});
+  EXPECT_EQ(missing_var.code, 3);
+  EXPECT_TRUE(contains(missing_var.err, "feature")) << missing_var.err;
+  EXPECT_EQ(cli({"show", "no-such-run"}).code, 3);
+  EXPECT_EQ(cli({"run", "talker"}).code, 3);  // neither --assignment nor --message
+  EXPECT_EQ(cli({"list", "--limit", "0"}).code, 3);
+
+  auto done = cli({"run", "talker", "-m", "go"});
+  ASSERT_EQ(done.code, 0) << done.err;
+  auto conflict = cli({"abort", run_id_from(done)});
+  EXPECT_EQ(conflict.code, 3);
+  EXPECT_TRUE(contains(conflict.err, "not active")) << conflict.err;
+}
+
+TEST_P(CliTest, JsonOutputIsTheOperationsResult) {
+  auto done = cli({"run", "talker", "-m", "go", "--json"});
+  ASSERT_EQ(done.code, 0) << done.err;
+  auto run = json::parse(done.out).at("run").as_object();
+  EXPECT_EQ(run.at("status"), "success");
+  const std::string id(run.at("runId").as_string());
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"list", "--json"}, {"list", "--global", "--json"}, {"show", id, "--json"},
+        {"logs", id, "--json"}, {"audit", id, "--json"}, {"backends", "--json"}, {"definitions", "--json"},
+        {"definitions", "agents", "talker", "--json"}}) {
+    auto r = cli(args);
+    ASSERT_EQ(r.code, 0) << args[0] << ": " << r.err;
+    json::error_code ec;
+    auto v = json::parse(r.out, ec);
+    EXPECT_FALSE(ec) << args[0] << ": " << r.out;
+    EXPECT_TRUE(v.is_object()) << r.out;
+  }
+  auto list = json::parse(cli({"list", "--json"}).out).as_object();
+  ASSERT_EQ(list.at("runs").as_array().size(), 1u);  // default scope: the current directory
+  EXPECT_EQ(list.at("runs").at(0).at("runId"), json::value(id));
+  auto logs = json::parse(cli({"logs", id, "--json"}).out).as_object();
+  EXPECT_EQ(logs.at("events").at(0).at("kind"), "attempt.started");
+}
+
+TEST_P(CliTest, TaskCommandsEditARunsTasks) {
+  auto init = cli({"init", "worker", "-a", "feature", "--var", "feature=dark mode", "--name", "Dark"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string id = init.out.substr(0, init.out.find('\n'));
+  EXPECT_EQ(show(id).at("status"), "initialized");
+
+  EXPECT_EQ(cli({"task", "set", "plan", "--status", "in_progress", "--run", id}).code, 0);
+  EXPECT_EQ(cli({"task", "append-notes", "plan", "first line", "--run", id}).code, 0);
+  // Inside a run, AGENTRY_RUN_ID names it.
+  EXPECT_EQ(cli({"task", "append-notes", "plan", "second line"}, {{"AGENTRY_RUN_ID", id}}).code, 0);
+  auto added = cli({"task", "add", "Write docs", "--id", "docs", "--body", "All of them", "--run", id});
+  EXPECT_EQ(added.code, 0) << added.err;
+  EXPECT_EQ(cli({"task", "delete", "docs", "--run", id}).code, 0);
+  auto gone = cli({"task", "show", "docs", "--run", id});
+  EXPECT_EQ(gone.code, 3);
+
+  auto list = cli({"task", "list", "--run", id, "--json"});
+  ASSERT_EQ(list.code, 0) << list.err;
+  auto tasks = json::parse(list.out).at("tasks").as_array();
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks.at(0).at("status"), "in_progress");
+  EXPECT_EQ(tasks.at(0).at("notes"), "first line\nsecond line");
+  auto human = cli({"task", "list", "--run", id});
+  EXPECT_TRUE(contains(human.out, "plan   in_progress  Plan dark mode")) << human.out;
+
+  EXPECT_EQ(cli({"task", "set", "plan", "--status", "nonsense", "--run", id}).code, 3);
+  EXPECT_EQ(cli({"task", "set", "nope", "--status", "completed", "--run", id}).code, 3);
+  EXPECT_EQ(cli({"task", "list"}).code, 3);  // which run?
+
+  EXPECT_EQ(cli({"ready", id}).code, 0);
+  EXPECT_EQ(show(id).at("status"), "ready");
+}
+
+TEST_P(CliTest, AnAgentCompletesItsTasksThroughTheCli) {
+  write_agent("doer", "mock",
+              "{steps: [" + exec_agentry({"task", "set", "plan", "--status", "completed", "--notes", "planned"}) + ", " +
+                  exec_agentry({"task", "append-notes", "build", "built it"}) + ", " +
+                  exec_agentry({"task", "set", "build", "-s", "completed"}) + "]}");
+  auto r = cli({"run", "doer", "-a", "feature", "--var", "feature=x"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "updated task plan of run")) << r.out;  // the agent's own CLI output, as tool output
+  const std::string id = run_id_from(r);
+  auto run = show(id);
+  EXPECT_EQ(run.at("status"), "success");
+  EXPECT_EQ(run.at("tasks").at(0).at("notes"), "planned");
+  EXPECT_EQ(run.at("tasks").at(1).at("notes"), "built it");
+  EXPECT_EQ(run.at("tasks").at(1).at("status"), "completed");
+}
+
+TEST_P(CliTest, QueueCommandsManageFollowUpsOfALiveRun) {
+  auto follower = cli_start({"run", "hanger", "-m", "go"});
+  std::string id;
+  for (int i = 0; i < 600 && id.empty(); ++i) {
+    auto runs = all_runs();
+    if (!runs.empty() && runs.at(0).at("status") == "running") id = std::string(runs.at(0).at("runId").as_string());
+    else std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(id.empty());
+
+  auto first = cli({"queue", "add", id, "check the tests", "--json"});
+  ASSERT_EQ(first.code, 0) << first.err;
+  const std::string first_id(json::parse(first.out).at("message").at("id").as_string());
+  auto second = cli({"queue", "add", id, "then the docs"});
+  ASSERT_EQ(second.code, 0) << second.err;
+  EXPECT_TRUE(contains(second.out, "it is sent when the current session ends")) << second.out;
+
+  auto listed = cli({"queue", "list", id});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  EXPECT_TRUE(contains(listed.out, "check the tests")) << listed.out;
+  EXPECT_TRUE(contains(listed.out, "then the docs")) << listed.out;
+
+  auto removed = cli({"queue", "remove", id, first_id});
+  ASSERT_EQ(removed.code, 0) << removed.err;
+  EXPECT_TRUE(contains(removed.out, "removed queued message " + first_id)) << removed.out;
+  EXPECT_EQ(cli({"queue", "remove", id, first_id}).code, 3);  // already gone
+  auto left = json::parse(cli({"queue", "list", id, "--json"}).out).at("messages").as_array();
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left.at(0).at("text"), "then the docs");
+
+  // An abort keeps the queue for the next resume; a run at rest takes no new messages.
+  if (connected()) {
+    ASSERT_EQ(cli({"abort", id}).code, 0);
+  } else {
+    // Embedded, the follower's process holds the agent: another process cannot stop
+    // it, so it says where to; Ctrl-C there does.
+    auto elsewhere = cli({"abort", id});
+    EXPECT_EQ(elsewhere.code, 3);
+    EXPECT_TRUE(contains(elsewhere.err, "is driven by the agentry command with pid " + std::to_string(follower.pid)))
+        << elsewhere.err;
+    EXPECT_EQ(show(id).at("status"), "running");
+    ASSERT_EQ(::kill(follower.pid, SIGINT), 0);
+  }
+  EXPECT_EQ(cli_wait(follower).code, 130);
+  EXPECT_EQ(json::parse(cli({"queue", "list", id, "--json"}).out).at("messages").as_array().size(), 1u);
+  auto refused = cli({"queue", "add", id, "too late"});
+  EXPECT_EQ(refused.code, 3);
+  EXPECT_FALSE(refused.err.empty());
+}
+
+TEST_P(CliTest, AMessageQueuedFromInsideARunStartsItsNextSession) {
+  // The agent queues a follow-up for its own run once (the flag file stops it the
+  // second time); when the session ends, the follow-up starts the next one.
+  const std::string script = "[ -e queued.flag ] && exit 0; touch queued.flag; exec \"" +
+                             test::DaemonProcess::binary_path().string() +
+                             "\" queue add \"$AGENTRY_RUN_ID\" 'and now the docs'";
+  write_agent("queuer", "mock",
+              "{steps: [{exec: ['/bin/sh', '-c', " + json::serialize(json::value(script)) + "]}, {say: done}]}");
+  auto r = cli({"run", "queuer", "-m", "write the code"});
+  const std::string id = run_id_from(r);
+  ASSERT_FALSE(id.empty()) << r.out << r.err;
+  auto run = wait_for_run(id, [](const json::object& now) {
+    return now.at("sessions").as_array().size() == 2 && now.at("status") == "success";
+  });
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(run.at("queuedResumeMessages").as_array().empty()) << json::serialize(run);
+  auto logs = cli({"logs", id});
+  EXPECT_TRUE(contains(logs.out, "and now the docs")) << logs.out;
+}
+
+TEST_P(CliTest, NestedRunsRecordLineageAndStopAtTheDepthLimit) {
+  // Each run starts another of the same agent: lineage grows until the 8th refuses.
+  write_agent("recurse", "mock", "{steps: [" + exec_agentry({"run", "recurse", "-m", "deeper"}) + "]}");
+  auto top = cli({"run", "recurse", "-m", "go", "--group", "wave"}, {}, std::chrono::seconds(170));
+  EXPECT_EQ(top.code, 4) << top.out << top.err;  // the deepest exec failed, and every parent with it
+  auto runs = all_runs();
+  ASSERT_EQ(runs.size(), 8u);
+  std::map<std::string, std::string> parent_of;
+  for (const auto& run : runs) {
+    EXPECT_EQ(run.at("runGroupId"), "wave");
+    EXPECT_EQ(run.at("status"), "error");
+    parent_of[std::string(run.at("runId").as_string())] =
+        run.at("parentRunId").is_null() ? "" : std::string(run.at("parentRunId").as_string());
+  }
+  // One chain: exactly one root, every other run's parent is a run of the chain.
+  int roots = 0;
+  for (const auto& [id, parent] : parent_of) {
+    if (parent.empty()) ++roots;
+    else EXPECT_TRUE(parent_of.count(parent)) << id;
+  }
+  EXPECT_EQ(roots, 1);
+  bool refused = false;
+  for (const auto& [id, parent] : parent_of)
+    if (contains(cli({"logs", id}).out, "the limit is 8")) refused = true;
+  EXPECT_TRUE(refused);
+}
+
+TEST_P(CliTest, PassiveRunEndsWhenAnotherProcessBlocksATask) {
+  auto follower = cli_start({"run", "worker", "-a", "feature", "--var", "feature=x"});
+  std::string id;
+  for (int i = 0; i < 600 && id.empty(); ++i) {
+    auto runs = all_runs();
+    if (!runs.empty() && runs.at(0).at("status") == "running") id = std::string(runs.at(0).at("runId").as_string());
+    else std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(id.empty());
+  EXPECT_EQ(cli({"task", "set", "plan", "--status", "completed", "--run", id}).code, 0);
+  EXPECT_EQ(cli({"task", "set", "build", "--status", "blocked", "--run", id}).code, 0);
+  auto r = cli_wait(follower);
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "task plan: pending → completed")) << r.out;
+  EXPECT_TRUE(contains(r.out, "══ run blocked: a task is blocked ══")) << r.out;
+}
+
+TEST_P(CliTest, CtrlCWhileFollowingAbortsTheRun) {
+  auto follower = cli_start({"run", "hanger", "-m", "go"});
+  std::string id;
+  for (int i = 0; i < 600 && id.empty(); ++i) {
+    auto runs = all_runs();
+    if (!runs.empty() && runs.at(0).at("totalAttemptCount").as_int64() == 1)
+      id = std::string(runs.at(0).at("runId").as_string());
+    else std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(id.empty());
+  // The attempt is live once the agent spoke.
+  for (int i = 0; i < 600 && !contains(cli({"logs", id}).out, "waiting"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(::kill(follower.pid, SIGINT), 0);
+  auto r = cli_wait(follower);
+  EXPECT_EQ(r.code, 130) << r.out << r.err;
+  auto run = show(id);
+  EXPECT_EQ(run.at("status"), "aborted");
+  EXPECT_TRUE(contains(std::string(run.at("statusReason").as_string()), "Ctrl-C")) << json::serialize(run);
+}
+
+TEST_P(CliTest, DetachIsForConnectedModeOnly) {
+  auto r = cli({"run", "hanger", "-m", "go", "--detach"});
+  if (!connected()) {
+    EXPECT_EQ(r.code, 3);
+    EXPECT_TRUE(contains(r.err, "--detach needs a daemon")) << r.err;
+    EXPECT_TRUE(all_runs().empty());
+    return;
+  }
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string id = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(show(id).at("status"), "running");
+  auto follower = cli_start({"logs", id, "-f"});
+  auto aborted = cli({"abort", id, "--reason", "enough"});
+  EXPECT_EQ(aborted.code, 0) << aborted.err;
+  auto logs = cli_wait(follower);
+  EXPECT_EQ(logs.code, 130) << logs.out << logs.err;  // logs -f exits with the run's code: aborted
+  EXPECT_TRUE(contains(logs.out, "══ run aborted: enough ══")) << logs.out;
+}
+
+TEST_P(CliTest, ArchiveResetAndDelete) {
+  auto done = cli({"run", "talker", "-m", "go"});
+  ASSERT_EQ(done.code, 0) << done.err;
+  const std::string id = run_id_from(done);
+  EXPECT_EQ(cli({"delete", id}).code, 3);  // only archived runs
+  EXPECT_EQ(cli({"reset", id}).code, 0);
+  EXPECT_EQ(show(id).at("status"), "initialized");
+  EXPECT_EQ(cli({"archive", id}).code, 0);
+  EXPECT_TRUE(json::parse(cli({"list", "--json"}).out).at("runs").as_array().empty());
+  EXPECT_EQ(json::parse(cli({"list", "--all", "--json"}).out).at("runs").as_array().size(), 1u);
+  EXPECT_EQ(cli({"unarchive", id}).code, 0);
+  EXPECT_EQ(cli({"archive", id}).code, 0);
+  EXPECT_EQ(cli({"delete", id}).code, 0);
+  EXPECT_EQ(cli({"show", id}).code, 3);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);
+
+}  // namespace
+}  // namespace agentry::integration
