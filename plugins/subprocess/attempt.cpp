@@ -19,8 +19,8 @@
 #include <boost/asio/write.hpp>
 #include <boost/process/v2.hpp>
 
-#include "child_process.hpp"
-#include "environment.hpp"
+#include "agentry/plugin_common/child_process.hpp"
+#include "agentry/plugin_common/environment.hpp"
 #include "jsonl_protocol.hpp"
 #include "output_router.hpp"
 
@@ -30,6 +30,16 @@ namespace asio = boost::asio;
 namespace bp = boost::process::v2;
 using namespace std::chrono_literals;
 using Executor = asio::io_context::executor_type;
+using plugin_common::decode_wait_status;
+using plugin_common::kill_group;
+using plugin_common::make_pipe;
+using plugin_common::open_dev_null;
+using plugin_common::Pipe;
+using plugin_common::prepare_child;
+using plugin_common::WaitStatus;
+using plugin_common::check_workspace;
+using plugin_common::resolve_program;
+using plugin_common::ResolvedProgram;
 
 namespace {
 

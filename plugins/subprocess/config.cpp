@@ -6,11 +6,13 @@
 
 #include <boost/json.hpp>
 
-#include "environment.hpp"
+#include "agentry/plugin_common/environment.hpp"
 
 namespace agentry::subprocess {
 
 namespace json = boost::json;
+using plugin_common::EnvironmentBuilder;
+using plugin_common::valid_variable_name;
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include "agentry/plugin/cpp/json.hpp"
 #include "agentry/plugin/events.h"
-#include "line_splitter.hpp"
+#include "agentry/plugin_common/line_splitter.hpp"
 
 namespace agentry::subprocess {
 
@@ -21,7 +21,7 @@ Event notice(std::string_view level, std::string_view message, std::string_view 
 
 Event stderr_notice(std::string_view line, std::size_t dropped) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  std::string message(line.substr(0, utf8_prefix_length(line, kStderrLineBytes)));
+  std::string message(line.substr(0, plugin_common::utf8_prefix_length(line, kStderrLineBytes)));
   dropped += line.size() - message.size();
   if (dropped > 0) message += " [... " + std::to_string(dropped) + " more bytes]";
   return notice("warning", message, "stderr");

@@ -6,7 +6,7 @@
 
 #include "agentry/plugin/backend.h"
 #include "agentry/plugin/events.h"
-#include "line_splitter.hpp"
+#include "agentry/plugin_common/line_splitter.hpp"
 
 namespace agentry::subprocess {
 
@@ -41,7 +41,7 @@ const std::array<TypeInfo, 9>& type_table() {
 std::string excerpt(std::string_view line) {
   constexpr std::size_t kMax = 200;
   if (line.size() <= kMax) return std::string(line);
-  return std::string(line.substr(0, utf8_prefix_length(line, kMax))) + "...";
+  return std::string(line.substr(0, plugin_common::utf8_prefix_length(line, kMax))) + "...";
 }
 
 AgentLine warning(std::string message) {

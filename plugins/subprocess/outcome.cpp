@@ -6,7 +6,7 @@
 
 #include "agentry/plugin/cpp/json.hpp"
 #include "agentry/plugin/events.h"
-#include "line_splitter.hpp"
+#include "agentry/plugin_common/line_splitter.hpp"
 
 namespace agentry::subprocess {
 
@@ -44,7 +44,7 @@ Event finished_event(const AttemptEnd& end) {
   json::object payload;
   payload["outcome"] = outcome;
   constexpr std::size_t kMaxMessage = 64 * 1024;  // keeps the payload far below the limit
-  message.resize(utf8_prefix_length(message, kMaxMessage));
+  message.resize(plugin_common::utf8_prefix_length(message, kMaxMessage));
   if (!message.empty()) payload["message"] = agentry::plugin::sanitize_utf8(message);
   if (end.exit_code) payload["exitCode"] = *end.exit_code;
   if (end.signal) payload["signal"] = *end.signal;

@@ -9,9 +9,14 @@
 #include "config.hpp"
 #include "events.hpp"
 #include "jsonl_protocol.hpp"
-#include "line_splitter.hpp"
+#include "agentry/plugin_common/line_splitter.hpp"
 
 namespace agentry::subprocess {
+
+// The splitter lives in plugins/common, shared with the other process-driving backends.
+using plugin_common::Line;
+using plugin_common::LineSplitter;
+using plugin_common::utf8_prefix_length;
 
 class OutputRouter {
  public:

@@ -11,11 +11,12 @@
 #include <boost/asio/post.hpp>
 
 #include "attempt.hpp"
-#include "child_process.hpp"
+#include "agentry/plugin_common/child_process.hpp"
 
 namespace agentry::subprocess {
 
 namespace asio = boost::asio;
+using plugin_common::block_sigpipe_on_this_thread;
 
 struct Runner::Impl {
   explicit Impl(agentry::plugin::Host& h) : host(h) {}

@@ -1,9 +1,9 @@
-// The plugin's LineSplitter on its own: chunking, truncation, the tail at EOF.
-#include "line_splitter.hpp"
+// The shared LineSplitter (plugins/common) on its own: chunking, truncation, the tail at EOF.
+#include "agentry/plugin_common/line_splitter.hpp"
 
 #include <gtest/gtest.h>
 
-namespace agentry::subprocess {
+namespace agentry::plugin_common {
 namespace {
 
 TEST(LineSplitter, SplitsLinesAcrossFeeds) {
@@ -61,4 +61,4 @@ TEST(Utf8PrefixLength, BacksOffToACharacterBoundary) {
 }
 
 }  // namespace
-}  // namespace agentry::subprocess
+}  // namespace agentry::plugin_common

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-namespace agentry::subprocess {
+namespace agentry::plugin_common {
 
 // An owned file descriptor.
 class Fd {
@@ -53,4 +53,4 @@ struct WaitStatus {
 };
 WaitStatus decode_wait_status(int status) noexcept;
 
-}  // namespace agentry::subprocess
+}  // namespace agentry::plugin_common

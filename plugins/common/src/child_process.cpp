@@ -1,4 +1,4 @@
-#include "child_process.hpp"
+#include "agentry/plugin_common/child_process.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace agentry::subprocess {
+namespace agentry::plugin_common {
 
 Fd& Fd::operator=(Fd&& other) noexcept {
   if (this != &other) {
@@ -85,4 +85,4 @@ WaitStatus decode_wait_status(int status) noexcept {
   return out;
 }
 
-}  // namespace agentry::subprocess
+}  // namespace agentry::plugin_common

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace agentry::subprocess {
+namespace agentry::plugin_common {
 
 // "KEY=VALUE" entries with later settings replacing earlier ones, in first-set order.
 class EnvironmentBuilder {
@@ -47,4 +47,4 @@ ResolvedProgram resolve_program(const std::string& program, const std::vector<st
 // "" when `path` is an existing directory, else what is wrong with it.
 std::string check_workspace(const std::string& path);
 
-}  // namespace agentry::subprocess
+}  // namespace agentry::plugin_common

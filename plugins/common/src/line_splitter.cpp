@@ -1,6 +1,6 @@
-#include "line_splitter.hpp"
+#include "agentry/plugin_common/line_splitter.hpp"
 
-namespace agentry::subprocess {
+namespace agentry::plugin_common {
 
 std::size_t utf8_prefix_length(std::string_view text, std::size_t max_bytes) noexcept {
   if (text.size() <= max_bytes) return text.size();
@@ -59,4 +59,4 @@ Line LineSplitter::flush(bool ends_line) {
   return line;
 }
 
-}  // namespace agentry::subprocess
+}  // namespace agentry::plugin_common

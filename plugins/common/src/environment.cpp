@@ -1,4 +1,4 @@
-#include "environment.hpp"
+#include "agentry/plugin_common/environment.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -8,7 +8,7 @@
 
 extern "C" char** environ;  // NOLINT: POSIX
 
-namespace agentry::subprocess {
+namespace agentry::plugin_common {
 
 EnvironmentBuilder EnvironmentBuilder::inherited() {
   EnvironmentBuilder builder;
@@ -113,4 +113,4 @@ std::string check_workspace(const std::string& path) {
   return {};
 }
 
-}  // namespace agentry::subprocess
+}  // namespace agentry::plugin_common

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace agentry::subprocess {
+namespace agentry::plugin_common {
 
 // The length of the longest prefix of `text` that is at most `max_bytes` long and does
 // not end inside a UTF-8 sequence (invalid bytes are not backed over more than 3 bytes).
@@ -45,4 +45,4 @@ class LineSplitter {
   std::size_t dropped_ = 0;
 };
 
-}  // namespace agentry::subprocess
+}  // namespace agentry::plugin_common
