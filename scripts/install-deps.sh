@@ -9,7 +9,14 @@ packages=(
   libsqlite3-dev libyaml-cpp-dev libgit2-dev libcli11-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   curl
+  # End-to-end tests: the mock model server, and `ip` to bring up lo in tests/e2e/offline.sh.
+  python3 iproute2
 )
+# npm installs the pinned agent CLIs (scripts/install-agents.sh). Only when none is on PATH:
+# Debian's npm would drag in its own older nodejs over a newer node installed some other way.
+if ! command -v npm >/dev/null 2>&1; then
+  packages+=(npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

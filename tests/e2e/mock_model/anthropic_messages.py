@@ -1,0 +1,128 @@
+"""`POST /v1/messages` (Anthropic Messages API, SSE when `stream` is true): what Claude Code
+talks to.
+
+Claude Code puts `role:"system"` entries (an environment block) into `messages`, so those are
+skipped. The scenario is the last user message that carries no `tool_result` (tool results
+come back as user messages too); every `tool_result` after it is a finished step. A SHELL step
+becomes a `tool_use` of Claude's `Bash` tool with input {command, description}.
+"""
+
+import json
+
+import script
+from sse import SseWriter
+
+SHELL_TOOL = "Bash"
+
+
+def _blocks(msg: dict) -> list:
+    content = msg.get("content")
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content or [] if isinstance(b, dict)]
+
+
+def _prompt_of(msg: dict) -> str:
+    # Claude Code merges consecutive user messages and adds reminder blocks; the directives
+    # are in the last text block that has any.
+    texts = [b.get("text", "") for b in _blocks(msg) if b.get("type") == "text"]
+    for t in reversed(texts):
+        if script.has_directives(t):
+            return t
+    return "\n".join(texts)
+
+
+def scenario(body: dict) -> tuple[str, int]:
+    prompt, seen = "", 0
+    for msg in body.get("messages") or []:
+        if msg.get("role") != "user":
+            continue
+        results = sum(1 for b in _blocks(msg) if b.get("type") == "tool_result")
+        if results:
+            seen += results
+        else:
+            prompt, seen = _prompt_of(msg), 0
+    return prompt, seen
+
+
+def plan(body: dict) -> script.Step:
+    prompt, seen = scenario(body)
+    return script.plan(prompt, seen, tools_offered=bool(body.get("tools")))
+
+
+def error_body(status: int) -> dict:
+    kind = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+            404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
+            529: "overloaded_error"}.get(status, "api_error")
+    return {"type": "error", "error": {"type": kind, "message": f"mock model: scripted failure (HTTP {status})"}}
+
+
+def _usage(handler, output_tokens: int) -> dict:
+    return {"input_tokens": script.estimate_tokens(handler.body_size), "output_tokens": output_tokens,
+            "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+
+
+def _text(step: script.Step) -> str:
+    says = [a.arg for a in step.actions if a.kind == "SAY"]
+    return "\n\n".join(says) or "(stall over)"
+
+
+def reply(handler, body: dict, step: script.Step, ids) -> dict:
+    """The non-streamed form (`stream` false), for side requests."""
+    content = [{"type": "text", "text": _text(step)}] if step.actions else []
+    if step.shell is not None:
+        content.append({"type": "tool_use", "id": ids("toolu_mock"), "name": SHELL_TOOL,
+                        "input": {"command": step.shell, "description": _description(step.shell)}})
+    return {"id": ids("msg_mock"), "type": "message", "role": "assistant", "model": body.get("model", "mock-model"),
+            "content": content, "stop_reason": "tool_use" if step.shell is not None else "end_turn",
+            "stop_sequence": None, "usage": _usage(handler, script.estimate_tokens(len(json.dumps(content))))}
+
+
+def _description(command: str) -> str:
+    return "Run " + (command if len(command) <= 60 else command[:57] + "...")
+
+
+def stream(handler, body: dict, step: script.Step, ids):
+    out = SseWriter(handler)
+    out.start()
+    message = {"id": ids("msg_mock"), "type": "message", "role": "assistant",
+               "model": body.get("model", "mock-model"), "content": [], "stop_reason": None,
+               "stop_sequence": None, "usage": _usage(handler, 1)}
+    out.event("message_start", {"type": "message_start", "message": message})
+    out.event("ping", {"type": "ping"})
+
+    index, out_chars = 0, 0
+    if step.actions:
+        out.event("content_block_start", {"type": "content_block_start", "index": index,
+                                          "content_block": {"type": "text", "text": ""}})
+        text = ""
+        for action in step.actions:
+            if action.kind == "STALL":
+                out.stall(float(action.arg or 0), lambda: out.event("ping", {"type": "ping"}))
+                continue
+            piece = ("\n\n" if text else "") + action.arg
+            for chunk in script.chunks(piece):
+                out.event("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                  "delta": {"type": "text_delta", "text": chunk}})
+            text += piece
+        if not text:  # an empty text block would be rejected when sent back in history
+            text = "(stall over)"
+            out.event("content_block_delta", {"type": "content_block_delta", "index": index,
+                                              "delta": {"type": "text_delta", "text": text}})
+        out.event("content_block_stop", {"type": "content_block_stop", "index": index})
+        out_chars += len(text)
+        index += 1
+    if step.shell is not None:
+        args = json.dumps({"command": step.shell, "description": _description(step.shell)})
+        out.event("content_block_start", {"type": "content_block_start", "index": index,
+                                          "content_block": {"type": "tool_use", "id": ids("toolu_mock"),
+                                                            "name": SHELL_TOOL, "input": {}}})
+        for part in (args[:len(args) // 2], args[len(args) // 2:]):
+            out.event("content_block_delta", {"type": "content_block_delta", "index": index,
+                                              "delta": {"type": "input_json_delta", "partial_json": part}})
+        out.event("content_block_stop", {"type": "content_block_stop", "index": index})
+        out_chars += len(args)
+    stop = "tool_use" if step.shell is not None else "end_turn"
+    out.event("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                                "usage": {"output_tokens": script.estimate_tokens(out_chars)}})
+    out.event("message_stop", {"type": "message_stop"})

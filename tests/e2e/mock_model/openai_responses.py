@@ -1,0 +1,115 @@
+"""`POST /v1/responses` (OpenAI Responses API, streamed as SSE): what Codex talks to.
+
+The scenario is the last `input` message with role user; every `function_call_output` after it
+is a finished step, so the reply is the next step. A SHELL step becomes a `function_call` of
+Codex's shell tool `exec_command` with arguments {"cmd": <command>}.
+"""
+
+import json
+import time
+
+import script
+from sse import SseWriter
+
+SHELL_TOOL = "exec_command"
+_TOOL_OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output"}
+
+
+def _text_of(item: dict) -> str:
+    content = item.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(p.get("text", "") for p in content or [] if isinstance(p, dict))
+
+
+def scenario(body: dict) -> tuple[str, int]:
+    """(prompt text, tool results since it) from a request body."""
+    items = body.get("input") or []
+    if isinstance(items, str):
+        return items, 0
+    prompt, seen = "", 0
+    for item in items:
+        if item.get("role") == "user" and item.get("type", "message") == "message":
+            prompt, seen = _text_of(item), 0
+        elif item.get("type") in _TOOL_OUTPUT_TYPES:
+            seen += 1
+    return prompt, seen
+
+
+def plan(body: dict) -> script.Step:
+    prompt, seen = scenario(body)
+    return script.plan(prompt, seen, tools_offered=bool(body.get("tools")))
+
+
+def error_body(status: int) -> dict:
+    return {"error": {"message": f"mock model: scripted failure (HTTP {status})",
+                      "type": "server_error" if status >= 500 else "invalid_request_error",
+                      "param": None, "code": None}}
+
+
+def stream(handler, body: dict, step: script.Step, ids):
+    out = SseWriter(handler)
+    out.start()
+    seq = iter(range(1_000_000))
+    resp_id = ids("resp_mock")
+    model = body.get("model", "mock-model")
+
+    def ev(kind, **fields):
+        out.event(kind, {"type": kind, "sequence_number": next(seq), **fields})
+
+    response = {"id": resp_id, "object": "response", "created_at": int(time.time()),
+                "status": "in_progress", "model": model, "output": []}
+    ev("response.created", response=response)
+    ev("response.in_progress", response=response)
+
+    output, index = [], 0
+    if step.actions:
+        msg_id = ids("msg_mock")
+        ev("response.output_item.added", output_index=index,
+           item={"type": "message", "id": msg_id, "role": "assistant", "status": "in_progress", "content": []})
+        ev("response.content_part.added", item_id=msg_id, output_index=index, content_index=0,
+           part={"type": "output_text", "text": "", "annotations": []})
+        text = _stream_actions(out, step, lambda d: ev("response.output_text.delta", item_id=msg_id,
+                                                       output_index=index, content_index=0, delta=d))
+        part = {"type": "output_text", "text": text, "annotations": []}
+        ev("response.output_text.done", item_id=msg_id, output_index=index, content_index=0, text=text)
+        ev("response.content_part.done", item_id=msg_id, output_index=index, content_index=0, part=part)
+        item = {"type": "message", "id": msg_id, "role": "assistant", "status": "completed", "content": [part]}
+        ev("response.output_item.done", output_index=index, item=item)
+        output.append(item)
+        index += 1
+    if step.shell is not None:
+        call_id = ids("call_mock")
+        args = json.dumps({"cmd": step.shell})
+        item = {"type": "function_call", "id": ids("fc_mock"), "call_id": call_id,
+                "name": SHELL_TOOL, "arguments": "", "status": "in_progress"}
+        ev("response.output_item.added", output_index=index, item=item)
+        ev("response.function_call_arguments.delta", item_id=item["id"], output_index=index, delta=args)
+        ev("response.function_call_arguments.done", item_id=item["id"], output_index=index, arguments=args)
+        item = {**item, "arguments": args, "status": "completed"}
+        ev("response.output_item.done", output_index=index, item=item)
+        output.append(item)
+
+    in_tok = script.estimate_tokens(handler.body_size)
+    out_tok = script.estimate_tokens(sum(len(json.dumps(o)) for o in output))
+    usage = {"input_tokens": in_tok, "input_tokens_details": {"cached_tokens": 0},
+             "output_tokens": out_tok, "output_tokens_details": {"reasoning_tokens": 0},
+             "total_tokens": in_tok + out_tok}
+    ev("response.completed", response={**response, "status": "completed", "output": output, "usage": usage})
+
+
+def _stream_actions(out: SseWriter, step: script.Step, delta) -> str:
+    """Streams the SAY texts and runs the STALLs of a step; returns the full text."""
+    text = ""
+    for action in step.actions:
+        if action.kind == "STALL":
+            out.stall(float(action.arg or 0), out.comment)
+            continue
+        piece = ("\n\n" if text else "") + action.arg
+        for chunk in script.chunks(piece):
+            delta(chunk)
+        text += piece
+    if not text:  # a step of STALLs only must still end with a non-empty message
+        text = "(stall over)"
+        delta(text)
+    return text

@@ -1,0 +1,110 @@
+"""The mock model's directive language: turns a prompt into a plan of model responses.
+
+A prompt holds directives, one per line, each starting at the beginning of a line:
+
+    SAY: <text>        reply with <text>, streamed in several deltas ("\\n" in <text> is a newline)
+    SHELL: <command>   call the agent's shell tool with <command>
+    STALL: <seconds>   open the reply, then stall (keep-alives only) so an interrupt lands mid-turn
+    FAIL: <status>     answer the model call with HTTP <status> and an API error body
+
+Lines that are not directives are ignored. A prompt without directives gets the reply "ok".
+
+The directives are cut into *steps*, one step per model call: a step runs up to and including
+the next SHELL (a tool call ends a model response). The agent sends the tool's output back in
+its next model call, and the mock picks the step by counting the tool results the agent has
+sent since the prompt. So "SHELL: touch a.txt / SAY: wrote it" is two model calls. When the
+last directive is a SHELL, the model call after its result gets the fixed reply "done".
+"""
+
+import re
+from dataclasses import dataclass, field
+
+DEFAULT_REPLY = "ok"
+AFTER_LAST_TOOL_REPLY = "done"
+
+_DIRECTIVE = re.compile(r"^\s*(SAY|SHELL|STALL|FAIL):[ \t]?(.*?)\s*$")
+
+
+@dataclass
+class Directive:
+    kind: str  # SAY | SHELL | STALL | FAIL
+    arg: str
+
+
+@dataclass
+class Step:
+    """What one model response does, in order: text pieces and stalls, then maybe a tool call."""
+    actions: list = field(default_factory=list)  # Directive SAY/STALL in stream order
+    shell: str | None = None
+    fail_status: int | None = None
+
+    def summary(self) -> str:
+        if self.fail_status is not None:
+            return f"FAIL {self.fail_status}"
+        parts = [f"{a.kind} {a.arg!r}" for a in self.actions]
+        if self.shell is not None:
+            parts.append(f"SHELL {self.shell!r}")
+        return ", ".join(parts) or "empty"
+
+
+def parse(text: str) -> list[Directive]:
+    directives = []
+    for line in text.splitlines():
+        m = _DIRECTIVE.match(line)
+        if m:
+            arg = m.group(2)
+            if m.group(1) == "SAY":
+                arg = arg.replace("\\n", "\n")
+            directives.append(Directive(m.group(1), arg))
+    return directives
+
+
+def has_directives(text: str) -> bool:
+    return bool(parse(text))
+
+
+def steps(directives: list[Directive]) -> list[Step]:
+    out, cur = [], Step()
+    for d in directives:
+        if d.kind == "SHELL":
+            cur.shell = d.arg
+            out.append(cur)
+            cur = Step()
+        elif d.kind == "FAIL":
+            try:
+                cur.fail_status = int(d.arg)
+            except ValueError:
+                cur.fail_status = 500
+        else:
+            cur.actions.append(d)
+    if cur.actions or cur.fail_status is not None or not out:
+        out.append(cur)
+    return out
+
+
+def plan(prompt: str, tool_results_seen: int, tools_offered: bool = True) -> Step:
+    """The step for a model call that comes after `tool_results_seen` tool results.
+
+    `tools_offered` is False for side requests that offer no tools (a title or summary
+    request); those only ever get text, never a tool call.
+    """
+    all_steps = steps(parse(prompt))
+    if not has_directives(prompt):
+        return Step(actions=[Directive("SAY", DEFAULT_REPLY)])
+    if tool_results_seen >= len(all_steps):
+        return Step(actions=[Directive("SAY", AFTER_LAST_TOOL_REPLY)])
+    step = all_steps[tool_results_seen]
+    if not tools_offered and step.shell is not None:
+        return Step(actions=step.actions or [Directive("SAY", DEFAULT_REPLY)])
+    return step
+
+
+def chunks(text: str, words_per_chunk: int = 2) -> list[str]:
+    """Splits text into several deltas at word boundaries, keeping all whitespace."""
+    words = re.findall(r"\s*\S+\s*", text) or [text]
+    return ["".join(words[i:i + words_per_chunk]) for i in range(0, len(words), words_per_chunk)]
+
+
+def estimate_tokens(n_chars: int) -> int:
+    """A stable, roughly realistic token count (4 chars a token) for the usage objects."""
+    return max(1, n_chars // 4)

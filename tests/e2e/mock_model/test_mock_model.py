@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Self-test of the mock model (stdlib unittest, no agents needed, about 1 s):
+
+    python3 tests/e2e/mock_model/test_mock_model.py
+"""
+
+import json
+import subprocess
+import sys
+import unittest
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import anthropic_messages  # noqa: E402
+import openai_responses  # noqa: E402
+import script  # noqa: E402
+
+
+class DirectiveTest(unittest.TestCase):
+    def test_steps_split_after_each_shell(self):
+        prompt = "intro text\nSAY: looking\nSHELL: touch a.txt\nSAY: wrote it"
+        self.assertEqual(script.plan(prompt, 0).shell, "touch a.txt")
+        self.assertEqual(script.plan(prompt, 0).actions[0].arg, "looking")
+        self.assertEqual(script.plan(prompt, 1).actions[0].arg, "wrote it")
+
+    def test_reply_after_last_shell_is_done(self):
+        self.assertEqual(script.plan("SHELL: ls", 1).actions[0].arg, script.AFTER_LAST_TOOL_REPLY)
+
+    def test_no_directive_replies_ok(self):
+        self.assertEqual(script.plan("hello", 0).actions[0].arg, script.DEFAULT_REPLY)
+
+    def test_fail_and_newline_escape(self):
+        self.assertEqual(script.plan("FAIL: 429", 0).fail_status, 429)
+        self.assertEqual(script.plan("SAY: a\\nb", 0).actions[0].arg, "a\nb")
+
+    def test_no_tool_call_when_no_tools_offered(self):
+        self.assertIsNone(script.plan("SHELL: ls", 0, tools_offered=False).shell)
+
+    def test_codex_counts_function_call_outputs_since_last_user_message(self):
+        body = {"input": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "SAY: old"}]},
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "SHELL: a\nSAY: b"}]},
+            {"type": "function_call", "call_id": "c1", "name": "exec_command", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "c1", "output": "x"}]}
+        self.assertEqual(openai_responses.scenario(body), ("SHELL: a\nSAY: b", 1))
+
+    def test_claude_skips_system_messages_and_tool_result_users(self):
+        body = {"messages": [
+            {"role": "user", "content": [{"type": "text", "text": "<reminder>"}, {"type": "text", "text": "SHELL: a"}]},
+            {"role": "system", "content": "# Environment"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "Bash", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "x"}]}]}
+        self.assertEqual(anthropic_messages.scenario(body), ("SHELL: a", 1))
+
+
+class ServerTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.proc = subprocess.Popen([sys.executable, str(HERE / "server.py"), "--port", "0"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        cls.base = "http://" + cls.proc.stdout.readline().split()[-1]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.proc.terminate()
+        cls.proc.wait(timeout=5)
+
+    def post(self, path, body):
+        req = urllib.request.Request(self.base + path, json.dumps(body).encode(), {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def test_health(self):
+        with urllib.request.urlopen(self.base + "/health", timeout=5) as r:
+            self.assertEqual(r.status, 200)
+
+    def test_openai_stream_has_deltas_and_usage(self):
+        status, text = self.post("/v1/responses", {"stream": True, "tools": [{}], "input": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "SAY: one two three four"}]}]})
+        self.assertEqual(status, 200)
+        self.assertGreaterEqual(text.count("event: response.output_text.delta"), 2)
+        done = [json.loads(l[6:]) for l in text.splitlines() if l.startswith("data: ") and "response.completed" in l]
+        self.assertIn("total_tokens", done[0]["response"]["usage"])
+
+    def test_anthropic_tool_use_stream(self):
+        status, text = self.post("/v1/messages?beta=true", {"stream": True, "tools": [{}],
+                                                              "messages": [{"role": "user", "content": "SHELL: ls"}]})
+        self.assertEqual(status, 200)
+        self.assertIn('"input_json_delta"', text)
+        self.assertIn('"stop_reason":"tool_use"', text)
+
+    def test_fail_returns_status_and_error_body(self):
+        status, text = self.post("/v1/messages", {"messages": [{"role": "user", "content": "FAIL: 529"}]})
+        self.assertEqual(status, 529)
+        self.assertEqual(json.loads(text)["error"]["type"], "overloaded_error")
+
+
+if __name__ == "__main__":
+    unittest.main()
