@@ -1,0 +1,93 @@
+// The "codex" backend: drives `codex app-server` (docs/backends/codex.md). The C ABI
+// comes from the glue (agentry/plugin/cpp/backend.hpp); one Session per attempt.
+#include <boost/json.hpp>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "agentry/plugin/cpp/backend.hpp"
+#include "config.hpp"
+#include "session.hpp"
+
+namespace agentry::codex {
+
+namespace {
+
+namespace json = boost::json;
+
+// A string field of a send_input payload, or nullopt.
+std::optional<std::string> field(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  if (v == nullptr || !v->is_string()) return std::nullopt;
+  return std::string(v->get_string());
+}
+
+class CodexBackend final : public agentry::plugin::Backend {
+ public:
+  using Backend::Backend;
+  ~CodexBackend() override {
+    if (session_) session_->join();
+  }
+
+  agentry_status_t start(const agentry::plugin::StartParams& params) override {
+    if (session_ && session_->running()) return AGENTRY_ERR_INVALID_STATE;
+    ParsedConfig parsed = parse_config(params);
+    if (!parsed.config) {
+      host().log(AGENTRY_LOG_ERROR, "codex: run " + params.run_id + ": " + parsed.error);
+      return AGENTRY_ERR_INVALID_ARGUMENT;
+    }
+    if (session_) session_->join();  // the previous attempt has sent FINISHED: its thread is ending
+    session_ = std::make_unique<Session>(host(), std::move(*parsed.config));
+    session_->start();
+    return AGENTRY_OK;
+  }
+
+  agentry_status_t send_input(const agentry::plugin::Input& input) override {
+    if (!session_ || !session_->running()) return AGENTRY_ERR_INVALID_STATE;
+    boost::system::error_code ec;
+    json::value value = json::parse(input.payload_json, ec);
+    if (ec || !value.is_object()) return AGENTRY_ERR_INVALID_ARGUMENT;
+    const json::object& payload = value.get_object();
+    if (input.kind == AGENTRY_INPUT_MESSAGE) {
+      std::optional<std::string> text = field(payload, "text");
+      if (!text || text->empty()) return AGENTRY_ERR_INVALID_ARGUMENT;
+      session_->send_message(std::move(*text));
+      return AGENTRY_OK;
+    }
+    if (input.kind == AGENTRY_INPUT_APPROVAL) {
+      const std::optional<std::string> id = field(payload, "approvalId");
+      const std::optional<std::string> decision = field(payload, "decision");
+      if (!id || !decision || (*decision != "approve" && *decision != "deny")) return AGENTRY_ERR_INVALID_ARGUMENT;
+      return session_->answer_approval(*id, *decision == "approve");
+    }
+    return AGENTRY_ERR_UNSUPPORTED;
+  }
+
+  agentry_status_t interrupt(std::string_view reason) override {
+    if (session_ && session_->running()) session_->interrupt(std::string(reason));
+    return AGENTRY_OK;
+  }
+
+ private:
+  std::unique_ptr<Session> session_;
+};
+
+constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME, AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_APPROVALS,
+                                     AGENTRY_FEATURE_INPUT, nullptr};
+
+constexpr agentry_backend_descriptor_t kDescriptor{
+    AGENTRY_PLUGIN_ABI_VERSION_INIT,
+    "codex",
+    "Codex",
+    "agentry",
+    "0.1.0",
+    "Drives OpenAI Codex through `codex app-server` (JSON-RPC over stdio, WebSocket or a Unix socket)",
+    kFeatures};
+
+constexpr agentry::plugin::BackendType kTypes[] = {agentry::plugin::backend_type<CodexBackend>(kDescriptor)};
+
+}  // namespace
+
+}  // namespace agentry::codex
+
+AGENTRY_PLUGIN_DEFINE_ENTRY(agentry::codex::kTypes);

@@ -1,0 +1,110 @@
+// start() params -> AttemptConfig: defaults, the app-server command line, the transports,
+// and the errors a definition author sees.
+#include "config.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <boost/json.hpp>
+#include <string>
+
+namespace agentry::codex {
+namespace {
+
+namespace json = boost::json;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+
+agentry::plugin::StartParams params(json::object backend, json::object extra = {}) {
+  agentry::plugin::StartParams p;
+  p.run_id = "r1";
+  p.workspace_path = "/tmp";
+  p.input_json = R"({"prompt":"hi"})";
+  json::object config{{"backendConfig", std::move(backend)}, {"model", "gpt-5.5"}, {"unrestricted", false}};
+  for (auto& field : extra) config[field.key()] = field.value();
+  p.config_json = json::serialize(config);
+  p.env = {"AGENTRY_RUN_ID=r1"};
+  return p;
+}
+
+TEST(CodexConfig, RestrictedRunsAskForApprovalInsideTheWorkspace) {
+  ParsedConfig parsed = parse_config(params({{"command", "/bin/true"}}));
+  ASSERT_TRUE(parsed.config) << parsed.error;
+  EXPECT_EQ(parsed.config->approval_policy, "on-request");
+  EXPECT_EQ(parsed.config->sandbox, "workspace-write");
+  EXPECT_EQ(parsed.config->transport, Transport::stdio);
+  EXPECT_EQ(parsed.config->stdio.argv, (std::vector<std::string>{"/bin/true", "app-server"}));
+  EXPECT_THAT(parsed.config->stdio.env, Contains("AGENTRY_RUN_ID=r1"));
+}
+
+TEST(CodexConfig, UnrestrictedRunsNeverAsk) {
+  ParsedConfig parsed = parse_config(params({{"command", "/bin/true"}}, {{"unrestricted", true}}));
+  ASSERT_TRUE(parsed.config) << parsed.error;
+  EXPECT_EQ(parsed.config->approval_policy, "never");
+  EXPECT_EQ(parsed.config->sandbox, "danger-full-access");
+  EXPECT_TRUE(parsed.config->unrestricted);
+}
+
+TEST(CodexConfig, OverridesBecomeDashCFlagsAndEnvironment) {
+  ParsedConfig parsed = parse_config(params({{"command", "/bin/true"},
+                                             {"codexHome", "/var/tmp/ch"},
+                                             {"env", {{"MOCK_API_KEY", "dummy"}}},
+                                             {"config",
+                                              {{"model_providers.mock.base_url", "http://127.0.0.1:1/v1"},
+                                               {"request_max_retries", 0},
+                                               {"features", {{"plugins", false}}}}}},
+                                            {{"extraArgs", json::array{"--strict-config"}}}));
+  ASSERT_TRUE(parsed.config) << parsed.error;
+  const auto& argv = parsed.config->stdio.argv;
+  EXPECT_THAT(argv, Contains("model_providers.mock.base_url=\"http://127.0.0.1:1/v1\""));
+  EXPECT_THAT(argv, Contains("request_max_retries=0"));
+  EXPECT_THAT(argv, Contains("features={\"plugins\" = false}"));
+  EXPECT_EQ(argv.back(), "--strict-config");
+  EXPECT_THAT(parsed.config->stdio.env, Contains("CODEX_HOME=/var/tmp/ch"));
+  EXPECT_THAT(parsed.config->stdio.env, Contains("MOCK_API_KEY=dummy"));
+}
+
+TEST(CodexConfig, LauncherWrapsTheBinary) {
+  ParsedConfig parsed = parse_config(params(
+      {{"command", "/bin/true"}}, {{"launcher", {{"name", "nice"}, {"command", json::array{"nice", "-n", "5"}}}}}));
+  ASSERT_TRUE(parsed.config) << parsed.error;
+  EXPECT_EQ(parsed.config->stdio.argv, (std::vector<std::string>{"nice", "-n", "5", "/bin/true", "app-server"}));
+  EXPECT_THAT(parsed.config->stdio.program, HasSubstr("/nice"));
+}
+
+TEST(CodexConfig, WebSocketAndUnixTargets) {
+  ParsedConfig ws = parse_config(params({{"transport", "ws"}, {"url", "ws://127.0.0.1:4517"}, {"config", {{"a", 1}}}}));
+  ASSERT_TRUE(ws.config) << ws.error;
+  EXPECT_EQ(ws.config->socket.host, "127.0.0.1");
+  EXPECT_EQ(ws.config->socket.port, "4517");
+  EXPECT_EQ(ws.config->socket.path, "/");
+  EXPECT_EQ(ws.config->thread_config.at("a"), 1);
+  ParsedConfig uds = parse_config(params({{"transport", "uds"}, {"socket", "/run/codex.sock"}}));
+  ASSERT_TRUE(uds.config) << uds.error;
+  EXPECT_EQ(uds.config->socket.socket_path, "/run/codex.sock");
+}
+
+TEST(CodexConfig, MistakesAreExplained) {
+  EXPECT_THAT(parse_config(params({{"codex", {{"transport", "ws"}}}})).error,
+              HasSubstr("backendConfig already is the codex section"));
+  EXPECT_THAT(parse_config(params({{"transport", "ws"}})).error, HasSubstr("backendConfig.url is required"));
+  EXPECT_THAT(parse_config(params({{"transport", "ws"}, {"url", "http://x:1"}})).error, HasSubstr("ws://"));
+  EXPECT_THAT(parse_config(params({{"transport", "uds"}, {"socket", "/s"}, {"codexHome", "/h"}})).error,
+              HasSubstr("only (the server is not ours)"));
+  EXPECT_THAT(parse_config(params({{"command", "/nonexistent/codex"}})).error, HasSubstr("not found"));
+  EXPECT_THAT(parse_config(params({{"command", "/bin/true"}, {"sandbox", "open"}})).error,
+              HasSubstr("backendConfig.sandbox must be one of"));
+  agentry::plugin::StartParams empty_prompt = params({{"command", "/bin/true"}});
+  empty_prompt.input_json = "{}";
+  EXPECT_THAT(parse_config(empty_prompt).error, HasSubstr("prompt is empty"));
+}
+
+TEST(CodexConfig, TomlValues) {
+  EXPECT_EQ(toml_value(json::value("a\"b")), "\"a\\\"b\"");
+  EXPECT_EQ(toml_value(json::value(true)), "true");
+  EXPECT_EQ(toml_value(json::array{1, "x"}), "[1, \"x\"]");
+}
+
+}  // namespace
+}  // namespace agentry::codex

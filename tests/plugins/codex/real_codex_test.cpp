@@ -1,0 +1,406 @@
+// The codex plugin through its C ABI against the REAL pinned codex binary and the
+// loopback mock model: every test gets its own mock, CODEX_HOME and workspace, and stops
+// every process it started. Skipped (loudly) only when the binary is not installed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "codex_fixture.hpp"
+#include "codex_instance.hpp"
+#include "support/temp_dir.hpp"
+
+namespace agentry::test {
+namespace {
+
+namespace json = boost::json;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+bool process_alive(long pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string content;
+  if (!stat || !std::getline(stat, content)) return false;
+  const std::size_t paren = content.rfind(')');
+  return paren != std::string::npos && paren + 2 < content.size() && content[paren + 2] != 'Z';
+}
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+class RealCodex : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::optional<std::string> bin = codex_binary();
+    if (!bin) {
+      GTEST_SKIP() << "\n######## SKIPPED: the codex 0.171.0 binary is not installed ########\n"
+                   << "Run scripts/install-agents.sh (or set AGENTRY_CODEX_BIN) to run the real-codex tests.\n";
+    }
+    binary_ = *bin;
+    mock_ = std::make_unique<MockModel>();
+    home_ = std::make_unique<CodexHome>(*mock_);
+  }
+
+  json::object stdio() const { return json::object{{"command", binary_}, {"codexHome", home_->path().string()}}; }
+
+  std::string binary_;
+  std::unique_ptr<MockModel> mock_;
+  std::unique_ptr<CodexHome> home_;
+};
+
+TEST_F(RealCodex, TextTurnStreamsAndCompletes) {
+  CodexInstance codex;
+  const auto begun = Clock::now();
+  ASSERT_EQ(codex.start({.prompt = "SAY: Hello from agentry.", .backend = stdio()}), AGENTRY_OK);
+  const json::object finished = codex.wait_finished();
+  std::cout << "[ measure ] stdio text turn through the plugin (spawn..FINISHED): " << ms_since(begun) << " ms\n";
+  EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
+  const auto checkpoints = codex.events_of(AGENTRY_EVENT_CHECKPOINT);
+  ASSERT_EQ(checkpoints.size(), 1u);
+  EXPECT_EQ(checkpoints[0].payload.at("resumeToken"), finished.at("threadId"));
+  const auto completed = codex.events_of(AGENTRY_EVENT_MESSAGE_COMPLETED);
+  ASSERT_EQ(completed.size(), 1u);
+  EXPECT_EQ(completed[0].payload.at("text"), "Hello from agentry.");
+  std::string streamed;
+  for (const RecordedEvent& e : codex.events_of(AGENTRY_EVENT_MESSAGE_DELTA)) {
+    EXPECT_NE(e.flags & AGENTRY_EVENT_FLAG_EPHEMERAL, 0u);
+    streamed += std::string(e.payload.at("text").as_string());
+  }
+  EXPECT_EQ(streamed, "Hello from agentry.");
+  EXPECT_FALSE(codex.events_of(AGENTRY_EVENT_USAGE).empty());
+}
+
+TEST_F(RealCodex, ShellToolWritesAFileInTheWorkspace) {
+  CodexInstance codex;
+  ASSERT_EQ(
+      codex.start({.prompt = "SHELL: echo hi > out.txt\nSAY: wrote it", .backend = stdio(), .unrestricted = true}),
+      AGENTRY_OK);
+  EXPECT_EQ(codex.wait_finished().at("outcome"), "success");
+  EXPECT_EQ(read_file(codex.workspace().path() / "out.txt"), "hi\n");
+  const auto started = codex.events_of(AGENTRY_EVENT_TOOL_STARTED);
+  const auto done = codex.events_of(AGENTRY_EVENT_TOOL_COMPLETED);
+  ASSERT_EQ(started.size(), 1u);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(started[0].payload.at("tool"), "command");
+  EXPECT_NE(std::string(started[0].payload.at("command").as_string()).find("echo hi > out.txt"), std::string::npos);
+  EXPECT_EQ(done[0].payload.at("exitCode"), 0);
+  EXPECT_EQ(done[0].payload.at("status"), "completed");
+  EXPECT_TRUE(codex.events_of(AGENTRY_EVENT_APPROVAL_REQUEST).empty());
+}
+
+TEST_F(RealCodex, ApprovalIsAnsweredThroughSendInput) {
+  CodexInstance codex;
+  json::object backend = stdio();
+  backend["approvalPolicy"] = "untrusted";  // on-request would let `touch` in the workspace run unasked
+  ASSERT_EQ(codex.start({.prompt = "SHELL: touch approved.txt\nSAY: approved and done", .backend = backend}),
+            AGENTRY_OK);
+  const json::object ask = codex.wait_for(AGENTRY_EVENT_APPROVAL_REQUEST);
+  ASSERT_FALSE(ask.empty()) << "no APPROVAL_REQUEST";
+  EXPECT_EQ(ask.at("kind"), "command");
+  EXPECT_NE(std::string(ask.at("summary").as_string()).find("touch approved.txt"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(codex.workspace().path() / "approved.txt"));
+  EXPECT_EQ(codex.send_input(AGENTRY_INPUT_APPROVAL, R"({"approvalId":"nope","decision":"approve"})"),
+            AGENTRY_ERR_NOT_FOUND);
+  const std::string answer =
+      json::serialize(json::object{{"approvalId", ask.at("approvalId")}, {"decision", "approve"}});
+  EXPECT_EQ(codex.send_input(AGENTRY_INPUT_APPROVAL, answer), AGENTRY_OK);
+  EXPECT_EQ(codex.wait_finished().at("outcome"), "success");
+  EXPECT_TRUE(std::filesystem::exists(codex.workspace().path() / "approved.txt"));
+  EXPECT_EQ(codex.send_input(AGENTRY_INPUT_APPROVAL, answer), AGENTRY_ERR_INVALID_STATE);  // the run is over
+}
+
+TEST_F(RealCodex, DeniedCommandDoesNotRun) {
+  CodexInstance codex;
+  json::object backend = stdio();
+  backend["approvalPolicy"] = "untrusted";
+  ASSERT_EQ(codex.start({.prompt = "SHELL: touch denied.txt\nSAY: fine", .backend = backend}), AGENTRY_OK);
+  const json::object ask = codex.wait_for(AGENTRY_EVENT_APPROVAL_REQUEST);
+  ASSERT_FALSE(ask.empty());
+  ASSERT_EQ(codex.send_input(AGENTRY_INPUT_APPROVAL,
+                             json::serialize(json::object{{"approvalId", ask.at("approvalId")}, {"decision", "deny"}})),
+            AGENTRY_OK);
+  EXPECT_EQ(codex.wait_finished().at("outcome"), "success");
+  EXPECT_FALSE(std::filesystem::exists(codex.workspace().path() / "denied.txt"));
+  const auto done = codex.events_of(AGENTRY_EVENT_TOOL_COMPLETED);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].payload.at("status"), "declined");
+}
+
+TEST_F(RealCodex, UnrestrictedRunsAutoApproveAndSaySo) {
+  CodexInstance codex;
+  json::object backend = stdio();
+  backend["approvalPolicy"] = "untrusted";  // codex asks; the plugin answers for an unrestricted run
+  ASSERT_EQ(codex.start({.prompt = "SHELL: touch auto.txt\nSAY: done", .backend = backend, .unrestricted = true}),
+            AGENTRY_OK);
+  EXPECT_EQ(codex.wait_finished().at("outcome"), "success");
+  EXPECT_TRUE(std::filesystem::exists(codex.workspace().path() / "auto.txt"));
+  EXPECT_TRUE(codex.events_of(AGENTRY_EVENT_APPROVAL_REQUEST).empty());
+  bool recorded = false;
+  for (const RecordedEvent& e : codex.events_of(AGENTRY_EVENT_NOTICE))
+    recorded |=
+        std::string(e.payload.at("message").as_string()).find("auto-approved run command:") != std::string::npos;
+  EXPECT_TRUE(recorded) << "no NOTICE recording the auto-approval";
+}
+
+TEST_F(RealCodex, InterruptWhileAnApprovalWaitsCancelsIt) {
+  CodexInstance codex;
+  json::object backend = stdio();
+  backend["approvalPolicy"] = "untrusted";
+  ASSERT_EQ(codex.start({.prompt = "SHELL: touch never.txt\nSAY: no", .backend = backend}), AGENTRY_OK);
+  const json::object ask = codex.wait_for(AGENTRY_EVENT_APPROVAL_REQUEST);
+  ASSERT_FALSE(ask.empty());
+  EXPECT_EQ(codex.interrupt("changed my mind"), AGENTRY_OK);
+  const json::object finished = codex.wait_finished(20s);
+  EXPECT_EQ(finished.at("outcome"), "interrupted");
+  EXPECT_FALSE(std::filesystem::exists(codex.workspace().path() / "never.txt"));
+  // The request was answered "cancel" by the plugin: a late answer finds nothing.
+  EXPECT_NE(codex.send_input(AGENTRY_INPUT_APPROVAL, json::serialize(json::object{{"approvalId", ask.at("approvalId")},
+                                                                                  {"decision", "approve"}})),
+            AGENTRY_OK);
+}
+
+TEST_F(RealCodex, InterruptMidTurnEndsInterrupted) {
+  CodexInstance codex;
+  ASSERT_EQ(codex.start({.prompt = "SAY: Starting a long answer\nSTALL: 30\nSAY: never sent", .backend = stdio()}),
+            AGENTRY_OK);
+  ASSERT_FALSE(codex.wait_for(AGENTRY_EVENT_MESSAGE_DELTA).empty());
+  const auto begun = Clock::now();
+  EXPECT_EQ(codex.interrupt("user asked"), AGENTRY_OK);
+  EXPECT_EQ(codex.interrupt("again"), AGENTRY_OK);  // idempotent
+  const json::object finished = codex.wait_finished(20s);
+  std::cout << "[ measure ] interrupt() -> FINISHED (incl. app-server shutdown): " << ms_since(begun) << " ms\n";
+  EXPECT_EQ(finished.at("outcome"), "interrupted");
+  EXPECT_EQ(finished.at("message"), "interrupted: user asked");
+  EXPECT_LT(ms_since(begun), 10000);
+}
+
+TEST_F(RealCodex, TimeoutEndsTheTurnWithAnError) {
+  CodexInstance codex;
+  ASSERT_EQ(codex.start({.prompt = "SAY: slow\nSTALL: 30", .backend = stdio(), .timeout_sec = 2}), AGENTRY_OK);
+  const json::object finished = codex.wait_finished(30s);
+  EXPECT_EQ(finished.at("outcome"), "error");
+  EXPECT_EQ(finished.at("message"), "timed out after 2 s");
+}
+
+TEST_F(RealCodex, FailedModelCallEndsInError) {
+  CodexInstance codex;
+  ASSERT_EQ(codex.start({.prompt = "FAIL: 500", .backend = stdio()}), AGENTRY_OK);
+  const json::object finished = codex.wait_finished();
+  EXPECT_EQ(finished.at("outcome"), "error");
+  EXPECT_FALSE(finished.at("message").as_string().empty());
+  bool error_notice = false;
+  for (const RecordedEvent& e : codex.events_of(AGENTRY_EVENT_NOTICE)) error_notice |= e.payload.at("level") == "error";
+  EXPECT_TRUE(error_notice);
+}
+
+TEST_F(RealCodex, ResumeInANewInstanceContinuesTheThread) {
+  std::string thread;
+  {
+    CodexInstance first;
+    ASSERT_EQ(first.start({.prompt = "SAY: First reply.", .backend = stdio()}), AGENTRY_OK);
+    ASSERT_EQ(first.wait_finished().at("outcome"), "success");
+    thread = std::string(first.events_of(AGENTRY_EVENT_CHECKPOINT).at(0).payload.at("resumeToken").as_string());
+  }
+  CodexInstance second;
+  const auto begun = Clock::now();
+  ASSERT_EQ(second.start({.prompt = "SAY: Second reply.", .backend = stdio(), .resume_token = thread}), AGENTRY_OK);
+  const json::object finished = second.wait_finished();
+  std::cout << "[ measure ] new app-server + thread/resume + one turn: " << ms_since(begun) << " ms\n";
+  EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
+  EXPECT_EQ(finished.at("threadId").as_string(), thread);
+  EXPECT_EQ(second.events_of(AGENTRY_EVENT_CHECKPOINT).at(0).payload.at("resumeToken").as_string(), thread);
+  EXPECT_EQ(second.events_of(AGENTRY_EVENT_MESSAGE_COMPLETED).at(0).payload.at("text"), "Second reply.");
+}
+
+TEST_F(RealCodex, ResumingAnUnknownThreadFails) {
+  CodexInstance codex;
+  ASSERT_EQ(
+      codex.start({.prompt = "SAY: x", .backend = stdio(), .resume_token = "01a22800-0000-7000-8000-000000000000"}),
+      AGENTRY_OK);
+  const json::object finished = codex.wait_finished();
+  EXPECT_EQ(finished.at("outcome"), "error");
+  EXPECT_NE(std::string(finished.at("message").as_string()).find("could not resume thread"), std::string::npos);
+}
+
+TEST_F(RealCodex, MessageInputJoinsTheRunningTurn) {
+  CodexInstance codex;
+  ASSERT_EQ(codex.start({.prompt = "SAY: Working\nSTALL: 2\nSAY: still working", .backend = stdio()}), AGENTRY_OK);
+  ASSERT_FALSE(codex.wait_for(AGENTRY_EVENT_MESSAGE_DELTA).empty());
+  EXPECT_EQ(codex.send_input(AGENTRY_INPUT_MESSAGE, R"({"text":"SAY: noted"})"), AGENTRY_OK);
+  const json::object finished = codex.wait_finished();
+  EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
+  for (const RecordedEvent& e : codex.events_of(AGENTRY_EVENT_NOTICE))
+    EXPECT_EQ(std::string(e.payload.at("message").as_string()).find("not delivered"), std::string::npos)
+        << json::serialize(e.payload);
+}
+
+// The launcher records the app-server's pid (it execs codex, so the pid is codex's).
+json::object pid_launcher(const std::filesystem::path& pid_file) {
+  return json::object{
+      {"name", "record-pid"},
+      {"command", json::array{"/bin/sh", "-c", "echo $$ > '" + pid_file.string() + "'; exec \"$@\"", "sh"}},
+      {"env", json::object()}};
+}
+
+long read_pid(const std::filesystem::path& file) {
+  for (int i = 0; i < 200 && !std::filesystem::exists(file); ++i) std::this_thread::sleep_for(10ms);
+  return std::stol(read_file(file));
+}
+
+TEST_F(RealCodex, AppServerDeathMidTurnEndsInAnError) {
+  TempDir scratch;
+  CodexInstance codex;
+  ASSERT_EQ(
+      codex.start(
+          {.prompt = "SAY: Going\nSTALL: 30", .backend = stdio(), .launcher = pid_launcher(scratch.path() / "pid")}),
+      AGENTRY_OK);
+  ASSERT_FALSE(codex.wait_for(AGENTRY_EVENT_MESSAGE_DELTA).empty());
+  const long pid = read_pid(scratch.path() / "pid");
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  const json::object finished = codex.wait_finished(20s);
+  EXPECT_EQ(finished.at("outcome"), "error");
+  EXPECT_NE(std::string(finished.at("message").as_string()).find("killed by signal 9"), std::string::npos)
+      << json::serialize(finished);
+}
+
+TEST_F(RealCodex, NoAppServerIsLeftBehind) {
+  TempDir scratch;
+  long pid = 0;
+  {
+    CodexInstance codex;
+    ASSERT_EQ(codex.start({.prompt = "SAY: bye", .backend = stdio(), .launcher = pid_launcher(scratch.path() / "pid")}),
+              AGENTRY_OK);
+    EXPECT_EQ(codex.wait_finished().at("outcome"), "success");
+    pid = read_pid(scratch.path() / "pid");
+  }
+  EXPECT_FALSE(process_alive(pid));  // reaped before FINISHED was sent
+}
+
+TEST_F(RealCodex, WebSocketTransport) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  CodexInstance codex;
+  const auto begun = Clock::now();
+  ASSERT_EQ(codex.start({.prompt = "SAY: over ws", .backend = {{"transport", "ws"}, {"url", server.url()}}}),
+            AGENTRY_OK);
+  const json::object finished = codex.wait_finished();
+  std::cout << "[ measure ] ws text turn through the plugin (connect..FINISHED): " << ms_since(begun) << " ms\n";
+  EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
+  EXPECT_EQ(codex.events_of(AGENTRY_EVENT_MESSAGE_COMPLETED).at(0).payload.at("text"), "over ws");
+  EXPECT_TRUE(process_alive(server.pid()));  // not ours to stop
+}
+
+TEST_F(RealCodex, UnixSocketTransportWithApproval) {
+  AppServer server(binary_, *home_, AppServer::Kind::uds);
+  CodexInstance codex;
+  ASSERT_EQ(
+      codex.start({.prompt = "SHELL: touch uds.txt\nSAY: done",
+                   .backend = {{"transport", "uds"}, {"socket", server.socket()}, {"approvalPolicy", "untrusted"}}}),
+      AGENTRY_OK);
+  const json::object ask = codex.wait_for(AGENTRY_EVENT_APPROVAL_REQUEST);
+  ASSERT_FALSE(ask.empty());
+  ASSERT_EQ(codex.send_input(AGENTRY_INPUT_APPROVAL, json::serialize(json::object{{"approvalId", ask.at("approvalId")},
+                                                                                  {"decision", "approve"}})),
+            AGENTRY_OK);
+  EXPECT_EQ(codex.wait_finished().at("outcome"), "success");
+  EXPECT_TRUE(std::filesystem::exists(codex.workspace().path() / "uds.txt"));
+}
+
+TEST_F(RealCodex, WebSocketResumeOnAServerThatAlreadyHasTheThread) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  const json::object backend{{"transport", "ws"}, {"url", server.url()}};
+  std::string thread;
+  {
+    CodexInstance first;
+    ASSERT_EQ(first.start({.prompt = "SAY: one", .backend = backend}), AGENTRY_OK);
+    ASSERT_EQ(first.wait_finished().at("outcome"), "success");
+    thread = std::string(first.events_of(AGENTRY_EVENT_CHECKPOINT).at(0).payload.at("resumeToken").as_string());
+  }
+  CodexInstance second;  // a new connection; the thread is still loaded in the server
+  ASSERT_EQ(second.start({.prompt = "SAY: two", .backend = backend, .resume_token = thread}), AGENTRY_OK);
+  const json::object finished = second.wait_finished();
+  EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
+  EXPECT_EQ(finished.at("threadId").as_string(), thread);
+}
+
+// Several attempts on one instance (as the host resumes a session), against a warm
+// server: each is connect + initialize + thread/resume + one turn + close.
+TEST_F(RealCodex, ConsecutiveAttemptsResumeOverWebSocket) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  const json::object backend{{"transport", "ws"}, {"url", server.url()}};
+  CodexInstance codex;
+  std::string thread;
+  std::vector<double> times;
+  for (int i = 0; i < 5; ++i) {
+    const auto begun = Clock::now();
+    ASSERT_EQ(codex.start({.prompt = "SAY: reply " + std::to_string(i), .backend = backend, .resume_token = thread}),
+              AGENTRY_OK);
+    const json::object finished = codex.wait_finished();
+    times.push_back(ms_since(begun));
+    ASSERT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
+    if (thread.empty()) thread = std::string(finished.at("threadId").as_string());
+    EXPECT_EQ(finished.at("threadId").as_string(), thread);
+  }
+  EXPECT_EQ(codex.events_of(AGENTRY_EVENT_MESSAGE_COMPLETED).size(), 5u);
+  std::sort(times.begin() + 1, times.end());
+  std::cout << "[ measure ] ws attempt (connect..FINISHED): first " << times[0] << " ms, median of the next 4 "
+            << (times[2] + times[3]) / 2 << " ms\n";
+}
+
+TEST_F(RealCodex, InterruptOverWebSocket) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  CodexInstance codex;
+  ASSERT_EQ(codex.start({.prompt = "SAY: Long\nSTALL: 30", .backend = {{"transport", "ws"}, {"url", server.url()}}}),
+            AGENTRY_OK);
+  ASSERT_FALSE(codex.wait_for(AGENTRY_EVENT_MESSAGE_DELTA).empty());
+  const auto begun = Clock::now();
+  codex.interrupt("stop");
+  EXPECT_EQ(codex.wait_finished(20s).at("outcome"), "interrupted");
+  std::cout << "[ measure ] ws interrupt() -> FINISHED: " << ms_since(begun) << " ms\n";
+}
+
+}  // namespace
+}  // namespace agentry::test
+
+namespace agentry::test {
+namespace {
+
+// Failures before codex is reached: no binary needed.
+
+TEST(CodexPlugin, MissingBinaryIsRefusedAtStart) {
+  CodexInstance codex;
+  EXPECT_EQ(codex.start({.prompt = "SAY: x", .backend = {{"command", "/nonexistent/codex"}}}),
+            AGENTRY_ERR_INVALID_ARGUMENT);
+  bool logged = false;
+  for (const std::string& line : codex.host().logs()) logged |= line.find("/nonexistent/codex") != std::string::npos;
+  EXPECT_TRUE(logged);
+}
+
+TEST(CodexPlugin, UnreachableServerEndsWithAClearError) {
+  CodexInstance codex;
+  ASSERT_EQ(codex.start({.prompt = "SAY: x", .backend = {{"transport", "ws"}, {"url", "ws://127.0.0.1:1"}}}),
+            AGENTRY_OK);
+  const json::object finished = codex.wait_finished(20s);
+  EXPECT_EQ(finished.at("outcome"), "error");
+  EXPECT_NE(
+      std::string(finished.at("message").as_string()).find("cannot connect to codex app-server at ws://127.0.0.1:1"),
+      std::string::npos)
+      << json::serialize(finished);
+}
+
+TEST(CodexPlugin, AServerThatIsNotAWebSocketIsReported) {
+  MockModel http;  // plain HTTP: answers the Upgrade request without 101
+  const std::string url = "ws://" + http.base_url().substr(std::string("http://").size());
+  CodexInstance codex;
+  ASSERT_EQ(codex.start({.prompt = "SAY: x", .backend = {{"transport", "ws"}, {"url", url}}}), AGENTRY_OK);
+  const json::object finished = codex.wait_finished(20s);
+  EXPECT_EQ(finished.at("outcome"), "error");
+  EXPECT_NE(std::string(finished.at("message").as_string()).find("WebSocket handshake refused"), std::string::npos)
+      << json::serialize(finished);
+}
+
+}  // namespace
+}  // namespace agentry::test
