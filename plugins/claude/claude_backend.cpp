@@ -1,0 +1,86 @@
+// The "claude" backend: Claude Code's stream-json CLI as an agentry backend
+// (docs/backends/claude.md). The C ABI comes from the glue; the work from Attempt.
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <boost/json/parse.hpp>
+
+#include "agentry/plugin/cpp/backend.hpp"
+#include "attempt.hpp"
+#include "config.hpp"
+
+namespace agentry::claude {
+
+namespace {
+
+namespace json = boost::json;
+
+class ClaudeBackend final : public agentry::plugin::Backend {
+ public:
+  using Backend::Backend;
+  ~ClaudeBackend() override { attempt_.reset(); }  // joins the worker (obligation 10)
+
+  agentry_status_t start(const agentry::plugin::StartParams& params) override {
+    if (attempt_ && attempt_->running()) return AGENTRY_ERR_INVALID_STATE;
+    ParsedLaunch parsed = parse_launch(params);
+    if (!parsed.spec) {
+      host().log(AGENTRY_LOG_ERROR, "claude: run " + params.run_id + ": " + parsed.error);
+      return AGENTRY_ERR_INVALID_ARGUMENT;
+    }
+    attempt_.reset();  // the previous attempt's worker has emitted its FINISHED: a short join
+    attempt_ = std::make_unique<Attempt>(host(), std::move(*parsed.spec));
+    return AGENTRY_OK;
+  }
+
+  agentry_status_t send_input(const agentry::plugin::Input& input) override {
+    if (!attempt_ || !attempt_->running()) return AGENTRY_ERR_INVALID_STATE;
+    boost::system::error_code ec;
+    const json::value payload = json::parse(input.payload_json, ec);
+    if (ec || !payload.is_object()) return AGENTRY_ERR_INVALID_ARGUMENT;
+    const json::object& o = payload.get_object();
+    if (input.kind == AGENTRY_INPUT_MESSAGE) {
+      const json::value* text = o.if_contains("text");
+      if (text == nullptr || !text->is_string() || text->get_string().empty()) return AGENTRY_ERR_INVALID_ARGUMENT;
+      return attempt_->send_message(text->get_string());
+    }
+    if (input.kind == AGENTRY_INPUT_APPROVAL) {
+      const json::value* id = o.if_contains("approvalId");
+      const json::value* decision = o.if_contains("decision");
+      if (id == nullptr || !id->is_string() || decision == nullptr || !decision->is_string())
+        return AGENTRY_ERR_INVALID_ARGUMENT;
+      if (decision->get_string() != "approve" && decision->get_string() != "deny") return AGENTRY_ERR_INVALID_ARGUMENT;
+      return attempt_->answer_approval(id->get_string(), decision->get_string() == "approve");
+    }
+    return AGENTRY_ERR_UNSUPPORTED;
+  }
+
+  agentry_status_t interrupt(std::string_view reason) override {
+    if (attempt_ && attempt_->running()) attempt_->interrupt(reason);
+    return AGENTRY_OK;
+  }
+
+ private:
+  std::unique_ptr<Attempt> attempt_;
+};
+
+constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME, AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT,
+                                     AGENTRY_FEATURE_APPROVALS, nullptr};
+
+constexpr agentry_backend_descriptor_t kDescriptor{
+    AGENTRY_PLUGIN_ABI_VERSION_INIT,
+    "claude",
+    "Claude Code",
+    "agentry",
+    "0.1.0",
+    "Runs Claude Code (claude -p, stream-json) per attempt: streamed text, tools, approvals, interrupt, resume",
+    kFeatures};
+
+constexpr agentry::plugin::BackendType kTypes[] = {agentry::plugin::backend_type<ClaudeBackend>(kDescriptor)};
+
+}  // namespace
+
+}  // namespace agentry::claude
+
+AGENTRY_PLUGIN_DEFINE_ENTRY(agentry::claude::kTypes);
