@@ -35,6 +35,8 @@ TEST_F(AuthTest, EveryProtectedRouteRefusesMissingWrongAndMalformedTokens) {
       {"GET", "/api/assignments/feature"}, {"GET", "/api/launchers"},   {"GET", "/api/task-definitions"},
       {"GET", "/api/events/run-summaries"}, {"GET", r + "/events/detail"}, {"GET", r + "/events/timeline"},
       {"GET", r + "/events/audit"},  {"GET", "/api/no-such-route"},
+      {"GET", r + "/queued-resume-messages"}, {"POST", r + "/queued-resume-messages"},
+      {"DELETE", r + "/queued-resume-messages/m1"}, {"POST", r + "/approvals/a1"},
   };
   std::vector<test::Headers> bad = {
       {},

@@ -46,6 +46,7 @@ constexpr Route routes[] = {
     {"GET",    "/api/runs/:runId/queued-resume-messages",          "runs.listQueuedResumeMessages"},
     {"POST",   "/api/runs/:runId/queued-resume-messages",          "runs.queueResumeMessage"},
     {"DELETE", "/api/runs/:runId/queued-resume-messages/:messageId", "runs.removeQueuedResumeMessage"},
+    {"POST",   "/api/runs/:runId/approvals/:approvalId",           "runs.answerApproval"},
     {"GET",    "/api/runs/:runId/audit",                           "runs.auditHistory"},
     {"GET",    "/api/runs/:runId/timeline",                        "runs.timelineHistory"},
     {"GET",    "/api/runs/:runId/tasks",                           "tasks.list"},

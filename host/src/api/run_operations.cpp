@@ -129,6 +129,28 @@ void add_queued_message_operations(Operations& ops, ApiContext& ctx) {
   });
 }
 
+void add_approval_operations(Operations& ops, ApiContext& ctx) {
+  auto& engine = ctx.engine;
+  ops.add("runs.answerApproval", [&engine](const OperationRequest& request) -> Result<OperationResult> {
+    auto params = params_of(request, {"runId", "approvalId", "decision"});
+    if (!params) return params.failure();
+    auto id = run_id_of(*params);
+    if (!id) return id.failure();
+    auto approval_id = params->required_string("approvalId");
+    if (!approval_id) return approval_id.failure();
+    if (approval_id->empty() || approval_id->size() > 256)
+      return core::fail(core::ErrorCode::invalid_request, "approvalId must be 1 to 256 characters",
+                        {{"field", "approvalId"}});
+    auto decision = params->required_string("decision");
+    if (!decision) return decision.failure();
+    auto answered = engine.answer_approval(*id, *approval_id, *decision, request.actor);
+    if (!answered) return answered.failure();
+    return OperationResult{json::object{
+        {"result",
+         {{"runId", answered->run_id}, {"approvalId", answered->approval_id}, {"decision", answered->decision}}}}};
+  });
+}
+
 }  // namespace
 
 void add_run_operations(Operations& ops, ApiContext& ctx) {
@@ -222,6 +244,7 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
   ops.add("runs.clearGroup",
           run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.set_group(id, std::nullopt, r.actor); }));
   add_queued_message_operations(ops, ctx);
+  add_approval_operations(ops, ctx);
 }
 
 }  // namespace agentry::api

@@ -190,6 +190,17 @@ void add_queue_commands(CLI::App& app, Invocation& inv) {
   }
 }
 
+void add_approval_command(CLI::App& app, Invocation& inv) {
+  auto id = std::make_shared<std::string>();
+  auto approval = std::make_shared<std::string>();
+  auto deny = std::make_shared<bool>(false);
+  auto* cmd = app.add_subcommand("approve", "Answer a question the run's agent waits on (see `show`): approve, or --deny");
+  add_run_id(cmd, *id);
+  cmd->add_option("approval", *approval, "Approval id")->required();
+  cmd->add_flag("--deny", *deny, "Refuse instead");
+  on_parsed(cmd, inv, [id, approval, deny](CommandContext& ctx) { return approve_command(ctx, *id, *approval, *deny); });
+}
+
 void add_admin_commands(CLI::App& app, Invocation& inv) {
   for (auto [name, help] :
        {std::pair{"archive", "Archive a run that is not running (hidden from lists without --all)"},
@@ -247,6 +258,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_query_commands(app, invocation);
   add_task_commands(app, invocation);
   add_queue_commands(app, invocation);
+  add_approval_command(app, invocation);
   add_admin_commands(app, invocation);
   add_info_commands(app, invocation);
 

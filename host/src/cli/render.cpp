@@ -115,6 +115,14 @@ std::string render_run_detail(const json::object& run) {
   }
   if (auto* tasks = run.if_contains("tasks"); tasks && tasks->is_array() && !tasks->as_array().empty())
     out += "\n" + render_tasks(tasks->as_array());
+  if (auto* approvals = run.if_contains("pendingApprovals");
+      approvals && approvals->is_array() && !approvals->as_array().empty()) {
+    Table table({"WAITING ON", "KIND", "ASKED", "SUMMARY"});
+    for (const auto& a : approvals->as_array())
+      table.add_row({text_at(a, "approvalId"), text_at(a, "kind"), short_time(text_at(a, "requestedAt")),
+                     truncate(text_at(a, "summary"), 70)});
+    out += "\n" + table.render() + "answer with: agentry approve " + text_at(v, "runId") + " <id> [--deny]\n";
+  }
   if (auto* sessions = run.if_contains("sessions"); sessions && sessions->is_array() && !sessions->as_array().empty()) {
     Table table({"SESSION", "STATUS", "STARTED", "ENDED", "ATTEMPTS", "REASON"});
     for (const auto& s : sessions->as_array()) {

@@ -83,6 +83,17 @@ struct QueuedMessage {
   std::string created_at;
 };
 
+/// A question the agent of a live attempt is waiting on (a command to run, a file
+/// to change). Held by the process driving the run, not stored: it exists only while
+/// the attempt that asked is alive.
+struct PendingApproval {
+  std::string approval_id;
+  std::string kind;  // "command", "file_change", "tool", ...
+  std::string summary;
+  boost::json::value details;  // null when the backend sent none
+  std::string requested_at;
+};
+
 struct Run {
   std::string id;
   RunStatus status = RunStatus::initialized;
@@ -113,6 +124,8 @@ struct Run {
   /// The waiting messages themselves, oldest first. Only views (RunDetail) load them;
   /// elsewhere this is empty and queued_message_count is the truth.
   std::vector<QueuedMessage> queued_messages;
+  /// Derived, views only: the approvals the live attempt waits on (in this process).
+  std::vector<PendingApproval> pending_approvals;
 };
 
 struct Session {

@@ -37,6 +37,12 @@ struct DeletedQueuedMessage {
   std::string message_id;
 };
 
+struct ApprovalAnswer {
+  std::string run_id;
+  std::string approval_id;
+  std::string decision;  // "approve" | "deny"
+};
+
 /// Everything a RunDetail shows, read in one snapshot.
 struct RunView {
   core::Run run;
@@ -112,6 +118,10 @@ class Engine {
   core::Result<std::vector<core::QueuedMessage>> list_queued_messages(const std::string& run_id);
   core::Result<DeletedQueuedMessage> remove_queued_message(const std::string& run_id, const std::string& message_id,
                                                            const Actor& actor);
+
+  /// Answers an approval the run's live attempt waits on (RunDetail.pendingApprovals).
+  core::Result<ApprovalAnswer> answer_approval(const std::string& run_id, const std::string& approval_id,
+                                               const std::string& decision, const Actor& actor);
 
   // Reads.
   core::Result<RunView> view(const std::string& run_id);

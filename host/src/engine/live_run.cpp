@@ -1,11 +1,17 @@
 #include "engine/live_run.hpp"
 
+#include "core/clock.hpp"
 #include "core/log.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
 
+#include <agentry/plugin/events.h>
+
 #include <boost/json.hpp>
+
+#include <algorithm>
+#include <future>
 
 namespace agentry::engine {
 namespace json = boost::json;
@@ -169,6 +175,66 @@ void LiveRun::pump() {
   if (!batch.empty()) write_batch(std::move(batch), std::nullopt);
 }
 
+std::vector<core::PendingApproval> LiveRun::pending_approvals() const {
+  std::lock_guard lock(mutex_);
+  return pending_approvals_;
+}
+
+core::Result<void> LiveRun::answer_approval(const std::string& approval_id, const std::string& decision) {
+  auto waiting = [&] {
+    std::lock_guard lock(mutex_);
+    return std::any_of(pending_approvals_.begin(), pending_approvals_.end(),
+                       [&](const core::PendingApproval& a) { return a.approval_id == approval_id; });
+  };
+  if (!waiting())
+    return core::fail(core::ErrorCode::not_found, "run " + run_id() + " is not waiting on approval '" + approval_id + "'",
+                      {{"approvalId", approval_id}});
+  // Backend calls happen on the strand only; the caller waits for the backend's answer.
+  auto done = std::make_shared<std::promise<core::Result<void>>>();
+  auto answered = done->get_future();
+  strand_.post([self = shared_from_this(), approval_id, decision, done] {
+    if (!self->session_) {
+      done->set_value(core::fail(core::ErrorCode::conflict, "the attempt of run " + self->run_id() + " has ended"));
+      return;
+    }
+    const std::string input_id = "approval-answer-" + std::to_string(++self->next_input_);
+    const std::string payload = json::serialize(json::object{{"approvalId", approval_id}, {"decision", decision}});
+    auto sent = self->session_->send_input(plugins::InputKind::approval, input_id, payload);
+    if (sent) {
+      std::lock_guard lock(self->mutex_);
+      std::erase_if(self->pending_approvals_,
+                    [&](const core::PendingApproval& a) { return a.approval_id == approval_id; });
+    }
+    done->set_value(std::move(sent));
+  });
+  if (answered.wait_for(std::chrono::seconds(10)) != std::future_status::ready)
+    return core::fail(core::ErrorCode::internal, "the backend of run " + run_id() + " did not take the answer in 10 s");
+  return answered.get();
+}
+
+bool LiveRun::track_approvals(const std::vector<plugins::BackendEvent>& batch) {
+  bool any = false;
+  for (const auto& event : batch) {
+    if (event.type != AGENTRY_EVENT_APPROVAL_REQUEST) continue;
+    boost::system::error_code ec;
+    auto payload = json::parse(event.payload, ec);
+    if (ec || !payload.is_object()) continue;  // the host table validated it; be safe anyway
+    const auto& p = payload.as_object();
+    core::PendingApproval approval;
+    if (auto* id = p.if_contains("approvalId"); id && id->is_string()) approval.approval_id = id->as_string();
+    if (approval.approval_id.empty()) continue;
+    if (auto* kind = p.if_contains("kind"); kind && kind->is_string()) approval.kind = kind->as_string();
+    if (auto* summary = p.if_contains("summary"); summary && summary->is_string())
+      approval.summary = summary->as_string();
+    if (auto* details = p.if_contains("details")) approval.details = *details;
+    approval.requested_at = core::now_iso8601();
+    std::lock_guard lock(mutex_);
+    pending_approvals_.push_back(std::move(approval));
+    any = true;
+  }
+  return any;
+}
+
 void LiveRun::end_by_host(std::string outcome, std::string message) {
   // Whatever the backend still had queued is written first, then the forced end.
   std::vector<plugins::BackendEvent> rest;
@@ -197,9 +263,16 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
     return;
   }
   // Durable before visible: subscribers hear about these events only now.
+  bool approvals_changed = track_approvals(batch);
+  if (outcome->session_ended || outcome->next_attempt) {
+    // Nobody is left to answer: the attempt that asked is over.
+    std::lock_guard lock(mutex_);
+    approvals_changed = approvals_changed || !pending_approvals_.empty();
+    pending_approvals_.clear();
+  }
   services_.bus.notify(events::Channel::timeline, run_id());
   for (auto& envelope : outcome->ephemeral) services_.bus.publish_ephemeral(run_id(), std::move(envelope));
-  if (outcome->run_changed) services_.bus.run_changed(run_id());
+  if (outcome->run_changed || approvals_changed) services_.bus.run_changed(run_id());
   if (outcome->session_ended) {
     mark_finished(std::move(outcome->next_session));
   } else if (outcome->next_attempt) {

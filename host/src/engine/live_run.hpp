@@ -74,6 +74,11 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   /// Asks the backend to stop; the session then ends (no further attempt). Ends the
   /// attempt by force if no terminal event arrives within the grace period.
   void interrupt(const std::string& reason, StopCause cause);
+  /// The approvals the current attempt waits on, oldest first.
+  std::vector<core::PendingApproval> pending_approvals() const;
+  /// Hands the user's decision ("approve" or "deny") to the backend. NOT_FOUND when the
+  /// attempt is not waiting on `approval_id`; returns once the backend took it.
+  core::Result<void> answer_approval(const std::string& approval_id, const std::string& decision);
   /// Blocks until the session has ended (and handed off to a queued-message session, if
   /// any), or `timeout` passes. True when it ended.
   bool wait_finished(std::chrono::milliseconds timeout);
@@ -89,6 +94,9 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   void end_by_host(std::string outcome, std::string message);
   void write_batch(std::vector<plugins::BackendEvent> batch, std::optional<ForcedEnd> forced);
   void mark_finished(std::optional<NextSession> next);
+  /// After a batch committed: approval requests in it now wait for an answer. True
+  /// when there were any.
+  bool track_approvals(const std::vector<plugins::BackendEvent>& batch);
 
   LiveRunServices services_;
   LaunchSpec spec_;
@@ -99,7 +107,7 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   core::TimerHandle timeout_timer_;
   core::TimerHandle grace_timer_;
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable finished_cv_;
   std::deque<plugins::BackendEvent> queue_;
   bool pump_scheduled_ = false;
@@ -107,6 +115,8 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   bool handed_off_ = false;  // ... and on_finished_ returned: waiters may go on
   bool interrupting_ = false;
   std::string interrupt_reason_;  // strand only
+  std::vector<core::PendingApproval> pending_approvals_;  // guarded by mutex_
+  int next_input_ = 0;  // strand only: input ids for send_input
 };
 
 }  // namespace agentry::engine

@@ -31,7 +31,7 @@ class ReadSnapshot {
 }  // namespace
 
 core::Result<RunView> Engine::view(const std::string& run_id) {
-  return db_.read([&](store::Connection& c) -> core::Result<RunView> {
+  auto view = db_.read([&](store::Connection& c) -> core::Result<RunView> {
     ReadSnapshot snapshot(c);
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
@@ -42,6 +42,10 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
     v.attempts = store::SessionRepository::list_attempts(c, run_id);
     return v;
   });
+  // Pending approvals live with the attempt that asked, not in the store.
+  if (view)
+    if (auto live = live_.find(run_id)) view->run.pending_approvals = live->pending_approvals();
+  return view;
 }
 
 core::Result<RunListView> Engine::list(const store::RunQuery& query) {

@@ -100,6 +100,14 @@ json::object timeline_event_json(const core::TimelineEvent& e) {
   return out;
 }
 
+json::object pending_approval_json(const core::PendingApproval& a) {
+  return {{"approvalId", a.approval_id},
+          {"kind", a.kind},
+          {"summary", a.summary},
+          {"details", a.details},
+          {"requestedAt", a.requested_at}};
+}
+
 json::object queued_message_json(const core::QueuedMessage& m) {
   return {{"id", m.id}, {"runId", m.run_id}, {"text", m.text}, {"createdAt", m.created_at}, {"source", m.source}};
 }
@@ -188,6 +196,9 @@ json::object run_detail(const RunDetailInputs& in) {
   json::array queued;
   for (const auto& m : run.queued_messages) queued.push_back(queued_message_json(m));
   d["queuedResumeMessages"] = std::move(queued);
+  json::array approvals;
+  for (const auto& a : run.pending_approvals) approvals.push_back(pending_approval_json(a));
+  d["pendingApprovals"] = std::move(approvals);
   d["resolvedHooks"] = json::array{};
   d["hookState"] = json::object{};
   d["hookAudits"] = json::array{};

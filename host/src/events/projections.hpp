@@ -19,6 +19,8 @@ boost::json::object task_json(const core::Task& task);
 boost::json::object session_json(const core::Session& session, const std::vector<core::Attempt>& attempts);
 boost::json::object audit_event_json(const core::AuditEvent& event);
 boost::json::object timeline_event_json(const core::TimelineEvent& event);
+/// { approvalId, kind, summary, details, requestedAt }
+boost::json::object pending_approval_json(const core::PendingApproval& approval);
 /// { id, runId, text, createdAt, source }
 boost::json::object queued_message_json(const core::QueuedMessage& message);
 

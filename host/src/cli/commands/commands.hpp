@@ -108,6 +108,11 @@ int queue_add_command(CommandContext& ctx, const QueueOptions& options);
 int queue_list_command(CommandContext& ctx, const QueueOptions& options);
 int queue_remove_command(CommandContext& ctx, const QueueOptions& options);
 
+// --- commands/approval_commands.cpp: approve ---
+
+/// Answers an approval the run's agent waits on (`show` lists them).
+int approve_command(CommandContext& ctx, const std::string& run_id, const std::string& approval_id, bool deny);
+
 // --- commands/admin_commands.cpp: archive, unarchive, reset, delete ---
 
 /// `name` is one of "archive", "unarchive", "reset", "delete".
