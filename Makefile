@@ -14,7 +14,7 @@ LISTEN ?= ws://127.0.0.1:4773/
 USER_CONFIG := $(or $(AGENTRY_CONFIG_DIR),$(if $(XDG_CONFIG_HOME),$(XDG_CONFIG_HOME)/agentry,$(HOME)/.config/agentry))
 RUN_CONFIG := $(if $(wildcard $(USER_CONFIG)),$(USER_CONFIG),$(CURDIR)/config)
 
-.PHONY: run test deps asan bench clean
+.PHONY: run test deps agents asan bench clean
 
 deps:
 	./scripts/install-deps.sh
@@ -28,8 +28,16 @@ run: build-$(RUN_PRESET)
 	@echo "definitions from $(RUN_CONFIG)"
 	AGENTRY_CONFIG_DIR="$(RUN_CONFIG)" build/$(RUN_PRESET)/bin/agentry serve --listen $(LISTEN)
 
-test: build-$(TEST_PRESET)
+# The end-to-end tests drive the real agent CLIs: install their pinned versions first.
+# Exit 2 (npm or its registry unreachable) and 3 (no build for this machine) have
+# already printed a loud banner; those tests then skip, each saying why.
+test: build-$(TEST_PRESET) agents
 	ctest --preset $(TEST_PRESET) -j $(JOBS)
+
+agents:
+	@./scripts/install-agents.sh; rc=$$?; \
+	  if [ $$rc -eq 2 ] || [ $$rc -eq 3 ]; then echo "make: continuing without the agent CLIs (their tests will skip)"; \
+	  elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
 asan:
 	$(MAKE) test TEST_PRESET=asan
