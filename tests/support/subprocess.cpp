@@ -4,7 +4,9 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <fcntl.h>
@@ -164,6 +166,24 @@ std::optional<int> wait_for_exit(pid_t pid, std::chrono::milliseconds timeout) {
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(20));
   }
+}
+
+void stop_process_group(pid_t leader, std::chrono::milliseconds grace) {
+  if (leader <= 0) return;
+  ::kill(-leader, SIGTERM);
+  if (!wait_for_exit(leader, grace)) {
+    ::kill(-leader, SIGKILL);
+    static_cast<void>(wait_for_exit(leader, grace));
+  }
+  ::kill(-leader, SIGKILL);  // anything left in the group
+}
+
+bool process_alive(long pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string content;
+  if (!stat || !std::getline(stat, content)) return false;
+  const std::size_t paren = content.rfind(')');  // the command name may contain ')'
+  return paren != std::string::npos && paren + 2 < content.size() && content[paren + 2] != 'Z';
 }
 
 }  // namespace agentry::test

@@ -46,4 +46,12 @@ struct SpawnOptions {
 /// Waits up to `timeout` for `pid` to exit and reaps it; nullopt if still running.
 [[nodiscard]] std::optional<int> wait_for_exit(pid_t pid, std::chrono::milliseconds timeout);
 
+/// Stops a child that leads its own process group (SpawnOptions::new_process_group): SIGTERM
+/// to the group, SIGKILL after `grace`, then SIGKILL to whatever is left in the group; reaps
+/// the leader. Does nothing for pid <= 0.
+void stop_process_group(pid_t leader, std::chrono::milliseconds grace = std::chrono::seconds(5));
+
+/// Whether process `pid` exists and is not a zombie (any process, not only our children).
+[[nodiscard]] bool process_alive(long pid);
+
 }  // namespace agentry::test

@@ -1,16 +1,9 @@
 #include "live_fixture.hpp"
 
-#include <csignal>
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <stdexcept>
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include "support/subprocess.hpp"
 
 namespace agentry::test {
 
@@ -41,75 +34,7 @@ const agentry_backend_factory_t* claude_factory() {
   return factory;
 }
 
-std::optional<fs::path> from_paths_env(const fs::path& file) {
-  std::ifstream in(file);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("AGENTRY_CLAUDE_BIN=", 0) == 0) return fs::path(line.substr(19));
-  return std::nullopt;
-}
-
 }  // namespace
-
-std::optional<fs::path> find_claude_binary() {
-  const auto usable = [](const fs::path& p) { return ::access(p.c_str(), X_OK) == 0; };
-  if (const char* bin = std::getenv("AGENTRY_CLAUDE_BIN"); bin != nullptr && *bin != '\0')
-    return usable(bin) ? std::optional<fs::path>(bin) : std::nullopt;
-  fs::path root;
-  if (const char* dir = std::getenv("AGENTRY_AGENTS_DIR"); dir != nullptr && *dir != '\0') root = dir;
-  else if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache != nullptr && *cache != '\0')
-    root = fs::path(cache) / "agentry/agents";
-  else if (const char* home = std::getenv("HOME"); home != nullptr) root = fs::path(home) / ".cache/agentry/agents";
-  // The pin directory scripts/install-agents.sh writes (keep the two in step).
-  const fs::path env_file = root / "codex-0.171.0_claude-code-2.1.332" / "paths.env";
-  std::optional<fs::path> bin = from_paths_env(env_file);
-  return bin && usable(*bin) ? bin : std::nullopt;
-}
-
-MockModel::MockModel(const fs::path& log_dir) : log_(log_dir / "model-requests.jsonl") {
-  int out[2];
-  if (::pipe(out) != 0) throw std::runtime_error("pipe failed");
-  SpawnOptions options;
-  options.argv = {"python3", std::string(AGENTRY_MOCK_MODEL_DIR) + "/server.py", "--port", "0", "--log", log_.string()};
-  options.env = environment_with({});
-  options.stdout_fd = out[1];
-  options.stderr_fd = -1;
-  options.new_process_group = true;
-  options.die_with_parent = true;  // a test killed by ctest's timeout must not leave the mock behind
-  pid_ = spawn_process(options);
-  ::close(out[1]);
-  // The first line says where it listens: "listening on 127.0.0.1:<port>".
-  std::string line;
-  char c;
-  while (line.size() < 200 && ::read(out[0], &c, 1) == 1 && c != '\n') line += c;
-  ::close(out[0]);
-  const std::size_t colon = line.rfind(':');
-  if (line.rfind("listening on 127.0.0.1:", 0) != 0 || colon == std::string::npos) {
-    ::kill(-pid_, SIGKILL);
-    (void)wait_for_exit(pid_, std::chrono::seconds(5));
-    throw std::runtime_error("mock model did not start: '" + line + "'");
-  }
-  port_ = std::stoi(line.substr(colon + 1));
-}
-
-MockModel::~MockModel() {
-  if (pid_ <= 0) return;
-  ::kill(-pid_, SIGTERM);
-  if (!wait_for_exit(pid_, std::chrono::seconds(5))) {
-    ::kill(-pid_, SIGKILL);
-    (void)wait_for_exit(pid_, std::chrono::seconds(5));
-  }
-}
-
-std::vector<json::object> MockModel::message_requests() const {
-  std::vector<json::object> out;
-  std::ifstream in(log_);
-  for (std::string line; std::getline(in, line);) {
-    json::object entry = json::parse(line).as_object();
-    if (entry.at("path").as_string().find("/messages") != json::string::npos && entry.at("body").is_object())
-      out.push_back(entry.at("body").as_object());
-  }
-  return out;
-}
 
 ClaudeInstance::ClaudeInstance(const fs::path& binary, std::string base_url, const fs::path& home)
     : binary_(binary), base_url_(std::move(base_url)), home_(home) {
@@ -244,14 +169,6 @@ std::string ClaudeInstance::dump() const {
     out += std::to_string(e.seq) + " type " + std::to_string(e.type) + " " + json::serialize(e.payload) + "\n";
   for (const std::string& line : host_.logs()) out += "log " + line + "\n";
   return out;
-}
-
-bool process_alive(long pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string content;
-  if (!stat || !std::getline(stat, content)) return false;
-  const std::size_t paren = content.rfind(')');
-  return paren != std::string::npos && paren + 2 < content.size() && content[paren + 2] != 'Z';
 }
 
 long ClaudeInstance::child_pid() const {

@@ -1,6 +1,6 @@
-// What the live tests need around the claude plugin: the real binary (found, never
-// downloaded here), the loopback mock model, a loaded plugin instance with a recording
-// host, and an isolated HOME per test.
+// What the live tests need around the claude plugin: a loaded plugin instance with a
+// recording host, run with an isolated HOME. The real binary, the loopback mock model and
+// process_alive() come from tests/support (agent_binaries, mock_model, subprocess).
 #pragma once
 
 #include <chrono>
@@ -16,32 +16,12 @@
 
 #include "agentry/plugin/plugin.h"
 #include "recording_host.hpp"
+#include "support/agent_binaries.hpp"
+#include "support/mock_model.hpp"
+#include "support/subprocess.hpp"
 #include "support/temp_dir.hpp"
 
 namespace agentry::test {
-
-// The native claude binary: $AGENTRY_CLAUDE_BIN, else the pinned install that
-// scripts/install-agents.sh leaves in its cache. nullopt when neither exists.
-std::optional<std::filesystem::path> find_claude_binary();
-
-// tests/e2e/mock_model/server.py on 127.0.0.1 with an ephemeral port, logging every
-// request body; stopped (SIGTERM, then SIGKILL) by the destructor.
-class MockModel {
- public:
-  explicit MockModel(const std::filesystem::path& log_dir);
-  ~MockModel();
-  MockModel(const MockModel&) = delete;
-  MockModel& operator=(const MockModel&) = delete;
-
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  // The bodies of the /v1/messages requests so far.
-  std::vector<boost::json::object> message_requests() const;
-
- private:
-  pid_t pid_ = -1;
-  int port_ = 0;
-  std::filesystem::path log_;
-};
 
 struct Turn {
   Turn(std::string text, bool unrestricted_run = true) : prompt(std::move(text)), unrestricted(unrestricted_run) {}
@@ -90,8 +70,5 @@ class ClaudeInstance {
   const agentry_backend_t* backend_ = nullptr;
   int finished_before_ = 0;
 };
-
-// Whether process `pid` is still alive (a zombie counts as gone).
-bool process_alive(long pid);
 
 }  // namespace agentry::test

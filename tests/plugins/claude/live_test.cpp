@@ -26,20 +26,16 @@ using namespace std::chrono_literals;
 class ClaudeLive : public ::testing::Test {
  protected:
   void SetUp() override {
-    binary_ = find_claude_binary();
+    binary_ = claude_binary();
     if (!binary_) {
-      std::cerr << "\n##############################################################\n"
-                   "# claude live tests SKIPPED: the Claude Code binary is not installed.\n"
-                   "# Run scripts/install-agents.sh (pinned @anthropic-ai/claude-code@2.1.332)\n"
-                   "# or set AGENTRY_CLAUDE_BIN to the native binary.\n"
-                   "##############################################################\n";
-      GTEST_SKIP() << "Claude Code binary not installed (scripts/install-agents.sh)";
+      std::cerr << not_installed_banner("claude");
+      GTEST_SKIP() << not_installed_banner("claude");
     }
-    model_ = std::make_unique<MockModel>(scratch_.path());
+    model_ = std::make_unique<MockModel>(scratch_.path() / "model-requests.jsonl");
   }
 
   std::unique_ptr<ClaudeInstance> instance() {
-    return std::make_unique<ClaudeInstance>(*binary_, model_->base_url(), home_.path());
+    return std::make_unique<ClaudeInstance>(*binary_, model_->anthropic_base_url(), home_.path());
   }
 
   static std::string text_of(const RecordedEvent& e) { return std::string(e.payload.at("text").as_string()); }
@@ -184,7 +180,7 @@ TEST_F(ClaudeLive, ResumeInANewInstanceContinuesTheSession) {
   const auto checkpoints = second->events_of(AGENTRY_EVENT_CHECKPOINT);
   ASSERT_EQ(checkpoints.size(), 1u);
   EXPECT_EQ(checkpoints[0].payload.at("resumeToken"), json::value(token)) << "Claude 2.1.332 keeps the session id on --resume";
-  const auto requests = model_->message_requests();
+  const auto requests = model_->request_bodies("/messages");
   ASSERT_FALSE(requests.empty());
   const std::string last = json::serialize(requests.back().at("messages"));
   EXPECT_NE(last.find("First process reply."), std::string::npos) << "the earlier turn is not in the request";

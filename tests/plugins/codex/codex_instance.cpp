@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "codex_fixture.hpp"
+#include "support/codex_app_server.hpp"
 
 namespace agentry::test {
 

@@ -6,13 +6,15 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <thread>
 
-#include "codex_fixture.hpp"
 #include "codex_instance.hpp"
+#include "support/agent_binaries.hpp"
+#include "support/codex_app_server.hpp"
+#include "support/mock_model.hpp"
+#include "support/subprocess.hpp"
 #include "support/temp_dir.hpp"
 
 namespace agentry::test {
@@ -22,25 +24,14 @@ namespace json = boost::json;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-bool process_alive(long pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string content;
-  if (!stat || !std::getline(stat, content)) return false;
-  const std::size_t paren = content.rfind(')');
-  return paren != std::string::npos && paren + 2 < content.size() && content[paren + 2] != 'Z';
-}
-
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 class RealCodex : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::optional<std::string> bin = codex_binary();
-    if (!bin) {
-      GTEST_SKIP() << "\n######## SKIPPED: the codex 0.171.0 binary is not installed ########\n"
-                   << "Run scripts/install-agents.sh (or set AGENTRY_CODEX_BIN) to run the real-codex tests.\n";
-    }
-    binary_ = *bin;
+    const std::optional<std::filesystem::path> bin = codex_binary();
+    if (!bin) GTEST_SKIP() << not_installed_banner("codex");
+    binary_ = bin->string();
     mock_ = std::make_unique<MockModel>();
     home_ = std::make_unique<CodexHome>(*mock_);
   }
@@ -393,7 +384,7 @@ TEST(CodexPlugin, UnreachableServerEndsWithAClearError) {
 
 TEST(CodexPlugin, AServerThatIsNotAWebSocketIsReported) {
   MockModel http;  // plain HTTP: answers the Upgrade request without 101
-  const std::string url = "ws://" + http.base_url().substr(std::string("http://").size());
+  const std::string url = "ws://127.0.0.1:" + std::to_string(http.port());
   CodexInstance codex;
   ASSERT_EQ(codex.start({.prompt = "SAY: x", .backend = {{"transport", "ws"}, {"url", url}}}), AGENTRY_OK);
   const json::object finished = codex.wait_finished(20s);

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "codex_fixture.hpp"
+#include "support/agent_binaries.hpp"
 #include "support/subprocess.hpp"
 #include "support/temp_dir.hpp"
 
@@ -21,11 +21,11 @@ using namespace std::chrono_literals;
 class CodexSchema : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const std::optional<std::string> bin = codex_binary();
+    const std::optional<fs::path> bin = codex_binary();
     if (!bin) return;
     dir_ = new TempDir();
     SpawnOptions options;
-    options.argv = {*bin, "app-server", "generate-json-schema", "--out", (dir_->path() / "schema").string()};
+    options.argv = {bin->string(), "app-server", "generate-json-schema", "--out", (dir_->path() / "schema").string()};
     options.env = environment_with({{"CODEX_HOME", (dir_->path() / "home").string()}});
     fs::create_directories(dir_->path() / "home");
     options.new_process_group = true;
@@ -37,9 +37,7 @@ class CodexSchema : public ::testing::Test {
     dir_ = nullptr;
   }
   void SetUp() override {
-    if (dir_ == nullptr)
-      GTEST_SKIP() << "\n######## SKIPPED: the codex 0.171.0 binary is not installed ########\n"
-                   << "Run scripts/install-agents.sh (or set AGENTRY_CODEX_BIN).\n";
+    if (dir_ == nullptr) GTEST_SKIP() << not_installed_banner("codex");
     ASSERT_TRUE(generated_) << "codex app-server generate-json-schema failed";
   }
 

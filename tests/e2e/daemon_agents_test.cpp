@@ -1,0 +1,406 @@
+// The product's real path: `agentry serve` loads the codex and claude plugins and runs the
+// REAL pinned agent binaries against the loopback mock model (tests/e2e/mock_model). Every
+// scenario is driven only through the daemon's HTTP API (and its SSE timeline stream):
+// agents are definition files, runs are POST /api/runs, answers and aborts are API calls.
+// Each test has its own daemon home, config, run cwd, agent HOME, CODEX_HOME and mock; the
+// daemon, the mock and any app-server are stopped by the test, and an agent process left
+// behind by a run fails it. Skipped loudly only when a binary is not installed
+// (scripts/install-agents.sh).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "daemon_fixture.hpp"
+#include "support/agent_binaries.hpp"
+#include "support/codex_app_server.hpp"
+#include "support/mock_model.hpp"
+#include "support/subprocess.hpp"
+
+namespace agentry::integration {
+namespace {
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+enum class Agent { codex, claude };
+
+std::string name_of(Agent agent) { return agent == Agent::codex ? "codex" : "claude"; }
+void PrintTo(Agent agent, std::ostream* out) { *out << name_of(agent); }  // test names in ctest
+
+double ms_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// Pids of the live processes whose environment holds exactly `entry` ("NAME=value").
+std::vector<long> processes_with_env(const std::string& entry) {
+  std::vector<long> pids;
+  std::error_code error;
+  for (const auto& dir : fs::directory_iterator("/proc", error)) {
+    const std::string name = dir.path().filename().string();
+    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+    std::ifstream in(dir.path() / "environ", std::ios::binary);
+    const std::string environ((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::istringstream entries(environ);
+    for (std::string item; std::getline(entries, item, '\0');)
+      if (item == entry) {
+        if (test::process_alive(std::stol(name))) pids.push_back(std::stol(name));
+        break;
+      }
+  }
+  return pids;
+}
+
+std::string command_lines(const std::vector<long>& pids) {
+  std::string out;
+  for (const long pid : pids) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    out += "  " + std::to_string(pid) + ": " + cmdline + "\n";
+  }
+  return out;
+}
+
+// One agent (codex or claude) behind a real daemon, with its own mock model and homes.
+class AgentDaemonTest : public DaemonTest {
+ protected:
+  explicit AgentDaemonTest(Agent agent) : agent_(agent) {}
+
+  void SetUp() override {
+    binary_ = agent_ == Agent::codex ? test::codex_binary() : test::claude_binary();
+    if (!binary_) {
+      std::cerr << test::not_installed_banner(name_of(agent_));
+      GTEST_SKIP() << test::not_installed_banner(name_of(agent_));
+    }
+    DaemonTest::SetUp();
+    mock_ = std::make_unique<test::MockModel>(dir_.path() / "model-requests.jsonl");
+    agent_home_ = dir_.make_dir("agent-home");
+    if (agent_ == Agent::codex) codex_home_ = std::make_unique<test::CodexHome>(*mock_);
+  }
+
+  // Stops the daemon (it interrupts live sessions), then fails the test for, and kills,
+  // any agent process that is still running with this test's HOME.
+  void TearDown() override {
+    DaemonTest::TearDown();
+    if (agent_home_.empty()) return;
+    const std::string marker = "HOME=" + agent_home_.string();
+    std::vector<long> left = processes_with_env(marker);
+    for (int i = 0; i < 50 && !left.empty(); ++i) {  // a process group being torn down
+      std::this_thread::sleep_for(20ms);
+      left = processes_with_env(marker);
+    }
+    EXPECT_TRUE(left.empty()) << "agent processes outlived the daemon:\n" << command_lines(left);
+    for (const long pid : left) ::kill(static_cast<pid_t>(pid), SIGKILL);
+  }
+
+  // backendConfig.<agent> for the stdio child: the binary, its homes, the mock.
+  json::object stdio_config() const {
+    if (agent_ == Agent::codex)
+      return {{"command", binary_->string()},
+              {"codexHome", codex_home_->path().string()},
+              {"env", {{test::kMockKeyName, test::kMockKeyValue}, {"HOME", agent_home_.string()}}}};
+    return {{"binary", binary_->string()},
+            {"env",
+             {{"HOME", agent_home_.string()},
+              {"ANTHROPIC_BASE_URL", mock_->anthropic_base_url()},
+              {"ANTHROPIC_API_KEY", "dummy"},
+              {"CLAUDE_CODE_MAX_RETRIES", "0"}}}};
+  }
+
+  // Writes agents/<name>/agent.md for this agent (JSON is a YAML flow map).
+  void define(const std::string& name, bool unrestricted, const json::object& backend_config) {
+    write_agent(name, name_of(agent_), json::serialize(backend_config),
+                std::string("unrestricted: ") + (unrestricted ? "true" : "false") + "\n");
+  }
+  void define(const std::string& name, bool unrestricted) { define(name, unrestricted, stdio_config()); }
+
+  // The model API path the agent calls: its requests in the mock's log, oldest first.
+  std::vector<json::object> model_requests() const {
+    return mock_->request_bodies(agent_ == Agent::codex ? "/responses" : "/messages");
+  }
+
+  // Everything useful when a scenario fails: the run, its timeline, the daemon's stderr.
+  std::string describe(const std::string& run) {
+    std::string out = "run: " + json::serialize(get_run(run)) + "\ntimeline:\n";
+    for (const json::object& e : timeline(run)) out += "  " + json::serialize(e) + "\n";
+    const std::string err = daemon_->stderr_text();
+    out += "daemon stderr (tail):\n" + (err.size() > 4000 ? err.substr(err.size() - 4000) : err);
+    return out;
+  }
+
+  std::vector<json::object> events_of(const std::string& run, const std::string& kind) {
+    std::vector<json::object> out;
+    for (json::object& e : timeline(run))
+      if (e.at("kind").as_string() == kind) out.push_back(std::move(e));
+    return out;
+  }
+
+  // The status once the run is no longer running (the agents' cold starts take seconds).
+  std::string wait_settled(const std::string& run) { return wait_until_settled(run, 90s); }
+
+  // Polls RunDetail.pendingApprovals until it lists one; returns it.
+  json::object wait_for_approval(const std::string& run, std::chrono::seconds limit = 60s) {
+    const auto deadline = Clock::now() + limit;
+    while (Clock::now() < deadline) {
+      const json::object detail = get_run(run);
+      const json::array& pending = detail.at("pendingApprovals").as_array();
+      if (!pending.empty()) return pending.front().as_object();
+      if (detail.at("status") != "running") break;
+      std::this_thread::sleep_for(50ms);
+    }
+    ADD_FAILURE() << "no pending approval on " << run << "\n" << describe(run);
+    return {};
+  }
+
+  // POST /api/runs for `agent_name` → run success, in milliseconds (polling every 5 ms).
+  double timed_text_turn(const std::string& agent_name, const std::string& text) {
+    const auto begun = Clock::now();
+    const std::string run = start_agent_run(agent_name, "SAY: " + text);
+    std::string status = "running";
+    while (status == "running" && Clock::now() - begun < 90s) {
+      std::this_thread::sleep_for(5ms);
+      status = run_status(run);
+    }
+    const double took = ms_between(begun, Clock::now());
+    EXPECT_EQ(status, "success") << describe(run);
+    return took;
+  }
+
+  Agent agent_;
+  std::optional<fs::path> binary_;
+  std::unique_ptr<test::MockModel> mock_;
+  std::unique_ptr<test::CodexHome> codex_home_;
+  fs::path agent_home_;
+};
+
+class DaemonAgents : public AgentDaemonTest, public ::testing::WithParamInterface<Agent> {
+ protected:
+  DaemonAgents() : AgentDaemonTest(GetParam()) {}
+
+  std::pair<std::string, json::object> start_asking(const std::string& message);
+  int answer(const std::string& run, const json::object& approval, const std::string& decision);
+  std::string only_tool_status(const std::string& run);
+};
+
+TEST_P(DaemonAgents, TextTurnEndsInSuccessWithTheMessage) {
+  define("talker", true);
+  const std::string run = start_agent_run("talker", "SAY: Hello through the daemon.");
+  ASSERT_FALSE(run.empty());
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  const json::object detail = get_run(run);
+  EXPECT_EQ(detail.at("backend").as_string(), name_of(agent_));
+  EXPECT_TRUE(detail.at("backendSessionId").is_string()) << json::serialize(detail);
+  bool said = false;
+  for (const json::object& e : events_of(run, "message.completed"))
+    said = said || e.at("payload").at("text") == "Hello through the daemon.";
+  EXPECT_TRUE(said) << describe(run);
+  EXPECT_FALSE(events_of(run, "session.checkpoint").empty());
+  const std::vector<json::object> finished = events_of(run, "attempt.finished");
+  ASSERT_EQ(finished.size(), 1u) << describe(run);
+  EXPECT_EQ(finished[0].at("payload").at("outcome"), "success");
+}
+
+TEST_P(DaemonAgents, ShellToolWritesAFileInTheRunsCwd) {
+  define("writer", true);
+  const std::string run = start_agent_run("writer", "SHELL: echo hi > out.txt\nSAY: done");
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  ASSERT_TRUE(fs::exists(work_ / "out.txt")) << describe(run);
+  EXPECT_EQ(test::read_file(work_ / "out.txt"), "hi\n");
+  const std::vector<json::object> started = events_of(run, "tool.started");
+  ASSERT_EQ(started.size(), 1u) << describe(run);
+  EXPECT_EQ(started[0].at("payload").at("tool"), "command");
+  EXPECT_NE(json::serialize(started[0].at("payload")).find("echo hi > out.txt"), std::string::npos);
+  EXPECT_EQ(only_tool_status(run), "completed");
+  EXPECT_TRUE(get_run(run).at("pendingApprovals").as_array().empty());
+}
+
+// A restricted agent (codex asks only with approvalPolicy untrusted, since on-request runs
+// workspace commands unasked; claude asks for every Bash call) told `message`; returns the
+// run and the approval it waits on.
+std::pair<std::string, json::object> DaemonAgents::start_asking(const std::string& message) {
+  json::object config = stdio_config();
+  if (agent_ == Agent::codex) config["approvalPolicy"] = "untrusted";
+  define("asker", false, config);
+  const std::string run = start_agent_run("asker", message);
+  return {run, wait_for_approval(run)};
+}
+
+// POST /api/runs/:run/approvals/:approvalId {decision}; returns the HTTP status.
+int DaemonAgents::answer(const std::string& run, const json::object& approval, const std::string& decision) {
+  const test::HttpResponse answered = client().post_json(
+      "/api/runs/" + run + "/approvals/" + std::string(approval.at("approvalId").as_string()),
+      json::object{{"decision", decision}});
+  EXPECT_EQ(answered.status, 200) << answered.body;
+  EXPECT_EQ(answered.json().at("result").at("decision").as_string(), decision) << answered.body;
+  return answered.status;
+}
+
+// The status of the run's one tool.completed event (a failure unless there is exactly one).
+std::string DaemonAgents::only_tool_status(const std::string& run) {
+  const std::vector<json::object> completed = events_of(run, "tool.completed");
+  EXPECT_EQ(completed.size(), 1u) << describe(run);
+  return completed.size() == 1 ? std::string(completed[0].at("payload").at("status").as_string()) : "";
+}
+
+TEST_P(DaemonAgents, ApprovedCommandRunsAfterTheAnswer) {
+  const auto [run, approval] = start_asking("SHELL: touch approved.txt\nSAY: approved and done");
+  ASSERT_FALSE(approval.empty());
+  EXPECT_EQ(approval.at("kind"), "command");
+  EXPECT_NE(std::string(approval.at("summary").as_string()).find("touch approved.txt"), std::string::npos)
+      << json::serialize(approval);
+  EXPECT_FALSE(fs::exists(work_ / "approved.txt")) << "the command ran before the answer";
+  EXPECT_EQ(events_of(run, "approval.request").size(), 1u);
+
+  ASSERT_EQ(answer(run, approval, "approve"), 200);
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_TRUE(fs::exists(work_ / "approved.txt")) << describe(run);
+  EXPECT_TRUE(get_run(run).at("pendingApprovals").as_array().empty());
+  EXPECT_EQ(only_tool_status(run), "completed");
+}
+
+TEST_P(DaemonAgents, DeniedCommandDoesNotRun) {
+  const auto [run, approval] = start_asking("SHELL: touch denied.txt\nSAY: fine");
+  ASSERT_FALSE(approval.empty());
+  ASSERT_EQ(answer(run, approval, "deny"), 200);
+  // The agent hears the refusal as the tool's result and ends its turn normally.
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_FALSE(fs::exists(work_ / "denied.txt")) << describe(run);
+  EXPECT_EQ(only_tool_status(run), "declined");
+}
+
+TEST_P(DaemonAgents, AbortMidTurnStopsTheAgentQuickly) {
+  define("staller", true);
+  const std::string run = start_agent_run("staller", "SAY: x\nSTALL: 30");
+  ASSERT_FALSE(run.empty());
+  // Mid-turn: the streamed "x" arrives on the timeline stream, then the model stalls.
+  test::SseReader stream = client().sse("/api/runs/" + run + "/events/timeline");
+  bool streaming = false;
+  for (const auto deadline = Clock::now() + 60s; !streaming && Clock::now() < deadline;) {
+    const std::optional<test::SseEvent> event = stream.next(1000ms);
+    if (!event) {
+      ASSERT_FALSE(stream.ended()) << describe(run);
+      continue;
+    }
+    const json::value data = json::parse(event->data);
+    streaming = data.at("kind") == "message.delta";
+  }
+  ASSERT_TRUE(streaming) << "no message.delta before the stall\n" << describe(run);
+  stream.close();
+  const std::string marker = "AGENTRY_RUN_ID=" + run;
+  const std::vector<long> agents = processes_with_env(marker);
+  ASSERT_FALSE(agents.empty()) << "no agent process carries " << marker;
+
+  const auto begun = Clock::now();
+  const test::HttpResponse aborted = client().post_json("/api/runs/" + run + "/abort", json::object{{"reason", "enough"}});
+  const double took = ms_between(begun, Clock::now());
+  ASSERT_EQ(aborted.status, 200) << aborted.body;
+  std::cerr << "[ measure ] " << name_of(agent_) << " POST /abort mid-turn answered in " << took << " ms\n";
+  RecordProperty("abort_ms", static_cast<int>(took));
+  EXPECT_EQ(aborted.json().at("run").at("status"), "aborted") << aborted.body;
+  EXPECT_LT(took, 5000.0) << "the agent is interrupted in tens of milliseconds; 5 s means it was not";
+  EXPECT_EQ(run_status(run), "aborted");
+  const std::vector<long> left = processes_with_env(marker);
+  EXPECT_TRUE(left.empty()) << "agent processes outlived the aborted attempt:\n" << command_lines(left);
+  const std::vector<json::object> finished = events_of(run, "attempt.finished");
+  ASSERT_EQ(finished.size(), 1u) << describe(run);
+  EXPECT_EQ(finished[0].at("payload").at("outcome"), "interrupted") << describe(run);
+}
+
+TEST_P(DaemonAgents, ResumeContinuesTheSameBackendSession) {
+  define("talker", true);
+  const std::string run = start_agent_run("talker", "SAY: First reply from the mock.");
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  const json::value first_session = get_run(run).at("backendSessionId");
+  ASSERT_TRUE(first_session.is_string()) << describe(run);
+  const std::size_t requests_before = model_requests().size();
+
+  const auto begun = Clock::now();
+  const test::HttpResponse resumed =
+      client().post_json("/api/runs/" + run + "/resume", json::object{{"message", "SAY: again"}});
+  ASSERT_EQ(resumed.status, 200) << resumed.body;
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  std::cerr << "[ measure ] " << name_of(agent_) << " POST /resume -> success (poll 20 ms): "
+            << ms_between(begun, Clock::now()) << " ms\n";
+
+  const json::object detail = get_run(run);
+  EXPECT_EQ(detail.at("totalSessionCount"), 2);
+  EXPECT_EQ(detail.at("backendSessionId"), first_session) << "the resumed session is a new backend session";
+  const json::array& sessions = detail.at("sessions").as_array();
+  ASSERT_EQ(sessions.size(), 2u);
+  EXPECT_EQ(sessions[1].at("backendSessionId"), first_session);
+  bool said_again = false;
+  for (const json::object& e : events_of(run, "message.completed")) said_again = said_again || e.at("payload").at("text") == "again";
+  EXPECT_TRUE(said_again) << describe(run);
+
+  // The second session's model request carries the first turn: the session was resumed.
+  const std::vector<json::object> requests = model_requests();
+  ASSERT_GT(requests.size(), requests_before);
+  const std::string last = json::serialize(requests.back());
+  EXPECT_NE(last.find("First reply from the mock."), std::string::npos) << "the earlier turn is not in " << last;
+  EXPECT_NE(last.find("SAY: again"), std::string::npos);
+}
+
+// Per-turn latency through the daemon: POST /api/runs -> run success for a text turn, each
+// run a fresh agent process (printed, not asserted; compare with measure_direct.py).
+TEST_P(DaemonAgents, TextTurnLatencyThroughTheDaemon) {
+  define("talker", true);
+  std::vector<double> samples;
+  for (int i = 0; i < 5; ++i) samples.push_back(timed_text_turn("talker", "Reply number " + std::to_string(i) + "."));
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  std::ostringstream line;
+  line << "[ measure ] " << name_of(agent_) << " text turn through the daemon (POST /api/runs -> success, "
+       << "fresh process each), ms:";
+  for (const double s : samples) line << " " << static_cast<int>(s);
+  line << " | median " << static_cast<int>(sorted[sorted.size() / 2]);
+  std::cerr << line.str() << "\n";
+  RecordProperty("text_turn_median_ms", static_cast<int>(sorted[sorted.size() / 2]));
+}
+
+INSTANTIATE_TEST_SUITE_P(RealAgents, DaemonAgents, ::testing::Values(Agent::codex, Agent::claude),
+                         [](const ::testing::TestParamInfo<Agent>& param) { return name_of(param.param); });
+
+// codex over a server the test runs: the daemon's run connects to it over ws:// or a unix socket.
+class DaemonCodexServer : public AgentDaemonTest {
+ protected:
+  DaemonCodexServer() : AgentDaemonTest(Agent::codex) {}
+
+  void text_turn_over(test::AppServer::Kind kind) {
+    const test::AppServer server(*binary_, *codex_home_, kind);
+    json::object config{{"transport", kind == test::AppServer::Kind::ws ? "ws" : "uds"}};
+    if (kind == test::AppServer::Kind::ws)
+      config["url"] = server.url();
+    else
+      config["socket"] = server.socket();
+    define("remote", true, config);
+    const std::string run = start_agent_run("remote", "SAY: Hello over a socket.");
+    ASSERT_EQ(wait_settled(run), "success") << describe(run);
+    bool said = false;
+    for (const json::object& e : events_of(run, "message.completed"))
+      said = said || e.at("payload").at("text") == "Hello over a socket.";
+    EXPECT_TRUE(said) << describe(run);
+    EXPECT_TRUE(test::process_alive(server.pid())) << "the server is not the run's to stop";
+  }
+};
+
+TEST_F(DaemonCodexServer, TextTurnOverWebSocket) { text_turn_over(test::AppServer::Kind::ws); }
+
+TEST_F(DaemonCodexServer, TextTurnOverUnixSocket) { text_turn_over(test::AppServer::Kind::uds); }
+
+}  // namespace
+}  // namespace agentry::integration

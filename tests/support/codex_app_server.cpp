@@ -1,0 +1,100 @@
+#include "support/codex_app_server.hpp"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "support/mock_model.hpp"
+#include "support/subprocess.hpp"
+
+#ifndef AGENTRY_E2E_DIR
+#error "AGENTRY_E2E_DIR must be defined (tests/support/CMakeLists.txt)"
+#endif
+
+namespace agentry::test {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A TCP port free right now on 127.0.0.1 (app-server prints no bound port for :0).
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    ::close(fd);
+    throw std::runtime_error("cannot find a free port");
+  }
+  ::close(fd);
+  return ntohs(address.sin_port);
+}
+
+bool connects(const sockaddr* address, socklen_t length, int family) {
+  const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const bool ok = ::connect(fd, address, length) == 0;
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace
+
+CodexHome::CodexHome(const MockModel& mock) {
+  std::string config = read_file(fs::path(AGENTRY_E2E_DIR) / "fixtures/codex-config.toml");
+  const std::string placeholder = "@MOCK_BASE_URL@";
+  // Every occurrence: the file's header comment names the placeholder too.
+  for (std::size_t at = config.find(placeholder); at != std::string::npos; at = config.find(placeholder, at))
+    config.replace(at, placeholder.size(), mock.openai_base_url());
+  dir_.write_file("codex-home/config.toml", config);
+}
+
+AppServer::AppServer(const fs::path& binary, const CodexHome& home, Kind kind) {
+  SpawnOptions options;
+  std::string listen;
+  if (kind == Kind::ws) {
+    url_ = "ws://127.0.0.1:" + std::to_string(free_port());
+    listen = url_;
+  } else {
+    socket_ = (dir_.path() / "app-server.sock").string();
+    listen = "unix://" + socket_;
+  }
+  options.argv = {binary.string(), "app-server", "--listen", listen};
+  options.env = environment_with({{"CODEX_HOME", home.path().string()},
+                                  {kMockKeyName, kMockKeyValue},
+                                  {"HOME", dir_.make_dir("home").string()}});
+  options.cwd = dir_.path();
+  options.new_process_group = true;
+  options.die_with_parent = true;
+  pid_ = spawn_process(options);
+  for (int i = 0; i < 300; ++i) {  // up to 15 s for a cold start
+    if (try_reap(pid_)) throw std::runtime_error("codex app-server --listen " + listen + " exited at startup");
+    if (kind == Kind::ws) {
+      sockaddr_in address{};
+      address.sin_family = AF_INET;
+      address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      address.sin_port = htons(static_cast<uint16_t>(std::stoi(url_.substr(url_.rfind(':') + 1))));
+      if (connects(reinterpret_cast<sockaddr*>(&address), sizeof address, AF_INET)) return;
+    } else {
+      sockaddr_un address{};
+      address.sun_family = AF_UNIX;
+      socket_.copy(address.sun_path, sizeof address.sun_path - 1);
+      if (connects(reinterpret_cast<sockaddr*>(&address), sizeof address, AF_UNIX)) return;
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  stop_process_group(pid_);
+  throw std::runtime_error("codex app-server --listen " + listen + " did not become ready");
+}
+
+AppServer::~AppServer() { stop_process_group(pid_); }
+
+}  // namespace agentry::test
