@@ -15,13 +15,14 @@ class QueuedMessagesApiTest : public DaemonTest {
   void SetUp() override {
     DaemonTest::SetUp();
     // No steps in backendConfig: the mock plays the prompt's "@mock" lines, and echoes a
-    // prompt that has none. The first session waits at a gate file; a session started
+    // prompt that has none. The first session waits at a gate file (30 s at most, so a
+    // gate left closed by a killed daemon does not outlive the test); a session started
     // with queued messages echoes them.
     write_agent("echo", "mock", "{}");
   }
 
   std::string start_gated_run() {
-    json::object step{{"exec", json::array{"sh", "-c", "while [ ! -f go ]; do sleep 0.01; done; rm -f go"}}};
+    json::object step{{"exec", json::array{"sh", "-c", "i=0; while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; rm -f go"}}};
     return start_agent_run("echo", "@mock " + json::serialize(step));
   }
   void open_gate() { std::ofstream(work_ / "go") << "go"; }

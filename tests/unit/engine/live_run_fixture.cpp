@@ -9,11 +9,12 @@ void LiveRunTest::SetUp() {
   EngineTest::SetUp();
   plugins_.load(AGENTRY_MOCK_PLUGIN);
   ASSERT_TRUE(plugins_.has("mock")) << "the mock plugin did not load from " << AGENTRY_MOCK_PLUGIN;
+  // The gate gives up after 30 s, so a test that never opens it leaves no process behind.
   write_config("agents/gated/agent.md", R"(---
 schemaVersion: 1
 backend: mock
 backendConfig:
-  mock: {"steps": [{"exec": ["sh", "-c", "while [ ! -f go ]; do sleep 0.01; done; rm -f go"]}]}
+  mock: {"steps": [{"exec": ["sh", "-c", "i=0; while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; rm -f go"]}]}
 ---
 Gated agent.
 )");
