@@ -174,7 +174,9 @@ TEST_F(RealCodex, TimeoutEndsTheTurnWithAnError) {
   ASSERT_EQ(codex.start({.prompt = "SAY: slow\nSTALL: 30", .backend = stdio(), .timeout_sec = 2}), AGENTRY_OK);
   const json::object finished = codex.wait_finished(30s);
   EXPECT_EQ(finished.at("outcome"), "error");
-  EXPECT_EQ(finished.at("message"), "timed out after 2 s");
+  // On a loaded machine codex may not confirm the interrupt in time; the message then
+  // says so after the timeout itself.
+  EXPECT_EQ(finished.at("message").as_string().subview(0, 19), "timed out after 2 s") << json::serialize(finished);
 }
 
 TEST_F(RealCodex, FailedModelCallEndsInError) {
