@@ -15,24 +15,7 @@ namespace json = boost::json;
 namespace {
 
 const agentry_backend_factory_t* codex_factory() {
-  static const agentry_backend_factory_t* factory = []() -> const agentry_backend_factory_t* {
-    const char* path = std::getenv("AGENTRY_CODEX_PLUGIN");
-    if (path == nullptr) {
-      ADD_FAILURE() << "AGENTRY_CODEX_PLUGIN is not set (ctest sets it)";
-      return nullptr;
-    }
-    void* library = ::dlopen(path, RTLD_NOW | RTLD_LOCAL);  // kept loaded for the process
-    if (library == nullptr) {
-      ADD_FAILURE() << "dlopen(" << path << "): " << ::dlerror();
-      return nullptr;
-    }
-    const auto* entry = static_cast<const agentry_plugin_entry_t*>(::dlsym(library, AGENTRY_PLUGIN_ENTRY_SYMBOL));
-    if (entry == nullptr || !agentry_version_is_compatible(entry->abi_version) || !entry->init(path)) {
-      ADD_FAILURE() << "no usable agentry_plugin_entry in " << path;
-      return nullptr;
-    }
-    return static_cast<const agentry_backend_factory_t*>(entry->get_factory(AGENTRY_BACKEND_FACTORY_ID));
-  }();
+  static const agentry_backend_factory_t* factory = load_backend_factory("AGENTRY_CODEX_PLUGIN");
   return factory;
 }
 

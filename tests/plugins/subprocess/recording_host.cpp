@@ -1,8 +1,32 @@
 #include "recording_host.hpp"
 
+#include <cstdlib>
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
 namespace agentry::test {
 
 namespace json = boost::json;
+
+const agentry_backend_factory_t* load_backend_factory(const char* path_env) {
+  const char* path = std::getenv(path_env);
+  if (path == nullptr) {
+    ADD_FAILURE() << path_env << " is not set (ctest sets it)";
+    return nullptr;
+  }
+  void* library = ::dlopen(path, RTLD_NOW | RTLD_LOCAL);  // kept loaded for the process
+  if (library == nullptr) {
+    ADD_FAILURE() << "dlopen(" << path << "): " << ::dlerror();
+    return nullptr;
+  }
+  const auto* entry = static_cast<const agentry_plugin_entry_t*>(::dlsym(library, AGENTRY_PLUGIN_ENTRY_SYMBOL));
+  if (entry == nullptr || !agentry_version_is_compatible(entry->abi_version) || !entry->init(path)) {
+    ADD_FAILURE() << "no usable agentry_plugin_entry in " << path;
+    return nullptr;
+  }
+  return static_cast<const agentry_backend_factory_t*>(entry->get_factory(AGENTRY_BACKEND_FACTORY_ID));
+}
 
 RecordingHost::RecordingHost() {
   table_.abi_version = AGENTRY_PLUGIN_ABI_VERSION_INIT;

@@ -64,4 +64,9 @@ class RecordingHost {
   int finished_ = 0;
 };
 
+/// The backend factory of the plugin whose path is in the environment variable
+/// `path_env` (ctest sets it): dlopen'd once and kept loaded for the process, its entry
+/// checked and initialised. nullptr, with a test failure saying why, when unusable.
+const agentry_backend_factory_t* load_backend_factory(const char* path_env);
+
 }  // namespace agentry::test
