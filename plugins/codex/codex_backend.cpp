@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "agentry/plugin/cpp/backend.hpp"
+#include "agentry/plugin/cpp/detach.hpp"
 #include "config.hpp"
 #include "session.hpp"
 
@@ -22,7 +23,7 @@ std::optional<std::string> field(const json::object& o, std::string_view key) {
   return std::string(v->get_string());
 }
 
-class CodexBackend final : public agentry::plugin::Backend {
+class CodexBackend final : public agentry::plugin::Backend, public agentry::plugin::Detachable {
  public:
   using Backend::Backend;
   ~CodexBackend() override {
@@ -30,16 +31,21 @@ class CodexBackend final : public agentry::plugin::Backend {
   }
 
   agentry_status_t start(const agentry::plugin::StartParams& params) override {
-    if (session_ && session_->running()) return AGENTRY_ERR_INVALID_STATE;
-    ParsedConfig parsed = parse_config(params);
-    if (!parsed.config) {
-      host().log(AGENTRY_LOG_ERROR, "codex: run " + params.run_id + ": " + parsed.error);
-      return AGENTRY_ERR_INVALID_ARGUMENT;
-    }
-    if (session_) session_->join();  // the previous attempt has sent FINISHED: its thread is ending
-    session_ = std::make_unique<Session>(host(), std::move(*parsed.config));
-    session_->start();
-    return AGENTRY_OK;
+    return begin(params, AttemptMode::start);
+  }
+
+  // ws/uds only: with stdio the app-server was our child, and is gone with its parent.
+  agentry_status_t adopt(const agentry::plugin::StartParams& params) override {
+    return begin(params, AttemptMode::adopt);
+  }
+
+  agentry_status_t detach(std::string_view reason) override {
+    if (!session_ || !session_->running()) return AGENTRY_ERR_INVALID_STATE;
+    return session_->detach(std::string(reason));
+  }
+
+  const void* get_extension(std::string_view id) noexcept override {
+    return agentry::plugin::detach_extension_for(id);
   }
 
   agentry_status_t send_input(const agentry::plugin::Input& input) override {
@@ -69,11 +75,25 @@ class CodexBackend final : public agentry::plugin::Backend {
   }
 
  private:
+  agentry_status_t begin(const agentry::plugin::StartParams& params, AttemptMode mode) {
+    if (session_ && session_->running()) return AGENTRY_ERR_INVALID_STATE;
+    ParsedConfig parsed = parse_config(params, mode);
+    if (!parsed.config) {
+      host().log(AGENTRY_LOG_ERROR, "codex: run " + params.run_id + ": " + parsed.error);
+      return AGENTRY_ERR_INVALID_ARGUMENT;
+    }
+    if (mode == AttemptMode::adopt && parsed.config->transport == Transport::stdio) return AGENTRY_ERR_UNSUPPORTED;
+    if (session_) session_->join();  // the previous attempt has sent FINISHED: its thread is ending
+    session_ = std::make_unique<Session>(host(), std::move(*parsed.config));
+    session_->start();
+    return AGENTRY_OK;
+  }
+
   std::unique_ptr<Session> session_;
 };
 
 constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME, AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_APPROVALS,
-                                     AGENTRY_FEATURE_INPUT, nullptr};
+                                     AGENTRY_FEATURE_INPUT,  AGENTRY_FEATURE_DETACH,    nullptr};
 
 constexpr agentry_backend_descriptor_t kDescriptor{
     AGENTRY_PLUGIN_ABI_VERSION_INIT,

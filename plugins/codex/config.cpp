@@ -73,7 +73,7 @@ const std::set<std::string, std::less<>> kKnownKeys = {
     "transport", "command", "binary",         "url",     "socket",           "authTokenFile",   "codexHome",
     "config",    "env",     "approvalPolicy", "sandbox", "interruptGraceMs", "shutdownGraceMs", "connectTimeoutMs"};
 
-AttemptConfig build(const agentry::plugin::StartParams& params) {
+AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode) {
   if (params.workspace_path.empty()) config_fail("the start params have no workspace path");
   const json::object config = parse_config_object(params.config_json, "config_json");
   json::object backend;
@@ -180,16 +180,18 @@ AttemptConfig build(const agentry::plugin::StartParams& params) {
 
   const json::object input = parse_config_object(params.input_json, "input_json");
   out.prompt = optional_string(input, "prompt", "input_json.prompt");
-  if (out.prompt.empty()) config_fail("input_json.prompt is empty: codex needs something to say");
   if (params.resume_token && !params.resume_token->empty()) out.resume_thread_id = *params.resume_token;
+  out.adopt = mode == AttemptMode::adopt;
+  if (out.adopt && !out.resume_thread_id) config_fail("adopting needs the thread id as the resume token");
+  if (!out.adopt && out.prompt.empty()) config_fail("input_json.prompt is empty: codex needs something to say");
   return out;
 }
 
 }  // namespace
 
-ParsedConfig parse_config(const agentry::plugin::StartParams& params) {
+ParsedConfig parse_config(const agentry::plugin::StartParams& params, AttemptMode mode) {
   try {
-    return ParsedConfig{build(params), {}};
+    return ParsedConfig{build(params, mode), {}};
   } catch (const ConfigError& e) {
     return ParsedConfig{std::nullopt, e.message};
   }

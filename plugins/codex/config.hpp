@@ -40,8 +40,11 @@ struct AttemptConfig {
   bool unrestricted = false;    // auto-accept every approval request
   // ws/uds: backendConfig.config goes into thread/start's "config" instead of -c flags.
   boost::json::object thread_config;
-  std::string prompt;
+  std::string prompt;  // empty when adopting
   std::optional<std::string> resume_thread_id;
+  // Take over the turn an earlier attempt left running on resume_thread_id (ext/detach.h)
+  // instead of starting one.
+  bool adopt = false;
   int64_t timeout_sec = 0;
   int interrupt_grace_ms = 5000;   // turn/interrupt -> turn/completed, else we end it ourselves
   int shutdown_grace_ms = 3000;    // stdin EOF -> exit, then SIGTERM -> SIGKILL
@@ -53,7 +56,10 @@ struct ParsedConfig {
   std::string error;  // set when config is empty
 };
 
-ParsedConfig parse_config(const agentry::plugin::StartParams& params);
+enum class AttemptMode { start, adopt };
+
+// For adopt, the resume token is required and the prompt is not.
+ParsedConfig parse_config(const agentry::plugin::StartParams& params, AttemptMode mode = AttemptMode::start);
 
 // A JSON value as a TOML value for `-c key=value` (strings quoted, tables inline).
 std::string toml_value(const boost::json::value& value);

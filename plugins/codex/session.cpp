@@ -34,6 +34,24 @@ struct Final {
 
 json::object text_input(const std::string& text) { return json::object{{"type", "text"}, {"text", text}}; }
 
+const char* transport_name(Transport t) { return t == Transport::ws ? "ws" : t == Transport::uds ? "uds" : "stdio"; }
+
+const json::object* object_at(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v != nullptr && v->is_object() ? &v->get_object() : nullptr;
+}
+
+std::string string_at(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+// A Thread's status.type: active, idle, notLoaded, systemError.
+std::string status_of(const json::object& thread) {
+  const json::object* status = object_at(thread, "status");
+  return status != nullptr ? string_at(*status, "type") : std::string();
+}
+
 std::string error_text(const json::value& error) {
   if (error.is_object()) {
     const json::object& o = error.get_object();
@@ -63,6 +81,7 @@ class Session::Driver {
               Purpose::initialize);
       loop();
     } catch (const std::exception& e) {
+      if (cfg_.adopt && !adoption_reported_) adoption("finalized", "remote_unreachable", "", e.what());
       if (!final_) final_ = Final{"error", std::string("codex backend: ") + e.what()};
     }
     teardown();
@@ -73,7 +92,7 @@ class Session::Driver {
   }
 
  private:
-  enum class Purpose { initialize, open_thread, start_turn, interrupt, steer };
+  enum class Purpose { initialize, open_thread, start_turn, interrupt, steer, read_thread, reattach };
 
   void loop() {
     while (!final_) {
@@ -108,9 +127,13 @@ class Session::Driver {
   void check_deadlines() {
     if (final_) return;
     const auto now = Clock::now();
-    if (!turn_started_ && !interrupting_ && now >= setup_deadline_)
-      final_ = Final{
-          "error", "codex app-server did not start the turn within " + std::to_string(cfg_.connect_timeout_ms) + " ms"};
+    if (!turn_started_ && !interrupting_ && now >= setup_deadline_) {
+      const std::string what = cfg_.adopt ? "let us take over the turn" : "start the turn";
+      const std::string message =
+          "codex app-server did not " + what + " within " + std::to_string(cfg_.connect_timeout_ms) + " ms";
+      if (cfg_.adopt && !adoption_reported_) adoption("finalized", "remote_unresponsive", "", message);
+      final_ = Final{"error", message};
+    }
     else if (timeout_at_ && now >= *timeout_at_) {
       timeout_at_.reset();  // once; poll_timeout_ms() must not keep waking for it
       if (!interrupting_) begin_interrupt("timed out", true);  // else a user interrupt is already ending it
@@ -133,6 +156,12 @@ class Session::Driver {
       switch (c.kind) {
         case Command::Kind::interrupt:
           begin_interrupt(c.text, false);
+          break;
+        case Command::Kind::detach:
+          if (!final_) {
+            detached_ = true;
+            final_ = Final{"detached", "detached" + (c.text.empty() ? "" : ": " + c.text)};
+          }
           break;
         case Command::Kind::message:
           deliver_message(std::move(c.text));
@@ -315,7 +344,24 @@ class Session::Driver {
           final_ = stop_outcome("");
           return;
         }
-        open_thread();
+        if (cfg_.adopt)
+          read_thread();
+        else
+          open_thread();
+        break;
+      case Purpose::read_thread:
+        if (failed) {
+          adoption("finalized", "thread_read_failed", "", error_text(*error));
+          return fail("codex could not read thread " + *cfg_.resume_thread_id + ": " + error_text(*error));
+        }
+        on_thread_read(result);
+        break;
+      case Purpose::reattach:
+        if (failed) {
+          adoption("finalized", "thread_resume_failed", "active", error_text(*error));
+          return fail("codex could not resume thread " + *cfg_.resume_thread_id + ": " + error_text(*error));
+        }
+        on_reattached(result);
         break;
       case Purpose::open_thread: {
         if (failed)
@@ -329,6 +375,7 @@ class Session::Driver {
           return fail("codex answered thread/start without a thread id");
         thread_id_ = std::string(thread_id->get_string());
         thread_open_ = true;
+        s_.thread_open_.store(true);
         normalizer_.set_thread(thread_id_);
         emit(AGENTRY_EVENT_CHECKPOINT, json::object{{"resumeToken", thread_id_}});
         if (interrupting_) {
@@ -386,8 +433,106 @@ class Session::Driver {
     }
   }
 
+  // --- adopting a turn an earlier attempt left running ---------------------------------
+
+  void read_thread() {
+    open_sent_ = true;
+    ++reads_;
+    request("thread/read", json::object{{"threadId", *cfg_.resume_thread_id}, {"includeTurns", true}},
+            Purpose::read_thread);
+  }
+
+  void on_thread_read(const json::object& result) {
+    const json::object* thread = object_at(result, "thread");
+    const std::string status = thread != nullptr ? status_of(*thread) : std::string();
+    const json::value* turns_value = thread != nullptr ? thread->if_contains("turns") : nullptr;
+    const json::array no_turns;
+    const json::array& turns = turns_value != nullptr && turns_value->is_array() ? turns_value->get_array() : no_turns;
+    const json::object* last = !turns.empty() && turns.back().is_object() ? &turns.back().get_object() : nullptr;
+    const std::string& thread_id = *cfg_.resume_thread_id;
+    if (status == "active" && last != nullptr && string_at(*last, "status") == "inProgress") {
+      // Attach to the thread's live events; no turn/start: the turn is already running.
+      adopt_turn_id_ = string_at(*last, "id");
+      request("thread/resume", json::object{{"threadId", thread_id}, {"excludeTurns", true}}, Purpose::reattach);
+      return;
+    }
+    if (last == nullptr) {
+      adoption("finalized", "insufficient_idle_evidence", status, "");
+      return fail("codex thread " + thread_id + " has no turn to take over (thread status " + status + ")");
+    }
+    if (string_at(*last, "status") == "inProgress") {
+      // The app-server lost the turn (it restarted, or failed) before it ended.
+      const std::string reason = status == "notLoaded"     ? "remote_not_loaded"
+                                 : status == "systemError" ? "remote_system_error"
+                                                           : "remote_turn_lost";
+      adoption("finalized", reason, status, "");
+      return fail("the codex turn was lost: the app-server reports thread " + thread_id + " as " + status +
+                  " with its last turn unfinished");
+    }
+    import_turn(status, *last);
+  }
+
+  // The turn ended while nobody was connected: report its items and its end as if they
+  // had streamed (tools get their started and completed events).
+  void import_turn(const std::string& status, const json::object& turn) {
+    take_thread();
+    adoption("imported", status == "idle" ? "remote_idle" : "remote_" + status, status, "");
+    on_turn_id(string_at(turn, "id"));
+    const json::value* items = turn.if_contains("items");
+    if (items != nullptr && items->is_array())
+      for (const json::value& item : items->get_array()) {
+        if (!item.is_object()) continue;
+        const json::object params{{"threadId", thread_id_}, {"turnId", turn_id_}, {"item", item}};
+        on_notification("item/started", params);
+        on_notification("item/completed", params);
+      }
+    on_notification("turn/completed", json::object{{"threadId", thread_id_}, {"turn", turn}});
+    if (!final_) fail("codex reported turn " + turn_id_ + " as " + string_at(turn, "status"));
+  }
+
+  void on_reattached(const json::object& result) {
+    const json::object* thread = object_at(result, "thread");
+    if (thread != nullptr && status_of(*thread) != "active" && reads_ < 3) {
+      read_thread();  // the turn ended between thread/read and thread/resume: read how
+      return;
+    }
+    take_thread();
+    adoption("readopted", "remote_active", "active", "");
+    on_turn_id(adopt_turn_id_);
+  }
+
+  void take_thread() {
+    thread_id_ = *cfg_.resume_thread_id;
+    thread_open_ = true;
+    s_.thread_open_.store(true);
+    normalizer_.set_thread(thread_id_);
+  }
+
+  // The first event of an adopting attempt (ext/detach.h).
+  void adoption(const std::string& decision, const std::string& reason, const std::string& remote_status,
+                const std::string& error) {
+    if (adoption_reported_) return;
+    adoption_reported_ = true;
+    json::object detail{{"decision", decision},
+                        {"reason", reason},
+                        {"remoteStatus", remote_status.empty() ? json::value() : json::value(remote_status)},
+                        {"transportType", transport_name(cfg_.transport)}};
+    if (!error.empty()) detail["error"] = clip(error, 4096);
+    std::string message;
+    if (decision == "readopted")
+      message = "took over the codex turn that was still running on thread " + *cfg_.resume_thread_id;
+    else if (decision == "imported")
+      message = "the codex turn ended while agentry was not connected; its result is recorded from the thread";
+    else
+      message = "cannot take over the codex turn (" + reason + (error.empty() ? "" : ": " + error) + ")";
+    emit(AGENTRY_EVENT_NOTICE, json::object{{"level", decision == "finalized" ? "warning" : "info"},
+                                            {"message", message},
+                                            {"adoption", std::move(detail)}});
+  }
+
   void lost_connection() {
     const std::string reason = conn_->end_reason();
+    if (cfg_.adopt && !adoption_reported_) adoption("finalized", "remote_unreachable", "", reason);
     if (interrupting_)
       final_ = stop_outcome(" (" + reason + ")");
     else
@@ -430,7 +575,7 @@ class Session::Driver {
 
   void teardown() noexcept {
     try {
-      cancel_approvals();
+      if (!detached_) cancel_approvals();  // detached: the turn goes on, and may ask again
     } catch (...) {
     }
     if (conn_) conn_->close();
@@ -443,6 +588,7 @@ class Session::Driver {
       if (!f.message.empty()) payload["message"] = clip(f.message, 8192);
       if (!thread_id_.empty()) payload["threadId"] = thread_id_;
       if (!turn_id_.empty()) payload["turnId"] = turn_id_;
+      if (detached_) payload["transportType"] = transport_name(cfg_.transport);
       const std::string text = json::serialize(payload);
       s_.running_.store(false);  // the host may start() again once it has FINISHED
       host_.emit_with_retry(AGENTRY_EVENT_FINISHED, AGENTRY_EVENT_FLAG_TERMINAL, text, milliseconds(60000));
@@ -465,6 +611,9 @@ class Session::Driver {
   bool open_sent_ = false, thread_open_ = false, turn_started_ = false;
   bool interrupting_ = false, interrupt_sent_ = false, timed_out_ = false;
   bool stopped_ = false, send_failed_ = false;
+  bool detached_ = false, adoption_reported_ = false;
+  int reads_ = 0;              // thread/read calls while adopting
+  std::string adopt_turn_id_;  // the running turn thread/read found
   std::string interrupt_reason_;
   std::deque<std::string> queued_messages_;
   int approval_serial_ = 0;
@@ -508,6 +657,17 @@ void Session::post(Command command) {
 }
 
 void Session::interrupt(std::string reason) { post(Command{Command::Kind::interrupt, std::move(reason), {}, {}}); }
+
+agentry_status_t Session::detach(std::string reason) {
+  // An adopting attempt may let go before it has taken the thread: the turn was never ours to stop.
+  if (config_.transport == Transport::stdio || !(thread_open_.load() || config_.adopt)) return AGENTRY_ERR_UNSUPPORTED;
+  {
+    std::lock_guard lock(mutex_);
+    if (!approvals_.empty()) return AGENTRY_ERR_UNSUPPORTED;
+  }
+  post(Command{Command::Kind::detach, std::move(reason), {}, {}});
+  return AGENTRY_OK;
+}
 
 void Session::send_message(std::string text) { post(Command{Command::Kind::message, std::move(text), {}, {}}); }
 

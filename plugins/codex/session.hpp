@@ -1,6 +1,8 @@
 // One attempt of the codex backend: a thread that owns the connection to app-server and
 // speaks the protocol (initialize, thread/start or thread/resume, turn/start, then the
-// turn's notifications and server requests until turn/completed). The control context
+// turn's notifications and server requests until turn/completed). An adopting attempt
+// instead reads the thread (thread/read) and follows its running turn (thread/resume), or
+// reports how the turn ended while nobody was connected. The control context
 // talks to it through a command queue and an eventfd, so no control call ever blocks on
 // codex.
 #pragma once
@@ -35,6 +37,11 @@ class Session {
 
   // [control] turn/interrupt (now, or as soon as the turn has an id). Idempotent.
   void interrupt(std::string reason);
+  // [control] Close the connection and leave the turn running in the app-server; FINISHED
+  // {"outcome":"detached"} follows. AGENTRY_ERR_UNSUPPORTED when the turn could not go on
+  // without us: the app-server is our child (stdio), no thread is open yet, or an
+  // approval waits (its request would be left unanswered).
+  agentry_status_t detach(std::string reason);
   // [control] A user message for the running turn (turn/steer).
   void send_message(std::string text);
   // [control] AGENTRY_ERR_NOT_FOUND when no request with that id waits.
@@ -46,7 +53,7 @@ class Session {
 
  private:
   struct Command {
-    enum class Kind { interrupt, message, reply, stop } kind;
+    enum class Kind { interrupt, detach, message, reply, stop } kind;
     std::string text;
     boost::json::value rpc_id;
     boost::json::value result;
@@ -63,6 +70,7 @@ class Session {
   agentry::plugin::Host& host_;
   AttemptConfig config_;
   std::atomic<bool> running_{false};
+  std::atomic<bool> thread_open_{false};  // codex has a thread for this attempt
   int wake_fd_ = -1;  // eventfd: commands are queued
   std::mutex mutex_;
   std::deque<Command> commands_;

@@ -1,6 +1,7 @@
 /* The public ABI headers compile as strict C11 (-std=c11 -Wpedantic -Werror), so they
  * never pick up C++-only constructs, and their layout rules hold. */
 #include "agentry/plugin/plugin.h"
+#include "agentry/plugin/ext/detach.h"
 #include "agentry/plugin/ext/thread_check.h"
 
 #include <stddef.h>
@@ -12,6 +13,7 @@ _Static_assert(offsetof(agentry_input_t, struct_size) == 0, "input: struct_size 
 _Static_assert(offsetof(agentry_plugin_entry_t, abi_version) == 0, "entry: version first");
 _Static_assert(offsetof(agentry_backend_descriptor_t, abi_version) == 0, "descriptor: version first");
 _Static_assert(offsetof(agentry_host_t, abi_version) == 0, "host: version first");
+_Static_assert(offsetof(agentry_backend_detach_t, struct_size) == 0, "detach extension: struct_size first");
 /* Fixed-width fields keep the layout the same for every compiler. */
 _Static_assert(sizeof(agentry_status_t) == 4, "status is int32");
 _Static_assert(sizeof(agentry_version_t) == 12, "three uint32");

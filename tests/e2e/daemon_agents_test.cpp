@@ -396,11 +396,107 @@ class DaemonCodexServer : public AgentDaemonTest {
     EXPECT_TRUE(said) << describe(run);
     EXPECT_TRUE(test::process_alive(server.pid())) << "the server is not the run's to stop";
   }
+
+  // A run of agent "remote" on `server` whose turn streams, then stalls for `stall_s`.
+  std::string start_stalling_run(const test::AppServer& server, int stall_s) {
+    define("remote", true, json::object{{"transport", "ws"}, {"url", server.url()}});
+    const std::string run = start_agent_run(
+        "remote", "SAY: Working on it.\nSTALL: " + std::to_string(stall_s) + "\nSAY: Finished after the restart.");
+    // The turn is under way once codex has called the model (and checkpointed its thread).
+    const auto deadline = Clock::now() + 60s;
+    while (Clock::now() < deadline && (model_requests().empty() || get_run(run).at("backendSessionId").is_null()))
+      std::this_thread::sleep_for(20ms);
+    EXPECT_EQ(model_requests().size(), 1u) << describe(run);
+    return run;
+  }
+
+  // The data of the run's first audit event of `type`, or {}.
+  json::object audit_data(const std::string& run, const std::string& type) {
+    const json::value audit = client().get("/api/runs/" + run + "/audit").json();
+    for (const json::value& e : audit.at("events").as_array())
+      if (e.at("type").as_string() == type) return e.at("data").as_object();
+    return {};
+  }
+
+  bool said(const std::string& run, const std::string& text) {
+    for (const json::object& e : events_of(run, "message.completed"))
+      if (std::string(e.at("payload").at("text").as_string()).find(text) != std::string::npos) return true;
+    return false;
+  }
 };
 
 TEST_F(DaemonCodexServer, TextTurnOverWebSocket) { text_turn_over(test::AppServer::Kind::ws); }
 
 TEST_F(DaemonCodexServer, TextTurnOverUnixSocket) { text_turn_over(test::AppServer::Kind::uds); }
+
+// Restart recovery (ext/detach.h): the app-server is not ours, so its turn outlives the daemon.
+
+TEST_F(DaemonCodexServer, KilledDaemonsRunIsReadoptedAndFinishes) {
+  const test::AppServer server(*binary_, *codex_home_, test::AppServer::Kind::ws);
+  const std::string run = start_stalling_run(server, 4);
+  daemon_->kill9();
+  start_daemon();
+  const json::object detail = get_run(run);
+  EXPECT_EQ(detail.at("status"), "running") << "taken over, not finalized: " << describe(run);
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_TRUE(said(run, "Finished after the restart.")) << describe(run);
+  EXPECT_EQ(model_requests().size(), 1u) << "the turn was followed, not started again";
+  const json::object reconciled = audit_data(run, "run.controller_reconciled");
+  EXPECT_EQ(reconciled.at("decision"), "readopted") << json::serialize(reconciled);
+  EXPECT_EQ(reconciled.at("remoteStatus"), "active");
+  EXPECT_EQ(reconciled.at("transportType"), "ws");
+  EXPECT_EQ(reconciled.at("backendSessionId"), detail.at("backendSessionId"));
+}
+
+TEST_F(DaemonCodexServer, StoppedDaemonDetachesTheRunAndTheNextOneTakesItOver) {
+  const test::AppServer server(*binary_, *codex_home_, test::AppServer::Kind::ws);
+  const std::string run = start_stalling_run(server, 4);
+  const auto begun = Clock::now();
+  EXPECT_EQ(daemon_->stop(SIGTERM), 0);
+  std::cout << "[ measure ] SIGTERM -> daemon exit with a detached ws run: " << ms_between(begun, Clock::now())
+            << " ms\n";
+  start_daemon();
+  const json::object detached = audit_data(run, "run.controller_detached");
+  EXPECT_EQ(detached.at("transportType"), "ws") << describe(run);
+  EXPECT_EQ(detached.at("backend"), "codex");
+  EXPECT_FALSE(detached.at("backendSessionId").is_null());
+  EXPECT_EQ(events_of(run, "session.detached").size(), 1u) << describe(run);
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_TRUE(said(run, "Finished after the restart.")) << describe(run);
+  EXPECT_EQ(audit_data(run, "run.controller_reconciled").at("decision"), "readopted");
+  EXPECT_TRUE(audit_data(run, "run.finished").contains("status"));
+}
+
+TEST_F(DaemonCodexServer, AbortAfterTheTakeOverInterruptsTheRemoteTurn) {
+  const test::AppServer server(*binary_, *codex_home_, test::AppServer::Kind::ws);
+  const std::string run = start_stalling_run(server, 60);
+  daemon_->kill9();
+  start_daemon();
+  const auto deadline = Clock::now() + 30s;
+  while (Clock::now() < deadline && audit_data(run, "run.controller_reconciled").empty())
+    std::this_thread::sleep_for(20ms);
+  ASSERT_EQ(audit_data(run, "run.controller_reconciled").at("decision"), "readopted") << describe(run);
+  const auto response = client().post_json("/api/runs/" + run + "/abort", json::object{});
+  EXPECT_EQ(response.status, 200) << response.body;
+  EXPECT_EQ(wait_settled(run), "aborted") << describe(run);
+  EXPECT_FALSE(said(run, "Finished after the restart.")) << describe(run);
+}
+
+TEST_F(DaemonCodexServer, RunWhoseServerIsGoneIsFinalizedOnRestart) {
+  std::string run;
+  {
+    const test::AppServer server(*binary_, *codex_home_, test::AppServer::Kind::ws);
+    run = start_stalling_run(server, 60);
+    daemon_->kill9();
+  }  // the server goes too
+  start_daemon();
+  ASSERT_EQ(wait_settled(run), "error") << describe(run);
+  const json::object reconciled = audit_data(run, "run.controller_reconciled");
+  EXPECT_EQ(reconciled.at("decision"), "finalized") << json::serialize(reconciled);
+  EXPECT_EQ(reconciled.at("reason"), "remote_unreachable");
+  EXPECT_NE(std::string(get_run(run).at("statusReason").as_string()).find("cannot connect"), std::string::npos)
+      << describe(run);
+}
 
 }  // namespace
 }  // namespace agentry::integration

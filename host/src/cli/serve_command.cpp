@@ -52,12 +52,6 @@ int run_serve(const ServeOptions& options) {
   auto& engine = (*stack)->engine();
   auto& context = (*stack)->context();
   const auto& operations = (*stack)->operations();
-  // Before serving anyone: runs left "running" by a dead controller must not look alive.
-  if (auto finalized = engine.reconcile_after_restart(); !finalized) {
-    std::cerr << "agentry serve: startup reconciliation failed: " << finalized.error().message << "\n";
-    return exit_code::runtime_error;
-  }
-
   api::Router router;
   api::add_all_routes(router, context, operations);
   api::ServerLimits limits;
@@ -75,9 +69,15 @@ int run_serve(const ServeOptions& options) {
     return exit_code::runtime_error;
   }
   context.daemon.listen_url = url->ws_url(*port);
-  // Agents call back through AGENTRY_CONNECT; deliveries left over from the last run of
-  // the daemon start only now, so their agents get it too.
+  // Agents call back through AGENTRY_CONNECT; runs taken over and deliveries left over
+  // from the last run of the daemon start only now, so their agents get it too.
   engine.set_connect_url(context.daemon.listen_url);
+  // Before serving anyone (the server accepts from run() on): runs left "running" by a
+  // dead controller must not look alive.
+  if (auto finalized = engine.reconcile_after_restart(); !finalized) {
+    std::cerr << "agentry serve: startup reconciliation failed: " << finalized.error().message << "\n";
+    return exit_code::runtime_error;
+  }
   if (auto delivered = engine.deliver_queued_after_restart(); !delivered)
     core::log_error("delivering queued messages after restart failed", {{"error", delivered.error().message}});
   core::log_info("daemon started", {{"daemonInstanceId", context.daemon.daemon_instance_id},
@@ -90,7 +90,8 @@ int run_serve(const ServeOptions& options) {
 
   int signal = server.run();
   // Runs this daemon drives locally cannot outlive it: interrupt them (they end as
-  // aborted) while their results can still be recorded.
+  // aborted) while their results can still be recorded. Runs whose agent works on
+  // without us (Codex over ws/uds) are detached instead, and taken over at the next start.
   engine.stop_live_runs("agentry is shutting down");
   core::log_info("daemon stopped");
   return signal == SIGINT ? exit_code::cancelled : exit_code::success;

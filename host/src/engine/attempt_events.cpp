@@ -50,7 +50,8 @@ core::TimelineEvent timeline_event(const AttemptContext& a, std::string kind, js
 /// Ends the attempt; appends attempt.finished when the backend did not, and decides what
 /// comes next. When the session ends, closes it with run.finished (timeline and audit).
 AttemptDecision finish(store::Connection& c, core::Run& run, const AttemptContext& a, const std::string& outcome,
-                       const std::string& message, std::vector<core::TimelineEvent>& rows, bool forced) {
+                       const std::string& message, std::vector<core::TimelineEvent>& rows, bool forced,
+                       bool adoption_failed) {
   for (auto& attempt : store::SessionRepository::list_attempts(c, a.run_id)) {
     if (attempt.number != a.attempt_number || attempt.ended_at) continue;
     attempt.ended_at = core::now_iso8601();
@@ -59,7 +60,7 @@ AttemptDecision finish(store::Connection& c, core::Run& run, const AttemptContex
   }
   if (forced)
     rows.push_back(timeline_event(a, "attempt.finished", {{"outcome", outcome}, {"message", message}, {"forced", true}}));
-  AttemptEnd end{outcome, message, forced, a.abort_requested, a.shutdown_requested, a.timeout_message};
+  AttemptEnd end{outcome, message, forced, a.abort_requested, a.shutdown_requested, a.timeout_message, adoption_failed};
   // The tasks as the agent left them: it reports progress through the task API while it works.
   auto decision = decide_after_attempt(end, store::TaskRepository::list(c, a.run_id),
                                        detail::attempts_in_current_session(c, run),
@@ -74,6 +75,30 @@ AttemptDecision finish(store::Connection& c, core::Run& run, const AttemptContex
                         {"endedBy", decision.ended_by},
                         {"backend", run.frozen.backend}});
   return decision;
+}
+
+json::object recovery_audit(const core::Run& run) {
+  return {{"backend", run.frozen.backend},
+          {"backendSessionId", run.backend_session_id ? json::value(*run.backend_session_id) : json::value(nullptr)}};
+}
+
+// The backend's answer to an adoption (ext/detach.h): the audit record of the restart's
+// reconciliation of this run.
+void record_adoption(store::Connection& c, const core::Run& run, const json::object& adoption) {
+  json::object data = recovery_audit(run);
+  for (const auto& [key, value] : adoption) data[key] = value;
+  detail::append_audit(c, run.id, "run.controller_reconciled", engine_actor, std::move(data));
+}
+
+// The attempt goes on without us: the session and the attempt stay open, and the next
+// daemon to start takes them over.
+void record_detached(store::Connection& c, const core::Run& run, const AttemptContext& a, const json::object& payload,
+                     std::vector<core::TimelineEvent>& rows) {
+  json::object data = recovery_audit(run);
+  data["transportType"] = payload.contains("transportType") ? payload.at("transportType") : json::value(nullptr);
+  data["reason"] = payload.contains("message") ? payload.at("message") : json::value("agentry is shutting down");
+  rows.push_back(timeline_event(a, "session.detached", payload));
+  detail::append_audit(c, run.id, "run.controller_detached", engine_actor, std::move(data));
 }
 
 json::array strings(const std::vector<std::string>& items) {
@@ -92,6 +117,8 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
   std::vector<core::TimelineEvent> rows;
   rows.reserve(events.size() + 2);
   std::optional<AttemptDecision> decision;
+  out.adoption_reported = a.adoption_reported;
+  out.adoption_failed = a.adoption_failed;
   for (auto& event : events) {
     auto payload = json::parse(event.payload).as_object();
     if (event.ephemeral()) {
@@ -107,16 +134,38 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
         out.run_changed = true;
       }
     }
-    rows.push_back(timeline_event(a, timeline_kind(event.type), payload));
-    if (event.terminal() && !decision) {
+    if (event.type == AGENTRY_EVENT_NOTICE && a.adopting && !out.adoption_reported)
+      if (auto* adoption = payload.if_contains("adoption"); adoption && adoption->is_object()) {
+        record_adoption(c, *run, adoption->as_object());
+        out.adoption_reported = true;
+        auto* verdict = adoption->as_object().if_contains("decision");
+        out.adoption_failed = verdict && verdict->is_string() && verdict->as_string() == "finalized";
+      }
+    if (event.terminal() && !decision && !out.detached) {
       std::string outcome = "error";
       if (auto* o = payload.if_contains("outcome"); o && o->is_string()) outcome = std::string(o->as_string());
       std::string message;
       if (auto* m = payload.if_contains("message"); m && m->is_string()) message = std::string(m->as_string());
-      decision = finish(c, *run, a, outcome, message, rows, false);
+      if (outcome == "detached" && a.detach_requested) {
+        record_detached(c, *run, a, payload, rows);
+        out.detached = true;
+        continue;
+      }
+      if (outcome == "detached") message = "the backend detached without being asked to: " + message;
+      rows.push_back(timeline_event(a, timeline_kind(event.type), payload));
+      decision = finish(c, *run, a, outcome, message, rows, false, out.adoption_failed);
+      continue;
     }
+    rows.push_back(timeline_event(a, timeline_kind(event.type), payload));
   }
-  if (forced && !decision) decision = finish(c, *run, a, forced->outcome, forced->message, rows, true);
+  if (forced && !decision && !out.detached) {
+    if (a.adopting && !out.adoption_reported) {
+      record_adoption(c, *run, {{"decision", "finalized"}, {"reason", "adopt_failed"}, {"error", forced->message}});
+      out.adoption_reported = out.adoption_failed = true;
+    }
+    decision = finish(c, *run, a, forced->outcome, forced->message, rows, true, out.adoption_failed);
+  }
+  if (out.detached) out.session_ended = true;  // for this process: the store keeps it open
   // This attempt's rows first, so whatever follows gets later cursors.
   store::TimelineRepository::append_batch(c, a.run_id, rows);
   if (decision) {

@@ -34,6 +34,11 @@ struct AttemptContext {
   bool abort_requested = false;     // the user aborted: an interrupted attempt means aborted
   bool shutdown_requested = false;  // the daemon is stopping: no new attempt or session
   std::optional<std::string> timeout_message;  // set when the host's timeout fired
+  bool detach_requested = false;  // the host let go of the attempt (ext/detach.h) at shutdown
+  // Adoption (ext/detach.h): this attempt takes over one a gone controller left running.
+  bool adopting = false;
+  bool adoption_reported = false;  // the backend said whether it could
+  bool adoption_failed = false;    // ... and it could not
 };
 
 /// The next attempt of the same session, opened (attempt.started) in the same commit.
@@ -53,6 +58,9 @@ struct BatchOutcome {
   bool run_changed = false;    // status, resume token: summaries must be re-published
   bool attempt_ended = false;  // the attempt reached its end (terminal event or forced)
   bool session_ended = false;  // ... and so did the session: the live run is over
+  bool detached = false;       // ... without ending it in the store: the agent works on
+  bool adoption_reported = false;
+  bool adoption_failed = false;
   std::optional<NextAttempt> next_attempt;
   std::optional<NextSession> next_session;
   std::vector<std::string> ephemeral;  // envelopes to publish live, in order

@@ -45,6 +45,11 @@ std::string nudge_for(const AttemptEnd& end, const std::vector<const core::Task*
 AttemptDecision decide_after_attempt(const AttemptEnd& end, const std::vector<core::Task>& tasks,
                                      int attempts_in_session, int max_attempts_per_session) {
   const bool stop_requested = end.abort_requested || end.shutdown_requested;
+  // Nothing to retry: the work the restart left behind is lost, and the run ends with it.
+  if (end.adoption_failed && end.outcome != "success") {
+    std::string reason = end.message.empty() ? "the run could not be taken over after a restart" : end.message;
+    return ended(core::RunStatus::error, std::move(reason), "restart");
+  }
   if (end.timeout_message) return ended(core::RunStatus::error, *end.timeout_message, "agent");
   if (end.outcome == "interrupted" && stop_requested) return stopped(end);
   if (end.forced || end.outcome == "interrupted") {

@@ -129,8 +129,9 @@ class Engine {
   core::Result<std::vector<core::AuditEvent>> audit(const std::string& run_id, const store::EventPageQuery& q);
   core::Result<std::vector<core::TimelineEvent>> timeline(const std::string& run_id, const store::EventPageQuery& q);
 
-  /// Startup: runs persisted as running whose controller is gone become `error`,
-  /// with an audit record saying why. Returns how many runs were finalized.
+  /// Startup: runs persisted as running whose controller is gone are taken over when
+  /// their backend can (ext/detach.h), else become `error`, with an audit record saying
+  /// why. Returns how many runs were finalized.
   core::Result<int> reconcile_after_restart();
   /// Startup, after reconcile_after_restart(): delivers the queued messages of every run
   /// whose session ended without delivering them (the daemon stopped or died first),
@@ -143,7 +144,7 @@ class Engine {
   /// engine exists (reconciliation must run before anyone is served).
   void set_connect_url(const std::string& url);
 
-  /// Graceful shutdown: interrupts every live run and waits for them to end.
+  /// Graceful shutdown: interrupts (or detaches) every live run and waits for them to end.
   void stop_live_runs(const std::string& reason);
 
   const EngineConfig& config() const { return config_; }

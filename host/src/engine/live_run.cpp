@@ -44,6 +44,7 @@ LiveRun::LiveRun(LiveRunServices services, LaunchSpec spec, OnFinished on_finish
   attempt_.controller_id = spec_.controller_id;
   attempt_.attempt_number = spec_.attempt_number;
   attempt_.session_index = spec_.session_index;
+  attempt_.adopting = spec_.adopt;
 }
 
 LiveRun::~LiveRun() {
@@ -78,7 +79,13 @@ void LiveRun::start_attempt(const std::string& prompt) {
   request.config_json = config_json(run);
   request.resume_token = spec_.run.backend_session_id;
   request.env = spec_.env;
-  if (auto started = session_->start(request); !started) {
+  if (attempt_.adopting) {
+    if (auto adopted = session_->adopt(request); !adopted) {
+      end_by_host("error", "backend '" + run.frozen.backend + "' cannot take over the run after the restart: " +
+                               adopted.error().message);
+      return;
+    }
+  } else if (auto started = session_->start(request); !started) {
     end_by_host("error", "backend '" + run.frozen.backend + "' refused to start: " + started.error().message);
     return;
   }
@@ -109,22 +116,39 @@ void LiveRun::interrupt(const std::string& reason, StopCause cause) {
       self->interrupting_ = true;
     }
     self->interrupt_reason_ = reason;
+    if (cause == StopCause::shutdown && self->try_detach(reason)) return;
     if (self->session_) {
       if (auto ok = self->session_->interrupt(reason); !ok)
         core::log_warn("backend interrupt failed", {{"runId", self->run_id()}, {"error", ok.error().message}});
     }
-    self->grace_timer_ = self->strand_.post_after(self->services_.interrupt_grace, [self] {
-      {
-        std::lock_guard lock(self->mutex_);
-        if (self->finished_) return;
-      }
-      core::log_error("backend ignored interrupt; ending the attempt (policy 8)", {{"runId", self->run_id()}});
-      if (self->session_) self->session_->poison();
-      const bool stopped = self->attempt_.abort_requested || self->attempt_.shutdown_requested;
-      self->end_by_host(stopped ? "interrupted" : "error",
-                        "the backend did not stop within " + std::to_string(self->services_.interrupt_grace.count()) +
-                            " ms of being interrupted");
-    });
+    self->arm_interrupt_grace();
+  });
+}
+
+bool LiveRun::try_detach(const std::string& reason) {
+  if (!session_) return false;
+  if (auto detached = session_->detach(reason); !detached) return false;
+  attempt_.detach_requested = true;
+  core::log_info("detached from a run its agent goes on with",
+                 {{"runId", run_id()}, {"backend", spec_.run.frozen.backend}});
+  arm_interrupt_grace();
+  return true;
+}
+
+// The backend has interrupt_grace to end the attempt (plugin obligation 8), or the host
+// ends it.
+void LiveRun::arm_interrupt_grace() {
+  grace_timer_ = strand_.post_after(services_.interrupt_grace, [self = shared_from_this()] {
+    {
+      std::lock_guard lock(self->mutex_);
+      if (self->finished_) return;
+    }
+    core::log_error("backend ignored interrupt; ending the attempt (policy 8)", {{"runId", self->run_id()}});
+    if (self->session_) self->session_->poison();
+    const bool stopped = self->attempt_.abort_requested || self->attempt_.shutdown_requested;
+    self->end_by_host(stopped ? "interrupted" : "error",
+                      "the backend did not stop within " + std::to_string(self->services_.interrupt_grace.count()) +
+                          " ms of being interrupted");
   });
 }
 
@@ -263,6 +287,8 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
     return;
   }
   // Durable before visible: subscribers hear about these events only now.
+  attempt_.adoption_reported = outcome->adoption_reported;
+  attempt_.adoption_failed = outcome->adoption_failed;
   bool approvals_changed = track_approvals(batch);
   if (outcome->session_ended || outcome->next_attempt) {
     // Nobody is left to answer: the attempt that asked is over.
@@ -280,6 +306,7 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
     timeout_timer_.cancel();
     attempt_.attempt_number = outcome->next_attempt->attempt_number;
     attempt_.timeout_message.reset();
+    attempt_.adopting = false;  // the next attempt is a turn of our own
     spec_.run.backend_session_id = outcome->next_attempt->resume_token;
     start_attempt(outcome->next_attempt->prompt);
   }

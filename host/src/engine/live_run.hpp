@@ -54,9 +54,13 @@ struct LaunchSpec {
   std::string prompt;
   std::vector<std::string> env;  // extra "KEY=VALUE" for the agent
   std::string controller_id;     // this process
+  // The first attempt takes over the one a gone controller left running (ext/detach.h)
+  // instead of starting one; the run's open session and attempt continue.
+  bool adopt = false;
 };
 
-/// Why the host interrupts an attempt.
+/// Why the host interrupts an attempt. At shutdown, a backend that can leave its agent
+/// working without us (ext/detach.h) is detached instead.
 enum class StopCause { user_abort, shutdown, timeout };
 
 class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from_this<LiveRun> {
@@ -69,7 +73,7 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   ~LiveRun() override;
 
   const std::string& run_id() const { return attempt_.run_id; }
-  /// Creates the backend instance and starts the first attempt (on the strand).
+  /// Creates the backend instance and starts (or adopts) the first attempt, on the strand.
   void launch();
   /// Asks the backend to stop; the session then ends (no further attempt). Ends the
   /// attempt by force if no terminal event arrives within the grace period.
@@ -90,6 +94,9 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
 
  private:
   void start_attempt(const std::string& prompt);
+  /// Detaches instead of interrupting, when the backend can. On the strand.
+  bool try_detach(const std::string& reason);
+  void arm_interrupt_grace();
   void pump();
   void end_by_host(std::string outcome, std::string message);
   void write_batch(std::vector<plugins::BackendEvent> batch, std::optional<ForcedEnd> forced);

@@ -2,7 +2,12 @@
 
 #include "core/log.hpp"
 #include "engine/lineage.hpp"
+#include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
+
+#include <agentry/plugin/backend.h>
+
+#include <algorithm>
 
 namespace agentry::engine {
 
@@ -26,13 +31,13 @@ LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) c
   return spec;
 }
 
-std::shared_ptr<LiveRun> LiveRuns::register_locked(const core::Run& run, const std::string& prompt,
-                                                  std::string& stop_reason) {
-  auto live = std::make_shared<LiveRun>(services_, spec_for(run, prompt),
+std::shared_ptr<LiveRun> LiveRuns::register_locked(LaunchSpec spec, std::string& stop_reason) {
+  const std::string id = spec.run.id;
+  auto live = std::make_shared<LiveRun>(services_, std::move(spec),
                                         [this](LiveRun& ended, std::optional<NextSession> next) {
                                           finished(ended, std::move(next));
                                         });
-  runs_[run.id] = live;
+  runs_[id] = live;
   if (*stopping_) stop_reason = stop_reason_;
   return live;
 }
@@ -48,9 +53,30 @@ void LiveRuns::launch(const core::Run& run, const std::string& prompt) {
   std::string stop_reason;
   {
     std::lock_guard lock(mutex_);
-    live = register_locked(run, prompt, stop_reason);
+    live = register_locked(spec_for(run, prompt), stop_reason);
   }
   start(live, stop_reason);
+}
+
+void LiveRuns::adopt(const core::Run& run) {
+  LaunchSpec spec = spec_for(run, "");
+  spec.adopt = true;
+  std::shared_ptr<LiveRun> live;
+  std::string stop_reason;
+  {
+    std::lock_guard lock(mutex_);
+    live = register_locked(std::move(spec), stop_reason);
+  }
+  start(live, stop_reason);
+}
+
+bool LiveRuns::can_adopt(const std::string& backend) const {
+  for (const auto& loaded : services_.plugins.backends())
+    if (loaded.descriptor.id == backend) {
+      const auto& features = loaded.descriptor.features;
+      return std::find(features.begin(), features.end(), AGENTRY_FEATURE_DETACH) != features.end();
+    }
+  return false;
 }
 
 // Called on the ended LiveRun's strand. The successor replaces it under the same lock,
@@ -64,7 +90,7 @@ void LiveRuns::finished(LiveRun& ended, std::optional<NextSession> next) {
     std::lock_guard lock(mutex_);
     auto it = runs_.find(ended.run_id());
     if (it != runs_.end() && it->second.get() == &ended) runs_.erase(it);
-    if (next) successor = register_locked(next->run, next->prompt, stop_reason);
+    if (next) successor = register_locked(spec_for(next->run, next->prompt), stop_reason);
   }
   if (successor) start(successor, stop_reason);
 }

@@ -19,6 +19,11 @@ class LiveRuns {
 
   /// Starts driving the session `run` just opened (its latest attempt) with `prompt`.
   void launch(const core::Run& run, const std::string& prompt);
+  /// Takes over the open session and attempt of `run`, which a gone controller left
+  /// running, through the backend's ext/detach.h adopt().
+  void adopt(const core::Run& run);
+  /// True when `backend` can leave its agent working at shutdown and take it over later.
+  bool can_adopt(const std::string& backend) const;
   std::shared_ptr<LiveRun> find(const std::string& run_id) const;
   std::size_t count() const;
   /// Interrupts every live run (as aborted, with `reason`) and waits for them to end.
@@ -31,7 +36,7 @@ class LiveRuns {
   LaunchSpec spec_for(const core::Run& run, const std::string& prompt) const;
   /// Creates and registers the LiveRun for a session; the caller holds mutex_ and
   /// launches it after unlocking. Returns the shutdown reason when stopping.
-  std::shared_ptr<LiveRun> register_locked(const core::Run& run, const std::string& prompt, std::string& stop_reason);
+  std::shared_ptr<LiveRun> register_locked(LaunchSpec spec, std::string& stop_reason);
   static void start(const std::shared_ptr<LiveRun>& live, const std::string& stop_reason);
   void finished(LiveRun& run, std::optional<NextSession> next);
 

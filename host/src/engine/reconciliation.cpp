@@ -1,15 +1,31 @@
 // Engine: startup reconciliation. A run persisted as running was being driven by a
-// controller (a daemon or an embedded CLI process). If that process is gone, nobody
-// will ever finish the run, so it becomes `error` with an audit record saying why.
-// Passive runs have no controller and stay running.
+// controller (a daemon or an embedded CLI process). If that process is gone, either its
+// agent may still be working without it (a backend with ext/detach.h, such as Codex over
+// ws/uds): then this process takes the run over, and the backend reports whether it
+// could (audit run.controller_reconciled, written as its report is). Or nobody will ever
+// finish the run: it becomes `error` with an audit record saying why. Passive runs have
+// no controller and stay running.
 
 #include "engine/engine.hpp"
 
 #include "core/log.hpp"
 #include "engine/controllers.hpp"
 #include "engine/mutation_support.hpp"
+#include "store/session_repository.hpp"
 
 namespace agentry::engine {
+namespace {
+
+enum class Verdict { untouched, finalized, adopt };
+
+// The attempt the gone controller was driving, still open in the store.
+bool has_open_attempt(store::Connection& c, const core::Run& run) {
+  for (const auto& attempt : store::SessionRepository::list_attempts(c, run.id))
+    if (attempt.number == run.attempt_count && !attempt.ended_at) return true;
+  return false;
+}
+
+}  // namespace
 
 core::Result<int> Engine::reconcile_after_restart() {
   auto ids = db_.read([&](store::Connection& c) -> core::Result<std::vector<std::string>> {
@@ -19,10 +35,11 @@ core::Result<int> Engine::reconcile_after_restart() {
   int finalized = 0;
   const Actor daemon{"daemon"};
   for (const auto& id : *ids) {
-    auto decided = db_.write<bool>([&](store::Connection& c) -> core::Result<bool> {
+    core::Run adoptee;
+    auto verdict = db_.write<Verdict>([&](store::Connection& c) -> core::Result<Verdict> {
       auto run = detail::load_run(c, id);
-      if (!run || run->status != core::RunStatus::running) return false;
-      if (run->frozen.backend == core::passive_backend) return false;
+      if (!run || run->status != core::RunStatus::running) return Verdict::untouched;
+      if (run->frozen.backend == core::passive_backend) return Verdict::untouched;
       boost::json::object data{{"backend", run->frozen.backend},
                                {"controllerId", run->controller_id},
                                {"backendSessionId", run->backend_session_id ? boost::json::value(*run->backend_session_id)
@@ -31,7 +48,13 @@ core::Result<int> Engine::reconcile_after_restart() {
         data["decision"] = "skipped_live_owner";
         data["reason"] = "owner_pid_alive";
         detail::append_audit(c, id, "run.controller_reconciled", daemon, std::move(data));
-        return false;
+        return Verdict::untouched;
+      }
+      if (live_.can_adopt(run->frozen.backend) && run->backend_session_id && has_open_attempt(c, *run)) {
+        run->controller_id = config_.controller_id;
+        store::RunRepository::update(c, *run);
+        adoptee = *run;
+        return Verdict::adopt;
       }
       std::string reason = "the process driving this run (" +
                            (run->controller_id.empty() ? std::string("unknown") : run->controller_id) +
@@ -41,13 +64,17 @@ core::Result<int> Engine::reconcile_after_restart() {
       data["reason"] = "controller_gone";
       data["status"] = "error";
       detail::save_with_audit(c, *run, "run.controller_reconciled", daemon, std::move(data));
-      return true;
+      return Verdict::finalized;
     });
-    if (!decided) return decided.failure();
-    if (*decided) {
+    if (!verdict) return verdict.failure();
+    if (*verdict == Verdict::finalized) {
       ++finalized;
       bus_.run_changed(id);
       core::log_warn("finalized orphaned run", {{"runId", id}, {"status", "error"}});
+    } else if (*verdict == Verdict::adopt) {
+      core::log_info("taking over a run whose agent may still be working",
+                     {{"runId", id}, {"backend", adoptee.frozen.backend}});
+      live_.adopt(adoptee);
     }
   }
   return finalized;

@@ -63,6 +63,13 @@ class BackendSession {
   virtual core::Result<void> start(const StartRequest& request) = 0;
   virtual core::Result<void> send_input(InputKind kind, const std::string& input_id, const std::string& payload) = 0;
   virtual core::Result<void> interrupt(const std::string& reason) = 0;
+  /// Lets go of the running attempt and leaves the agent working (ext/detach.h); the
+  /// attempt then ends with FINISHED {"outcome":"detached"}. CONFLICT when the backend,
+  /// or this attempt, cannot outlive the instance: interrupt it instead.
+  virtual core::Result<void> detach(const std::string& reason) = 0;
+  /// Begins an attempt that takes over the one a gone controller left running, from the
+  /// request's resume token. CONFLICT when the backend cannot adopt it.
+  virtual core::Result<void> adopt(const StartRequest& request) = 0;
   virtual void on_callback() = 0;
   /// The instance broke its contract (no terminal event after interrupt): never destroy it.
   virtual void poison() = 0;

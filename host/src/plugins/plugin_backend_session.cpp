@@ -1,5 +1,6 @@
 #include "plugins/plugin_backend_session.hpp"
 
+#include "agentry/plugin/ext/detach.h"
 #include "agentry/plugin/plugin.h"
 #include "core/log.hpp"
 
@@ -50,29 +51,27 @@ class PluginBackendSession final : public BackendSession {
     if (auto status = instance_->init(instance_); status != AGENTRY_OK)
       return core::fail(core::ErrorCode::internal,
                         "backend '" + backend_id_ + "' failed to initialize (status " + std::to_string(status) + ")");
+    if (instance_->get_extension) {
+      const void* found = instance_->get_extension(instance_, AGENTRY_EXT_DETACH);
+      const auto* table = static_cast<const agentry_backend_detach_t*>(found);
+      constexpr std::size_t v1_size = offsetof(agentry_backend_detach_t, adopt) + sizeof(table->adopt);
+      if (table && table->struct_size >= v1_size && table->detach && table->adopt) detach_ = table;
+    }
     return core::ok();
   }
 
   core::Result<void> start(const StartRequest& r) override {
-    std::vector<const char*> env;
-    for (const auto& e : r.env) env.push_back(e.c_str());
-    env.push_back(nullptr);
-    agentry_start_params_t p{};
-    p.struct_size = sizeof p;
-    p.run_id = r.run_id.c_str();
-    p.session_id = r.session_id.c_str();
-    p.session_index = r.session_index;
-    p.attempt_number = r.attempt_number;
-    p.workspace_path = r.workspace_path.c_str();
-    p.input_json = r.input_json.c_str();
-    p.input_size = r.input_json.size();
-    p.config_json = r.config_json.c_str();
-    p.config_size = r.config_json.size();
-    p.resume_token = r.resume_token ? r.resume_token->c_str() : nullptr;
-    p.resume_token_size = r.resume_token ? r.resume_token->size() : 0;
-    p.env = env.data();
-    terminal_seen_ = false;
-    return check("start", instance_->start(instance_, &p));
+    return begin("start", r, [this](const agentry_start_params_t* p) { return instance_->start(instance_, p); });
+  }
+
+  core::Result<void> adopt(const StartRequest& r) override {
+    if (!detach_) return core::fail(core::ErrorCode::conflict, "backend '" + backend_id_ + "' cannot adopt a run");
+    return begin("adopt", r, [this](const agentry_start_params_t* p) { return detach_->adopt(instance_, p); });
+  }
+
+  core::Result<void> detach(const std::string& reason) override {
+    if (!detach_) return core::fail(core::ErrorCode::conflict, "backend '" + backend_id_ + "' cannot detach");
+    return check("detach", detach_->detach(instance_, reason.c_str()));
   }
 
   core::Result<void> send_input(InputKind kind, const std::string& input_id, const std::string& payload) override {
@@ -99,6 +98,29 @@ class PluginBackendSession final : public BackendSession {
   const std::string& backend_id() const override { return backend_id_; }
 
  private:
+  template <class Call>
+  core::Result<void> begin(const char* what, const StartRequest& r, Call&& call) {
+    std::vector<const char*> env;
+    for (const auto& e : r.env) env.push_back(e.c_str());
+    env.push_back(nullptr);
+    agentry_start_params_t p{};
+    p.struct_size = sizeof p;
+    p.run_id = r.run_id.c_str();
+    p.session_id = r.session_id.c_str();
+    p.session_index = r.session_index;
+    p.attempt_number = r.attempt_number;
+    p.workspace_path = r.workspace_path.c_str();
+    p.input_json = r.input_json.c_str();
+    p.input_size = r.input_json.size();
+    p.config_json = r.config_json.c_str();
+    p.config_size = r.config_json.size();
+    p.resume_token = r.resume_token ? r.resume_token->c_str() : nullptr;
+    p.resume_token_size = r.resume_token ? r.resume_token->size() : 0;
+    p.env = env.data();
+    terminal_seen_ = false;
+    return check(what, call(&p));
+  }
+
   core::Result<void> check(const char* call, agentry_status_t status) {
     if (status == AGENTRY_OK) return core::ok();
     auto code = status == AGENTRY_ERR_UNSUPPORTED || status == AGENTRY_ERR_INVALID_STATE ? core::ErrorCode::conflict
@@ -189,6 +211,7 @@ class PluginBackendSession final : public BackendSession {
   BackendEventSink& sink_;
   agentry_host_t host_{};
   const agentry_backend_t* instance_ = nullptr;
+  const agentry_backend_detach_t* detach_ = nullptr;  // the instance's ext/detach.h table, if offered
   std::atomic<bool> terminal_seen_{false};
   std::atomic<std::uint64_t> last_seq_{0};
   std::atomic<bool> seq_warned_{false};

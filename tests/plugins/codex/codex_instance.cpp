@@ -39,7 +39,21 @@ CodexInstance::~CodexInstance() {
   EXPECT_TRUE(violations.empty()) << violations.front();
 }
 
-agentry_status_t CodexInstance::start(const CodexStart& start) {
+agentry_status_t CodexInstance::start(const CodexStart& start) { return begin(start, false); }
+
+agentry_status_t CodexInstance::adopt(const CodexStart& start) { return begin(start, true); }
+
+const agentry_backend_detach_t* CodexInstance::detach_table() const {
+  if (backend_ == nullptr || backend_->get_extension == nullptr) return nullptr;
+  return static_cast<const agentry_backend_detach_t*>(backend_->get_extension(backend_, AGENTRY_EXT_DETACH));
+}
+
+agentry_status_t CodexInstance::detach(const char* reason) {
+  const agentry_backend_detach_t* table = detach_table();
+  return table != nullptr ? table->detach(backend_, reason) : AGENTRY_ERR_UNSUPPORTED;
+}
+
+agentry_status_t CodexInstance::begin(const CodexStart& start, bool adopt) {
   if (backend_ == nullptr) return AGENTRY_ERR_INTERNAL;
   const std::string workspace = workspace_.path().string();
   const std::string input = json::serialize(json::object{{"prompt", start.prompt}});
@@ -71,7 +85,9 @@ agentry_status_t CodexInstance::start(const CodexStart& start) {
   params.env = env.data();
   host_.begin_attempt();
   finished_before_ = host_.finished_count();
-  return backend_->start(backend_, &params);
+  if (!adopt) return backend_->start(backend_, &params);
+  const agentry_backend_detach_t* table = detach_table();
+  return table != nullptr ? table->adopt(backend_, &params) : AGENTRY_ERR_UNSUPPORTED;
 }
 
 agentry_status_t CodexInstance::interrupt(const char* reason) { return backend_->interrupt(backend_, reason); }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agentry/plugin/ext/detach.h"
 #include "agentry/plugin/plugin.h"
 #include "recording_host.hpp"
 #include "support/temp_dir.hpp"
@@ -32,6 +33,9 @@ class CodexInstance {
   CodexInstance& operator=(const CodexInstance&) = delete;
 
   agentry_status_t start(const CodexStart& start);
+  // Through the instance's "agentry.detach/1" extension (ext/detach.h).
+  agentry_status_t adopt(const CodexStart& start);
+  agentry_status_t detach(const char* reason = "test");
   agentry_status_t interrupt(const char* reason = "test");
   agentry_status_t send_input(uint32_t kind, const std::string& payload_json);
   void destroy();
@@ -46,6 +50,9 @@ class CodexInstance {
   const TempDir& workspace() const noexcept { return workspace_; }
 
  private:
+  agentry_status_t begin(const CodexStart& start, bool adopt);
+  const agentry_backend_detach_t* detach_table() const;
+
   RecordingHost host_;
   TempDir workspace_;
   const agentry_backend_t* backend_ = nullptr;

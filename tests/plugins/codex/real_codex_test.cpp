@@ -355,6 +355,102 @@ TEST_F(RealCodex, InterruptOverWebSocket) {
   std::cout << "[ measure ] ws interrupt() -> FINISHED: " << ms_since(begun) << " ms\n";
 }
 
+// ext/detach.h: a daemon that stops lets go of a ws turn, and the next one takes it over.
+
+// The "adoption" of the attempt's first NOTICE carrying one (waiting up to 30 s), or {}.
+json::object adoption_of(const CodexInstance& codex) {
+  const auto deadline = Clock::now() + 30s;
+  do {
+    for (const RecordedEvent& e : codex.events_of(AGENTRY_EVENT_NOTICE))
+      if (const json::value* a = e.payload.if_contains("adoption")) return a->as_object();
+    std::this_thread::sleep_for(5ms);
+  } while (Clock::now() < deadline);
+  ADD_FAILURE() << "no adoption notice";
+  return {};
+}
+
+std::string completed_text(const CodexInstance& codex) {
+  std::string text;
+  for (const RecordedEvent& e : codex.events_of(AGENTRY_EVENT_MESSAGE_COMPLETED)) text += e.payload.at("text").as_string();
+  return text;
+}
+
+struct Detached {
+  std::string thread, turn;
+};
+
+// Starts a turn over ws, lets go of it once it streams, and says which it was.
+Detached detach_mid_turn(const json::object& backend, const std::string& prompt) {
+  CodexInstance codex;
+  EXPECT_EQ(codex.start({.prompt = prompt, .backend = backend}), AGENTRY_OK);
+  EXPECT_FALSE(codex.wait_for(AGENTRY_EVENT_MESSAGE_DELTA).empty());
+  EXPECT_EQ(codex.detach("agentry is shutting down"), AGENTRY_OK);
+  const json::object finished = codex.wait_finished(20s);
+  EXPECT_EQ(finished.at("outcome"), "detached") << json::serialize(finished);
+  EXPECT_EQ(finished.at("transportType"), "ws");
+  return {std::string(finished.at("threadId").as_string()), std::string(finished.at("turnId").as_string())};
+}
+
+TEST_F(RealCodex, DetachedTurnGoesOnAndIsReadopted) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  const json::object backend{{"transport", "ws"}, {"url", server.url()}};
+  const Detached first = detach_mid_turn(backend, "SAY: Before the restart.\nSTALL: 4\nSAY: After the restart.");
+  CodexInstance second;
+  const auto begun = Clock::now();
+  ASSERT_EQ(second.adopt({.backend = backend, .resume_token = first.thread}), AGENTRY_OK);
+  const json::object adoption = adoption_of(second);
+  std::cout << "[ measure ] adopt() -> readopted notice: " << ms_since(begun) << " ms\n";
+  EXPECT_EQ(adoption.at("decision"), "readopted") << json::serialize(adoption);
+  EXPECT_EQ(adoption.at("remoteStatus"), "active");
+  EXPECT_EQ(adoption.at("transportType"), "ws");
+  const json::object finished = second.wait_finished();
+  EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
+  EXPECT_EQ(finished.at("threadId").as_string(), first.thread);
+  EXPECT_EQ(finished.at("turnId").as_string(), first.turn) << "adopting must not start another turn";
+  EXPECT_NE(completed_text(second).find("After the restart."), std::string::npos) << completed_text(second);
+}
+
+TEST_F(RealCodex, ATurnThatEndedWhileDetachedIsImported) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  const json::object backend{{"transport", "ws"}, {"url", server.url()}};
+  const Detached first = detach_mid_turn(backend, "SAY: Almost.\nSTALL: 1\nSAY: Done meanwhile.");
+  std::this_thread::sleep_for(3s);  // the turn ends in the server with nobody connected
+  CodexInstance second;
+  ASSERT_EQ(second.adopt({.backend = backend, .resume_token = first.thread}), AGENTRY_OK);
+  const json::object finished = second.wait_finished();
+  const json::object adoption = adoption_of(second);
+  EXPECT_EQ(adoption.at("decision"), "imported") << json::serialize(adoption);
+  EXPECT_EQ(adoption.at("remoteStatus"), "idle");
+  EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
+  EXPECT_EQ(finished.at("turnId").as_string(), first.turn);
+  EXPECT_NE(completed_text(second).find("Done meanwhile."), std::string::npos) << completed_text(second);
+}
+
+TEST_F(RealCodex, AdoptingAnUnknownThreadIsFinalized) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  CodexInstance codex;
+  ASSERT_EQ(codex.adopt({.backend = {{"transport", "ws"}, {"url", server.url()}},
+                         .resume_token = "019a0000-0000-7000-8000-000000000000"}),
+            AGENTRY_OK);
+  const json::object finished = codex.wait_finished(20s);
+  EXPECT_EQ(finished.at("outcome"), "error");
+  const json::object adoption = adoption_of(codex);
+  EXPECT_EQ(adoption.at("decision"), "finalized") << json::serialize(adoption);
+  EXPECT_EQ(adoption.at("reason"), "thread_read_failed");
+}
+
+TEST_F(RealCodex, StdioTurnsCannotBeDetachedOrAdopted) {
+  CodexInstance codex;
+  ASSERT_EQ(codex.start({.prompt = "SAY: Mine.\nSTALL: 30", .backend = stdio()}), AGENTRY_OK);
+  ASSERT_FALSE(codex.wait_for(AGENTRY_EVENT_MESSAGE_DELTA).empty());
+  EXPECT_EQ(codex.detach(), AGENTRY_ERR_UNSUPPORTED) << "the app-server is our child: it cannot outlive us";
+  codex.interrupt("stop");
+  EXPECT_EQ(codex.wait_finished(20s).at("outcome"), "interrupted");
+  CodexInstance other;
+  EXPECT_EQ(other.adopt({.backend = stdio(), .resume_token = "019a0000-0000-7000-8000-000000000000"}),
+            AGENTRY_ERR_UNSUPPORTED);
+}
+
 }  // namespace
 }  // namespace agentry::test
 
@@ -382,6 +478,22 @@ TEST(CodexPlugin, UnreachableServerEndsWithAClearError) {
       std::string(finished.at("message").as_string()).find("cannot connect to codex app-server at ws://127.0.0.1:1"),
       std::string::npos)
       << json::serialize(finished);
+}
+
+TEST(CodexPlugin, AdoptingFromAGoneServerIsFinalized) {
+  CodexInstance codex;
+  ASSERT_EQ(codex.adopt({.backend = {{"transport", "ws"}, {"url", "ws://127.0.0.1:1"}}, .resume_token = "thread-1"}),
+            AGENTRY_OK);
+  EXPECT_EQ(codex.wait_finished(20s).at("outcome"), "error");
+  const json::object adoption = adoption_of(codex);
+  EXPECT_EQ(adoption.at("decision"), "finalized") << json::serialize(adoption);
+  EXPECT_EQ(adoption.at("reason"), "remote_unreachable");
+  EXPECT_TRUE(adoption.contains("error"));
+}
+
+TEST(CodexPlugin, AdoptingNeedsTheThreadId) {
+  CodexInstance codex;
+  EXPECT_EQ(codex.adopt({.backend = {{"transport", "ws"}, {"url", "ws://127.0.0.1:1"}}}), AGENTRY_ERR_INVALID_ARGUMENT);
 }
 
 TEST(CodexPlugin, AServerThatIsNotAWebSocketIsReported) {

@@ -35,6 +35,21 @@ TEST(AttemptPolicy, ARunWithoutTasksMakesOneAttempt) {
   EXPECT_EQ(failed.reason, "tests are red");
 }
 
+TEST(AttemptPolicy, AFailedTakeOverEndsTheRunWithoutARetry) {
+  std::vector<core::Task> open = {task("a", TS::pending)};
+  AttemptEnd lost = reported("error", "cannot connect to codex app-server");
+  lost.adoption_failed = true;
+  auto d = decide_after_attempt(lost, open, 1, 3);
+  EXPECT_FALSE(d.retry) << "the work the restart left behind is gone: nothing to nudge";
+  EXPECT_EQ(d.status, RS::error);
+  EXPECT_EQ(d.ended_by, "restart");
+  EXPECT_EQ(d.reason, "cannot connect to codex app-server");
+  // An imported turn that succeeded is judged like any other attempt.
+  AttemptEnd imported = reported("success");
+  auto ok = decide_after_attempt(imported, {task("a", TS::completed)}, 1, 3);
+  EXPECT_EQ(ok.status, RS::success);
+}
+
 TEST(AttemptPolicy, AllTasksCompletedIsSuccessEvenAfterAnError) {
   std::vector<core::Task> done = {task("a", TS::completed), task("b", TS::completed)};
   for (const char* outcome : {"success", "error"}) {

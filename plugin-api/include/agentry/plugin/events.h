@@ -38,7 +38,8 @@ enum {
    * session id). The host stores it on the session and passes it to a later start. */
   AGENTRY_EVENT_CHECKPOINT = 9,
   /* {"outcome": "success"|"error"|"interrupted", "message"?: string, "exitCode"?: int}:
-   * the attempt is over. Must carry AGENTRY_EVENT_FLAG_TERMINAL; nothing may follow. */
+   * the attempt is over ("detached" too, after ext/detach.h's detach()). Must carry
+   * AGENTRY_EVENT_FLAG_TERMINAL; nothing may follow. */
   AGENTRY_EVENT_FINISHED = 10
 };
 
