@@ -382,12 +382,7 @@ class DaemonCodexServer : public AgentDaemonTest {
 
   void text_turn_over(test::AppServer::Kind kind) {
     const test::AppServer server(*binary_, *codex_home_, kind);
-    json::object config{{"transport", kind == test::AppServer::Kind::ws ? "ws" : "uds"}};
-    if (kind == test::AppServer::Kind::ws)
-      config["url"] = server.url();
-    else
-      config["socket"] = server.socket();
-    define("remote", true, config);
+    define("remote", true, remote_config(server, kind));
     const std::string run = start_agent_run("remote", "SAY: Hello over a socket.");
     ASSERT_EQ(wait_settled(run), "success") << describe(run);
     bool said = false;
@@ -397,9 +392,16 @@ class DaemonCodexServer : public AgentDaemonTest {
     EXPECT_TRUE(test::process_alive(server.pid())) << "the server is not the run's to stop";
   }
 
+  // backendConfig.codex for a run on `server`.
+  static json::object remote_config(const test::AppServer& server, test::AppServer::Kind kind) {
+    if (kind == test::AppServer::Kind::ws) return {{"transport", "ws"}, {"url", server.url()}};
+    return {{"transport", "uds"}, {"socket", server.socket()}};
+  }
+
   // A run of agent "remote" on `server` whose turn streams, then stalls for `stall_s`.
-  std::string start_stalling_run(const test::AppServer& server, int stall_s) {
-    define("remote", true, json::object{{"transport", "ws"}, {"url", server.url()}});
+  std::string start_stalling_run(const test::AppServer& server, int stall_s,
+                                 test::AppServer::Kind kind = test::AppServer::Kind::ws) {
+    define("remote", true, remote_config(server, kind));
     const std::string run = start_agent_run(
         "remote", "SAY: Working on it.\nSTALL: " + std::to_string(stall_s) + "\nSAY: Finished after the restart.");
     // The turn is under way once codex has called the model (and checkpointed its thread).
@@ -446,6 +448,18 @@ TEST_F(DaemonCodexServer, KilledDaemonsRunIsReadoptedAndFinishes) {
   EXPECT_EQ(reconciled.at("remoteStatus"), "active");
   EXPECT_EQ(reconciled.at("transportType"), "ws");
   EXPECT_EQ(reconciled.at("backendSessionId"), detail.at("backendSessionId"));
+}
+
+TEST_F(DaemonCodexServer, KilledDaemonsRunOverAUnixSocketIsReadopted) {
+  const test::AppServer server(*binary_, *codex_home_, test::AppServer::Kind::uds);
+  const std::string run = start_stalling_run(server, 3, test::AppServer::Kind::uds);
+  daemon_->kill9();
+  start_daemon();
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_TRUE(said(run, "Finished after the restart.")) << describe(run);
+  const json::object reconciled = audit_data(run, "run.controller_reconciled");
+  EXPECT_EQ(reconciled.at("decision"), "readopted") << json::serialize(reconciled);
+  EXPECT_EQ(reconciled.at("transportType"), "uds");
 }
 
 TEST_F(DaemonCodexServer, StoppedDaemonDetachesTheRunAndTheNextOneTakesItOver) {
