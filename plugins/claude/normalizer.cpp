@@ -70,6 +70,19 @@ std::string input_string(const json::value& input, std::string_view key) {
   return input.is_object() ? std::string(str(input.get_object(), key)) : std::string();
 }
 
+// TodoWrite's list is Claude's plan: {"todos": [{"content", "status", "activeForm"}]}.
+Event plan_of(const json::value& input) {
+  json::array steps;
+  const json::value* todos = input.is_object() ? input.get_object().if_contains("todos") : nullptr;
+  if (todos != nullptr && todos->is_array())
+    for (const json::value& todo : todos->get_array()) {
+      if (!todo.is_object()) continue;
+      steps.push_back(json::object{{"step", bounded_text(str(todo.get_object(), "content"), 4096)},
+                                   {"status", str(todo.get_object(), "status")}});
+    }
+  return make_event(AGENTRY_EVENT_PLAN, {{"steps", std::move(steps)}});
+}
+
 }  // namespace
 
 std::string tool_kind(std::string_view claude_tool) {
@@ -149,10 +162,14 @@ void Normalizer::on_stream_event(const json::object& o, Parsed& out) {
     open_block_[message_id] = integer(event, "index");
   } else if (type == "content_block_delta") {
     const json::object* delta = obj(*event, "delta");
-    if (delta == nullptr || str(*delta, "type") != "text_delta") return;  // thinking, tool input, signatures
-    json::object payload{{"text", bounded_text(str(*delta, "text"), kMessageBytes)},
+    if (delta == nullptr) return;
+    const std::string_view kind = str(*delta, "type");
+    const bool thinking = kind == "thinking_delta";
+    if (kind != "text_delta" && !thinking) return;  // tool input, signatures
+    json::object payload{{"text", bounded_text(str(*delta, thinking ? "thinking" : "text"), kMessageBytes)},
                          {"itemId", message_id + "/" + std::to_string(integer(event, "index"))}};
-    out.events.push_back(make_event(AGENTRY_EVENT_MESSAGE_DELTA, payload, AGENTRY_EVENT_FLAG_EPHEMERAL));
+    out.events.push_back(make_event(thinking ? AGENTRY_EVENT_REASONING_DELTA : AGENTRY_EVENT_MESSAGE_DELTA, payload,
+                                    AGENTRY_EVENT_FLAG_EPHEMERAL));
   } else if (type == "message_start" || type == "message_delta" || type == "message_stop" ||
              type == "content_block_stop" || type == "ping") {
     // framing: the complete blocks arrive as `assistant` lines
@@ -207,6 +224,7 @@ void Normalizer::on_assistant(const json::object& o, Parsed& out) {
       if (!str(o, "parent_tool_use_id").empty()) payload["parentToolCallId"] = str(o, "parent_tool_use_id");
       tool_calls_[id] = std::move(call);
       out.events.push_back(make_event(AGENTRY_EVENT_TOOL_STARTED, payload));
+      if (name == "TodoWrite") out.events.push_back(plan_of(input));
     } else {
       unknown("assistant/" + std::string(type), json::serialize(block), out);
     }

@@ -67,6 +67,19 @@ UsageTotals totals(const json::object& breakdown) {
                      num(breakdown, "reasoningOutputTokens"), num(breakdown, "totalTokens")};
 }
 
+// turn/plan/updated steps -> PLAN steps (statuses in agentry's spelling).
+json::array plan_steps(const json::value* plan) {
+  json::array steps;
+  if (plan == nullptr || !plan->is_array()) return steps;
+  for (const json::value& entry : plan->get_array()) {
+    if (!entry.is_object()) continue;
+    const std::string status = str(entry.get_object(), "status");
+    steps.push_back(json::object{{"step", clip(str(entry.get_object(), "step"), 4096)},
+                                 {"status", status == "inProgress" ? "in_progress" : status}});
+  }
+  return steps;
+}
+
 std::string tool_status(const json::object& item) {
   const std::string status = str(item, "status");
   if (status == "failed" || status == "declined") return status;
@@ -95,6 +108,23 @@ std::vector<Event> Normalizer::on_notification(std::string_view method, const js
     out.push_back(make(AGENTRY_EVENT_MESSAGE_DELTA,
                        json::object{{"text", clip(str(params, "delta"), kMaxText)}, {"itemId", str(params, "itemId")}},
                        AGENTRY_EVENT_FLAG_EPHEMERAL));
+  } else if (method == "item/reasoning/summaryTextDelta" || method == "item/reasoning/textDelta") {
+    out.push_back(make(AGENTRY_EVENT_REASONING_DELTA,
+                       json::object{{"text", clip(str(params, "delta"), kMaxText)}, {"itemId", str(params, "itemId")}},
+                       AGENTRY_EVENT_FLAG_EPHEMERAL));
+  } else if (method == "item/commandExecution/outputDelta" || method == "item/fileChange/outputDelta") {
+    out.push_back(make(AGENTRY_EVENT_TOOL_OUTPUT_DELTA,
+                       json::object{{"toolCallId", str(params, "itemId")}, {"text", clip(str(params, "delta"), kMaxText)}},
+                       AGENTRY_EVENT_FLAG_EPHEMERAL));
+  } else if (method == "turn/plan/updated") {
+    json::object payload{{"steps", plan_steps(params.if_contains("plan"))}};
+    if (std::string explanation = str(params, "explanation"); !explanation.empty())
+      payload["explanation"] = clip(explanation, kMaxText);
+    out.push_back(make(AGENTRY_EVENT_PLAN, std::move(payload)));
+  } else if (method == "turn/diff/updated") {
+    // Live as it changes; the last one is recorded when the turn ends.
+    diff_ = str(params, "diff");
+    out.push_back(diff_event(AGENTRY_EVENT_FLAG_EPHEMERAL));
   } else if (method == "item/started" || method == "item/completed") {
     if (const json::object* item = obj(params, "item")) out = on_item(*item, method == "item/completed");
   } else if (method == "thread/tokenUsage/updated") {
@@ -123,6 +153,7 @@ std::vector<Event> Normalizer::on_notification(std::string_view method, const js
       if (const json::object* error = obj(*turn, "error")) end.message = str(*error, "message");
       if (end.status == "failed" && end.message.empty()) end.message = last_error_;
       turn_end_ = std::move(end);
+      if (!diff_.empty()) out.push_back(diff_event(0));
     }
   } else if (method == "error") {
     const json::object* error = obj(params, "error");
@@ -141,9 +172,16 @@ std::vector<Event> Normalizer::on_notification(std::string_view method, const js
   } else if (method == "model/rerouted") {
     out.push_back(notice("info", "codex rerouted the model: " + json::serialize(params)));
   }
-  // Everything else (thread/status/changed, account/rateLimits/updated, output deltas,
+  // Everything else (thread/status/changed, account/rateLimits/updated,
   // serverRequest/resolved, ...) is protocol bookkeeping with no event of its own.
   return out;
+}
+
+Event Normalizer::diff_event(uint32_t flags) const {
+  bool truncated = false;
+  json::object payload{{"diff", clip(diff_, kMaxText, &truncated)}};
+  if (truncated) payload["truncated"] = true;
+  return make(AGENTRY_EVENT_DIFF, std::move(payload), flags);
 }
 
 std::vector<Event> Normalizer::on_item(const json::object& item, bool completed) {

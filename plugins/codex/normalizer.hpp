@@ -49,11 +49,13 @@ class Normalizer {
 
  private:
   std::vector<Event> on_item(const boost::json::object& item, bool completed);
+  Event diff_event(uint32_t flags) const;
 
   std::string thread_id_;
   std::string turn_id_;
   std::optional<TurnEnd> turn_end_;
   std::string last_error_;
+  std::string diff_;  // the turn's latest turn/diff/updated
   UsageTotals baseline_;
   std::map<std::string, boost::json::object> items_;  // started, not yet completed
 };

@@ -56,7 +56,10 @@ std::string render_timeline_event(const json::object& event) {
   if (auto* p = event.if_contains("payload"); p && p->is_object()) payload = *p;
   const auto& p = payload;
 
-  if (kind == "message.delta" || kind == "session.checkpoint") return {};
+  // Deltas stream live only; the completed message, reasoning or tool output follows.
+  if (kind == "message.delta" || kind == "reasoning.delta" || kind == "tool.output.delta" ||
+      kind == "session.checkpoint")
+    return {};
   if (kind == "attempt.started") {
     std::string head = "── attempt " + text_at(p, "attemptNumber", text_at(v, "attemptNumber"));
     if (auto s = text_at(p, "sessionIndex"); !s.empty()) head += " · session " + s;
@@ -108,6 +111,25 @@ std::string render_timeline_event(const json::object& event) {
     std::string first = mark + (lines.empty() ? std::string() : lines.front());
     if (!lines.empty()) lines.erase(lines.begin());
     return block(time, first, lines, "  ");
+  }
+  if (kind == "plan") {
+    std::vector<std::string> lines = lines_of(text_at(p, "explanation"));
+    if (auto* steps = p.as_object().if_contains("steps"); steps && steps->is_array())
+      for (const auto& step : steps->as_array()) {
+        const std::string status = text_at(step, "status");
+        const std::string mark = status == "completed" ? "[x] " : status == "in_progress" ? "[>] " : "[ ] ";
+        lines.push_back(mark + text_at(step, "step"));
+      }
+    return block(time, "· plan", lines, "  ");
+  }
+  if (kind == "diff") {
+    auto lines = lines_of(text_at(p, "diff"));
+    const std::size_t total = lines.size();
+    if (total > max_tool_output_lines) {
+      lines.resize(max_tool_output_lines);
+      lines.push_back("… (" + std::to_string(total - max_tool_output_lines) + " more lines)");
+    }
+    return block(time, "· diff of the files the agent changed", lines, "│ ");
   }
   if (kind == "approval.request") {
     return block(time, "? approval requested (" + text_at(p, "kind", "action") + "): " + text_at(p, "summary"), {}, "");

@@ -29,6 +29,10 @@ std::string timeline_kind(std::uint16_t type) {
     case AGENTRY_EVENT_NOTICE: return "notice";
     case AGENTRY_EVENT_CHECKPOINT: return "session.checkpoint";
     case AGENTRY_EVENT_FINISHED: return "attempt.finished";
+    case AGENTRY_EVENT_REASONING_DELTA: return "reasoning.delta";
+    case AGENTRY_EVENT_TOOL_OUTPUT_DELTA: return "tool.output.delta";
+    case AGENTRY_EVENT_PLAN: return "plan";
+    case AGENTRY_EVENT_DIFF: return "diff";
     default: return "event." + std::to_string(type);  // a type from a newer ABI minor
   }
 }

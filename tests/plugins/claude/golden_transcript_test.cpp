@@ -3,6 +3,7 @@
 // through a Conversation, which must turn them into the events and answers the backend
 // promises (docs/backends/claude.md).
 #include "conversation.hpp"
+#include "normalizer.hpp"
 
 #include <fstream>
 #include <string>
@@ -234,6 +235,37 @@ TEST(ClaudeGolden, EveryPayloadIsAJsonObject) {
       EXPECT_TRUE(v.is_object()) << scenario << ": " << e.payload;
     }
   }
+}
+
+// Synthetic lines in the shapes Claude Code prints (stream-json with partial messages).
+
+TEST(ClaudeNormalizer, ThinkingStreamsAsEphemeralReasoningDeltas) {
+  Normalizer n;
+  const Parsed parsed = n.on_line(
+      R"({"type":"stream_event","api_message_id":"msg_1","event":{"type":"content_block_delta","index":0,)"
+      R"("delta":{"type":"thinking_delta","thinking":"weighing it"}}})");
+  ASSERT_EQ(parsed.events.size(), 1u);
+  EXPECT_EQ(parsed.events[0].type, AGENTRY_EVENT_REASONING_DELTA);
+  EXPECT_EQ(parsed.events[0].flags, AGENTRY_EVENT_FLAG_EPHEMERAL);
+  EXPECT_EQ(json::parse(parsed.events[0].payload).at("text"), "weighing it");
+  const Parsed signature = n.on_line(
+      R"({"type":"stream_event","api_message_id":"msg_1","event":{"type":"content_block_delta","index":0,)"
+      R"("delta":{"type":"signature_delta","signature":"abc"}}})");
+  EXPECT_TRUE(signature.events.empty());
+}
+
+TEST(ClaudeNormalizer, TodoWriteIsAlsoThePlan) {
+  Normalizer n;
+  const Parsed parsed = n.on_line(
+      R"({"type":"assistant","message":{"id":"msg_2","content":[{"type":"tool_use","id":"toolu_1","name":"TodoWrite",)"
+      R"("input":{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading"},)"
+      R"({"content":"Fix the bug","status":"in_progress","activeForm":"Fixing"}]}}]}})");
+  ASSERT_EQ(parsed.events.size(), 2u);
+  EXPECT_EQ(parsed.events[0].type, AGENTRY_EVENT_TOOL_STARTED);
+  EXPECT_EQ(parsed.events[1].type, AGENTRY_EVENT_PLAN);
+  EXPECT_EQ(json::parse(parsed.events[1].payload),
+            json::parse(R"({"steps":[{"step":"Read the code","status":"completed"},)"
+                        R"({"step":"Fix the bug","status":"in_progress"}]})"));
 }
 
 }  // namespace

@@ -218,6 +218,57 @@ TEST(CodexNormalizer, ReasoningAndFileChangesMapToTheirEvents) {
   EXPECT_EQ(json::parse(done[0].payload).at("changes").as_array().size(), 1u);
 }
 
+TEST(CodexNormalizer, StreamedOutputAndReasoningAreEphemeralDeltas) {
+  Normalizer n;
+  auto output = n.on_notification("item/commandExecution/outputDelta",
+                                  json::object{{"itemId", "call_1"}, {"delta", "line1\n"}, {"turnId", "t"}});
+  ASSERT_EQ(output.size(), 1u);
+  EXPECT_EQ(output[0].type, AGENTRY_EVENT_TOOL_OUTPUT_DELTA);
+  EXPECT_EQ(output[0].flags, AGENTRY_EVENT_FLAG_EPHEMERAL);
+  EXPECT_EQ(json::parse(output[0].payload), (json::object{{"toolCallId", "call_1"}, {"text", "line1\n"}}));
+  for (const char* method : {"item/reasoning/summaryTextDelta", "item/reasoning/textDelta"}) {
+    auto thinking = n.on_notification(method, json::object{{"itemId", "r"}, {"delta", "hmm"}, {"summaryIndex", 0}});
+    ASSERT_EQ(thinking.size(), 1u) << method;
+    EXPECT_EQ(thinking[0].type, AGENTRY_EVENT_REASONING_DELTA);
+    EXPECT_EQ(thinking[0].flags, AGENTRY_EVENT_FLAG_EPHEMERAL);
+    EXPECT_EQ(json::parse(thinking[0].payload).at("text"), "hmm");
+  }
+}
+
+TEST(CodexNormalizer, PlanUpdatesAreRecordedWhole) {
+  Normalizer n;
+  auto plan = n.on_notification(
+      "turn/plan/updated",
+      json::object{{"turnId", "t"},
+                   {"explanation", "two steps"},
+                   {"plan", json::array{{{"step", "read"}, {"status", "completed"}},
+                                        {{"step", "write"}, {"status", "inProgress"}}}}});
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_EQ(plan[0].type, AGENTRY_EVENT_PLAN);
+  EXPECT_EQ(plan[0].flags, 0u);
+  const json::value payload = json::parse(plan[0].payload);
+  EXPECT_EQ(payload.at("explanation"), "two steps");
+  EXPECT_EQ(payload.at("steps").as_array().at(1), (json::object{{"step", "write"}, {"status", "in_progress"}}));
+}
+
+TEST(CodexNormalizer, TheTurnsLastDiffIsRecordedWhenItEnds) {
+  Normalizer n;
+  n.set_turn("t");
+  for (const char* diff : {"--- a\n+++ b\n+one\n", "--- a\n+++ b\n+one\n+two\n"}) {
+    auto live = n.on_notification("turn/diff/updated", json::object{{"turnId", "t"}, {"diff", diff}});
+    ASSERT_EQ(live.size(), 1u);
+    EXPECT_EQ(live[0].type, AGENTRY_EVENT_DIFF);
+    EXPECT_EQ(live[0].flags, AGENTRY_EVENT_FLAG_EPHEMERAL);
+  }
+  auto end = n.on_notification("turn/completed",
+                               json::object{{"turn", {{"id", "t"}, {"status", "completed"}, {"items", json::array()}}}});
+  ASSERT_EQ(end.size(), 1u);
+  EXPECT_EQ(end[0].type, AGENTRY_EVENT_DIFF);
+  EXPECT_EQ(end[0].flags, 0u) << "the final diff is kept";
+  EXPECT_EQ(json::parse(end[0].payload).at("diff"), "--- a\n+++ b\n+one\n+two\n");
+  ASSERT_TRUE(n.turn_end().has_value());
+}
+
 TEST(CodexApprovals, LegacyRequestsUseReviewDecisions) {
   auto ask = approval_ask("execCommandApproval",
                           json::object{{"command", json::array{"rm", "-rf", "x"}}, {"callId", "c"}}, nullptr);

@@ -83,6 +83,27 @@ TEST_F(RealCodex, ShellToolWritesAFileInTheWorkspace) {
   EXPECT_TRUE(codex.events_of(AGENTRY_EVENT_APPROVAL_REQUEST).empty());
 }
 
+TEST_F(RealCodex, CommandOutputStreamsWhileTheCommandRuns) {
+  CodexInstance codex;
+  ASSERT_EQ(codex.start({.prompt = "SHELL: for i in 1 2 3; do echo line$i; sleep 0.3; done\nSAY: counted",
+                         .backend = stdio(),
+                         .unrestricted = true}),
+            AGENTRY_OK);
+  EXPECT_EQ(codex.wait_finished().at("outcome"), "success");
+  const auto done = codex.events_of(AGENTRY_EVENT_TOOL_COMPLETED);
+  ASSERT_EQ(done.size(), 1u);
+  std::string streamed;
+  const auto deltas = codex.events_of(AGENTRY_EVENT_TOOL_OUTPUT_DELTA);
+  for (const RecordedEvent& e : deltas) {
+    EXPECT_EQ(e.flags, AGENTRY_EVENT_FLAG_EPHEMERAL);
+    EXPECT_EQ(e.payload.at("toolCallId"), done[0].payload.at("toolCallId"));
+    streamed += e.payload.at("text").as_string();
+  }
+  EXPECT_GE(deltas.size(), 2u) << "output arrives while the command runs, not only at its end";
+  EXPECT_EQ(streamed, "line1\nline2\nline3\n");
+  EXPECT_EQ(done[0].payload.at("output").as_string(), streamed);
+}
+
 TEST_F(RealCodex, ApprovalIsAnsweredThroughSendInput) {
   CodexInstance codex;
   json::object backend = stdio();

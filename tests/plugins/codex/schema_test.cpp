@@ -86,8 +86,9 @@ class CodexSchema : public ::testing::Test {
 
 TEST_F(CodexSchema, ClientRequestsWeSend) {
   expect_all(methods("ClientRequest.json"),
-             {"initialize", "thread/start", "thread/resume", "turn/start", "turn/interrupt", "turn/steer"},
+             {"initialize", "thread/start", "thread/resume", "thread/read", "turn/start", "turn/interrupt", "turn/steer"},
              "ClientRequest");
+  expect_all(properties(load("v2/ThreadReadParams.json")), {"threadId", "includeTurns"}, "ThreadReadParams");
   expect_all(methods("ClientNotification.json"), {"initialized"}, "ClientNotification");
   expect_all(properties(load("v2/ThreadStartParams.json")), {"cwd", "approvalPolicy", "sandbox", "model", "config"},
              "ThreadStartParams");
@@ -103,12 +104,36 @@ TEST_F(CodexSchema, ClientRequestsWeSend) {
              "AskForApproval");
 }
 
+// Adoption after a restart reads the thread's status and its last turn (docs/backends/codex.md).
+TEST_F(CodexSchema, ThreadReadAnswersWhatAdoptionNeeds) {
+  const json::object read = load("v2/ThreadReadResponse.json");
+  const json::value& definitions = read.at("definitions");
+  std::set<std::string> statuses;
+  for (const json::value& variant : definitions.at("ThreadStatus").at("oneOf").as_array())
+    statuses.insert(std::string(variant.at("properties").at("type").at("enum").at(0).as_string()));
+  expect_all(statuses, {"active", "idle", "notLoaded", "systemError"}, "ThreadStatus");
+  expect_all(properties(definitions.at("Thread").as_object()), {"id", "status", "turns"}, "Thread");
+  expect_all(properties(definitions.at("Turn").as_object()), {"id", "status", "items", "error"}, "Turn");
+  expect_all(values(definitions.at("TurnStatus")), {"completed", "interrupted", "failed", "inProgress"}, "TurnStatus");
+}
+
 TEST_F(CodexSchema, NotificationsWeMap) {
   expect_all(methods("ServerNotification.json"),
              {"item/started", "item/completed", "item/agentMessage/delta", "thread/tokenUsage/updated", "turn/started",
               "turn/completed", "error", "warning", "configWarning", "deprecationNotice", "guardianWarning",
-              "model/rerouted", "serverRequest/resolved"},
+              "model/rerouted", "serverRequest/resolved", "item/commandExecution/outputDelta",
+              "item/fileChange/outputDelta", "item/reasoning/summaryTextDelta", "item/reasoning/textDelta",
+              "turn/plan/updated", "turn/diff/updated"},
              "ServerNotification");
+  for (const char* delta : {"CommandExecutionOutputDeltaNotification", "FileChangeOutputDeltaNotification",
+                            "ReasoningSummaryTextDeltaNotification", "ReasoningTextDeltaNotification"})
+    expect_all(properties(load(std::string("v2/") + delta + ".json")), {"itemId", "delta", "threadId", "turnId"}, delta);
+  const json::object plan = load("v2/TurnPlanUpdatedNotification.json");
+  expect_all(properties(plan), {"plan", "explanation", "turnId"}, "TurnPlanUpdatedNotification");
+  expect_all(properties(plan.at("definitions").at("TurnPlanStep").as_object()), {"step", "status"}, "TurnPlanStep");
+  expect_all(values(plan.at("definitions").at("TurnPlanStepStatus")), {"pending", "inProgress", "completed"},
+             "TurnPlanStepStatus");
+  expect_all(properties(load("v2/TurnDiffUpdatedNotification.json")), {"diff", "turnId"}, "TurnDiffUpdatedNotification");
   const json::object usage = load("v2/ThreadTokenUsageUpdatedNotification.json");
   expect_all(properties(usage), {"threadId", "turnId", "tokenUsage"}, "ThreadTokenUsageUpdatedNotification");
   expect_all(properties(usage.at("definitions").at("TokenUsageBreakdown").as_object()),

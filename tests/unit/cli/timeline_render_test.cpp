@@ -31,6 +31,26 @@ TEST(TimelineRenderTest, MessagesKeepTheirLinesAligned) {
             "10:35:03 thinking: hmm\n");
 }
 
+TEST(TimelineRenderTest, PlansShowEachStepsStatus) {
+  EXPECT_EQ(render(R"({"kind":"plan","at":"2026-04-18T10:35:03.000Z","payload":{"explanation":"two steps",
+      "steps":[{"step":"read","status":"completed"},{"step":"write","status":"in_progress"},
+               {"step":"test","status":"pending"}]}})"),
+            "10:35:03 · plan\n"
+            "           two steps\n"
+            "           [x] read\n"
+            "           [>] write\n"
+            "           [ ] test\n");
+}
+
+TEST(TimelineRenderTest, DiffsAndDeltas) {
+  EXPECT_EQ(render(R"({"kind":"diff","at":"2026-04-18T10:35:03.000Z","payload":{"diff":"+++ b/a\n+x\n"}})"),
+            "10:35:03 · diff of the files the agent changed\n"
+            "         │ +++ b/a\n"
+            "         │ +x\n");
+  for (const char* kind : {"reasoning.delta", "tool.output.delta", "message.delta"})
+    EXPECT_EQ(render_timeline_event(json::object{{"kind", kind}, {"payload", {{"text", "x"}}}}), "") << kind;
+}
+
 TEST(TimelineRenderTest, ToolCallsShowCommandOutputAndFailures) {
   EXPECT_EQ(render(R"({"kind":"tool.started","at":"2026-04-18T10:35:03.000Z","payload":{"tool":"command","command":"ls"}})"),
             "10:35:03 $ ls\n");

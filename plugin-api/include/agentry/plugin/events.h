@@ -40,7 +40,19 @@ enum {
   /* {"outcome": "success"|"error"|"interrupted", "message"?: string, "exitCode"?: int}:
    * the attempt is over ("detached" too, after ext/detach.h's detach()). Must carry
    * AGENTRY_EVENT_FLAG_TERMINAL; nothing may follow. */
-  AGENTRY_EVENT_FINISHED = 10
+  AGENTRY_EVENT_FINISHED = 10,
+  /* Since 1.1. {"text": string, "itemId"?: string}: a piece of reasoning as it streams
+   * (usually ephemeral; the REASONING that follows carries the whole text). */
+  AGENTRY_EVENT_REASONING_DELTA = 11,
+  /* Since 1.1. {"toolCallId": string, "text": string}: output of a running tool call as it
+   * streams (usually ephemeral; TOOL_COMPLETED carries the whole output). */
+  AGENTRY_EVENT_TOOL_OUTPUT_DELTA = 12,
+  /* Since 1.1. {"steps": [{"step": string, "status": "pending"|"in_progress"|"completed"}],
+   * "explanation"?: string}: the agent's plan, whole; each one replaces the last. */
+  AGENTRY_EVENT_PLAN = 13,
+  /* Since 1.1. {"diff": string, "truncated"?: bool}: the unified diff of the files the
+   * agent changed in this attempt so far, whole; each one replaces the last. */
+  AGENTRY_EVENT_DIFF = 14
 };
 
 enum {
