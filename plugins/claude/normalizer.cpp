@@ -70,6 +70,16 @@ std::string input_string(const json::value& input, std::string_view key) {
   return input.is_object() ? std::string(str(input.get_object(), key)) : std::string();
 }
 
+// A sub-agent's (Task/Agent tool) lines name the tool call that runs it: its events carry
+// that id as parentToolCallId, so clients can nest them under the call.
+struct Nesting {
+  std::string parent;
+  json::object operator()(json::object payload) const {
+    if (!parent.empty()) payload["parentToolCallId"] = parent;
+    return payload;
+  }
+};
+
 // TodoWrite's list is Claude's plan: {"todos": [{"content", "status", "activeForm"}]}.
 Event plan_of(const json::value& input) {
   json::array steps;
@@ -187,6 +197,7 @@ void Normalizer::on_assistant(const json::object& o, Parsed& out) {
   const auto index = open_block_.find(message_id);
   const std::string item_id =
       message_id + "/" + (index != open_block_.end() ? std::to_string(index->second) : std::string(str(o, "uuid")));
+  const Nesting nest{std::string(str(o, "parent_tool_use_id"))};
   for (const json::value& block_value : content->get_array()) {
     if (!block_value.is_object()) continue;
     const json::object& block = block_value.get_object();
@@ -201,13 +212,14 @@ void Normalizer::on_assistant(const json::object& o, Parsed& out) {
         continue;
       }
       out.events.push_back(make_event(AGENTRY_EVENT_MESSAGE_COMPLETED,
-                                      {{"text", bounded_text(str(block, "text"), kMessageBytes)},
-                                       {"itemId", item_id},
-                                       {"role", "assistant"}}));
+                                      nest({{"text", bounded_text(str(block, "text"), kMessageBytes)},
+                                            {"itemId", item_id},
+                                            {"role", "assistant"}})));
     } else if (type == "thinking") {
       if (str(block, "thinking").empty()) continue;
-      out.events.push_back(make_event(AGENTRY_EVENT_REASONING,
-                                      {{"text", bounded_text(str(block, "thinking"), kMessageBytes)}, {"itemId", item_id}}));
+      out.events.push_back(make_event(
+          AGENTRY_EVENT_REASONING,
+          nest({{"text", bounded_text(str(block, "thinking"), kMessageBytes)}, {"itemId", item_id}})));
     } else if (type == "redacted_thinking") {
       out.events.push_back(make_event(AGENTRY_EVENT_REASONING, {{"text", ""}, {"itemId", item_id}, {"redacted", true}}));
     } else if (type == "tool_use") {
@@ -221,9 +233,8 @@ void Normalizer::on_assistant(const json::object& o, Parsed& out) {
       std::string serialized = json::serialize(input);
       if (serialized.size() <= kToolOutputBytes) payload["input"] = input;
       else payload["inputTruncated"] = bounded_text(serialized, kToolOutputBytes);
-      if (!str(o, "parent_tool_use_id").empty()) payload["parentToolCallId"] = str(o, "parent_tool_use_id");
       tool_calls_[id] = std::move(call);
-      out.events.push_back(make_event(AGENTRY_EVENT_TOOL_STARTED, payload));
+      out.events.push_back(make_event(AGENTRY_EVENT_TOOL_STARTED, nest(std::move(payload))));
       if (name == "TodoWrite") out.events.push_back(plan_of(input));
     } else {
       unknown("assistant/" + std::string(type), json::serialize(block), out);
@@ -239,6 +250,7 @@ void Normalizer::on_user(const json::object& o, Parsed& out) {
     return;
   }
   if (content == nullptr || !content->is_array()) return unknown("user without content", json::serialize(o), out);
+  const Nesting nest{std::string(str(o, "parent_tool_use_id"))};
   for (const json::value& block_value : content->get_array()) {
     if (!block_value.is_object()) continue;
     const json::object& block = block_value.get_object();
@@ -277,7 +289,7 @@ void Normalizer::on_user(const json::object& o, Parsed& out) {
     if (call != tool_calls_.end()) payload["name"] = call->second.name;
     if (truncated) payload["truncated"] = true;
     if (interrupted) payload["interrupted"] = true;
-    out.events.push_back(make_event(AGENTRY_EVENT_TOOL_COMPLETED, payload));
+    out.events.push_back(make_event(AGENTRY_EVENT_TOOL_COMPLETED, nest(std::move(payload))));
   }
 }
 

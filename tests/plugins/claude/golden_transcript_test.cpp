@@ -268,5 +268,23 @@ TEST(ClaudeNormalizer, TodoWriteIsAlsoThePlan) {
                         R"({"step":"Fix the bug","status":"in_progress"}]})"));
 }
 
+TEST(ClaudeNormalizer, ASubAgentsEventsNameTheCallThatRunsIt) {
+  Normalizer n;
+  const Parsed said = n.on_line(
+      R"({"type":"assistant","parent_tool_use_id":"toolu_task","message":{"id":"msg_3","content":[)"
+      R"({"type":"text","text":"found it"},{"type":"tool_use","id":"toolu_2","name":"Bash","input":{"command":"ls"}}]}})");
+  ASSERT_EQ(said.events.size(), 2u);
+  for (const Event& e : said.events) EXPECT_EQ(json::parse(e.payload).at("parentToolCallId"), "toolu_task") << e.type;
+  const Parsed result = n.on_line(
+      R"({"type":"user","parent_tool_use_id":"toolu_task","message":{"content":[)"
+      R"({"type":"tool_result","tool_use_id":"toolu_2","content":"a.txt"}]}})");
+  ASSERT_EQ(result.events.size(), 1u);
+  EXPECT_EQ(json::parse(result.events[0].payload).at("parentToolCallId"), "toolu_task");
+  const Parsed main_agent = n.on_line(
+      R"({"type":"assistant","parent_tool_use_id":null,"message":{"id":"msg_4","content":[{"type":"text","text":"done"}]}})");
+  ASSERT_EQ(main_agent.events.size(), 1u);
+  EXPECT_FALSE(json::parse(main_agent.events[0].payload).as_object().contains("parentToolCallId"));
+}
+
 }  // namespace
 }  // namespace agentry::claude
