@@ -183,6 +183,10 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
   if (params.resume_token && !params.resume_token->empty()) out.resume_thread_id = *params.resume_token;
   out.adopt = mode == AttemptMode::adopt;
   if (out.adopt && !out.resume_thread_id) config_fail("adopting needs the thread id as the resume token");
+  if (const json::value* checkpoint = input.if_contains("checkpoint"); out.adopt && checkpoint && checkpoint->is_object())
+    if (std::string turn = optional_string(checkpoint->get_object(), "turnId", "input_json.checkpoint.turnId");
+        !turn.empty())
+      out.adopt_turn_id = std::move(turn);
   if (!out.adopt && out.prompt.empty()) config_fail("input_json.prompt is empty: codex needs something to say");
   return out;
 }

@@ -43,8 +43,10 @@ struct AttemptConfig {
   std::string prompt;  // empty when adopting
   std::optional<std::string> resume_thread_id;
   // Take over the turn an earlier attempt left running on resume_thread_id (ext/detach.h)
-  // instead of starting one.
+  // instead of starting one. The turn is the one the attempt checkpointed, when it got
+  // that far (input_json.checkpoint.turnId).
   bool adopt = false;
+  std::optional<std::string> adopt_turn_id;
   int64_t timeout_sec = 0;
   int interrupt_grace_ms = 5000;   // turn/interrupt -> turn/completed, else we end it ourselves
   int shutdown_grace_ms = 3000;    // stdin EOF -> exit, then SIGTERM -> SIGKILL

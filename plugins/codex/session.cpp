@@ -138,8 +138,11 @@ class Session::Driver {
       timeout_at_.reset();  // once; poll_timeout_ms() must not keep waking for it
       if (!interrupting_) begin_interrupt("timed out", true);  // else a user interrupt is already ending it
     }
-    else if (interrupt_deadline_ && now >= *interrupt_deadline_)
-      final_ = stop_outcome(" (codex did not confirm within " + std::to_string(cfg_.interrupt_grace_ms) + " ms)");
+    else if (interrupt_deadline_ && now >= *interrupt_deadline_) {
+      const std::string unconfirmed = " (codex did not confirm within " + std::to_string(cfg_.interrupt_grace_ms) + " ms)";
+      if (cfg_.adopt && !adoption_reported_) adoption("finalized", "aborted_after_recovery", "", unconfirmed.substr(2));
+      final_ = stop_outcome(unconfirmed);
+    }
   }
 
   // --- commands from the control context -------------------------------------------
@@ -183,7 +186,9 @@ class Session::Driver {
     timed_out_ = timeout;
     interrupt_reason_ = reason;
     cancel_approvals();
-    if (!thread_open_ && !open_sent_) {  // nothing started in codex yet
+    // Nothing started in codex yet. An adopting attempt goes on to find the turn it was
+    // given, so that it can stop it.
+    if (!thread_open_ && !open_sent_ && !cfg_.adopt) {
       final_ = stop_outcome("");
       return;
     }
@@ -340,7 +345,7 @@ class Session::Driver {
       case Purpose::initialize:
         if (failed) return fail("codex app-server refused initialize: " + error_text(*error));
         send(json::object{{"method", "initialized"}});
-        if (interrupting_) {
+        if (interrupting_ && !cfg_.adopt) {
           final_ = stop_outcome("");
           return;
         }
@@ -375,7 +380,6 @@ class Session::Driver {
           return fail("codex answered thread/start without a thread id");
         thread_id_ = std::string(thread_id->get_string());
         thread_open_ = true;
-        s_.thread_open_.store(true);
         normalizer_.set_thread(thread_id_);
         emit(AGENTRY_EVENT_CHECKPOINT, json::object{{"resumeToken", thread_id_}});
         if (interrupting_) {
@@ -413,6 +417,10 @@ class Session::Driver {
     turn_id_ = std::move(id);
     turn_started_ = true;
     normalizer_.set_turn(turn_id_);
+    // The turn is this attempt's: a later process that takes the attempt over looks for it.
+    if (!cfg_.adopt || late_start_)
+      emit(AGENTRY_EVENT_CHECKPOINT, json::object{{"resumeToken", thread_id_}, {"turnId", turn_id_}});
+    s_.turn_known_.store(true);
     if (interrupting_) return send_interrupt();
     std::deque<std::string> queued;
     queued.swap(queued_messages_);
@@ -442,34 +450,58 @@ class Session::Driver {
             Purpose::read_thread);
   }
 
+  // Which turn is this attempt's: the one it checkpointed, else (the daemon died between
+  // turn/start and its answer) a turn still running, which can only be the one it sent.
   void on_thread_read(const json::object& result) {
     const json::object* thread = object_at(result, "thread");
     const std::string status = thread != nullptr ? status_of(*thread) : std::string();
     const json::value* turns_value = thread != nullptr ? thread->if_contains("turns") : nullptr;
     const json::array no_turns;
     const json::array& turns = turns_value != nullptr && turns_value->is_array() ? turns_value->get_array() : no_turns;
-    const json::object* last = !turns.empty() && turns.back().is_object() ? &turns.back().get_object() : nullptr;
+    const json::object* mine = nullptr;
+    for (const json::value& turn : turns) {
+      if (!turn.is_object()) continue;
+      const json::object& t = turn.get_object();
+      if (cfg_.adopt_turn_id ? string_at(t, "id") == *cfg_.adopt_turn_id : string_at(t, "status") == "inProgress")
+        mine = &t;
+    }
     const std::string& thread_id = *cfg_.resume_thread_id;
-    if (status == "active" && last != nullptr && string_at(*last, "status") == "inProgress") {
+    if (mine == nullptr && cfg_.adopt_turn_id) {
+      adoption("finalized", "turn_not_found", status, "");
+      return fail("codex thread " + thread_id + " has no turn " + *cfg_.adopt_turn_id);
+    }
+    if (mine == nullptr) return start_unsent_turn(status);
+    if (string_at(*mine, "status") != "inProgress") return import_turn(status, *mine);
+    if (status == "active") {
       // Attach to the thread's live events; no turn/start: the turn is already running.
-      adopt_turn_id_ = string_at(*last, "id");
+      adopt_turn_id_ = string_at(*mine, "id");
       request("thread/resume", json::object{{"threadId", thread_id}, {"excludeTurns", true}}, Purpose::reattach);
       return;
     }
-    if (last == nullptr) {
+    // The app-server lost the turn (it restarted, or failed) before it ended.
+    const std::string reason = status == "notLoaded"     ? "remote_not_loaded"
+                               : status == "systemError" ? "remote_system_error"
+                                                         : "remote_turn_lost";
+    adoption("finalized", reason, status, "");
+    fail("the codex turn was lost: the app-server reports thread " + thread_id + " as " + status +
+         " with the turn unfinished");
+  }
+
+  // The attempt's turn never reached codex (the daemon stopped first): send it now, as
+  // the attempt would have. Not after an abort, which stops it before it starts.
+  void start_unsent_turn(const std::string& status) {
+    if (interrupting_) {
+      adoption("finalized", "aborted_after_recovery", status, "");
+      final_ = stop_outcome("");
+      return;
+    }
+    if (cfg_.prompt.empty()) {
       adoption("finalized", "insufficient_idle_evidence", status, "");
-      return fail("codex thread " + thread_id + " has no turn to take over (thread status " + status + ")");
+      return fail("codex thread " + *cfg_.resume_thread_id + " has no turn of this attempt, and no prompt to send");
     }
-    if (string_at(*last, "status") == "inProgress") {
-      // The app-server lost the turn (it restarted, or failed) before it ended.
-      const std::string reason = status == "notLoaded"     ? "remote_not_loaded"
-                                 : status == "systemError" ? "remote_system_error"
-                                                           : "remote_turn_lost";
-      adoption("finalized", reason, status, "");
-      return fail("the codex turn was lost: the app-server reports thread " + thread_id + " as " + status +
-                  " with its last turn unfinished");
-    }
-    import_turn(status, *last);
+    adoption("started", "turn_not_started", status, "");
+    late_start_ = true;
+    open_thread();  // thread/resume, then turn/start with the attempt's prompt
   }
 
   // The turn ended while nobody was connected: report its items and its end as if they
@@ -492,19 +524,19 @@ class Session::Driver {
 
   void on_reattached(const json::object& result) {
     const json::object* thread = object_at(result, "thread");
-    if (thread != nullptr && status_of(*thread) != "active" && reads_ < 3) {
-      read_thread();  // the turn ended between thread/read and thread/resume: read how
-      return;
+    if (thread != nullptr && status_of(*thread) != "active") {
+      if (reads_ < 3) return read_thread();  // the turn ended between thread/read and thread/resume: read how
+      adoption("finalized", "remote_status_unstable", status_of(*thread), "");
+      return fail("codex kept reporting thread " + *cfg_.resume_thread_id + " as active, then as not active");
     }
     take_thread();
     adoption("readopted", "remote_active", "active", "");
-    on_turn_id(adopt_turn_id_);
+    on_turn_id(adopt_turn_id_);  // sends turn/interrupt if the run was aborted meanwhile
   }
 
   void take_thread() {
     thread_id_ = *cfg_.resume_thread_id;
     thread_open_ = true;
-    s_.thread_open_.store(true);
     normalizer_.set_thread(thread_id_);
   }
 
@@ -612,6 +644,7 @@ class Session::Driver {
   bool interrupting_ = false, interrupt_sent_ = false, timed_out_ = false;
   bool stopped_ = false, send_failed_ = false;
   bool detached_ = false, adoption_reported_ = false;
+  bool late_start_ = false;    // adopting: the attempt's turn had not reached codex, so we sent it
   int reads_ = 0;              // thread/read calls while adopting
   std::string adopt_turn_id_;  // the running turn thread/read found
   std::string interrupt_reason_;
@@ -659,12 +692,10 @@ void Session::post(Command command) {
 void Session::interrupt(std::string reason) { post(Command{Command::Kind::interrupt, std::move(reason), {}, {}}); }
 
 agentry_status_t Session::detach(std::string reason) {
-  // An adopting attempt may let go before it has taken the thread: the turn was never ours to stop.
-  if (config_.transport == Transport::stdio || !(thread_open_.load() || config_.adopt)) return AGENTRY_ERR_UNSUPPORTED;
-  {
-    std::lock_guard lock(mutex_);
-    if (!approvals_.empty()) return AGENTRY_ERR_UNSUPPORTED;
-  }
+  // Only a turn codex has confirmed can be found again. An adopting attempt may let go
+  // at any time: it has not changed anything in codex yet. Pending approvals need no
+  // answer: codex asks them again of whoever resumes the thread.
+  if (config_.transport == Transport::stdio || !(turn_known_.load() || config_.adopt)) return AGENTRY_ERR_UNSUPPORTED;
   post(Command{Command::Kind::detach, std::move(reason), {}, {}});
   return AGENTRY_OK;
 }

@@ -39,8 +39,8 @@ class Session {
   void interrupt(std::string reason);
   // [control] Close the connection and leave the turn running in the app-server; FINISHED
   // {"outcome":"detached"} follows. AGENTRY_ERR_UNSUPPORTED when the turn could not go on
-  // without us: the app-server is our child (stdio), no thread is open yet, or an
-  // approval waits (its request would be left unanswered).
+  // without us (stdio: the app-server is our child) or could not be found again (codex
+  // has not confirmed it yet).
   agentry_status_t detach(std::string reason);
   // [control] A user message for the running turn (turn/steer).
   void send_message(std::string text);
@@ -70,7 +70,7 @@ class Session {
   agentry::plugin::Host& host_;
   AttemptConfig config_;
   std::atomic<bool> running_{false};
-  std::atomic<bool> thread_open_{false};  // codex has a thread for this attempt
+  std::atomic<bool> turn_known_{false};  // codex confirmed this attempt's turn
   int wake_fd_ = -1;  // eventfd: commands are queued
   std::mutex mutex_;
   std::deque<Command> commands_;

@@ -92,7 +92,7 @@ int run_serve(const ServeOptions& options) {
   // Runs this daemon drives locally cannot outlive it: interrupt them (they end as
   // aborted) while their results can still be recorded. Runs whose agent works on
   // without us (Codex over ws/uds) are detached instead, and taken over at the next start.
-  engine.stop_live_runs("agentry is shutting down");
+  engine.stop_live_runs("agentry is shutting down", /*leave_remote_agents=*/true);
   core::log_info("daemon stopped");
   return signal == SIGINT ? exit_code::cancelled : exit_code::success;
 }

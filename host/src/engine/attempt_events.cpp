@@ -91,13 +91,15 @@ json::object recovery_audit(const core::Run& run) {
 void record_adoption(store::Connection& c, const core::Run& run, const json::object& adoption) {
   json::object data = recovery_audit(run);
   for (const auto& [key, value] : adoption) data[key] = value;
-  detail::append_audit(c, run.id, "run.controller_reconciled", engine_actor, std::move(data));
+  detail::append_audit(c, run.id, "run.controller_reconciled", Actor{"daemon"}, std::move(data));
 }
 
 // The attempt goes on without us: the session and the attempt stay open, and the next
-// daemon to start takes them over.
-void record_detached(store::Connection& c, const core::Run& run, const AttemptContext& a, const json::object& payload,
+// daemon to start takes them over. Nobody drives the run meanwhile, so no live owner
+// check can keep that daemon from it.
+void record_detached(store::Connection& c, core::Run& run, const AttemptContext& a, const json::object& payload,
                      std::vector<core::TimelineEvent>& rows) {
+  run.controller_id.clear();
   json::object data = recovery_audit(run);
   data["transportType"] = payload.contains("transportType") ? payload.at("transportType") : json::value(nullptr);
   data["reason"] = payload.contains("message") ? payload.at("message") : json::value("agentry is shutting down");
@@ -152,7 +154,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
       if (auto* m = payload.if_contains("message"); m && m->is_string()) message = std::string(m->as_string());
       if (outcome == "detached" && a.detach_requested) {
         record_detached(c, *run, a, payload, rows);
-        out.detached = true;
+        out.detached = out.run_changed = true;
         continue;
       }
       if (outcome == "detached") message = "the backend detached without being asked to: " + message;
@@ -162,9 +164,14 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
     }
     rows.push_back(timeline_event(a, timeline_kind(event.type), payload));
   }
+  if (forced && forced->outcome == "detached" && a.detach_requested && !decision && !out.detached) {
+    record_detached(c, *run, a, {{"outcome", "detached"}, {"message", forced->message}, {"forced", true}}, rows);
+    out.detached = out.run_changed = true;
+  }
   if (forced && !decision && !out.detached) {
     if (a.adopting && !out.adoption_reported) {
-      record_adoption(c, *run, {{"decision", "finalized"}, {"reason", "adopt_failed"}, {"error", forced->message}});
+      record_adoption(c, *run,
+                      {{"decision", "finalized"}, {"reason", forced->adoption_reason}, {"error", forced->message}});
       out.adoption_reported = out.adoption_failed = true;
     }
     decision = finish(c, *run, a, forced->outcome, forced->message, rows, true, out.adoption_failed);

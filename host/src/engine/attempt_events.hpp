@@ -22,8 +22,9 @@ std::string timeline_kind(std::uint16_t event_type);
 
 /// How an attempt ended when the backend did not say so itself.
 struct ForcedEnd {
-  std::string outcome;  // "error" or "interrupted"
+  std::string outcome;  // "error", "interrupted", or "detached" (a detach the backend did not finish)
   std::string message;
+  std::string adoption_reason = "adopt_failed";  // when it ends an adoption the backend never reported on
 };
 
 struct AttemptContext {

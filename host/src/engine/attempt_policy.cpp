@@ -45,8 +45,9 @@ std::string nudge_for(const AttemptEnd& end, const std::vector<const core::Task*
 AttemptDecision decide_after_attempt(const AttemptEnd& end, const std::vector<core::Task>& tasks,
                                      int attempts_in_session, int max_attempts_per_session) {
   const bool stop_requested = end.abort_requested || end.shutdown_requested;
-  // Nothing to retry: the work the restart left behind is lost, and the run ends with it.
-  if (end.adoption_failed && end.outcome != "success") {
+  // Nothing to retry: the work the restart left behind is lost, and the run ends with it
+  // (unless the user or a shutdown stopped the takeover: that decides).
+  if (end.adoption_failed && end.outcome != "success" && !(end.outcome == "interrupted" && stop_requested)) {
     std::string reason = end.message.empty() ? "the run could not be taken over after a restart" : end.message;
     return ended(core::RunStatus::error, std::move(reason), "restart");
   }

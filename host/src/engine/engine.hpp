@@ -144,8 +144,10 @@ class Engine {
   /// engine exists (reconciliation must run before anyone is served).
   void set_connect_url(const std::string& url);
 
-  /// Graceful shutdown: interrupts (or detaches) every live run and waits for them to end.
-  void stop_live_runs(const std::string& reason);
+  /// Graceful shutdown: interrupts every live run and waits for them to end. With
+  /// `leave_remote_agents` (a daemon stopping; the next one takes over), a run whose
+  /// agent can work on without this process (ext/detach.h) is detached instead.
+  void stop_live_runs(const std::string& reason, bool leave_remote_agents = false);
 
   const EngineConfig& config() const { return config_; }
   const BackendCatalog& backends() const { return backends_; }

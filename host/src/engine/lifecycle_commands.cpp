@@ -30,8 +30,9 @@ Engine::~Engine() { stop_live_runs("agentry is shutting down"); }
 
 void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url); }
 
-void Engine::stop_live_runs(const std::string& reason) {
-  live_.stop_all(reason, config_.interrupt_grace + std::chrono::seconds(1));
+void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents) {
+  live_.stop_all(reason, config_.interrupt_grace + std::chrono::seconds(1),
+                 leave_remote_agents ? StopCause::daemon_exit : StopCause::shutdown);
 }
 
 core::Result<Run> Engine::ready(const std::string& run_id, const Actor& actor) {

@@ -74,15 +74,18 @@ void LiveRun::start_attempt(const std::string& prompt) {
   request.session_index = static_cast<std::uint32_t>(spec_.session_index);
   request.attempt_number = static_cast<std::uint32_t>(attempt_.attempt_number);
   request.workspace_path = run.cwd;
-  request.input_json =
-      json::serialize(json::object{{"prompt", prompt}, {"brief", run.frozen.brief}, {"message", run.frozen.message}});
+  json::object input{{"prompt", prompt}, {"brief", run.frozen.brief}, {"message", run.frozen.message}};
+  if (attempt_.adopting) input["checkpoint"] = spec_.adopt_checkpoint;
+  request.input_json = json::serialize(input);
   request.config_json = config_json(run);
   request.resume_token = spec_.run.backend_session_id;
   request.env = spec_.env;
   if (attempt_.adopting) {
     if (auto adopted = session_->adopt(request); !adopted) {
-      end_by_host("error", "backend '" + run.frozen.backend + "' cannot take over the run after the restart: " +
-                               adopted.error().message);
+      // Not this run (a Codex stdio run: its app-server died with the old daemon). It
+      // ends as any orphaned run does.
+      end_by_host("error", "the process driving this run is gone; agentry restarted while the run was active",
+                  "controller_gone");
       return;
     }
   } else if (auto started = session_->start(request); !started) {
@@ -109,14 +112,14 @@ void LiveRun::start_attempt(const std::string& prompt) {
 void LiveRun::interrupt(const std::string& reason, StopCause cause) {
   strand_.post([self = shared_from_this(), reason, cause] {
     if (cause == StopCause::user_abort) self->attempt_.abort_requested = true;
-    if (cause == StopCause::shutdown) self->attempt_.shutdown_requested = true;
+    if (cause == StopCause::shutdown || cause == StopCause::daemon_exit) self->attempt_.shutdown_requested = true;
     {
       std::lock_guard lock(self->mutex_);
       if (self->finished_ || self->interrupting_) return;
       self->interrupting_ = true;
     }
     self->interrupt_reason_ = reason;
-    if (cause == StopCause::shutdown && self->try_detach(reason)) return;
+    if (cause == StopCause::daemon_exit && self->try_detach(reason)) return;
     if (self->session_) {
       if (auto ok = self->session_->interrupt(reason); !ok)
         core::log_warn("backend interrupt failed", {{"runId", self->run_id()}, {"error", ok.error().message}});
@@ -143,12 +146,17 @@ void LiveRun::arm_interrupt_grace() {
       std::lock_guard lock(self->mutex_);
       if (self->finished_) return;
     }
-    core::log_error("backend ignored interrupt; ending the attempt (policy 8)", {{"runId", self->run_id()}});
     if (self->session_) self->session_->poison();
+    const std::string grace = std::to_string(self->services_.interrupt_grace.count()) + " ms";
+    if (self->attempt_.detach_requested) {
+      core::log_error("backend did not let go of a detached attempt; ending it (policy 8)", {{"runId", self->run_id()}});
+      self->end_by_host("detached", "the backend did not let go within " + grace + "; its agent may still be working");
+      return;
+    }
+    core::log_error("backend ignored interrupt; ending the attempt (policy 8)", {{"runId", self->run_id()}});
     const bool stopped = self->attempt_.abort_requested || self->attempt_.shutdown_requested;
     self->end_by_host(stopped ? "interrupted" : "error",
-                      "the backend did not stop within " + std::to_string(self->services_.interrupt_grace.count()) +
-                          " ms of being interrupted");
+                      "the backend did not stop within " + grace + " of being interrupted");
   });
 }
 
@@ -259,7 +267,7 @@ bool LiveRun::track_approvals(const std::vector<plugins::BackendEvent>& batch) {
   return any;
 }
 
-void LiveRun::end_by_host(std::string outcome, std::string message) {
+void LiveRun::end_by_host(std::string outcome, std::string message, std::string adoption_reason) {
   // Whatever the backend still had queued is written first, then the forced end.
   std::vector<plugins::BackendEvent> rest;
   {
@@ -268,7 +276,7 @@ void LiveRun::end_by_host(std::string outcome, std::string message) {
     rest.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
     queue_.clear();
   }
-  write_batch(std::move(rest), ForcedEnd{std::move(outcome), std::move(message)});
+  write_batch(std::move(rest), ForcedEnd{std::move(outcome), std::move(message), std::move(adoption_reason)});
 }
 
 void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optional<ForcedEnd> forced) {

@@ -16,6 +16,8 @@
 #include "engine/attempt_events.hpp"
 #include "plugins/backend_session.hpp"
 
+#include <boost/json/value.hpp>
+
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -55,13 +57,16 @@ struct LaunchSpec {
   std::vector<std::string> env;  // extra "KEY=VALUE" for the agent
   std::string controller_id;     // this process
   // The first attempt takes over the one a gone controller left running (ext/detach.h)
-  // instead of starting one; the run's open session and attempt continue.
+  // instead of starting one; the run's open session and attempt continue. `prompt` is
+  // then what that attempt was to say, and this its last checkpoint payload (or null).
   bool adopt = false;
+  boost::json::value adopt_checkpoint;
 };
 
-/// Why the host interrupts an attempt. At shutdown, a backend that can leave its agent
-/// working without us (ext/detach.h) is detached instead.
-enum class StopCause { user_abort, shutdown, timeout };
+/// Why the host interrupts an attempt. `daemon_exit` is a shutdown after which another
+/// daemon takes over: a backend that can leave its agent working (ext/detach.h) is
+/// detached instead of interrupted.
+enum class StopCause { user_abort, shutdown, timeout, daemon_exit };
 
 class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from_this<LiveRun> {
  public:
@@ -98,7 +103,8 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   bool try_detach(const std::string& reason);
   void arm_interrupt_grace();
   void pump();
-  void end_by_host(std::string outcome, std::string message);
+  /// `adoption_reason`: why an adopting attempt could not take over (audit reason).
+  void end_by_host(std::string outcome, std::string message, std::string adoption_reason = "adopt_failed");
   void write_batch(std::vector<plugins::BackendEvent> batch, std::optional<ForcedEnd> forced);
   void mark_finished(std::optional<NextSession> next);
   /// After a batch committed: approval requests in it now wait for an answer. True

@@ -58,9 +58,10 @@ void LiveRuns::launch(const core::Run& run, const std::string& prompt) {
   start(live, stop_reason);
 }
 
-void LiveRuns::adopt(const core::Run& run) {
-  LaunchSpec spec = spec_for(run, "");
+void LiveRuns::adopt(const core::Run& run, const std::string& prompt, const boost::json::value& checkpoint) {
+  LaunchSpec spec = spec_for(run, prompt);
   spec.adopt = true;
+  spec.adopt_checkpoint = checkpoint;
   std::shared_ptr<LiveRun> live;
   std::string stop_reason;
   {
@@ -111,7 +112,7 @@ void LiveRuns::set_connect_url(std::string url) {
   connect_url_ = std::move(url);
 }
 
-void LiveRuns::stop_all(const std::string& reason, std::chrono::milliseconds wait) {
+void LiveRuns::stop_all(const std::string& reason, std::chrono::milliseconds wait, StopCause cause) {
   const auto deadline = std::chrono::steady_clock::now() + wait;
   std::map<std::string, std::shared_ptr<LiveRun>> stopped;
   // Rounds: a session that hands off to a queued-message session while we stop it
@@ -126,7 +127,7 @@ void LiveRuns::stop_all(const std::string& reason, std::chrono::milliseconds wai
         if (!stopped.count(id) || stopped[id] != run) runs.emplace(id, run);
     }
     if (runs.empty()) return;
-    for (auto& [id, run] : runs) run->interrupt(reason, StopCause::shutdown);
+    for (auto& [id, run] : runs) run->interrupt(reason, cause);
     for (auto& [id, run] : runs) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       if (!run->wait_finished(std::max(left, std::chrono::milliseconds(0))))

@@ -20,15 +20,17 @@ class LiveRuns {
   /// Starts driving the session `run` just opened (its latest attempt) with `prompt`.
   void launch(const core::Run& run, const std::string& prompt);
   /// Takes over the open session and attempt of `run`, which a gone controller left
-  /// running, through the backend's ext/detach.h adopt().
-  void adopt(const core::Run& run);
+  /// running, through the backend's ext/detach.h adopt(): `prompt` is what the attempt
+  /// was to say, `checkpoint` its last checkpoint payload (or null).
+  void adopt(const core::Run& run, const std::string& prompt, const boost::json::value& checkpoint);
   /// True when `backend` can leave its agent working at shutdown and take it over later.
   bool can_adopt(const std::string& backend) const;
   std::shared_ptr<LiveRun> find(const std::string& run_id) const;
   std::size_t count() const;
   /// Interrupts every live run (as aborted, with `reason`) and waits for them to end.
   /// From then on nothing new starts: a session opened meanwhile is stopped at once.
-  void stop_all(const std::string& reason, std::chrono::milliseconds wait);
+  /// With StopCause::daemon_exit, runs whose agent can work on without us are detached.
+  void stop_all(const std::string& reason, std::chrono::milliseconds wait, StopCause cause = StopCause::shutdown);
   /// The daemon's URL, given to agents as AGENTRY_CONNECT so they can call back.
   void set_connect_url(std::string url);
 

@@ -11,6 +11,7 @@
 #include "core/log.hpp"
 #include "engine/controllers.hpp"
 #include "engine/mutation_support.hpp"
+#include "store/event_repository.hpp"
 #include "store/session_repository.hpp"
 
 namespace agentry::engine {
@@ -25,6 +26,21 @@ bool has_open_attempt(store::Connection& c, const core::Run& run) {
   return false;
 }
 
+// What the open attempt was to say: a retry's nudge, else its session's prompt.
+std::string attempt_prompt(store::Connection& c, const core::Run& run) {
+  if (auto started = store::TimelineRepository::last_of_attempt(c, run.id, "attempt.started", run.attempt_count))
+    if (auto* nudge = started->payload.if_contains("prompt"); nudge && nudge->is_string())
+      return std::string(nudge->as_string());
+  auto session = store::SessionRepository::get(c, run.id, run.session_count - 1);
+  return session ? session->prompt : std::string();
+}
+
+// The attempt's last checkpoint (a Codex thread and turn id), so the backend finds its work.
+boost::json::value attempt_checkpoint(store::Connection& c, const core::Run& run) {
+  auto checkpoint = store::TimelineRepository::last_of_attempt(c, run.id, "session.checkpoint", run.attempt_count);
+  return checkpoint ? boost::json::value(checkpoint->payload) : boost::json::value(nullptr);
+}
+
 }  // namespace
 
 core::Result<int> Engine::reconcile_after_restart() {
@@ -36,6 +52,8 @@ core::Result<int> Engine::reconcile_after_restart() {
   const Actor daemon{"daemon"};
   for (const auto& id : *ids) {
     core::Run adoptee;
+    std::string prompt;
+    boost::json::value checkpoint;
     auto verdict = db_.write<Verdict>([&](store::Connection& c) -> core::Result<Verdict> {
       auto run = detail::load_run(c, id);
       if (!run || run->status != core::RunStatus::running) return Verdict::untouched;
@@ -54,6 +72,8 @@ core::Result<int> Engine::reconcile_after_restart() {
         run->controller_id = config_.controller_id;
         store::RunRepository::update(c, *run);
         adoptee = *run;
+        prompt = attempt_prompt(c, *run);
+        checkpoint = attempt_checkpoint(c, *run);
         return Verdict::adopt;
       }
       std::string reason = "the process driving this run (" +
@@ -74,7 +94,7 @@ core::Result<int> Engine::reconcile_after_restart() {
     } else if (*verdict == Verdict::adopt) {
       core::log_info("taking over a run whose agent may still be working",
                      {{"runId", id}, {"backend", adoptee.frozen.backend}});
-      live_.adopt(adoptee);
+      live_.adopt(adoptee, prompt, checkpoint);
     }
   }
   return finalized;

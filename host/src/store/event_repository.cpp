@@ -96,6 +96,22 @@ std::vector<core::TimelineEvent> TimelineRepository::list(Connection& c, std::st
   return out;
 }
 
+std::optional<core::TimelineEvent> TimelineRepository::last_of_attempt(Connection& c, std::string_view run_id,
+                                                                      std::string_view kind, int attempt_number) {
+  auto s = c.prepare("SELECT cursor, at, payload_json FROM timeline_events "
+                     "WHERE run_id = ? AND kind = ? AND attempt_number = ? ORDER BY cursor DESC LIMIT 1");
+  s.bind(1, run_id).bind(2, kind).bind(3, static_cast<std::int64_t>(attempt_number));
+  if (!s.step()) return std::nullopt;
+  core::TimelineEvent e;
+  e.run_id = std::string(run_id);
+  e.cursor = s.column_int64(0);
+  e.kind = std::string(kind);
+  e.attempt_number = attempt_number;
+  e.at = s.column_text(1);
+  e.payload = parse_object(s.column_text(2));
+  return e;
+}
+
 std::int64_t TimelineRepository::last_cursor(Connection& c, std::string_view run_id) {
   // The last cursor ever assigned, even if reset deleted that event since.
   auto s = c.prepare("SELECT COALESCE((SELECT next_timeline_cursor - 1 FROM runs WHERE id = ?), 0)");

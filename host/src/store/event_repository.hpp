@@ -7,6 +7,7 @@
 #include "store/sqlite.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace agentry::store {
@@ -31,6 +32,9 @@ class TimelineRepository {
   /// Assigns consecutive cursors to events of one run (reserved in one update) and inserts them.
   static void append_batch(Connection& c, const std::string& run_id, std::vector<core::TimelineEvent>& events);
   static std::vector<core::TimelineEvent> list(Connection& c, std::string_view run_id, const EventPageQuery& q);
+  /// The newest event of `kind` that attempt `attempt_number` recorded, if any.
+  static std::optional<core::TimelineEvent> last_of_attempt(Connection& c, std::string_view run_id,
+                                                           std::string_view kind, int attempt_number);
   /// The highest cursor ever assigned for the run (0 when none), surviving reset.
   static std::int64_t last_cursor(Connection& c, std::string_view run_id);
   static void remove_all(Connection& c, std::string_view run_id);

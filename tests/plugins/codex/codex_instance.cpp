@@ -56,7 +56,9 @@ agentry_status_t CodexInstance::detach(const char* reason) {
 agentry_status_t CodexInstance::begin(const CodexStart& start, bool adopt) {
   if (backend_ == nullptr) return AGENTRY_ERR_INTERNAL;
   const std::string workspace = workspace_.path().string();
-  const std::string input = json::serialize(json::object{{"prompt", start.prompt}});
+  json::object input_object{{"prompt", start.prompt}};
+  if (adopt) input_object["checkpoint"] = start.checkpoint;
+  const std::string input = json::serialize(input_object);
   const std::string config = json::serialize(json::object{{"backendConfig", start.backend},
                                                           {"model", ""},
                                                           {"effort", ""},

@@ -23,6 +23,7 @@ struct CodexStart {
   std::string resume_token;
   boost::json::value launcher;  // null, or {"name","command","env"}
   int64_t timeout_sec = 0;
+  boost::json::value checkpoint;  // adopt(): the adopted attempt's last CHECKPOINT payload
 };
 
 class CodexInstance {

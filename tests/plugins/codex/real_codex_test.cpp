@@ -32,12 +32,16 @@ class RealCodex : public ::testing::Test {
     const std::optional<std::filesystem::path> bin = codex_binary();
     if (!bin) GTEST_SKIP() << not_installed_banner("codex");
     binary_ = bin->string();
-    mock_ = std::make_unique<MockModel>();
+    mock_ = std::make_unique<MockModel>(log_dir_.path() / "model-requests.jsonl");
     home_ = std::make_unique<CodexHome>(*mock_);
   }
 
   json::object stdio() const { return json::object{{"command", binary_}, {"codexHome", home_->path().string()}}; }
 
+  // The turns codex asked the model for, oldest first.
+  std::size_t model_calls() const { return mock_->request_bodies("/responses").size(); }
+
+  TempDir log_dir_;
   std::string binary_;
   std::unique_ptr<MockModel> mock_;
   std::unique_ptr<CodexHome> home_;
@@ -50,9 +54,12 @@ TEST_F(RealCodex, TextTurnStreamsAndCompletes) {
   const json::object finished = codex.wait_finished();
   std::cout << "[ measure ] stdio text turn through the plugin (spawn..FINISHED): " << ms_since(begun) << " ms\n";
   EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
+  // The thread as soon as it is open, then the turn once codex confirms it.
   const auto checkpoints = codex.events_of(AGENTRY_EVENT_CHECKPOINT);
-  ASSERT_EQ(checkpoints.size(), 1u);
+  ASSERT_EQ(checkpoints.size(), 2u);
   EXPECT_EQ(checkpoints[0].payload.at("resumeToken"), finished.at("threadId"));
+  EXPECT_EQ(checkpoints[1].payload.at("resumeToken"), finished.at("threadId"));
+  EXPECT_EQ(checkpoints[1].payload.at("turnId"), finished.at("turnId"));
   const auto completed = codex.events_of(AGENTRY_EVENT_MESSAGE_COMPLETED);
   ASSERT_EQ(completed.size(), 1u);
   EXPECT_EQ(completed[0].payload.at("text"), "Hello from agentry.");
@@ -398,18 +405,24 @@ std::string completed_text(const CodexInstance& codex) {
 
 struct Detached {
   std::string thread, turn;
+  json::value checkpoint;  // the last CHECKPOINT, as the host stores it for adopt()
 };
 
 // Starts a turn over ws, lets go of it once it streams, and says which it was.
-Detached detach_mid_turn(const json::object& backend, const std::string& prompt) {
+Detached detach_mid_turn(const json::object& backend, const std::string& prompt, bool unrestricted = true) {
   CodexInstance codex;
-  EXPECT_EQ(codex.start({.prompt = prompt, .backend = backend}), AGENTRY_OK);
-  EXPECT_FALSE(codex.wait_for(AGENTRY_EVENT_MESSAGE_DELTA).empty());
+  EXPECT_EQ(codex.start({.prompt = prompt, .backend = backend, .unrestricted = unrestricted}), AGENTRY_OK);
+  EXPECT_FALSE(codex.wait_for(unrestricted ? AGENTRY_EVENT_MESSAGE_DELTA : AGENTRY_EVENT_APPROVAL_REQUEST).empty());
   EXPECT_EQ(codex.detach("agentry is shutting down"), AGENTRY_OK);
   const json::object finished = codex.wait_finished(20s);
   EXPECT_EQ(finished.at("outcome"), "detached") << json::serialize(finished);
   EXPECT_EQ(finished.at("transportType"), "ws");
-  return {std::string(finished.at("threadId").as_string()), std::string(finished.at("turnId").as_string())};
+  const auto checkpoints = codex.events_of(AGENTRY_EVENT_CHECKPOINT);
+  EXPECT_FALSE(checkpoints.empty());
+  Detached out{std::string(finished.at("threadId").as_string()), std::string(finished.at("turnId").as_string()),
+               checkpoints.empty() ? json::value() : json::value(checkpoints.back().payload)};
+  EXPECT_EQ(out.checkpoint.at("turnId").as_string(), out.turn) << "the turn is checkpointed for whoever adopts it";
+  return out;
 }
 
 TEST_F(RealCodex, DetachedTurnGoesOnAndIsReadopted) {
@@ -418,7 +431,8 @@ TEST_F(RealCodex, DetachedTurnGoesOnAndIsReadopted) {
   const Detached first = detach_mid_turn(backend, "SAY: Before the restart.\nSTALL: 4\nSAY: After the restart.");
   CodexInstance second;
   const auto begun = Clock::now();
-  ASSERT_EQ(second.adopt({.backend = backend, .resume_token = first.thread}), AGENTRY_OK);
+  ASSERT_EQ(second.adopt({.backend = backend, .resume_token = first.thread, .checkpoint = first.checkpoint}),
+            AGENTRY_OK);
   const json::object adoption = adoption_of(second);
   std::cout << "[ measure ] adopt() -> readopted notice: " << ms_since(begun) << " ms\n";
   EXPECT_EQ(adoption.at("decision"), "readopted") << json::serialize(adoption);
@@ -426,9 +440,9 @@ TEST_F(RealCodex, DetachedTurnGoesOnAndIsReadopted) {
   EXPECT_EQ(adoption.at("transportType"), "ws");
   const json::object finished = second.wait_finished();
   EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
-  EXPECT_EQ(finished.at("threadId").as_string(), first.thread);
-  EXPECT_EQ(finished.at("turnId").as_string(), first.turn) << "adopting must not start another turn";
+  EXPECT_EQ(finished.at("turnId").as_string(), first.turn);
   EXPECT_NE(completed_text(second).find("After the restart."), std::string::npos) << completed_text(second);
+  EXPECT_EQ(model_calls(), 1u) << "adopting must not start another turn";
 }
 
 TEST_F(RealCodex, ATurnThatEndedWhileDetachedIsImported) {
@@ -437,7 +451,8 @@ TEST_F(RealCodex, ATurnThatEndedWhileDetachedIsImported) {
   const Detached first = detach_mid_turn(backend, "SAY: Almost.\nSTALL: 1\nSAY: Done meanwhile.");
   std::this_thread::sleep_for(3s);  // the turn ends in the server with nobody connected
   CodexInstance second;
-  ASSERT_EQ(second.adopt({.backend = backend, .resume_token = first.thread}), AGENTRY_OK);
+  ASSERT_EQ(second.adopt({.backend = backend, .resume_token = first.thread, .checkpoint = first.checkpoint}),
+            AGENTRY_OK);
   const json::object finished = second.wait_finished();
   const json::object adoption = adoption_of(second);
   EXPECT_EQ(adoption.at("decision"), "imported") << json::serialize(adoption);
@@ -445,6 +460,76 @@ TEST_F(RealCodex, ATurnThatEndedWhileDetachedIsImported) {
   EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
   EXPECT_EQ(finished.at("turnId").as_string(), first.turn);
   EXPECT_NE(completed_text(second).find("Done meanwhile."), std::string::npos) << completed_text(second);
+  EXPECT_EQ(model_calls(), 1u);
+}
+
+// The daemon died after opening an attempt but before codex confirmed its turn: the
+// thread's last turn is an earlier attempt's, and this attempt's prompt was never sent.
+TEST_F(RealCodex, AnAttemptWhoseTurnNeverStartedSendsItsPromptNow) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  const json::object backend{{"transport", "ws"}, {"url", server.url()}};
+  std::string thread;
+  {
+    CodexInstance earlier;
+    ASSERT_EQ(earlier.start({.prompt = "SAY: The earlier turn.", .backend = backend}), AGENTRY_OK);
+    ASSERT_EQ(earlier.wait_finished().at("outcome"), "success");
+    thread = std::string(earlier.events_of(AGENTRY_EVENT_CHECKPOINT).at(0).payload.at("resumeToken").as_string());
+  }
+  CodexInstance codex;
+  ASSERT_EQ(codex.adopt({.prompt = "SAY: The follow-up, sent late.",
+                         .backend = backend,
+                         .resume_token = thread,
+                         .checkpoint = json::object{{"resumeToken", thread}}}),
+            AGENTRY_OK);
+  const json::object finished = codex.wait_finished();
+  const json::object adoption = adoption_of(codex);
+  EXPECT_EQ(adoption.at("decision"), "started") << json::serialize(adoption);
+  EXPECT_EQ(adoption.at("reason"), "turn_not_started");
+  EXPECT_EQ(finished.at("outcome"), "success") << json::serialize(finished);
+  EXPECT_EQ(completed_text(codex), "The follow-up, sent late.") << "the earlier turn is not imported again";
+  EXPECT_EQ(model_calls(), 2u);
+  EXPECT_EQ(codex.events_of(AGENTRY_EVENT_CHECKPOINT).back().payload.at("turnId"), finished.at("turnId"));
+}
+
+// codex asks a pending approval again of whoever resumes the thread, so a turn waiting
+// on one can be let go of, and answered after the takeover.
+TEST_F(RealCodex, AnApprovalPendingAtDetachIsAskedAgainAfterTheTakeOver) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  const json::object backend{{"transport", "ws"}, {"url", server.url()}, {"approvalPolicy", "untrusted"}};
+  const Detached first = detach_mid_turn(backend, "SHELL: touch approved.txt\nSAY: ran it", false);
+  CodexInstance second;
+  ASSERT_EQ(second.adopt({.backend = backend, .resume_token = first.thread, .checkpoint = first.checkpoint}),
+            AGENTRY_OK);
+  const json::object ask = second.wait_for(AGENTRY_EVENT_APPROVAL_REQUEST);
+  ASSERT_FALSE(ask.empty());
+  EXPECT_EQ(adoption_of(second).at("decision"), "readopted");
+  ASSERT_EQ(second.send_input(AGENTRY_INPUT_APPROVAL,
+                              json::serialize(json::object{{"approvalId", ask.at("approvalId")}, {"decision", "approve"}})),
+            AGENTRY_OK);
+  EXPECT_EQ(second.wait_finished().at("outcome"), "success");
+  EXPECT_EQ(model_calls(), 2u) << "the command's result went back to the model in the same turn";
+}
+
+// An abort that arrives while the takeover is still connecting stops the remote turn.
+TEST_F(RealCodex, InterruptDuringTheTakeOverStopsTheRemoteTurn) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  const json::object backend{{"transport", "ws"}, {"url", server.url()}};
+  const Detached first = detach_mid_turn(backend, "SAY: Working.\nSTALL: 60");
+  {
+    CodexInstance second;
+    ASSERT_EQ(second.adopt({.backend = backend, .resume_token = first.thread, .checkpoint = first.checkpoint}),
+              AGENTRY_OK);
+    second.interrupt("aborted by the user");
+    const json::object finished = second.wait_finished(20s);
+    EXPECT_EQ(finished.at("outcome"), "interrupted") << json::serialize(finished);
+    EXPECT_EQ(std::string(finished.at("message").as_string()).find("did not confirm"), std::string::npos)
+        << json::serialize(finished);
+    EXPECT_EQ(adoption_of(second).at("decision"), "readopted") << "the adoption is reported first";
+  }
+  CodexInstance third;  // how codex itself saw the turn end
+  ASSERT_EQ(third.adopt({.backend = backend, .resume_token = first.thread, .checkpoint = first.checkpoint}), AGENTRY_OK);
+  EXPECT_EQ(third.wait_finished(20s).at("outcome"), "interrupted");
+  EXPECT_EQ(adoption_of(third).at("decision"), "imported");
 }
 
 TEST_F(RealCodex, AdoptingAnUnknownThreadIsFinalized) {

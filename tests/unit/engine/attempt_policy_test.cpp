@@ -44,6 +44,10 @@ TEST(AttemptPolicy, AFailedTakeOverEndsTheRunWithoutARetry) {
   EXPECT_EQ(d.status, RS::error);
   EXPECT_EQ(d.ended_by, "restart");
   EXPECT_EQ(d.reason, "cannot connect to codex app-server");
+  // The user's abort of a takeover decides over the takeover's failure.
+  AttemptEnd aborted = reported("interrupted");
+  aborted.adoption_failed = aborted.abort_requested = true;
+  EXPECT_EQ(decide_after_attempt(aborted, open, 1, 3).status, RS::aborted);
   // An imported turn that succeeded is judged like any other attempt.
   AttemptEnd imported = reported("success");
   auto ok = decide_after_attempt(imported, {task("a", TS::completed)}, 1, 3);

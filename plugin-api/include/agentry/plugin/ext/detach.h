@@ -23,19 +23,24 @@ typedef struct agentry_backend_detach {
    * Returns at once. The attempt then ends with FINISHED {"outcome": "detached",
    * "message": string, "transportType"?: string}; nothing is interrupted.
    * AGENTRY_ERR_UNSUPPORTED when this attempt cannot outlive the instance (the agent is
-   * the plugin's child, it has no backend session yet, or it waits on an approval that
-   * could not be carried over): the host then interrupts it. `reason` is borrowed. */
+   * the plugin's child) or could not be found again (the agent has not confirmed it
+   * yet): the host then interrupts it. `reason` is borrowed. A host detaches only when
+   * its process ends for good (a daemon stopping), never to stop a run. */
   agentry_status_t (*detach)(const agentry_backend_t* backend, const char* reason);
 
   /* [control, idle] Begin an attempt that takes over the one an earlier instance (of
-   * this or a dead process) left running. `params` are as for start(), with the
-   * resume token of that attempt; no new input is sent to the agent. The first event
-   * is a NOTICE whose payload also carries
-   *   "adoption": {"decision": "readopted"|"imported"|"finalized", "reason": string,
-   *                "remoteStatus": string|null, "transportType"?: string, "error"?: string}
+   * this or a dead process) left running. `params` are as for start(), with the resume
+   * token of that attempt, and input_json {"prompt": what that attempt was to say,
+   * "brief", "message", "checkpoint": its last CHECKPOINT payload, or null}. The first
+   * event is a NOTICE whose payload also carries
+   *   "adoption": {"decision": "readopted"|"imported"|"started"|"finalized",
+   *                "reason": string, "remoteStatus": string|null,
+   *                "transportType"?: string, "error"?: string}
    * readopted: the work is still going and this attempt now follows it to its end;
    * imported:  it ended meanwhile, and the attempt reports how (its output, then FINISHED);
-   * finalized: it cannot be taken over; FINISHED {"outcome": "error"} follows.
+   * started:   it never reached the agent, and this attempt sends the prompt now;
+   * finalized: it cannot be taken over; FINISHED {"outcome": "error"} follows (or
+   *            "interrupted" when the host interrupted the adoption).
    * AGENTRY_ERR_UNSUPPORTED when this configuration can never be adopted. */
   agentry_status_t (*adopt)(const agentry_backend_t* backend, const agentry_start_params_t* params);
 } agentry_backend_detach_t;
