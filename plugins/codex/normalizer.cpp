@@ -177,6 +177,10 @@ std::vector<Event> Normalizer::on_notification(std::string_view method, const js
   return out;
 }
 
+void Normalizer::remember(const json::object& item) {
+  if (const std::string id = str(item, "id"); !id.empty()) items_[id] = item;
+}
+
 Event Normalizer::diff_event(uint32_t flags) const {
   bool truncated = false;
   json::object payload{{"diff", clip(diff_, kMaxText, &truncated)}};

@@ -38,6 +38,9 @@ class Normalizer {
   void set_turn(std::string turn_id) { turn_id_ = std::move(turn_id); }
 
   std::vector<Event> on_notification(std::string_view method, const boost::json::object& params);
+  // An item of a turn this attempt did not see start (a turn taken over after a
+  // restart), so that requests about it can be described. No event.
+  void remember(const boost::json::object& item);
 
   const std::string& thread_id() const noexcept { return thread_id_; }
   const std::string& turn_id() const noexcept { return turn_id_; }

@@ -161,10 +161,12 @@ class Session::Driver {
           begin_interrupt(c.text, false);
           break;
         case Command::Kind::detach:
-          if (!final_) {
-            detached_ = true;
-            final_ = Final{"detached", "detached" + (c.text.empty() ? "" : ": " + c.text)};
-          }
+          // A turn/start in flight is let go of once codex names the turn, so that the
+          // turn is checkpointed for whoever takes over.
+          if (turn_id_.empty() && s_.turn_requested_.load())
+            detach_pending_ = "detached" + (c.text.empty() ? "" : ": " + c.text);
+          else
+            let_go("detached" + (c.text.empty() ? "" : ": " + c.text));
           break;
         case Command::Kind::message:
           deliver_message(std::move(c.text));
@@ -389,6 +391,7 @@ class Session::Driver {
         json::object turn{{"threadId", thread_id_}, {"input", json::array{text_input(cfg_.prompt)}}};
         if (!cfg_.effort.empty()) turn["effort"] = cfg_.effort;
         request("turn/start", std::move(turn), Purpose::start_turn);
+        s_.turn_requested_.store(true);
         break;
       }
       case Purpose::start_turn: {
@@ -417,10 +420,11 @@ class Session::Driver {
     turn_id_ = std::move(id);
     turn_started_ = true;
     normalizer_.set_turn(turn_id_);
-    // The turn is this attempt's: a later process that takes the attempt over looks for it.
-    if (!cfg_.adopt || late_start_)
+    // The turn is this attempt's: a later process that takes the attempt over looks for it
+    // (an adopted turn is checkpointed too, unless it was found by its checkpoint).
+    if (!cfg_.adopt || late_start_ || !cfg_.adopt_turn_id)
       emit(AGENTRY_EVENT_CHECKPOINT, json::object{{"resumeToken", thread_id_}, {"turnId", turn_id_}});
-    s_.turn_known_.store(true);
+    if (detach_pending_) return let_go(*detach_pending_);
     if (interrupting_) return send_interrupt();
     std::deque<std::string> queued;
     queued.swap(queued_messages_);
@@ -458,12 +462,14 @@ class Session::Driver {
     const json::value* turns_value = thread != nullptr ? thread->if_contains("turns") : nullptr;
     const json::array no_turns;
     const json::array& turns = turns_value != nullptr && turns_value->is_array() ? turns_value->get_array() : no_turns;
+    // A re-read (the turn ended between thread/read and thread/resume) looks for the turn
+    // the first read found.
+    const std::string want = cfg_.adopt_turn_id ? *cfg_.adopt_turn_id : adopt_turn_id_;
     const json::object* mine = nullptr;
     for (const json::value& turn : turns) {
       if (!turn.is_object()) continue;
       const json::object& t = turn.get_object();
-      if (cfg_.adopt_turn_id ? string_at(t, "id") == *cfg_.adopt_turn_id : string_at(t, "status") == "inProgress")
-        mine = &t;
+      if (want.empty() ? string_at(t, "status") == "inProgress" : string_at(t, "id") == want) mine = &t;
     }
     const std::string& thread_id = *cfg_.resume_thread_id;
     if (mine == nullptr && cfg_.adopt_turn_id) {
@@ -474,7 +480,11 @@ class Session::Driver {
     if (string_at(*mine, "status") != "inProgress") return import_turn(status, *mine);
     if (status == "active") {
       // Attach to the thread's live events; no turn/start: the turn is already running.
+      // Its items so far are known, so that a request codex asks again can name them.
       adopt_turn_id_ = string_at(*mine, "id");
+      if (const json::value* items = mine->if_contains("items"); items != nullptr && items->is_array())
+        for (const json::value& item : items->get_array())
+          if (item.is_object()) normalizer_.remember(item.get_object());
       request("thread/resume", json::object{{"threadId", thread_id}, {"excludeTurns", true}}, Purpose::reattach);
       return;
     }
@@ -555,6 +565,8 @@ class Session::Driver {
       message = "took over the codex turn that was still running on thread " + *cfg_.resume_thread_id;
     else if (decision == "imported")
       message = "the codex turn ended while agentry was not connected; its result is recorded from the thread";
+    else if (decision == "started")
+      message = "the turn had not reached codex when agentry stopped; sending its prompt now";
     else
       message = "cannot take over the codex turn (" + reason + (error.empty() ? "" : ": " + error) + ")";
     emit(AGENTRY_EVENT_NOTICE, json::object{{"level", decision == "finalized" ? "warning" : "info"},
@@ -571,8 +583,17 @@ class Session::Driver {
       final_ = Final{"error", (turn_started_ ? "the turn did not finish: " : "") + reason};
   }
 
+  // After the user's interrupt, a failure still ends the attempt as interrupted: the
+  // user asked for it to stop, and it did.
   void fail(std::string message) {
-    if (!final_) final_ = Final{"error", std::move(message)};
+    if (final_) return;
+    final_ = interrupting_ && !timed_out_ ? stop_outcome(" (" + message + ")") : Final{"error", std::move(message)};
+  }
+
+  void let_go(std::string message) {
+    if (final_) return;
+    detached_ = true;
+    final_ = Final{"detached", std::move(message)};
   }
 
   // --- output --------------------------------------------------------------------------
@@ -645,6 +666,7 @@ class Session::Driver {
   bool stopped_ = false, send_failed_ = false;
   bool detached_ = false, adoption_reported_ = false;
   bool late_start_ = false;    // adopting: the attempt's turn had not reached codex, so we sent it
+  std::optional<std::string> detach_pending_;  // detach asked while turn/start was in flight
   int reads_ = 0;              // thread/read calls while adopting
   std::string adopt_turn_id_;  // the running turn thread/read found
   std::string interrupt_reason_;
@@ -692,10 +714,12 @@ void Session::post(Command command) {
 void Session::interrupt(std::string reason) { post(Command{Command::Kind::interrupt, std::move(reason), {}, {}}); }
 
 agentry_status_t Session::detach(std::string reason) {
-  // Only a turn codex has confirmed can be found again. An adopting attempt may let go
-  // at any time: it has not changed anything in codex yet. Pending approvals need no
-  // answer: codex asks them again of whoever resumes the thread.
-  if (config_.transport == Transport::stdio || !(turn_known_.load() || config_.adopt)) return AGENTRY_ERR_UNSUPPORTED;
+  // Only a turn codex knows of can be found again: once turn/start is sent (the driver
+  // lets go when codex names the turn). An adopting attempt may also let go before it
+  // sends anything. Pending approvals need no answer: codex asks them again of whoever
+  // resumes the thread.
+  if (config_.transport == Transport::stdio || !(turn_requested_.load() || config_.adopt))
+    return AGENTRY_ERR_UNSUPPORTED;
   post(Command{Command::Kind::detach, std::move(reason), {}, {}});
   return AGENTRY_OK;
 }

@@ -70,7 +70,7 @@ class Session {
   agentry::plugin::Host& host_;
   AttemptConfig config_;
   std::atomic<bool> running_{false};
-  std::atomic<bool> turn_known_{false};  // codex confirmed this attempt's turn
+  std::atomic<bool> turn_requested_{false};  // turn/start is sent
   int wake_fd_ = -1;  // eventfd: commands are queued
   std::mutex mutex_;
   std::deque<Command> commands_;

@@ -88,8 +88,9 @@ json::object recovery_audit(const core::Run& run) {
 
 // The backend's answer to an adoption (ext/detach.h): the audit record of the restart's
 // reconciliation of this run.
-void record_adoption(store::Connection& c, const core::Run& run, const json::object& adoption) {
+void record_adoption(store::Connection& c, const core::Run& run, const AttemptContext& a, const json::object& adoption) {
   json::object data = recovery_audit(run);
+  data["controllerId"] = a.previous_controller_id;
   for (const auto& [key, value] : adoption) data[key] = value;
   detail::append_audit(c, run.id, "run.controller_reconciled", Actor{"daemon"}, std::move(data));
 }
@@ -142,7 +143,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
     }
     if (event.type == AGENTRY_EVENT_NOTICE && a.adopting && !out.adoption_reported)
       if (auto* adoption = payload.if_contains("adoption"); adoption && adoption->is_object()) {
-        record_adoption(c, *run, adoption->as_object());
+        record_adoption(c, *run, a, adoption->as_object());
         out.adoption_reported = true;
         auto* verdict = adoption->as_object().if_contains("decision");
         out.adoption_failed = verdict && verdict->is_string() && verdict->as_string() == "finalized";
@@ -170,7 +171,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
   }
   if (forced && !decision && !out.detached) {
     if (a.adopting && !out.adoption_reported) {
-      record_adoption(c, *run,
+      record_adoption(c, *run, a,
                       {{"decision", "finalized"}, {"reason", forced->adoption_reason}, {"error", forced->message}});
       out.adoption_reported = out.adoption_failed = true;
     }

@@ -38,6 +38,7 @@ struct AttemptContext {
   bool detach_requested = false;  // the host let go of the attempt (ext/detach.h) at shutdown
   // Adoption (ext/detach.h): this attempt takes over one a gone controller left running.
   bool adopting = false;
+  std::string previous_controller_id;  // the gone controller whose attempt this takes over
   bool adoption_reported = false;  // the backend said whether it could
   bool adoption_failed = false;    // ... and it could not
 };

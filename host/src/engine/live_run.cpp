@@ -45,6 +45,7 @@ LiveRun::LiveRun(LiveRunServices services, LaunchSpec spec, OnFinished on_finish
   attempt_.attempt_number = spec_.attempt_number;
   attempt_.session_index = spec_.session_index;
   attempt_.adopting = spec_.adopt;
+  attempt_.previous_controller_id = spec_.previous_controller_id;
 }
 
 LiveRun::~LiveRun() {
@@ -82,10 +83,16 @@ void LiveRun::start_attempt(const std::string& prompt) {
   request.env = spec_.env;
   if (attempt_.adopting) {
     if (auto adopted = session_->adopt(request); !adopted) {
-      // Not this run (a Codex stdio run: its app-server died with the old daemon). It
-      // ends as any orphaned run does.
-      end_by_host("error", "the process driving this run is gone; agentry restarted while the run was active",
-                  "controller_gone");
+      // CONFLICT: not this run (a Codex stdio run: its app-server died with the old
+      // daemon), which ends as any orphaned run does. Anything else is the backend's error.
+      if (adopted.error().code == core::ErrorCode::conflict)
+        end_by_host("error",
+                    "the process driving this run (" + spec_.previous_controller_id +
+                        ") is gone; agentry restarted while the run was active",
+                    "controller_gone");
+      else
+        end_by_host("error", "backend '" + run.frozen.backend +
+                                 "' could not take over the run after the restart: " + adopted.error().message);
       return;
     }
   } else if (auto started = session_->start(request); !started) {

@@ -61,6 +61,7 @@ struct LaunchSpec {
   // then what that attempt was to say, and this its last checkpoint payload (or null).
   bool adopt = false;
   boost::json::value adopt_checkpoint;
+  std::string previous_controller_id;  // adopting: the gone controller
 };
 
 /// Why the host interrupts an attempt. `daemon_exit` is a shutdown after which another

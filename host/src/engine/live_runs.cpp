@@ -58,10 +58,12 @@ void LiveRuns::launch(const core::Run& run, const std::string& prompt) {
   start(live, stop_reason);
 }
 
-void LiveRuns::adopt(const core::Run& run, const std::string& prompt, const boost::json::value& checkpoint) {
+void LiveRuns::adopt(const core::Run& run, const std::string& prompt, const boost::json::value& checkpoint,
+                     const std::string& previous_controller_id) {
   LaunchSpec spec = spec_for(run, prompt);
   spec.adopt = true;
   spec.adopt_checkpoint = checkpoint;
+  spec.previous_controller_id = previous_controller_id;
   std::shared_ptr<LiveRun> live;
   std::string stop_reason;
   {

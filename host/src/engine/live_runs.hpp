@@ -22,7 +22,8 @@ class LiveRuns {
   /// Takes over the open session and attempt of `run`, which a gone controller left
   /// running, through the backend's ext/detach.h adopt(): `prompt` is what the attempt
   /// was to say, `checkpoint` its last checkpoint payload (or null).
-  void adopt(const core::Run& run, const std::string& prompt, const boost::json::value& checkpoint);
+  void adopt(const core::Run& run, const std::string& prompt, const boost::json::value& checkpoint,
+             const std::string& previous_controller_id);
   /// True when `backend` can leave its agent working at shutdown and take it over later.
   bool can_adopt(const std::string& backend) const;
   std::shared_ptr<LiveRun> find(const std::string& run_id) const;

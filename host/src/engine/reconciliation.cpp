@@ -52,7 +52,7 @@ core::Result<int> Engine::reconcile_after_restart() {
   const Actor daemon{"daemon"};
   for (const auto& id : *ids) {
     core::Run adoptee;
-    std::string prompt;
+    std::string prompt, previous_controller;
     boost::json::value checkpoint;
     auto verdict = db_.write<Verdict>([&](store::Connection& c) -> core::Result<Verdict> {
       auto run = detail::load_run(c, id);
@@ -69,6 +69,7 @@ core::Result<int> Engine::reconcile_after_restart() {
         return Verdict::untouched;
       }
       if (live_.can_adopt(run->frozen.backend) && run->backend_session_id && has_open_attempt(c, *run)) {
+        previous_controller = run->controller_id.empty() ? "detached" : run->controller_id;
         run->controller_id = config_.controller_id;
         store::RunRepository::update(c, *run);
         adoptee = *run;
@@ -94,7 +95,7 @@ core::Result<int> Engine::reconcile_after_restart() {
     } else if (*verdict == Verdict::adopt) {
       core::log_info("taking over a run whose agent may still be working",
                      {{"runId", id}, {"backend", adoptee.frozen.backend}});
-      live_.adopt(adoptee, prompt, checkpoint);
+      live_.adopt(adoptee, prompt, checkpoint, previous_controller);
     }
   }
   return finalized;

@@ -463,6 +463,26 @@ TEST_F(RealCodex, ATurnThatEndedWhileDetachedIsImported) {
   EXPECT_EQ(model_calls(), 1u);
 }
 
+// The daemon died between turn/start and its answer: no turn was checkpointed, and the
+// turn still running is the attempt's. Once found, it is checkpointed for the next time.
+TEST_F(RealCodex, ARunningTurnWithoutACheckpointIsReadoptedAndCheckpointed) {
+  AppServer server(binary_, *home_, AppServer::Kind::ws);
+  const json::object backend{{"transport", "ws"}, {"url", server.url()}};
+  const Detached first = detach_mid_turn(backend, "SAY: Going.\nSTALL: 3\nSAY: Gone.");
+  CodexInstance second;
+  ASSERT_EQ(second.adopt({.prompt = "SAY: must not be sent",
+                          .backend = backend,
+                          .resume_token = first.thread,
+                          .checkpoint = json::object{{"resumeToken", first.thread}}}),
+            AGENTRY_OK);
+  EXPECT_EQ(adoption_of(second).at("decision"), "readopted");
+  EXPECT_EQ(second.wait_finished().at("outcome"), "success");
+  const auto checkpoints = second.events_of(AGENTRY_EVENT_CHECKPOINT);
+  ASSERT_EQ(checkpoints.size(), 1u);
+  EXPECT_EQ(checkpoints[0].payload.at("turnId").as_string(), first.turn);
+  EXPECT_EQ(model_calls(), 1u);
+}
+
 // The daemon died after opening an attempt but before codex confirmed its turn: the
 // thread's last turn is an earlier attempt's, and this attempt's prompt was never sent.
 TEST_F(RealCodex, AnAttemptWhoseTurnNeverStartedSendsItsPromptNow) {

@@ -41,6 +41,8 @@ typedef struct agentry_backend_detach {
    * started:   it never reached the agent, and this attempt sends the prompt now;
    * finalized: it cannot be taken over; FINISHED {"outcome": "error"} follows (or
    *            "interrupted" when the host interrupted the adoption).
+   * An adopting attempt that is detached before it reports ends with FINISHED
+   * {"outcome": "detached"} and no NOTICE.
    * AGENTRY_ERR_UNSUPPORTED when this configuration can never be adopted. */
   agentry_status_t (*adopt)(const agentry_backend_t* backend, const agentry_start_params_t* params);
 } agentry_backend_detach_t;
