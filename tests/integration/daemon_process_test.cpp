@@ -76,6 +76,29 @@ TEST_F(DaemonTest, RefusesADatabaseFromANewerVersion) {
   daemon_.reset();
 }
 
+// One daemon per home (cli/daemon_lock.hpp): a second one waits for the first to stop,
+// and gives up with a message naming it.
+TEST_F(DaemonTest, ASecondDaemonOnTheSameHomeIsRefused) {
+  test::DaemonProcess second({.home = home_, .config_dir = config_, .env = {{"AGENTRY_DAEMON_LOCK_WAIT_MS", "300"}}});
+  EXPECT_THROW(second.start(), std::exception);
+  EXPECT_NE(second.stderr_text().find("another agentry daemon (pid " + std::to_string(daemon_->pid()) + ") serves"),
+            std::string::npos)
+      << second.stderr_text();
+  EXPECT_EQ(client().get("/api/daemon").status, 200) << "the first one goes on";
+}
+
+TEST_F(DaemonTest, ASecondDaemonStartsOnceTheFirstHasStopped) {
+  test::DaemonProcess second({.home = home_, .config_dir = config_});
+  std::thread stopper([this] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    daemon_->stop();
+  });
+  EXPECT_NO_THROW(second.start());
+  stopper.join();
+  EXPECT_NE(second.stderr_text().find("waiting for the daemon that serves"), std::string::npos) << second.stderr_text();
+  EXPECT_EQ(second.client().get("/api/daemon").status, 200);
+}
+
 TEST_F(DaemonTest, ServesTheDashboard) {
   auto index = client().get("/");
   EXPECT_EQ(index.status, 200);

@@ -5,6 +5,7 @@
 #include "api/http_server.hpp"
 #include "api/operations.hpp"
 #include "api/router.hpp"
+#include "cli/daemon_lock.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/listen_url.hpp"
 #include "cli/local_stack.hpp"
@@ -13,6 +14,7 @@
 #include "core/ids.hpp"
 #include "core/log.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +43,18 @@ int run_serve(const ServeOptions& options) {
   if (!paths) {
     std::cerr << "agentry serve: " << paths.error().message << "\n";
     return exit_code::config_error;
+  }
+  // Held until this function returns, after the runs are stopped or detached.
+  std::chrono::milliseconds lock_wait(30000);
+  if (const char* ms = std::getenv("AGENTRY_DAEMON_LOCK_WAIT_MS"); ms && std::atol(ms) >= 0)
+    lock_wait = std::chrono::milliseconds(std::atol(ms));
+  auto lock = DaemonLock::acquire(paths->home, lock_wait, [&](long holder) {
+    std::cerr << "agentry serve: waiting for the daemon that serves " << paths->home.string() << " (pid " << holder
+              << ") to stop ..." << std::endl;
+  });
+  if (!lock) {
+    std::cerr << "agentry serve: " << lock.error().message << "\n";
+    return lock.error().code == core::ErrorCode::conflict ? exit_code::config_error : exit_code::runtime_error;
   }
   const long pid = static_cast<long>(::getpid());
   auto stack = LocalStack::open(
