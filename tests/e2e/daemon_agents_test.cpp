@@ -431,6 +431,21 @@ TEST_F(DaemonCodexServer, TextTurnOverWebSocket) { text_turn_over(test::AppServe
 
 TEST_F(DaemonCodexServer, TextTurnOverUnixSocket) { text_turn_over(test::AppServer::Kind::uds); }
 
+// codex's apply_patch (the mock's WRITE) edits the run's cwd; the turn's diff is in the timeline.
+TEST_F(DaemonCodexServer, AFileChangeIsRecordedAsTheAttemptsDiff) {
+  define("patcher", true);
+  const std::string run = start_agent_run("patcher", "WRITE: plan.md # Plan\\n- ship it\nSAY: planned");
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_EQ(test::read_file(work_ / "plan.md"), "# Plan\n- ship it\n");
+  const std::vector<json::object> diffs = events_of(run, "diff");
+  ASSERT_EQ(diffs.size(), 1u) << "one recorded diff per turn (the live ones are not stored)\n" << describe(run);
+  EXPECT_NE(std::string(diffs[0].at("payload").at("diff").as_string()).find("+- ship it"), std::string::npos)
+      << describe(run);
+  const std::vector<json::object> tools = events_of(run, "tool.completed");
+  ASSERT_EQ(tools.size(), 1u) << describe(run);
+  EXPECT_EQ(tools[0].at("payload").at("tool"), "file_change");
+}
+
 // Restart recovery (ext/detach.h): the app-server is not ours, so its turn outlives the daemon.
 
 TEST_F(DaemonCodexServer, KilledDaemonsRunIsReadoptedAndFinishes) {

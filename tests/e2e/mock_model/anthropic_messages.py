@@ -47,7 +47,10 @@ def scenario(body: dict) -> tuple[str, int]:
 
 def plan(body: dict) -> script.Step:
     prompt, seen = scenario(body)
-    return script.plan(prompt, seen, tools_offered=bool(body.get("tools")))
+    step = script.plan(prompt, seen, tools_offered=bool(body.get("tools")))
+    if step.write is not None:  # apply_patch is Codex's; say so instead of calling a tool
+        step = script.Step(actions=step.actions + [script.Directive("SAY", "WRITE is a Codex-only directive")])
+    return step
 
 
 def error_body(status: int) -> dict:

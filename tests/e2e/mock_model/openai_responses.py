@@ -12,6 +12,13 @@ import script
 from sse import SseWriter
 
 SHELL_TOOL = "exec_command"
+PATCH_TOOL = "apply_patch"  # a "custom" (freeform) tool: its input is the patch text itself
+
+
+def apply_patch_adding(path: str, text: str) -> str:
+    """An apply_patch patch that creates `path` holding `text`."""
+    lines = "".join(f"+{line}\n" for line in text.split("\n"))
+    return f"*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\n"
 _TOOL_OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output"}
 
 
@@ -87,6 +94,16 @@ def stream(handler, body: dict, step: script.Step, ids):
         ev("response.function_call_arguments.delta", item_id=item["id"], output_index=index, delta=args)
         ev("response.function_call_arguments.done", item_id=item["id"], output_index=index, arguments=args)
         item = {**item, "arguments": args, "status": "completed"}
+        ev("response.output_item.done", output_index=index, item=item)
+        output.append(item)
+    if step.write is not None:
+        patch = apply_patch_adding(*step.write)
+        item = {"type": "custom_tool_call", "id": ids("ctc_mock"), "call_id": ids("call_mock"),
+                "name": PATCH_TOOL, "input": "", "status": "in_progress"}
+        ev("response.output_item.added", output_index=index, item=item)
+        ev("response.custom_tool_call_input.delta", item_id=item["id"], output_index=index, delta=patch)
+        ev("response.custom_tool_call_input.done", item_id=item["id"], output_index=index, input=patch)
+        item = {**item, "input": patch, "status": "completed"}
         ev("response.output_item.done", output_index=index, item=item)
         output.append(item)
 

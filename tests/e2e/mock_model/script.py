@@ -4,13 +4,15 @@ A prompt holds directives, one per line, each starting at the beginning of a lin
 
     SAY: <text>        reply with <text>, streamed in several deltas ("\\n" in <text> is a newline)
     SHELL: <command>   call the agent's shell tool with <command>
+    WRITE: <path> <text>  Codex only: create file <path> holding <text> ("\\n" is a newline)
+                       through Codex's apply_patch tool (the Anthropic side says so in text)
     STALL: <seconds>   open the reply, then stall (keep-alives only) so an interrupt lands mid-turn
     FAIL: <status>     answer the model call with HTTP <status> and an API error body
 
 Lines that are not directives are ignored. A prompt without directives gets the reply "ok".
 
 The directives are cut into *steps*, one step per model call: a step runs up to and including
-the next SHELL (a tool call ends a model response). The agent sends the tool's output back in
+the next SHELL or WRITE (a tool call ends a model response). The agent sends the tool's output back in
 its next model call, and the mock picks the step by counting the tool results the agent has
 sent since the prompt. So "SHELL: touch a.txt / SAY: wrote it" is two model calls. When the
 last directive is a SHELL, the model call after its result gets the fixed reply "done".
@@ -22,12 +24,12 @@ from dataclasses import dataclass, field
 DEFAULT_REPLY = "ok"
 AFTER_LAST_TOOL_REPLY = "done"
 
-_DIRECTIVE = re.compile(r"^\s*(SAY|SHELL|STALL|FAIL):[ \t]?(.*?)\s*$")
+_DIRECTIVE = re.compile(r"^\s*(SAY|SHELL|WRITE|STALL|FAIL):[ \t]?(.*?)\s*$")
 
 
 @dataclass
 class Directive:
-    kind: str  # SAY | SHELL | STALL | FAIL
+    kind: str  # SAY | SHELL | WRITE | STALL | FAIL
     arg: str
 
 
@@ -36,7 +38,12 @@ class Step:
     """What one model response does, in order: text pieces and stalls, then maybe a tool call."""
     actions: list = field(default_factory=list)  # Directive SAY/STALL in stream order
     shell: str | None = None
+    write: tuple[str, str] | None = None  # (path, text)
     fail_status: int | None = None
+
+    @property
+    def calls_tool(self) -> bool:
+        return self.shell is not None or self.write is not None
 
     def summary(self) -> str:
         if self.fail_status is not None:
@@ -44,6 +51,8 @@ class Step:
         parts = [f"{a.kind} {a.arg!r}" for a in self.actions]
         if self.shell is not None:
             parts.append(f"SHELL {self.shell!r}")
+        if self.write is not None:
+            parts.append(f"WRITE {self.write[0]!r}")
         return ", ".join(parts) or "empty"
 
 
@@ -53,7 +62,7 @@ def parse(text: str) -> list[Directive]:
         m = _DIRECTIVE.match(line)
         if m:
             arg = m.group(2)
-            if m.group(1) == "SAY":
+            if m.group(1) in ("SAY", "WRITE"):
                 arg = arg.replace("\\n", "\n")
             directives.append(Directive(m.group(1), arg))
     return directives
@@ -66,8 +75,12 @@ def has_directives(text: str) -> bool:
 def steps(directives: list[Directive]) -> list[Step]:
     out, cur = [], Step()
     for d in directives:
-        if d.kind == "SHELL":
-            cur.shell = d.arg
+        if d.kind in ("SHELL", "WRITE"):
+            if d.kind == "SHELL":
+                cur.shell = d.arg
+            else:
+                path, _, text = d.arg.partition(" ")
+                cur.write = (path, text)
             out.append(cur)
             cur = Step()
         elif d.kind == "FAIL":
@@ -94,7 +107,7 @@ def plan(prompt: str, tool_results_seen: int, tools_offered: bool = True) -> Ste
     if tool_results_seen >= len(all_steps):
         return Step(actions=[Directive("SAY", AFTER_LAST_TOOL_REPLY)])
     step = all_steps[tool_results_seen]
-    if not tools_offered and step.shell is not None:
+    if not tools_offered and step.calls_tool:
         return Step(actions=step.actions or [Directive("SAY", DEFAULT_REPLY)])
     return step
 

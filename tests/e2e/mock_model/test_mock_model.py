@@ -35,6 +35,15 @@ class DirectiveTest(unittest.TestCase):
         self.assertEqual(script.plan("FAIL: 429", 0).fail_status, 429)
         self.assertEqual(script.plan("SAY: a\\nb", 0).actions[0].arg, "a\nb")
 
+    def test_write_becomes_an_apply_patch_that_adds_the_file(self):
+        step = script.plan("WRITE: notes/a.txt one\\ntwo\nSAY: wrote it", 0)
+        self.assertEqual(step.write, ("notes/a.txt", "one\ntwo"))
+        self.assertEqual(openai_responses.apply_patch_adding(*step.write),
+                         "*** Begin Patch\n*** Add File: notes/a.txt\n+one\n+two\n*** End Patch\n")
+        self.assertEqual(script.plan("WRITE: a.txt x\nSAY: wrote it", 1).actions[0].arg, "wrote it")
+        self.assertIsNone(anthropic_messages.plan({"messages": [{"role": "user", "content": "WRITE: a x"}],
+                                                   "tools": [{"name": "Bash"}]}).write)
+
     def test_no_tool_call_when_no_tools_offered(self):
         self.assertIsNone(script.plan("SHELL: ls", 0, tools_offered=False).shell)
 

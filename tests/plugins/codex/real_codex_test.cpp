@@ -111,6 +111,35 @@ TEST_F(RealCodex, CommandOutputStreamsWhileTheCommandRuns) {
   EXPECT_EQ(done[0].payload.at("output").as_string(), streamed);
 }
 
+// The mock's WRITE makes codex call apply_patch: a file change, asked about under
+// "untrusted", and recorded as the turn's diff.
+TEST_F(RealCodex, FileChangeIsApprovedAppliedAndRecordedAsTheTurnsDiff) {
+  CodexInstance codex;
+  json::object backend = stdio();
+  backend["approvalPolicy"] = "untrusted";
+  ASSERT_EQ(codex.start({.prompt = "WRITE: notes.txt first line\\nsecond line\nSAY: wrote the notes",
+                         .backend = backend}),
+            AGENTRY_OK);
+  const json::object ask = codex.wait_for(AGENTRY_EVENT_APPROVAL_REQUEST);
+  ASSERT_FALSE(ask.empty()) << "no APPROVAL_REQUEST";
+  EXPECT_EQ(ask.at("kind"), "file_change") << json::serialize(ask);
+  EXPECT_NE(std::string(ask.at("summary").as_string()).find("notes.txt"), std::string::npos) << json::serialize(ask);
+  EXPECT_FALSE(std::filesystem::exists(codex.workspace().path() / "notes.txt"));
+  ASSERT_EQ(codex.send_input(AGENTRY_INPUT_APPROVAL,
+                             json::serialize(json::object{{"approvalId", ask.at("approvalId")}, {"decision", "approve"}})),
+            AGENTRY_OK);
+  EXPECT_EQ(codex.wait_finished().at("outcome"), "success");
+  EXPECT_EQ(read_file(codex.workspace().path() / "notes.txt"), "first line\nsecond line\n");
+  const auto done = codex.events_of(AGENTRY_EVENT_TOOL_COMPLETED);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].payload.at("tool"), "file_change");
+  EXPECT_EQ(done[0].payload.at("status"), "completed");
+  std::string recorded;
+  for (const RecordedEvent& e : codex.events_of(AGENTRY_EVENT_DIFF))
+    if (e.flags == 0) recorded = e.payload.at("diff").as_string();
+  EXPECT_NE(recorded.find("+second line"), std::string::npos) << "the turn's diff is recorded: " << recorded;
+}
+
 TEST_F(RealCodex, ApprovalIsAnsweredThroughSendInput) {
   CodexInstance codex;
   json::object backend = stdio();
