@@ -291,6 +291,10 @@ net::awaitable<void> accept_loop(HttpServer::Impl& impl) {
       socket.close(ignored);
       continue;
     }
+    // Small request/response messages: without this, a reply written in several pieces
+    // (a WebSocket message split into frames) waits for the client's delayed ACK (~40 ms).
+    boost::system::error_code nodelay_ec;
+    socket.set_option(tcp::no_delay(true), nodelay_ec);
     auto executor = socket.get_executor();
     net::co_spawn(executor, session(impl, std::move(socket)), net::detached);
   }
