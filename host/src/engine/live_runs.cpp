@@ -48,15 +48,7 @@ void LiveRuns::start(const std::shared_ptr<LiveRun>& live, const std::string& st
   if (!stop_reason.empty()) live->interrupt(stop_reason, StopCause::shutdown);
 }
 
-void LiveRuns::launch(const core::Run& run, const std::string& prompt) {
-  std::shared_ptr<LiveRun> live;
-  std::string stop_reason;
-  {
-    std::lock_guard lock(mutex_);
-    live = register_locked(spec_for(run, prompt), stop_reason);
-  }
-  start(live, stop_reason);
-}
+void LiveRuns::launch(const core::Run& run, const std::string& prompt) { launch(spec_for(run, prompt)); }
 
 void LiveRuns::adopt(const core::Run& run, const std::string& prompt, const boost::json::value& checkpoint,
                      const std::string& previous_controller_id) {
@@ -64,6 +56,10 @@ void LiveRuns::adopt(const core::Run& run, const std::string& prompt, const boos
   spec.adopt = true;
   spec.adopt_checkpoint = checkpoint;
   spec.previous_controller_id = previous_controller_id;
+  launch(std::move(spec));
+}
+
+void LiveRuns::launch(LaunchSpec spec) {
   std::shared_ptr<LiveRun> live;
   std::string stop_reason;
   {

@@ -37,6 +37,7 @@ class LiveRuns {
 
  private:
   LaunchSpec spec_for(const core::Run& run, const std::string& prompt) const;
+  void launch(LaunchSpec spec);
   /// Creates and registers the LiveRun for a session; the caller holds mutex_ and
   /// launches it after unlocking. Returns the shutdown reason when stopping.
   std::shared_ptr<LiveRun> register_locked(LaunchSpec spec, std::string& stop_reason);

@@ -85,27 +85,25 @@ def stream(handler, body: dict, step: script.Step, ids):
         ev("response.output_item.done", output_index=index, item=item)
         output.append(item)
         index += 1
-    if step.shell is not None:
+    # A tool call streams its input in one delta: a function's JSON arguments, or a custom
+    # (freeform) tool's text.
+    def tool_call(item_type, id_prefix, name, field, value, event_prefix):
         call_id = ids("call_mock")
-        args = json.dumps({"cmd": step.shell})
-        item = {"type": "function_call", "id": ids("fc_mock"), "call_id": call_id,
-                "name": SHELL_TOOL, "arguments": "", "status": "in_progress"}
+        item = {"type": item_type, "id": ids(id_prefix), "call_id": call_id,
+                "name": name, field: "", "status": "in_progress"}
         ev("response.output_item.added", output_index=index, item=item)
-        ev("response.function_call_arguments.delta", item_id=item["id"], output_index=index, delta=args)
-        ev("response.function_call_arguments.done", item_id=item["id"], output_index=index, arguments=args)
-        item = {**item, "arguments": args, "status": "completed"}
+        ev(f"{event_prefix}.delta", item_id=item["id"], output_index=index, delta=value)
+        ev(f"{event_prefix}.done", item_id=item["id"], output_index=index, **{field: value})
+        item = {**item, field: value, "status": "completed"}
         ev("response.output_item.done", output_index=index, item=item)
         output.append(item)
+
+    if step.shell is not None:
+        tool_call("function_call", "fc_mock", SHELL_TOOL, "arguments", json.dumps({"cmd": step.shell}),
+                  "response.function_call_arguments")
     if step.write is not None:
-        patch = apply_patch_adding(*step.write)
-        item = {"type": "custom_tool_call", "id": ids("ctc_mock"), "call_id": ids("call_mock"),
-                "name": PATCH_TOOL, "input": "", "status": "in_progress"}
-        ev("response.output_item.added", output_index=index, item=item)
-        ev("response.custom_tool_call_input.delta", item_id=item["id"], output_index=index, delta=patch)
-        ev("response.custom_tool_call_input.done", item_id=item["id"], output_index=index, input=patch)
-        item = {**item, "input": patch, "status": "completed"}
-        ev("response.output_item.done", output_index=index, item=item)
-        output.append(item)
+        tool_call("custom_tool_call", "ctc_mock", PATCH_TOOL, "input", apply_patch_adding(*step.write),
+                  "response.custom_tool_call_input")
 
     in_tok = script.estimate_tokens(handler.body_size)
     out_tok = script.estimate_tokens(sum(len(json.dumps(o)) for o in output))

@@ -38,6 +38,15 @@ class RealCodex : public ::testing::Test {
 
   json::object stdio() const { return json::object{{"command", binary_}, {"codexHome", home_->path().string()}}; }
 
+  // Runs one turn to its end in an instance of its own; returns the thread id.
+  static std::string finished_turn(const json::object& backend, const std::string& prompt) {
+    CodexInstance codex;
+    EXPECT_EQ(codex.start({.prompt = prompt, .backend = backend}), AGENTRY_OK);
+    EXPECT_EQ(codex.wait_finished().at("outcome"), "success");
+    const auto checkpoints = codex.events_of(AGENTRY_EVENT_CHECKPOINT);
+    return checkpoints.empty() ? std::string() : std::string(checkpoints[0].payload.at("resumeToken").as_string());
+  }
+
   // The turns codex asked the model for, oldest first.
   std::size_t model_calls() const { return mock_->request_bodies("/responses").size(); }
 
@@ -362,13 +371,8 @@ TEST_F(RealCodex, UnixSocketTransportWithApproval) {
 TEST_F(RealCodex, WebSocketResumeOnAServerThatAlreadyHasTheThread) {
   AppServer server(binary_, *home_, AppServer::Kind::ws);
   const json::object backend{{"transport", "ws"}, {"url", server.url()}};
-  std::string thread;
-  {
-    CodexInstance first;
-    ASSERT_EQ(first.start({.prompt = "SAY: one", .backend = backend}), AGENTRY_OK);
-    ASSERT_EQ(first.wait_finished().at("outcome"), "success");
-    thread = std::string(first.events_of(AGENTRY_EVENT_CHECKPOINT).at(0).payload.at("resumeToken").as_string());
-  }
+  const std::string thread = finished_turn(backend, "SAY: one");
+  ASSERT_FALSE(thread.empty());
   CodexInstance second;  // a new connection; the thread is still loaded in the server
   ASSERT_EQ(second.start({.prompt = "SAY: two", .backend = backend, .resume_token = thread}), AGENTRY_OK);
   const json::object finished = second.wait_finished();
@@ -517,13 +521,8 @@ TEST_F(RealCodex, ARunningTurnWithoutACheckpointIsReadoptedAndCheckpointed) {
 TEST_F(RealCodex, AnAttemptWhoseTurnNeverStartedSendsItsPromptNow) {
   AppServer server(binary_, *home_, AppServer::Kind::ws);
   const json::object backend{{"transport", "ws"}, {"url", server.url()}};
-  std::string thread;
-  {
-    CodexInstance earlier;
-    ASSERT_EQ(earlier.start({.prompt = "SAY: The earlier turn.", .backend = backend}), AGENTRY_OK);
-    ASSERT_EQ(earlier.wait_finished().at("outcome"), "success");
-    thread = std::string(earlier.events_of(AGENTRY_EVENT_CHECKPOINT).at(0).payload.at("resumeToken").as_string());
-  }
+  const std::string thread = finished_turn(backend, "SAY: The earlier turn.");
+  ASSERT_FALSE(thread.empty());
   CodexInstance codex;
   ASSERT_EQ(codex.adopt({.prompt = "SAY: The follow-up, sent late.",
                          .backend = backend,
