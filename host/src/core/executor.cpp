@@ -1,29 +1,94 @@
 #include "core/executor.hpp"
 
+#include <algorithm>
+
 namespace agentry::core {
 
+class TimerQueue {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Key = std::pair<Clock::time_point, std::uint64_t>;
+
+  TimerHandle add(const std::shared_ptr<TimerQueue>& self, std::chrono::milliseconds delay, Work task) {
+    const auto due = Clock::now() + delay;
+    std::uint64_t id = 0;
+    bool earliest = false;
+    {
+      std::lock_guard lock(mutex_);
+      id = ++next_id_;
+      auto it = tasks_.emplace(Key{due, id}, std::move(task)).first;
+      earliest = it == tasks_.begin();
+    }
+    if (earliest) wake_.notify_one();
+    return TimerHandle(self, due, id);
+  }
+
+  void cancel(Clock::time_point due, std::uint64_t id) {
+    std::map<Key, Work>::node_type node;
+    {
+      std::lock_guard lock(mutex_);
+      node = tasks_.extract(Key{due, id});
+    }
+    // `node` (and whatever its task captured) is destroyed here, outside the lock.
+  }
+
+  /// Hands each due task to `post` until stop(); runs on the pool's timer thread.
+  void run(const std::function<void(Work)>& post) {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      if (tasks_.empty()) {
+        wake_.wait(lock);
+        continue;
+      }
+      const auto due = tasks_.begin()->first.first;
+      if (Clock::now() < due) {
+        wake_.wait_until(lock, due);
+        continue;
+      }
+      auto node = tasks_.extract(tasks_.begin());
+      lock.unlock();
+      post(std::move(node.mapped()));
+      node = {};  // destroyed unlocked too
+      lock.lock();
+    }
+  }
+
+  /// Ends run(); tasks not yet due are dropped (outside the lock).
+  void stop() {
+    std::map<Key, Work> dropped;
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      dropped.swap(tasks_);
+    }
+    wake_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::map<Key, Work> tasks_;
+  std::uint64_t next_id_ = 0;
+  bool stopping_ = false;
+};
+
 void TimerHandle::cancel() {
-  if (!cancelled_) return;
-  std::lock_guard lock(*mutex_);
-  *cancelled_ = true;
+  if (auto queue = queue_.lock()) queue->cancel(due_, id_);
 }
 
-ThreadPool::ThreadPool(std::size_t threads) {
+ThreadPool::ThreadPool(std::size_t threads) : timers_(std::make_shared<TimerQueue>()) {
   for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i) workers_.emplace_back([this] { work(); });
   timer_thread_ = std::thread([this] { time(); });
 }
 
 ThreadPool::~ThreadPool() {
+  timers_->stop();
+  timer_thread_.join();
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
-  {
-    std::lock_guard lock(*timer_mutex_);
-  }
   wake_.notify_all();
-  timer_wake_.notify_all();
-  timer_thread_.join();
   for (auto& w : workers_) w.join();
 }
 
@@ -36,13 +101,7 @@ void ThreadPool::post(Work task) {
 }
 
 TimerHandle ThreadPool::post_after(std::chrono::milliseconds delay, Work task) {
-  auto cancelled = std::make_shared<bool>(false);
-  {
-    std::lock_guard lock(*timer_mutex_);
-    timers_.emplace(std::chrono::steady_clock::now() + delay, std::make_pair(std::move(task), cancelled));
-  }
-  timer_wake_.notify_one();
-  return TimerHandle(cancelled, timer_mutex_);
+  return timers_->add(timers_, delay, std::move(task));
 }
 
 void ThreadPool::work() {
@@ -60,25 +119,7 @@ void ThreadPool::work() {
 }
 
 void ThreadPool::time() {
-  std::unique_lock lock(*timer_mutex_);
-  for (;;) {
-    {
-      std::lock_guard stop_lock(mutex_);
-      if (stopping_) return;
-    }
-    if (timers_.empty()) {
-      timer_wake_.wait_for(lock, std::chrono::milliseconds(200));
-      continue;
-    }
-    auto due = timers_.begin()->first;
-    if (std::chrono::steady_clock::now() < due) {
-      timer_wake_.wait_until(lock, std::min(due, std::chrono::steady_clock::now() + std::chrono::milliseconds(200)));
-      continue;
-    }
-    auto node = timers_.extract(timers_.begin());
-    if (*node.mapped().second) continue;  // cancelled
-    post(std::move(node.mapped().first));
-  }
+  timers_->run([this](Work task) { post(std::move(task)); });
 }
 
 Strand::Strand(ThreadPool& pool) : state_(std::make_shared<State>(pool)) {}

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -20,17 +21,24 @@ namespace agentry::core {
 
 using Work = std::function<void()>;
 
-/// Cancels a delayed task that has not started yet. Copyable; cancel() is idempotent.
+/// The delayed tasks of one pool, by due time. A task is destroyed outside the queue's
+/// lock, both when it fires and when it is cancelled: a task may hold the last
+/// reference to an object whose destructor cancels other timers.
+class TimerQueue;
+
+/// Cancels a delayed task that has not started yet, and releases what the task holds
+/// at once. Copyable; cancel() is idempotent and safe after the pool is gone.
 class TimerHandle {
  public:
   TimerHandle() = default;
-  explicit TimerHandle(std::shared_ptr<bool> cancelled, std::shared_ptr<std::mutex> mutex)
-      : cancelled_(std::move(cancelled)), mutex_(std::move(mutex)) {}
+  TimerHandle(std::weak_ptr<TimerQueue> queue, std::chrono::steady_clock::time_point due, std::uint64_t id)
+      : queue_(std::move(queue)), due_(due), id_(id) {}
   void cancel();
 
  private:
-  std::shared_ptr<bool> cancelled_;
-  std::shared_ptr<std::mutex> mutex_;
+  std::weak_ptr<TimerQueue> queue_;
+  std::chrono::steady_clock::time_point due_{};
+  std::uint64_t id_ = 0;
 };
 
 class ThreadPool {
@@ -52,9 +60,7 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Work> tasks_;
-  std::multimap<std::chrono::steady_clock::time_point, std::pair<Work, std::shared_ptr<bool>>> timers_;
-  std::shared_ptr<std::mutex> timer_mutex_ = std::make_shared<std::mutex>();
-  std::condition_variable timer_wake_;
+  std::shared_ptr<TimerQueue> timers_;
   bool stopping_ = false;
   std::vector<std::thread> workers_;
   std::thread timer_thread_;

@@ -70,5 +70,88 @@ TEST(Executor, DestructionRunsQueuedTasks) {
   EXPECT_EQ(count, 100);
 }
 
+// Counts its destruction and, like a live run, cancels its own timer when destroyed.
+struct CancelsOnDestruction {
+  explicit CancelsOnDestruction(std::atomic<int>& counter) : destroyed(counter) {}
+  std::atomic<int>& destroyed;
+  TimerHandle other;
+  ~CancelsOnDestruction() {
+    other.cancel();
+    ++destroyed;
+  }
+};
+
+TEST(Executor, CancellingReleasesWhatTheTaskHoldsAtOnce) {
+  std::atomic<int> destroyed{0};
+  ThreadPool pool(1);
+  auto holder = std::make_shared<CancelsOnDestruction>(destroyed);
+  holder->other = pool.post_after(std::chrono::hours(1), [] {});
+  auto handle = pool.post_after(std::chrono::hours(1), [holder] {});
+  holder.reset();
+  EXPECT_EQ(destroyed, 0);
+  // The task held the last reference; its destructor cancels another timer of the same
+  // pool, which must not wait on the lock the cancel is under.
+  handle.cancel();
+  EXPECT_EQ(destroyed, 1);
+  handle.cancel();  // idempotent
+}
+
+TEST(Executor, AFiredTaskHoldingTheLastReferenceIsDestroyedOutsideTheLock) {
+  std::atomic<int> destroyed{0};
+  std::promise<void> ran;
+  {
+    ThreadPool pool(1);
+    auto holder = std::make_shared<CancelsOnDestruction>(destroyed);
+    holder->other = pool.post_after(std::chrono::hours(1), [] {});
+    pool.post_after(std::chrono::milliseconds(5), [holder, &ran] { ran.set_value(); });
+    holder.reset();
+    EXPECT_EQ(ran.get_future().wait_for(std::chrono::seconds(5)), std::future_status::ready);
+    // Meanwhile another timer keeps the timer thread busy with the queue's lock.
+    for (int i = 0; i < 100; ++i) pool.post_after(std::chrono::milliseconds(i % 7), [] {});
+  }
+  EXPECT_EQ(destroyed, 1);
+}
+
+TEST(Executor, PendingTimersAreDroppedUnlockedWhenThePoolStops) {
+  std::atomic<int> destroyed{0};
+  std::atomic<bool> ran{false};
+  {
+    ThreadPool pool(1);
+    auto holder = std::make_shared<CancelsOnDestruction>(destroyed);
+    holder->other = pool.post_after(std::chrono::hours(2), [] {});
+    pool.post_after(std::chrono::hours(1), [holder, &ran] { ran = true; });
+  }
+  EXPECT_EQ(destroyed, 1);
+  EXPECT_FALSE(ran);
+}
+
+TEST(Executor, CancelAfterThePoolIsGoneIsHarmless) {
+  TimerHandle handle;
+  {
+    ThreadPool pool(1);
+    handle = pool.post_after(std::chrono::hours(1), [] {});
+  }
+  handle.cancel();
+  SUCCEED();
+}
+
+TEST(Executor, EarlierTimersOvertakeLaterOnes) {
+  std::mutex m;
+  std::vector<int> order;
+  std::promise<void> both;
+  ThreadPool pool(1);
+  pool.post_after(std::chrono::milliseconds(300), [&] {
+    std::lock_guard lock(m);
+    order.push_back(2);
+    both.set_value();
+  });
+  pool.post_after(std::chrono::milliseconds(10), [&] {
+    std::lock_guard lock(m);
+    order.push_back(1);
+  });
+  ASSERT_EQ(both.get_future().wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+}
+
 }  // namespace
 }  // namespace agentry::core
