@@ -97,7 +97,7 @@ TEST_F(ApprovalsTest, BadAnswersAreRefusedAndTheAgentKeepsWaiting) {
   // Still waiting, still answerable; an abort ends the wait.
   EXPECT_EQ(get_run(run).at("pendingApprovals").as_array().size(), 1u);
   ASSERT_EQ(client().post_json("/api/runs/" + run + "/abort", json::object{}).status, 200);
-  EXPECT_EQ(get_run(run).at("status"), "aborted");
+  EXPECT_EQ(wait_until_settled(run), "aborted");
   EXPECT_TRUE(get_run(run).at("pendingApprovals").as_array().empty());
 }
 

@@ -145,9 +145,12 @@ void add_approval_operations(Operations& ops, ApiContext& ctx) {
     if (!decision) return decision.failure();
     auto answered = engine.answer_approval(*id, *approval_id, *decision, request.actor);
     if (!answered) return answered.failure();
+    // Accepted: the answer is on its way to the backend; a backend that refuses it
+    // leaves the approval pending again (audit run.approval_answer_failed).
     return OperationResult{json::object{
         {"result",
-         {{"runId", answered->run_id}, {"approvalId", answered->approval_id}, {"decision", answered->decision}}}}};
+         {{"runId", answered->run_id}, {"approvalId", answered->approval_id}, {"decision", answered->decision}}},
+        {"accepted", true}}};
   });
 }
 
@@ -189,11 +192,20 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
             if (!request) return Result<core::Run>(request.failure());
             return engine.resume(id, *request, r.actor);
           }));
-  ops.add("runs.abort", run_command(ctx, {"reason"}, [&engine](auto& id, auto& rest, auto& r) {
-            auto reason = rest.optional_string("reason");
-            if (!reason) return Result<core::Run>(reason.failure());
-            return engine.abort(id, reason->value_or(""), r.actor);
-          }));
+  // The abort is accepted at once; a live run's status follows through the streams
+  // once its backend stops (or its grace period ends).
+  ops.add("runs.abort", [&ctx](const OperationRequest& request) -> Result<OperationResult> {
+    auto answered = run_command(ctx, {"reason"}, [&ctx](auto& id, auto& rest, auto& r) {
+      auto reason = rest.optional_string("reason");
+      if (!reason) return Result<core::Run>(reason.failure());
+      return ctx.engine.abort(id, reason->value_or(""), r.actor);
+    })(request);
+    if (!answered) return answered;
+    auto& body = answered->body.as_object();
+    body["runId"] = body.at("run").as_object().at("runId");
+    body["accepted"] = true;
+    return answered;
+  });
   ops.add("runs.archive", run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.archive(id, r.actor); }));
   ops.add("runs.unarchive",
           run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.unarchive(id, r.actor); }));

@@ -1,6 +1,6 @@
 // Engine: answering the approvals a live agent waits on. The question lives with the
-// process that drives the run (only it holds the backend instance); the answer goes to
-// the backend first and is audited once the backend has taken it.
+// process that drives the run (only it holds the backend instance). The answer is
+// audited, then handed to the backend on the run's strand without waiting for it.
 
 #include "engine/engine.hpp"
 
@@ -27,7 +27,10 @@ core::Result<ApprovalAnswer> Engine::answer_approval(const std::string& run_id, 
                       "run " + run_id + " is not waiting on approval '" + approval_id + "' (no live attempt)",
                       {{"approvalId", approval_id}});
   }
-  if (auto taken = live->answer_approval(approval_id, decision); !taken) return taken.failure();
+  if (!live->is_waiting_on(approval_id))
+    return core::fail(core::ErrorCode::not_found, "run " + run_id + " is not waiting on approval '" + approval_id + "'",
+                      {{"approvalId", approval_id}});
+  // The answer is recorded first, so a failure the backend reports later follows it.
   auto audited = mutate<core::Run>(run_id, [&](store::Connection& c) -> core::Result<core::Run> {
     auto current = detail::load_run(c, run_id);
     if (!current) return current.failure();
@@ -36,6 +39,7 @@ core::Result<ApprovalAnswer> Engine::answer_approval(const std::string& run_id, 
     return current;
   });
   if (!audited) return audited.failure();
+  if (auto taken = live->answer_approval(approval_id, decision); !taken) return taken.failure();
   return ApprovalAnswer{run_id, approval_id, decision};
 }
 

@@ -87,9 +87,10 @@ core::Result<Run> Engine::resume(const std::string& run_id, const ResumeRequest&
 void Engine::launch_session(const Run& run, const std::string& prompt) { live_.launch(run, prompt); }
 
 core::Result<Run> Engine::abort(const std::string& run_id, const std::string& reason, const Actor& actor) {
-  if (auto live = live_.find(run_id)) {
-    // The backend stops the attempt; the run ends (as aborted) when its terminal event
-    // is recorded, or when the grace period runs out.
+  if (live_.find(run_id)) {
+    // The abort is recorded and handed to the backend; the run ends (as aborted) when its
+    // terminal event is recorded, or when the grace period runs out. Nobody waits here:
+    // a backend slow to stop must not hold the caller (a request worker).
     std::string why = reason.empty() ? "aborted by " + actor.name : reason;
     auto audited = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
       auto run = detail::load_run(c, run_id);
@@ -99,15 +100,9 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
       return run;
     });
     if (!audited) return audited;
-    // A session that ended on its own just before the abort may have handed off to a
-    // queued-message session; the user asked for the run to stop, so that one stops too.
-    for (int round = 0; live && round < 3; ++round) {
-      live->interrupt(why, StopCause::user_abort);
-      live->wait_finished(config_.interrupt_grace + std::chrono::seconds(1));
-      auto next = live_.find(run_id);
-      live = next == live ? nullptr : next;
-    }
-    return db_.read([&](store::Connection& c) { return detail::load_run(c, run_id); });
+    if (live_.abort(run_id, why)) return audited;
+    // The session ended between the check and the interrupt: the run is settled, or a
+    // queued-message session has not been registered yet; either way the store decides.
   }
   return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);

@@ -2,6 +2,7 @@
 
 #include "core/clock.hpp"
 #include "core/log.hpp"
+#include "engine/mutation_support.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
@@ -11,7 +12,6 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <future>
 
 namespace agentry::engine {
 namespace json = boost::json;
@@ -219,36 +219,58 @@ std::vector<core::PendingApproval> LiveRun::pending_approvals() const {
   return pending_approvals_;
 }
 
+bool LiveRun::is_waiting_on(const std::string& approval_id) const {
+  std::lock_guard lock(mutex_);
+  return std::any_of(pending_approvals_.begin(), pending_approvals_.end(),
+                     [&](const core::PendingApproval& a) { return a.approval_id == approval_id; });
+}
+
 core::Result<void> LiveRun::answer_approval(const std::string& approval_id, const std::string& decision) {
-  auto waiting = [&] {
+  core::PendingApproval answered;
+  {
     std::lock_guard lock(mutex_);
-    return std::any_of(pending_approvals_.begin(), pending_approvals_.end(),
-                       [&](const core::PendingApproval& a) { return a.approval_id == approval_id; });
-  };
-  if (!waiting())
-    return core::fail(core::ErrorCode::not_found, "run " + run_id() + " is not waiting on approval '" + approval_id + "'",
-                      {{"approvalId", approval_id}});
-  // Backend calls happen on the strand only; the caller waits for the backend's answer.
-  auto done = std::make_shared<std::promise<core::Result<void>>>();
-  auto answered = done->get_future();
-  strand_.post([self = shared_from_this(), approval_id, decision, done] {
-    if (!self->session_) {
-      done->set_value(core::fail(core::ErrorCode::conflict, "the attempt of run " + self->run_id() + " has ended"));
-      return;
+    auto it = std::find_if(pending_approvals_.begin(), pending_approvals_.end(),
+                           [&](const core::PendingApproval& a) { return a.approval_id == approval_id; });
+    if (it == pending_approvals_.end())
+      return core::fail(core::ErrorCode::not_found,
+                        "run " + run_id() + " is not waiting on approval '" + approval_id + "'",
+                        {{"approvalId", approval_id}});
+    answered = std::move(*it);
+    pending_approvals_.erase(it);
+  }
+  services_.bus.run_changed(run_id());
+  // Backend calls happen on the strand only. Nobody waits for this one: a backend slow
+  // to take the answer must not hold the caller (a request worker).
+  const int attempt = attempt_.attempt_number;
+  strand_.post([self = shared_from_this(), answered = std::move(answered), decision, attempt]() mutable {
+    core::Result<void> sent = core::fail(core::ErrorCode::conflict, "the attempt has ended");
+    if (self->session_ && self->attempt_.attempt_number == attempt) {
+      const std::string input_id = "approval-answer-" + std::to_string(++self->next_input_);
+      const std::string payload =
+          json::serialize(json::object{{"approvalId", answered.approval_id}, {"decision", decision}});
+      sent = self->session_->send_input(plugins::InputKind::approval, input_id, payload);
     }
-    const std::string input_id = "approval-answer-" + std::to_string(++self->next_input_);
-    const std::string payload = json::serialize(json::object{{"approvalId", approval_id}, {"decision", decision}});
-    auto sent = self->session_->send_input(plugins::InputKind::approval, input_id, payload);
-    if (sent) {
+    if (sent) return;
+    core::log_warn("backend did not take an approval answer",
+                   {{"runId", self->run_id()}, {"approvalId", answered.approval_id}, {"error", sent.error().message}});
+    const bool still_asking = self->session_ && self->attempt_.attempt_number == attempt;
+    const std::string run_id = self->run_id();
+    auto audited = self->services_.db.write<bool>([&](store::Connection& c) -> core::Result<bool> {
+      detail::append_audit(c, run_id, "run.approval_answer_failed", Actor{"daemon"},
+                           {{"approvalId", answered.approval_id},
+                            {"decision", decision},
+                            {"error", sent.error().message},
+                            {"pendingAgain", still_asking}});
+      return true;
+    });
+    if (!audited) core::log_error("cannot record a failed approval answer", {{"runId", run_id}});
+    if (still_asking) {
       std::lock_guard lock(self->mutex_);
-      std::erase_if(self->pending_approvals_,
-                    [&](const core::PendingApproval& a) { return a.approval_id == approval_id; });
+      self->pending_approvals_.push_back(std::move(answered));
     }
-    done->set_value(std::move(sent));
+    self->services_.bus.run_changed(run_id);
   });
-  if (answered.wait_for(std::chrono::seconds(10)) != std::future_status::ready)
-    return core::fail(core::ErrorCode::internal, "the backend of run " + run_id() + " did not take the answer in 10 s");
-  return answered.get();
+  return core::ok();
 }
 
 bool LiveRun::track_approvals(const std::vector<plugins::BackendEvent>& batch) {

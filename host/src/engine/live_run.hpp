@@ -86,8 +86,12 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   void interrupt(const std::string& reason, StopCause cause);
   /// The approvals the current attempt waits on, oldest first.
   std::vector<core::PendingApproval> pending_approvals() const;
-  /// Hands the user's decision ("approve" or "deny") to the backend. NOT_FOUND when the
-  /// attempt is not waiting on `approval_id`; returns once the backend took it.
+  /// True when the current attempt waits on `approval_id`.
+  bool is_waiting_on(const std::string& approval_id) const;
+  /// Hands the user's decision ("approve" or "deny") to the backend without waiting for
+  /// it: the approval stops being pending at once. NOT_FOUND when the attempt is not
+  /// waiting on `approval_id`. A backend that refuses the answer gets the approval back
+  /// as pending, with audit run.approval_answer_failed.
   core::Result<void> answer_approval(const std::string& approval_id, const std::string& decision);
   /// Blocks until the session has ended (and handed off to a queued-message session, if
   /// any), or `timeout` passes. True when it ended.

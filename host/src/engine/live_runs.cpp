@@ -42,10 +42,11 @@ std::shared_ptr<LiveRun> LiveRuns::register_locked(LaunchSpec spec, std::string&
   return live;
 }
 
-void LiveRuns::start(const std::shared_ptr<LiveRun>& live, const std::string& stop_reason) {
+void LiveRuns::start(const std::shared_ptr<LiveRun>& live, const std::string& stop_reason, StopCause cause) {
   live->launch();
-  // The session was committed before the shutdown began; it is recorded, and ends now.
-  if (!stop_reason.empty()) live->interrupt(stop_reason, StopCause::shutdown);
+  // The session was committed before the shutdown (or the user's abort) began; it is
+  // recorded, and ends now.
+  if (!stop_reason.empty()) live->interrupt(stop_reason, cause);
 }
 
 void LiveRuns::launch(const core::Run& run, const std::string& prompt) { launch(spec_for(run, prompt)); }
@@ -66,7 +67,7 @@ void LiveRuns::launch(LaunchSpec spec) {
     std::lock_guard lock(mutex_);
     live = register_locked(std::move(spec), stop_reason);
   }
-  start(live, stop_reason);
+  start(live, stop_reason, StopCause::shutdown);
 }
 
 bool LiveRuns::can_adopt(const std::string& backend) const {
@@ -85,13 +86,37 @@ bool LiveRuns::can_adopt(const std::string& backend) const {
 void LiveRuns::finished(LiveRun& ended, std::optional<NextSession> next) {
   std::shared_ptr<LiveRun> successor;
   std::string stop_reason;
+  StopCause cause = StopCause::shutdown;
   {
     std::lock_guard lock(mutex_);
     auto it = runs_.find(ended.run_id());
     if (it != runs_.end() && it->second.get() == &ended) runs_.erase(it);
-    if (next) successor = register_locked(spec_for(next->run, next->prompt), stop_reason);
+    auto aborting = aborting_.find(ended.run_id());
+    if (next) {
+      successor = register_locked(spec_for(next->run, next->prompt), stop_reason);
+      // The user asked this run to stop while its session was handing off.
+      if (stop_reason.empty() && aborting != aborting_.end()) {
+        stop_reason = aborting->second;
+        cause = StopCause::user_abort;
+      }
+    } else if (aborting != aborting_.end()) {
+      aborting_.erase(aborting);
+    }
   }
-  if (successor) start(successor, stop_reason);
+  if (successor) start(successor, stop_reason, cause);
+}
+
+bool LiveRuns::abort(const std::string& run_id, const std::string& reason) {
+  std::shared_ptr<LiveRun> live;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = runs_.find(run_id);
+    if (it == runs_.end()) return false;
+    live = it->second;
+    aborting_[run_id] = reason;
+  }
+  live->interrupt(reason, StopCause::user_abort);
+  return true;
 }
 
 std::shared_ptr<LiveRun> LiveRuns::find(const std::string& run_id) const {

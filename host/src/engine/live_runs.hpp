@@ -27,6 +27,10 @@ class LiveRuns {
   /// True when `backend` can leave its agent working at shutdown and take it over later.
   bool can_adopt(const std::string& backend) const;
   std::shared_ptr<LiveRun> find(const std::string& run_id) const;
+  /// The user stops the run: interrupts its live session, and any session that takes
+  /// over from it (queued messages delivered meanwhile), without waiting for either.
+  /// False when the run has no live session here.
+  bool abort(const std::string& run_id, const std::string& reason);
   std::size_t count() const;
   /// Interrupts every live run (as aborted, with `reason`) and waits for them to end.
   /// From then on nothing new starts: a session opened meanwhile is stopped at once.
@@ -41,7 +45,7 @@ class LiveRuns {
   /// Creates and registers the LiveRun for a session; the caller holds mutex_ and
   /// launches it after unlocking. Returns the shutdown reason when stopping.
   std::shared_ptr<LiveRun> register_locked(LaunchSpec spec, std::string& stop_reason);
-  static void start(const std::shared_ptr<LiveRun>& live, const std::string& stop_reason);
+  static void start(const std::shared_ptr<LiveRun>& live, const std::string& stop_reason, StopCause cause);
   void finished(LiveRun& run, std::optional<NextSession> next);
 
   LiveRunServices services_;
@@ -51,6 +55,7 @@ class LiveRuns {
   std::map<std::string, std::shared_ptr<LiveRun>> runs_;
   std::string connect_url_;
   std::string stop_reason_;
+  std::map<std::string, std::string> aborting_;  // run id -> reason, until its live sessions end
 };
 
 }  // namespace agentry::engine

@@ -113,8 +113,8 @@ TEST_F(QueuedMessagesTest, AUserAbortKeepsThemForTheNextResume) {
   ASSERT_TRUE(engine_->queue_message(run.id, "later", actor_).ok());
   auto aborted = engine_->abort(run.id, "stop", actor_);
   ASSERT_TRUE(aborted.ok());
-  EXPECT_EQ(aborted->status, core::RunStatus::aborted);
-  auto v = view_of(run.id);
+  auto v = settled(run.id);
+  EXPECT_EQ(v.run.status, core::RunStatus::aborted);
   EXPECT_EQ(v.sessions.size(), 1u) << "an abort delivers nothing";
   EXPECT_EQ(v.run.queued_message_count, 1);
   EXPECT_TRUE(core::capabilities(core::facts_of(v.run)).can_remove_queued_message);

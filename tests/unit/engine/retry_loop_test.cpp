@@ -123,8 +123,9 @@ TEST_F(RetryLoopTest, AbortStopsTheLoop) {
   ASSERT_TRUE(eventually([&] { return view_of(run.id).attempts.size() == 2; }));
   auto aborted = engine_->abort(run.id, "enough", actor_);
   ASSERT_TRUE(aborted.ok()) << aborted.error().message;
-  EXPECT_EQ(aborted->status, core::RunStatus::aborted);
-  auto v = view_of(run.id);
+  auto v = settled(run.id);
+  EXPECT_EQ(v.run.status, core::RunStatus::aborted);
+  ASSERT_TRUE(eventually([&] { return engine_->live_run_count() == 0; }));
   EXPECT_EQ(v.run.attempt_count, 2);
   EXPECT_EQ(v.sessions.back().ended_by, "user");
   EXPECT_EQ(engine_->live_run_count(), 0u);

@@ -8,7 +8,9 @@
 #include "cli/interrupt.hpp"
 #include "cli/render.hpp"
 
+#include <chrono>
 #include <charconv>
+#include <thread>
 #include <ostream>
 
 namespace agentry::cli {
@@ -176,10 +178,31 @@ int ready_command(CommandContext& ctx, const std::string& run_id) {
   return simple_run_operation(ctx, "runs.ready", json::object{{"runId", run_id}}, "");
 }
 
+// The daemon accepts an abort at once and the backend then stops; the command waits
+// here, on its own side, so that what it prints is how the run ended.
 int abort_command(CommandContext& ctx, const std::string& run_id, const std::string& reason) {
   json::object params{{"runId", run_id}};
   if (!reason.empty()) params["reason"] = reason;
-  return simple_run_operation(ctx, "runs.abort", std::move(params), "aborted");
+  auto accepted = ctx.call("runs.abort", std::move(params));
+  if (!accepted) return ctx.report(accepted.error());
+  json::value result = *accepted;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (text_at(result.as_object().at("run"), "status") == "running" && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto now = ctx.call("runs.get", json::object{{"runId", run_id}});
+    if (!now) return ctx.report(now.error());
+    json::object merged = now->as_object();
+    merged["runId"] = run_id;
+    merged["accepted"] = true;
+    result = std::move(merged);
+  }
+  return ctx.print(result, [&](const json::value& v) {
+    const auto& run = v.as_object().at("run");
+    const std::string status = text_at(run, "status");
+    if (status == "running") return "abort of run " + run_id + " requested; it is still stopping\n";
+    std::string why = text_at(run, "statusReason");
+    return "aborted run " + run_id + ": " + status + (why.empty() ? "" : " (" + why + ")") + "\n";
+  });
 }
 
 }  // namespace agentry::cli
