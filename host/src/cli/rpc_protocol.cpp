@@ -12,8 +12,10 @@ std::string rpc_request_text(std::int64_t id, std::string_view method, const jso
 }
 
 ErrorCode error_code_from_name(std::string_view name) {
-  for (auto code : {ErrorCode::invalid_request, ErrorCode::unauthenticated, ErrorCode::not_found, ErrorCode::conflict,
-                    ErrorCode::validation, ErrorCode::method_not_allowed, ErrorCode::payload_too_large})
+  for (auto code : {ErrorCode::invalid_request, ErrorCode::unauthenticated, ErrorCode::forbidden,
+                    ErrorCode::not_found, ErrorCode::conflict,
+                    ErrorCode::validation, ErrorCode::method_not_allowed, ErrorCode::payload_too_large,
+                    ErrorCode::unavailable})
     if (core::error_code_name(code) == name) return code;
   return ErrorCode::internal;
 }

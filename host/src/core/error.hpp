@@ -12,11 +12,13 @@ namespace agentry::core {
 enum class ErrorCode {
   invalid_request,  // malformed input: bad JSON, unknown keys, wrong types (400)
   unauthenticated,  // missing or wrong credentials (401)
+  forbidden,        // known caller, not allowed here: a foreign origin, a path outside its roots (403)
   not_found,        // the named thing does not exist (404)
   conflict,         // illegal for the current state: lifecycle, locked fields (409)
   validation,       // well-formed but unacceptable: unknown agent, missing var (422)
   method_not_allowed,  // the path exists under other methods (405)
   payload_too_large,   // body over the limit (413)
+  unavailable,         // the daemon cannot take this now: the connection limit (503)
   internal,         // a bug or an environment failure (500)
 };
 

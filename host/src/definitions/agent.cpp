@@ -2,6 +2,11 @@
 
 namespace agentry::definitions {
 
+const std::vector<std::string>& default_locked_overrides() {
+  static const std::vector<std::string> fields{"backendConfig", "launcher"};
+  return fields;
+}
+
 boost::json::object backend_config_for(const AgentDefinition& agent, std::string_view backend) {
   if (const auto* config = agent.backend_config.if_contains(backend); config && config->is_object()) {
     return config->get_object();

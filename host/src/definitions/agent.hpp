@@ -31,10 +31,18 @@ struct AgentDefinition {
   boost::json::object backend_config;             // backend name -> its settings, uninterpreted
   std::map<std::string, BackendArgs> backend_args;  // backend name -> extra arguments
   std::vector<std::string> locked_fields;
+  /// Overrides that are locked by default and that this agent lets callers use anyway
+  /// (default_locked_overrides()).
+  std::vector<std::string> unlocked_fields;
   std::optional<std::string> launcher;  // a launcher name
   std::string instructions;             // the markdown body: the agent's role
   std::vector<Problem> warnings;        // non-fatal problems found while loading
 };
+
+/// Per-run overrides that can make a backend run another program (a command, a binary,
+/// a mock exec step: backendConfig; a launcher): locked unless the agent lists them in
+/// unlockedFields, because whoever reaches the API would otherwise choose what runs.
+const std::vector<std::string>& default_locked_overrides();
 
 /// backendConfig for `backend` (usually the agent's own), or an empty object.
 boost::json::object backend_config_for(const AgentDefinition& agent, std::string_view backend);

@@ -2,6 +2,7 @@
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace agentry::definitions {
@@ -80,6 +81,14 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
   agent.backend_config = read_backend_config(reader);
   agent.backend_args = read_backend_args(reader);
   agent.locked_fields = read_locked_fields(reader);
+  agent.unlocked_fields = reader.string_list("unlockedFields").value_or(std::vector<std::string>{});
+  for (std::size_t i = 0; i < agent.unlocked_fields.size(); ++i) {
+    const auto& field = agent.unlocked_fields[i];
+    const auto& lockable = default_locked_overrides();
+    if (std::find(lockable.begin(), lockable.end(), field) == lockable.end())
+      diag.error(index_field("unlockedFields", i), "'" + field + "' is not locked by default; only " +
+                                                       "backendConfig and launcher can be unlocked");
+  }
   agent.launcher = reader.string("launcher");
   if (agent.launcher && !is_valid_name(Kind::launcher, *agent.launcher)) {
     diag.error("launcher", "'" + *agent.launcher +

@@ -55,6 +55,7 @@ boost::json::object to_json(const AgentDefinition& agent) {
   out["backendConfig"] = agent.backend_config;
   out["backendArgs"] = std::move(backend_args);
   out["lockedFields"] = strings(agent.locked_fields);
+  out["unlockedFields"] = strings(agent.unlocked_fields);
   out["launcher"] = optional_string(agent.launcher);
   out["instructions"] = agent.instructions;
   return out;

@@ -85,7 +85,48 @@ std::string searched_dirs(const Roots& roots, Kind kind) {
   return out;
 }
 
-core::Result<Location> locate_path(Kind kind, std::string_view target,
+/// `path` with a trailing separator dropped, so that it compares element by element.
+fs::path without_trailing_slash(fs::path path) {
+  path = path.lexically_normal();
+  if (!path.has_filename() && path.has_parent_path() && path != path.root_path()) path = path.parent_path();
+  return path;
+}
+
+bool is_within(const fs::path& path, const fs::path& root) {
+  const fs::path p = without_trailing_slash(path), r = without_trailing_slash(root);
+  auto [r_end, p_at] = std::mismatch(r.begin(), r.end(), p.begin(), p.end());
+  return r_end == r.end();
+}
+
+/// A request may name a definition file by path, but only one inside the definition
+/// roots: the daemon reads whatever file it is told, and its answer (parsed, missing,
+/// malformed) would otherwise tell a caller about any file on the machine. Checked on
+/// the lexical path and again after resolving symlinks.
+core::Result<void> check_confined(const Roots& roots, const fs::path& file, std::string_view target) {
+  const auto allowed = search_roots(roots);
+  auto inside_any = [&](auto resolve) {
+    std::error_code ec;
+    const fs::path resolved = resolve(file, ec);
+    if (ec) return false;
+    return std::any_of(allowed.begin(), allowed.end(), [&](const fs::path& root) {
+      std::error_code root_ec;
+      const fs::path base = resolve(root, root_ec);
+      return !root_ec && is_within(resolved, base);
+    });
+  };
+  auto lexical = [](const fs::path& p, std::error_code&) { return p.lexically_normal(); };
+  auto physical = [](const fs::path& p, std::error_code& ec) { return fs::weakly_canonical(p, ec); };
+  if (inside_any(lexical) && inside_any(physical)) return core::ok();
+  std::string where;
+  for (const auto& root : allowed) where += (where.empty() ? "" : " or ") + root.string();
+  return core::fail(core::ErrorCode::forbidden,
+                    "definition path '" + std::string(target) + "' is outside the definition directories (" +
+                        (where.empty() ? std::string("none configured") : where) +
+                        "); move the file there or name the definition instead",
+                    {{"target", target}});
+}
+
+core::Result<Location> locate_path(const Roots& roots, Kind kind, std::string_view target,
                                    const std::optional<fs::path>& cwd) {
   fs::path file(target);
   if (file.is_relative()) {
@@ -98,6 +139,7 @@ core::Result<Location> locate_path(Kind kind, std::string_view target,
     file = *cwd / file;
   }
   file = file.lexically_normal();
+  if (auto confined = check_confined(roots, file, target); !confined) return confined.failure();
   std::error_code ec;
   if (fs::is_directory(file, ec) && (kind == Kind::agent || kind == Kind::assignment)) {
     file /= kind == Kind::agent ? "agent.md" : "assignment.md";
@@ -151,7 +193,7 @@ bool is_valid_name(Kind kind, std::string_view name) {
 
 core::Result<Location> locate(const Roots& roots, Kind kind, std::string_view target,
                               const std::optional<fs::path>& cwd) {
-  if (is_path_target(target)) return locate_path(kind, target, cwd);
+  if (is_path_target(target)) return locate_path(roots, kind, target, cwd);
   if (!is_valid_name(kind, target)) {
     return core::fail(core::ErrorCode::invalid_request,
                       "'" + std::string(target) + "' is not a valid " + std::string(kind_noun(kind)) +

@@ -45,6 +45,21 @@ core::Result<void> check_overrides(const RunOverrides& o, const std::vector<std:
   return core::ok();
 }
 
+/// CONFLICT when the caller overrides what picks the program a backend runs, and the
+/// agent has not unlocked it (definitions::default_locked_overrides()).
+core::Result<void> check_default_locks(const RunOverrides& o, const defs::AgentDefinition& agent) {
+  const std::pair<const char*, bool> given[] = {{"backendConfig", o.backend_config.has_value()},
+                                                {"launcher", o.launcher.has_value()}};
+  for (auto [field, present] : given)
+    if (present && !locked(agent.unlocked_fields, field))
+      return core::fail(ErrorCode::conflict,
+                        "field '" + std::string(field) + "' can choose the program agent '" + agent.name +
+                            "' runs, so it is locked unless the agent allows it: add 'unlockedFields: [" + field +
+                            "]' to its definition",
+                        {{"field", std::string("overrides.") + field}});
+  return core::ok();
+}
+
 core::Result<std::string> resolve_cwd(const InitRequest& r, const defs::AssignmentDefinition* assignment) {
   std::optional<std::string> candidate = r.overrides.cwd;
   if (!candidate && assignment) candidate = assignment->cwd;
@@ -182,6 +197,8 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
       if (!locked(f.locked_fields, field)) f.locked_fields.push_back(field);
   }
   if (auto ok = check_overrides(r.overrides, f.locked_fields); !ok) return ok.failure();
+  if (f.backend != core::passive_backend)
+    if (auto ok = check_default_locks(r.overrides, *agent); !ok) return ok.failure();
 
   auto cwd = resolve_cwd(r, assignment ? &*assignment : nullptr);
   if (!cwd) return cwd.failure();

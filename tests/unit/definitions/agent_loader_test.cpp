@@ -187,17 +187,42 @@ TEST_F(AgentLoader, DirectPathsResolveAgainstTheGivenCwd) {
   auto as_directory = load_agent(roots(), "./agents/planner", dir.path() / "config");
   ASSERT_TRUE(as_directory.ok()) << as_directory.error().message;
 
-  auto absolute = load_agent(roots(), (dir.path() / "elsewhere/reviewer.md").string());
+  auto absolute = load_agent(roots(), (dir.path() / "config/agents/planner/agent.md").string());
   ASSERT_TRUE(absolute.ok()) << absolute.error().message;
-  EXPECT_EQ(absolute->name, "reviewer");
+  EXPECT_EQ(absolute->name, "planner");
 
   auto no_cwd = load_agent(roots(), "./agents/planner/agent.md");
   ASSERT_FALSE(no_cwd.ok());
   EXPECT_EQ(no_cwd.error().code, core::ErrorCode::invalid_request);
 
-  auto missing = load_agent(roots(), "./nope.md", dir.path());
+  auto missing = load_agent(roots(), "./nope.md", dir.path() / "config");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().code, core::ErrorCode::not_found);
+}
+
+TEST_F(AgentLoader, DirectPathsOutsideTheDefinitionRootsAreRefusedAlike) {
+  write_agent("planner", "---\nschemaVersion: 1\nbackend: passive\n---\nbody\n");
+  dir.write("elsewhere/reviewer.md", "---\nschemaVersion: 1\nname: reviewer\nbackend: passive\n---\n");
+  std::filesystem::create_directory_symlink(dir.path() / "elsewhere", dir.path() / "config/agents/link");
+  // An existing file, a missing one, an escape by "..", one by a symlink: the same
+  // answer, so the API tells nothing about files outside the roots.
+  for (const std::string& target :
+       {(dir.path() / "elsewhere/reviewer.md").string(), std::string("/etc/passwd"), std::string("/nope/none.md"),
+        std::string("./agents/../../elsewhere/reviewer.md"), std::string("./agents/link/reviewer.md")}) {
+    auto result = load_agent(roots(), target, dir.path() / "config");
+    ASSERT_FALSE(result.ok()) << target;
+    EXPECT_EQ(result.error().code, core::ErrorCode::forbidden) << target << ": " << result.error().message;
+    EXPECT_NE(result.error().message.find("outside the definition directories"), std::string::npos);
+  }
+  // A project's own .agentry/ counts as a root.
+  dir.write("project/.agentry/agents/local/agent.md", "---\nschemaVersion: 1\nbackend: passive\n---\n");
+  Roots with_project = roots();
+  with_project.project_dir = dir.path() / "project";
+  auto local = load_agent(with_project, (dir.path() / "project/.agentry/agents/local/agent.md").string());
+  ASSERT_TRUE(local.ok()) << local.error().message;
+  auto beside = load_agent(with_project, (dir.path() / "project/agent.md").string());
+  ASSERT_FALSE(beside.ok());
+  EXPECT_EQ(beside.error().code, core::ErrorCode::forbidden);
 }
 
 TEST_F(AgentLoader, ProjectDirectoryWinsOverConfigDirectory) {

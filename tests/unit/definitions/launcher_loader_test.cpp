@@ -66,8 +66,8 @@ TEST_F(LauncherLoader, EnvErrorsAndUnknownKeys) {
 }
 
 TEST_F(LauncherLoader, DirectPathUsesTheFileStem) {
-  dir.write("misc/wrap.yaml", "schemaVersion: 1\ncommand: [env]\n");
-  auto launcher = load_launcher(roots(), "./misc/wrap.yaml", dir.path());
+  dir.write("config/misc/wrap.yaml", "schemaVersion: 1\ncommand: [env]\n");
+  auto launcher = load_launcher(roots(), "./misc/wrap.yaml", dir.path() / "config");
   ASSERT_TRUE(launcher.ok()) << launcher.error().message;
   EXPECT_EQ(launcher->name, "wrap");
 }
