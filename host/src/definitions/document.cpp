@@ -1,7 +1,9 @@
 #include "definitions/document.hpp"
 
+#include "core/utf8.hpp"
 #include "definitions/front_matter.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <system_error>
@@ -29,12 +31,25 @@ std::optional<std::string> read_file(const std::filesystem::path& file, Diagnost
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+/// Definitions end up in JSON (run records, API answers), which must be UTF-8. A file
+/// saved in another encoding still loads: each bad byte becomes U+FFFD, and the user is
+/// told where.
+void make_utf8(std::string& text, Diagnostics& diag) {
+  auto bad = core::first_invalid_utf8(text);
+  if (!bad) return;
+  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n');
+  diag.warn("", "line " + std::to_string(line) +
+                    ": the file is not valid UTF-8; the bytes that are not were replaced with U+FFFD (save it as UTF-8)");
+  text = core::sanitize_utf8(text);
+}
+
 }  // namespace
 
 std::optional<Document> read_document(const std::filesystem::path& file, DocumentFormat format,
                                       const EnvLookup& env, Diagnostics& diag) {
   auto text = read_file(file, diag);
   if (!text) return std::nullopt;
+  make_utf8(*text, diag);
 
   Document document;
   std::string yaml;

@@ -15,8 +15,17 @@
 
 namespace agentry::definitions {
 
+/// Bounds on what one value may become; definitions may come from someone else's
+/// repository (a project's .agentry/).
+struct InterpolationLimits {
+  std::size_t max_depth = 32;                   // nested ${...:-...} fallbacks
+  std::size_t max_output_bytes = 1024 * 1024;  // the value after interpolation
+};
+
 /// The interpolated text, or a VALIDATION_FAILED error whose message says which
-/// variable is missing (details: { variable }) or what is malformed.
-core::Result<std::string> interpolate(std::string_view text, const EnvLookup& env);
+/// variable is missing (details: { variable }), what is malformed, or which limit the
+/// value exceeds. Time and stack are linear in the text's length at any nesting.
+core::Result<std::string> interpolate(std::string_view text, const EnvLookup& env,
+                                      const InterpolationLimits& limits = {});
 
 }  // namespace agentry::definitions

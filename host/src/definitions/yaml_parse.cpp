@@ -1,6 +1,7 @@
 // The only translation unit that sees yaml-cpp: it turns yaml-cpp's tree into a
 // YamlNode, interpolating ${...} in every scalar value on the way.
 
+#include "core/utf8.hpp"
 #include "definitions/interpolation.hpp"
 #include "definitions/yaml_node.hpp"
 
@@ -36,6 +37,7 @@ class Converter {
         out.kind = YamlNode::Kind::scalar;
         out.plain = node.Tag() == "?";
         out.text = interpolated(node.Scalar(), field);
+        if (!within_budget(out.text.size(), field)) out.text.clear();
         break;
       case YAML::NodeType::Sequence: {
         out.kind = YamlNode::Kind::sequence;
@@ -83,14 +85,35 @@ class Converter {
       diag_.error(field, result.error().message);
       return text;
     }
+    // The file was made UTF-8 before parsing; an environment variable may not be.
+    if (!core::is_valid_utf8(*result)) {
+      diag_.warn(field, "an environment variable in this value is not valid UTF-8; its bad bytes were replaced");
+      return core::sanitize_utf8(*result);
+    }
     return std::move(result).value();
+  }
+
+  /// Aliases can repeat one large value many times within max_nodes; the whole
+  /// document's text is bounded too.
+  bool within_budget(std::size_t bytes, const std::string& field) {
+    text_bytes_ += bytes;
+    if (text_bytes_ <= max_text_bytes) return true;
+    if (!budget_reported_) {
+      diag_.error(field, "the document's values add up to more than " + std::to_string(max_text_bytes) +
+                             " bytes (are aliases repeating a large value?); it is not read further");
+      budget_reported_ = true;
+    }
+    return false;
   }
 
   // Aliases let a tiny file expand to billions of nodes; a project's .agentry/ may
   // come from someone else's repository, so conversion stops at a generous budget.
   static constexpr std::size_t max_nodes = 100'000;
+  static constexpr std::size_t max_text_bytes = 4 * 1024 * 1024;
 
   std::size_t nodes_ = 0;
+  std::size_t text_bytes_ = 0;
+  bool budget_reported_ = false;
   int first_line_;
   const EnvLookup& env_;
   Diagnostics& diag_;

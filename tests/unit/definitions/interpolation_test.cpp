@@ -77,5 +77,48 @@ TEST(Interpolation, MalformedReferencesAreErrors) {
   EXPECT_FALSE(interpolate("${A", fake_env()).ok());
 }
 
+TEST(Interpolation, DeepNestingIsRefusedWithoutRecursion) {
+  // 20,000 nested fallbacks (the shape that overflowed the stack): one clear error.
+  std::string deep;
+  for (int i = 0; i < 20000; ++i) deep += "${X:-";
+  deep += "end";
+  deep += std::string(20000, '}');
+  auto result = interpolate(deep, fake_env());
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message.find("nested more than 32 deep"), std::string::npos) << result.error().message;
+  // At the limit it still works, and the innermost fallback wins.
+  std::string at_limit;
+  for (int i = 0; i < 32; ++i) at_limit += "${X:-";
+  at_limit += "end" + std::string(32, '}');
+  EXPECT_EQ(expand(at_limit, fake_env()), "end");
+}
+
+TEST(Interpolation, TheNestingLimitAppliesToSkippedFallbacksToo) {
+  std::string deep = "${SET:-";
+  for (int i = 0; i < 40; ++i) deep += "${X:-";
+  deep += std::string(41, '}');
+  EXPECT_FALSE(interpolate(deep, fake_env({{"SET", "v"}})).ok());
+  EXPECT_EQ(expand("${SET:-${X:-${Y}}} tail", fake_env({{"SET", "v"}})), "v tail");
+}
+
+TEST(Interpolation, OutputIsBounded) {
+  const std::string big(600 * 1024, 'x');
+  auto env = fake_env({{"BIG", big}});
+  EXPECT_EQ(expand("${BIG}", env).size(), big.size());
+  auto twice = interpolate("${BIG}${BIG}", env);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.error().message.find("longer than 1048576 bytes"), std::string::npos);
+  auto tight = interpolate("abc${BIG}", env, InterpolationLimits{32, 100});
+  EXPECT_FALSE(tight.ok());
+}
+
+TEST(Interpolation, UnclosedFallbacksNameTheOutermostVariable) {
+  auto result = interpolate("${OUTER:-${INNER:-x}", fake_env());
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message.find("'${OUTER' is never closed"), std::string::npos) << result.error().message;
+  EXPECT_FALSE(interpolate("${A:-$${b}", fake_env()).ok());
+  EXPECT_EQ(expand("$${a} }x}", fake_env()), "${a} }x}");
+}
+
 }  // namespace
 }  // namespace agentry::definitions
