@@ -21,11 +21,15 @@ RunFacts facts_of(const Run& run) {
   f.passive_backend = run.frozen.backend == passive_backend;
   f.tasks_locked = std::find(run.frozen.locked_fields.begin(), run.frozen.locked_fields.end(), "tasks") !=
                    run.frozen.locked_fields.end();
+  f.damaged = run.damaged.has_value();
   return f;
 }
 
 std::optional<std::string> refusal(Operation op, const RunFacts& f) {
   const bool running = f.status == RunStatus::running;
+  if (f.damaged && op != Operation::archive && op != Operation::unarchive && op != Operation::remove &&
+      op != Operation::abort)
+    return "the stored run is damaged and cannot be used; archive and delete it";
   switch (op) {
     case Operation::ready:
       if (auto r = archived_refusal(f)) return r;

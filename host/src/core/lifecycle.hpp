@@ -36,6 +36,7 @@ struct RunFacts {
   bool archived = false;
   bool passive_backend = false;
   bool tasks_locked = false;
+  bool damaged = false;  // Run::damaged
 };
 
 RunFacts facts_of(const Run& run);

@@ -126,6 +126,11 @@ struct Run {
   std::vector<QueuedMessage> queued_messages;
   /// Derived, views only: the approvals the live attempt waits on (in this process).
   std::vector<PendingApproval> pending_approvals;
+  /// Set when the stored row could not be read whole (say, frozen inputs written by a
+  /// faulty build): why. Such a run is still listed, shown and deletable, never acted on.
+  std::optional<std::string> damaged;
+  /// The unreadable frozen inputs as stored, written back unchanged on archive.
+  std::string damaged_frozen_json;
 };
 
 struct Session {

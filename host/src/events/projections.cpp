@@ -152,6 +152,7 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   s["schedule"] = nullptr;
   s["scheduleState"] = nullptr;
   s["revision"] = run.revision;
+  if (run.damaged) s["damaged"] = boost::json::object{{"reason", *run.damaged}};
   s["capabilities"] = capabilities_json(core::capabilities(core::facts_of(run)));
   return s;
 }

@@ -9,8 +9,11 @@ namespace agentry::store {
 namespace json = boost::json;
 namespace {
 
+/// A stored payload; an unreadable one is shown as damaged rather than failing the page.
 json::object parse_object(const std::string& text) {
-  auto v = json::parse(text);
+  boost::system::error_code ec;
+  auto v = json::parse(text, ec);
+  if (ec) return json::object{{"damaged", "the stored payload cannot be read: " + ec.message()}};
   return v.is_object() ? v.as_object() : json::object{};
 }
 

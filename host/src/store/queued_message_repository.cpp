@@ -22,8 +22,9 @@ std::vector<core::QueuedMessage> QueuedMessageRepository::list(Connection& c, st
     m.id = s.column_text(0);
     m.run_id = s.column_text(1);
     m.text = s.column_text(2);
-    auto source = json::parse(s.column_text(3));
-    if (source.is_object()) m.source = std::move(source.as_object());
+    boost::system::error_code ec;
+    auto source = json::parse(s.column_text(3), ec);
+    if (!ec && source.is_object()) m.source = std::move(source.as_object());
     m.created_at = s.column_text(4);
     out.push_back(std::move(m));
   }

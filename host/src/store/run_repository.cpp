@@ -1,6 +1,9 @@
 #include "store/run_repository.hpp"
 
+#include "core/utf8.hpp"
+
 #include <algorithm>
+#include <stdexcept>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -37,15 +40,41 @@ core::Run read_run(const Statement& s) {
   r.pinned = s.column_bool(i++);
   r.archived = s.column_bool(i++);
   r.archived_at = s.column_optional_text(i++);
-  i += 3;  // agent_name, assignment_name, backend: indexed copies of frozen fields
+  const int indexed = i;  // agent_name, assignment_name, backend: indexed copies of frozen fields
+  i += 3;
   r.backend_session_id = s.column_optional_text(i++);
   r.controller_id = s.column_text(i++);
   r.session_count = s.column_int(i++);
   r.attempt_count = s.column_int(i++);
   r.revision = s.column_int64(i++);
-  r.frozen = core::frozen_inputs_from_json(json::parse(s.column_text(i++)));
+  const std::string frozen = s.column_text(i++);
+  try {
+    boost::system::error_code ec;
+    auto parsed = json::parse(frozen, ec);
+    if (ec) throw std::runtime_error(ec.message());
+    r.frozen = core::frozen_inputs_from_json(parsed);
+  } catch (const std::exception& e) {
+    // One unreadable row must not break every listing: it is shown as damaged.
+    r.damaged = std::string("its frozen inputs cannot be read: ") + e.what();
+    r.damaged_frozen_json = frozen;
+    r.frozen = {};
+    r.frozen.agent_name = s.column_text(indexed);
+    r.frozen.assignment_name = s.column_optional_text(indexed + 1).value_or("");
+    r.frozen.backend = s.column_text(indexed + 2);
+  }
   r.queued_message_count = s.column_int(i++);
   return r;
+}
+
+/// The frozen inputs as stored. Boost.JSON writes string bytes as they are, and a row
+/// that holds invalid UTF-8 could never be read back: such a write fails (and its
+/// transaction rolls back) instead.
+std::string frozen_text(const core::Run& r) {
+  if (r.damaged) return r.damaged_frozen_json;
+  std::string text = json::serialize(core::to_json(r.frozen));
+  if (auto bad = core::first_invalid_utf8(text))
+    throw StoreError("run " + r.id + ": its frozen inputs are not valid UTF-8 (byte " + std::to_string(*bad) + ")", 0);
+  return text;
 }
 
 // Binds every column in run_columns order, starting at parameter 1.
@@ -75,7 +104,7 @@ void bind_run(Statement& s, const core::Run& r) {
   s.bind(i++, r.session_count);
   s.bind(i++, r.attempt_count);
   s.bind(i++, r.revision);
-  s.bind(i++, json::serialize(core::to_json(r.frozen)));
+  s.bind(i++, frozen_text(r));
 }
 
 std::pair<std::string, std::string> split_cursor(std::string_view cursor) {
