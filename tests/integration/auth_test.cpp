@@ -44,11 +44,12 @@ TEST_F(AuthTest, EveryProtectedRouteRefusesMissingWrongAndMalformedTokens) {
       {{"Authorization", std::string("Bearer ") + token + "x"}},
       {{"Authorization", "Bearer"}},
       {{"Authorization", std::string("Basic ") + token}},
-      {{"Authorization", std::string("bearer ") + token}},
+      {{"Authorization", std::string("bearer wrong-token")}},
       {{"Authorization", token}},
   };
   for (const auto& [method, path] : routes) {
-    for (const auto& headers : bad) {
+    for (auto headers : bad) {
+      headers.emplace_back("Content-Type", "application/json");
       auto response = client().request(method, path, "{}", headers);
       EXPECT_EQ(response.status, 401) << method << " " << path;
       EXPECT_NE(response.header("content-type").find("application/json"), std::string::npos) << path;
@@ -60,6 +61,10 @@ TEST_F(AuthTest, EveryProtectedRouteRefusesMissingWrongAndMalformedTokens) {
 TEST_F(AuthTest, TheRightTokenIsAcceptedAndPublicFilesNeedNone) {
   test::Headers good = {{"Authorization", std::string("Bearer ") + token}};
   EXPECT_EQ(client().get("/api/runs/" + run_id_, good).status, 200);
+  // The scheme is case-insensitive (RFC 9110).
+  for (const char* scheme : {"bearer ", "BEARER "})
+    EXPECT_EQ(client().get("/api/runs/" + run_id_, {{"Authorization", std::string(scheme) + token}}).status, 200)
+        << scheme;
   auto sse = client().sse("/api/runs/" + run_id_ + "/events/audit", good);
   EXPECT_TRUE(sse.next(std::chrono::seconds(10)));
   EXPECT_EQ(client().get("/app-config.json").status, 200);

@@ -101,7 +101,7 @@ TEST_F(DaemonTest, SlowClientsAreCutOffByTheReadTimeout) {
 }
 
 TEST_F(DaemonTest, KeepAliveServesSeveralRequestsOnOneConnection) {
-  std::string two = "GET /api/daemon HTTP/1.1\r\nHost: x\r\n\r\nGET /app-config.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  std::string two = "GET /api/daemon HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /app-config.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
   auto answer = client().raw_exchange(two);
   EXPECT_NE(answer.find("daemonInstanceId"), std::string::npos);
   EXPECT_NE(answer.find("webBasePath"), std::string::npos);

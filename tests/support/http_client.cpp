@@ -129,6 +129,8 @@ HttpResponse HttpClient::request(std::string_view method, std::string_view targe
   std::string req = what + " HTTP/1.1\r\n";
   if (!has(all, "host")) req += "Host: " + host_ + ":" + std::to_string(port_) + "\r\n";
   if (!has(all, "connection")) req += "Connection: close\r\n";
+  // Like every JSON client; a test of other types passes its own Content-Type.
+  if (!body.empty() && !has(all, "content-type")) req += "Content-Type: application/json\r\n";
   const bool needs_length = !body.empty() || method == "POST" || method == "PUT" || method == "PATCH";
   if (needs_length && !has(all, "content-length") && !has(all, "transfer-encoding")) {
     req += "Content-Length: " + std::to_string(body.size()) + "\r\n";

@@ -70,7 +70,8 @@ class HttpClient {
   HttpResponse del(std::string_view target, const Headers& headers = {});
 
   /// Sends one request and reads the complete response (Content-Length, chunked, or until
-  /// close). Content-Length is sent when the body is non-empty or the method is POST/PUT/PATCH.
+  /// close). Content-Length is sent when the body is non-empty or the method is POST/PUT/PATCH;
+  /// a non-empty body is sent as application/json unless `headers` name a Content-Type.
   /// Throws std::runtime_error ("timed out after 10000 ms waiting for response to GET
   /// /api/runs", "cannot connect to 127.0.0.1:1: Connection refused", framing errors).
   HttpResponse request(std::string_view method, std::string_view target,

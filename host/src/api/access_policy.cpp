@@ -45,9 +45,12 @@ bool AccessPolicy::allows(const HttpRequest& request) const {
   if (!enabled_) return true;
   const auto* header = request.header("authorization");
   if (!header) return false;
-  static constexpr std::string_view scheme = "Bearer ";
-  if (header->size() <= scheme.size() || header->compare(0, scheme.size(), scheme) != 0) return false;
-  return constant_time_equal(header->substr(scheme.size()), token_);
+  // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared as sent.
+  static constexpr std::string_view scheme = "bearer ";
+  if (header->size() <= scheme.size()) return false;
+  for (std::size_t i = 0; i < scheme.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>((*header)[i])) != scheme[i]) return false;
+  return constant_time_equal(trim(header->substr(scheme.size())), token_);
 }
 
 HttpResponse AccessPolicy::refusal() {

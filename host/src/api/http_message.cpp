@@ -1,5 +1,7 @@
 #include "api/http_message.hpp"
 
+#include "core/utf8.hpp"
+
 #include <boost/json/serialize.hpp>
 
 namespace agentry::api {
@@ -55,7 +57,8 @@ std::string percent_decode(std::string_view text, bool plus_is_space, bool& ok) 
       }
       int hi = hex_value(text[i + 1]);
       int lo = hex_value(text[i + 2]);
-      if (hi < 0 || lo < 0) {
+      // %00 would cut a value short where it reaches C strings.
+      if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
         ok = false;
         return {};
       }
@@ -66,6 +69,11 @@ std::string percent_decode(std::string_view text, bool plus_is_space, bool& ok) 
     } else {
       out += c;
     }
+  }
+  // Decoded text becomes JSON strings, which must be UTF-8.
+  if (!core::is_valid_utf8(out)) {
+    ok = false;
+    return {};
   }
   return out;
 }

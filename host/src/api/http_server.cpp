@@ -1,7 +1,9 @@
 #include "api/http_server.hpp"
 
 #include "api/access_policy.hpp"
+#include "api/browser_guard.hpp"
 #include "api/event_stream.hpp"
+#include "api/server_errors.hpp"
 #include "api/worker_dispatch.hpp"
 #include "api/ws_session.hpp"
 #include "core/log.hpp"
@@ -24,8 +26,11 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <list>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -36,6 +41,16 @@ namespace http = beast::http;
 namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
 
+/// A connection waiting for a request: the first thing to let go of when the daemon is
+/// full. `stream` and `waiting` are touched on the connection's strand only.
+struct WaitingConnection {
+  net::any_io_executor executor;
+  beast::tcp_stream* stream = nullptr;
+  bool waiting = false;
+  std::list<std::shared_ptr<WaitingConnection>>::iterator position;  // in Impl::waiting, under its mutex
+  bool listed = false;                                                // under Impl::waiting_mutex
+};
+
 struct HttpServer::Impl {
   Impl(const Router& r, ServerLimits l, ServerThreads t)
       : router(r), limits(l), threads(t), workers(t.workers), acceptor(ioc), signals(ioc, SIGINT, SIGTERM) {}
@@ -44,6 +59,7 @@ struct HttpServer::Impl {
   const Operations* operations = nullptr;
   engine::Engine* engine = nullptr;
   const AccessPolicy* access = nullptr;
+  const BrowserGuard* guard = nullptr;
   ServerLimits limits;
   ServerThreads threads;
   net::io_context ioc;
@@ -54,6 +70,9 @@ struct HttpServer::Impl {
   std::atomic<std::size_t> connections{0};
   std::atomic<std::size_t> in_flight{0};
   std::atomic<bool> stopping{false};
+  std::atomic<std::size_t> refusing{0};
+  std::mutex waiting_mutex;
+  std::list<std::shared_ptr<WaitingConnection>> waiting;  // oldest first
 };
 
 namespace {
@@ -203,19 +222,91 @@ net::awaitable<void> write_response(beast::tcp_stream& stream, const HttpRespons
   ok = !ec;
 }
 
+void list_waiting(HttpServer::Impl& impl, const std::shared_ptr<WaitingConnection>& slot) {
+  std::lock_guard lock(impl.waiting_mutex);
+  slot->position = impl.waiting.insert(impl.waiting.end(), slot);
+  slot->listed = true;
+}
+
+void unlist_waiting(HttpServer::Impl& impl, const std::shared_ptr<WaitingConnection>& slot) {
+  std::lock_guard lock(impl.waiting_mutex);
+  if (slot->listed) impl.waiting.erase(slot->position);
+  slot->listed = false;
+}
+
+/// Closes the connection that has waited longest for a request. False when none waits.
+bool evict_oldest_waiting(HttpServer::Impl& impl) {
+  std::shared_ptr<WaitingConnection> oldest;
+  {
+    std::lock_guard lock(impl.waiting_mutex);
+    if (impl.waiting.empty()) return false;
+    oldest = impl.waiting.front();
+    impl.waiting.pop_front();
+    oldest->listed = false;
+  }
+  net::post(oldest->executor, [oldest] {
+    if (!oldest->waiting || !oldest->stream) return;  // it got its request meanwhile
+    boost::system::error_code ignored;
+    oldest->stream->socket().close(ignored);
+  });
+  return true;
+}
+
+/// Anything that is not exactly "chunked" (gzip, a list ending in chunked...) is a
+/// coding we would otherwise hand on still encoded.
+bool unsupported_transfer_coding(const http::request_parser<http::string_body>& parser) {
+  auto it = parser.get().find(http::field::transfer_encoding);
+  if (it == parser.get().end()) return false;
+  std::string value(it->value());
+  std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return std::tolower(c); });
+  auto first = value.find_first_not_of(" \t");
+  auto last = value.find_last_not_of(" \t");
+  return first == std::string::npos || value.substr(first, last - first + 1) != "chunked";
+}
+
 net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
   Counted connection(impl.connections);
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
+  auto slot = std::make_shared<WaitingConnection>();
+  slot->executor = stream.get_executor();
+  slot->stream = &stream;
+  struct Unlist {
+    HttpServer::Impl& impl;
+    std::shared_ptr<WaitingConnection>& slot;
+    ~Unlist() {
+      slot->waiting = false;
+      slot->stream = nullptr;
+      unlist_waiting(impl, slot);
+    }
+  } unlist{impl, slot};
+  bool first_request = true;
   for (;;) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(impl.limits.max_header_bytes));
     parser.body_limit(impl.limits.max_body_bytes);
-    stream.expires_after(impl.limits.read_timeout);
+    stream.expires_after(first_request ? impl.limits.read_timeout : impl.limits.idle_timeout);
+    first_request = false;
 
+    slot->waiting = true;
+    list_waiting(impl, slot);
     auto [header_ec, header_n] =
         co_await http::async_read_header(stream, buffer, parser, net::as_tuple(net::use_awaitable));
+    slot->waiting = false;
+    unlist_waiting(impl, slot);
+    stream.expires_after(impl.limits.read_timeout);
     boost::system::error_code ec = header_ec;
+    if (!ec && unsupported_transfer_coding(parser)) {
+      auto response = error_response(core::ErrorCode::invalid_request,
+                                     "Transfer-Encoding '" + std::string(parser.get()[http::field::transfer_encoding]) +
+                                         "' is not supported; send the body plainly or with 'chunked' alone",
+                                     {{"header", "Transfer-Encoding"}});
+      response.status = 501;
+      bool ok = false;
+      co_await write_response(stream, client_response(std::move(response), new_request_id(), "transfer coding"),
+                              parser.get().version(), false, impl.limits, ok);
+      break;
+    }
     if (!ec && parser.get()[http::field::expect] == "100-continue") {
       http::response<http::empty_body> cont{http::status::continue_, parser.get().version()};
       auto [cont_ec, cont_n] = co_await http::async_write(stream, cont, net::as_tuple(net::use_awaitable));
@@ -239,13 +330,18 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
     // A refused upgrade ends the connection: the client asked for another protocol.
     const bool keep_alive = req.keep_alive() && !impl.stopping && !upgrade;
     HttpRequest request = to_request(req);
+    const std::string request_id = new_request_id();
+    const std::string what = request.method + " " + request.target.substr(0, 200);
     HttpResponse response;
     {
       Counted busy(impl.in_flight);
       if (request.target.empty() || request.target[0] != '/') {
         response = error_response(core::ErrorCode::invalid_request, "request target must be an absolute path");
       } else if (!parse_target(request.target, request.path, request.query)) {
-        response = error_response(core::ErrorCode::invalid_request, "malformed percent-encoding in the query string");
+        response = error_response(core::ErrorCode::invalid_request,
+                                  "malformed query string: bad percent-encoding, %00 or invalid UTF-8");
+      } else if (auto refused = impl.guard ? impl.guard->refusal(request, upgrade) : std::nullopt) {
+        response = std::move(*refused);  // a web page's request: before auth, streams or handshakes
       } else if ((upgrade || is_protected_path(request.path)) && impl.access && !impl.access->allows(request)) {
         response = AccessPolicy::refusal();  // before any event-stream header or handshake
       } else if (upgrade) {
@@ -255,6 +351,7 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
         response = co_await dispatch_on_workers(impl, std::move(request));
       }
     }
+    if (!(upgrade && response.body.empty())) response = client_response(std::move(response), request_id, what);
     if (upgrade && response.body.empty()) {
       co_await serve_websocket(WebSocketServices{*impl.operations, *impl.engine, impl.workers, impl.limits},
                                std::move(stream), parser.release());
@@ -272,6 +369,53 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
 }
 
+/// Whether a new connection may be served. Near the limit the connection that has
+/// waited longest for a request makes room; at the limit with nobody to evict, no.
+bool admit(HttpServer::Impl& impl) {
+  const std::size_t open = impl.connections.load();
+  const auto& l = impl.limits;
+  const std::size_t reserve = std::min(l.reserved_connections, l.max_connections / 2);
+  if (open < l.max_connections - reserve) return true;
+  const bool evicted = evict_oldest_waiting(impl);
+  // An evicted connection closes soon; until then one more may be open than the limit.
+  return open < l.max_connections || (evicted && open < l.max_connections + reserve);
+}
+
+/// Answers 503 with the envelope and closes, without reading the request: the client
+/// learns why instead of seeing a reset. Bounded: past 64 at once, just close.
+void refuse_connection(HttpServer::Impl& impl, tcp::socket socket) {
+  static std::atomic<std::int64_t> last_logged{0};
+  const auto now = std::chrono::steady_clock::now().time_since_epoch() / std::chrono::seconds(1);
+  if (last_logged.exchange(now) != now)
+    core::log_warn("connection limit reached; answering 503",
+                   {{"limit", std::to_string(impl.limits.max_connections)}});
+  if (impl.refusing.load() >= 64) {
+    boost::system::error_code ignored;
+    socket.close(ignored);
+    return;
+  }
+  auto executor = socket.get_executor();
+  net::co_spawn(
+      executor,
+      [&impl, socket = std::move(socket)]() mutable -> net::awaitable<void> {
+        Counted refusing(impl.refusing);
+        beast::tcp_stream stream(std::move(socket));
+        auto response = error_response(core::ErrorCode::unavailable,
+                                       "the daemon has too many connections open (" +
+                                           std::to_string(impl.limits.max_connections) + "); try again shortly",
+                                       {{"limit", impl.limits.max_connections}});
+        response.headers.emplace_back("Retry-After", "1");
+        ServerLimits quick = impl.limits;
+        quick.write_timeout = std::chrono::seconds(2);
+        bool ok = false;
+        co_await write_response(stream, client_response(std::move(response), new_request_id(), "connection"), 11,
+                                false, quick, ok);
+        boost::system::error_code ignored;
+        stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      },
+      net::detached);
+}
+
 net::awaitable<void> accept_loop(HttpServer::Impl& impl) {
   for (;;) {
     auto [ec, socket] = co_await impl.acceptor.async_accept(net::make_strand(impl.ioc),
@@ -284,11 +428,8 @@ net::awaitable<void> accept_loop(HttpServer::Impl& impl) {
       co_await pause.async_wait(net::as_tuple(net::use_awaitable));
       continue;
     }
-    if (impl.connections.load() >= impl.limits.max_connections) {
-      core::log_warn("connection limit reached; refusing connection",
-                     {{"limit", std::to_string(impl.limits.max_connections)}});
-      boost::system::error_code ignored;
-      socket.close(ignored);
+    if (!admit(impl)) {
+      refuse_connection(impl, std::move(socket));
       continue;
     }
     // Small request/response messages: without this, a reply written in several pieces
@@ -333,6 +474,8 @@ void HttpServer::enable_websocket(const Operations& operations, engine::Engine& 
 }
 
 void HttpServer::set_access_policy(const AccessPolicy& policy) { impl_->access = &policy; }
+
+void HttpServer::set_browser_guard(const BrowserGuard& guard) { impl_->guard = &guard; }
 
 core::Result<std::uint16_t> HttpServer::listen(const std::string& address, std::uint16_t port) {
   boost::system::error_code ec;

@@ -18,16 +18,23 @@ class Engine;
 namespace agentry::api {
 
 class AccessPolicy;
+class BrowserGuard;
 class Operations;
 
 struct ServerLimits {
   std::size_t max_body_bytes = 1024 * 1024;  // also the largest WebSocket message
   std::size_t max_header_bytes = 16 * 1024;
-  /// Time allowed to receive one whole request, and to wait for the next one on a
-  /// kept-alive connection.
+  /// Time allowed to receive one whole request.
   std::chrono::milliseconds read_timeout{30000};
+  /// How long a kept-alive connection may wait for its next request.
+  std::chrono::milliseconds idle_timeout{5000};
   std::chrono::milliseconds write_timeout{30000};
+  /// At this many connections a new one first evicts the oldest connection that waits
+  /// for a request; with none to evict it is answered 503.
   std::size_t max_connections = 512;
+  /// Evicting starts this many connections before the limit, so that a new client
+  /// always finds a place while idle ones hold the rest.
+  std::size_t reserved_connections = 16;
   /// On shutdown, how long requests already being handled may take to finish.
   std::chrono::milliseconds drain_timeout{3000};
   /// How often an idle event stream sends a comment line, so proxies and clients can
@@ -52,6 +59,8 @@ class HttpServer {
   void enable_websocket(const Operations& operations, engine::Engine& engine);
   /// Requires a bearer token on protected paths and the WebSocket handshake.
   void set_access_policy(const AccessPolicy& policy);
+  /// Refuses requests a web page may have sent (browser_guard.hpp). Must outlive the server.
+  void set_browser_guard(const BrowserGuard& guard);
 
   /// Binds and listens; port 0 picks an ephemeral port. Returns the bound port.
   core::Result<std::uint16_t> listen(const std::string& address, std::uint16_t port);

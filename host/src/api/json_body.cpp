@@ -18,7 +18,34 @@ core::Result<JsonBody> JsonBody::parse(const std::string& text, bool empty_is_ob
                       {{"reason", "malformed_json"}});
   if (!value.is_object())
     return core::fail(ErrorCode::invalid_request, "request body must be a JSON object", {{"reason", "not_an_object"}});
+  if (auto field = field_with_nul(value))
+    return core::fail(ErrorCode::invalid_request, "field '" + *field + "' contains a NUL character",
+                      {{"field", *field}, {"reason", "nul_character"}});
   return JsonBody(std::move(value.as_object()));
+}
+
+std::optional<std::string> field_with_nul(const json::value& value, const std::string& path) {
+  auto has_nul = [](json::string_view s) { return s.find('\0') != json::string_view::npos; };
+  switch (value.kind()) {
+    case json::kind::string:
+      if (has_nul(value.get_string())) return path.empty() ? std::string("(value)") : path;
+      return std::nullopt;
+    case json::kind::array: {
+      const auto& array = value.get_array();
+      for (std::size_t i = 0; i < array.size(); ++i)
+        if (auto found = field_with_nul(array[i], path + "[" + std::to_string(i) + "]")) return found;
+      return std::nullopt;
+    }
+    case json::kind::object:
+      for (const auto& [key, item] : value.get_object()) {
+        const std::string child = path.empty() ? std::string(key) : path + "." + std::string(key);
+        if (has_nul(key)) return child;
+        if (auto found = field_with_nul(item, child)) return found;
+      }
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
 }
 
 JsonBody::JsonBody(json::object object, std::string path) : object_(std::move(object)), path_(std::move(path)) {}

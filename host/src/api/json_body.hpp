@@ -23,6 +23,11 @@ struct Nullable {
   std::optional<T> value;  // empty when present and null
 };
 
+/// The dotted path of the first string (or key) in `value` that contains a NUL
+/// character: such text would be cut short where it reaches C strings (argv, the
+/// environment, file names), so the API refuses it at the boundary.
+std::optional<std::string> field_with_nul(const boost::json::value& value, const std::string& path = {});
+
 class JsonBody {
  public:
   /// Parses `text`; an empty body counts as {} when `empty_is_object`.

@@ -1,7 +1,6 @@
 #include "api/operations.hpp"
 
 #include "core/ids.hpp"
-#include "core/log.hpp"
 #include "events/projections.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -28,8 +27,8 @@ core::Result<OperationResult> Operations::call(std::string_view name, const Oper
   try {
     return (*op)(request);
   } catch (const std::exception& e) {
-    core::log_error("operation failed", {{"operation", std::string(name)}, {"error", e.what()}});
-    return core::fail(core::ErrorCode::internal, "internal error while handling " + std::string(name));
+    // Transports log it with a request id and keep it from remote clients (server_errors.hpp).
+    return core::fail(core::ErrorCode::internal, std::string(name) + " failed: " + e.what());
   }
 }
 

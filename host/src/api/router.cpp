@@ -1,7 +1,5 @@
 #include "api/router.hpp"
 
-#include "core/log.hpp"
-
 #include <exception>
 
 namespace agentry::api {
@@ -60,9 +58,8 @@ HttpResponse Router::dispatch(HttpRequest request) const {
     try {
       return route.handler(request);
     } catch (const std::exception& e) {
-      core::log_error("request handler failed", {{"method", request.method}, {"path", request.path},
-                                                 {"error", e.what()}});
-      return error_response(core::ErrorCode::internal, "internal error while handling the request");
+      // The transport logs it with a request id and keeps it from the client (server_errors.hpp).
+      return error_response(core::ErrorCode::internal, std::string("request handler failed: ") + e.what());
     }
   }
   if (!allowed.empty()) {

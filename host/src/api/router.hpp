@@ -16,7 +16,8 @@ using Handler = std::function<HttpResponse(const HttpRequest&)>;
 class Router {
  public:
   void add(std::string method, const std::string& pattern, Handler handler);
-  /// Never throws: a handler's exception becomes a 500 envelope.
+  /// Never throws: a handler's exception becomes a 500 envelope naming it, which the
+  /// transport logs and replaces (server_errors.hpp).
   HttpResponse dispatch(HttpRequest request) const;
 
  private:

@@ -2,6 +2,7 @@
 
 #include "api/jsonrpc.hpp"
 #include "api/run_streams.hpp"
+#include "api/server_errors.hpp"
 #include "api/worker_dispatch.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -266,7 +267,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     return on_workers<std::string>(services_.workers, [&ops, id = std::move(id), method = std::move(request.method),
                                                        op = std::move(op)]() {
       auto result = ops.call(method, op);
-      return result ? jsonrpc_result(id, result->body) : jsonrpc_error(id, result.error());
+      if (result) return jsonrpc_result(id, result->body);
+      return jsonrpc_error(id, client_error(result.error(), new_request_id(), method));
     });
   }
 

@@ -2,6 +2,7 @@
 
 #include "api/access_policy.hpp"
 #include "api/api_context.hpp"
+#include "api/browser_guard.hpp"
 #include "api/http_server.hpp"
 #include "api/operations.hpp"
 #include "api/router.hpp"
@@ -39,6 +40,14 @@ int run_serve(const ServeOptions& options) {
     std::cerr << "agentry serve: " << access.error().message << "\n";
     return exit_code::config_error;
   }
+  auto guard = api::BrowserGuard::from_environment(url->host, [](const char* name) -> std::optional<std::string> {
+    const char* v = std::getenv(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  });
+  if (!guard) {
+    std::cerr << "agentry serve: " << guard.error().message << "\n";
+    return exit_code::config_error;
+  }
   auto paths = resolve_paths();
   if (!paths) {
     std::cerr << "agentry serve: " << paths.error().message << "\n";
@@ -72,11 +81,16 @@ int run_serve(const ServeOptions& options) {
   // For tests and unusual clients; the default suits interactive use.
   if (const char* ms = std::getenv("AGENTRY_HTTP_READ_TIMEOUT_MS"); ms && std::atol(ms) > 0)
     limits.read_timeout = std::chrono::milliseconds(std::atol(ms));
+  if (const char* ms = std::getenv("AGENTRY_HTTP_IDLE_TIMEOUT_MS"); ms && std::atol(ms) > 0)
+    limits.idle_timeout = std::chrono::milliseconds(std::atol(ms));
+  if (const char* n = std::getenv("AGENTRY_HTTP_MAX_CONNECTIONS"); n && std::atol(n) >= 8)
+    limits.max_connections = static_cast<std::size_t>(std::atol(n));
   if (const char* ms = std::getenv("AGENTRY_SSE_HEARTBEAT_MS"); ms && std::atol(ms) > 0)
     limits.sse_heartbeat = std::chrono::milliseconds(std::atol(ms));
   api::HttpServer server(router, limits);
   server.enable_websocket(operations, engine);
   server.set_access_policy(*access);
+  server.set_browser_guard(*guard);
   auto port = server.listen(url->host, url->port);
   if (!port) {
     std::cerr << "agentry serve: " << port.error().message << "\n";

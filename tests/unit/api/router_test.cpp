@@ -1,5 +1,7 @@
 #include "api/router.hpp"
 
+#include "api/server_errors.hpp"
+
 #include <gtest/gtest.h>
 
 #include <boost/json/parse.hpp>
@@ -43,12 +45,21 @@ TEST(RouterTest, UnknownPathIsNotFoundAndWrongMethodIs405) {
   EXPECT_EQ(wrong.headers[0].second, "GET, DELETE");
 }
 
-TEST(RouterTest, HandlerExceptionsBecomeInternalErrors) {
+TEST(RouterTest, HandlerExceptionsBecomeInternalErrorsThatReachOnlyTheLog) {
   Router router;
   router.add("GET", "/boom", [](const HttpRequest&) -> HttpResponse { throw std::runtime_error("secret detail"); });
   auto response = router.dispatch(request("GET", "/boom"));
   EXPECT_EQ(response.status, 500);
-  EXPECT_EQ(response.body.find("secret detail"), std::string::npos);
+  EXPECT_NE(response.body.find("secret detail"), std::string::npos);  // for the transport to log
+  auto sent = client_response(std::move(response), "req_test1", "GET /boom");
+  EXPECT_EQ(sent.status, 500);
+  EXPECT_EQ(sent.body.find("secret detail"), std::string::npos);
+  EXPECT_NE(sent.body.find("\"requestId\":\"req_test1\""), std::string::npos) << sent.body;
+  EXPECT_NE(sent.body.find("INTERNAL"), std::string::npos);
+  ASSERT_FALSE(sent.headers.empty());
+  EXPECT_EQ(sent.headers.back().first, "X-Request-Id");
+  auto fine = client_response(error_response(core::ErrorCode::not_found, "no run x"), "req_test2", "GET /x");
+  EXPECT_NE(fine.body.find("no run x"), std::string::npos);  // only 5xx bodies are replaced
 }
 
 TEST(RouterTest, MalformedEncodingIsABadRequest) {

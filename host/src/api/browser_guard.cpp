@@ -1,0 +1,204 @@
+#include "api/browser_guard.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+namespace agentry::api {
+namespace {
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    auto comma = text.find(',');
+    auto item = trim(text.substr(0, comma));
+    if (!item.empty()) out.push_back(lower(item));
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+bool is_port(std::string_view text) {
+  if (text.empty() || text.size() > 5) return false;
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc{} && end == text.data() + text.size() && value <= 65535;
+}
+
+bool is_ipv4_loopback(std::string_view host) {
+  // 127.0.0.0/8 as four decimal octets.
+  int octets = 0;
+  std::string_view rest = host;
+  unsigned first = 0;
+  while (true) {
+    auto dot = rest.find('.');
+    auto part = rest.substr(0, dot);
+    unsigned value = 0;
+    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (part.empty() || part.size() > 3 || ec != std::errc{} || end != part.data() + part.size() || value > 255)
+      return false;
+    if (octets == 0) first = value;
+    ++octets;
+    if (dot == std::string_view::npos) break;
+    rest.remove_prefix(dot + 1);
+  }
+  return octets == 4 && first == 127;
+}
+
+bool is_loopback_name(const std::string& host) {
+  auto ends_with = [&](std::string_view suffix) {
+    return host.size() >= suffix.size() && host.compare(host.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  // Browsers resolve localhost and *.localhost to loopback themselves (RFC 6761).
+  return host == "localhost" || ends_with(".localhost") || host == "::1" || is_ipv4_loopback(host);
+}
+
+bool is_mutating(const std::string& method) {
+  return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
+}
+
+HttpResponse forbidden(std::string message, boost::json::object details) {
+  return error_response(core::ErrorCode::forbidden, std::move(message), std::move(details));
+}
+
+/// "scheme://host[:port]" in lower case, or empty when `text` is not an origin.
+std::string normalized_origin(std::string_view text) {
+  std::string origin = lower(trim(text));
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (origin.rfind(scheme, 0) != 0) continue;
+    std::string_view authority = std::string_view(origin).substr(scheme.size());
+    if (authority.empty() || host_name_of(authority).empty()) return {};
+    // Default ports are left out, as browsers do.
+    const std::string_view default_port = scheme == "http://" ? ":80" : ":443";
+    if (authority.size() > default_port.size() &&
+        authority.substr(authority.size() - default_port.size()) == default_port &&
+        authority[authority.size() - default_port.size() - 1] != ':')
+      origin.resize(origin.size() - default_port.size());
+    return origin;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string host_name_of(std::string_view header) {
+  header = trim(header);
+  if (header.empty()) return {};
+  std::string_view name;
+  std::string_view port;
+  if (header.front() == '[') {
+    auto close = header.find(']');
+    if (close == std::string_view::npos) return {};
+    name = header.substr(1, close - 1);
+    auto rest = header.substr(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return {};
+      port = rest.substr(1);
+    }
+    if (name.empty() || name.find_first_not_of("0123456789abcdefABCDEF:.") != std::string_view::npos) return {};
+  } else {
+    auto colon = header.find(':');
+    name = header.substr(0, colon);
+    if (colon != std::string_view::npos) port = header.substr(colon + 1);
+    if (colon != std::string_view::npos && !is_port(port)) return {};
+    if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") !=
+                            std::string_view::npos)
+      return {};
+  }
+  if (!port.empty() && !is_port(port)) return {};
+  std::string out = lower(name);
+  if (!out.empty() && out.back() == '.') out.pop_back();  // "localhost." is "localhost"
+  return out;
+}
+
+core::Result<BrowserGuard> BrowserGuard::from_environment(
+    const std::string& listen_host, const std::function<std::optional<std::string>(const char*)>& getenv) {
+  std::vector<std::string> hosts;
+  for (auto& entry : split_list(getenv("AGENTRY_ALLOWED_HOSTS").value_or(""))) {
+    std::string name = host_name_of(entry);
+    if (name.empty())
+      return core::fail(core::ErrorCode::invalid_request,
+                        "AGENTRY_ALLOWED_HOSTS: '" + entry + "' is not a host name (write e.g. agentry.internal)");
+    hosts.push_back(std::move(name));
+  }
+  std::vector<std::string> origins;
+  for (auto& entry : split_list(getenv("AGENTRY_ALLOWED_ORIGINS").value_or(""))) {
+    std::string origin = normalized_origin(entry);
+    if (origin.empty() || entry.find('/', entry.find("://") + 3) != std::string::npos)
+      return core::fail(core::ErrorCode::invalid_request,
+                        "AGENTRY_ALLOWED_ORIGINS: '" + entry +
+                            "' is not an origin (write scheme://host[:port], e.g. http://localhost:5173)");
+    origins.push_back(std::move(origin));
+  }
+  return BrowserGuard(listen_host, std::move(hosts), std::move(origins));
+}
+
+BrowserGuard::BrowserGuard(std::string listen_host, std::vector<std::string> allowed_hosts,
+                           std::vector<std::string> allowed_origins)
+    : listen_host_(host_name_of(listen_host.find(':') != std::string::npos && listen_host.front() != '['
+                                    ? "[" + listen_host + "]"
+                                    : listen_host)),
+      allowed_hosts_(std::move(allowed_hosts)),
+      allowed_origins_(std::move(allowed_origins)) {}
+
+bool BrowserGuard::host_allowed(const std::string& host) const {
+  if (host.empty()) return false;
+  if (is_loopback_name(host)) return true;
+  if (host == listen_host_ && host != "0.0.0.0" && host != "::") return true;
+  return std::find(allowed_hosts_.begin(), allowed_hosts_.end(), host) != allowed_hosts_.end();
+}
+
+bool BrowserGuard::origin_allowed(const std::string& origin, const std::string& host_header) const {
+  const std::string normalized = normalized_origin(origin);
+  if (normalized.empty()) return false;  // "null" (sandboxed frames, files) and garbage
+  // The daemon's own origin: the page was served by this daemon under this Host.
+  if (!host_header.empty() && (normalized == normalized_origin("http://" + host_header) ||
+                               normalized == normalized_origin("https://" + host_header)))
+    return true;
+  return std::find(allowed_origins_.begin(), allowed_origins_.end(), normalized) != allowed_origins_.end();
+}
+
+std::optional<HttpResponse> BrowserGuard::refusal(const HttpRequest& request, bool websocket_upgrade) const {
+  const std::string* host = request.header("host");
+  if (host && !host_allowed(host_name_of(*host)))
+    return forbidden("this daemon does not answer to host '" + *host +
+                         "'; reach it as 127.0.0.1 or localhost, or list the name in AGENTRY_ALLOWED_HOSTS",
+                     {{"header", "Host"}});
+  if (const std::string* origin = request.header("origin")) {
+    if (!origin_allowed(*origin, host ? *host : std::string()))
+      return forbidden(std::string(websocket_upgrade ? "WebSocket connections" : "requests") + " from origin '" +
+                           *origin + "' are refused; list it in AGENTRY_ALLOWED_ORIGINS to let its pages in",
+                       {{"header", "Origin"}});
+  } else if (const std::string* site = request.header("sec-fetch-site"); site && lower(*site) == "cross-site") {
+    // A page's <img>, <script> or link to the daemon: a browser, sending no Origin.
+    return forbidden("cross-site requests are refused", {{"header", "Sec-Fetch-Site"}});
+  }
+  if (is_mutating(request.method)) {
+    const std::string* type = request.header("content-type");
+    const bool json = type && lower(trim(std::string_view(*type).substr(0, type->find(';')))) == "application/json";
+    if ((type && !json) || (!type && !request.body.empty())) {
+      auto response = error_response(core::ErrorCode::invalid_request,
+                                     "a " + request.method + " request with a body must send it as " +
+                                         "'Content-Type: application/json'",
+                                     {{"header", "Content-Type"}});
+      response.status = 415;
+      return response;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace agentry::api

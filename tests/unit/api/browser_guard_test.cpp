@@ -1,0 +1,102 @@
+#include "api/browser_guard.hpp"
+
+#include <gtest/gtest.h>
+
+namespace agentry::api {
+namespace {
+
+HttpRequest request(std::string method, std::map<std::string, std::string> headers, std::string body = {}) {
+  HttpRequest r;
+  r.method = std::move(method);
+  r.target = r.path = "/api/runs";
+  r.headers = std::move(headers);
+  r.body = std::move(body);
+  return r;
+}
+
+int status_of(const BrowserGuard& guard, const HttpRequest& r, bool upgrade = false) {
+  auto refused = guard.refusal(r, upgrade);
+  return refused ? refused->status : 0;
+}
+
+const BrowserGuard guard("127.0.0.1", {"agentry.internal"}, {"http://localhost:5173"});
+
+TEST(BrowserGuard, HostNamesAreParsedWithoutPortAndCase) {
+  EXPECT_EQ(host_name_of("127.0.0.1:4773"), "127.0.0.1");
+  EXPECT_EQ(host_name_of("LocalHost."), "localhost");
+  EXPECT_EQ(host_name_of("[::1]:80"), "::1");
+  EXPECT_EQ(host_name_of("evil.example:99999"), "");
+  EXPECT_EQ(host_name_of("a b"), "");
+  EXPECT_EQ(host_name_of("user@host"), "");
+}
+
+TEST(BrowserGuard, OnlyLoopbackTheListenHostOrListedHostsAreAnswered) {
+  for (const char* host : {"127.0.0.1:4773", "localhost:4773", "[::1]:4773", "127.1.2.3", "app.localhost:1",
+                           "agentry.internal"})
+    EXPECT_EQ(status_of(guard, request("GET", {{"host", host}})), 0) << host;
+  // DNS rebinding: a name the attacker controls, resolving to 127.0.0.1.
+  for (const char* host : {"evil.example:4773", "127.0.0.1.evil.example", "0.0.0.0:4773", "", "[::1"})
+    EXPECT_EQ(status_of(guard, request("GET", {{"host", host}})), 403) << host;
+  EXPECT_EQ(status_of(guard, request("GET", {})), 0);  // HTTP/1.0 clients may send none
+}
+
+TEST(BrowserGuard, ForeignOriginsAreRefusedForRequestsAndUpgrades) {
+  auto from = [](const char* origin, const char* host = "127.0.0.1:4773") {
+    return request("GET", {{"host", host}, {"origin", origin}});
+  };
+  EXPECT_EQ(status_of(guard, from("http://127.0.0.1:4773")), 0);  // the dashboard itself
+  EXPECT_EQ(status_of(guard, from("http://localhost:4773", "localhost:4773")), 0);
+  EXPECT_EQ(status_of(guard, from("http://LOCALHOST:5173")), 0);  // allow-listed
+  for (const char* origin : {"https://evil.example", "null", "http://127.0.0.1:4774", "http://localhost:5173.evil",
+                             "file://", "garbage"}) {
+    EXPECT_EQ(status_of(guard, from(origin)), 403) << origin;
+    EXPECT_EQ(status_of(guard, from(origin), true), 403) << origin;
+  }
+  auto refused = guard.refusal(from("https://evil.example"), true);
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->body.find("FORBIDDEN"), std::string::npos);
+  EXPECT_NE(refused->body.find("AGENTRY_ALLOWED_ORIGINS"), std::string::npos);
+}
+
+TEST(BrowserGuard, CrossSiteSubresourcesWithoutOriginAreRefused) {
+  EXPECT_EQ(status_of(guard, request("GET", {{"host", "127.0.0.1"}, {"sec-fetch-site", "cross-site"}})), 403);
+  EXPECT_EQ(status_of(guard, request("GET", {{"host", "127.0.0.1"}, {"sec-fetch-site", "same-origin"}})), 0);
+}
+
+TEST(BrowserGuard, MutatingRequestsWithABodyMustBeJson) {
+  const std::map<std::string, std::string> host{{"host", "127.0.0.1"}};
+  auto with_type = [&](const char* method, const char* type, std::string body) {
+    auto headers = host;
+    if (type) headers["content-type"] = type;
+    return request(method, headers, std::move(body));
+  };
+  EXPECT_EQ(status_of(guard, with_type("POST", "application/json", "{}")), 0);
+  EXPECT_EQ(status_of(guard, with_type("PATCH", "Application/JSON; charset=utf-8", "{}")), 0);
+  EXPECT_EQ(status_of(guard, with_type("POST", nullptr, "")), 0);  // e.g. curl -X POST .../abort
+  EXPECT_EQ(status_of(guard, with_type("POST", "text/plain", "{}")), 415);
+  EXPECT_EQ(status_of(guard, with_type("POST", "application/x-www-form-urlencoded", "a=1")), 415);
+  EXPECT_EQ(status_of(guard, with_type("DELETE", "text/plain", "")), 415);
+  EXPECT_EQ(status_of(guard, with_type("PUT", nullptr, "{}")), 415);
+  EXPECT_EQ(status_of(guard, with_type("GET", "text/plain", "")), 0);
+}
+
+TEST(BrowserGuard, SettingsAreReadAndCheckedFromTheEnvironment) {
+  auto env = [](std::map<std::string, std::string> vars) {
+    return [vars](const char* name) -> std::optional<std::string> {
+      auto it = vars.find(name);
+      return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
+    };
+  };
+  auto ok = BrowserGuard::from_environment(
+      "0.0.0.0", env({{"AGENTRY_ALLOWED_HOSTS", "box.lan, other"}, {"AGENTRY_ALLOWED_ORIGINS", "https://x.dev:8443"}}));
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(status_of(*ok, request("GET", {{"host", "box.lan:4773"}})), 0);
+  EXPECT_EQ(status_of(*ok, request("GET", {{"host", "0.0.0.0:4773"}})), 403);  // not a name to browse to
+  EXPECT_EQ(status_of(*ok, request("GET", {{"host", "box.lan"}, {"origin", "https://x.dev:8443"}})), 0);
+  EXPECT_FALSE(BrowserGuard::from_environment("127.0.0.1", env({{"AGENTRY_ALLOWED_ORIGINS", "*"}})).ok());
+  EXPECT_FALSE(BrowserGuard::from_environment("127.0.0.1", env({{"AGENTRY_ALLOWED_ORIGINS", "http://a/b"}})).ok());
+  EXPECT_FALSE(BrowserGuard::from_environment("127.0.0.1", env({{"AGENTRY_ALLOWED_HOSTS", "a/b"}})).ok());
+}
+
+}  // namespace
+}  // namespace agentry::api
