@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config ccache git
   libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
-  libsqlite3-dev libyaml-cpp-dev libgit2-dev libcli11-dev
+  libsqlite3-dev libyaml-cpp-dev libgit2-dev libcli11-dev libssl-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   curl
   # End-to-end tests: the mock model server, and `ip` to bring up lo in tests/e2e/offline.sh.

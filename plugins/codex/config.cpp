@@ -125,6 +125,15 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
     if (!c->is_object()) config_fail("backendConfig.config must be an object of codex config keys");
     overrides = c->get_object();
   }
+  // The host's AGENTRY_* variables (the run, the daemon to call back, its token) must
+  // reach the shell codex runs commands in: over ws/uds codex's server is not our child,
+  // and codex's default shell policy drops names containing TOKEN or KEY. `set` is
+  // applied after that filter.
+  for (const std::string& entry : params.env) {
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos || entry.compare(0, 8, "AGENTRY_") != 0) continue;
+    overrides["shell_environment_policy.set." + entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
 
   if (out.transport == Transport::stdio) {
     for (const char* key : {"url", "socket", "authTokenFile"})

@@ -41,16 +41,21 @@ core::Result<AccessPolicy> AccessPolicy::from_environment(
   return AccessPolicy(true, std::move(token));
 }
 
-bool AccessPolicy::allows(const HttpRequest& request) const {
-  if (!enabled_) return true;
+std::optional<std::string> AccessPolicy::authenticate(const HttpRequest& request) const {
+  if (!enabled_) return std::string();
   const auto* header = request.header("authorization");
-  if (!header) return false;
+  if (!header) return std::nullopt;
   // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared as sent.
   static constexpr std::string_view scheme = "bearer ";
-  if (header->size() <= scheme.size()) return false;
+  if (header->size() <= scheme.size()) return std::nullopt;
   for (std::size_t i = 0; i < scheme.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>((*header)[i])) != scheme[i]) return false;
-  return constant_time_equal(trim(header->substr(scheme.size())), token_);
+    if (std::tolower(static_cast<unsigned char>((*header)[i])) != scheme[i]) return std::nullopt;
+  const std::string presented = trim(header->substr(scheme.size()));
+  if (constant_time_equal(presented, token_)) return std::string();
+  // Only its hash is stored, so a lookup reveals nothing by its timing.
+  if (run_token_lookup_)
+    if (auto run = run_token_lookup_(presented)) return run;
+  return std::nullopt;
 }
 
 HttpResponse AccessPolicy::refusal() {

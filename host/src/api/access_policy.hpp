@@ -23,9 +23,15 @@ class AccessPolicy {
   static AccessPolicy open() { return AccessPolicy(false, {}); }
 
   bool enabled() const { return enabled_; }
-  /// True when `request` may proceed: auth is off, the path is public, or the bearer
-  /// token matches.
-  bool allows(const HttpRequest& request) const;
+  /// Finds the run a per-run token belongs to (engine/run_tokens.hpp). Must outlive the policy.
+  using RunTokenLookup = std::function<std::optional<std::string>(std::string_view token)>;
+  void set_run_token_lookup(RunTokenLookup lookup) { run_token_lookup_ = std::move(lookup); }
+
+  /// nullopt when `request` is refused. Otherwise the one run it is limited to: empty for
+  /// auth off or the daemon's token, the run id for that run's own token.
+  std::optional<std::string> authenticate(const HttpRequest& request) const;
+  /// True when authenticate() lets it through at all.
+  bool allows(const HttpRequest& request) const { return authenticate(request).has_value(); }
   /// The 401 envelope for a refused request.
   static HttpResponse refusal();
 
@@ -33,6 +39,7 @@ class AccessPolicy {
   AccessPolicy(bool enabled, std::string token) : enabled_(enabled), token_(std::move(token)) {}
   bool enabled_;
   std::string token_;
+  RunTokenLookup run_token_lookup_;
 };
 
 /// True when the request path needs a token (the API and its streams).

@@ -22,6 +22,8 @@ struct HttpRequest {
   std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;
   std::map<std::string, std::string> params;  // filled by the router from ":name" segments
+  /// Set when the caller holds a per-run token: the one run it may act on (api/run_scope.hpp).
+  std::string scope_run_id{};
 
   const std::string* header(const std::string& lower_name) const;
   const std::string* query_param(const std::string& name) const;

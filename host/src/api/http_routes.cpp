@@ -82,7 +82,8 @@ Handler http_operation(const Operations& ops, std::string name, ParamsFrom from)
                               "'" + key + "' is part of the path; leave it out of the request", {{"field", key}});
       params[key] = value;
     }
-    auto result = ops.call(name, OperationRequest{std::move(params), engine::Actor{"api"}, engine::VarOrigin::web});
+    auto result = ops.call(name, OperationRequest{std::move(params), engine::Actor{"api"}, engine::VarOrigin::web,
+                                                  request.scope_run_id});
     if (!result) return error_response(result.error());
     return json_response(result->http_status, result->body);
   };

@@ -264,6 +264,19 @@ bool unsupported_transfer_coding(const http::request_parser<http::string_body>& 
   return first == std::string::npos || value.substr(first, last - first + 1) != "chunked";
 }
 
+/// Why `request` may not go on: a web page's request (browser_guard.hpp), or missing
+/// credentials on a protected path. Otherwise nothing, and the request carries the run a
+/// per-run token limits it to.
+std::optional<HttpResponse> admission_refusal(HttpServer::Impl& impl, HttpRequest& request, bool upgrade) {
+  if (impl.guard)
+    if (auto refused = impl.guard->refusal(request, upgrade)) return refused;
+  if (!impl.access || !(upgrade || is_protected_path(request.path))) return std::nullopt;
+  auto scope = impl.access->authenticate(request);
+  if (!scope) return AccessPolicy::refusal();
+  request.scope_run_id = std::move(*scope);
+  return std::nullopt;
+}
+
 net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
   Counted connection(impl.connections);
   beast::tcp_stream stream(std::move(socket));
@@ -340,10 +353,8 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
       } else if (!parse_target(request.target, request.path, request.query)) {
         response = error_response(core::ErrorCode::invalid_request,
                                   "malformed query string: bad percent-encoding, %00 or invalid UTF-8");
-      } else if (auto refused = impl.guard ? impl.guard->refusal(request, upgrade) : std::nullopt) {
-        response = std::move(*refused);  // a web page's request: before auth, streams or handshakes
-      } else if ((upgrade || is_protected_path(request.path)) && impl.access && !impl.access->allows(request)) {
-        response = AccessPolicy::refusal();  // before any event-stream header or handshake
+      } else if (auto refused = admission_refusal(impl, request, upgrade)) {
+        response = std::move(*refused);  // before any event-stream header or handshake
       } else if (upgrade) {
         if (request.path != "/" || !impl.operations)
           response = error_response(core::ErrorCode::not_found, "WebSocket JSON-RPC is served on / only");
@@ -354,7 +365,7 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
     if (!(upgrade && response.body.empty())) response = client_response(std::move(response), request_id, what);
     if (upgrade && response.body.empty()) {
       co_await serve_websocket(WebSocketServices{*impl.operations, *impl.engine, impl.workers, impl.limits},
-                               std::move(stream), parser.release());
+                               std::move(stream), parser.release(), request.scope_run_id);
       co_return;
     }
     if (response.stream) {

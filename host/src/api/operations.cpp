@@ -1,5 +1,6 @@
 #include "api/operations.hpp"
 
+#include "api/run_scope.hpp"
 #include "core/ids.hpp"
 #include "events/projections.hpp"
 
@@ -25,6 +26,12 @@ core::Result<OperationResult> Operations::call(std::string_view name, const Oper
   const auto* op = find(name);
   if (!op) return core::fail(core::ErrorCode::not_found, "no operation named '" + std::string(name) + "'");
   try {
+    if (!request.scope_run_id.empty()) {
+      OperationRequest scoped = request;
+      if (auto allowed = check_run_scope(name, scoped.params, request.scope_run_id); !allowed) return allowed.failure();
+      scoped.actor = engine::Actor{"agent"};
+      return (*op)(scoped);
+    }
     return (*op)(request);
   } catch (const std::exception& e) {
     // Transports log it with a request id and keep it from remote clients (server_errors.hpp).
@@ -71,7 +78,9 @@ core::Result<std::optional<std::string>> text_param(const JsonBody& params, std:
 core::Result<OperationResult> run_detail_result(engine::Engine& engine, const std::string& run_id, int http_status) {
   auto view = engine.view(run_id);
   if (!view) return view.failure();
-  return OperationResult{json::object{{"run", events::run_detail({view->run, view->tasks, view->sessions, view->attempts})}},
+  // runId beside run: the reference's clients read it there.
+  return OperationResult{json::object{{"run", events::run_detail({view->run, view->tasks, view->sessions, view->attempts})},
+                                      {"runId", run_id}},
                          http_status};
 }
 

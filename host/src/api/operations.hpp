@@ -24,6 +24,8 @@ struct OperationRequest {
   boost::json::object params;  // path parameters, body fields and (HTTP GET) query values
   engine::Actor actor{"api"};
   engine::VarOrigin var_origin = engine::VarOrigin::web;
+  /// Set when the caller holds a per-run token: the one run it may act on (api/run_scope.hpp).
+  std::string scope_run_id{};
 };
 
 struct OperationResult {

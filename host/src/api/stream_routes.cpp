@@ -3,6 +3,7 @@
 #include "api/api_context.hpp"
 #include "api/route_support.hpp"
 #include "api/router.hpp"
+#include "api/run_scope.hpp"
 #include "api/run_streams.hpp"
 
 #include <cstdlib>
@@ -43,6 +44,7 @@ Handler run_stream(ApiContext& ctx, Make make, bool cursor) {
   return [&ctx, make, cursor](const HttpRequest& r) {
     auto id = run_id_param(r);
     if (!id) return error_response(id.error());
+    if (auto allowed = check_stream_scope(*id, r.scope_run_id); !allowed) return error_response(allowed.error());
     std::int64_t after = 0;
     if (cursor) {
       auto start = start_cursor(r);
@@ -60,6 +62,7 @@ Handler run_stream(ApiContext& ctx, Make make, bool cursor) {
 
 void add_stream_routes(Router& router, ApiContext& ctx) {
   router.add("GET", "/api/events/run-summaries", [&ctx](const HttpRequest& r) {
+    if (auto allowed = check_stream_scope("", r.scope_run_id); !allowed) return error_response(allowed.error());
     if (auto ok = allow_query(r, {}); !ok) return error_response(ok.error());
     return stream_response(make_summary_stream(ctx.engine));
   });

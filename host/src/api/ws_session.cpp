@@ -1,6 +1,7 @@
 #include "api/ws_session.hpp"
 
 #include "api/jsonrpc.hpp"
+#include "api/run_scope.hpp"
 #include "api/run_streams.hpp"
 #include "api/server_errors.hpp"
 #include "api/worker_dispatch.hpp"
@@ -43,12 +44,13 @@ struct Subscription {
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(WebSocketServices services, beast::tcp_stream stream, bool cli_client)
+  Connection(WebSocketServices services, beast::tcp_stream stream, bool cli_client, std::string scope_run_id)
       : services_(services),
         ws_(std::move(stream)),
         send_signal_(ws_.get_executor()),
         actor_{cli_client ? "cli" : "ws"},
-        var_origin_(cli_client ? engine::VarOrigin::cli : engine::VarOrigin::web) {}
+        var_origin_(cli_client ? engine::VarOrigin::cli : engine::VarOrigin::web),
+        scope_run_id_(std::move(scope_run_id)) {}
 
   net::awaitable<void> run(beast::http::request<beast::http::string_body> request) {
     beast::get_lowest_layer(ws_).expires_never();  // the websocket's own timeouts take over
@@ -176,6 +178,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       co_return jsonrpc_error(id, core::make_error(core::ErrorCode::invalid_request,
                                                    "run_summary covers every run; leave runId out"));
     }
+    if (auto allowed = check_stream_scope(run_id, scope_run_id_); !allowed) co_return jsonrpc_error(id, allowed.error());
     if (subscriptions_.size() >= max_subscriptions)
       co_return jsonrpc_error(id, core::make_error(core::ErrorCode::conflict,
                                                    "at most " + std::to_string(max_subscriptions) +
@@ -263,7 +266,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   net::awaitable<std::string> call_operation(json::value id, JsonRpcRequest request) {
     const auto& ops = services_.operations;
-    OperationRequest op{std::move(request.params), actor_, var_origin_};
+    // The reference names the run `target`; definitions' methods use `target` for theirs.
+    const bool definition_method = request.method.rfind("agents.", 0) == 0 ||
+                                   request.method.rfind("assignments.", 0) == 0 ||
+                                   request.method.rfind("launchers.", 0) == 0 ||
+                                   request.method.rfind("taskDefinitions.", 0) == 0;
+    if (!definition_method && request.params.contains("target") && !request.params.contains("runId")) {
+      request.params["runId"] = request.params.at("target");
+      request.params.erase("target");
+    }
+    OperationRequest op{std::move(request.params), actor_, var_origin_, scope_run_id_};
     return on_workers<std::string>(services_.workers, [&ops, id = std::move(id), method = std::move(request.method),
                                                        op = std::move(op)]() {
       auto result = ops.call(method, op);
@@ -312,14 +324,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // count as coming from the command line, and the audit trail names it.
   engine::Actor actor_;
   engine::VarOrigin var_origin_;
+  std::string scope_run_id_;  // a per-run token's run: the only one this connection may act on
 };
 
 }  // namespace
 
 net::awaitable<void> serve_websocket(WebSocketServices services, beast::tcp_stream stream,
-                                     beast::http::request<beast::http::string_body> request) {
+                                     beast::http::request<beast::http::string_body> request, std::string scope_run_id) {
   const bool cli_client = request["X-Agentry-Client"] == "cli";
-  auto connection = std::make_shared<Connection>(services, std::move(stream), cli_client);
+  auto connection = std::make_shared<Connection>(services, std::move(stream), cli_client, std::move(scope_run_id));
   co_await connection->run(std::move(request));
 }
 

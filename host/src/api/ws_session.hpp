@@ -23,7 +23,9 @@ struct WebSocketServices {
   const ServerLimits& limits;
 };
 
+/// `scope_run_id`: the one run a per-run token limits this connection to (api/run_scope.hpp).
 boost::asio::awaitable<void> serve_websocket(WebSocketServices services, boost::beast::tcp_stream stream,
-                                             boost::beast::http::request<boost::beast::http::string_body> request);
+                                             boost::beast::http::request<boost::beast::http::string_body> request,
+                                             std::string scope_run_id = {});
 
 }  // namespace agentry::api

@@ -10,6 +10,12 @@ engine::EngineConfig engine_config(const Paths& paths, const std::string& contro
   config.config_dir = paths.config_dir;
   config.state_dir = paths.home;
   config.controller_id = controller_id;
+  // Agents report on their tasks with this very binary, named absolutely so that their
+  // PATH does not matter (engine/task_prompt.hpp).
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  config.task_prompt.agentry_command = ec ? std::string("agentry") : engine::shell_quote(self.string());
+  config.task_prompt.config_dir = paths.config_dir;
   if (const char* ms = std::getenv("AGENTRY_INTERRUPT_GRACE_MS"); ms && std::atol(ms) > 0)
     config.interrupt_grace = std::chrono::milliseconds(std::atol(ms));
   return config;
@@ -17,17 +23,20 @@ engine::EngineConfig engine_config(const Paths& paths, const std::string& contro
 
 }  // namespace
 
-core::Result<std::unique_ptr<LocalStack>> LocalStack::open(const Paths& paths, api::DaemonInfo info) {
+core::Result<std::unique_ptr<LocalStack>> LocalStack::open(const Paths& paths, api::DaemonInfo info,
+                                                       bool per_run_tokens) {
   auto db = store::Database::open(paths.database());
   if (!db) return db.failure();
-  return std::unique_ptr<LocalStack>(new LocalStack(paths, std::move(*db), std::move(info)));
+  return std::unique_ptr<LocalStack>(new LocalStack(paths, std::move(*db), std::move(info), per_run_tokens));
 }
 
-LocalStack::LocalStack(const Paths& paths, std::unique_ptr<store::Database> db, api::DaemonInfo info)
+LocalStack::LocalStack(const Paths& paths, std::unique_ptr<store::Database> db, api::DaemonInfo info,
+                       bool per_run_tokens)
     : db_(std::move(db)), pool_(4) {
   registry_.load_all(plugins::PluginRegistry::default_search_path(paths.config_dir));
-  engine_ = std::make_unique<engine::Engine>(engine::EngineServices{*db_, registry_, pool_, bus_},
-                                             engine_config(paths, info.daemon_instance_id));
+  auto config = engine_config(paths, info.daemon_instance_id);
+  config.per_run_tokens = per_run_tokens;
+  engine_ = std::make_unique<engine::Engine>(engine::EngineServices{*db_, registry_, pool_, bus_}, std::move(config));
   context_ = std::make_unique<api::ApiContext>(api::ApiContext{*engine_, std::move(info), paths.web_dir, ""});
   if (const char* base = std::getenv("AGENTRY_WEB_BASE_PATH")) context_->web_base_path = base;
   operations_ = api::make_operations(*context_);

@@ -23,7 +23,9 @@ class LocalStack {
   /// Opens (and migrates) the database and loads the plugins. `info.daemon_instance_id`
   /// is the controller id recorded on the runs this process drives. Failures are
   /// runtime errors (the database cannot be opened).
-  static core::Result<std::unique_ptr<LocalStack>> open(const Paths& paths, api::DaemonInfo info);
+  /// `per_run_tokens`: auth is on, so each session's agent gets a token of its own.
+  static core::Result<std::unique_ptr<LocalStack>> open(const Paths& paths, api::DaemonInfo info,
+                                                        bool per_run_tokens = false);
 
   LocalStack(const LocalStack&) = delete;
   LocalStack& operator=(const LocalStack&) = delete;
@@ -36,7 +38,7 @@ class LocalStack {
   store::Database& database() { return *db_; }
 
  private:
-  LocalStack(const Paths& paths, std::unique_ptr<store::Database> db, api::DaemonInfo info);
+  LocalStack(const Paths& paths, std::unique_ptr<store::Database> db, api::DaemonInfo info, bool per_run_tokens);
 
   // Declaration order is destruction order reversed: the engine goes before the pool
   // and bus it uses, the plugins after every instance, the database last.

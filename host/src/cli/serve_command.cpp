@@ -40,6 +40,9 @@ int run_serve(const ServeOptions& options) {
     std::cerr << "agentry serve: " << access.error().message << "\n";
     return exit_code::config_error;
   }
+  // Read once; no agent, launcher or app-server this daemon starts may inherit it. With
+  // auth on, an agent gets a token for its own run instead (engine/run_tokens.hpp).
+  ::unsetenv("AGENTRY_DAEMON_TOKEN");
   auto guard = api::BrowserGuard::from_environment(url->host, [](const char* name) -> std::optional<std::string> {
     const char* v = std::getenv(name);
     return v ? std::optional<std::string>(v) : std::nullopt;
@@ -67,7 +70,8 @@ int run_serve(const ServeOptions& options) {
   }
   const long pid = static_cast<long>(::getpid());
   auto stack = LocalStack::open(
-      *paths, api::DaemonInfo{core::new_daemon_instance_id(pid), pid, "", AGENTRY_VERSION, core::now_iso8601()});
+      *paths, api::DaemonInfo{core::new_daemon_instance_id(pid), pid, "", AGENTRY_VERSION, core::now_iso8601()},
+      access->enabled());
   if (!stack) {
     std::cerr << "agentry serve: " << stack.error().message << "\n";
     return exit_code::runtime_error;
@@ -89,6 +93,7 @@ int run_serve(const ServeOptions& options) {
     limits.sse_heartbeat = std::chrono::milliseconds(std::atol(ms));
   api::HttpServer server(router, limits);
   server.enable_websocket(operations, engine);
+  access->set_run_token_lookup([&engine](std::string_view token) { return engine.run_of_token(token); });
   server.set_access_policy(*access);
   server.set_browser_guard(*guard);
   auto port = server.listen(url->host, url->port);

@@ -122,6 +122,7 @@ json::value to_json(const FrozenInputs& in) {
   o["cliVars"] = in.cli_vars;
   o["lockedFields"] = to_array(in.locked_fields);
   o["maxAttemptsPerSession"] = in.max_attempts_per_session;
+  o["taskPrompt"] = in.task_prompt;
   return o;
 }
 
@@ -159,6 +160,7 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
   in.locked_fields = get_strings(o, "lockedFields");
   if (auto* v = o.if_contains("maxAttemptsPerSession"); v && v->is_int64())
     in.max_attempts_per_session = static_cast<int>(v->as_int64());
+  if (auto* v = o.if_contains("taskPrompt"); v && v->is_bool()) in.task_prompt = v->as_bool();
   return in;
 }
 

@@ -68,6 +68,9 @@ struct FrozenInputs {
   boost::json::object cli_vars;         // as given by the caller, for reconfigure
   std::vector<std::string> locked_fields;
   int max_attempts_per_session = 4;
+  /// Each session's first prompt lists the tasks and how to report them (engine/task_prompt.hpp);
+  /// off when the agent or the assignment says `taskPrompt: false`.
+  bool task_prompt = true;
 };
 
 boost::json::value to_json(const FrozenInputs& inputs);

@@ -28,6 +28,7 @@ struct AgentDefinition {
   std::optional<std::string> effort;  // nullopt = the backend's default
   std::optional<int> timeout_sec;     // nullopt = no limit set by the agent
   bool unrestricted = true;
+  bool task_prompt = true;  // `taskPrompt: false` leaves the task section out of prompts
   boost::json::object backend_config;             // backend name -> its settings, uninterpreted
   std::map<std::string, BackendArgs> backend_args;  // backend name -> extra arguments
   std::vector<std::string> locked_fields;

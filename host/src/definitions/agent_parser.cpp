@@ -78,6 +78,7 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
     agent.timeout_sec = static_cast<int>(*timeout);
   }
   agent.unrestricted = reader.boolean("unrestricted").value_or(true);
+  agent.task_prompt = reader.boolean("taskPrompt").value_or(true);
   agent.backend_config = read_backend_config(reader);
   agent.backend_args = read_backend_args(reader);
   agent.locked_fields = read_locked_fields(reader);

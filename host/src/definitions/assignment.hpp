@@ -30,6 +30,7 @@ struct AssignmentDefinition {
   std::optional<std::string> cwd;      // as written; the engine resolves it
   std::optional<std::string> message;  // a template: the first message to the agent
   int max_retries = 3;
+  bool task_prompt = true;  // `taskPrompt: false` leaves the task section out of prompts
   boost::json::value schedule;  // kept as written (null when absent); not interpreted yet
   std::string caller_instructions;
   std::vector<VarSpec> vars;

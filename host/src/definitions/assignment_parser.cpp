@@ -18,6 +18,7 @@ std::optional<AssignmentDefinition> parse_assignment(const Location& location, c
   assignment.cwd = reader.string("cwd");
   assignment.message = reader.string("message");
   if (auto retries = reader.integer("maxRetries", 0, 20)) assignment.max_retries = static_cast<int>(*retries);
+  assignment.task_prompt = reader.boolean("taskPrompt").value_or(true);
   assignment.schedule = reader.json("schedule").value_or(nullptr);
   assignment.caller_instructions = reader.string("callerInstructions").value_or("");
   if (const YamlNode* vars = reader.take("vars")) {

@@ -52,6 +52,7 @@ boost::json::object to_json(const AgentDefinition& agent) {
   out["effort"] = optional_string(agent.effort);
   out["timeoutSec"] = agent.timeout_sec ? boost::json::value(*agent.timeout_sec) : nullptr;
   out["unrestricted"] = agent.unrestricted;
+  out["taskPrompt"] = agent.task_prompt;
   out["backendConfig"] = agent.backend_config;
   out["backendArgs"] = std::move(backend_args);
   out["lockedFields"] = strings(agent.locked_fields);
@@ -75,6 +76,7 @@ boost::json::object to_json(const AssignmentDefinition& assignment) {
   out["cwd"] = optional_string(assignment.cwd);
   out["message"] = optional_string(assignment.message);
   out["maxRetries"] = assignment.max_retries;
+  out["taskPrompt"] = assignment.task_prompt;
   out["schedule"] = assignment.schedule;
   out["callerInstructions"] = assignment.caller_instructions;
   out["vars"] = var_specs_to_json(assignment.vars);

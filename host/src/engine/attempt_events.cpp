@@ -7,6 +7,7 @@
 #include "engine/queued_delivery.hpp"
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
+#include "store/run_token_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
 
@@ -184,13 +185,19 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
     out.attempt_ended = true;
     out.run_changed = true;
     if (decision->retry) {
+      if (a.task_prompt)
+        if (auto commands = task_commands(*run, *a.task_prompt); !commands.empty())
+          decision->nudge += "\n\n" + commands;
       detail::open_attempt(c, *run, {{"prompt", decision->nudge},
                                      {"incompleteTasks", strings(decision->incomplete_task_ids)}});
       out.next_attempt = NextAttempt{run->attempt_count, decision->nudge, run->backend_session_id};
     } else {
       out.session_ended = true;
+      // The session's agent is done: its token goes in this commit, before a queued-message
+      // session (which gets its own) opens. A detached agent works on and keeps its token.
+      store::RunTokenRepository::remove_for_run(c, a.run_id);
       if (detail::delivers_queue(decision->ended_by) && !a.shutdown_requested)
-        if (auto prompt = detail::deliver_queued_messages(c, *run, a.controller_id, engine_actor))
+        if (auto prompt = detail::deliver_queued_messages(c, *run, a.controller_id, engine_actor, false, a.task_prompt))
           out.next_session = NextSession{*run, std::move(*prompt)};
     }
   }

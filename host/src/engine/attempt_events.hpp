@@ -7,6 +7,7 @@
 // attempt and the start of the next are one commit.
 
 #include "core/run.hpp"
+#include "engine/task_prompt.hpp"
 #include "engine/requests.hpp"
 #include "plugins/backend_session.hpp"
 #include "store/sqlite.hpp"
@@ -41,6 +42,8 @@ struct AttemptContext {
   std::string previous_controller_id;  // the gone controller whose attempt this takes over
   bool adoption_reported = false;  // the backend said whether it could
   bool adoption_failed = false;    // ... and it could not
+  /// How the agent is told about its tasks: nudges and queued-message sessions use it.
+  const TaskPromptSettings* task_prompt = nullptr;
 };
 
 /// The next attempt of the same session, opened (attempt.started) in the same commit.

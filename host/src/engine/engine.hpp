@@ -10,6 +10,7 @@
 #include "engine/backend_catalog.hpp"
 #include "engine/live_runs.hpp"
 #include "engine/requests.hpp"
+#include "engine/task_prompt.hpp"
 #include "store/database.hpp"
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
@@ -30,6 +31,10 @@ struct EngineConfig {
   /// How long a live backend has to stop after an interrupt before the host ends the
   /// attempt itself.
   std::chrono::milliseconds interrupt_grace{10000};
+  /// What agents are told about their tasks, and the command they report them with.
+  TaskPromptSettings task_prompt{};
+  /// Auth is on: each session's agent gets a token of its own (engine/run_tokens.hpp).
+  bool per_run_tokens = false;
 };
 
 struct DeletedQueuedMessage {
@@ -148,6 +153,9 @@ class Engine {
   /// `leave_remote_agents` (a daemon stopping; the next one takes over), a run whose
   /// agent can work on without this process (ext/detach.h) is detached instead.
   void stop_live_runs(const std::string& reason, bool leave_remote_agents = false);
+
+  /// The run a per-run token belongs to, while that run's session lives.
+  std::optional<std::string> run_of_token(std::string_view token);
 
   const EngineConfig& config() const { return config_; }
   const BackendCatalog& backends() const { return backends_; }

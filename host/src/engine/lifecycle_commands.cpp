@@ -9,8 +9,10 @@
 #include "engine/mutation_support.hpp"
 #include "engine/queued_delivery.hpp"
 #include "engine/run_snapshot.hpp"
+#include "engine/run_tokens.hpp"
 #include "store/event_repository.hpp"
 #include "store/queued_message_repository.hpp"
+#include "store/run_token_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
 
@@ -23,8 +25,17 @@ Engine::Engine(EngineServices services, EngineConfig config)
       backends_(services.plugins),
       bus_(services.bus),
       config_(std::move(config)),
-      live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace},
-            config_.controller_id) {}
+      live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace, {},
+                            &config_.task_prompt, config_.per_run_tokens},
+            config_.controller_id) {
+  // Tokens of sessions a crash ended are no use to anyone.
+  auto stale = db_.write<int>([](store::Connection& c) -> core::Result<int> {
+    return store::RunTokenRepository::remove_stale(c);
+  });
+  if (!stale) core::log_warn("cannot clear stale run tokens", {{"error", stale.error().message}});
+}
+
+std::optional<std::string> Engine::run_of_token(std::string_view token) { return engine::run_of_token(db_, token); }
 
 Engine::~Engine() { stop_live_runs("agentry is shutting down"); }
 
@@ -59,9 +70,11 @@ core::Result<Run> Engine::resume(const std::string& run_id, const ResumeRequest&
                         {{"runId", run_id}, {"backend", run->frozen.backend}});
     const bool first = run->session_count == 0;
     if (first) save_initial_snapshot(c, *run);
-    // The first session receives the brief; later ones the follow-up message.
-    prompt = first ? run->frozen.brief : request.message.value_or("");
-    if (first && request.message && !request.message->empty()) prompt += "\n\n" + *request.message;
+    // The first session receives the brief; later ones the follow-up message. Each is
+    // told the tasks as they stand now (engine/task_prompt.hpp).
+    const std::string section = task_section(c, *run, config_.task_prompt);
+    prompt = first ? first_session_prompt(run->frozen, section, request.message.value_or(""))
+                   : later_session_prompt(section, request.message.value_or(""));
     // Messages still queued (the user aborted the session they waited for) belong to
     // the next session, whichever starts it: they go first, and are cleared with it.
     auto queued = store::QueuedMessageRepository::list(c, run_id);

@@ -46,6 +46,7 @@ LiveRun::LiveRun(LiveRunServices services, LaunchSpec spec, OnFinished on_finish
   attempt_.session_index = spec_.session_index;
   attempt_.adopting = spec_.adopt;
   attempt_.previous_controller_id = spec_.previous_controller_id;
+  attempt_.task_prompt = services_.task_prompt;
 }
 
 LiveRun::~LiveRun() {
@@ -139,6 +140,7 @@ bool LiveRun::try_detach(const std::string& reason) {
   if (!session_) return false;
   if (auto detached = session_->detach(reason); !detached) return false;
   attempt_.detach_requested = true;
+  detached_ = true;
   core::log_info("detached from a run its agent goes on with",
                  {{"runId", run_id()}, {"backend", spec_.run.frozen.backend}});
   arm_interrupt_grace();

@@ -47,6 +47,10 @@ struct LiveRunServices {
   /// Set once the daemon is stopping: no attempt or session may start after it. Shared,
   /// so a straggler that outlives its LiveRuns still reads valid memory.
   std::shared_ptr<const std::atomic<bool>> stopping{};
+  /// How agents are told about their tasks (engine/task_prompt.hpp); outlives the runs.
+  const TaskPromptSettings* task_prompt = nullptr;
+  /// Each session's agent gets a token of its own (engine/run_tokens.hpp).
+  bool per_run_tokens = false;
 };
 
 struct LaunchSpec {
@@ -93,6 +97,8 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   /// waiting on `approval_id`. A backend that refuses the answer gets the approval back
   /// as pending, with audit run.approval_answer_failed.
   core::Result<void> answer_approval(const std::string& approval_id, const std::string& decision);
+  /// True once the host let go of the attempt and left its agent working (ext/detach.h).
+  bool detached() const { return detached_.load(); }
   /// Blocks until the session has ended (and handed off to a queued-message session, if
   /// any), or `timeout` passes. True when it ended.
   bool wait_finished(std::chrono::milliseconds timeout);
@@ -132,6 +138,7 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   bool finished_ = false;   // the session ended: events are dropped, no attempt starts
   bool handed_off_ = false;  // ... and on_finished_ returned: waiters may go on
   bool interrupting_ = false;
+  std::atomic<bool> detached_{false};
   std::string interrupt_reason_;  // strand only
   std::vector<core::PendingApproval> pending_approvals_;  // guarded by mutex_
   int next_input_ = 0;  // strand only: input ids for send_input

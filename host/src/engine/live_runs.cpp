@@ -2,12 +2,15 @@
 
 #include "core/log.hpp"
 #include "engine/lineage.hpp"
+#include "engine/run_tokens.hpp"
 #include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
 
 #include <agentry/plugin/backend.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 
 namespace agentry::engine {
 
@@ -26,6 +29,18 @@ LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) c
   spec.env = {"AGENTRY_RUN_ID=" + run.id, "AGENTRY_RUN_GROUP_ID=" + run.run_group_id,
               "AGENTRY_PARENT_RUN_ID=" + run.parent_run_id.value_or("")};
   if (!connect_url_.empty()) spec.env.push_back("AGENTRY_CONNECT=" + connect_url_);
+  // An agent that types plain `agentry` gets this one.
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const char* path = std::getenv("PATH");
+    spec.env.push_back("PATH=" + self.parent_path().string() + (path && *path ? std::string(":") + path : ""));
+  }
+  if (services_.per_run_tokens) {
+    // Never the daemon's own token: one that reaches this run only, revoked at its end.
+    if (auto token = issue_run_token(services_.db, run.id)) spec.env.push_back("AGENTRY_DAEMON_TOKEN=" + *token);
+    else core::log_error("cannot issue a run token; the agent cannot call back", {{"runId", run.id}});
+  }
   auto depth = services_.db.read([&](store::Connection& c) -> core::Result<int> { return lineage_depth(c, run); });
   spec.env.push_back("AGENTRY_CALL_DEPTH=" + std::to_string(depth ? *depth : 1));
   return spec;
@@ -87,13 +102,16 @@ void LiveRuns::finished(LiveRun& ended, std::optional<NextSession> next) {
   std::shared_ptr<LiveRun> successor;
   std::string stop_reason;
   StopCause cause = StopCause::shutdown;
+  // Built before the lock: it may write (a run token).
+  std::optional<LaunchSpec> next_spec;
+  if (next) next_spec = spec_for(next->run, next->prompt);
   {
     std::lock_guard lock(mutex_);
     auto it = runs_.find(ended.run_id());
     if (it != runs_.end() && it->second.get() == &ended) runs_.erase(it);
     auto aborting = aborting_.find(ended.run_id());
-    if (next) {
-      successor = register_locked(spec_for(next->run, next->prompt), stop_reason);
+    if (next_spec) {
+      successor = register_locked(std::move(*next_spec), stop_reason);
       // The user asked this run to stop while its session was handing off.
       if (stop_reason.empty() && aborting != aborting_.end()) {
         stop_reason = aborting->second;

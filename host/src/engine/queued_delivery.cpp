@@ -19,11 +19,12 @@ bool delivers_queue(const std::string& ended_by) { return ended_by != "user" && 
 
 std::optional<std::string> deliver_queued_messages(store::Connection& c, core::Run& run,
                                                    const std::string& controller_id, const Actor& actor,
-                                                   bool recovered) {
+                                                   bool recovered, const TaskPromptSettings* tasks) {
   if (!core::is_terminal(run.status) || core::refusal(core::Operation::resume, core::facts_of(run))) return std::nullopt;
   auto messages = store::QueuedMessageRepository::list(c, run.id);
   if (messages.empty()) return std::nullopt;
   std::string prompt = join_queued_texts(messages);
+  if (tasks) prompt = later_session_prompt(task_section(c, run, *tasks), prompt);
   open_session(c, run, prompt, controller_id);
   if (run.frozen.backend != core::passive_backend) open_attempt(c, run);
   const int count = store::QueuedMessageRepository::remove_all(c, run.id);

@@ -5,6 +5,7 @@
 // one transaction: the messages are cleared only when the session that carries them is
 // recorded, so a crash can neither lose nor double them.
 
+#include "engine/task_prompt.hpp"
 #include "core/run.hpp"
 #include "engine/requests.hpp"
 #include "store/sqlite.hpp"
@@ -27,8 +28,9 @@ bool delivers_queue(const std::string& ended_by);
 /// joined texts as the prompt (and, for a live backend, its first attempt), deletes the
 /// messages, and audits run.resumed {source: "queued_messages", count}. The caller
 /// saves the run. Returns the prompt when a session was opened.
+/// With `tasks`, the prompt starts with the run's task section (engine/task_prompt.hpp).
 std::optional<std::string> deliver_queued_messages(store::Connection& c, core::Run& run,
                                                    const std::string& controller_id, const Actor& actor,
-                                                   bool recovered = false);
+                                                   bool recovered = false, const TaskPromptSettings* tasks = nullptr);
 
 }  // namespace agentry::engine::detail

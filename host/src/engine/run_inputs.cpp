@@ -60,6 +60,30 @@ core::Result<void> check_default_locks(const RunOverrides& o, const defs::AgentD
   return core::ok();
 }
 
+/// overrides.backendConfig, flat ({steps: ...}) or keyed by backend as in agent.md
+/// ({mock: {steps: ...}}). A key naming another backend is an error, never ignored.
+core::Result<json::object> override_config_for(const json::object& given, const std::string& backend,
+                                               const BackendCatalog& backends) {
+  for (const auto& [key, value] : given) {
+    if (key == backend || !backends.has(std::string(key))) continue;
+    return core::fail(ErrorCode::validation,
+                      "overrides.backendConfig." + std::string(key) + " is for backend '" + std::string(key) +
+                          "', but this run uses '" + backend + "'",
+                      {{"field", "overrides.backendConfig." + std::string(key)}});
+  }
+  if (const auto* keyed = given.if_contains(backend)) {
+    if (!keyed->is_object())
+      return core::fail(ErrorCode::validation, "overrides.backendConfig." + backend + " must be an object",
+                        {{"field", "overrides.backendConfig." + backend}});
+    if (given.size() > 1)
+      return core::fail(ErrorCode::validation,
+                        "overrides.backendConfig mixes the keyed form (" + backend + ": {...}) with other keys",
+                        {{"field", "overrides.backendConfig"}});
+    return keyed->as_object();
+  }
+  return given;
+}
+
 core::Result<std::string> resolve_cwd(const InitRequest& r, const defs::AssignmentDefinition* assignment) {
   std::optional<std::string> candidate = r.overrides.cwd;
   if (!candidate && assignment) candidate = assignment->cwd;
@@ -209,9 +233,13 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   f.effort = r.overrides.effort.value_or(agent->effort.value_or(""));
   f.timeout_sec = r.overrides.timeout_sec.value_or(agent->timeout_sec.value_or(0));
   f.unrestricted = agent->unrestricted;
+  f.task_prompt = agent->task_prompt && (!assignment || assignment->task_prompt);
   f.backend_config = defs::backend_config_for(*agent, f.backend);
-  if (r.overrides.backend_config)
-    for (const auto& [key, value] : *r.overrides.backend_config) f.backend_config[key] = value;
+  if (r.overrides.backend_config) {
+    auto config = override_config_for(*r.overrides.backend_config, f.backend, backends);
+    if (!config) return config.failure();
+    for (const auto& [key, value] : *config) f.backend_config[key] = value;
+  }
   f.extra_args = defs::extra_args_for(*agent, f.backend);
   f.max_attempts_per_session = r.overrides.max_retries.value_or(assignment ? assignment->max_retries : 3) + 1;
   f.caller_instructions = assignment ? assignment->caller_instructions : "";

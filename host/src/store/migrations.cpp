@@ -9,7 +9,7 @@ namespace agentry::store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 2> migrations{
+constexpr std::array<std::string_view, 3> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -157,6 +157,16 @@ CREATE INDEX attachments_by_group ON attachments(run_group_id);
 ALTER TABLE sessions ADD COLUMN ended_by TEXT NOT NULL DEFAULT '';
 DROP INDEX queued_messages_by_run;
 CREATE INDEX queued_messages_by_run ON queued_messages(run_id);
+)sql",
+    // 3: per-run tokens. With auth on, an agent gets a token that reaches only its own
+    // run; only its SHA-256 is kept, from the session's launch until it ends.
+    R"sql(
+CREATE TABLE run_tokens (
+  token_sha256 TEXT PRIMARY KEY,
+  run_id       TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  created_at   TEXT NOT NULL
+);
+CREATE INDEX run_tokens_by_run ON run_tokens(run_id);
 )sql",
 };
 

@@ -34,8 +34,22 @@ TEST(CodexConfig, RestrictedRunsAskForApprovalInsideTheWorkspace) {
   EXPECT_EQ(parsed.config->approval_policy, "on-request");
   EXPECT_EQ(parsed.config->sandbox, "workspace-write");
   EXPECT_EQ(parsed.config->transport, Transport::stdio);
-  EXPECT_EQ(parsed.config->stdio.argv, (std::vector<std::string>{"/bin/true", "app-server"}));
+  // The host's variables reach codex's shell even past its default filter (names with
+  // TOKEN or KEY): shell_environment_policy.set is applied after it.
+  EXPECT_EQ(parsed.config->stdio.argv,
+            (std::vector<std::string>{"/bin/true", "app-server", "-c", "shell_environment_policy.set.AGENTRY_RUN_ID=\"r1\""}));
   EXPECT_THAT(parsed.config->stdio.env, Contains("AGENTRY_RUN_ID=r1"));
+}
+
+TEST(CodexConfig, TheHostsVariablesReachTheShellOfAServerThatIsNotOurs) {
+  auto p = params({{"transport", "ws"}, {"url", "ws://127.0.0.1:9/"}});
+  p.env = {"AGENTRY_RUN_ID=r1", "AGENTRY_DAEMON_TOKEN=agr_x", "PATH=/opt/bin:/usr/bin"};
+  ParsedConfig parsed = parse_config(p);
+  ASSERT_TRUE(parsed.config) << parsed.error;
+  const auto& config = parsed.config->thread_config;
+  EXPECT_EQ(config.at("shell_environment_policy.set.AGENTRY_RUN_ID"), "r1");
+  EXPECT_EQ(config.at("shell_environment_policy.set.AGENTRY_DAEMON_TOKEN"), "agr_x");
+  EXPECT_FALSE(config.contains("shell_environment_policy.set.PATH")) << "the server's own PATH is left alone";
 }
 
 TEST(CodexConfig, UnrestrictedRunsNeverAsk) {
@@ -69,7 +83,9 @@ TEST(CodexConfig, LauncherWrapsTheBinary) {
   ParsedConfig parsed = parse_config(params(
       {{"command", "/bin/true"}}, {{"launcher", {{"name", "nice"}, {"command", json::array{"nice", "-n", "5"}}}}}));
   ASSERT_TRUE(parsed.config) << parsed.error;
-  EXPECT_EQ(parsed.config->stdio.argv, (std::vector<std::string>{"nice", "-n", "5", "/bin/true", "app-server"}));
+  EXPECT_EQ(parsed.config->stdio.argv,
+            (std::vector<std::string>{"nice", "-n", "5", "/bin/true", "app-server", "-c",
+                                      "shell_environment_policy.set.AGENTRY_RUN_ID=\"r1\""}));
   EXPECT_THAT(parsed.config->stdio.program, HasSubstr("/nice"));
 }
 

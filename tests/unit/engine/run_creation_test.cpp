@@ -117,7 +117,11 @@ TEST_F(EngineTest, StartOpensTheFirstSessionWithTheBrief) {
   ASSERT_TRUE(view.ok());
   ASSERT_EQ(view->sessions.size(), 1u);
   EXPECT_EQ(view->sessions[0].status, "running");
-  EXPECT_EQ(view->sessions[0].prompt, run.frozen.brief);
+  // The brief, with the task section between the instructions and the message.
+  const std::string& prompt = view->sessions[0].prompt;
+  EXPECT_EQ(prompt.rfind(run.frozen.agent_instructions, 0), 0u) << prompt;
+  EXPECT_NE(prompt.find("## Tasks"), std::string::npos) << prompt;
+  EXPECT_NE(prompt.find(run.frozen.message), std::string::npos) << prompt;
   EXPECT_TRUE(view->run.started_at.has_value());
 }
 

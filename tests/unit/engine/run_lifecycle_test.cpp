@@ -40,7 +40,10 @@ TEST_F(EngineTest, ResumeOpensANewSessionWithTheFollowUp) {
   auto view = engine_->view(run.id);
   ASSERT_EQ(view->sessions.size(), 2u);
   EXPECT_EQ(view->sessions[0].status, "aborted");
-  EXPECT_EQ(view->sessions[1].prompt, "try again");
+  // The tasks as they stand now, then the follow-up.
+  const std::string& prompt = view->sessions[1].prompt;
+  EXPECT_EQ(prompt.rfind("## Tasks", 0), 0u) << prompt;
+  EXPECT_EQ(prompt.substr(prompt.size() - 11), "\n\ntry again") << prompt;
   EXPECT_EQ(view->sessions[1].index, 1);
 }
 

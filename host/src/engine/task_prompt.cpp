@@ -1,0 +1,140 @@
+#include "engine/task_prompt.hpp"
+
+#include "core/log.hpp"
+#include "definitions/template.hpp"
+#include "store/task_repository.hpp"
+
+#include <fstream>
+#include <iterator>
+
+namespace agentry::engine {
+namespace {
+
+constexpr std::size_t max_template_bytes = 64 * 1024;
+
+const std::string& commands_template() {
+  static const std::string text =
+      "Report progress from your shell with these commands (they reach this run through "
+      "AGENTRY_CONNECT and AGENTRY_RUN_ID, already set in your environment):\n"
+      "- starting a task:  {{agentry}} task set <task-id> --status in_progress\n"
+      "- finished a task:  {{agentry}} task set <task-id> --status completed --notes \"what you did\"\n"
+      "- cannot go on:     {{agentry}} task set <task-id> --status blocked --notes \"why, and what you need\"\n"
+      "- add a note:       {{agentry}} task append-notes <task-id> \"text\"\n"
+      "- found more work:  {{agentry}} task add \"title\" --id <new-task-id>\n"
+      "The run succeeds when every task is completed and stops when one is blocked; "
+      "mark each task as soon as its state changes.";
+  return text;
+}
+
+std::string indent(const std::string& text, const std::string& prefix) {
+  std::string out = prefix;
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += prefix;
+  }
+  while (!out.empty() && (out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+std::string task_list(const std::vector<core::Task>& tasks) {
+  std::string out;
+  for (const auto& t : tasks) {
+    if (!out.empty()) out += "\n";
+    out += "- " + t.id + " [" + std::string(core::to_string(t.status)) + "] " + t.title;
+    if (!t.body.empty()) out += "\n" + indent(t.body, "    ");
+    if (!t.notes.empty()) out += "\n    notes: " + t.notes;
+  }
+  return out;
+}
+
+/// <config dir>/templates/task-section.md when it exists and is readable, else the default.
+std::string section_template(const TaskPromptSettings& settings) {
+  const auto path = settings.config_dir / "templates" / "task-section.md";
+  std::error_code ec;
+  if (settings.config_dir.empty() || !std::filesystem::is_regular_file(path, ec)) return default_task_section_template();
+  if (std::filesystem::file_size(path, ec) > max_template_bytes || ec) {
+    core::log_warn("task section template is too large; using the built-in one", {{"path", path.string()}});
+    return default_task_section_template();
+  }
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+boost::json::object context_of(const core::Run& run, const std::vector<core::Task>& tasks,
+                                const TaskPromptSettings& settings) {
+  return {{"task_list", task_list(tasks)},
+          {"agentry", settings.agentry_command},
+          {"run_id", run.id},
+          {"task_count", static_cast<std::int64_t>(tasks.size())},
+          {"commands", ""}};
+}
+
+}  // namespace
+
+const std::string& default_task_section_template() {
+  static const std::string text =
+      "## Tasks\n\n"
+      "This run is tracked by agentry through {{task_count}} task(s):\n\n"
+      "{{task_list}}\n\n" +
+      commands_template();
+  return text;
+}
+
+std::string render_task_section(const core::Run& run, const std::vector<core::Task>& tasks,
+                                const TaskPromptSettings& settings) {
+  if (!run.frozen.task_prompt || tasks.empty()) return {};
+  auto context = context_of(run, tasks, settings);
+  if (auto commands = definitions::render_template(commands_template(), context))
+    context["commands"] = *commands;
+  const std::string text = section_template(settings);
+  if (auto rendered = definitions::render_template(text, context)) return *rendered;
+  else
+    core::log_warn("the task section template does not render; using the built-in one",
+                   {{"runId", run.id}, {"error", rendered.error().message}});
+  auto fallback = definitions::render_template(default_task_section_template(), context);
+  return fallback ? *fallback : std::string();
+}
+
+std::string task_section(store::Connection& c, const core::Run& run, const TaskPromptSettings& settings) {
+  if (!run.frozen.task_prompt) return {};
+  return render_task_section(run, store::TaskRepository::list(c, run.id), settings);
+}
+
+std::string task_commands(const core::Run& run, const TaskPromptSettings& settings) {
+  if (!run.frozen.task_prompt) return {};
+  auto rendered = definitions::render_template(commands_template(), context_of(run, {}, settings));
+  return rendered ? *rendered : std::string();
+}
+
+std::string first_session_prompt(const core::FrozenInputs& frozen, const std::string& section,
+                                 const std::string& extra_message) {
+  std::string prompt;
+  auto add = [&](const std::string& part) {
+    if (part.empty()) return;
+    if (!prompt.empty()) prompt += "\n\n";
+    prompt += part;
+  };
+  add(frozen.agent_instructions);
+  add(frozen.assignment_instructions);
+  add(section);
+  add(frozen.message);
+  add(extra_message);
+  return prompt;
+}
+
+std::string later_session_prompt(const std::string& section, const std::string& message) {
+  if (section.empty()) return message;
+  if (message.empty()) return section;
+  return section + "\n\n" + message;
+}
+
+std::string shell_quote(const std::string& text) {
+  const bool plain = !text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789/._-+:,@%=") == std::string::npos;
+  if (plain) return text;
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace agentry::engine
