@@ -35,14 +35,14 @@ TEST_F(DaemonTest, BadRequestsGetTheEnvelopeAndChangeNothing) {
       {"bad task status", "PATCH", "/api/runs/{id}/tasks/plan", R"({"status":"done"})", 400, "INVALID_REQUEST"},
       {"malformed run id", "GET", "/api/runs/bad%20id", "", 400, "INVALID_REQUEST"},
       {"unknown query parameter", "GET", "/api/runs?global=true&sort=name", "", 400, "INVALID_REQUEST"},
-      {"missing list scope", "GET", "/api/runs", "", 400, "INVALID_REQUEST"},
+      {"conflicting list scopes", "GET", "/api/runs?global=true&cwd=%2ftmp", "", 400, "INVALID_REQUEST"},
       {"bad limit", "GET", "/api/runs?global=true&limit=9999", "", 400, "INVALID_REQUEST"},
       {"unknown run", "POST", "/api/runs/zzzzzzzzzz/archive", "", 404, "NOT_FOUND"},
       {"unknown task", "GET", "/api/runs/{id}/tasks/nope", "", 404, "NOT_FOUND"},
       {"unknown route", "GET", "/api/nothing-here", "", 404, "NOT_FOUND"},
       {"wrong method", "PUT", "/api/runs/{id}", "{}", 405, "METHOD_NOT_ALLOWED"},
-      {"illegal transition", "POST", "/api/runs/{id}/abort", "", 409, "CONFLICT"},
-      {"delete unarchived", "DELETE", "/api/runs/{id}", "", 409, "CONFLICT"},
+      {"illegal transition", "POST", "/api/runs/{id}/abort", "", 422, "CONFLICT"},
+      {"delete unarchived", "DELETE", "/api/runs/{id}", "", 422, "CONFLICT"},
       {"unknown agent", "POST", "/api/runs/init", R"({"agent":"ghost","overrides":{"message":"x"},"callerCwd":"/"})",
        404, "NOT_FOUND"},
       {"missing required var", "POST", "/api/runs/init",
@@ -61,7 +61,7 @@ TEST_F(DaemonTest, BadRequestsGetTheEnvelopeAndChangeNothing) {
   }
   // Changing a running run's vars is a conflict, not a validation error.
   auto late = client().post_json("/api/runs/" + running + "/reconfigure", json::object{{"message", "x"}});
-  EXPECT_EQ(late.status, 409);
+  EXPECT_EQ(late.status, 422);
 
   auto after = get_run(id);
   EXPECT_EQ(after.at("revision"), before.at("revision"));

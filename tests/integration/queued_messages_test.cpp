@@ -151,7 +151,7 @@ TEST_F(QueuedMessagesApiTest, QueueListRemoveThenOneResumeCarriesTheRest) {
   // Not running any more: queueing is a conflict, and the capability says so.
   EXPECT_FALSE(detail.at("capabilities").at("canQueueMessage").as_bool());
   auto refused = client().post_json(queued_path(run), json::object{{"text", "late"}});
-  EXPECT_EQ(refused.status, 409) << refused.body;
+  EXPECT_EQ(refused.status, 422) << refused.body;
   EXPECT_EQ(error_code_of(refused), "CONFLICT");
 }
 

@@ -189,7 +189,7 @@ TEST_F(ReliabilityTest, ADamagedRunIsListedShownAndDeletableButNotActedOn) {
   EXPECT_TRUE(saw_good);
   EXPECT_EQ(client().get("/api/runs/" + bad).status, 200);
   auto resumed = client().post_json("/api/runs/" + bad + "/resume", json::object{});
-  EXPECT_EQ(resumed.status, 409) << resumed.body;
+  EXPECT_EQ(resumed.status, 422) << resumed.body;
   EXPECT_NE(resumed.body.find("damaged"), std::string::npos);
   ASSERT_EQ(client().post_json("/api/runs/" + bad + "/archive", json::object{}).status, 200);
   ASSERT_EQ(client().del("/api/runs/" + bad).status, 200);

@@ -59,7 +59,7 @@ TEST_F(SecurityTest, ACrossSitePageCannotStartCommands) {
   // The dashboard's own origin, and a listed dev server, are let in (and are then
   // refused the exec override, which the agent did not unlock).
   auto own = client().request("POST", "/api/runs", body, {{"Origin", "http://" + host()}});
-  EXPECT_EQ(own.status, 409) << own.body;
+  EXPECT_EQ(own.status, 422) << own.body;
   EXPECT_NE(own.body.find("unlockedFields"), std::string::npos) << own.body;
   EXPECT_FALSE(std::filesystem::exists(work_ / "pwned"));
 }
@@ -111,12 +111,12 @@ TEST_F(SecurityTest, DefinitionPathsOutsideTheRootsAreOneAnswerNotAnOracle) {
 
 TEST_F(SecurityTest, ProgramChoosingOverridesNeedTheAgentsConsent) {
   auto refused = client().post("/api/runs", run_body());
-  EXPECT_EQ(refused.status, 409) << refused.body;
+  EXPECT_EQ(refused.status, 422) << refused.body;
   EXPECT_EQ(refused.json().at("error").at("details").at("field"), "overrides.backendConfig");
   auto launcher = client().post_json("/api/runs", json::object{{"agent", "runner"},
                                                                {"callerCwd", work_.string()},
                                                                {"overrides", {{"message", "x"}, {"launcher", "any"}}}});
-  EXPECT_EQ(launcher.status, 409) << launcher.body;
+  EXPECT_EQ(launcher.status, 422) << launcher.body;
   EXPECT_EQ(run_count(), 0u);
 
   write_agent("open", "mock", "{steps: [{say: hi}]}", "unlockedFields: [backendConfig]\n");

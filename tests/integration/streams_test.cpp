@@ -89,7 +89,7 @@ TEST_F(DaemonTest, SummaryDetailAndAuditStreamsFollowChanges) {
   auto id = create_run();
   auto upsert = summaries.next(std::chrono::seconds(10));
   ASSERT_TRUE(upsert);
-  EXPECT_EQ(upsert->event, "summary");
+  EXPECT_EQ(upsert->event, "") << "unnamed, so that EventSource.onmessage receives it";
   auto body = json::parse(upsert->data);
   EXPECT_EQ(body.at("type").as_string(), "summary_upsert");
   EXPECT_EQ(body.at("summary").at("runId").as_string(), id);

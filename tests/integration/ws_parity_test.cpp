@@ -77,7 +77,7 @@ TEST_F(WsTest, ErrorsCarryTheSameCodeStatusAndMessage) {
       {"POST", "/api/runs/init", R"({"agent":"worker","assignment":"feature","callerCwd":"/tmp"})", "runs.init",
        {{"agent", "worker"}, {"assignment", "feature"}, {"callerCwd", "/tmp"}}},
       {"POST", "/api/runs/init", R"({"agent":"worker","bogus":1})", "runs.init", {{"agent", "worker"}, {"bogus", 1}}},
-      {"GET", "/api/runs", "", "runs.list", {}},
+      {"GET", "/api/runs?global=true&runGroupId=g", "", "runs.list", {{"global", true}, {"runGroupId", "g"}}},
       {"DELETE", "/api/runs/" + id, "", "runs.delete", {{"runId", id}}},
       {"PATCH", "/api/runs/" + id + "/tasks/nope", R"({"status":"completed"})", "tasks.set",
        {{"runId", id}, {"taskId", "nope"}, {"status", "completed"}}},

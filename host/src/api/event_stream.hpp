@@ -29,7 +29,7 @@ class EventStream {
   virtual std::vector<StreamEvent> poll(bool& closed) = 0;
 };
 
-/// The SSE text of `events`: "id:" (when there is one), "event:" and one "data:" line each.
+/// The SSE text of `events`: "id:" (when there is one) and one "data:" line each.
 std::string sse_frames(const std::vector<StreamEvent>& events);
 
 }  // namespace agentry::api

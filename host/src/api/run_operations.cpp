@@ -90,11 +90,14 @@ Result<std::string> message_id_of(const JsonBody& params) {
 void add_queued_message_operations(Operations& ops, ApiContext& ctx) {
   auto& engine = ctx.engine;
   ops.add("runs.queueResumeMessage", [&engine](const OperationRequest& request) -> Result<OperationResult> {
-    auto params = params_of(request, {"runId", "text"});
+    auto params = params_of(request, {"runId", "text", "message"});
     if (!params) return params.failure();
     auto id = run_id_of(*params);
     if (!id) return id.failure();
-    auto text = params->required_string("text");
+    // `message` is the reference's name for the text.
+    if (params->has("text") && params->has("message"))
+      return core::fail(core::ErrorCode::invalid_request, "give text or message, not both", {{"field", "message"}});
+    auto text = params->required_string(params->has("message") ? "message" : "text");
     if (!text) return text.failure();
     auto message = engine.queue_message(*id, *text, request.actor);
     if (!message) return message.failure();

@@ -49,7 +49,7 @@ core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
 
 core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin) {
   if (auto ok = body.allow_only({"agent", "assignment", "definitionCwd", "callerCwd", "parentRunId", "runGroupId",
-                                 "backendSessionId", "cliVars", "overrides", "name"});
+                                 "backendSessionId", "cliVars", "webVars", "overrides", "name"});
       !ok)
     return ok.failure();
   engine::InitRequest r;
@@ -79,9 +79,14 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
                       "field 'runGroupId' must be 1-128 characters of letters, digits and _ . : / -",
                       {{"field", "runGroupId"}});
   if (auto ok = check_size("name", r.name, max_name_bytes); !ok) return ok.failure();
-  auto vars = body.optional_object("cliVars");
+  // webVars: the reference's name for vars a web client sets (source `web`).
+  if (body.has("cliVars") && body.has("webVars"))
+    return core::fail(ErrorCode::invalid_request, "give cliVars or webVars, not both", {{"field", "webVars"}});
+  const char* vars_key = body.has("webVars") ? "webVars" : "cliVars";
+  auto vars = body.optional_object(vars_key);
   if (!vars) return vars.failure();
   if (*vars) r.cli_vars = std::move(**vars);
+  if (body.has("webVars")) r.var_origin = engine::VarOrigin::web;
   auto overrides = body.optional_body("overrides");
   if (!overrides) return overrides.failure();
   if (*overrides) {
@@ -93,7 +98,20 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
 }
 
 core::Result<engine::ResumeRequest> parse_resume_request(const JsonBody& body) {
-  if (auto ok = body.allow_only({"message"}); !ok) return ok.failure();
+  if (auto ok = body.allow_only({"message", "overrides"}); !ok) return ok.failure();
+  // The reference sends {overrides: {message}}; agentry's own shape is {message}.
+  auto overrides = body.optional_body("overrides");
+  if (!overrides) return overrides.failure();
+  if (*overrides) {
+    if (auto ok = (*overrides)->allow_only({"message"}); !ok) return ok.failure();
+    if (body.has("message"))
+      return core::fail(ErrorCode::invalid_request, "give message or overrides.message, not both",
+                        {{"field", "overrides.message"}});
+    auto nested = (*overrides)->optional_string("message");
+    if (!nested) return nested.failure();
+    if (auto ok = check_size("overrides.message", *nested, max_message_bytes); !ok) return ok.failure();
+    return engine::ResumeRequest{*nested};
+  }
   auto message = body.optional_string("message");
   if (!message) return message.failure();
   if (auto ok = check_size("message", *message, max_message_bytes); !ok) return ok.failure();
@@ -177,7 +195,9 @@ core::Result<store::RunQuery> parse_run_query(const std::map<std::string, std::s
     ++scopes;
     q.scope = store::RunQuery::Scope::global;
   }
-  if (scopes != 1)
+  // No scope lists every run, as the reference does.
+  if (scopes == 0) q.scope = store::RunQuery::Scope::global;
+  if (scopes > 1)
     return core::fail(ErrorCode::invalid_request,
                       "give exactly one of cwd=<path>, repo=<path>, global=true or runGroupId=<id>",
                       {{"reason", scopes == 0 ? "missing_scope" : "conflicting_scopes"}});

@@ -16,7 +16,9 @@ std::string sse_frames(const std::vector<StreamEvent>& events) {
   std::string out;
   for (const auto& e : events) {
     if (!e.id.empty()) out += "id: " + e.id + "\n";
-    out += "event: " + e.event + "\ndata: " + e.data + "\n\n";  // data is single-line JSON
+    // No "event:" line: browsers deliver only unnamed events to EventSource.onmessage,
+    // and each data object says what it is (type, or kind for timeline events).
+    out += "data: " + e.data + "\n\n";  // data is single-line JSON
   }
   return out;
 }

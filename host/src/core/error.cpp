@@ -24,7 +24,7 @@ int http_status(ErrorCode code) {
     case ErrorCode::unauthenticated: return 401;
     case ErrorCode::forbidden: return 403;
     case ErrorCode::not_found: return 404;
-    case ErrorCode::conflict: return 409;
+    case ErrorCode::conflict: return 422;  // the reference answers every known refusal with 422
     case ErrorCode::validation: return 422;
     case ErrorCode::method_not_allowed: return 405;
     case ErrorCode::payload_too_large: return 413;

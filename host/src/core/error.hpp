@@ -14,7 +14,7 @@ enum class ErrorCode {
   unauthenticated,  // missing or wrong credentials (401)
   forbidden,        // known caller, not allowed here: a foreign origin, a path outside its roots (403)
   not_found,        // the named thing does not exist (404)
-  conflict,         // illegal for the current state: lifecycle, locked fields (409)
+  conflict,         // illegal for the current state: lifecycle, locked fields (422, as the reference)
   validation,       // well-formed but unacceptable: unknown agent, missing var (422)
   method_not_allowed,  // the path exists under other methods (405)
   payload_too_large,   // body over the limit (413)

@@ -54,8 +54,10 @@ TEST(RunRequestParsingTest, ReconfigureRejectsNullMessageAndEmptyBodies) {
   EXPECT_EQ(ok->message, "");
 }
 
-TEST(RunRequestParsingTest, RunQueryNeedsExactlyOneScope) {
-  EXPECT_FALSE(parse_run_query({}).ok());
+TEST(RunRequestParsingTest, RunQueryTakesAtMostOneScope) {
+  auto all = parse_run_query({});
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->scope, store::RunQuery::Scope::global) << "no scope lists every run, as the reference";
   EXPECT_FALSE(parse_run_query({{"global", "true"}, {"cwd", "/tmp"}}).ok());
   EXPECT_FALSE(parse_run_query({{"global", "yes"}}).ok());
   EXPECT_FALSE(parse_run_query({{"runGroupId", ""}}).ok());

@@ -17,11 +17,13 @@ struct Expected {
 constexpr Expected every_code[] = {
     {ErrorCode::invalid_request, "INVALID_REQUEST", 400},
     {ErrorCode::unauthenticated, "UNAUTHENTICATED", 401},
+    {ErrorCode::forbidden, "FORBIDDEN", 403},
     {ErrorCode::not_found, "NOT_FOUND", 404},
-    {ErrorCode::conflict, "CONFLICT", 409},
+    {ErrorCode::conflict, "CONFLICT", 422},
     {ErrorCode::validation, "VALIDATION_FAILED", 422},
     {ErrorCode::method_not_allowed, "METHOD_NOT_ALLOWED", 405},
     {ErrorCode::payload_too_large, "PAYLOAD_TOO_LARGE", 413},
+    {ErrorCode::unavailable, "UNAVAILABLE", 503},
     {ErrorCode::internal, "INTERNAL", 500},
 };
 
@@ -32,6 +34,8 @@ TEST(ErrorCode, EveryCodeHasItsWireNameAndHttpStatus) {
   }
 }
 
+// Names are distinct; statuses too, except that CONFLICT shares 422 with
+// VALIDATION_FAILED, as the reference answers every known refusal.
 TEST(ErrorCode, NamesAndStatusesAreDistinct) {
   std::set<std::string> names;
   std::set<int> statuses;
@@ -40,7 +44,7 @@ TEST(ErrorCode, NamesAndStatusesAreDistinct) {
     statuses.insert(http_status(e.code));
   }
   EXPECT_EQ(names.size(), std::size(every_code));
-  EXPECT_EQ(statuses.size(), std::size(every_code));
+  EXPECT_EQ(statuses.size(), std::size(every_code) - 1);
 }
 
 TEST(MakeError, KeepsCodeMessageAndDetails) {
