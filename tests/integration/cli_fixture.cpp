@@ -120,6 +120,14 @@ CliResult CliTest::cli(const std::vector<std::string>& args, const test::EnvOver
   return cli_wait(p, timeout);
 }
 
+json::object CliTest::api_run(const std::string& run_id) {
+  if (!connected()) return show(run_id);
+  auto response = daemon_->client().get("/api/runs/" + run_id);
+  EXPECT_EQ(response.status, 200) << response.body;
+  if (response.status != 200) return {};
+  return response.json().at("run").as_object();
+}
+
 json::object CliTest::show(const std::string& run_id) {
   auto r = cli({"show", run_id, "--json"});
   EXPECT_EQ(r.code, 0) << r.err;
@@ -137,6 +145,16 @@ json::object CliTest::wait_for_run(const std::string& run_id, const std::functio
   }
   ADD_FAILURE() << "run " << run_id << " never reached the expected state: " << json::serialize(run);
   return run;
+}
+
+std::vector<std::string> CliTest::audit_types(const std::string& run_id) {
+  std::vector<std::string> types;
+  auto r = cli({"audit", run_id, "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  if (r.code != 0) return types;
+  const auto history = json::parse(r.out);
+  for (const auto& e : history.at("events").as_array()) types.emplace_back(e.at("type").as_string());
+  return types;
 }
 
 json::array CliTest::all_runs() {

@@ -57,6 +57,11 @@ class CliTest : public ::testing::TestWithParam<CliMode> {
   boost::json::object show(const std::string& run_id);
   /// Polls `show` until `pred` holds (hang guard 30 s).
   boost::json::object wait_for_run(const std::string& run_id, const std::function<bool(const boost::json::object&)>& pred);
+  /// The run as the API shows it: the daemon's GET /api/runs/:id when connected, else
+  /// `show --json` (embedded, the CLI process is the API).
+  boost::json::object api_run(const std::string& run_id);
+  /// The types of the run's audit records, in order (`audit --json`).
+  std::vector<std::string> audit_types(const std::string& run_id);
   /// `list --global --all --json`'s runs.
   boost::json::array all_runs();
 

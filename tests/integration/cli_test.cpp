@@ -5,6 +5,9 @@
 
 #include <signal.h>
 
+#include <algorithm>
+#include <thread>
+
 namespace agentry::integration {
 namespace {
 namespace json = boost::json;
@@ -315,6 +318,69 @@ TEST_P(CliTest, ArchiveResetAndDelete) {
   EXPECT_EQ(cli({"archive", id}).code, 0);
   EXPECT_EQ(cli({"delete", id}).code, 0);
   EXPECT_EQ(cli({"show", id}).code, 3);
+}
+
+bool has(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+TEST_P(CliTest, NameNotePinAndGroupChangeTheRun) {
+  auto init = cli({"init", "worker", "-m", "x"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string id = init.out.substr(0, init.out.find('\n'));
+
+  auto named = cli({"name", id, "Dark mode"});
+  EXPECT_EQ(named.code, 0) << named.err;
+  EXPECT_EQ(named.out, "named run " + id + ": Dark mode\n");
+  auto noted = cli({"note", id, "check the contrast\nand the icons", "--json"});
+  ASSERT_EQ(noted.code, 0) << noted.err;
+  EXPECT_EQ(json::parse(noted.out).at("run").at("note"), "check the contrast\nand the icons") << noted.out;
+  EXPECT_EQ(cli({"pin", id}).out, "pinned run " + id + "\n");
+  auto grouped = cli({"group", id, "wave-1"});
+  EXPECT_EQ(grouped.code, 0) << grouped.err;
+  EXPECT_EQ(grouped.out, "run " + id + " is in group wave-1\n");
+
+  auto run = api_run(id);
+  EXPECT_EQ(run.at("name"), "Dark mode");
+  EXPECT_EQ(run.at("note"), "check the contrast\nand the icons");
+  EXPECT_TRUE(run.at("notePresent").as_bool());
+  EXPECT_TRUE(run.at("pinned").as_bool());
+  EXPECT_EQ(run.at("runGroupId"), "wave-1");
+  auto in_group = json::parse(cli({"list", "--group", "wave-1", "--json"}).out).at("runs").as_array();
+  ASSERT_EQ(in_group.size(), 1u);
+  EXPECT_EQ(in_group.at(0).at("runId"), json::value(id));
+
+  EXPECT_EQ(cli({"name", id, "--clear"}).out, "cleared the name of run " + id + "\n");
+  EXPECT_EQ(cli({"note", id, "--clear"}).code, 0);
+  EXPECT_EQ(cli({"unpin", id}).out, "unpinned run " + id + "\n");
+  auto cleared = cli({"group", id, "--clear", "--json"});
+  ASSERT_EQ(cleared.code, 0) << cleared.err;
+  EXPECT_EQ(json::parse(cleared.out).at("run").at("runGroupId"), json::value(id));
+  run = api_run(id);
+  EXPECT_TRUE(run.at("name").is_null()) << json::serialize(run);
+  EXPECT_TRUE(run.at("note").is_null()) << json::serialize(run);
+  EXPECT_FALSE(run.at("pinned").as_bool());
+  EXPECT_EQ(run.at("runGroupId"), json::value(id));
+
+  auto types = audit_types(id);
+  for (const char* type : {"run.renamed", "run.note_set", "run.pinned_set", "run.group_set"})
+    EXPECT_TRUE(has(types, type)) << type;
+
+  // Refusals: an unknown run, missing or contradictory arguments, a malformed group.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"name", "no-such-run", "x"}, {"note", "no-such-run", "x"}, {"pin", "no-such-run"},
+        {"unpin", "no-such-run"}, {"group", "no-such-run", "g"}, {"group", "no-such-run", "--clear"},
+        {"name", id}, {"name", id, ""}, {"name", id, "x", "--clear"}, {"note", id}, {"group", id},
+        {"group", id, "not a group!"}, {"pin"}}) {
+    auto r = cli(args);
+    EXPECT_EQ(r.code, 3) << args[0] << " " << (args.size() > 2 ? args[2] : "") << ": " << r.out << r.err;
+    EXPECT_FALSE(r.err.empty()) << args[0];
+  }
+  auto unknown = cli({"name", "no-such-run", "x"});
+  EXPECT_TRUE(contains(unknown.err, "no run with id 'no-such-run'")) << unknown.err;
+  run = api_run(id);
+  EXPECT_TRUE(run.at("name").is_null());
+  EXPECT_EQ(run.at("runGroupId"), json::value(id));
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);

@@ -214,6 +214,65 @@ void add_admin_commands(CLI::App& app, Invocation& inv) {
   }
 }
 
+/// `name` and `note`: <run> <text> | <run> --clear.
+void add_text_setter(CLI::App& app, Invocation& inv, const char* name, const char* help, const char* what,
+                     int (*command)(CommandContext&, const std::string&, const std::optional<std::string>&)) {
+  struct Args {
+    std::string run_id;
+    std::string text;
+    bool clear = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(name, help);
+  add_run_id(cmd, a->run_id);
+  auto* text = cmd->add_option("text", a->text, std::string("The ") + what);
+  auto* clear = cmd->add_flag("--clear", a->clear, std::string("Remove the ") + what);
+  text->excludes(clear);
+  clear->excludes(text);
+  auto given = std::make_shared<bool>(false);
+  on_parsed(
+      cmd, inv,
+      [a, given, name = std::string(name), what = std::string(what), command](CommandContext& ctx) {
+        if (!a->clear && (!*given || a->text.empty()))
+          return ctx.usage_error("give the " + what + " (not empty), or --clear to remove it: agentry " + name +
+                                 " <run> <" + what + "> | --clear");
+        return command(ctx, a->run_id, a->clear ? std::nullopt : std::optional<std::string>(a->text));
+      },
+      [given, text] { *given = text->count() > 0; });
+}
+
+void add_metadata_commands(CLI::App& app, Invocation& inv) {
+  add_text_setter(app, inv, "name", "Set a run's display name, or --clear it", "name", name_command);
+  add_text_setter(app, inv, "note", "Set a run's note, or --clear it", "note", note_command);
+  for (bool pinned : {true, false}) {
+    auto id = std::make_shared<std::string>();
+    auto* cmd = pinned ? app.add_subcommand("pin", "Pin a run (the dashboard keeps it in view)")
+                       : app.add_subcommand("unpin", "Unpin a run");
+    add_run_id(cmd, *id);
+    on_parsed(cmd, inv, [id, pinned](CommandContext& ctx) { return pin_command(ctx, *id, pinned); });
+  }
+  {
+    struct Args {
+      std::string run_id;
+      std::string group;
+      bool clear = false;
+    };
+    auto a = std::make_shared<Args>();
+    auto* cmd = app.add_subcommand("group", "Move a run to another group, or --clear: back to its own");
+    add_run_id(cmd, a->run_id);
+    auto* group = cmd->add_option("group", a->group, "Group id: 1-128 letters, digits and _ . : / -");
+    auto* clear = cmd->add_flag("--clear", a->clear, "Back to the run's own group (named after its id)");
+    group->excludes(clear);
+    clear->excludes(group);
+    on_parsed(cmd, inv, [a](CommandContext& ctx) {
+      if (!a->clear && a->group.empty())
+        return ctx.usage_error("give a group id, or --clear to put the run back in its own group: "
+                               "agentry group <run> <group> | --clear");
+      return group_command(ctx, a->run_id, a->clear ? std::nullopt : std::optional<std::string>(a->group));
+    });
+  }
+}
+
 void add_info_commands(CLI::App& app, Invocation& inv) {
   auto* backends = app.add_subcommand("backends", "List the backends agentry can run agents on, and plugins that failed");
   on_parsed(backends, inv, [](CommandContext& ctx) { return backends_command(ctx); });
@@ -260,6 +319,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_queue_commands(app, invocation);
   add_approval_command(app, invocation);
   add_admin_commands(app, invocation);
+  add_metadata_commands(app, invocation);
   add_info_commands(app, invocation);
 
   std::vector<const char*> argv{"agentry"};

@@ -173,6 +173,40 @@ TEST(RunCommandTest, InitAndResume) {
   EXPECT_EQ(r->subscriptions.at(0).after, 40);
 }
 
+TEST(MetadataCommandTest, EachCallsItsOperation) {
+  auto s = std::make_shared<FakeState>();
+  s->answers["runs.setName"] = [](const json::object& p) -> core::Result<json::value> {
+    return json::value(json::object{{"run", {{"runId", "r1"}, {"name", p.at("name")}}}});
+  };
+  s->answer("runs.setNote", parse(R"({"run":{"runId":"r1","note":"hello"}})"));
+  s->answer("runs.setPinned", parse(R"({"run":{"runId":"r1","pinned":true}})"));
+  s->answer("runs.setGroup", parse(R"({"run":{"runId":"r1","runGroupId":"wave"}})"));
+  s->answer("runs.clearGroup", parse(R"({"run":{"runId":"r1","runGroupId":"r1"}})"));
+  EXPECT_EQ(run_cli_with({"name", "r1", "Dark mode"}, s).out, "named run r1: Dark mode\n");
+  EXPECT_EQ(run_cli_with({"name", "r1", "--clear"}, s).out, "cleared the name of run r1\n");
+  EXPECT_EQ(run_cli_with({"note", "r1", "hello"}, s).out, "set the note of run r1 (5 bytes)\n");
+  EXPECT_EQ(run_cli_with({"note", "r1", "--clear"}, s).code, 0);
+  EXPECT_EQ(run_cli_with({"pin", "r1"}, s).out, "pinned run r1\n");
+  EXPECT_EQ(run_cli_with({"unpin", "r1"}, s).code, 0);
+  EXPECT_EQ(run_cli_with({"group", "r1", "wave"}, s).out, "run r1 is in group wave\n");
+  EXPECT_EQ(run_cli_with({"group", "r1", "--clear"}, s).out, "run r1 is in its own group\n");
+  EXPECT_EQ(s->calls_to("runs.setName").at(0), parse(R"({"runId":"r1","name":"Dark mode"})"));
+  EXPECT_EQ(s->calls_to("runs.setName").at(1), parse(R"({"runId":"r1","name":null})"));
+  EXPECT_EQ(s->calls_to("runs.setNote").at(0), parse(R"({"runId":"r1","note":"hello"})"));
+  EXPECT_EQ(s->calls_to("runs.setNote").at(1), parse(R"({"runId":"r1","note":null})"));
+  EXPECT_EQ(s->calls_to("runs.setPinned").at(0), parse(R"({"runId":"r1","pinned":true})"));
+  EXPECT_EQ(s->calls_to("runs.setPinned").at(1), parse(R"({"runId":"r1","pinned":false})"));
+  EXPECT_EQ(s->calls_to("runs.setGroup").at(0), parse(R"({"runId":"r1","runGroupId":"wave"})"));
+  EXPECT_EQ(s->calls_to("runs.clearGroup").at(0), parse(R"({"runId":"r1"})"));
+
+  const auto before = s->calls.size();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"name", "r1"}, {"name", "r1", ""}, {"name", "r1", "x", "--clear"}, {"note", "r1"},
+        {"group", "r1"}, {"group", "r1", "g", "--clear"}, {"pin"}, {"unpin", "r1", "extra"}})
+    EXPECT_EQ(run_cli_with(args, s).code, 3) << args[0];
+  EXPECT_EQ(s->calls.size(), before);
+}
+
 TEST(TaskCommandTest, DefaultsToTheRunTheAgentIsIn) {
   auto s = std::make_shared<FakeState>();
   s->answer("tasks.set", parse(R"({"task":{"runId":"r9","id":"plan","status":"completed"}})"));

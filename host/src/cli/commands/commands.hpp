@@ -7,6 +7,7 @@
 #include "cli/command_context.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,17 @@ int approve_command(CommandContext& ctx, const std::string& run_id, const std::s
 
 /// `name` is one of "archive", "unarchive", "reset", "delete".
 int admin_command(CommandContext& ctx, const std::string& name, const std::string& run_id);
+
+// --- commands/metadata_commands.cpp: name, note, pin, unpin, group ---
+
+/// runs.setName; nullopt clears the name.
+int name_command(CommandContext& ctx, const std::string& run_id, const std::optional<std::string>& name);
+/// runs.setNote; nullopt clears the note.
+int note_command(CommandContext& ctx, const std::string& run_id, const std::optional<std::string>& note);
+/// runs.setPinned.
+int pin_command(CommandContext& ctx, const std::string& run_id, bool pinned);
+/// runs.setGroup, or runs.clearGroup for nullopt (back to the run's own group).
+int group_command(CommandContext& ctx, const std::string& run_id, const std::optional<std::string>& group);
 
 // --- commands/info_commands.cpp: backends, definitions ---
 
