@@ -383,6 +383,52 @@ TEST_P(CliTest, NameNotePinAndGroupChangeTheRun) {
   EXPECT_EQ(run.at("runGroupId"), json::value(id));
 }
 
+TEST_P(CliTest, StatusIsOneLineAndExitsWithTheRunsCode) {
+  auto init = cli({"init", "worker", "-a", "feature", "--var", "feature=x"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string initialized = init.out.substr(0, init.out.find('\n'));
+  auto r = cli({"status", initialized});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, initialized + " initialized · tasks 0/2 completed · 0 attempts, 0 sessions\n");
+
+  auto done = cli({"run", "talker", "-m", "go"});
+  ASSERT_EQ(done.code, 0) << done.err;
+  auto success = cli({"status", run_id_from(done)});
+  EXPECT_EQ(success.code, 0) << success.err;
+  EXPECT_TRUE(contains(success.out, run_id_from(done) + " success: the agent finished · no tasks · 1 attempt, 1 session"))
+      << success.out;
+  auto failed = cli({"run", "failer", "-m", "go"});
+  ASSERT_EQ(failed.code, 4);
+  auto error = cli({"status", run_id_from(failed), "--json"});
+  EXPECT_EQ(error.code, 4);
+  EXPECT_EQ(json::parse(error.out).at("run").at("status"), "error") << error.out;
+
+  // A live run: its session, then the code of how it ended.
+  auto follower = cli_start({"run", "hanger", "-m", "go"});
+  std::string id;
+  for (int i = 0; i < 600 && id.empty(); ++i) {
+    for (const auto& run : all_runs())
+      if (run.at("agent") == "hanger" && run.at("status") == "running") id = std::string(run.at("runId").as_string());
+    if (id.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(id.empty());
+  auto live = cli({"status", id});
+  EXPECT_EQ(live.code, 0) << live.err;
+  EXPECT_TRUE(contains(live.out, id + " running · no tasks · ")) << live.out;
+  EXPECT_TRUE(contains(live.out, "session 0 live since ")) << live.out;
+  if (connected()) ASSERT_EQ(cli({"abort", id}).code, 0);
+  else ASSERT_EQ(::kill(follower.pid, SIGINT), 0);
+  EXPECT_EQ(cli_wait(follower).code, 130);
+  auto aborted = cli({"status", id});
+  EXPECT_EQ(aborted.code, 130) << aborted.out << aborted.err;
+  EXPECT_TRUE(contains(aborted.out, id + " aborted")) << aborted.out;
+
+  auto unknown = cli({"status", "no-such-run"});
+  EXPECT_EQ(unknown.code, 3);
+  EXPECT_TRUE(contains(unknown.err, "no run with id 'no-such-run'")) << unknown.err;
+  EXPECT_EQ(cli({"status"}).code, 3);
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);
 
 }  // namespace

@@ -114,6 +114,18 @@ void add_query_commands(CLI::App& app, Invocation& inv) {
     add_run_id(cmd, *id);
     on_parsed(cmd, inv, [id](CommandContext& ctx) { return show_command(ctx, *id); });
   }
+  {
+    auto id = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("status", "One line about a run; exits with its code (0 while it has not ended)");
+    add_run_id(cmd, *id);
+    on_parsed(cmd, inv, [id](CommandContext& ctx) { return status_command(ctx, *id); });
+  }
+  {
+    auto id = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("brief", "Print the prompt a run's first session receives");
+    add_run_id(cmd, *id);
+    on_parsed(cmd, inv, [id](CommandContext& ctx) { return brief_command(ctx, *id); });
+  }
   for (bool logs : {true, false}) {
     auto o = std::make_shared<HistoryOptions>();
     auto* cmd = logs ? app.add_subcommand("logs", "Print a run's timeline; -f follows it live until the run ends")

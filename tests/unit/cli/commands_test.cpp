@@ -207,6 +207,31 @@ TEST(MetadataCommandTest, EachCallsItsOperation) {
   EXPECT_EQ(s->calls.size(), before);
 }
 
+TEST(QueryCommandTest, StatusExitsWithTheRunsCode) {
+  for (auto [status, code] : {std::pair{"running", 0}, std::pair{"initialized", 0}, std::pair{"success", 0},
+                              std::pair{"exhausted", 1}, std::pair{"blocked", 2}, std::pair{"error", 4},
+                              std::pair{"aborted", 130}}) {
+    auto s = std::make_shared<FakeState>();
+    s->answer("runs.get", json::object{{"run", {{"runId", "r1"}, {"status", status}}}});
+    auto r = run_cli_with({"status", "r1"}, s);
+    EXPECT_EQ(r.code, code) << status;
+    EXPECT_EQ(r.out.rfind(std::string("r1 ") + status, 0), 0u) << r.out;
+    auto j = run_cli_with({"status", "r1", "--json"}, s);
+    EXPECT_EQ(j.code, code) << status;
+    EXPECT_EQ(json::parse(j.out).at("run").at("status"), status);
+  }
+}
+
+TEST(QueryCommandTest, BriefPrintsThePromptVerbatim) {
+  auto s = std::make_shared<FakeState>();
+  s->answer("runs.brief", parse(R"({"runId":"r1","brief":"You are the worker.\n\nBuild it."})"));
+  auto r = run_cli_with({"brief", "r1"}, s);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "You are the worker.\n\nBuild it.\n");
+  EXPECT_EQ(json::parse(run_cli_with({"brief", "r1", "--json"}, s).out).at("brief"), "You are the worker.\n\nBuild it.");
+  EXPECT_EQ(s->calls_to("runs.brief").at(0), parse(R"({"runId":"r1"})"));
+}
+
 TEST(TaskCommandTest, DefaultsToTheRunTheAgentIsIn) {
   auto s = std::make_shared<FakeState>();
   s->answer("tasks.set", parse(R"({"task":{"runId":"r9","id":"plan","status":"completed"}})"));

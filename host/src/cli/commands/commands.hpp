@@ -51,7 +51,7 @@ int resume_command(CommandContext& ctx, const ResumeOptions& options);
 int ready_command(CommandContext& ctx, const std::string& run_id);
 int abort_command(CommandContext& ctx, const std::string& run_id, const std::string& reason);
 
-// --- commands/query_commands.cpp: list, show, logs, audit ---
+// --- commands/query_commands.cpp: list, show, status, brief, logs, audit ---
 
 struct ListOptions {
   std::string cwd;
@@ -72,6 +72,10 @@ struct HistoryOptions {
 
 int list_command(CommandContext& ctx, const ListOptions& options);
 int show_command(CommandContext& ctx, const std::string& run_id);
+/// One line about the run; exits with the code its status means (as `run` would).
+int status_command(CommandContext& ctx, const std::string& run_id);
+/// The prompt the run's first session receives (runs.brief), verbatim.
+int brief_command(CommandContext& ctx, const std::string& run_id);
 int logs_command(CommandContext& ctx, const HistoryOptions& options);
 int audit_command(CommandContext& ctx, const HistoryOptions& options);
 
