@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,10 @@ class CliTest : public ::testing::TestWithParam<CliMode> {
   /// Runs `agentry <args>` in work_ and waits (hang guard: `timeout`, then killed).
   CliResult cli(const std::vector<std::string>& args, const test::EnvOverrides& extra = {},
                 std::chrono::milliseconds timeout = std::chrono::seconds(90));
-  CliProcess cli_start(const std::vector<std::string>& args, const test::EnvOverrides& extra = {});
+  /// The same with `input` on its standard input (otherwise /dev/null).
+  CliResult cli_with_input(const std::vector<std::string>& args, const std::string& input);
+  CliProcess cli_start(const std::vector<std::string>& args, const test::EnvOverrides& extra = {},
+                       const std::optional<std::string>& input = std::nullopt);
   CliResult cli_wait(CliProcess& process, std::chrono::milliseconds timeout = std::chrono::seconds(90));
 
   /// `show <run> --json`'s run object.

@@ -383,6 +383,56 @@ TEST_P(CliTest, NameNotePinAndGroupChangeTheRun) {
   EXPECT_EQ(run.at("runGroupId"), json::value(id));
 }
 
+TEST_P(CliTest, ReconfigureAndBriefOfAnInitializedRun) {
+  auto init = cli({"init", "worker", "-a", "feature", "--var", "feature=search"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string id = init.out.substr(0, init.out.find('\n'));
+  auto brief = cli({"brief", id});
+  EXPECT_EQ(brief.code, 0) << brief.err;
+  EXPECT_EQ(brief.out, "You are the worker.\n\nWork carefully.\n\nBuild search.\n");
+
+  auto r = cli({"reconfigure", id, "--var", "feature=dark mode"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "reconfigured run " + id + ": initialized\n");
+  auto run = api_run(id);
+  EXPECT_EQ(run.at("vars").at("feature"), "dark mode");
+  EXPECT_EQ(run.at("message"), "Build dark mode.");
+  EXPECT_EQ(run.at("tasks").at(0).at("title"), "Plan dark mode");  // pending assignment tasks follow
+  auto as_json = cli({"brief", id, "--json"});
+  ASSERT_EQ(as_json.code, 0) << as_json.err;
+  auto result = json::parse(as_json.out).as_object();
+  EXPECT_EQ(result.at("runId"), json::value(id));
+  EXPECT_EQ(result.at("brief"), run.at("brief"));
+  EXPECT_TRUE(contains(std::string(result.at("brief").as_string()), "Build dark mode.")) << as_json.out;
+
+  dir_.write_file("work/message.md", "Only the search box.\n");
+  auto from_file = cli({"reconfigure", id, "--message-file", "message.md", "--json"});
+  ASSERT_EQ(from_file.code, 0) << from_file.err;
+  EXPECT_EQ(json::parse(from_file.out).at("run").at("message"), "Only the search box.\n");
+  auto from_stdin = cli_with_input({"reconfigure", id, "--message-file", "-"}, "From standard input.");
+  EXPECT_EQ(from_stdin.code, 0) << from_stdin.err;
+  EXPECT_EQ(api_run(id).at("message"), "From standard input.");
+  EXPECT_TRUE(has(audit_types(id),
+                  "run.reconfigured"));
+
+  // Refusals change nothing.
+  EXPECT_EQ(cli({"reconfigure", id}).code, 3);                                     // nothing to change
+  EXPECT_EQ(cli({"reconfigure", id, "--unset-var", "feature"}).code, 3);           // required
+  EXPECT_EQ(cli({"reconfigure", id, "-m", "x", "--message-file", "message.md"}).code, 3);
+  EXPECT_EQ(cli({"reconfigure", id, "--message-file", "missing.md"}).code, 3);
+  EXPECT_EQ(cli({"reconfigure", "no-such-run", "-m", "x"}).code, 3);
+  EXPECT_EQ(cli({"brief", "no-such-run"}).code, 3);
+  EXPECT_EQ(api_run(id).at("message"), "From standard input.");
+  EXPECT_EQ(api_run(id).at("vars").at("feature"), "dark mode");
+
+  // Only initialized runs.
+  auto done = cli({"run", "talker", "-m", "go"});
+  ASSERT_EQ(done.code, 0) << done.err;
+  auto late = cli({"reconfigure", run_id_from(done), "-m", "too late"});
+  EXPECT_EQ(late.code, 3);
+  EXPECT_TRUE(contains(late.err, "only an initialized run can be reconfigured")) << late.err;
+}
+
 TEST_P(CliTest, StatusIsOneLineAndExitsWithTheRunsCode) {
   auto init = cli({"init", "worker", "-a", "feature", "--var", "feature=x"});
   ASSERT_EQ(init.code, 0) << init.err;
@@ -427,6 +477,91 @@ TEST_P(CliTest, StatusIsOneLineAndExitsWithTheRunsCode) {
   EXPECT_EQ(unknown.code, 3);
   EXPECT_TRUE(contains(unknown.err, "no run with id 'no-such-run'")) << unknown.err;
   EXPECT_EQ(cli({"status"}).code, 3);
+}
+
+TEST_P(CliTest, AddTaskPutsTasksInPlaceBeforeTheRunStarts) {
+  // The agent lists its tasks in its first attempt, and leaves them undone: exhausted.
+  write_agent("lister", "mock", "{steps: [" + exec_agentry({"task", "list"}) + "]}");
+  auto r = cli({"run", "lister", "-m", "go", "--add-task", "Write the docs", "--add-task", "Ship it", "--max-retries",
+                "0"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "Write the docs")) << r.out;  // the agent's `task list`, as tool output
+  EXPECT_TRUE(contains(r.out, "Ship it")) << r.out;
+  const std::string id = run_id_from(r);
+  ASSERT_FALSE(id.empty()) << r.out;
+  auto run = api_run(id);
+  auto tasks = run.at("tasks").as_array();
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks.at(0).at("title"), "Write the docs");
+  EXPECT_EQ(tasks.at(1).at("title"), "Ship it");
+  EXPECT_EQ(tasks.at(0).at("source"), "added");
+  // Created, given its tasks, then started: one run, in that order.
+  auto types = audit_types(id);
+  ASSERT_GE(types.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(types.begin(), types.begin() + 4),
+            (std::vector<std::string>{"run.initialized", "task.added", "task.added", "run.started"}));
+
+  auto init = cli({"init", "worker", "-a", "feature", "--var", "feature=x", "--add-task", "Review", "--json"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  auto initialized = json::parse(init.out).at("run").as_object();
+  EXPECT_EQ(initialized.at("status"), "initialized");
+  ASSERT_EQ(initialized.at("tasks").as_array().size(), 3u);
+  EXPECT_EQ(initialized.at("tasks").at(2).at("title"), "Review");
+
+  // A task the run refuses: nothing is left behind.
+  dir_.write_file("config/assignments/locked/assignment.md",
+                  "---\nschemaVersion: 1\nmessage: Do it.\nlockedFields: [tasks]\ntasks:\n  - id: one\n    title: One\n"
+                  "---\nLocked.\n");
+  const auto before = all_runs().size();
+  auto locked = cli({"run", "worker", "-a", "locked", "--add-task", "Extra"});
+  EXPECT_EQ(locked.code, 3) << locked.out << locked.err;
+  EXPECT_TRUE(contains(locked.err, "locked")) << locked.err;
+  EXPECT_TRUE(contains(locked.err, "was not kept")) << locked.err;
+  EXPECT_EQ(all_runs().size(), before);
+  EXPECT_EQ(cli({"init", "worker", "-m", "x", "--add-task", ""}).code, 3);
+  EXPECT_EQ(all_runs().size(), before);
+}
+
+TEST_P(CliTest, MessageFileAndParentRun) {
+  auto parent = cli({"init", "worker", "-m", "the parent"});
+  ASSERT_EQ(parent.code, 0) << parent.err;
+  const std::string parent_id = parent.out.substr(0, parent.out.find('\n'));
+
+  dir_.write_file("work/ask.md", "Fix the flaky test.\nThen the docs.\n");
+  auto from_file = cli({"init", "worker", "--message-file", "ask.md", "--parent-run", parent_id});
+  ASSERT_EQ(from_file.code, 0) << from_file.err;
+  auto run = api_run(from_file.out.substr(0, from_file.out.find('\n')));
+  EXPECT_EQ(run.at("message"), "Fix the flaky test.\nThen the docs.\n");
+  EXPECT_EQ(run.at("parentRunId"), json::value(parent_id));
+
+  auto from_stdin = cli_with_input({"init", "worker", "--message-file", "-", "--json"}, "Piped in.");
+  ASSERT_EQ(from_stdin.code, 0) << from_stdin.err;
+  EXPECT_EQ(json::parse(from_stdin.out).at("run").at("message"), "Piped in.");
+
+  // --parent-run wins over AGENTRY_PARENT_RUN_ID, which is the default otherwise.
+  auto other = cli({"init", "worker", "-m", "other"});
+  const std::string other_id = other.out.substr(0, other.out.find('\n'));
+  auto explicit_parent =
+      cli({"init", "worker", "-m", "x", "--parent-run", parent_id, "--json"}, {{"AGENTRY_PARENT_RUN_ID", other_id}});
+  ASSERT_EQ(explicit_parent.code, 0) << explicit_parent.err;
+  EXPECT_EQ(json::parse(explicit_parent.out).at("run").at("parentRunId"), json::value(parent_id));
+  auto from_env = cli({"init", "worker", "-m", "x", "--json"}, {{"AGENTRY_PARENT_RUN_ID", other_id}});
+  EXPECT_EQ(json::parse(from_env.out).at("run").at("parentRunId"), json::value(other_id));
+
+  // A run started with a message file follows to its end like any other.
+  dir_.write_file("work/go.md", "go");
+  auto started = cli({"run", "talker", "--message-file", "go.md"});
+  EXPECT_EQ(started.code, 0) << started.err;
+  EXPECT_EQ(api_run(run_id_from(started)).at("message"), "go");
+
+  const auto before = all_runs().size();
+  EXPECT_EQ(cli({"init", "worker", "-m", "x", "--message-file", "ask.md"}).code, 3);
+  EXPECT_EQ(cli({"init", "worker", "--message-file", "missing.md"}).code, 3);
+  EXPECT_EQ(cli({"run", "talker", "--message-file", "missing.md"}).code, 3);
+  auto no_parent = cli({"init", "worker", "-m", "x", "--parent-run", "no-such-run"});
+  EXPECT_EQ(no_parent.code, 3);
+  EXPECT_TRUE(contains(no_parent.err, "parent run 'no-such-run' does not exist")) << no_parent.err;
+  EXPECT_EQ(all_runs().size(), before);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);

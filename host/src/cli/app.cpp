@@ -37,14 +37,31 @@ CLI::Option* add_run_id(CLI::App* command, std::string& run_id) {
   return command->add_option("run", run_id, "Run id")->required();
 }
 
+/// -m and --message-file, which exclude each other; `record` notes whether -m was given
+/// (-m "" is a message).
+std::function<void()> add_message_options(CLI::App* cmd, MessageInput& m, const std::string& help) {
+  auto* text = cmd->add_option("--message,-m", m.text, help);
+  auto* file = cmd->add_option("--message-file", m.file, "Read the message from this file (- for standard input)")
+                   ->type_name("PATH");
+  text->excludes(file);
+  file->excludes(text);
+  return [&m, text] { m.text_given = text->count() > 0; };
+}
+
+
 void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& record) {
   cmd->add_option("agent", o.agent, "Agent: a name from a project's .agentry/ or the config dir, or a path")->required();
   cmd->add_option("--assignment,-a", o.assignment, "Assignment: a name or a path");
-  auto* message = cmd->add_option("--message,-m", o.message, "The message (required without an assignment)");
+  auto record_message = add_message_options(cmd, o.message, "The message (required without an assignment)");
   cmd->add_option("--var", o.vars, "An assignment variable, name=value (repeatable)")->type_name("NAME=VALUE");
+  // One title per --add-task: a title is one argument, and never takes the next one.
+  cmd->add_option("--add-task", o.add_tasks, "Add a task with this title before the run starts (repeatable)")
+      ->type_name("TITLE")
+      ->allow_extra_args(false);
   cmd->add_option("--cwd", o.cwd, "Working directory of the run (default: the current directory)");
-  auto* group = cmd->add_option("--group", o.group, "Run group id (default: $AGENTRY_RUN_GROUP_ID, else the run's own id)");
-  auto* parent = cmd->add_option("--parent", o.parent,
+  auto* group = cmd->add_option("--group,--group-id", o.group,
+                                "Run group id (default: $AGENTRY_RUN_GROUP_ID, else the run's own id)");
+  auto* parent = cmd->add_option("--parent-run,--parent", o.parent,
                                  "Parent run id (default: $AGENTRY_RUN_ID inside a run, else $AGENTRY_PARENT_RUN_ID); "
                                  "\"\" for none");
   cmd->add_option("--name", o.name, "A display name");
@@ -53,8 +70,8 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
   cmd->add_option("--launcher", o.launcher, "Wrap the agent's command with this launcher");
   cmd->add_option("--timeout", o.timeout_sec, "Time limit of one session, in seconds")->check(CLI::Range(0, 7 * 24 * 3600));
   cmd->add_option("--max-retries", o.max_retries, "Retries of a failed attempt (0-20)")->check(CLI::Range(0, 20));
-  record = [&o, message, group, parent] {
-    o.message_given = message->count() > 0;
+  record = [&o, record_message, group, parent] {
+    record_message();
     o.group_given = group->count() > 0;
     o.parent_given = parent->count() > 0;
   };
@@ -80,10 +97,20 @@ void add_run_commands(CLI::App& app, Invocation& inv) {
     auto o = std::make_shared<ResumeOptions>();
     auto* cmd = app.add_subcommand("resume", "Start a run's next session (or its first) and follow it");
     add_run_id(cmd, o->run_id);
-    auto* message = cmd->add_option("--message,-m", o->message, "The follow-up message for the new session");
+    auto record = add_message_options(cmd, o->message, "The follow-up message for the new session");
     cmd->add_flag("--detach,-d", o->detach, "Resume it and return at once (connected mode only)");
-    on_parsed(cmd, inv, [o](CommandContext& ctx) { return resume_command(ctx, *o); },
-              [o, message] { o->message_given = message->count() > 0; });
+    on_parsed(cmd, inv, [o](CommandContext& ctx) { return resume_command(ctx, *o); }, record);
+  }
+  {
+    auto o = std::make_shared<ReconfigureOptions>();
+    auto* cmd = app.add_subcommand("reconfigure", "Change an initialized run's vars or message before it starts");
+    add_run_id(cmd, o->run_id);
+    cmd->add_option("--var", o->vars, "Set an assignment variable, name=value (repeatable)")->type_name("NAME=VALUE");
+    cmd->add_option("--unset-var", o->unset_vars,
+                    "Drop a variable given before: back to its env, parent or default value (repeatable)")
+        ->type_name("NAME");
+    auto record = add_message_options(cmd, o->message, "Replace the message (\"\" for none)");
+    on_parsed(cmd, inv, [o](CommandContext& ctx) { return reconfigure_command(ctx, *o); }, record);
   }
   {
     auto id = std::make_shared<std::string>();
