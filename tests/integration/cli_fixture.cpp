@@ -79,14 +79,21 @@ test::EnvOverrides CliTest::cli_env(const test::EnvOverrides& extra) const {
   return env;
 }
 
-CliProcess CliTest::cli_start(const std::vector<std::string>& args, const test::EnvOverrides& extra) {
+CliProcess CliTest::cli_start(const std::vector<std::string>& args, const test::EnvOverrides& extra,
+                              const std::optional<std::string>& input) {
   CliProcess p;
   const int n = ++calls_;
   p.out = dir_.path() / ("cli-" + std::to_string(n) + ".out");
   p.err = dir_.path() / ("cli-" + std::to_string(n) + ".err");
   int out = ::open(p.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   int err = ::open(p.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int in = -1;
+  if (input) {
+    auto in_path = dir_.write_file("cli-" + std::to_string(n) + ".in", *input);
+    in = ::open(in_path.c_str(), O_RDONLY | O_CLOEXEC);
+  }
   test::SpawnOptions options;
+  options.stdin_fd = in;
   options.argv.push_back(test::DaemonProcess::binary_path().string());
   for (const auto& a : args) options.argv.push_back(a);
   options.env = test::environment_with(cli_env(extra));
@@ -97,6 +104,7 @@ CliProcess CliTest::cli_start(const std::vector<std::string>& args, const test::
   p.pid = test::spawn_process(options);
   ::close(out);
   ::close(err);
+  if (in >= 0) ::close(in);
   return p;
 }
 
@@ -120,6 +128,19 @@ CliResult CliTest::cli(const std::vector<std::string>& args, const test::EnvOver
   return cli_wait(p, timeout);
 }
 
+CliResult CliTest::cli_with_input(const std::vector<std::string>& args, const std::string& input) {
+  auto p = cli_start(args, {}, input);
+  return cli_wait(p);
+}
+
+json::object CliTest::api_run(const std::string& run_id) {
+  if (!connected()) return show(run_id);
+  auto response = daemon_->client().get("/api/runs/" + run_id);
+  EXPECT_EQ(response.status, 200) << response.body;
+  if (response.status != 200) return {};
+  return response.json().at("run").as_object();
+}
+
 json::object CliTest::show(const std::string& run_id) {
   auto r = cli({"show", run_id, "--json"});
   EXPECT_EQ(r.code, 0) << r.err;
@@ -137,6 +158,16 @@ json::object CliTest::wait_for_run(const std::string& run_id, const std::functio
   }
   ADD_FAILURE() << "run " << run_id << " never reached the expected state: " << json::serialize(run);
   return run;
+}
+
+std::vector<std::string> CliTest::audit_types(const std::string& run_id) {
+  std::vector<std::string> types;
+  auto r = cli({"audit", run_id, "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  if (r.code != 0) return types;
+  const auto history = json::parse(r.out);
+  for (const auto& e : history.at("events").as_array()) types.emplace_back(e.at("type").as_string());
+  return types;
 }
 
 json::array CliTest::all_runs() {

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,13 +51,21 @@ class CliTest : public ::testing::TestWithParam<CliMode> {
   /// Runs `agentry <args>` in work_ and waits (hang guard: `timeout`, then killed).
   CliResult cli(const std::vector<std::string>& args, const test::EnvOverrides& extra = {},
                 std::chrono::milliseconds timeout = std::chrono::seconds(90));
-  CliProcess cli_start(const std::vector<std::string>& args, const test::EnvOverrides& extra = {});
+  /// The same with `input` on its standard input (otherwise /dev/null).
+  CliResult cli_with_input(const std::vector<std::string>& args, const std::string& input);
+  CliProcess cli_start(const std::vector<std::string>& args, const test::EnvOverrides& extra = {},
+                       const std::optional<std::string>& input = std::nullopt);
   CliResult cli_wait(CliProcess& process, std::chrono::milliseconds timeout = std::chrono::seconds(90));
 
   /// `show <run> --json`'s run object.
   boost::json::object show(const std::string& run_id);
   /// Polls `show` until `pred` holds (hang guard 30 s).
   boost::json::object wait_for_run(const std::string& run_id, const std::function<bool(const boost::json::object&)>& pred);
+  /// The run as the API shows it: the daemon's GET /api/runs/:id when connected, else
+  /// `show --json` (embedded, the CLI process is the API).
+  boost::json::object api_run(const std::string& run_id);
+  /// The types of the run's audit records, in order (`audit --json`).
+  std::vector<std::string> audit_types(const std::string& run_id);
   /// `list --global --all --json`'s runs.
   boost::json::array all_runs();
 

@@ -5,6 +5,9 @@
 
 #include <signal.h>
 
+#include <algorithm>
+#include <thread>
+
 namespace agentry::integration {
 namespace {
 namespace json = boost::json;
@@ -315,6 +318,250 @@ TEST_P(CliTest, ArchiveResetAndDelete) {
   EXPECT_EQ(cli({"archive", id}).code, 0);
   EXPECT_EQ(cli({"delete", id}).code, 0);
   EXPECT_EQ(cli({"show", id}).code, 3);
+}
+
+bool has(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+TEST_P(CliTest, NameNotePinAndGroupChangeTheRun) {
+  auto init = cli({"init", "worker", "-m", "x"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string id = init.out.substr(0, init.out.find('\n'));
+
+  auto named = cli({"name", id, "Dark mode"});
+  EXPECT_EQ(named.code, 0) << named.err;
+  EXPECT_EQ(named.out, "named run " + id + ": Dark mode\n");
+  auto noted = cli({"note", id, "check the contrast\nand the icons", "--json"});
+  ASSERT_EQ(noted.code, 0) << noted.err;
+  EXPECT_EQ(json::parse(noted.out).at("run").at("note"), "check the contrast\nand the icons") << noted.out;
+  EXPECT_EQ(cli({"pin", id}).out, "pinned run " + id + "\n");
+  auto grouped = cli({"group", id, "wave-1"});
+  EXPECT_EQ(grouped.code, 0) << grouped.err;
+  EXPECT_EQ(grouped.out, "run " + id + " is in group wave-1\n");
+
+  auto run = api_run(id);
+  EXPECT_EQ(run.at("name"), "Dark mode");
+  EXPECT_EQ(run.at("note"), "check the contrast\nand the icons");
+  EXPECT_TRUE(run.at("notePresent").as_bool());
+  EXPECT_TRUE(run.at("pinned").as_bool());
+  EXPECT_EQ(run.at("runGroupId"), "wave-1");
+  auto in_group = json::parse(cli({"list", "--group", "wave-1", "--json"}).out).at("runs").as_array();
+  ASSERT_EQ(in_group.size(), 1u);
+  EXPECT_EQ(in_group.at(0).at("runId"), json::value(id));
+
+  EXPECT_EQ(cli({"name", id, "--clear"}).out, "cleared the name of run " + id + "\n");
+  EXPECT_EQ(cli({"note", id, "--clear"}).code, 0);
+  EXPECT_EQ(cli({"unpin", id}).out, "unpinned run " + id + "\n");
+  auto cleared = cli({"group", id, "--clear", "--json"});
+  ASSERT_EQ(cleared.code, 0) << cleared.err;
+  EXPECT_EQ(json::parse(cleared.out).at("run").at("runGroupId"), json::value(id));
+  run = api_run(id);
+  EXPECT_TRUE(run.at("name").is_null()) << json::serialize(run);
+  EXPECT_TRUE(run.at("note").is_null()) << json::serialize(run);
+  EXPECT_FALSE(run.at("pinned").as_bool());
+  EXPECT_EQ(run.at("runGroupId"), json::value(id));
+
+  auto types = audit_types(id);
+  for (const char* type : {"run.renamed", "run.note_set", "run.pinned_set", "run.group_set"})
+    EXPECT_TRUE(has(types, type)) << type;
+
+  // Refusals: an unknown run, missing or contradictory arguments, a malformed group.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"name", "no-such-run", "x"}, {"note", "no-such-run", "x"}, {"pin", "no-such-run"},
+        {"unpin", "no-such-run"}, {"group", "no-such-run", "g"}, {"group", "no-such-run", "--clear"},
+        {"name", id}, {"name", id, ""}, {"name", id, "x", "--clear"}, {"note", id}, {"group", id},
+        {"group", id, "not a group!"}, {"pin"}}) {
+    auto r = cli(args);
+    EXPECT_EQ(r.code, 3) << args[0] << " " << (args.size() > 2 ? args[2] : "") << ": " << r.out << r.err;
+    EXPECT_FALSE(r.err.empty()) << args[0];
+  }
+  auto unknown = cli({"name", "no-such-run", "x"});
+  EXPECT_TRUE(contains(unknown.err, "no run with id 'no-such-run'")) << unknown.err;
+  run = api_run(id);
+  EXPECT_TRUE(run.at("name").is_null());
+  EXPECT_EQ(run.at("runGroupId"), json::value(id));
+}
+
+TEST_P(CliTest, ReconfigureAndBriefOfAnInitializedRun) {
+  auto init = cli({"init", "worker", "-a", "feature", "--var", "feature=search"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string id = init.out.substr(0, init.out.find('\n'));
+  auto brief = cli({"brief", id});
+  EXPECT_EQ(brief.code, 0) << brief.err;
+  EXPECT_EQ(brief.out, "You are the worker.\n\nWork carefully.\n\nBuild search.\n");
+
+  auto r = cli({"reconfigure", id, "--var", "feature=dark mode"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "reconfigured run " + id + ": initialized\n");
+  auto run = api_run(id);
+  EXPECT_EQ(run.at("vars").at("feature"), "dark mode");
+  EXPECT_EQ(run.at("message"), "Build dark mode.");
+  EXPECT_EQ(run.at("tasks").at(0).at("title"), "Plan dark mode");  // pending assignment tasks follow
+  auto as_json = cli({"brief", id, "--json"});
+  ASSERT_EQ(as_json.code, 0) << as_json.err;
+  auto result = json::parse(as_json.out).as_object();
+  EXPECT_EQ(result.at("runId"), json::value(id));
+  EXPECT_EQ(result.at("brief"), run.at("brief"));
+  EXPECT_TRUE(contains(std::string(result.at("brief").as_string()), "Build dark mode.")) << as_json.out;
+
+  dir_.write_file("work/message.md", "Only the search box.\n");
+  auto from_file = cli({"reconfigure", id, "--message-file", "message.md", "--json"});
+  ASSERT_EQ(from_file.code, 0) << from_file.err;
+  EXPECT_EQ(json::parse(from_file.out).at("run").at("message"), "Only the search box.\n");
+  auto from_stdin = cli_with_input({"reconfigure", id, "--message-file", "-"}, "From standard input.");
+  EXPECT_EQ(from_stdin.code, 0) << from_stdin.err;
+  EXPECT_EQ(api_run(id).at("message"), "From standard input.");
+  EXPECT_TRUE(has(audit_types(id),
+                  "run.reconfigured"));
+
+  // Refusals change nothing.
+  EXPECT_EQ(cli({"reconfigure", id}).code, 3);                                     // nothing to change
+  EXPECT_EQ(cli({"reconfigure", id, "--unset-var", "feature"}).code, 3);           // required
+  EXPECT_EQ(cli({"reconfigure", id, "-m", "x", "--message-file", "message.md"}).code, 3);
+  EXPECT_EQ(cli({"reconfigure", id, "--message-file", "missing.md"}).code, 3);
+  EXPECT_EQ(cli({"reconfigure", "no-such-run", "-m", "x"}).code, 3);
+  EXPECT_EQ(cli({"brief", "no-such-run"}).code, 3);
+  EXPECT_EQ(api_run(id).at("message"), "From standard input.");
+  EXPECT_EQ(api_run(id).at("vars").at("feature"), "dark mode");
+
+  // Only initialized runs.
+  auto done = cli({"run", "talker", "-m", "go"});
+  ASSERT_EQ(done.code, 0) << done.err;
+  auto late = cli({"reconfigure", run_id_from(done), "-m", "too late"});
+  EXPECT_EQ(late.code, 3);
+  EXPECT_TRUE(contains(late.err, "only an initialized run can be reconfigured")) << late.err;
+}
+
+TEST_P(CliTest, StatusIsOneLineAndExitsWithTheRunsCode) {
+  auto init = cli({"init", "worker", "-a", "feature", "--var", "feature=x"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string initialized = init.out.substr(0, init.out.find('\n'));
+  auto r = cli({"status", initialized});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, initialized + " initialized · tasks 0/2 completed · 0 attempts, 0 sessions\n");
+
+  auto done = cli({"run", "talker", "-m", "go"});
+  ASSERT_EQ(done.code, 0) << done.err;
+  auto success = cli({"status", run_id_from(done)});
+  EXPECT_EQ(success.code, 0) << success.err;
+  EXPECT_TRUE(contains(success.out, run_id_from(done) + " success: the agent finished · no tasks · 1 attempt, 1 session"))
+      << success.out;
+  auto failed = cli({"run", "failer", "-m", "go"});
+  ASSERT_EQ(failed.code, 4);
+  auto error = cli({"status", run_id_from(failed), "--json"});
+  EXPECT_EQ(error.code, 4);
+  EXPECT_EQ(json::parse(error.out).at("run").at("status"), "error") << error.out;
+
+  // A live run: its session, then the code of how it ended.
+  auto follower = cli_start({"run", "hanger", "-m", "go"});
+  std::string id;
+  for (int i = 0; i < 600 && id.empty(); ++i) {
+    for (const auto& run : all_runs())
+      if (run.at("agent") == "hanger" && run.at("status") == "running") id = std::string(run.at("runId").as_string());
+    if (id.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(id.empty());
+  auto live = cli({"status", id});
+  EXPECT_EQ(live.code, 0) << live.err;
+  EXPECT_TRUE(contains(live.out, id + " running · no tasks · ")) << live.out;
+  EXPECT_TRUE(contains(live.out, "session 0 live since ")) << live.out;
+  if (connected()) ASSERT_EQ(cli({"abort", id}).code, 0);
+  else ASSERT_EQ(::kill(follower.pid, SIGINT), 0);
+  EXPECT_EQ(cli_wait(follower).code, 130);
+  auto aborted = cli({"status", id});
+  EXPECT_EQ(aborted.code, 130) << aborted.out << aborted.err;
+  EXPECT_TRUE(contains(aborted.out, id + " aborted")) << aborted.out;
+
+  auto unknown = cli({"status", "no-such-run"});
+  EXPECT_EQ(unknown.code, 3);
+  EXPECT_TRUE(contains(unknown.err, "no run with id 'no-such-run'")) << unknown.err;
+  EXPECT_EQ(cli({"status"}).code, 3);
+}
+
+TEST_P(CliTest, AddTaskPutsTasksInPlaceBeforeTheRunStarts) {
+  // The agent lists its tasks in its first attempt, and leaves them undone: exhausted.
+  write_agent("lister", "mock", "{steps: [" + exec_agentry({"task", "list"}) + "]}");
+  auto r = cli({"run", "lister", "-m", "go", "--add-task", "Write the docs", "--add-task", "Ship it", "--max-retries",
+                "0"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "Write the docs")) << r.out;  // the agent's `task list`, as tool output
+  EXPECT_TRUE(contains(r.out, "Ship it")) << r.out;
+  const std::string id = run_id_from(r);
+  ASSERT_FALSE(id.empty()) << r.out;
+  auto run = api_run(id);
+  auto tasks = run.at("tasks").as_array();
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks.at(0).at("title"), "Write the docs");
+  EXPECT_EQ(tasks.at(1).at("title"), "Ship it");
+  EXPECT_EQ(tasks.at(0).at("source"), "added");
+  // Created, given its tasks, then started: one run, in that order.
+  auto types = audit_types(id);
+  ASSERT_GE(types.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(types.begin(), types.begin() + 4),
+            (std::vector<std::string>{"run.initialized", "task.added", "task.added", "run.started"}));
+
+  auto init = cli({"init", "worker", "-a", "feature", "--var", "feature=x", "--add-task", "Review", "--json"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  auto initialized = json::parse(init.out).at("run").as_object();
+  EXPECT_EQ(initialized.at("status"), "initialized");
+  ASSERT_EQ(initialized.at("tasks").as_array().size(), 3u);
+  EXPECT_EQ(initialized.at("tasks").at(2).at("title"), "Review");
+
+  // A task the run refuses: nothing is left behind.
+  dir_.write_file("config/assignments/locked/assignment.md",
+                  "---\nschemaVersion: 1\nmessage: Do it.\nlockedFields: [tasks]\ntasks:\n  - id: one\n    title: One\n"
+                  "---\nLocked.\n");
+  const auto before = all_runs().size();
+  auto locked = cli({"run", "worker", "-a", "locked", "--add-task", "Extra"});
+  EXPECT_EQ(locked.code, 3) << locked.out << locked.err;
+  EXPECT_TRUE(contains(locked.err, "locked")) << locked.err;
+  EXPECT_TRUE(contains(locked.err, "was not kept")) << locked.err;
+  EXPECT_EQ(all_runs().size(), before);
+  EXPECT_EQ(cli({"init", "worker", "-m", "x", "--add-task", ""}).code, 3);
+  EXPECT_EQ(all_runs().size(), before);
+}
+
+TEST_P(CliTest, MessageFileAndParentRun) {
+  auto parent = cli({"init", "worker", "-m", "the parent"});
+  ASSERT_EQ(parent.code, 0) << parent.err;
+  const std::string parent_id = parent.out.substr(0, parent.out.find('\n'));
+
+  dir_.write_file("work/ask.md", "Fix the flaky test.\nThen the docs.\n");
+  auto from_file = cli({"init", "worker", "--message-file", "ask.md", "--parent-run", parent_id});
+  ASSERT_EQ(from_file.code, 0) << from_file.err;
+  auto run = api_run(from_file.out.substr(0, from_file.out.find('\n')));
+  EXPECT_EQ(run.at("message"), "Fix the flaky test.\nThen the docs.\n");
+  EXPECT_EQ(run.at("parentRunId"), json::value(parent_id));
+
+  auto from_stdin = cli_with_input({"init", "worker", "--message-file", "-", "--json"}, "Piped in.");
+  ASSERT_EQ(from_stdin.code, 0) << from_stdin.err;
+  EXPECT_EQ(json::parse(from_stdin.out).at("run").at("message"), "Piped in.");
+
+  // --parent-run wins over AGENTRY_PARENT_RUN_ID, which is the default otherwise.
+  auto other = cli({"init", "worker", "-m", "other"});
+  const std::string other_id = other.out.substr(0, other.out.find('\n'));
+  auto explicit_parent =
+      cli({"init", "worker", "-m", "x", "--parent-run", parent_id, "--json"}, {{"AGENTRY_PARENT_RUN_ID", other_id}});
+  ASSERT_EQ(explicit_parent.code, 0) << explicit_parent.err;
+  EXPECT_EQ(json::parse(explicit_parent.out).at("run").at("parentRunId"), json::value(parent_id));
+  auto from_env = cli({"init", "worker", "-m", "x", "--json"}, {{"AGENTRY_PARENT_RUN_ID", other_id}});
+  EXPECT_EQ(json::parse(from_env.out).at("run").at("parentRunId"), json::value(other_id));
+
+  // A run started with a message file follows to its end like any other.
+  dir_.write_file("work/go.md", "go");
+  auto started = cli({"run", "talker", "--message-file", "go.md"});
+  EXPECT_EQ(started.code, 0) << started.err;
+  EXPECT_EQ(api_run(run_id_from(started)).at("message"), "go");
+
+  const auto before = all_runs().size();
+  EXPECT_EQ(cli({"init", "worker", "-m", "x", "--message-file", "ask.md"}).code, 3);
+  EXPECT_EQ(cli({"init", "worker", "--message-file", "missing.md"}).code, 3);
+  EXPECT_EQ(cli({"run", "talker", "--message-file", "missing.md"}).code, 3);
+  auto no_parent = cli({"init", "worker", "-m", "x", "--parent-run", "no-such-run"});
+  EXPECT_EQ(no_parent.code, 3);
+  EXPECT_TRUE(contains(no_parent.err, "parent run 'no-such-run' does not exist")) << no_parent.err;
+  EXPECT_EQ(all_runs().size(), before);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);

@@ -37,14 +37,31 @@ CLI::Option* add_run_id(CLI::App* command, std::string& run_id) {
   return command->add_option("run", run_id, "Run id")->required();
 }
 
+/// -m and --message-file, which exclude each other; `record` notes whether -m was given
+/// (-m "" is a message).
+std::function<void()> add_message_options(CLI::App* cmd, MessageInput& m, const std::string& help) {
+  auto* text = cmd->add_option("--message,-m", m.text, help);
+  auto* file = cmd->add_option("--message-file", m.file, "Read the message from this file (- for standard input)")
+                   ->type_name("PATH");
+  text->excludes(file);
+  file->excludes(text);
+  return [&m, text] { m.text_given = text->count() > 0; };
+}
+
+
 void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& record) {
   cmd->add_option("agent", o.agent, "Agent: a name from a project's .agentry/ or the config dir, or a path")->required();
   cmd->add_option("--assignment,-a", o.assignment, "Assignment: a name or a path");
-  auto* message = cmd->add_option("--message,-m", o.message, "The message (required without an assignment)");
+  auto record_message = add_message_options(cmd, o.message, "The message (required without an assignment)");
   cmd->add_option("--var", o.vars, "An assignment variable, name=value (repeatable)")->type_name("NAME=VALUE");
+  // One title per --add-task: a title is one argument, and never takes the next one.
+  cmd->add_option("--add-task", o.add_tasks, "Add a task with this title before the run starts (repeatable)")
+      ->type_name("TITLE")
+      ->allow_extra_args(false);
   cmd->add_option("--cwd", o.cwd, "Working directory of the run (default: the current directory)");
-  auto* group = cmd->add_option("--group", o.group, "Run group id (default: $AGENTRY_RUN_GROUP_ID, else the run's own id)");
-  auto* parent = cmd->add_option("--parent", o.parent,
+  auto* group = cmd->add_option("--group,--group-id", o.group,
+                                "Run group id (default: $AGENTRY_RUN_GROUP_ID, else the run's own id)");
+  auto* parent = cmd->add_option("--parent-run,--parent", o.parent,
                                  "Parent run id (default: $AGENTRY_RUN_ID inside a run, else $AGENTRY_PARENT_RUN_ID); "
                                  "\"\" for none");
   cmd->add_option("--name", o.name, "A display name");
@@ -53,8 +70,8 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
   cmd->add_option("--launcher", o.launcher, "Wrap the agent's command with this launcher");
   cmd->add_option("--timeout", o.timeout_sec, "Time limit of one session, in seconds")->check(CLI::Range(0, 7 * 24 * 3600));
   cmd->add_option("--max-retries", o.max_retries, "Retries of a failed attempt (0-20)")->check(CLI::Range(0, 20));
-  record = [&o, message, group, parent] {
-    o.message_given = message->count() > 0;
+  record = [&o, record_message, group, parent] {
+    record_message();
     o.group_given = group->count() > 0;
     o.parent_given = parent->count() > 0;
   };
@@ -80,10 +97,20 @@ void add_run_commands(CLI::App& app, Invocation& inv) {
     auto o = std::make_shared<ResumeOptions>();
     auto* cmd = app.add_subcommand("resume", "Start a run's next session (or its first) and follow it");
     add_run_id(cmd, o->run_id);
-    auto* message = cmd->add_option("--message,-m", o->message, "The follow-up message for the new session");
+    auto record = add_message_options(cmd, o->message, "The follow-up message for the new session");
     cmd->add_flag("--detach,-d", o->detach, "Resume it and return at once (connected mode only)");
-    on_parsed(cmd, inv, [o](CommandContext& ctx) { return resume_command(ctx, *o); },
-              [o, message] { o->message_given = message->count() > 0; });
+    on_parsed(cmd, inv, [o](CommandContext& ctx) { return resume_command(ctx, *o); }, record);
+  }
+  {
+    auto o = std::make_shared<ReconfigureOptions>();
+    auto* cmd = app.add_subcommand("reconfigure", "Change an initialized run's vars or message before it starts");
+    add_run_id(cmd, o->run_id);
+    cmd->add_option("--var", o->vars, "Set an assignment variable, name=value (repeatable)")->type_name("NAME=VALUE");
+    cmd->add_option("--unset-var", o->unset_vars,
+                    "Drop a variable given before: back to its env, parent or default value (repeatable)")
+        ->type_name("NAME");
+    auto record = add_message_options(cmd, o->message, "Replace the message (\"\" for none)");
+    on_parsed(cmd, inv, [o](CommandContext& ctx) { return reconfigure_command(ctx, *o); }, record);
   }
   {
     auto id = std::make_shared<std::string>();
@@ -113,6 +140,18 @@ void add_query_commands(CLI::App& app, Invocation& inv) {
     auto* cmd = app.add_subcommand("show", "Show a run: status, tasks, sessions");
     add_run_id(cmd, *id);
     on_parsed(cmd, inv, [id](CommandContext& ctx) { return show_command(ctx, *id); });
+  }
+  {
+    auto id = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("status", "One line about a run; exits with its code (0 while it has not ended)");
+    add_run_id(cmd, *id);
+    on_parsed(cmd, inv, [id](CommandContext& ctx) { return status_command(ctx, *id); });
+  }
+  {
+    auto id = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("brief", "Print the prompt a run's first session receives");
+    add_run_id(cmd, *id);
+    on_parsed(cmd, inv, [id](CommandContext& ctx) { return brief_command(ctx, *id); });
   }
   for (bool logs : {true, false}) {
     auto o = std::make_shared<HistoryOptions>();
@@ -214,6 +253,65 @@ void add_admin_commands(CLI::App& app, Invocation& inv) {
   }
 }
 
+/// `name` and `note`: <run> <text> | <run> --clear.
+void add_text_setter(CLI::App& app, Invocation& inv, const char* name, const char* help, const char* what,
+                     int (*command)(CommandContext&, const std::string&, const std::optional<std::string>&)) {
+  struct Args {
+    std::string run_id;
+    std::string text;
+    bool clear = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(name, help);
+  add_run_id(cmd, a->run_id);
+  auto* text = cmd->add_option("text", a->text, std::string("The ") + what);
+  auto* clear = cmd->add_flag("--clear", a->clear, std::string("Remove the ") + what);
+  text->excludes(clear);
+  clear->excludes(text);
+  auto given = std::make_shared<bool>(false);
+  on_parsed(
+      cmd, inv,
+      [a, given, name = std::string(name), what = std::string(what), command](CommandContext& ctx) {
+        if (!a->clear && (!*given || a->text.empty()))
+          return ctx.usage_error("give the " + what + " (not empty), or --clear to remove it: agentry " + name +
+                                 " <run> <" + what + "> | --clear");
+        return command(ctx, a->run_id, a->clear ? std::nullopt : std::optional<std::string>(a->text));
+      },
+      [given, text] { *given = text->count() > 0; });
+}
+
+void add_metadata_commands(CLI::App& app, Invocation& inv) {
+  add_text_setter(app, inv, "name", "Set a run's display name, or --clear it", "name", name_command);
+  add_text_setter(app, inv, "note", "Set a run's note, or --clear it", "note", note_command);
+  for (bool pinned : {true, false}) {
+    auto id = std::make_shared<std::string>();
+    auto* cmd = pinned ? app.add_subcommand("pin", "Pin a run (the dashboard keeps it in view)")
+                       : app.add_subcommand("unpin", "Unpin a run");
+    add_run_id(cmd, *id);
+    on_parsed(cmd, inv, [id, pinned](CommandContext& ctx) { return pin_command(ctx, *id, pinned); });
+  }
+  {
+    struct Args {
+      std::string run_id;
+      std::string group;
+      bool clear = false;
+    };
+    auto a = std::make_shared<Args>();
+    auto* cmd = app.add_subcommand("group", "Move a run to another group, or --clear: back to its own");
+    add_run_id(cmd, a->run_id);
+    auto* group = cmd->add_option("group", a->group, "Group id: 1-128 letters, digits and _ . : / -");
+    auto* clear = cmd->add_flag("--clear", a->clear, "Back to the run's own group (named after its id)");
+    group->excludes(clear);
+    clear->excludes(group);
+    on_parsed(cmd, inv, [a](CommandContext& ctx) {
+      if (!a->clear && a->group.empty())
+        return ctx.usage_error("give a group id, or --clear to put the run back in its own group: "
+                               "agentry group <run> <group> | --clear");
+      return group_command(ctx, a->run_id, a->clear ? std::nullopt : std::optional<std::string>(a->group));
+    });
+  }
+}
+
 void add_info_commands(CLI::App& app, Invocation& inv) {
   auto* backends = app.add_subcommand("backends", "List the backends agentry can run agents on, and plugins that failed");
   on_parsed(backends, inv, [](CommandContext& ctx) { return backends_command(ctx); });
@@ -260,6 +358,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_queue_commands(app, invocation);
   add_approval_command(app, invocation);
   add_admin_commands(app, invocation);
+  add_metadata_commands(app, invocation);
   add_info_commands(app, invocation);
 
   std::vector<const char*> argv{"agentry"};

@@ -138,6 +138,49 @@ std::string render_run_detail(const json::object& run) {
   return out;
 }
 
+namespace {
+
+std::string count_of(const std::string& n, const std::string& word) {
+  return n + " " + word + (n == "1" ? "" : "s");
+}
+
+}  // namespace
+
+std::string render_run_status(const json::object& run) {
+  const json::value v(run);
+  std::string out = text_at(v, "runId") + " " + status_text(v);
+  if (auto reason = text_at(v, "statusReason"); !reason.empty()) out += ": " + reason;
+  auto part = [&out](const std::string& text) { out += " · " + text; };
+
+  const json::value* counts = run.if_contains("taskCounts");
+  if (!counts || !counts->is_object() || text_at(*counts, "total", "0") == "0") {
+    part("no tasks");
+  } else {
+    std::string tasks = "tasks " + text_at(*counts, "completed", "0") + "/" + text_at(*counts, "total") + " completed";
+    std::string more;
+    for (auto [key, label] : {std::pair{"inProgress", " in progress"}, std::pair{"blocked", " blocked"}})
+      if (auto n = text_at(*counts, key, "0"); n != "0") more += (more.empty() ? "" : ", ") + n + label;
+    part(more.empty() ? tasks : tasks + " (" + more + ")");
+  }
+  part(count_of(text_at(v, "totalAttemptCount", "0"), "attempt") + ", " +
+       count_of(text_at(v, "totalSessionCount", "0"), "session"));
+
+  const json::value* live = run.if_contains("currentSession");
+  if (live && live->is_object()) {
+    std::string since = short_time(text_at(*live, "startedAt"));
+    part("session " + text_at(*live, "index") + " live" + (since.empty() ? "" : " since " + since));
+  } else if (auto finished = short_time(text_at(v, "finishedAt")); !finished.empty()) {
+    part("finished " + finished);
+  }
+  if (auto* task = run.if_contains("activeTask"); task && task->is_object()) part("on task " + text_at(*task, "id"));
+  if (auto* approvals = run.if_contains("pendingApprovals");
+      approvals && approvals->is_array() && !approvals->as_array().empty())
+    part(count_of(std::to_string(approvals->as_array().size()), "approval") + " waiting (agentry show " +
+         text_at(v, "runId") + ")");
+  if (auto queued = text_at(v, "queuedMessageCount", "0"); queued != "0") part(count_of(queued, "queued message"));
+  return out + "\n";
+}
+
 std::string render_tasks(const json::array& tasks) {
   if (tasks.empty()) return "no tasks\n";
   Table table({"TASK", "STATUS", "TITLE", "NOTES"});

@@ -25,6 +25,9 @@ std::string duration_text(long long milliseconds);
 std::string render_run_list(const boost::json::object& result);
 /// runs.get and other {run: RunDetail} results: the run's fields, tasks and sessions.
 std::string render_run_detail(const boost::json::object& run);
+/// One line about a run (RunSummary or RunDetail): status and reason, tasks, attempts
+/// and sessions, the live session, what it waits on.
+std::string render_run_status(const boost::json::object& run);
 /// A task list (tasks.list's tasks, RunDetail.tasks).
 std::string render_tasks(const boost::json::array& tasks);
 /// One task (tasks.get / tasks.set ...): a line per field.

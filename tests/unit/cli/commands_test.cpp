@@ -10,6 +10,10 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
 namespace agentry::cli::testing {
 namespace {
 namespace json = boost::json;
@@ -171,6 +175,152 @@ TEST(RunCommandTest, InitAndResume) {
   EXPECT_EQ(resumed.code, 0) << resumed.err;
   EXPECT_EQ(r->calls_to("runs.resume").at(0), parse(R"({"runId":"r1","message":"more"})"));
   EXPECT_EQ(r->subscriptions.at(0).after, 40);
+}
+
+std::vector<std::string> methods_of(const FakeState& s) {
+  std::vector<std::string> out;
+  for (const auto& c : s.calls) out.push_back(c.method);
+  return out;
+}
+
+TEST(RunCommandTest, AddTaskCreatesTheRunAddsItsTasksThenStartsIt) {
+  auto s = run_ending("success");
+  s->answer("runs.init", parse(R"({"run":{"runId":"r1","agent":"coder","backend":"mock","status":"initialized"}})"));
+  s->answer("tasks.add", parse(R"({"task":{"runId":"r1","id":"t","status":"pending"}})"));
+  s->answer("runs.resume", parse(R"({"run":{"runId":"r1","agent":"coder","backend":"mock","status":"running"}})"));
+  auto r = run_cli_with({"run", "coder", "-m", "x", "--add-task", "First", "--add-task", "Second"}, s);
+  EXPECT_EQ(r.code, 0) << r.err;
+  auto methods = methods_of(*s);
+  ASSERT_GE(methods.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(methods.begin(), methods.begin() + 4),
+            (std::vector<std::string>{"runs.init", "tasks.add", "tasks.add", "runs.resume"}));
+  EXPECT_TRUE(s->calls_to("runs.start").empty());
+  EXPECT_EQ(s->calls_to("tasks.add").at(1), parse(R"({"runId":"r1","title":"Second"})"));
+  EXPECT_EQ(s->calls_to("runs.resume").at(0), parse(R"({"runId":"r1"})"));
+  EXPECT_NE(r.out.find("══ run success: because ══"), std::string::npos) << r.out;
+
+  // init prints the run as it is once its tasks are in.
+  auto i = std::make_shared<FakeState>();
+  i->answer("runs.init", parse(R"({"run":{"runId":"r2","agent":"coder","backend":"passive","status":"initialized"}})"));
+  i->answer("tasks.add", parse(R"({"task":{"runId":"r2","id":"t","status":"pending"}})"));
+  i->answer("runs.get", parse(R"({"run":{"runId":"r2","status":"initialized","tasks":[{"id":"t"}]}})"));
+  auto init = run_cli_with({"init", "coder", "-m", "x", "--add-task", "T", "--json"}, i);
+  EXPECT_EQ(init.code, 0) << init.err;
+  EXPECT_EQ(json::parse(init.out).at("run").at("tasks").as_array().size(), 1u);
+  EXPECT_EQ(methods_of(*i), (std::vector<std::string>{"runs.init", "tasks.add", "runs.get"}));
+}
+
+TEST(RunCommandTest, ARefusedTaskLeavesNoRunBehind) {
+  auto s = std::make_shared<FakeState>();
+  s->answer("runs.init", parse(R"({"run":{"runId":"r1","agent":"coder","backend":"mock","status":"initialized"}})"));
+  s->answers["tasks.add"] = [](const json::object&) -> core::Result<json::value> {
+    return core::fail(core::ErrorCode::conflict, "cannot add tasks to run r1: the run's tasks are locked");
+  };
+  s->answer("runs.archive", parse(R"({"run":{"runId":"r1","status":"initialized"}})"));
+  s->answer("runs.delete", parse(R"({"result":{"runId":"r1","deleted":true}})"));
+  auto r = run_cli_with({"run", "coder", "-m", "x", "--add-task", "T"}, s);
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("tasks are locked"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("run r1 was not kept"), std::string::npos) << r.err;
+  EXPECT_EQ(methods_of(*s), (std::vector<std::string>{"runs.init", "tasks.add", "runs.archive", "runs.delete"}));
+
+  auto empty = std::make_shared<FakeState>();
+  EXPECT_EQ(run_cli_with({"run", "coder", "-m", "x", "--add-task", ""}, empty).code, 3);
+  EXPECT_TRUE(empty->calls.empty());
+}
+
+TEST(RunCommandTest, ParentRunAndMessageFile) {
+  const auto path = std::filesystem::temp_directory_path() / ("agentry-message-" + std::to_string(::getpid()));
+  std::ofstream(path) << "Line one\nline two\n";
+  auto s = run_ending("success");
+  auto r = run_cli_with({"run", "coder", "--message-file", path.string(), "--parent-run", "p1", "--group-id", "g"}, s,
+                        env_with({{"AGENTRY_RUN_ID", "caller"}}));
+  std::filesystem::remove(path);
+  EXPECT_EQ(r.code, 0) << r.err;
+  auto params = s->calls_to("runs.start").at(0);
+  EXPECT_EQ(params.at("parentRunId"), "p1");
+  EXPECT_EQ(params.at("runGroupId"), "g");
+  EXPECT_EQ(params.at("overrides").at("message"), "Line one\nline two\n");
+
+  auto none = std::make_shared<FakeState>();
+  auto missing = run_cli_with({"run", "coder", "--message-file", "no-such-file"}, none);
+  EXPECT_EQ(missing.code, 3);
+  EXPECT_NE(missing.err.find("cannot read --message-file no-such-file"), std::string::npos) << missing.err;
+  EXPECT_EQ(run_cli_with({"run", "coder", "-m", "x", "--message-file", "f"}, none).code, 3);  // one or the other
+  EXPECT_TRUE(none->calls.empty());
+}
+
+TEST(RunCommandTest, ReconfigureSendsVarsAndMessage) {
+  auto s = std::make_shared<FakeState>();
+  s->answer("runs.reconfigure", parse(R"({"run":{"runId":"r1","status":"initialized"}})"));
+  auto r = run_cli_with({"reconfigure", "r1", "--var", "size=3", "--unset-var", "scope", "-m", ""}, s);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "reconfigured run r1: initialized\n");
+  EXPECT_EQ(s->calls_to("runs.reconfigure").at(0),
+            parse(R"({"runId":"r1","vars":{"size":"3","scope":null},"message":""})"));
+  EXPECT_EQ(run_cli_with({"reconfigure", "r1"}, s).code, 3);  // nothing to change
+  EXPECT_EQ(run_cli_with({"reconfigure", "r1", "--var", "a=1", "--unset-var", "a"}, s).code, 3);
+  EXPECT_EQ(run_cli_with({"reconfigure", "r1", "--var", "novalue"}, s).code, 3);
+  EXPECT_EQ(s->calls_to("runs.reconfigure").size(), 1u);
+}
+
+TEST(MetadataCommandTest, EachCallsItsOperation) {
+  auto s = std::make_shared<FakeState>();
+  s->answers["runs.setName"] = [](const json::object& p) -> core::Result<json::value> {
+    return json::value(json::object{{"run", {{"runId", "r1"}, {"name", p.at("name")}}}});
+  };
+  s->answer("runs.setNote", parse(R"({"run":{"runId":"r1","note":"hello"}})"));
+  s->answer("runs.setPinned", parse(R"({"run":{"runId":"r1","pinned":true}})"));
+  s->answer("runs.setGroup", parse(R"({"run":{"runId":"r1","runGroupId":"wave"}})"));
+  s->answer("runs.clearGroup", parse(R"({"run":{"runId":"r1","runGroupId":"r1"}})"));
+  EXPECT_EQ(run_cli_with({"name", "r1", "Dark mode"}, s).out, "named run r1: Dark mode\n");
+  EXPECT_EQ(run_cli_with({"name", "r1", "--clear"}, s).out, "cleared the name of run r1\n");
+  EXPECT_EQ(run_cli_with({"note", "r1", "hello"}, s).out, "set the note of run r1 (5 bytes)\n");
+  EXPECT_EQ(run_cli_with({"note", "r1", "--clear"}, s).code, 0);
+  EXPECT_EQ(run_cli_with({"pin", "r1"}, s).out, "pinned run r1\n");
+  EXPECT_EQ(run_cli_with({"unpin", "r1"}, s).code, 0);
+  EXPECT_EQ(run_cli_with({"group", "r1", "wave"}, s).out, "run r1 is in group wave\n");
+  EXPECT_EQ(run_cli_with({"group", "r1", "--clear"}, s).out, "run r1 is in its own group\n");
+  EXPECT_EQ(s->calls_to("runs.setName").at(0), parse(R"({"runId":"r1","name":"Dark mode"})"));
+  EXPECT_EQ(s->calls_to("runs.setName").at(1), parse(R"({"runId":"r1","name":null})"));
+  EXPECT_EQ(s->calls_to("runs.setNote").at(0), parse(R"({"runId":"r1","note":"hello"})"));
+  EXPECT_EQ(s->calls_to("runs.setNote").at(1), parse(R"({"runId":"r1","note":null})"));
+  EXPECT_EQ(s->calls_to("runs.setPinned").at(0), parse(R"({"runId":"r1","pinned":true})"));
+  EXPECT_EQ(s->calls_to("runs.setPinned").at(1), parse(R"({"runId":"r1","pinned":false})"));
+  EXPECT_EQ(s->calls_to("runs.setGroup").at(0), parse(R"({"runId":"r1","runGroupId":"wave"})"));
+  EXPECT_EQ(s->calls_to("runs.clearGroup").at(0), parse(R"({"runId":"r1"})"));
+
+  const auto before = s->calls.size();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"name", "r1"}, {"name", "r1", ""}, {"name", "r1", "x", "--clear"}, {"note", "r1"},
+        {"group", "r1"}, {"group", "r1", "g", "--clear"}, {"pin"}, {"unpin", "r1", "extra"}})
+    EXPECT_EQ(run_cli_with(args, s).code, 3) << args[0];
+  EXPECT_EQ(s->calls.size(), before);
+}
+
+TEST(QueryCommandTest, StatusExitsWithTheRunsCode) {
+  for (auto [status, code] : {std::pair{"running", 0}, std::pair{"initialized", 0}, std::pair{"success", 0},
+                              std::pair{"exhausted", 1}, std::pair{"blocked", 2}, std::pair{"error", 4},
+                              std::pair{"aborted", 130}}) {
+    auto s = std::make_shared<FakeState>();
+    s->answer("runs.get", json::object{{"run", {{"runId", "r1"}, {"status", status}}}});
+    auto r = run_cli_with({"status", "r1"}, s);
+    EXPECT_EQ(r.code, code) << status;
+    EXPECT_EQ(r.out.rfind(std::string("r1 ") + status, 0), 0u) << r.out;
+    auto j = run_cli_with({"status", "r1", "--json"}, s);
+    EXPECT_EQ(j.code, code) << status;
+    EXPECT_EQ(json::parse(j.out).at("run").at("status"), status);
+  }
+}
+
+TEST(QueryCommandTest, BriefPrintsThePromptVerbatim) {
+  auto s = std::make_shared<FakeState>();
+  s->answer("runs.brief", parse(R"({"runId":"r1","brief":"You are the worker.\n\nBuild it."})"));
+  auto r = run_cli_with({"brief", "r1"}, s);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "You are the worker.\n\nBuild it.\n");
+  EXPECT_EQ(json::parse(run_cli_with({"brief", "r1", "--json"}, s).out).at("brief"), "You are the worker.\n\nBuild it.");
+  EXPECT_EQ(s->calls_to("runs.brief").at(0), parse(R"({"runId":"r1"})"));
 }
 
 TEST(TaskCommandTest, DefaultsToTheRunTheAgentIsIn) {

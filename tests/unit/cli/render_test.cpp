@@ -93,5 +93,24 @@ TEST(RenderTest, TasksAuditBackendsAndDefinitions) {
             "name          coder\nbackend       mock\ninstructions\n  Do it.\nsource        /c/coder.md\n");
 }
 
+TEST(RenderTest, RunStatusIsOneLine) {
+  EXPECT_EQ(render_run_status(parse(R"({"runId":"r1","status":"initialized","archived":false,
+      "taskCounts":{"total":0},"totalAttemptCount":0,"totalSessionCount":0,"currentSession":null})")),
+            "r1 initialized · no tasks · 0 attempts, 0 sessions\n");
+  EXPECT_EQ(render_run_status(parse(R"({"runId":"r1","status":"running","statusReason":null,
+      "taskCounts":{"total":3,"pending":0,"inProgress":1,"completed":1,"blocked":1},
+      "activeTask":{"id":"build","title":"Build"},"totalAttemptCount":2,"totalSessionCount":1,
+      "currentSession":{"index":0,"startedAt":"2026-04-18T10:35:02.000Z"},
+      "pendingApprovals":[{"approvalId":"a1"}],"queuedMessageCount":2})")),
+            "r1 running · tasks 1/3 completed (1 in progress, 1 blocked) · 2 attempts, 1 session · "
+            "session 0 live since 2026-04-18 10:35:02 · on task build · 1 approval waiting (agentry show r1) · "
+            "2 queued messages\n");
+  EXPECT_EQ(render_run_status(parse(R"({"runId":"r1","status":"success","statusReason":"all tasks completed",
+      "archived":true,"taskCounts":{"total":1,"completed":1},"totalAttemptCount":1,"totalSessionCount":1,
+      "currentSession":null,"finishedAt":"2026-04-18T10:36:00.000Z"})")),
+            "r1 success (archived): all tasks completed · tasks 1/1 completed · 1 attempt, 1 session · "
+            "finished 2026-04-18 10:36:00\n");
+}
+
 }  // namespace
 }  // namespace agentry::cli

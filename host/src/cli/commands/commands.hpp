@@ -7,6 +7,7 @@
 #include "cli/command_context.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,13 +16,25 @@ namespace agentry::cli {
 /// The nesting limit `run` enforces through AGENTRY_CALL_DEPTH.
 inline constexpr int max_call_depth = 8;
 
-// --- commands/run_commands.cpp: run, init, ready, resume, abort ---
+// --- commands/run_commands.cpp: run, init, ready, resume, reconfigure, abort ---
+
+/// A message given inline (-m) or read from a file (--message-file, "-" for stdin);
+/// the grammar lets at most one of them through.
+struct MessageInput {
+  std::string text;
+  bool text_given = false;  // -m "" is a message
+  std::string file;         // --message-file; relative to the current directory
+  bool given() const { return text_given || !file.empty(); }
+};
+
+/// The message `input` names, read now; nullopt when none was given. A file that
+/// cannot be read is INVALID_REQUEST (exit 3).
+core::Result<std::optional<std::string>> read_message(const MessageInput& input, const Environment& env);
 
 struct StartOptions {
   std::string agent;
   std::string assignment;
-  std::string message;
-  bool message_given = false;  // -m "" is a message
+  MessageInput message;
   std::vector<std::string> vars;  // name=value
   std::string cwd;
   std::string group;
@@ -34,23 +47,33 @@ struct StartOptions {
   std::string launcher;
   int timeout_sec = -1;  // -1: not given
   int max_retries = -1;
+  std::vector<std::string> add_tasks;  // --add-task titles, added before the run starts
   bool detach = false;
 };
 
 struct ResumeOptions {
   std::string run_id;
-  std::string message;
-  bool message_given = false;
+  MessageInput message;
   bool detach = false;
 };
 
-/// `run` (start = true: runs.start, then follow) or `init` (runs.init).
+struct ReconfigureOptions {
+  std::string run_id;
+  std::vector<std::string> vars;        // name=value
+  std::vector<std::string> unset_vars;  // names: back to env/parent/default
+  MessageInput message;
+};
+
+/// `run` (start = true: runs.start, then follow) or `init` (runs.init). With
+/// --add-task: runs.init, tasks.add for each, then (run) runs.resume, so the first
+/// session starts with the tasks in place.
 int start_command(CommandContext& ctx, const StartOptions& options, bool start);
 int resume_command(CommandContext& ctx, const ResumeOptions& options);
 int ready_command(CommandContext& ctx, const std::string& run_id);
+int reconfigure_command(CommandContext& ctx, const ReconfigureOptions& options);
 int abort_command(CommandContext& ctx, const std::string& run_id, const std::string& reason);
 
-// --- commands/query_commands.cpp: list, show, logs, audit ---
+// --- commands/query_commands.cpp: list, show, status, brief, logs, audit ---
 
 struct ListOptions {
   std::string cwd;
@@ -71,6 +94,10 @@ struct HistoryOptions {
 
 int list_command(CommandContext& ctx, const ListOptions& options);
 int show_command(CommandContext& ctx, const std::string& run_id);
+/// One line about the run; exits with the code its status means (as `run` would).
+int status_command(CommandContext& ctx, const std::string& run_id);
+/// The prompt the run's first session receives (runs.brief), verbatim.
+int brief_command(CommandContext& ctx, const std::string& run_id);
 int logs_command(CommandContext& ctx, const HistoryOptions& options);
 int audit_command(CommandContext& ctx, const HistoryOptions& options);
 
@@ -117,6 +144,17 @@ int approve_command(CommandContext& ctx, const std::string& run_id, const std::s
 
 /// `name` is one of "archive", "unarchive", "reset", "delete".
 int admin_command(CommandContext& ctx, const std::string& name, const std::string& run_id);
+
+// --- commands/metadata_commands.cpp: name, note, pin, unpin, group ---
+
+/// runs.setName; nullopt clears the name.
+int name_command(CommandContext& ctx, const std::string& run_id, const std::optional<std::string>& name);
+/// runs.setNote; nullopt clears the note.
+int note_command(CommandContext& ctx, const std::string& run_id, const std::optional<std::string>& note);
+/// runs.setPinned.
+int pin_command(CommandContext& ctx, const std::string& run_id, bool pinned);
+/// runs.setGroup, or runs.clearGroup for nullopt (back to the run's own group).
+int group_command(CommandContext& ctx, const std::string& run_id, const std::optional<std::string>& group);
 
 // --- commands/info_commands.cpp: backends, definitions ---
 

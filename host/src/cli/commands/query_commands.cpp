@@ -1,4 +1,4 @@
-// `list`, `show`, `logs`, `audit`: reading runs and their history.
+// `list`, `show`, `status`, `brief`, `logs`, `audit`: reading runs and their history.
 
 #include "cli/commands/commands.hpp"
 #include "cli/exit_codes.hpp"
@@ -44,6 +44,24 @@ int show_command(CommandContext& ctx, const std::string& run_id) {
   auto result = ctx.call("runs.get", json::object{{"runId", run_id}});
   if (!result) return ctx.report(result.error());
   return ctx.print(*result, [](const json::value& v) { return render_run_detail(v.as_object().at("run").as_object()); });
+}
+
+int status_command(CommandContext& ctx, const std::string& run_id) {
+  auto result = ctx.call("runs.get", json::object{{"runId", run_id}});
+  if (!result) return ctx.report(result.error());
+  const auto& run = result->as_object().at("run").as_object();
+  ctx.print(*result, [&](const json::value&) { return render_run_status(run); });
+  return exit_code::for_run_status(text_at(json::value(run), "status"));
+}
+
+int brief_command(CommandContext& ctx, const std::string& run_id) {
+  auto result = ctx.call("runs.brief", json::object{{"runId", run_id}});
+  if (!result) return ctx.report(result.error());
+  return ctx.print(*result, [](const json::value& v) {
+    std::string brief = text_at(v, "brief");
+    if (!brief.empty() && brief.back() != '\n') brief += '\n';
+    return brief;
+  });
 }
 
 namespace {

@@ -1,6 +1,6 @@
-// `run`, `init`, `ready`, `resume`, `abort`: creating runs and moving them through
-// their lifecycle. `run` and `resume` follow the run to its end (unless --detach) and
-// exit with its code.
+// `run`, `init`, `ready`, `resume`, `reconfigure`, `abort`: creating runs and moving
+// them through their lifecycle. `run` and `resume` follow the run to its end (unless
+// --detach) and exit with its code.
 
 #include "cli/commands/commands.hpp"
 #include "cli/exit_codes.hpp"
@@ -8,10 +8,16 @@
 #include "cli/interrupt.hpp"
 #include "cli/render.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <charconv>
-#include <thread>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
 #include <ostream>
+#include <sstream>
+#include <thread>
 
 namespace agentry::cli {
 namespace json = boost::json;
@@ -19,8 +25,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// runs.start / runs.init params from the options and the environment.
-core::Result<json::object> start_params(const StartOptions& o, const Environment& env) {
+/// --var name=value options as a vars object (values as text; the daemon checks types).
+core::Result<json::object> parse_vars(const std::vector<std::string>& pairs) {
+  json::object vars;
+  for (const auto& kv : pairs) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return core::fail(core::ErrorCode::invalid_request, "--var takes name=value (got '" + kv + "')");
+    vars[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return vars;
+}
+
+/// runs.start / runs.init params from the options, the message they name and the
+/// environment.
+core::Result<json::object> start_params(const StartOptions& o, const std::optional<std::string>& message,
+                                        const Environment& env) {
   json::object params{{"agent", o.agent}, {"callerCwd", env.cwd.string()}};
   fs::path definition_cwd = env.cwd;
   if (!o.cwd.empty()) definition_cwd = (env.cwd / o.cwd).lexically_normal();
@@ -34,19 +54,16 @@ core::Result<json::object> start_params(const StartOptions& o, const Environment
   if (!parent.empty()) params["parentRunId"] = parent;
   std::string group = o.group_given ? o.group : env.get(env_run_group_id);
   if (!group.empty()) params["runGroupId"] = group;
-  json::object vars;
-  for (const auto& kv : o.vars) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return core::fail(core::ErrorCode::invalid_request, "--var takes name=value (got '" + kv + "')");
-    vars[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  if (!vars.empty()) params["cliVars"] = std::move(vars);
-  if (o.assignment.empty() && !o.message_given)
+  auto vars = parse_vars(o.vars);
+  if (!vars) return vars.failure();
+  if (!vars->empty()) params["cliVars"] = std::move(*vars);
+  if (o.assignment.empty() && !message)
     return core::fail(core::ErrorCode::invalid_request,
-                      "nothing to do: give --assignment <name> or --message <text>");
+                      "nothing to do: give --assignment <name>, --message <text> or --message-file <path>");
+  for (const auto& title : o.add_tasks)
+    if (title.empty()) return core::fail(core::ErrorCode::invalid_request, "--add-task takes a title; got an empty one");
   json::object overrides;
-  if (o.message_given) overrides["message"] = o.message;
+  if (message) overrides["message"] = *message;
   if (!o.cwd.empty()) overrides["cwd"] = o.cwd;
   if (!o.model.empty()) overrides["model"] = o.model;
   if (!o.effort.empty()) overrides["effort"] = o.effort;
@@ -103,20 +120,97 @@ int follow_owned_run(CommandContext& ctx, Client& client, const std::string& run
 
 }  // namespace
 
+namespace {
+
+/// Removes a run this command created but could not finish setting up (archive, then
+/// delete), so a refused `run`/`init` leaves nothing behind. Says so when it cannot.
+void discard_run(CommandContext& ctx, Client& client, const std::string& run_id) {
+  auto archived = client.call("runs.archive", json::object{{"runId", run_id}});
+  auto deleted = archived ? client.call("runs.delete", json::object{{"runId", run_id}}) : archived;
+  if (deleted) {
+    ctx.err() << "agentry: run " << run_id << " was not kept\n";
+  } else {
+    ctx.err() << "agentry: run " << run_id << " was left initialized (" << deleted.error().message
+              << "); remove it with: agentry archive " << run_id << " && agentry delete " << run_id << "\n";
+  }
+}
+
+/// Adds the --add-task tasks to a freshly initialized run, in order. On a refusal the
+/// run is discarded and the error reported: its exit code.
+std::optional<int> add_tasks(CommandContext& ctx, Client& client, const std::string& run_id,
+                             const std::vector<std::string>& titles) {
+  for (const auto& title : titles) {
+    auto added = client.call("tasks.add", json::object{{"runId", run_id}, {"title", title}});
+    if (!added) {
+      int code = ctx.report(added.error());
+      discard_run(ctx, client, run_id);
+      return code;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+core::Result<std::optional<std::string>> read_message(const MessageInput& input, const Environment& env) {
+  if (input.text_given) return std::optional<std::string>(input.text);
+  if (input.file.empty()) return std::optional<std::string>();
+  std::string text;
+  if (input.file == "-") {
+    std::ostringstream all;
+    all << std::cin.rdbuf();
+    if (std::cin.bad())
+      return core::fail(core::ErrorCode::invalid_request, "cannot read the message from standard input");
+    text = std::move(all).str();
+  } else {
+    const fs::path path = (env.cwd / input.file).lexically_normal();
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+      return core::fail(core::ErrorCode::invalid_request, "cannot read --message-file " + input.file + ": a directory");
+    errno = 0;
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+      const int error = errno;
+      return core::fail(core::ErrorCode::invalid_request,
+                        "cannot read --message-file " + input.file + ": " +
+                            (error ? std::strerror(error) : "cannot open it"));
+    }
+    text.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    if (file.bad())
+      return core::fail(core::ErrorCode::invalid_request, "cannot read --message-file " + input.file);
+  }
+  return std::optional<std::string>(std::move(text));
+}
+
 int start_command(CommandContext& ctx, const StartOptions& o, bool start) {
   if (start) {
     if (o.detach && !ctx.connected()) return refuse_detach(ctx);
     if (auto ok = check_call_depth(ctx.env()); !ok) return ctx.report(ok.error());
   }
-  auto params = start_params(o, ctx.env());
+  auto message = read_message(o.message, ctx.env());
+  if (!message) return ctx.report(message.error());
+  auto params = start_params(o, *message, ctx.env());
   if (!params) return ctx.report(params.error());
   auto client = ctx.client();
   if (!client) return ctx.report(client.error());
   std::optional<InterruptGuard> guard;
   if (start && !o.detach) guard.emplace();  // from before the start: a Ctrl-C during it still aborts
-  auto result = (*client)->call(start ? "runs.start" : "runs.init", std::move(*params));
+  // With tasks to add, the run is created initialized, given its tasks, then started:
+  // its first session (and, for a passive run, its status) sees them all.
+  const bool staged = !o.add_tasks.empty();
+  auto result = (*client)->call(start && !staged ? "runs.start" : "runs.init", std::move(*params));
   if (!result) return ctx.report(result.error());
   const std::string run_id = run_id_of(*result);
+  if (staged) {
+    if (auto failed = add_tasks(ctx, **client, run_id, o.add_tasks)) return *failed;
+    if (start && InterruptGuard::interrupted()) {  // Ctrl-C before it started: nothing to abort
+      discard_run(ctx, **client, run_id);
+      return exit_code::cancelled;
+    }
+    result = start ? (*client)->call("runs.resume", json::object{{"runId", run_id}})
+                   : (*client)->call("runs.get", json::object{{"runId", run_id}});
+    if (!result) return ctx.report(result.error());
+  }
   const auto& run = result->as_object().at("run");
   if (!start || o.detach) {
     return ctx.print(*result, [&](const json::value&) {
@@ -136,6 +230,8 @@ int start_command(CommandContext& ctx, const StartOptions& o, bool start) {
 
 int resume_command(CommandContext& ctx, const ResumeOptions& o) {
   if (o.detach && !ctx.connected()) return refuse_detach(ctx);
+  auto message = read_message(o.message, ctx.env());
+  if (!message) return ctx.report(message.error());
   auto client = ctx.client();
   if (!client) return ctx.report(client.error());
   std::int64_t after = 0;
@@ -145,7 +241,7 @@ int resume_command(CommandContext& ctx, const ResumeOptions& o) {
     after = *last;
   }
   json::object params{{"runId", o.run_id}};
-  if (o.message_given) params["message"] = o.message;
+  if (*message) params["message"] = **message;
   std::optional<InterruptGuard> guard;
   if (!o.detach) guard.emplace();
   auto result = (*client)->call("runs.resume", std::move(params));
@@ -176,6 +272,25 @@ int simple_run_operation(CommandContext& ctx, const std::string& method, json::o
 
 int ready_command(CommandContext& ctx, const std::string& run_id) {
   return simple_run_operation(ctx, "runs.ready", json::object{{"runId", run_id}}, "");
+}
+
+int reconfigure_command(CommandContext& ctx, const ReconfigureOptions& o) {
+  auto vars = parse_vars(o.vars);
+  if (!vars) return ctx.report(vars.error());
+  for (const auto& name : o.unset_vars) {
+    if (name.empty() || name.find('=') != std::string::npos)
+      return ctx.usage_error("--unset-var takes a variable's name (got '" + name + "')");
+    if (vars->contains(name)) return ctx.usage_error("--var and --unset-var both name '" + name + "'");
+    (*vars)[name] = nullptr;  // back to what env, parent or default give
+  }
+  auto message = read_message(o.message, ctx.env());
+  if (!message) return ctx.report(message.error());
+  if (vars->empty() && !*message)
+    return ctx.usage_error("nothing to reconfigure: give --var, --unset-var, --message or --message-file");
+  json::object params{{"runId", o.run_id}};
+  if (!vars->empty()) params["vars"] = std::move(*vars);
+  if (*message) params["message"] = **message;
+  return simple_run_operation(ctx, "runs.reconfigure", std::move(params), "reconfigured");
 }
 
 // The daemon accepts an abort at once and the backend then stops; the command waits
