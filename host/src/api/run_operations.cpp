@@ -190,7 +190,7 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
   });
 
   ops.add("runs.ready", run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.ready(id, r.actor); }));
-  ops.add("runs.resume", run_command(ctx, {"message"}, [&engine](auto& id, auto& rest, auto& r) {
+  ops.add("runs.resume", run_command(ctx, {"message", "overrides"}, [&engine](auto& id, auto& rest, auto& r) {
             auto request = parse_resume_request(rest);
             if (!request) return Result<core::Run>(request.failure());
             return engine.resume(id, *request, r.actor);
