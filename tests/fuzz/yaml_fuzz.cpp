@@ -1,0 +1,60 @@
+// parse_yaml(): yaml-cpp plus agentry's conversion (duplicate keys, node budget against
+// alias bombs, ${...} interpolation of every scalar). Project definitions may come from
+// another person's repository, so any text must give a tree or diagnostics, never a
+// crash, an escaping exception or unbounded work.
+
+#include "definitions/yaml_node.hpp"
+
+#include "fuzz_check.hpp"
+
+#include <boost/json/serialize.hpp>
+
+namespace {
+
+using agentry::definitions::YamlNode;
+
+/// Visits the tree the way field readers do, counting nodes.
+std::size_t walk(const YamlNode& node) {
+  FUZZ_CHECK(node.line >= 0, "line numbers are never negative");
+  FUZZ_CHECK(!agentry::definitions::describe_kind(node).empty(), "every node kind has a description");
+  std::size_t count = 1;
+  switch (node.kind) {
+    case YamlNode::Kind::null:
+      break;
+    case YamlNode::Kind::scalar:
+      (void)agentry::definitions::yaml_bool(node.text);
+      (void)agentry::definitions::yaml_int(node.text);
+      (void)agentry::definitions::yaml_float(node.text);
+      break;
+    case YamlNode::Kind::sequence:
+      for (const auto& item : node.items) count += walk(item);
+      break;
+    case YamlNode::Kind::map:
+      for (const auto& [key, value] : node.entries) {
+        FUZZ_CHECK(node.find(key) != nullptr, "every entry can be found by its key");
+        count += walk(value);
+      }
+      break;
+  }
+  return count;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace agentry;
+  static const definitions::EnvLookup env = fuzz::fixed_env();
+  definitions::Diagnostics diag("fuzz.yaml");
+
+  auto root = definitions::parse_yaml(fuzz::as_text(data, size), 2, env, diag);
+  if (!root) {
+    FUZZ_CHECK(diag.has_errors(), "a refused document says why");
+    return 0;
+  }
+  // yaml_parse.cpp stops converting past 100,000 nodes (alias bombs) and says so; the
+  // nodes it skips still appear, empty, so only the report can be checked here.
+  const std::size_t nodes = walk(*root);
+  if (nodes > 100'000) FUZZ_CHECK(diag.has_errors(), "a document over the node budget is reported");
+  (void)boost::json::serialize(definitions::to_json(*root));
+  return 0;
+}
