@@ -1,7 +1,7 @@
 #pragma once
 // What the fuzz targets share: a check that stays on in every build type (libFuzzer
-// treats the abort as a crash and keeps the input), and the fixed environment that the
-// definition targets interpolate from.
+// treats the abort as a crash and keeps the input), a way to run past a finding that
+// is already reported, and the fixed environment the definition targets interpolate from.
 
 #include "definitions/env.hpp"
 
@@ -22,6 +22,16 @@
   } while (false)
 
 namespace agentry::fuzz {
+
+/// True when AGENTRY_FUZZ_TOLERATE (comma-separated names) lists `issue`: a reported
+/// finding whose check should not stop a run that explores past it. Never set by default.
+inline bool tolerated(std::string_view issue) {
+  static const std::string list = [] {
+    const char* value = std::getenv("AGENTRY_FUZZ_TOLERATE");
+    return "," + std::string(value ? value : "") + ",";
+  }();
+  return list.find("," + std::string(issue) + ",") != std::string::npos;
+}
 
 inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
