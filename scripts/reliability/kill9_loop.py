@@ -157,6 +157,7 @@ class TimelineFollower(threading.Thread):
         super().__init__(daemon=True)
         self.port, self.run_id = port, run_id
         self.seen = {}          # cursor -> the event as delivered
+        self.last = 0           # the highest cursor delivered
         self.order_errors = []  # cursors that broke 1, 2, 3...
         self.error = None
 
@@ -193,9 +194,9 @@ class TimelineFollower(threading.Thread):
         if "id" not in block or "data" not in block:
             return  # ephemeral events carry no id and are never stored
         cursor = int(block["id"])
-        expected = max(self.seen, default=0) + 1
-        if cursor != expected:
+        if cursor != self.last + 1:
             self.order_errors.append(cursor)
+        self.last = max(self.last, cursor)
         self.seen[cursor] = json.loads(block["data"])
 
 
@@ -330,8 +331,12 @@ def main():
             time.sleep(delay_ms / 1000)
             pid = daemon.proc.pid
             daemon.kill9()
-            follower.join(10)
+            # The socket ends at what the kernel still held for it; reading that may take a while.
+            follower.join(120)
+            seen = dict(follower.seen)  # a copy: a reader still running must not change it under the checks
             problems = []
+            if follower.is_alive():
+                problems.append("the timeline reader did not finish within 120 s of the kill")
             if run["status"] != "running":
                 problems.append(f"the run started as {run['status']}, not running")
             if follower.error:
@@ -339,8 +344,8 @@ def main():
             if follower.order_errors:
                 problems.append(f"stream cursors out of order at {follower.order_errors[:5]}")
             totals["order"] += len(follower.order_errors)
-            totals["acknowledged"] += len(follower.seen)
-            previous = dict(run_id=run["runId"], seen=follower.seen, pid=pid, delay_ms=delay_ms,
+            totals["acknowledged"] += len(seen)
+            previous = dict(run_id=run["runId"], seen=seen, pid=pid, delay_ms=delay_ms,
                             problems=problems, cycle_s=time.monotonic() - t1)
         daemon.stop()
     finally:
