@@ -8,8 +8,8 @@
 #   target   http_request, jsonrpc, front_matter, yaml, template, interpolation, or all
 #            (default all; a target the build skipped is reported and skipped)
 #   runs     executions per target (default 1000000)
-#   --merge  afterwards, add to tests/fuzz/corpus/<target>/ the new inputs that reach
-#            coverage the corpus lacks: at most 24, the smallest first, none over 512 bytes
+#   --merge  afterwards, add to tests/fuzz/corpus/<target>/ new inputs that reach coverage
+#            the corpus lacks: at most 24, none over 512 bytes, spread over their sizes
 #
 # A crash, leak, timeout or broken invariant leaves its input in tests/fuzz/findings/
 # (not committed) and makes the script exit 1 after the other targets have run.
@@ -61,24 +61,28 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/agentry-fuzz.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$findings"
 
-# Copies into the corpus dir $2 the smallest inputs of $3 that reach coverage $2 lacks
-# (libFuzzer's merge, which names its output files by their SHA-1); prints how many.
+# Copies into the corpus dir $2 inputs of $3 that reach coverage $2 lacks (libFuzzer's
+# merge keeps a minimal covering set, named by SHA-1); prints how many.
 merge_back() {
   local binary=$1 corpus=$2 found=$3
   local small="$scratch/small" merged="$scratch/merged"
   rm -rf "$small" "$merged" && mkdir -p "$small" "$merged"
   find "$found" -type f -size -$((max_new_bytes + 1))c -exec cp {} "$small/" \;
   nice -n 19 "$binary" -merge=1 "$merged" "$corpus" "$small" >"$scratch/merge.log" 2>&1 || true
-  local known added=0 file sum
+  local known sum file fresh=()
   known=$(for f in "$corpus"/*; do sha1sum <"$f" | cut -c1-40; done)
   while IFS= read -r file; do
-    [[ $added -ge $max_new ]] && break
     sum=$(sha1sum <"$file" | cut -c1-40)
-    grep -qxF "$sum" <<<"$known" && continue
-    cp "$file" "$corpus/find-${sum:0:12}"
-    added=$((added + 1))
+    grep -qxF "$sum" <<<"$known" || fresh+=("$file")
   done < <(find "$merged" -type f -printf '%s %p\n' | sort -n | cut -d' ' -f2-)
-  echo "$added"
+  # Spread the picks over the sizes: the smallest alone are mostly one-byte error paths.
+  local n=${#fresh[@]} picks=$max_new i
+  ((n < picks)) && picks=$n
+  for ((i = 0; i < picks; i++)); do
+    file=${fresh[$((picks > 1 ? i * (n - 1) / (picks - 1) : 0))]}
+    cp "$file" "$corpus/find-$(basename "$file" | cut -c1-12)"
+  done
+  echo "$picks"
 }
 
 status=0
