@@ -45,8 +45,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace agentry;
   static const definitions::EnvLookup env = fuzz::fixed_env();
   definitions::Diagnostics diag("fuzz.yaml");
+  const std::string_view text = fuzz::as_text(data, size);
+  // Finding "yaml-alias-cycle": an alias inside its own anchor ("a: &a [*a]") makes
+  // the conversion recurse until the stack overflows, long before its node budget.
+  // Tolerating it skips every document with an alias.
+  if (fuzz::tolerated("yaml-alias-cycle") && text.find('*') != std::string_view::npos) return 0;
 
-  auto root = definitions::parse_yaml(fuzz::as_text(data, size), 2, env, diag);
+  auto root = definitions::parse_yaml(text, 2, env, diag);
   if (!root) {
     FUZZ_CHECK(diag.has_errors(), "a refused document says why");
     return 0;
