@@ -3,11 +3,12 @@
 # for a number of executions over a scratch copy of its committed corpus, so a run
 # never changes the repository unless asked to.
 #
-#   scripts/reliability/fuzz.sh [--merge] [--no-build] [target|all] [runs]
+#   scripts/reliability/fuzz.sh [--merge] [--no-build] [target|all] [runs] [-- libFuzzer flags]
 #
 #   target   http_request, jsonrpc, front_matter, yaml, template, interpolation, or all
 #            (default all; a target the build skipped is reported and skipped)
 #   runs     executions per target (default 1000000)
+#   libFuzzer flags  passed on as they are, e.g. -max_len=1024 -seed=1
 #   --merge  afterwards, add to tests/fuzz/corpus/<target>/ new inputs that reach coverage
 #            the corpus lacks: at most 24, none over 512 bytes, spread over their sizes
 #
@@ -28,11 +29,15 @@ max_new_bytes=512
 merge=0
 do_build=1
 positional=()
-for arg in "$@"; do
+extra=()
+while [[ $# -gt 0 ]]; do
+  arg=$1
+  shift
   case "$arg" in
+    --) extra=("$@"); break ;;
     --merge) merge=1 ;;
     --no-build) do_build=0 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $arg" >&2; exit 2 ;;
     *) positional+=("$arg") ;;
   esac
@@ -101,7 +106,7 @@ for target in "${targets[@]}"; do
   [[ -f "$dict_root/$target.dict" ]] && dict=(-dict="$dict_root/$target.dict")
   start=$(date +%s.%N)
   set +e
-  nice -n 19 "$binary" -runs="$runs" -timeout=10 -print_final_stats=1 "${dict[@]}" \
+  nice -n 19 "$binary" -runs="$runs" -timeout=10 -print_final_stats=1 "${dict[@]}" "${extra[@]}" \
     -artifact_prefix="$findings/$target-" "$work" >"$log" 2>&1
   rc=$?
   set -e
