@@ -81,13 +81,16 @@ merge_back() {
     grep -qxF "$sum" <<<"$known" || fresh+=("$file")
   done < <(find "$merged" -type f -printf '%s %p\n' | sort -n | cut -d' ' -f2-)
   # Spread the picks over the sizes: the smallest alone are mostly one-byte error paths.
-  local n=${#fresh[@]} picks=$max_new i
+  local n=${#fresh[@]} picks=$max_new i added=0
   ((n < picks)) && picks=$n
   for ((i = 0; i < picks; i++)); do
     file=${fresh[$((picks > 1 ? i * (n - 1) / (picks - 1) : 0))]}
+    # What fails without AGENTRY_FUZZ_TOLERATE is a finding, never part of the corpus.
+    env -u AGENTRY_FUZZ_TOLERATE "$binary" -artifact_prefix="$scratch/" "$file" >/dev/null 2>&1 || continue
     cp "$file" "$corpus/find-$(basename "$file" | cut -c1-12)"
+    added=$((added + 1))
   done
-  echo "$picks"
+  echo "$added"
 }
 
 status=0
