@@ -83,11 +83,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (nodes > 100'000) FUZZ_CHECK(diag.has_errors(), "a document over the node budget is reported");
   // backendConfig and other opaque values are kept as this JSON: it must survive a
   // round trip through text (no infinity or NaN, which JSON cannot spell). Finding
-  // "invalid-utf8-json": a file that is not UTF-8 (a Latin-1 "caf\xe9") gives strings
-  // that serialize to bytes no JSON parser, agentry's store included, reads back.
+  // "invalid-utf8-json": a file that is not UTF-8 (a Latin-1 "caf\xe9"), or one that
+  // yaml-cpp takes for UTF-32 because of NUL bytes near its start, gives strings that
+  // serialize to bytes no JSON parser, agentry's store included, reads back.
+  const std::string json_text = boost::json::serialize(definitions::to_json(*root));
   boost::system::error_code ec;
-  (void)boost::json::parse(boost::json::serialize(definitions::to_json(*root)), ec);
-  if (ec && !is_utf8(text)) FUZZ_CHECK(fuzz::tolerated("invalid-utf8-json"), "a file that is not UTF-8 is refused");
-  FUZZ_CHECK(!ec || !is_utf8(text), "to_json gives JSON that parses back");
+  (void)boost::json::parse(json_text, ec);
+  if (ec && !is_utf8(json_text)) {
+    FUZZ_CHECK(fuzz::tolerated("invalid-utf8-json"), "converted strings are UTF-8 whatever the file holds");
+  } else {
+    FUZZ_CHECK(!ec, "to_json gives JSON that parses back");
+  }
   return 0;
 }
