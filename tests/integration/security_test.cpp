@@ -195,5 +195,23 @@ TEST_F(SecurityTest, NulCharactersAndOddTransferCodingsAreRefused) {
   EXPECT_TRUE(get_run(id).at("name").is_null());
 }
 
+TEST_F(SecurityTest, NumbersTooLargeToStoreAreRefusedAndListingsStayReadable) {
+  // Boost.JSON reads 1e400 as infinity and would write `Infinity`, which is not JSON.
+  write_agent("open", "mock", "{steps: [{say: hi}]}", "unlockedFields: [backendConfig]\n");
+  auto created = client().post("/api/runs/init",
+                               R"({"agent":"open","callerCwd":"/tmp","overrides":{"message":"x","backendConfig":{"x":1e400}}})");
+  EXPECT_EQ(created.status, 400) << created.body;
+  EXPECT_EQ(created.json().at("error").at("details").at("reason"), "non_finite_number");
+  test::WsClient ws("127.0.0.1", daemon_->port());
+  ws.send_text(R"({"jsonrpc":"2.0","id":7,"method":"runs.init","params":{"agent":"open","r":1e400}})");
+  auto answer = ws.receive(std::chrono::seconds(10));
+  ASSERT_TRUE(answer);
+  auto rpc = json::parse(*answer).as_object();
+  ASSERT_TRUE(rpc.contains("error")) << *answer;
+  EXPECT_EQ(rpc.at("error").at("data").at("details").at("reason"), "non_finite_number") << *answer;
+  EXPECT_EQ(client().get("/api/runs").status, 200);
+  EXPECT_EQ(run_count(), 0u);
+}
+
 }  // namespace
 }  // namespace agentry::integration

@@ -2,6 +2,8 @@
 
 #include <boost/json/parse.hpp>
 
+#include <cmath>
+
 namespace agentry::api {
 namespace json = boost::json;
 using core::ErrorCode;
@@ -18,34 +20,46 @@ core::Result<JsonBody> JsonBody::parse(const std::string& text, bool empty_is_ob
                       {{"reason", "malformed_json"}});
   if (!value.is_object())
     return core::fail(ErrorCode::invalid_request, "request body must be a JSON object", {{"reason", "not_an_object"}});
-  if (auto field = field_with_nul(value))
-    return core::fail(ErrorCode::invalid_request, "field '" + *field + "' contains a NUL character",
-                      {{"field", *field}, {"reason", "nul_character"}});
+  if (auto problem = first_unstorable(value)) {
+    auto error = unstorable_error(*problem);
+    return core::fail(error.code, std::move(error.message), std::move(error.details));
+  }
   return JsonBody(std::move(value.as_object()));
 }
 
-std::optional<std::string> field_with_nul(const json::value& value, const std::string& path) {
+std::optional<UnstorableValue> first_unstorable(const json::value& value, const std::string& path) {
   auto has_nul = [](json::string_view s) { return s.find('\0') != json::string_view::npos; };
+  const std::string here = path.empty() ? std::string("(value)") : path;
   switch (value.kind()) {
     case json::kind::string:
-      if (has_nul(value.get_string())) return path.empty() ? std::string("(value)") : path;
+      if (has_nul(value.get_string())) return UnstorableValue{here, "nul_character"};
+      return std::nullopt;
+    case json::kind::double_:
+      if (!std::isfinite(value.get_double())) return UnstorableValue{here, "non_finite_number"};
       return std::nullopt;
     case json::kind::array: {
       const auto& array = value.get_array();
       for (std::size_t i = 0; i < array.size(); ++i)
-        if (auto found = field_with_nul(array[i], path + "[" + std::to_string(i) + "]")) return found;
+        if (auto found = first_unstorable(array[i], path + "[" + std::to_string(i) + "]")) return found;
       return std::nullopt;
     }
     case json::kind::object:
       for (const auto& [key, item] : value.get_object()) {
         const std::string child = path.empty() ? std::string(key) : path + "." + std::string(key);
-        if (has_nul(key)) return child;
-        if (auto found = field_with_nul(item, child)) return found;
+        if (has_nul(key)) return UnstorableValue{child, "nul_character"};
+        if (auto found = first_unstorable(item, child)) return found;
       }
       return std::nullopt;
     default:
       return std::nullopt;
   }
+}
+
+core::Error unstorable_error(const UnstorableValue& problem) {
+  const std::string what = problem.reason == "nul_character" ? "contains a NUL character"
+                                                             : "is a number too large to store (over 1.8e308)";
+  return core::make_error(ErrorCode::invalid_request, "field '" + problem.field + "' " + what,
+                          {{"field", problem.field}, {"reason", problem.reason}});
 }
 
 JsonBody::JsonBody(json::object object, std::string path) : object_(std::move(object)), path_(std::move(path)) {}

@@ -23,10 +23,17 @@ struct Nullable {
   std::optional<T> value;  // empty when present and null
 };
 
-/// The dotted path of the first string (or key) in `value` that contains a NUL
-/// character: such text would be cut short where it reaches C strings (argv, the
-/// environment, file names), so the API refuses it at the boundary.
-std::optional<std::string> field_with_nul(const boost::json::value& value, const std::string& path = {});
+/// Why `value` cannot be taken in, or nothing. Refused at the boundary: a NUL character
+/// in a string or key (text is cut short where it reaches C strings: argv, the
+/// environment, file names), and a number too large for a double (Boost.JSON reads 1e400
+/// as infinity and would write it back as `Infinity`, which is not JSON).
+struct UnstorableValue {
+  std::string field;   // dotted path, "(value)" for the value itself
+  std::string reason;  // "nul_character" or "non_finite_number"
+};
+std::optional<UnstorableValue> first_unstorable(const boost::json::value& value, const std::string& path = {});
+/// The INVALID_REQUEST error for it.
+core::Error unstorable_error(const UnstorableValue& problem);
 
 class JsonBody {
  public:

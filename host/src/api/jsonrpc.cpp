@@ -34,10 +34,7 @@ std::variant<JsonRpcRequest, std::string> parse_jsonrpc_request(std::string_view
   if (auto* params = o.if_contains("params")) {
     if (!params->is_object())
       return jsonrpc_error(id, jsonrpc_invalid_request, "params must be an object (named parameters)");
-    if (auto field = field_with_nul(*params))
-      return jsonrpc_error(id, core::make_error(core::ErrorCode::invalid_request,
-                                                "field '" + *field + "' contains a NUL character",
-                                                {{"field", *field}, {"reason", "nul_character"}}));
+    if (auto problem = first_unstorable(*params)) return jsonrpc_error(id, unstorable_error(*problem));
     request.params = params->as_object();
   }
   for (const auto& [key, v] : o)

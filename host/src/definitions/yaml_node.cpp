@@ -9,6 +9,13 @@
 
 namespace agentry::definitions {
 
+YamlNode::YamlNode() = default;
+YamlNode::YamlNode(const YamlNode&) = default;
+YamlNode::YamlNode(YamlNode&&) noexcept = default;
+YamlNode& YamlNode::operator=(const YamlNode&) = default;
+YamlNode& YamlNode::operator=(YamlNode&&) noexcept = default;
+YamlNode::~YamlNode() = default;
+
 const YamlNode* YamlNode::find(std::string_view key) const {
   for (const auto& [name, value] : entries) {
     if (name == key) return &value;

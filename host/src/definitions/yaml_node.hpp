@@ -20,6 +20,15 @@ namespace agentry::definitions {
 struct YamlNode {
   enum class Kind { null, scalar, sequence, map };
 
+  // Declared here, defaulted in yaml_node.cpp: YamlNode holds pairs of itself, and
+  // clang instantiates implicit constexpr members while it is still incomplete.
+  YamlNode();
+  YamlNode(const YamlNode&);
+  YamlNode(YamlNode&&) noexcept;
+  YamlNode& operator=(const YamlNode&);
+  YamlNode& operator=(YamlNode&&) noexcept;
+  ~YamlNode();
+
   Kind kind = Kind::null;
   std::string text;    // scalars: the value after ${...} interpolation
   bool plain = false;  // scalars: unquoted and untagged, so its type comes from its text

@@ -17,8 +17,18 @@ class Converter {
   Converter(int first_line, const EnvLookup& env, Diagnostics& diag)
       : first_line_(first_line), env_(env), diag_(diag) {}
 
-  YamlNode convert(const YAML::Node& node, const std::string& field) {
+  YamlNode convert(const YAML::Node& node, const std::string& field, std::size_t depth = 0) {
     YamlNode out;
+    // An alias may refer to the node that holds it (a: &a [*a]): without a bound the
+    // walk recurses until the stack is gone.
+    if (depth > max_depth) {
+      if (!depth_reported_) {
+        diag_.error(field, "values are nested more than " + std::to_string(max_depth) +
+                               " deep (does an alias refer to itself?); it is not read further");
+        depth_reported_ = true;
+      }
+      return out;
+    }
     if (++nodes_ > max_nodes) {
       if (nodes_ == max_nodes + 1) {
         diag_.error(field, "the document has more than " + std::to_string(max_nodes) +
@@ -36,28 +46,28 @@ class Converter {
       case YAML::NodeType::Scalar:
         out.kind = YamlNode::Kind::scalar;
         out.plain = node.Tag() == "?";
-        out.text = interpolated(node.Scalar(), field);
+        out.text = utf8(interpolated(node.Scalar(), field), field);
         if (!within_budget(out.text.size(), field)) out.text.clear();
         break;
       case YAML::NodeType::Sequence: {
         out.kind = YamlNode::Kind::sequence;
         std::size_t index = 0;
         for (const auto& item : node) {
-          out.items.push_back(convert(item, index_field(field, index)));
+          out.items.push_back(convert(item, index_field(field, index), depth + 1));
           ++index;
         }
         break;
       }
       case YAML::NodeType::Map:
         out.kind = YamlNode::Kind::map;
-        convert_map(node, field, out);
+        convert_map(node, field, out, depth);
         break;
     }
     return out;
   }
 
  private:
-  void convert_map(const YAML::Node& node, const std::string& field, YamlNode& out) {
+  void convert_map(const YAML::Node& node, const std::string& field, YamlNode& out, std::size_t depth) {
     std::unordered_set<std::string> seen;
     for (const auto& entry : node) {
       if (!entry.first.IsScalar()) {
@@ -65,7 +75,7 @@ class Converter {
                                std::to_string(entry.first.Mark().line + first_line_) + ")");
         continue;
       }
-      const std::string key = entry.first.Scalar();
+      const std::string key = utf8(entry.first.Scalar(), field);
       const std::string child = join_field(field, key);
       // yaml-cpp keeps both copies of a repeated key; YAML forbids it and a user
       // would silently lose one of them.
@@ -74,7 +84,7 @@ class Converter {
                                std::to_string(entry.first.Mark().line + first_line_) + ")");
         continue;
       }
-      out.entries.emplace_back(key, convert(entry.second, child));
+      out.entries.emplace_back(key, convert(entry.second, child, depth + 1));
     }
   }
 
@@ -85,12 +95,17 @@ class Converter {
       diag_.error(field, result.error().message);
       return text;
     }
-    // The file was made UTF-8 before parsing; an environment variable may not be.
-    if (!core::is_valid_utf8(*result)) {
-      diag_.warn(field, "an environment variable in this value is not valid UTF-8; its bad bytes were replaced");
-      return core::sanitize_utf8(*result);
-    }
     return std::move(result).value();
+  }
+
+  /// The file was made UTF-8 before parsing, but an environment variable may not be, and
+  /// yaml-cpp may decode a file as UTF-16/32 (NUL bytes near its start) into bytes that
+  /// are not: everything kept must be UTF-8.
+  std::string utf8(std::string text, const std::string& field) {
+    if (core::is_valid_utf8(text)) return text;
+    diag_.warn(field, "this value is not valid UTF-8 (an environment variable, or a file yaml-cpp read as "
+                      "UTF-16/32); its bad bytes were replaced");
+    return core::sanitize_utf8(text);
   }
 
   /// Aliases can repeat one large value many times within max_nodes; the whole
@@ -109,11 +124,13 @@ class Converter {
   // Aliases let a tiny file expand to billions of nodes; a project's .agentry/ may
   // come from someone else's repository, so conversion stops at a generous budget.
   static constexpr std::size_t max_nodes = 100'000;
+  static constexpr std::size_t max_depth = 64;
   static constexpr std::size_t max_text_bytes = 4 * 1024 * 1024;
 
   std::size_t nodes_ = 0;
   std::size_t text_bytes_ = 0;
   bool budget_reported_ = false;
+  bool depth_reported_ = false;
   int first_line_;
   const EnvLookup& env_;
   Diagnostics& diag_;

@@ -66,14 +66,18 @@ core::Run read_run(const Statement& s) {
   return r;
 }
 
-/// The frozen inputs as stored. Boost.JSON writes string bytes as they are, and a row
-/// that holds invalid UTF-8 could never be read back: such a write fails (and its
-/// transaction rolls back) instead.
+/// The frozen inputs as stored. Boost.JSON writes string bytes as they are and infinite
+/// numbers as `Infinity`, and a row holding either could never be read back: such a
+/// write fails (and its transaction rolls back) instead.
 std::string frozen_text(const core::Run& r) {
   if (r.damaged) return r.damaged_frozen_json;
   std::string text = json::serialize(core::to_json(r.frozen));
   if (auto bad = core::first_invalid_utf8(text))
     throw StoreError("run " + r.id + ": its frozen inputs are not valid UTF-8 (byte " + std::to_string(*bad) + ")", 0);
+  // Boost.JSON writes an infinite double as `Infinity`: make sure what is stored reads back.
+  boost::system::error_code ec;
+  json::parse(text, ec);
+  if (ec) throw StoreError("run " + r.id + ": its frozen inputs do not serialize to JSON: " + ec.message(), 0);
   return text;
 }
 

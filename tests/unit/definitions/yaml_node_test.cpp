@@ -1,5 +1,7 @@
 #include "definitions/yaml_node.hpp"
 
+#include "core/utf8.hpp"
+
 #include "test_support.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -102,6 +104,26 @@ TEST(YamlNode, ScalarReadings) {
   EXPECT_EQ(yaml_float("1e3"), 1000.0);
   EXPECT_EQ(yaml_float("inf"), std::nullopt);
   EXPECT_EQ(yaml_float("abc"), std::nullopt);
+}
+
+// Inputs the fuzz targets found (tests/fuzz): each crashed the daemon or left a row that
+// could not be read back.
+TEST(YamlNode, AnAliasThatHoldsItselfIsAnErrorNotAStackOverflow) {
+  Diagnostics diag("agent.md");
+  auto node = parse_yaml("a: &a [*a]\n", 1, fake_env(), diag);
+  ASSERT_TRUE(diag.has_errors());
+  EXPECT_NE(diag.errors().front().message.find("nested more than 64 deep"), std::string::npos)
+      << diag.errors().front().message;
+}
+
+TEST(YamlNode, TextYamlCppDecodesIntoInvalidUtf8IsRepaired) {
+  // NUL bytes near the start make yaml-cpp guess UTF-32 and produce bytes that are not UTF-8.
+  const std::string text("s\0\0\0/\nt: !custondConfig:\n  mock: {s\"teps:: 2\n.\n", 47);
+  Diagnostics diag("agent.md");
+  auto node = parse_yaml(text, 1, fake_env(), diag);
+  if (node) {
+    EXPECT_TRUE(core::is_valid_utf8(boost::json::serialize(to_json(*node))));
+  }
 }
 
 }  // namespace
