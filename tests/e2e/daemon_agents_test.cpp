@@ -512,6 +512,25 @@ TEST_F(DaemonCodexServer, TextTurnOverWebSocket) { text_turn_over(test::AppServe
 
 TEST_F(DaemonCodexServer, TextTurnOverUnixSocket) { text_turn_over(test::AppServer::Kind::uds); }
 
+// The server is not the daemon's child, so AGENTRY_CONNECT and AGENTRY_RUN_ID reach the
+// shell of its commands only through the thread's shell_environment_policy.set.
+TEST_F(DaemonCodexServer, TasksAreReportedFromTheShellOfAServerThatIsNotOurs) {
+  const test::AppServer server(*binary_, *codex_home_, test::AppServer::Kind::ws);
+  define("remote", true, remote_config(server, test::AppServer::Kind::ws));
+  const std::string agentry = test::DaemonProcess::binary_path().string();
+  dir_.write_file("config/assignments/two/assignment.md",
+                  "---\nschemaVersion: 1\nmessage: " +
+                      json::serialize(json::value("SHELL: " + agentry + " task set plan --status completed\nSHELL: " +
+                                                  agentry + " task set build --status completed\nSAY: done")) +
+                      "\ntasks:\n  - id: plan\n    title: Plan\n  - id: build\n    title: Build\n---\nWork.\n");
+  const test::HttpResponse created = client().post_json(
+      "/api/runs", json::object{{"agent", "remote"}, {"assignment", "two"}, {"callerCwd", work_.string()}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string run(created.json().at("runId").as_string());
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_EQ(get_run(run).at("totalAttemptCount").as_int64(), 1) << describe(run);
+}
+
 // codex's apply_patch (the mock's WRITE) edits the run's cwd; the turn's diff is in the timeline.
 TEST_F(DaemonCodexServer, AFileChangeIsRecordedAsTheAttemptsDiff) {
   define("patcher", true);
