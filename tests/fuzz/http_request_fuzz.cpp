@@ -4,6 +4,7 @@
 // (parse_target, percent_decode) and Router::dispatch on a small route table.
 // Any bytes a client can send must end in a response or a refusal, never a crash.
 
+#include "api/beast_request.hpp"
 #include "api/http_message.hpp"
 #include "api/router.hpp"
 
@@ -54,20 +55,6 @@ class InputStream {
  private:
   std::string_view rest_;
 };
-
-// The conversion http_server.cpp makes (its to_request() is private to that file).
-HttpRequest to_request(const http::request<http::string_body>& req) {
-  HttpRequest r;
-  r.method = std::string(req.method_string());
-  r.target = std::string(req.target());
-  for (const auto& field : req) {
-    std::string name(field.name_string());
-    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    r.headers[name] = std::string(field.value());
-  }
-  r.body = req.body();
-  return r;
-}
 
 HttpResponse echo_params(const HttpRequest& request) {
   boost::json::object params;

@@ -1,6 +1,7 @@
 #include "api/http_server.hpp"
 
 #include "api/access_policy.hpp"
+#include "api/beast_request.hpp"
 #include "api/browser_guard.hpp"
 #include "api/event_stream.hpp"
 #include "api/server_errors.hpp"
@@ -87,19 +88,6 @@ class Counted {
  private:
   std::atomic<std::size_t>& n_;
 };
-
-HttpRequest to_request(const http::request<http::string_body>& req) {
-  HttpRequest r;
-  r.method = std::string(req.method_string());
-  r.target = std::string(req.target());
-  for (const auto& field : req) {
-    std::string name(field.name_string());
-    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    r.headers[name] = std::string(field.value());
-  }
-  r.body = req.body();
-  return r;
-}
 
 http::response<http::string_body> to_beast(const HttpResponse& response, unsigned version, bool keep_alive) {
   http::response<http::string_body> res{static_cast<http::status>(response.status), version};

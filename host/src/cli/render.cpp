@@ -1,6 +1,7 @@
 #include "cli/render.hpp"
 
 #include "cli/table.hpp"
+#include "core/text.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -58,12 +59,7 @@ void field(std::string& out, const char* label, const std::string& value) {
 }
 
 std::string indent(const std::string& text, const std::string& prefix) {
-  std::string out = prefix;
-  for (char c : text) {
-    out += c;
-    if (c == '\n') out += prefix;
-  }
-  while (!out.empty() && (out.back() == ' ')) out.pop_back();
+  std::string out = core::indent_lines(text, prefix);
   if (!out.empty() && out.back() != '\n') out += '\n';
   return out;
 }

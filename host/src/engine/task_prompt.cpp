@@ -1,6 +1,7 @@
 #include "engine/task_prompt.hpp"
 
 #include "core/log.hpp"
+#include "core/text.hpp"
 #include "definitions/template.hpp"
 #include "store/task_repository.hpp"
 
@@ -26,22 +27,12 @@ const std::string& commands_template() {
   return text;
 }
 
-std::string indent(const std::string& text, const std::string& prefix) {
-  std::string out = prefix;
-  for (char c : text) {
-    out += c;
-    if (c == '\n') out += prefix;
-  }
-  while (!out.empty() && (out.back() == ' ')) out.pop_back();
-  return out;
-}
-
 std::string task_list(const std::vector<core::Task>& tasks) {
   std::string out;
   for (const auto& t : tasks) {
     if (!out.empty()) out += "\n";
     out += "- " + t.id + " [" + std::string(core::to_string(t.status)) + "] " + t.title;
-    if (!t.body.empty()) out += "\n" + indent(t.body, "    ");
+    if (!t.body.empty()) out += "\n" + core::indent_lines(t.body, "    ");
     if (!t.notes.empty()) out += "\n    notes: " + t.notes;
   }
   return out;
