@@ -13,6 +13,8 @@
 #include "core/clock.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "core/process_identity.hpp"
+#include "engine/controllers.hpp"
 
 #include <chrono>
 #include <csignal>
@@ -23,6 +25,18 @@
 #include <unistd.h>
 
 namespace agentry::cli {
+namespace {
+
+// While this process holds the daemon lock, every other "daemon-*" controller in the
+// database is known to be gone (engine/controllers.hpp).
+struct DaemonLockKnowledge {
+  DaemonLockKnowledge() { engine::set_holds_daemon_lock(true); }
+  ~DaemonLockKnowledge() { engine::set_holds_daemon_lock(false); }
+  DaemonLockKnowledge(const DaemonLockKnowledge&) = delete;
+  DaemonLockKnowledge& operator=(const DaemonLockKnowledge&) = delete;
+};
+
+}  // namespace
 
 int run_serve(const ServeOptions& options) {
   if (const char* level = std::getenv("AGENTRY_LOG_LEVEL")) core::set_log_level(level);
@@ -56,9 +70,10 @@ int run_serve(const ServeOptions& options) {
     std::cerr << "agentry serve: " << lock.error().message << "\n";
     return lock.error().code == core::ErrorCode::conflict ? exit_code::config_error : exit_code::runtime_error;
   }
+  DaemonLockKnowledge sole_daemon;
   const long pid = static_cast<long>(::getpid());
-  auto stack = LocalStack::open(
-      *paths, api::DaemonInfo{core::new_daemon_instance_id(pid), pid, "", AGENTRY_VERSION, core::now_iso8601()});
+  auto stack = LocalStack::open(*paths, api::DaemonInfo{core::new_daemon_instance_id(pid, core::process_start_time(pid)),
+                                                        pid, "", AGENTRY_VERSION, core::now_iso8601()});
   if (!stack) {
     std::cerr << "agentry serve: " << stack.error().message << "\n";
     return exit_code::runtime_error;
