@@ -109,6 +109,12 @@ int run_serve(const ServeOptions& options) {
   }
   if (auto delivered = engine.deliver_queued_after_restart(); !delivered)
     core::log_error("delivering queued messages after restart failed", {{"error", delivered.error().message}});
+  // Runs left alone above because their controller (an embedded CLI) was alive are
+  // looked at again now and then: once that process is gone, they are reconciled too.
+  std::chrono::milliseconds sweep_interval(30000);
+  if (const char* ms = std::getenv("AGENTRY_RECONCILE_INTERVAL_MS"); ms && std::atol(ms) > 0)
+    sweep_interval = std::chrono::milliseconds(std::atol(ms));
+  (*stack)->start_owner_sweep(sweep_interval);
   core::log_info("daemon started", {{"daemonInstanceId", context.daemon.daemon_instance_id},
                                     {"auth", access->enabled() ? "bearer token" : "off"},
                                     {"listen", context.daemon.listen_url},
@@ -118,6 +124,7 @@ int run_serve(const ServeOptions& options) {
             << "http api on " << url->http_url(*port) << "/api/" << std::endl;
 
   int signal = server.run();
+  (*stack)->stop_owner_sweep();
   // Runs this daemon drives locally cannot outlive it: interrupt them (they end as
   // aborted) while their results can still be recorded. Runs whose agent works on
   // without us (Codex over ws/uds) are detached instead, and taken over at the next start.
