@@ -13,7 +13,15 @@
 //                        (breaks obligations 5 and 8; its thread does end)
 //   many_threads         16 threads emit 500 NOTICEs each concurrently, retrying BUSY;
 //                        the last one to finish emits FINISHED success
+//   emits_after_grace    emits one NOTICE, ignores interrupt, and from the interrupt on
+//                        keeps emitting a NOTICE and a log line every 20 ms for 2 s, then
+//                        its thread ends, never finished (breaks obligations 5 and 8): the
+//                        host must survive the calls that come after it gave up on the
+//                        instance
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -55,7 +63,16 @@ class FakeBackend final : public Backend {
     return AGENTRY_OK;
   }
 
-  agentry_status_t interrupt(std::string_view) override { return AGENTRY_OK; }
+  agentry_status_t interrupt(std::string_view) override {
+#ifdef FAKE_VARIANT_EMITS_AFTER_GRACE
+    {
+      std::lock_guard lock(mutex_);
+      interrupted_ = true;
+    }
+    interrupted_cv_.notify_all();
+#endif
+    return AGENTRY_OK;
+  }
 
  private:
   void finish_success() {
@@ -71,6 +88,19 @@ class FakeBackend final : public Backend {
     finish_success();
 #elif defined(FAKE_VARIANT_NEVER_TERMINAL)
     host().emit_with_retry(AGENTRY_EVENT_NOTICE, 0, R"({"level":"info","message":"this attempt never ends"})");
+#elif defined(FAKE_VARIANT_EMITS_AFTER_GRACE)
+    using namespace std::chrono_literals;
+    host().emit_with_retry(AGENTRY_EVENT_NOTICE, 0, R"({"level":"info","message":"working until interrupted"})");
+    {
+      std::unique_lock lock(mutex_);
+      if (!interrupted_cv_.wait_for(lock, 60s, [this] { return interrupted_; })) return;
+    }
+    for (int i = 0; i < 100; ++i) {  // 2 s: well past the host's grace period in the tests
+      const std::string n = std::to_string(i);
+      host().emit(AGENTRY_EVENT_NOTICE, 0, R"({"level":"info","message":"still here )" + n + R"("})");
+      host().log(AGENTRY_LOG_INFO, "still here " + n);
+      std::this_thread::sleep_for(20ms);
+    }
 #else
     host().emit_with_retry(AGENTRY_EVENT_MESSAGE_COMPLETED, 0, R"({"text":"hello from )" FAKE_BACKEND_ID R"("})");
     finish_success();
@@ -95,6 +125,11 @@ class FakeBackend final : public Backend {
 
   std::vector<std::thread> workers_;
   std::atomic<int> remaining_{0};
+#ifdef FAKE_VARIANT_EMITS_AFTER_GRACE
+  std::mutex mutex_;
+  std::condition_variable interrupted_cv_;
+  bool interrupted_ = false;
+#endif
 };
 
 constexpr const char* kFeatures[] = {AGENTRY_FEATURE_INTERRUPT, nullptr};

@@ -54,6 +54,22 @@ TEST(FakePlugins, NeverTerminalIgnoresInterrupt) {
   EXPECT_EQ(in.host.events().size(), 1u);
 }
 
+TEST(FakePlugins, EmitsAfterGraceGoesOnEmittingAndLoggingAfterInterrupt) {
+  InitializedPlugin plugin(fake_plugin_path("emits_after_grace"));
+  Instance in(plugin, "fake-emits_after_grace");
+  ASSERT_EQ(in.init(), AGENTRY_OK);
+  ASSERT_EQ(in.start({}), AGENTRY_OK);
+  in.host.wait_event(AGENTRY_EVENT_NOTICE);
+  EXPECT_EQ(in.interrupt("stop"), AGENTRY_OK);
+  ASSERT_TRUE(in.host.wait_until([](const auto& e) { return e.size() >= 6; }));
+  EXPECT_GE(in.host.logs().size(), 4u);
+  in.destroy();  // joins its thread, once it has emitted for 2 s
+  const auto events = in.host.events();
+  EXPECT_EQ(events.size(), 101u);
+  EXPECT_EQ(outcome_of(events), "") << "it never finishes";
+  expect_strictly_increasing_seq(events);
+}
+
 TEST(FakePlugins, ManyThreadsKeepSeqStrictlyIncreasingThroughBusy) {
   InitializedPlugin plugin(fake_plugin_path("many_threads"));
   Instance in(plugin, "fake-many_threads");

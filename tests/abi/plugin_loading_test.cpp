@@ -11,8 +11,8 @@
 namespace agentry::abi_test {
 namespace {
 
-const std::vector<std::string> kLoadableFakes = {"ok", "instance_init_fails", "malformed_json", "never_terminal",
-                                                 "many_threads"};
+const std::vector<std::string> kLoadableFakes = {"ok",           "instance_init_fails", "malformed_json",
+                                                 "never_terminal", "many_threads",     "emits_after_grace"};
 
 std::string path_of(const std::string& plugin) {
   return plugin == "mock" ? mock_plugin_path() : fake_plugin_path(plugin);

@@ -2,6 +2,7 @@
 #include "daemon_fixture.hpp"
 
 #include <cstdlib>
+#include <thread>
 
 namespace agentry::integration {
 namespace {
@@ -87,7 +88,7 @@ TEST_F(LiveBackendTest, BackendsListsPluginsAndLoadErrors) {
   std::set<std::string> ids;
   for (const auto& b : body.at("backends").as_array()) ids.insert(std::string(b.at("id").as_string()));
   for (const char* id : {"passive", "mock", "subprocess", "fake-ok", "fake-malformed_json", "fake-never_terminal",
-                         "fake-many_threads", "fake-instance_init_fails"})
+                         "fake-many_threads", "fake-instance_init_fails", "fake-emits_after_grace"})
     EXPECT_TRUE(ids.count(id)) << id;
   std::string errors = json::serialize(body.at("loadErrors"));
   for (const char* file : {"fake_no_entry.so", "fake_wrong_major.so", "fake_init_fails.so"})
@@ -123,6 +124,38 @@ TEST_F(LiveBackendTest, MisbehavingPluginsEndTheirRunInErrorAndTheDaemonKeepsSer
   EXPECT_EQ(notices, 16u * 500u);
 
   EXPECT_EQ(client().get("/api/daemon").status, 200);
+}
+
+// A backend that ignores an interrupt is given up on after the grace period (500 ms here)
+// and its instance is leaked, not destroyed; its thread goes on emitting and logging for
+// 2 s after the interrupt. Those calls must find the host table still there and cut off
+// from the run, which has ended: the daemon goes on serving, and nothing reaches the run.
+TEST_F(LiveBackendTest, ABackendThatEmitsAfterItWasGivenUpOnCannotReachItsRun) {
+  write_agent("lingerer", "fake-emits_after_grace", "{}");
+  auto run = start_agent_run("lingerer");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  bool working = false;
+  while (!working && std::chrono::steady_clock::now() < deadline) {
+    for (const auto& e : timeline(run)) working = working || e.at("kind") == "notice";
+    if (!working) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(working) << "the plugin never started";
+  auto aborted = client().post_json("/api/runs/" + run + "/abort", json::object{});
+  ASSERT_EQ(aborted.status, 200) << aborted.body;
+  // The run ends when the grace period does; the plugin emits for 2 s from the interrupt.
+  EXPECT_EQ(wait_until_settled(run), "aborted");
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+
+  EXPECT_TRUE(daemon_->running());
+  EXPECT_EQ(client().get("/api/daemon").status, 200);
+  EXPECT_EQ(run_status(run), "aborted");
+  auto events = timeline(run);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back().at("kind"), "run.finished") << "an event reached the run after it finished";
+  EXPECT_NE(daemon_->stderr_text().find("leaking a misbehaving backend instance"), std::string::npos);
+  // A clean exit: under ASan, LeakSanitizer would fail it (exit 23) if the kept instance
+  // and its host table were reported as lost.
+  EXPECT_EQ(daemon_->stop(), 0) << daemon_->stderr_text();
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "cli/local_stack.hpp"
 
+#include "core/log.hpp"
+
 #include <cstdlib>
 
 namespace agentry::cli {
@@ -43,7 +45,21 @@ LocalStack::LocalStack(const Paths& paths, std::unique_ptr<store::Database> db, 
 }
 
 LocalStack::~LocalStack() {
+  stop_owner_sweep();  // it may take a run over: not while the live runs are being stopped
   if (engine_) engine_->stop_live_runs("agentry is shutting down");
+}
+
+void LocalStack::start_owner_sweep(std::chrono::milliseconds interval) {
+  stop_owner_sweep();
+  owner_sweep_ = std::make_unique<core::RepeatingTask>(pool_, interval, [engine = engine_.get()] {
+    if (auto swept = engine->reconcile_stale_owners(); !swept)
+      core::log_error("reconciling runs whose controller is gone failed", {{"error", swept.error().message}});
+  });
+}
+
+void LocalStack::stop_owner_sweep() {
+  if (owner_sweep_) owner_sweep_->stop();
+  owner_sweep_.reset();
 }
 
 }  // namespace agentry::cli

@@ -8,6 +8,7 @@
 #include "api/operations.hpp"
 #include "cli/paths.hpp"
 #include "core/executor.hpp"
+#include "core/repeating_task.hpp"
 #include "core/result.hpp"
 #include "engine/engine.hpp"
 #include "events/event_bus.hpp"
@@ -32,6 +33,12 @@ class LocalStack {
   /// Stops the runs this process drives (they end as aborted), then closes everything.
   ~LocalStack();
 
+  /// The daemon's re-check of runs whose controller went away while it serves
+  /// (Engine::reconcile_stale_owners), every `interval` on the pool. Stopped before the
+  /// live runs are, by stop_owner_sweep() or the destructor.
+  void start_owner_sweep(std::chrono::milliseconds interval);
+  void stop_owner_sweep();
+
   engine::Engine& engine() { return *engine_; }
   api::ApiContext& context() { return *context_; }
   const api::Operations& operations() const { return operations_; }
@@ -47,6 +54,7 @@ class LocalStack {
   core::ThreadPool pool_;
   events::EventBus bus_;
   std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<core::RepeatingTask> owner_sweep_;
   std::unique_ptr<api::ApiContext> context_;
   api::Operations operations_;
 };

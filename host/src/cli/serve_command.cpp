@@ -14,6 +14,8 @@
 #include "core/clock.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "core/process_identity.hpp"
+#include "engine/controllers.hpp"
 
 #include <chrono>
 #include <csignal>
@@ -24,6 +26,18 @@
 #include <unistd.h>
 
 namespace agentry::cli {
+namespace {
+
+// While this process holds the daemon lock, every other "daemon-*" controller in the
+// database is known to be gone (engine/controllers.hpp).
+struct DaemonLockKnowledge {
+  DaemonLockKnowledge() { engine::set_holds_daemon_lock(true); }
+  ~DaemonLockKnowledge() { engine::set_holds_daemon_lock(false); }
+  DaemonLockKnowledge(const DaemonLockKnowledge&) = delete;
+  DaemonLockKnowledge& operator=(const DaemonLockKnowledge&) = delete;
+};
+
+}  // namespace
 
 int run_serve(const ServeOptions& options) {
   if (const char* level = std::getenv("AGENTRY_LOG_LEVEL")) core::set_log_level(level);
@@ -68,10 +82,12 @@ int run_serve(const ServeOptions& options) {
     std::cerr << "agentry serve: " << lock.error().message << "\n";
     return lock.error().code == core::ErrorCode::conflict ? exit_code::config_error : exit_code::runtime_error;
   }
+  DaemonLockKnowledge sole_daemon;
   const long pid = static_cast<long>(::getpid());
-  auto stack = LocalStack::open(
-      *paths, api::DaemonInfo{core::new_daemon_instance_id(pid), pid, "", AGENTRY_VERSION, core::now_iso8601()},
-      access->enabled());
+  auto stack = LocalStack::open(*paths,
+                                api::DaemonInfo{core::new_daemon_instance_id(pid, core::process_start_time(pid)), pid,
+                                                "", AGENTRY_VERSION, core::now_iso8601()},
+                                access->enabled());
   if (!stack) {
     std::cerr << "agentry serve: " << stack.error().message << "\n";
     return exit_code::runtime_error;
@@ -113,6 +129,12 @@ int run_serve(const ServeOptions& options) {
   }
   if (auto delivered = engine.deliver_queued_after_restart(); !delivered)
     core::log_error("delivering queued messages after restart failed", {{"error", delivered.error().message}});
+  // Runs left alone above because their controller (an embedded CLI) was alive are
+  // looked at again now and then: once that process is gone, they are reconciled too.
+  std::chrono::milliseconds sweep_interval(30000);
+  if (const char* ms = std::getenv("AGENTRY_RECONCILE_INTERVAL_MS"); ms && std::atol(ms) > 0)
+    sweep_interval = std::chrono::milliseconds(std::atol(ms));
+  (*stack)->start_owner_sweep(sweep_interval);
   core::log_info("daemon started", {{"daemonInstanceId", context.daemon.daemon_instance_id},
                                     {"auth", access->enabled() ? "bearer token" : "off"},
                                     {"listen", context.daemon.listen_url},
@@ -122,6 +144,7 @@ int run_serve(const ServeOptions& options) {
             << "http api on " << url->http_url(*port) << "/api/" << std::endl;
 
   int signal = server.run();
+  (*stack)->stop_owner_sweep();
   // Runs this daemon drives locally cannot outlive it: interrupt them (they end as
   // aborted) while their results can still be recorded. Runs whose agent works on
   // without us (Codex over ws/uds) are detached instead, and taken over at the next start.

@@ -22,6 +22,13 @@ bool is_id_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
+std::string instance_id(std::string_view kind, long pid, std::optional<std::uint64_t> start_time) {
+  std::string id(kind);
+  id += '-' + std::to_string(pid) + '-' + random_chars(6);
+  if (start_time) id += '-' + std::to_string(*start_time);
+  return id;
+}
+
 }  // namespace
 
 std::string new_run_id() { return random_chars(run_id_length); }
@@ -33,9 +40,13 @@ std::string new_prefixed_id(std::string_view prefix) {
   return id;
 }
 
-std::string new_daemon_instance_id(long pid) { return "daemon-" + std::to_string(pid) + "-" + random_chars(6); }
+std::string new_daemon_instance_id(long pid, std::optional<std::uint64_t> start_time) {
+  return instance_id("daemon", pid, start_time);
+}
 
-std::string new_cli_instance_id(long pid) { return "cli-" + std::to_string(pid) + "-" + random_chars(6); }
+std::string new_cli_instance_id(long pid, std::optional<std::uint64_t> start_time) {
+  return instance_id("cli", pid, start_time);
+}
 
 bool is_valid_run_id(std::string_view id) {
   if (id.empty() || id.size() > 64) return false;

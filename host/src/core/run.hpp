@@ -147,7 +147,7 @@ struct Session {
   std::string prompt;
   /// What ended the session: "agent" (its attempts), "tasks" (a passive run's task
   /// change), "user" (an abort), "shutdown" (the daemon stopped), "restart" (found
-  /// orphaned at startup); empty while running. Queued messages are delivered after
+  /// orphaned by reconciliation: its controller was gone); empty while running. Queued messages are delivered after
   /// every end but "user".
   std::string ended_by{};
 };

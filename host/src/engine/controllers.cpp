@@ -1,12 +1,19 @@
 #include "engine/controllers.hpp"
 
-#include <cerrno>
+#include "core/process_identity.hpp"
+
+#include <atomic>
+#include <charconv>
 #include <cstdlib>
 
-#include <signal.h>
 #include <unistd.h>
 
 namespace agentry::engine {
+namespace {
+
+std::atomic<bool> daemon_lock_held{false};
+
+}  // namespace
 
 long controller_pid(const std::string& controller_id) {
   auto first = controller_id.find('-');
@@ -16,12 +23,35 @@ long controller_pid(const std::string& controller_id) {
   return std::strtol(controller_id.substr(first + 1, second - first - 1).c_str(), nullptr, 10);
 }
 
+std::optional<std::uint64_t> controller_start_time(const std::string& controller_id) {
+  // "<kind>-<pid>-<suffix>-<start time>": the fourth part, when there is one.
+  std::size_t at = 0;
+  for (int dash = 0; dash < 3; ++dash) {
+    at = controller_id.find('-', at);
+    if (at == std::string::npos) return std::nullopt;
+    ++at;
+  }
+  if (controller_id.find('-', at) != std::string::npos) return std::nullopt;
+  std::uint64_t start = 0;
+  const char* begin = controller_id.data() + at;
+  const char* end = controller_id.data() + controller_id.size();
+  auto [ptr, ec] = std::from_chars(begin, end, start);
+  if (begin == end || ec != std::errc() || ptr != end) return std::nullopt;
+  return start;
+}
+
 bool controller_alive_elsewhere(const std::string& controller_id) {
   long pid = controller_pid(controller_id);
   if (pid <= 0 || pid == ::getpid()) return false;
-  // EPERM: the process exists but belongs to someone else.
-  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+  // Only one daemon serves a home, and this process is it: another daemon's run was left
+  // by one that is gone, even if its pid now names a zombie or a stranger.
+  if (holds_daemon_lock() && controller_id.rfind("daemon-", 0) == 0) return false;
+  return core::process_alive(pid, controller_start_time(controller_id));
 }
+
+void set_holds_daemon_lock(bool held) { daemon_lock_held.store(held); }
+
+bool holds_daemon_lock() { return daemon_lock_held.load(); }
 
 std::string describe_controller(const std::string& controller_id) {
   const std::string pid = std::to_string(controller_pid(controller_id));

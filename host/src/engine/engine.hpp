@@ -138,6 +138,10 @@ class Engine {
   /// their backend can (ext/detach.h), else become `error`, with an audit record saying
   /// why. Returns how many runs were finalized.
   core::Result<int> reconcile_after_restart();
+  /// While serving, now and then: the same for runs whose controller has gone since (an
+  /// embedded CLI that exited or was killed), never touching this process's own runs and
+  /// recording nothing for runs it leaves alone. Returns how many runs were finalized.
+  core::Result<int> reconcile_stale_owners();
   /// Startup, after reconcile_after_restart(): delivers the queued messages of every run
   /// whose session ended without delivering them (the daemon stopped or died first),
   /// unless the user aborted it. Returns how many sessions it started.
@@ -172,6 +176,8 @@ class Engine {
   }
   /// Starts driving the session (and attempt) the last write opened.
   void launch_session(const core::Run& run, const std::string& prompt);
+  /// One run of either reconciliation: true when it was finalized (reconciliation.cpp).
+  core::Result<bool> reconcile_run(const std::string& run_id, bool at_startup);
 
   store::Database& db_;
   BackendCatalog backends_;

@@ -1,10 +1,13 @@
-// Engine: startup reconciliation. A run persisted as running was being driven by a
-// controller (a daemon or an embedded CLI process). If that process is gone, either its
-// agent may still be working without it (a backend with ext/detach.h, such as Codex over
-// ws/uds): then this process takes the run over, and the backend reports whether it
-// could (audit run.controller_reconciled, written as its report is). Or nobody will ever
-// finish the run: it becomes `error` with an audit record saying why. Passive runs have
-// no controller and stay running.
+// Engine: reconciling runs whose controller is gone. A run persisted as running was
+// being driven by a controller (a daemon or an embedded CLI process). If that process is
+// gone, either its agent may still be working without it (a backend with ext/detach.h,
+// such as Codex over ws/uds): then this process takes the run over, and the backend
+// reports whether it could (audit run.controller_reconciled, written as its report is).
+// Or nobody will ever finish the run: it becomes `error` with an audit record saying why.
+// Passive runs have no controller and stay running.
+//
+// It happens at startup, before anyone is served, and again now and then while the daemon
+// serves (reconcile_stale_owners), for the runs of an embedded CLI that went away since.
 
 #include "engine/engine.hpp"
 
@@ -49,56 +52,100 @@ core::Result<int> Engine::reconcile_after_restart() {
   });
   if (!ids) return ids.failure();
   int finalized = 0;
-  const Actor daemon{"daemon"};
   for (const auto& id : *ids) {
-    core::Run adoptee;
-    std::string prompt, previous_controller;
-    boost::json::value checkpoint;
-    auto verdict = db_.write<Verdict>([&](store::Connection& c) -> core::Result<Verdict> {
-      auto run = detail::load_run(c, id);
-      if (!run || run->status != core::RunStatus::running) return Verdict::untouched;
-      if (run->frozen.backend == core::passive_backend) return Verdict::untouched;
-      boost::json::object data{{"backend", run->frozen.backend},
-                               {"controllerId", run->controller_id},
-                               {"backendSessionId", run->backend_session_id ? boost::json::value(*run->backend_session_id)
-                                                                            : boost::json::value(nullptr)}};
-      if (run->controller_id != config_.controller_id && controller_alive_elsewhere(run->controller_id)) {
-        data["decision"] = "skipped_live_owner";
-        data["reason"] = "owner_pid_alive";
-        detail::append_audit(c, id, "run.controller_reconciled", daemon, std::move(data));
-        return Verdict::untouched;
-      }
-      if (live_.can_adopt(run->frozen.backend) && run->backend_session_id && has_open_attempt(c, *run)) {
-        previous_controller = run->controller_id.empty() ? "detached" : run->controller_id;
-        run->controller_id = config_.controller_id;
-        store::RunRepository::update(c, *run);
-        adoptee = *run;
-        prompt = attempt_prompt(c, *run);
-        checkpoint = attempt_checkpoint(c, *run);
-        return Verdict::adopt;
-      }
-      std::string reason = "the process driving this run (" +
-                           (run->controller_id.empty() ? std::string("unknown") : run->controller_id) +
-                           ") is gone; agentry restarted while the run was active";
-      detail::close_session(c, *run, core::RunStatus::error, reason, "restart");
-      data["decision"] = "finalized";
-      data["reason"] = "controller_gone";
-      data["status"] = "error";
-      detail::save_with_audit(c, *run, "run.controller_reconciled", daemon, std::move(data));
-      return Verdict::finalized;
-    });
-    if (!verdict) return verdict.failure();
-    if (*verdict == Verdict::finalized) {
-      ++finalized;
-      bus_.run_changed(id);
-      core::log_warn("finalized orphaned run", {{"runId", id}, {"status", "error"}});
-    } else if (*verdict == Verdict::adopt) {
-      core::log_info("taking over a run whose agent may still be working",
-                     {{"runId", id}, {"backend", adoptee.frozen.backend}});
-      live_.adopt(adoptee, prompt, checkpoint, previous_controller);
-    }
+    auto done = reconcile_run(id, /*at_startup=*/true);
+    if (!done) return done.failure();
+    finalized += *done ? 1 : 0;
   }
   return finalized;
+}
+
+core::Result<int> Engine::reconcile_stale_owners() {
+  auto runs = db_.read([&](store::Connection& c) -> core::Result<std::vector<core::Run>> {
+    std::vector<core::Run> out;
+    for (const auto& id : store::RunRepository::ids_with_status(c, core::RunStatus::running))
+      if (auto run = detail::load_run(c, id)) out.push_back(std::move(*run));
+    return out;
+  });
+  if (!runs) return runs.failure();
+  int finalized = 0;
+  for (const auto& run : *runs) {
+    // A look on the reader first: nearly every running run is this process's own or has a
+    // live owner, and a sweep that finds nothing to do writes nothing.
+    if (run.frozen.backend == core::passive_backend || run.controller_id == config_.controller_id ||
+        controller_alive_elsewhere(run.controller_id))
+      continue;
+    auto done = reconcile_run(run.id, /*at_startup=*/false);
+    if (!done) {
+      core::log_error("reconciling a run whose controller is gone failed",
+                      {{"runId", run.id}, {"error", done.error().message}});
+      continue;
+    }
+    finalized += *done ? 1 : 0;
+  }
+  return finalized;
+}
+
+core::Result<bool> Engine::reconcile_run(const std::string& id, bool at_startup) {
+  const Actor daemon{"daemon"};
+  core::Run adoptee;
+  std::string prompt, previous_controller;
+  boost::json::value checkpoint;
+  // The decision is made again on the writer, against the run as it is now: it may have
+  // ended, or been taken over, since it was listed.
+  auto verdict = db_.write<Verdict>([&](store::Connection& c) -> core::Result<Verdict> {
+    auto run = detail::load_run(c, id);
+    if (!run || run->status != core::RunStatus::running) return Verdict::untouched;
+    if (run->frozen.backend == core::passive_backend) return Verdict::untouched;
+    boost::json::object data{{"backend", run->frozen.backend},
+                             {"controllerId", run->controller_id},
+                             {"backendSessionId", run->backend_session_id ? boost::json::value(*run->backend_session_id)
+                                                                          : boost::json::value(nullptr)}};
+    if (!at_startup) data["trigger"] = "sweep";
+    if (run->controller_id == config_.controller_id) {
+      // At startup this is an earlier life of this id (nothing is live yet); later, it is
+      // a run this process drives.
+      if (!at_startup) return Verdict::untouched;
+    } else if (controller_alive_elsewhere(run->controller_id)) {
+      // Recorded once, at startup; a sweep that leaves the run alone says nothing.
+      if (!at_startup) return Verdict::untouched;
+      data["decision"] = "skipped_live_owner";
+      data["reason"] = "owner_pid_alive";
+      detail::append_audit(c, id, "run.controller_reconciled", daemon, std::move(data));
+      return Verdict::untouched;
+    }
+    if (live_.can_adopt(run->frozen.backend) && run->backend_session_id && has_open_attempt(c, *run)) {
+      previous_controller = run->controller_id.empty() ? "detached" : run->controller_id;
+      run->controller_id = config_.controller_id;
+      store::RunRepository::update(c, *run);
+      adoptee = *run;
+      prompt = attempt_prompt(c, *run);
+      checkpoint = attempt_checkpoint(c, *run);
+      return Verdict::adopt;
+    }
+    std::string reason = "the process driving this run (" +
+                         (run->controller_id.empty() ? std::string("unknown") : run->controller_id) + ") is gone; " +
+                         (at_startup ? "agentry restarted while the run was active"
+                                     : "it stopped while the run was active");
+    detail::close_session(c, *run, core::RunStatus::error, reason, "restart");
+    data["decision"] = "finalized";
+    data["reason"] = "controller_gone";
+    data["status"] = "error";
+    detail::save_with_audit(c, *run, "run.controller_reconciled", daemon, std::move(data));
+    return Verdict::finalized;
+  });
+  if (!verdict) return verdict.failure();
+  if (*verdict == Verdict::finalized) {
+    bus_.run_changed(id);
+    core::log_warn("finalized orphaned run", {{"runId", id}, {"status", "error"}});
+    return true;
+  }
+  if (*verdict == Verdict::adopt) {
+    core::log_info("taking over a run whose agent may still be working",
+                   {{"runId", id}, {"backend", adoptee.frozen.backend}});
+    live_.adopt(adoptee, prompt, checkpoint, previous_controller);
+  }
+  return false;
 }
 
 }  // namespace agentry::engine

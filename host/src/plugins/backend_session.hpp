@@ -57,8 +57,9 @@ enum class InputKind { message = 1, approval = 2 };
 
 class BackendSession {
  public:
-  /// Destroys the instance unless poisoned (then it is deliberately leaked: its
-  /// threads may still be running and would use freed memory).
+  /// Destroys the instance unless poisoned (then it is deliberately leaked, with the
+  /// host table it calls: its threads may still be running, and find the table cut off
+  /// from the sink instead of freed memory).
   virtual ~BackendSession() = default;
   virtual core::Result<void> start(const StartRequest& request) = 0;
   virtual core::Result<void> send_input(InputKind kind, const std::string& input_id, const std::string& payload) = 0;

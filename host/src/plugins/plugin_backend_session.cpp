@@ -8,41 +8,180 @@
 
 #include <atomic>
 #include <cstddef>
+#include <mutex>
+#include <shared_mutex>
+#include <vector>
 
 namespace agentry::plugins {
 namespace {
 
 constexpr const char* host_version = "0.1.0";
 
-class PluginBackendSession final : public BackendSession {
+// What a plugin instance reaches through its host table: the table itself, the sink it
+// feeds, and the per-attempt state emit() checks. It is allocated apart from the session
+// because it may have to outlive it: a poisoned instance (it ignored an interrupt past the
+// grace period) is never destroyed, and its threads may go on calling emit(), log() and
+// request_callback() after the session, and the live run behind the sink, are gone. The
+// ABI promises the table stays valid until destroy() has returned, which for such an
+// instance is never. So the session severs the channel from the sink and leaks it with
+// the instance; late calls then get AGENTRY_ERR_INVALID_STATE (log and request_callback
+// do nothing) without touching freed memory.
+class HostChannel {
  public:
-  PluginBackendSession(std::shared_ptr<PluginLibrary> library, const BackendDescriptor& backend,
-                       BackendEventSink& sink)
-      : library_(std::move(library)), backend_id_(backend.id), sink_(sink) {
+  explicit HostChannel(BackendEventSink& sink) : sink_(&sink) {
     host_.abi_version = AGENTRY_PLUGIN_ABI_VERSION_INIT;
     host_.host_data = this;
     host_.name = "agentry";
     host_.version = host_version;
-    host_.emit = &PluginBackendSession::emit;
-    host_.log = &PluginBackendSession::log;
-    host_.request_callback = &PluginBackendSession::request_callback;
-    host_.get_extension = &PluginBackendSession::get_extension;
+    host_.emit = &HostChannel::emit;
+    host_.log = &HostChannel::log;
+    host_.request_callback = &HostChannel::request_callback;
+    host_.get_extension = &HostChannel::get_extension;
   }
+  HostChannel(const HostChannel&) = delete;
+  HostChannel& operator=(const HostChannel&) = delete;
+
+  const agentry_host_t* table() const { return &host_; }
+
+  /// A new attempt begins on the instance: a terminal event is allowed again.
+  void begin_attempt() { terminal_seen_ = false; }
+
+  /// From now on no callback reaches the sink. Waits for the calls in progress.
+  void sever() {
+    std::unique_lock lock(mutex_);
+    sink_ = nullptr;
+  }
+
+ private:
+  static HostChannel* self(const agentry_host_t* host) {
+    return host ? static_cast<HostChannel*>(host->host_data) : nullptr;
+  }
+
+  static agentry_status_t emit(const agentry_host_t* host, const agentry_event_t* e) noexcept {
+    auto* channel = self(host);
+    if (!channel) return AGENTRY_ERR_INVALID_ARGUMENT;
+    try {
+      // Shared: emit is the hot path and may come from many plugin threads at once.
+      std::shared_lock lock(channel->mutex_);
+      if (!channel->sink_) return AGENTRY_ERR_INVALID_STATE;
+      return channel->accept(*channel->sink_, e);
+    } catch (...) {
+      return AGENTRY_ERR_INTERNAL;
+    }
+  }
+
+  agentry_status_t accept(BackendEventSink& sink, const agentry_event_t* e) {
+    auto violation = [&](int policy, const std::string& what) { sink.on_log(AGENTRY_LOG_ERROR, what, policy); };
+    constexpr std::size_t v1_size = offsetof(agentry_event_t, payload_size) + sizeof(std::uint64_t);
+    if (!e || e->struct_size < v1_size || (!e->payload_json && e->payload_size > 0)) {
+      violation(7, "emit() with a malformed event header");
+      return AGENTRY_ERR_INVALID_ARGUMENT;
+    }
+    if (e->payload_size > AGENTRY_EVENT_MAX_PAYLOAD_BYTES) {
+      violation(7, "event payload of " + std::to_string(e->payload_size) + " bytes is over the limit");
+      return AGENTRY_ERR_TOO_LARGE;
+    }
+    const bool terminal = (e->flags & AGENTRY_EVENT_FLAG_TERMINAL) != 0;
+    if (terminal != (e->type == AGENTRY_EVENT_FINISHED)) {
+      violation(5, "only a FINISHED event may be, and must be, flagged terminal (type " + std::to_string(e->type) + ")");
+      return AGENTRY_ERR_INVALID_ARGUMENT;
+    }
+    if (terminal_seen_.load()) {
+      violation(5, "event emitted after the terminal event");
+      return AGENTRY_ERR_INVALID_STATE;
+    }
+    std::string payload(e->payload_json ? e->payload_json : "", e->payload_size);
+    boost::system::error_code ec;
+    auto parsed = boost::json::parse(payload.empty() ? std::string("{}") : payload, ec);
+    if (ec || !parsed.is_object()) {
+      violation(7, "event payload is not a JSON object (type " + std::to_string(e->type) + ")");
+      return AGENTRY_ERR_INVALID_ARGUMENT;
+    }
+    if (payload.empty()) payload = "{}";
+    std::uint64_t last = last_seq_.load();
+    while (e->seq > last && !last_seq_.compare_exchange_weak(last, e->seq)) {
+    }
+    if (e->seq <= last && !seq_warned_.exchange(true))
+      violation(6, "event seq " + std::to_string(e->seq) + " does not increase (last " + std::to_string(last) + ")");
+    if (terminal && terminal_seen_.exchange(true)) return AGENTRY_ERR_INVALID_STATE;
+    BackendEvent event{e->type, e->flags, e->seq, e->time_ns, std::move(payload)};
+    if (!sink.offer(std::move(event))) {
+      if (terminal) terminal_seen_ = false;
+      return AGENTRY_ERR_BUSY;
+    }
+    return AGENTRY_OK;
+  }
+
+  static void log(const agentry_host_t* host, std::int32_t severity, const char* message) noexcept {
+    auto* channel = self(host);
+    if (!channel) return;
+    try {
+      std::shared_lock lock(channel->mutex_);
+      if (channel->sink_) channel->sink_->on_log(severity, message ? message : "", 0);
+    } catch (...) {
+    }
+  }
+
+  static void request_callback(const agentry_host_t* host) noexcept {
+    auto* channel = self(host);
+    if (!channel) return;
+    try {
+      std::shared_lock lock(channel->mutex_);
+      if (channel->sink_) channel->sink_->on_callback_requested();
+    } catch (...) {
+    }
+  }
+
+  static const void* get_extension(const agentry_host_t*, const char*) noexcept { return nullptr; }
+
+  agentry_host_t host_{};
+  std::shared_mutex mutex_;
+  BackendEventSink* sink_;  // null once severed; guarded by mutex_
+  std::atomic<bool> terminal_seen_{false};
+  std::atomic<std::uint64_t> last_seq_{0};
+  std::atomic<bool> seq_warned_{false};
+};
+
+// Poisoned instances, their host channels and their libraries, deliberately never freed
+// (the instances' threads may still run and call back, in the library's code). They are
+// held here, reachable from a global, so that a leak checker sees them as what they are:
+// kept on purpose, not lost. Holding the library also keeps it loaded and never deinit()ed.
+void keep_forever(std::shared_ptr<PluginLibrary> library, const agentry_backend_t* instance, HostChannel* channel) {
+  struct Kept {
+    std::shared_ptr<PluginLibrary> library;
+    const agentry_backend_t* instance;
+    HostChannel* channel;
+  };
+  static std::mutex mutex;
+  static auto* kept = new std::vector<Kept>();  // never destroyed, not even at exit
+  std::lock_guard lock(mutex);
+  kept->push_back({std::move(library), instance, channel});
+}
+
+class PluginBackendSession final : public BackendSession {
+ public:
+  PluginBackendSession(std::shared_ptr<PluginLibrary> library, const BackendDescriptor& backend,
+                       BackendEventSink& sink)
+      : library_(std::move(library)), backend_id_(backend.id), channel_(std::make_unique<HostChannel>(sink)) {}
 
   ~PluginBackendSession() override {
     if (!instance_) return;
     if (poisoned_) {
       core::log_error("leaking a misbehaving backend instance instead of destroying it (policy 8)",
                       {{"backend", backend_id_}, {"path", library_->path().string()}});
-      return;  // the library's instance count stays up, so it is never unloaded either
+      // Its threads may still call back: they find the channel, cut off from the sink.
+      channel_->sever();
+      keep_forever(library_, instance_, channel_.release());
+      return;
     }
     instance_->destroy(instance_);
     library_->instance_destroyed();
+    // channel_ goes after this: destroy() has joined the instance's threads.
   }
 
   core::Result<void> create(const BackendDescriptor& backend) {
     const auto* factory = library_->factory();
-    instance_ = factory->create_backend(factory, &host_, backend.id.c_str());
+    instance_ = factory->create_backend(factory, channel_->table(), backend.id.c_str());
     if (!instance_)
       return core::fail(core::ErrorCode::internal, "backend '" + backend_id_ + "' failed to create an instance");
     library_->instance_created();
@@ -117,7 +256,7 @@ class PluginBackendSession final : public BackendSession {
     p.resume_token = r.resume_token ? r.resume_token->c_str() : nullptr;
     p.resume_token_size = r.resume_token ? r.resume_token->size() : 0;
     p.env = env.data();
-    terminal_seen_ = false;
+    channel_->begin_attempt();
     return check(what, call(&p));
   }
 
@@ -129,92 +268,11 @@ class PluginBackendSession final : public BackendSession {
     return core::fail(code, "backend '" + backend_id_ + "' " + call + " failed (status " + std::to_string(status) + ")");
   }
 
-  void violation(int policy, const std::string& what) { sink_.on_log(AGENTRY_LOG_ERROR, what, policy); }
-
-  static PluginBackendSession* self(const agentry_host_t* host) {
-    return host ? static_cast<PluginBackendSession*>(host->host_data) : nullptr;
-  }
-
-  static agentry_status_t emit(const agentry_host_t* host, const agentry_event_t* e) noexcept {
-    auto* s = self(host);
-    if (!s) return AGENTRY_ERR_INVALID_ARGUMENT;
-    try {
-      return s->accept(e);
-    } catch (...) {
-      return AGENTRY_ERR_INTERNAL;
-    }
-  }
-
-  agentry_status_t accept(const agentry_event_t* e) {
-    constexpr std::size_t v1_size = offsetof(agentry_event_t, payload_size) + sizeof(std::uint64_t);
-    if (!e || e->struct_size < v1_size || (!e->payload_json && e->payload_size > 0)) {
-      violation(7, "emit() with a malformed event header");
-      return AGENTRY_ERR_INVALID_ARGUMENT;
-    }
-    if (e->payload_size > AGENTRY_EVENT_MAX_PAYLOAD_BYTES) {
-      violation(7, "event payload of " + std::to_string(e->payload_size) + " bytes is over the limit");
-      return AGENTRY_ERR_TOO_LARGE;
-    }
-    const bool terminal = (e->flags & AGENTRY_EVENT_FLAG_TERMINAL) != 0;
-    if (terminal != (e->type == AGENTRY_EVENT_FINISHED)) {
-      violation(5, "only a FINISHED event may be, and must be, flagged terminal (type " + std::to_string(e->type) + ")");
-      return AGENTRY_ERR_INVALID_ARGUMENT;
-    }
-    if (terminal_seen_.load()) {
-      violation(5, "event emitted after the terminal event");
-      return AGENTRY_ERR_INVALID_STATE;
-    }
-    std::string payload(e->payload_json ? e->payload_json : "", e->payload_size);
-    boost::system::error_code ec;
-    auto parsed = boost::json::parse(payload.empty() ? std::string("{}") : payload, ec);
-    if (ec || !parsed.is_object()) {
-      violation(7, "event payload is not a JSON object (type " + std::to_string(e->type) + ")");
-      return AGENTRY_ERR_INVALID_ARGUMENT;
-    }
-    if (payload.empty()) payload = "{}";
-    std::uint64_t last = last_seq_.load();
-    while (e->seq > last && !last_seq_.compare_exchange_weak(last, e->seq)) {
-    }
-    if (e->seq <= last && !seq_warned_.exchange(true))
-      violation(6, "event seq " + std::to_string(e->seq) + " does not increase (last " + std::to_string(last) + ")");
-    if (terminal && terminal_seen_.exchange(true)) return AGENTRY_ERR_INVALID_STATE;
-    BackendEvent event{e->type, e->flags, e->seq, e->time_ns, std::move(payload)};
-    if (!sink_.offer(std::move(event))) {
-      if (terminal) terminal_seen_ = false;
-      return AGENTRY_ERR_BUSY;
-    }
-    return AGENTRY_OK;
-  }
-
-  static void log(const agentry_host_t* host, std::int32_t severity, const char* message) noexcept {
-    auto* s = self(host);
-    if (!s) return;
-    try {
-      s->sink_.on_log(severity, message ? message : "", 0);
-    } catch (...) {
-    }
-  }
-
-  static void request_callback(const agentry_host_t* host) noexcept {
-    auto* s = self(host);
-    if (!s) return;
-    try {
-      s->sink_.on_callback_requested();
-    } catch (...) {
-    }
-  }
-
-  static const void* get_extension(const agentry_host_t*, const char*) noexcept { return nullptr; }
-
   std::shared_ptr<PluginLibrary> library_;
   std::string backend_id_;
-  BackendEventSink& sink_;
-  agentry_host_t host_{};
+  std::unique_ptr<HostChannel> channel_;  // the instance's host table; outlives the session if poisoned
   const agentry_backend_t* instance_ = nullptr;
   const agentry_backend_detach_t* detach_ = nullptr;  // the instance's ext/detach.h table, if offered
-  std::atomic<bool> terminal_seen_{false};
-  std::atomic<std::uint64_t> last_seq_{0};
-  std::atomic<bool> seq_warned_{false};
   bool poisoned_ = false;
 };
 

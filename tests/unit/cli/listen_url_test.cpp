@@ -31,10 +31,13 @@ TEST(ConnectUrlTest, RefusesWhatItCannotDial) {
 }
 
 TEST(ControllerIdTest, CliIdsCarryThePidLikeDaemonIds) {
-  auto id = core::new_cli_instance_id(4242);
+  auto id = core::new_cli_instance_id(4242, std::nullopt);
   EXPECT_EQ(id.rfind("cli-4242-", 0), 0u) << id;
   EXPECT_EQ(id.size(), std::string("cli-4242-").size() + 6);
-  EXPECT_NE(id, core::new_cli_instance_id(4242));
+  EXPECT_NE(id, core::new_cli_instance_id(4242, std::nullopt));
+  auto timed = core::new_cli_instance_id(4242, 77);
+  EXPECT_EQ(timed.rfind("cli-4242-", 0), 0u) << timed;
+  EXPECT_EQ(timed.substr(timed.size() - 3), "-77") << timed;
 }
 
 }  // namespace

@@ -37,12 +37,21 @@ TEST(NewPrefixedId, StartsWithThePrefixAndAnUnderscore) {
 }
 
 TEST(NewDaemonInstanceId, NamesThePid) {
-  const std::string id = new_daemon_instance_id(4242);
+  const std::string id = new_daemon_instance_id(4242, std::nullopt);
   const std::string prefix = "daemon-4242-";
   ASSERT_EQ(id.substr(0, prefix.size()), prefix) << id;
   EXPECT_EQ(id.size(), prefix.size() + 6) << id;
   for (char c : id.substr(prefix.size())) EXPECT_TRUE(is_base36(c)) << id;
-  EXPECT_NE(id, new_daemon_instance_id(4242));
+  EXPECT_NE(id, new_daemon_instance_id(4242, std::nullopt));
+}
+
+TEST(NewDaemonInstanceId, EndsWithTheStartTimeWhenKnown) {
+  const std::string id = new_daemon_instance_id(4242, 987654321);
+  const std::string prefix = "daemon-4242-";
+  ASSERT_EQ(id.substr(0, prefix.size()), prefix) << id;
+  ASSERT_EQ(id.size(), prefix.size() + 6 + std::string("-987654321").size()) << id;
+  for (char c : id.substr(prefix.size(), 6)) EXPECT_TRUE(is_base36(c)) << id;
+  EXPECT_EQ(id.substr(prefix.size() + 6), "-987654321");
 }
 
 TEST(IsValidRunId, AcceptsUrlSafeIdsUpTo64Characters) {

@@ -34,7 +34,7 @@ typedef struct agentry_host {
    * AGENTRY_ERR_BUSY (queue full: retry shortly or coalesce), AGENTRY_ERR_TOO_LARGE,
    * AGENTRY_ERR_INVALID_ARGUMENT (bad header, payload not a JSON object, a non-FINISHED
    * event flagged terminal) or AGENTRY_ERR_INVALID_STATE (a terminal event was already
-   * accepted). */
+   * accepted, or the host gave up on the instance: obligation 8 in plugin.h). */
   agentry_status_t (*emit)(const struct agentry_host* host, const agentry_event_t* event);
 
   /* [thread-safe] One line in the host's log. `message` is borrowed, NUL-terminated UTF-8. */
