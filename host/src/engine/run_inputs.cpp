@@ -207,7 +207,7 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
 
   f.model = r.overrides.model.value_or(agent->model.value_or(""));
   f.effort = r.overrides.effort.value_or(agent->effort.value_or(""));
-  f.timeout_sec = r.overrides.timeout_sec.value_or(agent->timeout_sec.value_or(0));
+  f.timeout_sec = r.overrides.timeout_sec.value_or(agent->timeout_sec);
   f.unrestricted = agent->unrestricted;
   f.backend_config = defs::backend_config_for(*agent, f.backend);
   if (r.overrides.backend_config)

@@ -36,6 +36,7 @@ vars:
   feature:
     type: string
     required: true
+    sources: [cli, web, parent]
   size:
     type: enum
     values: [small, large]

@@ -22,6 +22,7 @@ TEST_F(EngineTest, InitFreezesRenderedInputsAndTasks) {
   EXPECT_EQ(run.frozen.brief, "You are the worker for " + run.id + ".\n\nWork in " + run.cwd +
                                   ".\n\nBuild dark mode (small).");
   EXPECT_EQ(run.frozen.vars.at("size").as_string(), "small");
+  EXPECT_EQ(run.frozen.timeout_sec, 3600);  // the agent sets none
 
   auto tasks = engine_->list_tasks(run.id);
   ASSERT_TRUE(tasks.ok());
