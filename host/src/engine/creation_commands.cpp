@@ -4,6 +4,7 @@
 #include "engine/engine.hpp"
 
 #include "core/clock.hpp"
+#include "core/log.hpp"
 #include "core/ids.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/run_inputs.hpp"
@@ -25,6 +26,13 @@ core::Result<std::optional<json::object>> parent_vars(store::Database& db, const
                         {{"field", "parentRunId"}});
     return std::optional<json::object>(run->frozen.vars);
   });
+}
+
+/// Placeholders left as written are worth a look (usually a typo, sometimes literal text
+/// such as a CI snippet); they are in the run's audit too. Keys only: never values.
+void log_unknown_template_keys(const std::string& run_id, const std::vector<UnknownTemplateKey>& keys) {
+  if (keys.empty()) return;
+  core::log_warn("unknown template keys left as written", {{"runId", run_id}, {"keys", describe(keys)}});
 }
 
 }  // namespace
@@ -51,7 +59,7 @@ core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
   run.frozen = std::move(inputs->frozen);
   run.revision = 1;
 
-  return mutate<Run>(run.id, [&](store::Connection& c) -> core::Result<Run> {
+  auto created = mutate<Run>(run.id, [&](store::Connection& c) -> core::Result<Run> {
     store::RunRepository::insert(c, run);
     for (auto task : inputs->tasks) {
       task.run_id = run.id;
@@ -65,9 +73,12 @@ core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
                       {"runGroupId", run.run_group_id},
                       {"taskCount", inputs->tasks.size()}};
     if (run.parent_run_id) data["parentRunId"] = *run.parent_run_id;
+    if (!inputs->unknown_template_keys.empty()) data["unknownTemplateKeys"] = to_json(inputs->unknown_template_keys);
     detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
     return run;
   });
+  if (created) log_unknown_template_keys(created->id, inputs->unknown_template_keys);
+  return created;
 }
 
 core::Result<Run> Engine::start(const InitRequest& request, const Actor& actor) {
@@ -83,7 +94,8 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
   auto parent = parent_vars(db_, current->parent_run_id);
   if (!parent) return parent.failure();
 
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  std::vector<UnknownTemplateKey> unknown_keys;
+  auto reconfigured = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(core::Operation::reconfigure, *run, "reconfigure"); !ok) return ok.failure();
@@ -91,11 +103,12 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
                             *parent ? &**parent : nullptr};
     auto before_vars = run->frozen.vars;
     auto before_message = run->frozen.message;
-    auto tasks = reconfigure_inputs(run->frozen, request, context, run->cwd);
-    if (!tasks) return tasks.failure();
+    auto texts = reconfigure_inputs(run->frozen, request, context, run->cwd);
+    if (!texts) return texts.failure();
+    unknown_keys = texts->unknown_keys;
     // Tasks from the assignment follow the new vars; tasks the user added or already
     // edited away from pending keep their text.
-    for (const auto& rendered : *tasks) {
+    for (const auto& rendered : texts->tasks) {
       auto task = store::TaskRepository::get(c, run_id, rendered.id);
       if (!task || task->status != core::TaskStatus::pending) continue;
       if (task->title == rendered.title && task->body == rendered.body) continue;
@@ -109,10 +122,13 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
       auto* old = before_vars.if_contains(name);
       if (!old || *old != value) changed.emplace_back(name);
     }
-    detail::save_with_audit(c, *run, "run.reconfigured", actor,
-                            {{"changedVars", std::move(changed)}, {"messageChanged", before_message != run->frozen.message}});
+    json::object data{{"changedVars", std::move(changed)}, {"messageChanged", before_message != run->frozen.message}};
+    if (!unknown_keys.empty()) data["unknownTemplateKeys"] = to_json(unknown_keys);
+    detail::save_with_audit(c, *run, "run.reconfigured", actor, std::move(data));
     return run;
   });
+  if (reconfigured) log_unknown_template_keys(run_id, unknown_keys);
+  return reconfigured;
 }
 
 }  // namespace agentry::engine

@@ -88,6 +88,7 @@ core::Result<std::string> resolve_cwd(const InitRequest& r, const defs::Assignme
   return canonical.string();
 }
 
+/// The vars plus the keys agentry provides (definitions::builtin_template_keys()).
 json::object template_context(const core::FrozenInputs& f, const RunInputContext& ctx, const std::string& cwd) {
   json::object context = f.vars;
   context["run_id"] = ctx.run_id;
@@ -99,36 +100,31 @@ json::object template_context(const core::FrozenInputs& f, const RunInputContext
   return context;
 }
 
-core::Result<std::vector<RenderedTask>> render_tasks(const core::FrozenInputs& f, const json::object& context) {
-  std::vector<RenderedTask> out;
-  for (const auto& item : f.task_templates) {
-    const auto& t = item.as_object();
-    auto title = defs::render_template(t.at("title").as_string(), context);
-    if (!title) return title.failure();
-    auto body = defs::render_template(t.at("body").as_string(), context);
-    if (!body) return body.failure();
-    out.push_back({std::string(t.at("id").as_string()), std::move(*title), std::move(*body)});
-  }
-  return out;
+/// Renders `text`, noting the keys it leaves as written.
+std::string render(std::string_view text, const json::object& context, std::string_view in,
+                   std::vector<UnknownTemplateKey>& unknown) {
+  auto rendered = defs::render_template(text, context);
+  for (auto& key : rendered.unknown_keys) unknown.push_back({std::move(key), std::string(in)});
+  return std::move(rendered.text);
 }
 
-/// Renders instructions, message and tasks; `f` is written only on success.
-core::Result<std::vector<RenderedTask>> render_texts(core::FrozenInputs& f, const RunInputContext& ctx,
-                                                     const std::string& cwd) {
-  auto context = template_context(f, ctx, cwd);
-  auto tasks = render_tasks(f, context);
-  if (!tasks) return tasks.failure();
-  auto agent = defs::render_template(f.agent_instructions_template, context);
-  if (!agent) return agent.failure();
-  auto assignment = defs::render_template(f.assignment_instructions_template, context);
-  if (!assignment) return assignment.failure();
-  auto message = defs::render_template(f.message_template, context);
-  if (!message) return message.failure();
-  f.agent_instructions = std::move(*agent);
-  f.assignment_instructions = std::move(*assignment);
-  f.message = std::move(*message);
+/// Renders instructions, message and tasks into `f`.
+RenderedTexts render_texts(core::FrozenInputs& f, const RunInputContext& ctx, const std::string& cwd) {
+  const auto context = template_context(f, ctx, cwd);
+  RenderedTexts out;
+  for (const auto& item : f.task_templates) {
+    const auto& t = item.as_object();
+    const std::string id(t.at("id").as_string());
+    auto title = render(t.at("title").as_string(), context, "tasks." + id + ".title", out.unknown_keys);
+    auto body = render(t.at("body").as_string(), context, "tasks." + id + ".body", out.unknown_keys);
+    out.tasks.push_back({id, std::move(title), std::move(body)});
+  }
+  f.agent_instructions = render(f.agent_instructions_template, context, "agentInstructions", out.unknown_keys);
+  f.assignment_instructions =
+      render(f.assignment_instructions_template, context, "assignmentInstructions", out.unknown_keys);
+  f.message = render(f.message_template, context, "message", out.unknown_keys);
   f.brief = compose_brief(f);
-  return tasks;
+  return out;
 }
 
 defs::VarSource to_var_source(VarOrigin origin) {
@@ -136,6 +132,18 @@ defs::VarSource to_var_source(VarOrigin origin) {
 }
 
 }  // namespace
+
+json::array to_json(const std::vector<UnknownTemplateKey>& keys) {
+  json::array out;
+  for (const auto& k : keys) out.push_back(json::object{{"key", k.key}, {"in", k.in}});
+  return out;
+}
+
+std::string describe(const std::vector<UnknownTemplateKey>& keys) {
+  std::string out;
+  for (const auto& k : keys) out += (out.empty() ? "" : ", ") + k.key + " (" + k.in + ")";
+  return out;
+}
 
 std::string find_repo_root(const fs::path& dir) {
   std::error_code ec;
@@ -236,13 +244,13 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
     for (const auto& t : assignment->tasks)
       f.task_templates.push_back(json::object{{"id", t.id}, {"title", t.title}, {"body", t.body}});
   auto rendered = render_texts(f, ctx, out.cwd);
-  if (!rendered) return rendered.failure();
+  out.unknown_template_keys = std::move(rendered.unknown_keys);
 
-  for (std::size_t i = 0; i < rendered->size(); ++i) {
+  for (std::size_t i = 0; i < rendered.tasks.size(); ++i) {
     core::Task task;
-    task.id = (*rendered)[i].id;
-    task.title = std::move((*rendered)[i].title);
-    task.body = std::move((*rendered)[i].body);
+    task.id = rendered.tasks[i].id;
+    task.title = std::move(rendered.tasks[i].title);
+    task.body = std::move(rendered.tasks[i].body);
     task.source = assignment->tasks[i].source;
     task.position = static_cast<int>(i);
     out.tasks.push_back(std::move(task));
@@ -250,8 +258,8 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   return out;
 }
 
-core::Result<std::vector<RenderedTask>> reconfigure_inputs(core::FrozenInputs& frozen, const ReconfigureRequest& r,
-                                                           const RunInputContext& ctx, const std::string& cwd) {
+core::Result<RenderedTexts> reconfigure_inputs(core::FrozenInputs& frozen, const ReconfigureRequest& r,
+                                               const RunInputContext& ctx, const std::string& cwd) {
   core::FrozenInputs next = frozen;
   if (r.message) {
     if (locked(next.locked_fields, "message"))
@@ -274,10 +282,9 @@ core::Result<std::vector<RenderedTask>> reconfigure_inputs(core::FrozenInputs& f
     if (!vars) return vars.failure();
     next.vars = std::move(*vars);
   }
-  auto tasks = render_texts(next, ctx, cwd);
-  if (!tasks) return tasks.failure();
+  auto texts = render_texts(next, ctx, cwd);
   frozen = std::move(next);
-  return tasks;
+  return texts;
 }
 
 }  // namespace agentry::engine

@@ -208,6 +208,33 @@ vars:
   EXPECT_TRUE(has_problem(found, "assignments/b/assignment.md", "vars.bad.envName", "not an environment variable name"));
 }
 
+TEST_F(AssignmentLoader, UnknownTemplateKeysAreWarnings) {
+  write_assignment("t", R"(---
+schemaVersion: 1
+message: "Ship {{featur}} in {{cwd}}"
+vars:
+  feature:
+tasks:
+  - {id: plan, title: "Plan {{feature}}", body: "Run {{run_id}} for {{ticket}}"}
+---
+Work on {{feature}} as {{ assignment_name }}; CI reads ${{ secrets.TOKEN }}.
+)");
+  auto assignment = load_assignment(roots(), "t");
+  ASSERT_TRUE(assignment.ok()) << assignment.error().message;
+  const auto& w = assignment->warnings;
+  EXPECT_EQ(w.size(), 3u) << testing::dump(w);
+  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "message", "unknown template key 'featur' left as written"))
+      << testing::dump(w);
+  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "message", "known keys: assignment_name, config_dir, cwd, "
+                                                                       "feature, run_group_id, run_id, state_dir"));
+  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "tasks[0].body", "'ticket'"));
+  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "body", "'secrets.TOKEN'"));
+  // Listings show the same warnings, and the assignment is still listed.
+  const auto list = list_assignments(roots());
+  EXPECT_EQ(list.entries.size(), 1u);
+  EXPECT_TRUE(has_problem(list.warnings, "assignments/t/assignment.md", "message", "'featur'"));
+}
+
 TEST_F(AssignmentLoader, UnknownVarKeysAreWarnings) {
   write_assignment("a", "---\nschemaVersion: 1\nvars:\n  x:\n    typ: string\n---\n");
   auto assignment = load_assignment(roots(), "a");

@@ -3,6 +3,8 @@
 
 #include "engine_fixture.hpp"
 
+#include <boost/json/serialize.hpp>
+
 namespace agentry::engine::testing {
 namespace {
 
@@ -108,6 +110,44 @@ TEST_F(EngineTest, ChildRunInheritsParentVarsAndGroup) {
   EXPECT_EQ(child.frozen.vars.at("feature").as_string(), "search");
   EXPECT_EQ(child.parent_run_id, parent.id);
   EXPECT_EQ(child.run_group_id, "wave-1");
+}
+
+TEST_F(EngineTest, UnknownTemplateKeysAreLeftAsWrittenAndAudited) {
+  write_config("assignments/typo/assignment.md", R"(---
+schemaVersion: 1
+message: "Fix {{isue}} in {{cwd}}"
+tasks:
+  - {id: t1, title: "Check {{ branch }}"}
+---
+CI needs ${{ secrets.TOKEN }}.
+)");
+  auto request = feature_request();
+  request.assignment = "typo";
+  request.cli_vars = {};
+  auto run = init_run(request);
+  EXPECT_EQ(run.frozen.message, "Fix {{isue}} in " + run.cwd);
+  EXPECT_NE(run.frozen.brief.find("CI needs ${{ secrets.TOKEN }}."), std::string::npos) << run.frozen.brief;
+  auto tasks = engine_->list_tasks(run.id);
+  ASSERT_TRUE(tasks.ok());
+  EXPECT_EQ((*tasks)[0].title, "Check {{ branch }}");
+
+  auto audit = engine_->audit(run.id, {});
+  ASSERT_TRUE(audit.ok());
+  ASSERT_EQ(audit->size(), 1u);
+  const auto& keys = (*audit)[0].data.at("unknownTemplateKeys").as_array();
+  ASSERT_EQ(keys.size(), 3u) << boost::json::serialize((*audit)[0].data);
+  EXPECT_EQ(keys[0].at("key").as_string(), "branch");
+  EXPECT_EQ(keys[0].at("in").as_string(), "tasks.t1.title");
+  EXPECT_EQ(keys[1].at("key").as_string(), "secrets.TOKEN");
+  EXPECT_EQ(keys[1].at("in").as_string(), "assignmentInstructions");
+  EXPECT_EQ(keys[2].at("key").as_string(), "isue");
+  EXPECT_EQ(keys[2].at("in").as_string(), "message");
+
+  // A run whose texts fill every placeholder says nothing about it.
+  auto clean = init_run(feature_request());
+  auto clean_audit = engine_->audit(clean.id, {});
+  ASSERT_TRUE(clean_audit.ok());
+  EXPECT_FALSE((*clean_audit)[0].data.contains("unknownTemplateKeys"));
 }
 
 TEST_F(EngineTest, StartOpensTheFirstSessionWithTheBrief) {
