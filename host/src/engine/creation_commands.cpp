@@ -6,6 +6,7 @@
 #include "core/clock.hpp"
 #include "core/log.hpp"
 #include "core/ids.hpp"
+#include "engine/lineage.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/run_inputs.hpp"
 #include "store/task_repository.hpp"
@@ -16,16 +17,37 @@ using core::Run;
 
 namespace {
 
-/// The parent's vars, read before the write transaction; VALIDATION_FAILED if it does not exist.
-core::Result<std::optional<json::object>> parent_vars(store::Database& db, const std::optional<std::string>& parent) {
-  if (!parent) return std::optional<json::object>{};
-  return db.read([&](store::Connection& c) -> core::Result<std::optional<json::object>> {
+/// What a new run takes from its parent, read before the write transaction.
+struct ParentInfo {
+  json::object vars;
+  int depth = 0;  // the parent's nesting depth (1: it has no parent)
+};
+
+/// VALIDATION_FAILED if the parent does not exist, or if a child of it would be nested
+/// deeper than `max_depth`: a request for a run in the wrong place, like an unknown
+/// parent, rather than an operation the parent's state forbids.
+core::Result<std::optional<ParentInfo>> parent_info(store::Database& db, const std::optional<std::string>& parent,
+                                                    int max_depth) {
+  if (!parent) return std::optional<ParentInfo>{};
+  return db.read([&](store::Connection& c) -> core::Result<std::optional<ParentInfo>> {
     auto run = store::RunRepository::get(c, *parent);
     if (!run)
       return core::fail(core::ErrorCode::validation, "parent run '" + *parent + "' does not exist",
                         {{"field", "parentRunId"}});
-    return std::optional<json::object>(run->frozen.vars);
+    ParentInfo info{run->frozen.vars, lineage_depth(c, *run, max_depth + 1)};
+    return std::optional<ParentInfo>(std::move(info));
   });
+}
+
+core::Result<void> check_call_depth(const ParentInfo& parent, const std::string& parent_id, int max_depth) {
+  const int depth = parent.depth + 1;
+  if (depth <= max_depth) return core::ok();
+  return core::fail(core::ErrorCode::validation,
+                    "refusing to create a run nested " + std::to_string(depth) + " deep under parent run '" +
+                        parent_id + "': at most " + std::to_string(max_depth) +
+                        " runs may nest (AGENTRY_MAX_CALL_DEPTH); is an agent starting agents in a loop? "
+                        "A run without parentRunId starts a new lineage",
+                    {{"field", "parentRunId"}, {"depth", depth}, {"maxCallDepth", max_depth}});
 }
 
 /// Placeholders left as written are worth a look (usually a typo, sometimes literal text
@@ -38,14 +60,16 @@ void log_unknown_template_keys(const std::string& run_id, const std::vector<Unkn
 }  // namespace
 
 core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
-  auto parent = parent_vars(db_, request.parent_run_id);
+  auto parent = parent_info(db_, request.parent_run_id, config_.max_call_depth);
   if (!parent) return parent.failure();
+  if (*parent)
+    if (auto ok = check_call_depth(**parent, *request.parent_run_id, config_.max_call_depth); !ok) return ok.failure();
 
   Run run;
   run.id = core::new_run_id();
   run.run_group_id = request.run_group_id.value_or(run.id);
   RunInputContext context{config_.config_dir, config_.state_dir, run.id, run.run_group_id,
-                          *parent ? &**parent : nullptr};
+                          *parent ? &(*parent)->vars : nullptr};
   auto inputs = resolve_run_inputs(request, context, backends_);
   if (!inputs) return inputs.failure();
 
@@ -91,7 +115,8 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
                                       const Actor& actor) {
   auto current = db_.read([&](store::Connection& c) { return detail::load_run(c, run_id); });
   if (!current) return current.failure();
-  auto parent = parent_vars(db_, current->parent_run_id);
+  // The depth was checked when the run was created; reconfigure only needs the vars.
+  auto parent = parent_info(db_, current->parent_run_id, config_.max_call_depth);
   if (!parent) return parent.failure();
 
   std::vector<UnknownTemplateKey> unknown_keys;
@@ -100,7 +125,7 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(core::Operation::reconfigure, *run, "reconfigure"); !ok) return ok.failure();
     RunInputContext context{config_.config_dir, config_.state_dir, run->id, run->run_group_id,
-                            *parent ? &**parent : nullptr};
+                            *parent ? &(*parent)->vars : nullptr};
     auto before_vars = run->frozen.vars;
     auto before_message = run->frozen.message;
     auto texts = reconfigure_inputs(run->frozen, request, context, run->cwd);

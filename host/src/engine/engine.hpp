@@ -8,6 +8,7 @@
 #include "core/result.hpp"
 #include "core/run.hpp"
 #include "engine/backend_catalog.hpp"
+#include "engine/lineage.hpp"
 #include "engine/live_runs.hpp"
 #include "engine/requests.hpp"
 #include "store/database.hpp"
@@ -30,6 +31,9 @@ struct EngineConfig {
   /// How long a live backend has to stop after an interrupt before the host ends the
   /// attempt itself.
   std::chrono::milliseconds interrupt_grace{10000};
+  /// How many runs may nest through parentRunId, a top-level run being 1 deep
+  /// (AGENTRY_MAX_CALL_DEPTH); creating a deeper one is refused.
+  int max_call_depth = default_max_call_depth;
 };
 
 struct DeletedQueuedMessage {

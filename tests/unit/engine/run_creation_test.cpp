@@ -1,5 +1,6 @@
 // init/start: definitions resolve into frozen inputs; bad input is refused and leaves no run.
 #include "engine/engine.hpp"
+#include "engine/lineage.hpp"
 
 #include "engine_fixture.hpp"
 
@@ -148,6 +149,50 @@ CI needs ${{ secrets.TOKEN }}.
   auto clean_audit = engine_->audit(clean.id, {});
   ASSERT_TRUE(clean_audit.ok());
   EXPECT_FALSE((*clean_audit)[0].data.contains("unknownTemplateKeys"));
+}
+
+TEST_F(EngineTest, RunsNestAtMostMaxCallDepthDeep) {
+  max_call_depth_ = 3;
+  restart();
+  auto request = feature_request();
+  std::string parent;
+  std::vector<std::string> chain;
+  for (int depth = 1; depth <= 3; ++depth) {
+    if (!parent.empty()) request.parent_run_id = parent;
+    parent = init_run(request).id;
+    chain.push_back(parent);
+  }
+  const std::size_t before = run_count(*engine_);
+  request.parent_run_id = parent;
+  for (bool start : {false, true}) {
+    auto refused = start ? engine_->start(request, actor_) : engine_->init(request, actor_);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, core::ErrorCode::validation);
+    EXPECT_NE(refused.error().message.find("nested 4 deep"), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find("AGENTRY_MAX_CALL_DEPTH"), std::string::npos);
+    EXPECT_EQ(refused.error().details.at("field").as_string(), "parentRunId");
+    EXPECT_EQ(refused.error().details.at("maxCallDepth").as_int64(), 3);
+  }
+  EXPECT_EQ(run_count(*engine_), before);  // nothing was written
+
+  // A sibling of the deepest run is fine, and so is a new lineage.
+  request.parent_run_id = chain[1];
+  EXPECT_TRUE(engine_->init(request, actor_).ok());
+  request.parent_run_id.reset();
+  EXPECT_TRUE(engine_->init(request, actor_).ok());
+
+  // The limit is read when the engine starts.
+  max_call_depth_ = 4;
+  restart();
+  request.parent_run_id = parent;
+  EXPECT_TRUE(engine_->init(request, actor_).ok());
+}
+
+TEST(MaxCallDepth, ParsesWholeNumbersInRange) {
+  EXPECT_EQ(parse_max_call_depth("8"), 8);
+  EXPECT_EQ(parse_max_call_depth("1"), 1);
+  EXPECT_EQ(parse_max_call_depth("1000"), 1000);
+  for (const char* bad : {"", "0", "-1", "1001", "eight", "8 ", "2.5"}) EXPECT_EQ(parse_max_call_depth(bad), std::nullopt) << bad;
 }
 
 TEST_F(EngineTest, StartOpensTheFirstSessionWithTheBrief) {
