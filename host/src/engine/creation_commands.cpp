@@ -20,6 +20,7 @@ namespace {
 /// What a new run takes from its parent, read before the write transaction.
 struct ParentInfo {
   json::object vars;
+  json::object var_sources;
   int depth = 0;  // the parent's nesting depth (1: it has no parent)
 };
 
@@ -34,7 +35,7 @@ core::Result<std::optional<ParentInfo>> parent_info(store::Database& db, const s
     if (!run)
       return core::fail(core::ErrorCode::validation, "parent run '" + *parent + "' does not exist",
                         {{"field", "parentRunId"}});
-    ParentInfo info{run->frozen.vars, lineage_depth(c, *run, max_depth + 1)};
+    ParentInfo info{run->frozen.vars, run->frozen.var_sources, lineage_depth(c, *run, max_depth + 1)};
     return std::optional<ParentInfo>(std::move(info));
   });
 }
@@ -69,7 +70,8 @@ core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
   run.id = core::new_run_id();
   run.run_group_id = request.run_group_id.value_or(run.id);
   RunInputContext context{config_.config_dir, config_.state_dir, run.id, run.run_group_id,
-                          *parent ? &(*parent)->vars : nullptr};
+                          *parent ? &(*parent)->vars : nullptr, *parent ? &(*parent)->var_sources : nullptr,
+                          request.parent_run_id.value_or("")};
   auto inputs = resolve_run_inputs(request, context, backends_);
   if (!inputs) return inputs.failure();
 
@@ -125,7 +127,8 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(core::Operation::reconfigure, *run, "reconfigure"); !ok) return ok.failure();
     RunInputContext context{config_.config_dir, config_.state_dir, run->id, run->run_group_id,
-                            *parent ? &(*parent)->vars : nullptr};
+                            *parent ? &(*parent)->vars : nullptr, *parent ? &(*parent)->var_sources : nullptr,
+                            run->parent_run_id.value_or("")};
     auto before_vars = run->frozen.vars;
     auto before_message = run->frozen.message;
     auto texts = reconfigure_inputs(run->frozen, request, context, run->cwd);

@@ -131,6 +131,39 @@ defs::VarSource to_var_source(VarOrigin origin) {
   return origin == VarOrigin::cli ? defs::VarSource::cli : defs::VarSource::web;
 }
 
+/// FrozenInputs::var_sources for resolved vars: where each value came from, with values
+/// from the environment (the run's own, or its parent's) marked redacted.
+json::object var_sources(const std::vector<defs::VarSpec>& specs, const defs::ResolvedVars& resolved,
+                         const RunInputContext& ctx) {
+  json::object out;
+  for (const auto& spec : specs) {
+    if (resolved.values.at(spec.name).is_null()) continue;
+    const auto origin = resolved.origins.find(spec.name);
+    if (origin == resolved.origins.end()) {
+      out[spec.name] = json::object{{"source", "default"}};
+      continue;
+    }
+    json::object source{{"source", defs::to_string(origin->second)}};
+    if (origin->second == defs::VarSource::env) {
+      source["envName"] = spec.env_name();
+      source["redacted"] = true;
+    } else if (origin->second == defs::VarSource::parent) {
+      source["inheritedFromRunId"] = ctx.parent_run_id;
+      const auto* from = ctx.parent_var_sources ? ctx.parent_var_sources->if_contains(spec.name) : nullptr;
+      if (from && from->is_object()) {
+        const auto& parent_source = from->as_object();
+        if (const auto* redacted = parent_source.if_contains("redacted"); redacted && redacted->is_bool() &&
+                                                                          redacted->as_bool()) {
+          source["redacted"] = true;
+          if (const auto* env_name = parent_source.if_contains("envName")) source["envName"] = *env_name;
+        }
+      }
+    }
+    out[spec.name] = std::move(source);
+  }
+  return out;
+}
+
 }  // namespace
 
 json::array to_json(const std::vector<UnknownTemplateKey>& keys) {
@@ -231,9 +264,11 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   }
 
   std::vector<defs::VarSpec> specs = assignment ? assignment->vars : std::vector<defs::VarSpec>{};
-  auto vars = defs::resolve_vars(specs, r.cli_vars, to_var_source(r.var_origin), defs::process_env(), ctx.parent_vars);
+  auto vars = defs::resolve_var_values(specs, r.cli_vars, to_var_source(r.var_origin), defs::process_env(),
+                                       ctx.parent_vars);
   if (!vars) return vars.failure();
-  f.vars = std::move(*vars);
+  f.var_sources = var_sources(specs, *vars, ctx);
+  f.vars = std::move(vars->values);
   f.var_specs = defs::var_specs_to_json(specs);
   f.cli_vars = r.cli_vars;
 
@@ -277,10 +312,11 @@ core::Result<RenderedTexts> reconfigure_inputs(core::FrozenInputs& frozen, const
     }
     auto specs = defs::var_specs_from_json(next.var_specs);
     if (!specs) return specs.failure();
-    auto vars = defs::resolve_vars(*specs, next.cli_vars, to_var_source(r.var_origin), defs::process_env(),
-                                   ctx.parent_vars);
+    auto vars = defs::resolve_var_values(*specs, next.cli_vars, to_var_source(r.var_origin), defs::process_env(),
+                                         ctx.parent_vars);
     if (!vars) return vars.failure();
-    next.vars = std::move(*vars);
+    next.var_sources = var_sources(*specs, *vars, ctx);
+    next.vars = std::move(vars->values);
   }
   auto texts = render_texts(next, ctx, cwd);
   frozen = std::move(next);

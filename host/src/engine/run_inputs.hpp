@@ -26,6 +26,10 @@ struct RunInputContext {
   std::string run_group_id;
   /// The parent's resolved vars, when the run has a parent (the `parent` var source).
   const boost::json::object* parent_vars = nullptr;
+  /// Where the parent's vars came from (its frozen var_sources), so that a value the
+  /// parent read from its environment stays redacted in the child.
+  const boost::json::object* parent_var_sources = nullptr;
+  std::string parent_run_id;
 };
 
 /// A `{{key}}` no var or built-in key fills: left in the text as written.

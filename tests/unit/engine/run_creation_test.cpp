@@ -195,6 +195,58 @@ TEST(MaxCallDepth, ParsesWholeNumbersInRange) {
   for (const char* bad : {"", "0", "-1", "1001", "eight", "8 ", "2.5"}) EXPECT_EQ(parse_max_call_depth(bad), std::nullopt) << bad;
 }
 
+TEST_F(EngineTest, VarsRememberWhereTheyCameFromAndEnvValuesAreRedacted) {
+  write_config("assignments/deploy/assignment.md", R"(---
+schemaVersion: 1
+vars:
+  token:
+    sources: [env]
+    envName: AGENTRY_TEST_DEPLOY_TOKEN
+  target:
+    required: true
+  region:
+    default: eu
+---
+Deploy {{target}} to {{region}} with {{token}}.
+)");
+  write_config("assignments/child/assignment.md", R"(---
+schemaVersion: 1
+vars:
+  token:
+    sources: [parent]
+  target:
+    sources: [parent, cli]
+---
+Child of {{target}} with {{token}}.
+)");
+  ::setenv("AGENTRY_TEST_DEPLOY_TOKEN", "tok-0123456789", 1);
+  auto request = feature_request();
+  request.assignment = "deploy";
+  request.cli_vars = {{"target", "prod"}};
+  auto parent = init_run(request);
+  ::unsetenv("AGENTRY_TEST_DEPLOY_TOKEN");
+  EXPECT_EQ(parent.frozen.vars.at("token"), "tok-0123456789");  // what the agent gets
+  EXPECT_NE(parent.frozen.brief.find("with tok-0123456789."), std::string::npos);
+  EXPECT_EQ(boost::json::serialize(parent.frozen.var_sources),
+            R"({"token":{"source":"env","envName":"AGENTRY_TEST_DEPLOY_TOKEN","redacted":true},)"
+            R"("target":{"source":"web"},"region":{"source":"default"}})");  // the request default is web
+
+  request.assignment = "child";
+  request.cli_vars = {};
+  request.parent_run_id = parent.id;
+  auto child = init_run(request);
+  EXPECT_EQ(child.frozen.vars.at("token"), "tok-0123456789");
+  EXPECT_EQ(boost::json::serialize(child.frozen.var_sources.at("token")),
+            R"({"source":"parent","inheritedFromRunId":")" + parent.id +
+                R"(","redacted":true,"envName":"AGENTRY_TEST_DEPLOY_TOKEN"})");
+  EXPECT_FALSE(child.frozen.var_sources.at("target").as_object().contains("redacted"));
+
+  // Stored as is; the projection is what hides it.
+  auto view = engine_->view(child.id);
+  ASSERT_TRUE(view.ok());
+  EXPECT_EQ(view->run.frozen.vars.at("token"), "tok-0123456789");
+}
+
 TEST_F(EngineTest, StartOpensTheFirstSessionWithTheBrief) {
   auto run = start_run(feature_request());
   EXPECT_EQ(run.status, core::RunStatus::running);
