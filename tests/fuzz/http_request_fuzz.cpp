@@ -138,7 +138,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (ec) return 0;  // the daemon answers 400/413/431 or closes; either way it stops reading
 
     const auto& req = parser.get();
-    HttpRequest request = to_request(req);
+    HttpRequest request = agentry::api::to_request(req);
     FUZZ_CHECK(request.body.size() <= 1024 * 1024, "bodies stay within the limit");
     if (!request.target.empty() && request.target[0] == '/') check_target_handling(request);
     if (!req.keep_alive()) return 0;

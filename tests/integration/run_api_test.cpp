@@ -115,5 +115,26 @@ TEST_F(DaemonTest, ListingIsScopedAndPaged) {
   EXPECT_FALSE(summary.contains("tasks"));  // summaries stay small
 }
 
+TEST_F(DaemonTest, TheDaemonRefusesRunsNestedDeeperThanMaxCallDepth) {
+  start_daemon({{"AGENTRY_MAX_CALL_DEPTH", "2"}});
+  const std::string top = create_run("top");
+  json::object body{{"agent", "worker"},
+                    {"assignment", "feature"},
+                    {"callerCwd", work_.string()},
+                    {"parentRunId", top},
+                    {"cliVars", {{"feature", "child"}}}};
+  auto child = client().post_json("/api/runs/init", body);
+  ASSERT_EQ(child.status, 201) << child.body;
+  body["parentRunId"] = child.json().at("run").at("runId");
+  for (const char* route : {"/api/runs/init", "/api/runs"}) {
+    auto refused = client().post_json(route, body);
+    EXPECT_EQ(refused.status, 422) << refused.body;
+    EXPECT_EQ(error_code_of(refused), "VALIDATION_FAILED");
+    EXPECT_NE(refused.body.find("nested 3 deep"), std::string::npos) << refused.body;
+    EXPECT_EQ(refused.json().at("error").at("details").at("maxCallDepth").as_int64(), 2);
+  }
+  EXPECT_EQ(all_run_ids().size(), 2u);
+}
+
 }  // namespace
 }  // namespace agentry::integration

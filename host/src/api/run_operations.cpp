@@ -178,7 +178,9 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
     if (!id) return id.failure();
     auto view = engine.view(*id);
     if (!view) return view.failure();
-    return OperationResult{json::object{{"runId", *id}, {"brief", view->run.frozen.brief}}};
+    // As in the run's detail, values read from the environment do not leave the daemon.
+    return OperationResult{
+        json::object{{"runId", *id}, {"brief", events::redact_text(view->run.frozen, view->run.frozen.brief)}}};
   });
   ops.add("runs.delete", [&engine](const OperationRequest& request) -> Result<OperationResult> {
     auto params = params_of(request, {"runId"});

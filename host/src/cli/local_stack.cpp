@@ -1,6 +1,7 @@
 #include "cli/local_stack.hpp"
 
 #include "core/log.hpp"
+#include "engine/lineage.hpp"
 
 #include <cstdlib>
 
@@ -20,6 +21,14 @@ engine::EngineConfig engine_config(const Paths& paths, const std::string& contro
   config.task_prompt.config_dir = paths.config_dir;
   if (const char* ms = std::getenv("AGENTRY_INTERRUPT_GRACE_MS"); ms && std::atol(ms) > 0)
     config.interrupt_grace = std::chrono::milliseconds(std::atol(ms));
+  if (const char* depth = std::getenv("AGENTRY_MAX_CALL_DEPTH"); depth && *depth) {
+    if (auto parsed = engine::parse_max_call_depth(depth)) config.max_call_depth = *parsed;
+    else
+      core::log_warn("AGENTRY_MAX_CALL_DEPTH is not a whole number from 1 to " +
+                         std::to_string(engine::max_call_depth_limit) + "; using " +
+                         std::to_string(config.max_call_depth),
+                     {{"value", depth}});
+  }
   return config;
 }
 

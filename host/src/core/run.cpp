@@ -118,6 +118,7 @@ json::value to_json(const FrozenInputs& in) {
   o["brief"] = in.brief;
   o["taskTemplates"] = in.task_templates;
   o["vars"] = in.vars;
+  o["varSources"] = in.var_sources;
   o["varSpecs"] = in.var_specs;
   o["cliVars"] = in.cli_vars;
   o["lockedFields"] = to_array(in.locked_fields);
@@ -155,6 +156,7 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
   in.brief = get_string(o, "brief");
   if (auto* v = o.if_contains("taskTemplates"); v && v->is_array()) in.task_templates = v->as_array();
   in.vars = get_object(o, "vars");
+  in.var_sources = get_object(o, "varSources");
   in.var_specs = get_object(o, "varSpecs");
   in.cli_vars = get_object(o, "cliVars");
   in.locked_fields = get_strings(o, "lockedFields");

@@ -63,7 +63,11 @@ struct FrozenInputs {
   std::string brief;                    // what the agent receives first
   /// The assignment's tasks as written: [{id, title, body}], re-rendered on reconfigure.
   boost::json::array task_templates;
-  boost::json::object vars;             // resolved values
+  boost::json::object vars;             // resolved values, as the agent gets them
+  /// Where each var's value came from: name -> { source: cli|web|env|parent|default,
+  /// envName?, redacted?, inheritedFromRunId? }. `redacted` marks a value from the
+  /// environment (directly or through a parent): stored as is, hidden in projections.
+  boost::json::object var_sources;
   boost::json::object var_specs;        // the assignment's declarations, for reconfigure
   boost::json::object cli_vars;         // as given by the caller, for reconfigure
   std::vector<std::string> locked_fields;

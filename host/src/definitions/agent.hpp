@@ -19,6 +19,9 @@ struct BackendArgs {
   std::vector<std::string> extra_args;  // appended to the backend's command line
 };
 
+/// An agent's session time limit when its file sets none (as agent-runner's): one hour.
+inline constexpr int default_agent_timeout_sec = 3600;
+
 struct AgentDefinition {
   std::string name;
   std::filesystem::path source_path;
@@ -26,7 +29,9 @@ struct AgentDefinition {
   std::string backend;
   std::optional<std::string> model;   // nullopt = the backend's default
   std::optional<std::string> effort;  // nullopt = the backend's default
-  std::optional<int> timeout_sec;     // nullopt = no limit set by the agent
+  /// Time limit of one session, in seconds; 0 = no limit. default_agent_timeout_sec
+  /// when the file does not say.
+  int timeout_sec = default_agent_timeout_sec;
   bool unrestricted = true;
   bool task_prompt = true;  // `taskPrompt: false` leaves the task section out of prompts
   boost::json::object backend_config;             // backend name -> its settings, uninterpreted

@@ -74,6 +74,7 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
   agent.backend = reader.required_string("backend");
   agent.model = reader.string("model");
   agent.effort = reader.string("effort");
+  // Absent: default_agent_timeout_sec. 0: no limit, and the only way to ask for none.
   if (auto timeout = reader.integer("timeoutSec", 0, std::numeric_limits<int>::max())) {
     agent.timeout_sec = static_cast<int>(*timeout);
   }

@@ -1,8 +1,33 @@
 #include "definitions/document.hpp"
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
+#include "definitions/template.hpp"
+
+#include <algorithm>
 
 namespace agentry::definitions {
+namespace {
+
+/// Warns about placeholders that no declared var and no built-in key fills: at run
+/// time they stay in the text as written, which is rarely what the author meant.
+void check_template_keys(const AssignmentDefinition& assignment, Diagnostics& diag) {
+  std::vector<std::string> available = builtin_template_keys();
+  for (const auto& spec : assignment.vars) available.push_back(spec.name);
+  auto check = [&](const std::string& field, std::string_view text) {
+    std::vector<std::string> unknown;
+    for (auto& key : template_keys(text))
+      if (std::find(available.begin(), available.end(), key) == available.end()) unknown.push_back(std::move(key));
+    if (!unknown.empty()) diag.warn(field, describe_unknown_keys(unknown, available));
+  };
+  check("body", assignment.instructions);
+  if (assignment.message) check("message", *assignment.message);
+  for (std::size_t i = 0; i < assignment.tasks.size(); ++i) {
+    check(index_field("tasks", i) + ".title", assignment.tasks[i].title);
+    check(index_field("tasks", i) + ".body", assignment.tasks[i].body);
+  }
+}
+
+}  // namespace
 
 std::optional<AssignmentDefinition> parse_assignment(const Location& location, const Roots& roots,
                                                      Diagnostics& diag) {
@@ -30,6 +55,7 @@ std::optional<AssignmentDefinition> parse_assignment(const Location& location, c
   assignment.locked_fields = read_locked_fields(reader);
   assignment.instructions = std::move(document->body);
   reader.warn_unknown_keys();
+  check_template_keys(assignment, diag);
 
   if (!name || diag.has_errors()) return std::nullopt;
   assignment.name = *name;

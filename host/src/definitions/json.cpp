@@ -50,7 +50,7 @@ boost::json::object to_json(const AgentDefinition& agent) {
   out["backend"] = agent.backend;
   out["model"] = optional_string(agent.model);
   out["effort"] = optional_string(agent.effort);
-  out["timeoutSec"] = agent.timeout_sec ? boost::json::value(*agent.timeout_sec) : nullptr;
+  out["timeoutSec"] = agent.timeout_sec;
   out["unrestricted"] = agent.unrestricted;
   out["taskPrompt"] = agent.task_prompt;
   out["backendConfig"] = agent.backend_config;

@@ -1,6 +1,7 @@
 #pragma once
 // A launcher: a command prefix (sandbox, container, nice...) placed before the
-// agent's own command, plus environment. File: launchers/<name>.yaml.
+// agent's own command, plus environment. File: launchers/<name>.yaml (or .yml).
+// `command: prog` + `args: [...]` and `command: [prog, ...]` give the same prefix.
 
 #include "core/run.hpp"
 #include "definitions/problem.hpp"
@@ -16,7 +17,7 @@ struct LauncherDefinition {
   std::string name;
   std::filesystem::path source_path;
   std::string description;
-  std::vector<std::string> command;  // never empty
+  std::vector<std::string> command;  // the program, then its arguments; never empty
   std::map<std::string, std::string> env;
   std::vector<Problem> warnings;
 };

@@ -2,6 +2,8 @@
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
 
+#include <algorithm>
+
 namespace agentry::definitions {
 namespace {
 
@@ -26,6 +28,55 @@ std::map<std::string, std::string> read_env(FieldReader& reader) {
   return out;
 }
 
+bool has_blank(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
+}
+
+/// `command` and `args`: `command: prog` with an optional `args: [arg...]` (the
+/// agent-runner form), or `command: [prog, arg...]`; `args` follow the command either
+/// way. A string command is one program name, never a shell line: nothing splits,
+/// quotes or expands it, so blanks in it are an error that points at the two forms.
+std::vector<std::string> read_command(FieldReader& reader) {
+  Diagnostics& diag = reader.diag();
+  const YamlNode* command = reader.take("command");
+  const YamlNode* args = reader.take("args");
+  std::vector<std::string> out;
+  std::vector<std::string> fields;  // where each item of `out` was written, for errors
+  if (command == nullptr) {
+    diag.error("command", "is required: the program to run, e.g. 'command: nice' with 'args: [-n, \"10\"]' "
+                          "(or the list [nice, -n, \"10\"])");
+    return out;
+  }
+  if (command->is_sequence()) {
+    if (command->items.empty()) diag.error("command", "must list at least the program to run, e.g. [nice, -n, \"10\"]");
+    out = read_string_list(*command, "command", diag).value_or(std::vector<std::string>{});
+    for (std::size_t i = 0; i < out.size(); ++i) fields.push_back(index_field("command", i));
+  } else if (command->is_scalar()) {
+    const std::string& program = command->text;
+    if (has_blank(program)) {
+      diag.error("command", "'" + program + "' contains blanks, but a string command is one program name and is "
+                            "not run through a shell; put the arguments in 'args' (command: " +
+                            program.substr(0, program.find_first_of(" \t\r\n")) +
+                            ", args: [...]) or write the whole command as a list (command: [...])");
+      return out;
+    }
+    out.push_back(program);
+    fields.emplace_back("command");
+  } else {
+    diag.error("command", "must be a program name or a list of strings, not " + std::string(describe_kind(*command)));
+    return out;
+  }
+  if (args != nullptr) {
+    auto list = read_string_list(*args, "args", diag).value_or(std::vector<std::string>{});
+    for (std::size_t i = 0; i < list.size(); ++i) fields.push_back(index_field("args", i));
+    out.insert(out.end(), list.begin(), list.end());
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i].empty()) diag.error(fields[i], "must not be empty");
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<LauncherDefinition> parse_launcher(const Location& location, const Roots& roots,
@@ -35,25 +86,17 @@ std::optional<LauncherDefinition> parse_launcher(const Location& location, const
   FieldReader reader(document->fields, "", diag);
   check_schema_version(reader);
 
+  const auto name = definition_name(reader, location);
+
   LauncherDefinition launcher;
-  launcher.name = location.name.value_or(location.file.stem().string());
   launcher.source_path = location.file;
   launcher.description = reader.string("description").value_or("");
-  if (const YamlNode* command = reader.take("command")) {
-    launcher.command = read_string_list(*command, "command", diag).value_or(std::vector<std::string>{});
-    if (command->is_sequence() && command->items.empty()) {
-      diag.error("command", "must list at least the program to run, e.g. [nice, -n, \"10\"]");
-    }
-    for (std::size_t i = 0; i < launcher.command.size(); ++i) {
-      if (launcher.command[i].empty()) diag.error(index_field("command", i), "must not be empty");
-    }
-  } else {
-    diag.error("command", "is required: the command prefix, e.g. [nice, -n, \"10\"]");
-  }
+  launcher.command = read_command(reader);
   launcher.env = read_env(reader);
   reader.warn_unknown_keys();
 
-  if (diag.has_errors()) return std::nullopt;
+  if (!name || diag.has_errors()) return std::nullopt;
+  launcher.name = *name;
   return launcher;
 }
 

@@ -204,6 +204,12 @@ core::Result<Location> locate(const Roots& roots, Kind kind, std::string_view ta
   for (const auto& root : search_roots(roots)) {
     const fs::path file = root / kind_dir(kind) / relative_file(kind, target);
     if (is_file(file)) return Location{file, std::string(target)};
+    if (kind == Kind::launcher) {
+      // launchers/<name>.yml, as agent-runner also reads; <name>.yaml wins when both exist.
+      fs::path yml = file;
+      yml.replace_extension(".yml");
+      if (is_file(yml)) return Location{yml, std::string(target)};
+    }
   }
   return core::fail(core::ErrorCode::not_found,
                     "no " + std::string(kind_noun(kind)) + " named '" + std::string(target) + "' in " +
@@ -240,6 +246,16 @@ std::vector<Location> enumerate(const Roots& roots, Kind kind, std::vector<Probl
         const fs::path& entry = it->path();
         if (kind == Kind::launcher) {
           if (entry.extension() == ".yaml" && is_file(entry)) consider(entry.stem().string(), entry);
+          if (entry.extension() == ".yml" && is_file(entry)) {
+            fs::path yaml = entry;
+            yaml.replace_extension(".yaml");
+            if (is_file(yaml)) {
+              warnings.push_back(Problem{entry.string(), "",
+                                         "is ignored: " + yaml.filename().string() + " defines the same launcher"});
+            } else {
+              consider(entry.stem().string(), entry);
+            }
+          }
           continue;
         }
         std::error_code entry_ec;

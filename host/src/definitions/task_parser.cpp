@@ -13,6 +13,12 @@ std::optional<TaskDefinition> parse_task_definition(const Location& location, co
 
   TaskDefinition task;
   task.id = location.name.value_or(location.file.stem().string());
+  // agent-runner task files may say their id; it must be the one their place gives.
+  if (auto declared = reader.string("id"); declared && *declared != task.id) {
+    diag.warn("id", "is '" + *declared + "' but the file's location makes it '" + task.id +
+                        "'; the task definition is skipped until they match");
+    return std::nullopt;
+  }
   task.source_path = location.file;
   task.title = reader.string("title").value_or(task.id);
   if (task.title.empty()) task.title = task.id;

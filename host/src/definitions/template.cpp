@@ -1,11 +1,10 @@
 #include "definitions/template.hpp"
 
-#include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <charconv>
-#include <vector>
+#include <optional>
 
 namespace agentry::definitions {
 namespace {
@@ -15,11 +14,7 @@ bool is_key_char(char c) {
          c == '-' || c == '.';
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 std::string format_double(double value) {
   char buffer[64];
@@ -40,69 +35,100 @@ std::string format(const boost::json::value& value) {
   }
 }
 
-std::string join_keys(const boost::json::object& context) {
-  std::vector<std::string> keys;
-  for (const auto& entry : context) keys.emplace_back(entry.key());
-  std::sort(keys.begin(), keys.end());
-  std::string out;
-  for (const auto& key : keys) out += (out.empty() ? "" : ", ") + key;
-  return out.empty() ? "(none)" : out;
+struct Placeholder {
+  std::string_view key;
+  std::size_t end;  // just past the closing "}}"
+};
+
+/// The placeholder starting at text[at] ("{{"), if it is one: "{{", blanks, a key,
+/// blanks, "}}". Scanning stops at the first character that does not fit, so the work
+/// is linear in the text however many "{{" it holds.
+std::optional<Placeholder> placeholder_at(std::string_view text, std::size_t at) {
+  std::size_t i = at + 2;
+  while (i < text.size() && is_blank(text[i])) ++i;
+  const std::size_t key_start = i;
+  while (i < text.size() && is_key_char(text[i])) ++i;
+  const std::size_t key_end = i;
+  if (key_end == key_start) return std::nullopt;
+  while (i < text.size() && is_blank(text[i])) ++i;
+  if (text.compare(i, 2, "}}") != 0) return std::nullopt;
+  return Placeholder{text.substr(key_start, key_end - key_start), i + 2};
 }
 
-core::Failure syntax_error(std::string message, std::size_t offset) {
-  return core::fail(core::ErrorCode::validation,
-                    message + " at character " + std::to_string(offset + 1) +
-                        " (write \\{{ for a literal '{{')",
-                    {{"offset", offset}});
+void add_once(std::vector<std::string>& keys, std::string_view key) {
+  if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.emplace_back(key);
+}
+
+/// Walks `text`, calling on_text(piece) for literal text and on_key(key, written) for
+/// each placeholder.
+template <class OnText, class OnKey>
+void scan(std::string_view text, OnText on_text, OnKey on_key) {
+  std::size_t i = 0;
+  std::size_t literal = 0;  // start of the literal text not yet passed on
+  while (i < text.size()) {
+    if (text.compare(i, 3, "\\{{") == 0) {
+      on_text(text.substr(literal, i - literal));
+      on_text("{{");
+      i += 3;
+      literal = i;
+      continue;
+    }
+    if (text.compare(i, 2, "{{") != 0) {
+      ++i;
+      continue;
+    }
+    auto found = placeholder_at(text, i);
+    if (!found) {
+      ++i;  // not a placeholder: this '{' is text; a placeholder may start at the next one
+      continue;
+    }
+    on_text(text.substr(literal, i - literal));
+    on_key(found->key, text.substr(i, found->end - i));
+    i = literal = found->end;
+  }
+  on_text(text.substr(literal));
 }
 
 }  // namespace
 
-core::Result<std::string> render_template(std::string_view text, const boost::json::object& context) {
-  std::string out;
-  out.reserve(text.size());
-  std::vector<std::string> unknown;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (text.compare(i, 3, "\\{{") == 0) {
-      out += "{{";
-      i += 3;
-      continue;
-    }
-    if (text.compare(i, 2, "{{") != 0) {
-      out += text[i++];
-      continue;
-    }
-    const std::size_t close = text.find("}}", i + 2);
-    if (close == std::string_view::npos) return syntax_error("'{{' is never closed with '}}'", i);
-    const std::string_view key = trim(text.substr(i + 2, close - i - 2));
-    if (key.empty() || !std::all_of(key.begin(), key.end(), is_key_char)) {
-      return syntax_error("'{{" + std::string(text.substr(i + 2, close - i - 2)) +
-                              "}}' is not a placeholder: keys use letters, digits, '_', '-', '.'",
-                          i);
-    }
-    if (const auto* value = context.if_contains(key)) {
-      out += format(*value);
-    } else if (std::find(unknown.begin(), unknown.end(), key) == unknown.end()) {
-      unknown.emplace_back(key);
-    }
-    i = close + 2;
-  }
-  if (!unknown.empty()) {
-    std::string names;
-    boost::json::array unknown_json;
-    for (const auto& key : unknown) {
-      names += (names.empty() ? "'" : ", '") + key + "'";
-      unknown_json.emplace_back(key);
-    }
-    boost::json::array available;
-    for (const auto& entry : context) available.emplace_back(entry.key());
-    return core::fail(core::ErrorCode::validation,
-                      "unknown template key" + std::string(unknown.size() > 1 ? "s " : " ") + names +
-                          "; available keys: " + join_keys(context),
-                      {{"unknownKeys", std::move(unknown_json)}, {"availableKeys", std::move(available)}});
-  }
+RenderedText render_template(std::string_view text, const boost::json::object& context) {
+  RenderedText out;
+  out.text.reserve(text.size());
+  scan(
+      text, [&](std::string_view piece) { out.text.append(piece); },
+      [&](std::string_view key, std::string_view written) {
+        if (const auto* value = context.if_contains(key)) {
+          out.text += format(*value);
+        } else {
+          out.text.append(written);
+          add_once(out.unknown_keys, key);
+        }
+      });
   return out;
+}
+
+std::vector<std::string> template_keys(std::string_view text) {
+  std::vector<std::string> keys;
+  scan(
+      text, [](std::string_view) {}, [&](std::string_view key, std::string_view) { add_once(keys, key); });
+  return keys;
+}
+
+const std::vector<std::string>& builtin_template_keys() {
+  static const std::vector<std::string> keys{"run_id",    "run_group_id", "cwd",
+                                             "config_dir", "state_dir",   "assignment_name"};
+  return keys;
+}
+
+std::string describe_unknown_keys(const std::vector<std::string>& keys, std::vector<std::string> available) {
+  std::string names;
+  for (const auto& key : keys) names += (names.empty() ? "'" : ", '") + key + "'";
+  std::sort(available.begin(), available.end());
+  available.erase(std::unique(available.begin(), available.end()), available.end());
+  std::string known;
+  for (const auto& key : available) known += (known.empty() ? "" : ", ") + key;
+  return "unknown template key" + std::string(keys.size() > 1 ? "s " : " ") + names + " left as written" +
+         " (known keys: " + (known.empty() ? std::string("none") : known) + "; write \\{{ for literal braces)";
 }
 
 }  // namespace agentry::definitions

@@ -15,9 +15,10 @@ bool is_env_name(std::string_view name) {
   });
 }
 
+/// `sources`, in the order they are tried; [cli, web] when absent.
 std::vector<VarSource> read_sources(FieldReader& reader) {
   const YamlNode* node = reader.take("sources");
-  if (node == nullptr) return all_var_sources();
+  if (node == nullptr) return default_var_sources();
   const std::string field = reader.field("sources");
   auto names = read_string_list(*node, field, reader.diag());
   std::vector<VarSource> out;
@@ -59,11 +60,30 @@ void read_default(FieldReader& reader, VarSpec& spec) {
   spec.default_value = std::move(coerced).value();
 }
 
+/// `env`, or `envName` as agent-runner spells it: the variable the env source reads.
+void read_env_name(FieldReader& reader, VarSpec& spec) {
+  Diagnostics& diag = reader.diag();
+  const auto env = reader.string("env");
+  const auto env_name = reader.string("envName");
+  if (env && env_name && *env != *env_name) {
+    diag.error(reader.field("envName"), "is '" + *env_name + "' but 'env' is '" + *env +
+                                            "'; they are the same setting, keep one of them");
+    return;
+  }
+  const auto& value = env ? env : env_name;
+  if (!value) return;
+  if (!is_env_name(*value)) {
+    diag.error(reader.field(env ? "env" : "envName"), "'" + *value + "' is not an environment variable name");
+    return;
+  }
+  spec.env = *value;
+}
+
 std::optional<VarSpec> read_var_spec(const std::string& name, const YamlNode& node,
                                      const std::string& field, Diagnostics& diag) {
   VarSpec spec;
   spec.name = name;
-  if (node.is_null()) return spec;  // `name:` alone: an optional string from anywhere
+  if (node.is_null()) return spec;  // `name:` alone: an optional string the caller may give
   if (!node.is_map()) {
     diag.error(field, "must be a map like { type: string, required: true }, not " +
                           std::string(describe_kind(node)));
@@ -80,13 +100,7 @@ std::optional<VarSpec> read_var_spec(const std::string& name, const YamlNode& no
   spec.required = reader.boolean("required").value_or(false);
   spec.sources = read_sources(reader);
   spec.description = reader.string("description").value_or("");
-  if (auto env = reader.string("env")) {
-    if (is_env_name(*env)) {
-      spec.env = *env;
-    } else {
-      diag.error(reader.field("env"), "'" + *env + "' is not an environment variable name");
-    }
-  }
+  read_env_name(reader, spec);
   const YamlNode* values = reader.take("values");
   if (spec.type == VarType::enumeration) {
     if (values == nullptr) {

@@ -23,6 +23,7 @@ boost::json::object to_json(const VarSpec& spec) {
   }
   if (!spec.description.empty()) out["description"] = spec.description;
   out["env"] = spec.env_name();
+  out["envName"] = spec.env_name();
   return out;
 }
 
@@ -86,8 +87,8 @@ std::optional<VarSpec> spec_from_json(std::string name, const boost::json::value
   if (const auto* description = object->if_contains("description"); description && description->is_string()) {
     spec.description = std::string(description->get_string());
   }
-  if (const auto* env = object->if_contains("env"); env && env->is_string()) {
-    spec.env = std::string(env->get_string());
+  for (const char* key : {"envName", "env"}) {
+    if (const auto* env = object->if_contains(key); env && env->is_string()) spec.env = std::string(env->get_string());
   }
   if (const auto* default_value = object->if_contains("default"); default_value && !default_value->is_null()) {
     auto coerced = coerce_var_value(spec, *default_value, true);

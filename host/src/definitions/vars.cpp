@@ -122,6 +122,11 @@ const std::vector<VarSource>& all_var_sources() {
   return sources;
 }
 
+const std::vector<VarSource>& default_var_sources() {
+  static const std::vector<VarSource> sources{VarSource::cli, VarSource::web};
+  return sources;
+}
+
 bool VarSpec::allows(VarSource source) const {
   return std::find(sources.begin(), sources.end(), source) != sources.end();
 }
@@ -143,9 +148,15 @@ bool is_valid_var_name(std::string_view name) {
   return std::all_of(name.begin(), name.end(), [&](char c) { return start(c) || (c >= '0' && c <= '9'); });
 }
 
-core::Result<boost::json::value> coerce_var_value(const VarSpec& spec,
-                                                  const boost::json::value& value,
-                                                  bool text_input) {
+namespace {
+
+/// coerce_var_value; with `quote_value` false an error describes the value by its kind
+/// only ("not the value it has"), for values that may be secrets.
+core::Result<boost::json::value> coerce(const VarSpec& spec, const boost::json::value& value, bool text_input,
+                                        bool quote_value) {
+  const auto shown = [&](const boost::json::value& v) {
+    return quote_value ? agentry::definitions::shown(v) : std::string("the value it has");
+  };
   switch (spec.type) {
     case VarType::string:
       if (value.is_string()) return value;
@@ -176,10 +187,17 @@ core::Result<boost::json::value> coerce_var_value(const VarSpec& spec,
   return bad_value("has an unknown type");
 }
 
-core::Result<boost::json::object> resolve_vars(const std::vector<VarSpec>& specs,
-                                               const boost::json::object& given,
-                                               VarSource source, const EnvLookup& env,
-                                               const boost::json::object* parent_vars) {
+}  // namespace
+
+core::Result<boost::json::value> coerce_var_value(const VarSpec& spec, const boost::json::value& value,
+                                                  bool text_input) {
+  return coerce(spec, value, text_input, true);
+}
+
+core::Result<ResolvedVars> resolve_var_values(const std::vector<VarSpec>& specs,
+                                              const boost::json::object& given, VarSource source,
+                                              const EnvLookup& env,
+                                              const boost::json::object* parent_vars) {
   std::vector<Problem> problems;
   auto problem = [&](const std::string& name, std::string message) {
     problems.push_back(Problem{"", "vars." + name, std::move(message)});
@@ -203,50 +221,52 @@ core::Result<boost::json::object> resolve_vars(const std::vector<VarSpec>& specs
     }
   }
 
-  boost::json::object resolved;
+  ResolvedVars resolved;
   for (const auto& spec : specs) {
     std::optional<boost::json::value> value;
-    VarSource origin = source;
-    bool from_default = false;
-    const auto* given_value = given.if_contains(spec.name);
-    if (spec.allows(source) && given_value != nullptr && !given_value->is_null()) {
-      value = *given_value;
-    } else if (spec.allows(VarSource::env)) {
-      // An empty variable counts as unset: `FOO= agentry ...` should not fail a number var.
-      if (auto text = lookup(spec.env_name()); text && !text->empty()) {
-        value = boost::json::value(*text);
-        origin = VarSource::env;
+    std::optional<VarSource> origin;
+    // The spec's sources in its order; the first that has a value gives it.
+    for (const VarSource candidate : spec.sources) {
+      if (candidate == VarSource::cli || candidate == VarSource::web) {
+        const auto* given_value = candidate == source ? given.if_contains(spec.name) : nullptr;
+        if (given_value != nullptr && !given_value->is_null()) value = *given_value;
+      } else if (candidate == VarSource::env) {
+        // An empty variable counts as unset: `FOO= agentry ...` should not fail a number var.
+        if (auto text = lookup(spec.env_name()); text && !text->empty()) value = boost::json::value(*text);
+      } else if (parent_vars != nullptr) {
+        if (const auto* inherited = parent_vars->if_contains(spec.name);
+            inherited != nullptr && !inherited->is_null()) {
+          value = *inherited;
+        }
+      }
+      if (value) {
+        origin = candidate;
+        break;
       }
     }
-    if (!value && spec.allows(VarSource::parent) && parent_vars != nullptr) {
-      if (const auto* inherited = parent_vars->if_contains(spec.name);
-          inherited != nullptr && !inherited->is_null()) {
-        value = *inherited;
-        origin = VarSource::parent;
-      }
-    }
-    if (!value && spec.default_value) {
-      value = *spec.default_value;
-      from_default = true;
-    }
+    const bool from_default = !value && spec.default_value;
+    if (from_default) value = *spec.default_value;
     if (!value) {
       if (spec.required) {
         problem(spec.name, "missing required var '" + spec.name + "'; set it from " +
                                describe_sources(spec));
       }
-      resolved[spec.name] = nullptr;
+      resolved.values[spec.name] = nullptr;
       continue;
     }
     const bool text_input = from_default || origin == VarSource::cli || origin == VarSource::env;
-    auto coerced = coerce_var_value(spec, *value, text_input);
+    // Say what an env value (or a parent's, which may have come from its env) should be,
+    // never what it is.
+    const bool may_be_secret = origin == VarSource::env || origin == VarSource::parent;
+    auto coerced = coerce(spec, *value, text_input, !may_be_secret);
     if (!coerced) {
       problem(spec.name, "var '" + spec.name + "' from " +
-                             (from_default ? std::string("its default")
-                                           : describe_origin(origin, spec)) +
+                             (from_default ? std::string("its default") : describe_origin(*origin, spec)) +
                              " " + coerced.error().message);
       continue;
     }
-    resolved[spec.name] = std::move(coerced).value();
+    resolved.values[spec.name] = std::move(coerced).value();
+    if (origin) resolved.origins[spec.name] = *origin;
   }
 
   if (!problems.empty()) {
@@ -259,6 +279,15 @@ core::Result<boost::json::object> resolve_vars(const std::vector<VarSpec>& specs
     return core::fail(std::move(error));
   }
   return resolved;
+}
+
+core::Result<boost::json::object> resolve_vars(const std::vector<VarSpec>& specs,
+                                               const boost::json::object& given,
+                                               VarSource source, const EnvLookup& env,
+                                               const boost::json::object* parent_vars) {
+  auto resolved = resolve_var_values(specs, given, source, env, parent_vars);
+  if (!resolved) return resolved.failure();
+  return std::move(resolved->values);
 }
 
 }  // namespace agentry::definitions

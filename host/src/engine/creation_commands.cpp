@@ -4,7 +4,9 @@
 #include "engine/engine.hpp"
 
 #include "core/clock.hpp"
+#include "core/log.hpp"
 #include "core/ids.hpp"
+#include "engine/lineage.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/run_inputs.hpp"
 #include "store/task_repository.hpp"
@@ -15,29 +17,61 @@ using core::Run;
 
 namespace {
 
-/// The parent's vars, read before the write transaction; VALIDATION_FAILED if it does not exist.
-core::Result<std::optional<json::object>> parent_vars(store::Database& db, const std::optional<std::string>& parent) {
-  if (!parent) return std::optional<json::object>{};
-  return db.read([&](store::Connection& c) -> core::Result<std::optional<json::object>> {
+/// What a new run takes from its parent, read before the write transaction.
+struct ParentInfo {
+  json::object vars;
+  json::object var_sources;
+  int depth = 0;  // the parent's nesting depth (1: it has no parent)
+};
+
+/// VALIDATION_FAILED if the parent does not exist, or if a child of it would be nested
+/// deeper than `max_depth`: a request for a run in the wrong place, like an unknown
+/// parent, rather than an operation the parent's state forbids.
+core::Result<std::optional<ParentInfo>> parent_info(store::Database& db, const std::optional<std::string>& parent,
+                                                    int max_depth) {
+  if (!parent) return std::optional<ParentInfo>{};
+  return db.read([&](store::Connection& c) -> core::Result<std::optional<ParentInfo>> {
     auto run = store::RunRepository::get(c, *parent);
     if (!run)
       return core::fail(core::ErrorCode::validation, "parent run '" + *parent + "' does not exist",
                         {{"field", "parentRunId"}});
-    return std::optional<json::object>(run->frozen.vars);
+    ParentInfo info{run->frozen.vars, run->frozen.var_sources, lineage_depth(c, *run, max_depth + 1)};
+    return std::optional<ParentInfo>(std::move(info));
   });
+}
+
+core::Result<void> check_call_depth(const ParentInfo& parent, const std::string& parent_id, int max_depth) {
+  const int depth = parent.depth + 1;
+  if (depth <= max_depth) return core::ok();
+  return core::fail(core::ErrorCode::validation,
+                    "refusing to create a run nested " + std::to_string(depth) + " deep under parent run '" +
+                        parent_id + "': at most " + std::to_string(max_depth) +
+                        " runs may nest (AGENTRY_MAX_CALL_DEPTH); is an agent starting agents in a loop? "
+                        "A run without parentRunId starts a new lineage",
+                    {{"field", "parentRunId"}, {"depth", depth}, {"maxCallDepth", max_depth}});
+}
+
+/// Placeholders left as written are worth a look (usually a typo, sometimes literal text
+/// such as a CI snippet); they are in the run's audit too. Keys only: never values.
+void log_unknown_template_keys(const std::string& run_id, const std::vector<UnknownTemplateKey>& keys) {
+  if (keys.empty()) return;
+  core::log_warn("unknown template keys left as written", {{"runId", run_id}, {"keys", describe(keys)}});
 }
 
 }  // namespace
 
 core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
-  auto parent = parent_vars(db_, request.parent_run_id);
+  auto parent = parent_info(db_, request.parent_run_id, config_.max_call_depth);
   if (!parent) return parent.failure();
+  if (*parent)
+    if (auto ok = check_call_depth(**parent, *request.parent_run_id, config_.max_call_depth); !ok) return ok.failure();
 
   Run run;
   run.id = core::new_run_id();
   run.run_group_id = request.run_group_id.value_or(run.id);
   RunInputContext context{config_.config_dir, config_.state_dir, run.id, run.run_group_id,
-                          *parent ? &**parent : nullptr};
+                          *parent ? &(*parent)->vars : nullptr, *parent ? &(*parent)->var_sources : nullptr,
+                          request.parent_run_id.value_or("")};
   auto inputs = resolve_run_inputs(request, context, backends_);
   if (!inputs) return inputs.failure();
 
@@ -51,7 +85,7 @@ core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
   run.frozen = std::move(inputs->frozen);
   run.revision = 1;
 
-  return mutate<Run>(run.id, [&](store::Connection& c) -> core::Result<Run> {
+  auto created = mutate<Run>(run.id, [&](store::Connection& c) -> core::Result<Run> {
     store::RunRepository::insert(c, run);
     for (auto task : inputs->tasks) {
       task.run_id = run.id;
@@ -65,9 +99,12 @@ core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
                       {"runGroupId", run.run_group_id},
                       {"taskCount", inputs->tasks.size()}};
     if (run.parent_run_id) data["parentRunId"] = *run.parent_run_id;
+    if (!inputs->unknown_template_keys.empty()) data["unknownTemplateKeys"] = to_json(inputs->unknown_template_keys);
     detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
     return run;
   });
+  if (created) log_unknown_template_keys(created->id, inputs->unknown_template_keys);
+  return created;
 }
 
 core::Result<Run> Engine::start(const InitRequest& request, const Actor& actor) {
@@ -80,22 +117,26 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
                                       const Actor& actor) {
   auto current = db_.read([&](store::Connection& c) { return detail::load_run(c, run_id); });
   if (!current) return current.failure();
-  auto parent = parent_vars(db_, current->parent_run_id);
+  // The depth was checked when the run was created; reconfigure only needs the vars.
+  auto parent = parent_info(db_, current->parent_run_id, config_.max_call_depth);
   if (!parent) return parent.failure();
 
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  std::vector<UnknownTemplateKey> unknown_keys;
+  auto reconfigured = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(core::Operation::reconfigure, *run, "reconfigure"); !ok) return ok.failure();
     RunInputContext context{config_.config_dir, config_.state_dir, run->id, run->run_group_id,
-                            *parent ? &**parent : nullptr};
+                            *parent ? &(*parent)->vars : nullptr, *parent ? &(*parent)->var_sources : nullptr,
+                            run->parent_run_id.value_or("")};
     auto before_vars = run->frozen.vars;
     auto before_message = run->frozen.message;
-    auto tasks = reconfigure_inputs(run->frozen, request, context, run->cwd);
-    if (!tasks) return tasks.failure();
+    auto texts = reconfigure_inputs(run->frozen, request, context, run->cwd);
+    if (!texts) return texts.failure();
+    unknown_keys = texts->unknown_keys;
     // Tasks from the assignment follow the new vars; tasks the user added or already
     // edited away from pending keep their text.
-    for (const auto& rendered : *tasks) {
+    for (const auto& rendered : texts->tasks) {
       auto task = store::TaskRepository::get(c, run_id, rendered.id);
       if (!task || task->status != core::TaskStatus::pending) continue;
       if (task->title == rendered.title && task->body == rendered.body) continue;
@@ -109,10 +150,13 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
       auto* old = before_vars.if_contains(name);
       if (!old || *old != value) changed.emplace_back(name);
     }
-    detail::save_with_audit(c, *run, "run.reconfigured", actor,
-                            {{"changedVars", std::move(changed)}, {"messageChanged", before_message != run->frozen.message}});
+    json::object data{{"changedVars", std::move(changed)}, {"messageChanged", before_message != run->frozen.message}};
+    if (!unknown_keys.empty()) data["unknownTemplateKeys"] = to_json(unknown_keys);
+    detail::save_with_audit(c, *run, "run.reconfigured", actor, std::move(data));
     return run;
   });
+  if (reconfigured) log_unknown_template_keys(run_id, unknown_keys);
+  return reconfigured;
 }
 
 }  // namespace agentry::engine

@@ -8,6 +8,7 @@
 #include "core/result.hpp"
 #include "core/run.hpp"
 #include "engine/backend_catalog.hpp"
+#include "engine/lineage.hpp"
 #include "engine/live_runs.hpp"
 #include "engine/requests.hpp"
 #include "engine/task_prompt.hpp"
@@ -35,6 +36,9 @@ struct EngineConfig {
   TaskPromptSettings task_prompt{};
   /// Auth is on: each session's agent gets a token of its own (engine/run_tokens.hpp).
   bool per_run_tokens = false;
+  /// How many runs may nest through parentRunId, a top-level run being 1 deep
+  /// (AGENTRY_MAX_CALL_DEPTH); creating a deeper one is refused.
+  int max_call_depth = default_max_call_depth;
 };
 
 struct DeletedQueuedMessage {

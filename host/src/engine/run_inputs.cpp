@@ -112,6 +112,7 @@ core::Result<std::string> resolve_cwd(const InitRequest& r, const defs::Assignme
   return canonical.string();
 }
 
+/// The vars plus the keys agentry provides (definitions::builtin_template_keys()).
 json::object template_context(const core::FrozenInputs& f, const RunInputContext& ctx, const std::string& cwd) {
   json::object context = f.vars;
   context["run_id"] = ctx.run_id;
@@ -123,43 +124,83 @@ json::object template_context(const core::FrozenInputs& f, const RunInputContext
   return context;
 }
 
-core::Result<std::vector<RenderedTask>> render_tasks(const core::FrozenInputs& f, const json::object& context) {
-  std::vector<RenderedTask> out;
-  for (const auto& item : f.task_templates) {
-    const auto& t = item.as_object();
-    auto title = defs::render_template(t.at("title").as_string(), context);
-    if (!title) return title.failure();
-    auto body = defs::render_template(t.at("body").as_string(), context);
-    if (!body) return body.failure();
-    out.push_back({std::string(t.at("id").as_string()), std::move(*title), std::move(*body)});
-  }
-  return out;
+/// Renders `text`, noting the keys it leaves as written.
+std::string render(std::string_view text, const json::object& context, std::string_view in,
+                   std::vector<UnknownTemplateKey>& unknown) {
+  auto rendered = defs::render_template(text, context);
+  for (auto& key : rendered.unknown_keys) unknown.push_back({std::move(key), std::string(in)});
+  return std::move(rendered.text);
 }
 
-/// Renders instructions, message and tasks; `f` is written only on success.
-core::Result<std::vector<RenderedTask>> render_texts(core::FrozenInputs& f, const RunInputContext& ctx,
-                                                     const std::string& cwd) {
-  auto context = template_context(f, ctx, cwd);
-  auto tasks = render_tasks(f, context);
-  if (!tasks) return tasks.failure();
-  auto agent = defs::render_template(f.agent_instructions_template, context);
-  if (!agent) return agent.failure();
-  auto assignment = defs::render_template(f.assignment_instructions_template, context);
-  if (!assignment) return assignment.failure();
-  auto message = defs::render_template(f.message_template, context);
-  if (!message) return message.failure();
-  f.agent_instructions = std::move(*agent);
-  f.assignment_instructions = std::move(*assignment);
-  f.message = std::move(*message);
+/// Renders instructions, message and tasks into `f`.
+RenderedTexts render_texts(core::FrozenInputs& f, const RunInputContext& ctx, const std::string& cwd) {
+  const auto context = template_context(f, ctx, cwd);
+  RenderedTexts out;
+  for (const auto& item : f.task_templates) {
+    const auto& t = item.as_object();
+    const std::string id(t.at("id").as_string());
+    auto title = render(t.at("title").as_string(), context, "tasks." + id + ".title", out.unknown_keys);
+    auto body = render(t.at("body").as_string(), context, "tasks." + id + ".body", out.unknown_keys);
+    out.tasks.push_back({id, std::move(title), std::move(body)});
+  }
+  f.agent_instructions = render(f.agent_instructions_template, context, "agentInstructions", out.unknown_keys);
+  f.assignment_instructions =
+      render(f.assignment_instructions_template, context, "assignmentInstructions", out.unknown_keys);
+  f.message = render(f.message_template, context, "message", out.unknown_keys);
   f.brief = compose_brief(f);
-  return tasks;
+  return out;
 }
 
 defs::VarSource to_var_source(VarOrigin origin) {
   return origin == VarOrigin::cli ? defs::VarSource::cli : defs::VarSource::web;
 }
 
+/// FrozenInputs::var_sources for resolved vars: where each value came from, with values
+/// from the environment (the run's own, or its parent's) marked redacted.
+json::object var_sources(const std::vector<defs::VarSpec>& specs, const defs::ResolvedVars& resolved,
+                         const RunInputContext& ctx) {
+  json::object out;
+  for (const auto& spec : specs) {
+    if (resolved.values.at(spec.name).is_null()) continue;
+    const auto origin = resolved.origins.find(spec.name);
+    if (origin == resolved.origins.end()) {
+      out[spec.name] = json::object{{"source", "default"}};
+      continue;
+    }
+    json::object source{{"source", defs::to_string(origin->second)}};
+    if (origin->second == defs::VarSource::env) {
+      source["envName"] = spec.env_name();
+      source["redacted"] = true;
+    } else if (origin->second == defs::VarSource::parent) {
+      source["inheritedFromRunId"] = ctx.parent_run_id;
+      const auto* from = ctx.parent_var_sources ? ctx.parent_var_sources->if_contains(spec.name) : nullptr;
+      if (from && from->is_object()) {
+        const auto& parent_source = from->as_object();
+        if (const auto* redacted = parent_source.if_contains("redacted"); redacted && redacted->is_bool() &&
+                                                                          redacted->as_bool()) {
+          source["redacted"] = true;
+          if (const auto* env_name = parent_source.if_contains("envName")) source["envName"] = *env_name;
+        }
+      }
+    }
+    out[spec.name] = std::move(source);
+  }
+  return out;
+}
+
 }  // namespace
+
+json::array to_json(const std::vector<UnknownTemplateKey>& keys) {
+  json::array out;
+  for (const auto& k : keys) out.push_back(json::object{{"key", k.key}, {"in", k.in}});
+  return out;
+}
+
+std::string describe(const std::vector<UnknownTemplateKey>& keys) {
+  std::string out;
+  for (const auto& k : keys) out += (out.empty() ? "" : ", ") + k.key + " (" + k.in + ")";
+  return out;
+}
 
 std::string find_repo_root(const fs::path& dir) {
   std::error_code ec;
@@ -231,7 +272,7 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
 
   f.model = r.overrides.model.value_or(agent->model.value_or(""));
   f.effort = r.overrides.effort.value_or(agent->effort.value_or(""));
-  f.timeout_sec = r.overrides.timeout_sec.value_or(agent->timeout_sec.value_or(0));
+  f.timeout_sec = r.overrides.timeout_sec.value_or(agent->timeout_sec);
   f.unrestricted = agent->unrestricted;
   f.task_prompt = agent->task_prompt && (!assignment || assignment->task_prompt);
   f.backend_config = defs::backend_config_for(*agent, f.backend);
@@ -251,9 +292,11 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   }
 
   std::vector<defs::VarSpec> specs = assignment ? assignment->vars : std::vector<defs::VarSpec>{};
-  auto vars = defs::resolve_vars(specs, r.cli_vars, to_var_source(r.var_origin), defs::process_env(), ctx.parent_vars);
+  auto vars = defs::resolve_var_values(specs, r.cli_vars, to_var_source(r.var_origin), defs::process_env(),
+                                       ctx.parent_vars);
   if (!vars) return vars.failure();
-  f.vars = std::move(*vars);
+  f.var_sources = var_sources(specs, *vars, ctx);
+  f.vars = std::move(vars->values);
   f.var_specs = defs::var_specs_to_json(specs);
   f.cli_vars = r.cli_vars;
 
@@ -264,13 +307,13 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
     for (const auto& t : assignment->tasks)
       f.task_templates.push_back(json::object{{"id", t.id}, {"title", t.title}, {"body", t.body}});
   auto rendered = render_texts(f, ctx, out.cwd);
-  if (!rendered) return rendered.failure();
+  out.unknown_template_keys = std::move(rendered.unknown_keys);
 
-  for (std::size_t i = 0; i < rendered->size(); ++i) {
+  for (std::size_t i = 0; i < rendered.tasks.size(); ++i) {
     core::Task task;
-    task.id = (*rendered)[i].id;
-    task.title = std::move((*rendered)[i].title);
-    task.body = std::move((*rendered)[i].body);
+    task.id = rendered.tasks[i].id;
+    task.title = std::move(rendered.tasks[i].title);
+    task.body = std::move(rendered.tasks[i].body);
     task.source = assignment->tasks[i].source;
     task.position = static_cast<int>(i);
     out.tasks.push_back(std::move(task));
@@ -278,8 +321,8 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   return out;
 }
 
-core::Result<std::vector<RenderedTask>> reconfigure_inputs(core::FrozenInputs& frozen, const ReconfigureRequest& r,
-                                                           const RunInputContext& ctx, const std::string& cwd) {
+core::Result<RenderedTexts> reconfigure_inputs(core::FrozenInputs& frozen, const ReconfigureRequest& r,
+                                               const RunInputContext& ctx, const std::string& cwd) {
   core::FrozenInputs next = frozen;
   if (r.message) {
     if (locked(next.locked_fields, "message"))
@@ -297,15 +340,15 @@ core::Result<std::vector<RenderedTask>> reconfigure_inputs(core::FrozenInputs& f
     }
     auto specs = defs::var_specs_from_json(next.var_specs);
     if (!specs) return specs.failure();
-    auto vars = defs::resolve_vars(*specs, next.cli_vars, to_var_source(r.var_origin), defs::process_env(),
-                                   ctx.parent_vars);
+    auto vars = defs::resolve_var_values(*specs, next.cli_vars, to_var_source(r.var_origin), defs::process_env(),
+                                         ctx.parent_vars);
     if (!vars) return vars.failure();
-    next.vars = std::move(*vars);
+    next.var_sources = var_sources(*specs, *vars, ctx);
+    next.vars = std::move(vars->values);
   }
-  auto tasks = render_texts(next, ctx, cwd);
-  if (!tasks) return tasks.failure();
+  auto texts = render_texts(next, ctx, cwd);
   frozen = std::move(next);
-  return tasks;
+  return texts;
 }
 
 }  // namespace agentry::engine

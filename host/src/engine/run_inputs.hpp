@@ -9,6 +9,7 @@
 #include "engine/backend_catalog.hpp"
 #include "engine/requests.hpp"
 
+#include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
 #include <filesystem>
@@ -25,13 +26,29 @@ struct RunInputContext {
   std::string run_group_id;
   /// The parent's resolved vars, when the run has a parent (the `parent` var source).
   const boost::json::object* parent_vars = nullptr;
+  /// Where the parent's vars came from (its frozen var_sources), so that a value the
+  /// parent read from its environment stays redacted in the child.
+  const boost::json::object* parent_var_sources = nullptr;
+  std::string parent_run_id;
 };
+
+/// A `{{key}}` no var or built-in key fills: left in the text as written.
+struct UnknownTemplateKey {
+  std::string key;
+  std::string in;  // "agentInstructions", "assignmentInstructions", "message", "tasks.<id>.title", ...
+};
+
+/// { key, in } for audit records and logs.
+boost::json::array to_json(const std::vector<UnknownTemplateKey>& keys);
+/// "key (in), key (in)" for a log line.
+std::string describe(const std::vector<UnknownTemplateKey>& keys);
 
 struct ResolvedRunInputs {
   core::FrozenInputs frozen;
   std::string cwd;        // absolute, canonical
   std::string repo_root;  // the enclosing git work tree, or empty
   std::vector<core::Task> tasks;  // run_id and timestamps filled by the caller
+  std::vector<UnknownTemplateKey> unknown_template_keys;
 };
 
 core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& request, const RunInputContext& context,
@@ -44,11 +61,15 @@ struct RenderedTask {
   std::string body;
 };
 
+struct RenderedTexts {
+  std::vector<RenderedTask> tasks;
+  std::vector<UnknownTemplateKey> unknown_keys;
+};
+
 /// Re-resolves vars and re-renders instructions, message and task templates of an
 /// initialized run. All-or-nothing: on error `frozen` is untouched.
-core::Result<std::vector<RenderedTask>> reconfigure_inputs(core::FrozenInputs& frozen,
-                                                           const ReconfigureRequest& request,
-                                                           const RunInputContext& context, const std::string& cwd);
+core::Result<RenderedTexts> reconfigure_inputs(core::FrozenInputs& frozen, const ReconfigureRequest& request,
+                                               const RunInputContext& context, const std::string& cwd);
 
 /// The brief: agent instructions, assignment instructions and message, blank-line separated.
 std::string compose_brief(const core::FrozenInputs& frozen);

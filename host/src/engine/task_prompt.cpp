@@ -75,15 +75,17 @@ std::string render_task_section(const core::Run& run, const std::vector<core::Ta
                                 const TaskPromptSettings& settings) {
   if (!run.frozen.task_prompt || tasks.empty()) return {};
   auto context = context_of(run, tasks, settings);
-  if (auto commands = definitions::render_template(commands_template(), context))
-    context["commands"] = *commands;
-  const std::string text = section_template(settings);
-  if (auto rendered = definitions::render_template(text, context)) return *rendered;
-  else
-    core::log_warn("the task section template does not render; using the built-in one",
-                   {{"runId", run.id}, {"error", rendered.error().message}});
-  auto fallback = definitions::render_template(default_task_section_template(), context);
-  return fallback ? *fallback : std::string();
+  context["commands"] = definitions::render_template(commands_template(), context).text;
+  auto rendered = definitions::render_template(section_template(settings), context);
+  // A user's template naming a key that does not exist keeps it as written (like every
+  // template); the daemon's log says so.
+  if (!rendered.unknown_keys.empty())
+    core::log_warn("the task section template names keys that do not exist",
+                   {{"runId", run.id},
+                    {"keys", definitions::describe_unknown_keys(rendered.unknown_keys,
+                                                                {"task_list", "agentry", "run_id", "task_count",
+                                                                 "commands"})}});
+  return rendered.text;
 }
 
 std::string task_section(store::Connection& c, const core::Run& run, const TaskPromptSettings& settings) {
@@ -93,8 +95,7 @@ std::string task_section(store::Connection& c, const core::Run& run, const TaskP
 
 std::string task_commands(const core::Run& run, const TaskPromptSettings& settings) {
   if (!run.frozen.task_prompt) return {};
-  auto rendered = definitions::render_template(commands_template(), context_of(run, {}, settings));
-  return rendered ? *rendered : std::string();
+  return definitions::render_template(commands_template(), context_of(run, {}, settings)).text;
 }
 
 std::string first_session_prompt(const core::FrozenInputs& frozen, const std::string& section,

@@ -8,8 +8,9 @@
 // The section is a template (definitions/template.hpp) with these keys:
 //   {{task_list}}  the tasks, one block each       {{agentry}}  the command to run
 //   {{run_id}}     the run                         {{task_count}}  how many tasks
-// The default is built in; `<config dir>/templates/task-section.md` replaces it, and an
-// agent or assignment with `taskPrompt: false` leaves it out.
+// The default is built in; `<config dir>/templates/task-section.md` replaces it (a key it
+// names that does not exist stays as written, with a warning in the log), and an agent
+// or assignment with `taskPrompt: false` leaves it out.
 
 #include "core/run.hpp"
 #include "store/sqlite.hpp"

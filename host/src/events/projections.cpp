@@ -2,6 +2,8 @@
 
 #include <boost/json/array.hpp>
 
+#include <algorithm>
+
 namespace agentry::events {
 namespace json = boost::json;
 namespace {
@@ -35,7 +37,57 @@ json::object task_counts(const core::TaskTally& t) {
           {"blocked", t.blocked}};
 }
 
+bool is_redacted(const json::object& sources, std::string_view name) {
+  const auto* source = sources.if_contains(name);
+  if (source == nullptr || !source->is_object()) return false;
+  const auto* redacted = source->as_object().if_contains("redacted");
+  return redacted != nullptr && redacted->is_bool() && redacted->as_bool();
+}
+
+/// Shorter values are hidden in `vars` but not searched for in text, where they would
+/// match ordinary words ("main", "info") and garble it.
+constexpr std::size_t min_redacted_text = 8;
+
+/// The redacted string values worth searching for, longest first (so that a value that
+/// contains another is replaced whole).
+std::vector<std::string> secret_texts(const core::FrozenInputs& f) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : f.vars)
+    if (value.is_string() && value.get_string().size() >= min_redacted_text && is_redacted(f.var_sources, name))
+      out.emplace_back(value.get_string());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  return out;
+}
+
+std::string replace_all(std::string text, const std::vector<std::string>& secrets) {
+  for (const auto& secret : secrets) {
+    for (std::size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 10))
+      text.replace(at, secret.size(), "[redacted]");
+  }
+  return text;
+}
+
 }  // namespace
+
+json::object displayed_vars(const core::FrozenInputs& f) {
+  json::object out;
+  for (const auto& [name, value] : f.vars) {
+    if (!is_redacted(f.var_sources, name)) {
+      out[name] = value;
+      continue;
+    }
+    const auto& source = f.var_sources.at(name).as_object();
+    json::object shown{{"redacted", true}};
+    for (const char* key : {"source", "envName", "inheritedFromRunId"})
+      if (const auto* v = source.if_contains(key)) shown[key] = *v;
+    out[name] = std::move(shown);
+  }
+  return out;
+}
+
+std::string redact_text(const core::FrozenInputs& f, std::string text) {
+  return replace_all(std::move(text), secret_texts(f));
+}
 
 json::object capabilities_json(const core::RunCapabilities& c) {
   const auto& t = c.task_mutation;
@@ -164,10 +216,13 @@ json::object run_detail(const RunDetailInputs& in) {
   if (!in.sessions.empty()) latest = in.sessions.back();
   json::object d = run_summary(run, core::tally(in.tasks), latest);
   d["note"] = optional_string(run.note);
-  d["message"] = f.message;
-  d["brief"] = f.brief;
-  d["vars"] = f.vars;
-  d["runtimeVars"] = f.vars;
+  // Values from the environment are often secrets: hidden in vars, and cut out of the
+  // texts rendered with them.
+  const auto secrets = secret_texts(f);
+  d["message"] = replace_all(f.message, secrets);
+  d["brief"] = replace_all(f.brief, secrets);
+  d["vars"] = displayed_vars(f);
+  d["runtimeVars"] = d["vars"];
   d["lockedFields"] = strings(f.locked_fields);
   d["callerInstructions"] = nonempty_or_null(f.caller_instructions);
   json::object frozen{{"agentSourcePath", f.agent_source_path},
@@ -184,10 +239,21 @@ json::object run_detail(const RunDetailInputs& in) {
     frozen["launcher"] = nullptr;
   d["frozen"] = std::move(frozen);
   json::array tasks;
-  for (const auto& t : in.tasks) tasks.push_back(task_json(t));
+  for (const auto& t : in.tasks) {
+    auto task = task_json(t);
+    if (!secrets.empty()) {
+      task["title"] = replace_all(t.title, secrets);
+      task["body"] = replace_all(t.body, secrets);
+    }
+    tasks.push_back(std::move(task));
+  }
   d["tasks"] = std::move(tasks);
   json::array sessions;
-  for (const auto& s : in.sessions) sessions.push_back(session_json(s, in.attempts));
+  for (const auto& s : in.sessions) {
+    auto session = session_json(s, in.attempts);
+    if (!secrets.empty()) session["prompt"] = replace_all(s.prompt, secrets);
+    sessions.push_back(std::move(session));
+  }
   d["sessions"] = std::move(sessions);
   d["backendSession"] = run.backend_session_id ? json::value(json::object{{"id", *run.backend_session_id}})
                                                : json::value(nullptr);

@@ -10,6 +10,7 @@
 #include <boost/json/object.hpp>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace agentry::events {
@@ -35,5 +36,14 @@ struct RunDetailInputs {
 };
 
 boost::json::object run_detail(const RunDetailInputs& in);
+
+/// The run's vars as clients see them: a value the run got from the environment (or
+/// inherited from a parent that did) is replaced by { redacted: true, source, envName,
+/// inheritedFromRunId? }, agent-runner's shape; the stored value is untouched.
+boost::json::object displayed_vars(const core::FrozenInputs& frozen);
+
+/// `text` with every redacted string value of the run's vars (8 characters or more)
+/// replaced by "[redacted]": for texts rendered from templates, which carry the values.
+std::string redact_text(const core::FrozenInputs& frozen, std::string text);
 
 }  // namespace agentry::events

@@ -104,6 +104,15 @@ TEST(RunCommandTest, RefusesToNestTooDeep) {
   EXPECT_EQ(s->opened, 0);
   EXPECT_EQ(run_cli_with({"run", "coder", "-m", "x"}, run_ending("success"), env_with({{"AGENTRY_CALL_DEPTH", "7"}})).code, 0);
   EXPECT_EQ(run_cli_with({"run", "coder", "-m", "x"}, s, env_with({{"AGENTRY_CALL_DEPTH", "many"}})).code, 3);
+  // AGENTRY_MAX_CALL_DEPTH moves the limit, as it does the daemon's.
+  auto lower = run_cli_with({"run", "coder", "-m", "x"}, s,
+                            env_with({{"AGENTRY_CALL_DEPTH", "2"}, {"AGENTRY_MAX_CALL_DEPTH", "2"}}));
+  EXPECT_EQ(lower.code, 3);
+  EXPECT_NE(lower.err.find("the limit is 2"), std::string::npos) << lower.err;
+  EXPECT_EQ(run_cli_with({"run", "coder", "-m", "x"}, run_ending("success"),
+                         env_with({{"AGENTRY_CALL_DEPTH", "8"}, {"AGENTRY_MAX_CALL_DEPTH", "9"}}))
+                .code,
+            0);
 }
 
 TEST(RunCommandTest, DetachNeedsADaemon) {

@@ -38,6 +38,7 @@ FrozenInputs full_inputs() {
       json::object{{"id", "build"}, {"title", "Build it"}, {"body", ""}},
   };
   in.vars = {{"feature", "login"}, {"count", 3}, {"enabled", true}, {"list", json::array{"a", "b"}}};
+  in.var_sources = {{"feature", json::object{{"source", "env"}, {"envName", "FEATURE"}, {"redacted", true}}}};
   in.var_specs = {{"feature", json::object{{"type", "string"}, {"required", true}}}};
   in.cli_vars = {{"feature", "login"}};
   in.locked_fields = {"tasks", "model"};
@@ -73,6 +74,7 @@ void expect_same(const FrozenInputs& a, const FrozenInputs& b) {
   EXPECT_EQ(a.brief, b.brief);
   EXPECT_EQ(a.task_templates, b.task_templates);
   EXPECT_EQ(a.vars, b.vars);
+  EXPECT_EQ(a.var_sources, b.var_sources);
   EXPECT_EQ(a.var_specs, b.var_specs);
   EXPECT_EQ(a.cli_vars, b.cli_vars);
   EXPECT_EQ(a.locked_fields, b.locked_fields);
@@ -104,7 +106,7 @@ TEST(FrozenInputsJson, UsesCamelCaseKeysAndNullForNoLauncher) {
   FrozenInputs in = full_inputs();
   const auto with = to_json(in).as_object();
   for (const char* key : {"agentName", "backend", "timeoutSec", "unrestricted", "launcher", "vars", "taskTemplates",
-                          "lockedFields", "maxAttemptsPerSession", "cliVars", "varSpecs", "extraArgs"})
+                          "lockedFields", "maxAttemptsPerSession", "cliVars", "varSources", "varSpecs", "extraArgs"})
     EXPECT_TRUE(with.contains(key)) << key;
   EXPECT_TRUE(with.at("launcher").is_object());
   EXPECT_EQ(with.at("launcher").at("command").as_array().size(), 3u);

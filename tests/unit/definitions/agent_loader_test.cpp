@@ -80,10 +80,20 @@ TEST_F(AgentLoader, AppliesDefaults) {
   ASSERT_TRUE(agent.ok()) << agent.error().message;
   EXPECT_TRUE(agent->unrestricted);
   EXPECT_EQ(agent->model, std::nullopt);
-  EXPECT_EQ(agent->timeout_sec, std::nullopt);
+  EXPECT_EQ(agent->timeout_sec, 3600);
   EXPECT_EQ(agent->launcher, std::nullopt);
   EXPECT_TRUE(agent->backend_config.empty());
   EXPECT_EQ(agent->instructions, "");
+}
+
+TEST_F(AgentLoader, TimeoutZeroMeansNoLimit) {
+  write_agent("free", "---\nschemaVersion: 1\nbackend: passive\ntimeoutSec: 0\n---\n");
+  auto agent = load_agent(roots(), "free");
+  ASSERT_TRUE(agent.ok()) << agent.error().message;
+  EXPECT_EQ(agent->timeout_sec, 0);
+  // An empty value is absent, so it gets the default rather than "no limit".
+  write_agent("unset", "---\nschemaVersion: 1\nbackend: passive\ntimeoutSec: ${T:-}\n---\n");
+  EXPECT_EQ(load_agent(roots(), "unset")->timeout_sec, 3600);
 }
 
 TEST_F(AgentLoader, EmptyInterpolationMeansUnset) {

@@ -82,7 +82,7 @@ Ship {{feature}}.
   EXPECT_EQ(feature.name, "feature");
   EXPECT_EQ(feature.type, VarType::string);
   EXPECT_TRUE(feature.required);
-  EXPECT_EQ(feature.sources, all_var_sources());
+  EXPECT_EQ(feature.sources, (std::vector<VarSource>{VarSource::cli, VarSource::web}));
   EXPECT_EQ(feature.env_name(), "AGENTRY_VAR_FEATURE");
   const auto& size = assignment->vars[1];
   EXPECT_EQ(size.type, VarType::enumeration);
@@ -166,6 +166,73 @@ vars:
   EXPECT_TRUE(has_problem(found, file, "vars.bad_env.env", "not an environment variable name"));
   EXPECT_TRUE(has_problem(found, file, "vars.1st", "not a var name"));
   EXPECT_TRUE(has_problem(found, file, "vars.shape", "must be a map"));
+}
+
+TEST_F(AssignmentLoader, EnvNameIsAnotherSpellingOfEnv) {
+  write_assignment("a", R"(---
+schemaVersion: 1
+vars:
+  token:
+    sources: [env, cli]
+    envName: GITHUB_TOKEN
+  level:
+    env: LEVEL
+    envName: LEVEL
+  plain:
+    sources: [parent, env]
+---
+)");
+  auto assignment = load_assignment(roots(), "a");
+  ASSERT_TRUE(assignment.ok()) << assignment.error().message;
+  EXPECT_TRUE(assignment->warnings.empty()) << testing::dump(assignment->warnings);
+  EXPECT_EQ(assignment->vars[0].env_name(), "GITHUB_TOKEN");
+  EXPECT_EQ(assignment->vars[0].sources, (std::vector<VarSource>{VarSource::env, VarSource::cli}));
+  EXPECT_EQ(assignment->vars[1].env_name(), "LEVEL");
+  EXPECT_EQ(assignment->vars[2].env_name(), "AGENTRY_VAR_PLAIN");
+  EXPECT_EQ(assignment->vars[2].sources, (std::vector<VarSource>{VarSource::parent, VarSource::env}));
+
+  write_assignment("b", R"(---
+schemaVersion: 1
+vars:
+  token:
+    env: API_TOKEN
+    envName: GITHUB_TOKEN
+  bad:
+    envName: "not valid"
+---
+)");
+  const auto found = problems("b");
+  EXPECT_TRUE(has_problem(found, "assignments/b/assignment.md", "vars.token.envName",
+                          "is 'GITHUB_TOKEN' but 'env' is 'API_TOKEN'"))
+      << testing::dump(found);
+  EXPECT_TRUE(has_problem(found, "assignments/b/assignment.md", "vars.bad.envName", "not an environment variable name"));
+}
+
+TEST_F(AssignmentLoader, UnknownTemplateKeysAreWarnings) {
+  write_assignment("t", R"(---
+schemaVersion: 1
+message: "Ship {{featur}} in {{cwd}}"
+vars:
+  feature:
+tasks:
+  - {id: plan, title: "Plan {{feature}}", body: "Run {{run_id}} for {{ticket}}"}
+---
+Work on {{feature}} as {{ assignment_name }}; CI reads ${{ secrets.TOKEN }}.
+)");
+  auto assignment = load_assignment(roots(), "t");
+  ASSERT_TRUE(assignment.ok()) << assignment.error().message;
+  const auto& w = assignment->warnings;
+  EXPECT_EQ(w.size(), 3u) << testing::dump(w);
+  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "message", "unknown template key 'featur' left as written"))
+      << testing::dump(w);
+  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "message", "known keys: assignment_name, config_dir, cwd, "
+                                                                       "feature, run_group_id, run_id, state_dir"));
+  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "tasks[0].body", "'ticket'"));
+  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "body", "'secrets.TOKEN'"));
+  // Listings show the same warnings, and the assignment is still listed.
+  const auto list = list_assignments(roots());
+  EXPECT_EQ(list.entries.size(), 1u);
+  EXPECT_TRUE(has_problem(list.warnings, "assignments/t/assignment.md", "message", "'featur'"));
 }
 
 TEST_F(AssignmentLoader, UnknownVarKeysAreWarnings) {

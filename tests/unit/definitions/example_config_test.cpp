@@ -67,17 +67,14 @@ TEST_F(ExampleConfig, AssignmentsRenderWithTheirDefaults) {
     auto vars = resolve_vars(assignment.vars, given, VarSource::web, testing::fake_env());
     ASSERT_TRUE(vars.ok()) << assignment.name << ": " << vars.error().message;
     boost::json::object context = *vars;
-    for (const char* key : {"run_id", "run_group_id", "cwd", "config_dir", "state_dir", "assignment_name"}) {
-      context[key] = "x";
-    }
-    EXPECT_TRUE(render_template(assignment.instructions, context).ok()) << assignment.name;
+    for (const auto& key : builtin_template_keys()) context[key] = "x";
+    EXPECT_TRUE(render_template(assignment.instructions, context).unknown_keys.empty()) << assignment.name;
     if (assignment.message) {
-      auto message = render_template(*assignment.message, context);
-      EXPECT_TRUE(message.ok()) << assignment.name << ": " << message.error().message;
+      EXPECT_TRUE(render_template(*assignment.message, context).unknown_keys.empty()) << assignment.name;
     }
     for (const auto& task : assignment.tasks) {
-      auto body = render_template(task.body, context);
-      EXPECT_TRUE(body.ok()) << assignment.name << "/" << task.id << ": " << body.error().message;
+      EXPECT_TRUE(render_template(task.title, context).unknown_keys.empty()) << assignment.name << "/" << task.id;
+      EXPECT_TRUE(render_template(task.body, context).unknown_keys.empty()) << assignment.name << "/" << task.id;
     }
   }
 }

@@ -46,7 +46,7 @@ TEST_F(DefinitionJson, AgentDetailHasEveryField) {
   EXPECT_EQ(agent.at("name").as_string(), "planner");
   EXPECT_EQ(agent.at("backend").as_string(), "passive");
   EXPECT_TRUE(agent.at("model").is_null());
-  EXPECT_TRUE(agent.at("timeoutSec").is_null());
+  EXPECT_EQ(agent.at("timeoutSec").as_int64(), 3600);  // the default when the file sets none
   EXPECT_EQ(agent.at("unrestricted").as_bool(), true);
   EXPECT_EQ(boost::json::serialize(agent.at("backendArgs")), R"({"codex":{"extraArgs":["--x"]}})");
   EXPECT_EQ(agent.at("instructions").as_string(), "Role text");

@@ -29,6 +29,20 @@ TEST_F(TaskDefinitionLoader, IdsMayContainSlashes) {
   EXPECT_EQ(task->hooks.at("after").at(0).as_string(), "lint");
 }
 
+TEST_F(TaskDefinitionLoader, AnIdFieldMustMatchTheFile) {
+  dir.write("config/tasks/review/reuse.md", "---\nschemaVersion: 1\nid: review/reuse\ntitle: Reuse\nhooks: []\n---\nB\n");
+  dir.write("config/tasks/review/moved.md", "---\nschemaVersion: 1\nid: review/old-name\n---\n");
+  auto task = load_task_definition(roots(), "review/reuse");
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  EXPECT_TRUE(task->warnings.empty()) << testing::dump(task->warnings);
+  auto moved = load_task_definition(roots(), "review/moved");
+  ASSERT_FALSE(moved.ok());
+  EXPECT_TRUE(has_problem(problems_of(moved.error()), "tasks/review/moved.md", "id", "skipped until they match"));
+  const auto list = list_task_definitions(roots());
+  ASSERT_EQ(list.entries.size(), 1u);
+  EXPECT_TRUE(has_problem(list.warnings, "tasks/review/moved.md", "id", "'review/old-name'"));
+}
+
 TEST_F(TaskDefinitionLoader, TitleDefaultsToTheId) {
   dir.write("config/tasks/plain.md", "---\nschemaVersion: 1\n---\nBody\n");
   auto task = load_task_definition(roots(), "plain");

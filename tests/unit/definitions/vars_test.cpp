@@ -28,20 +28,48 @@ std::vector<Problem> failure(const core::Result<boost::json::object>& result) {
   return problems_of(result.error());
 }
 
-TEST(ResolveVars, PrecedenceIsGivenThenEnvThenParentThenDefault) {
+TEST(ResolveVars, SourcesAreTriedInTheirOrderThenTheDefault) {
   VarSpec target = spec("target", VarType::string);
+  target.sources = {VarSource::cli, VarSource::web, VarSource::env, VarSource::parent};
   target.default_value = boost::json::value("from-default");
   const std::vector<VarSpec> specs{target};
   const boost::json::object parent{{"target", "from-parent"}};
   const auto env = fake_env({{"AGENTRY_VAR_TARGET", "from-env"}});
 
-  auto all = resolve_vars(specs, {{"target", "from-cli"}}, VarSource::cli, env, &parent);
+  auto all = resolve_var_values(specs, {{"target", "from-cli"}}, VarSource::cli, env, &parent);
   ASSERT_TRUE(all.ok()) << all.error().message;
-  EXPECT_EQ(all->at("target").as_string(), "from-cli");
+  EXPECT_EQ(all->values.at("target").as_string(), "from-cli");
+  EXPECT_EQ(all->origins.at("target"), VarSource::cli);
 
-  EXPECT_EQ(resolve_vars(specs, {}, VarSource::cli, env, &parent)->at("target").as_string(), "from-env");
-  EXPECT_EQ(resolve_vars(specs, {}, VarSource::cli, fake_env(), &parent)->at("target").as_string(), "from-parent");
-  EXPECT_EQ(resolve_vars(specs, {}, VarSource::cli, fake_env(), nullptr)->at("target").as_string(), "from-default");
+  auto from_env = resolve_var_values(specs, {}, VarSource::cli, env, &parent);
+  EXPECT_EQ(from_env->values.at("target").as_string(), "from-env");
+  EXPECT_EQ(from_env->origins.at("target"), VarSource::env);
+  auto from_parent = resolve_var_values(specs, {}, VarSource::cli, fake_env(), &parent);
+  EXPECT_EQ(from_parent->values.at("target").as_string(), "from-parent");
+  EXPECT_EQ(from_parent->origins.at("target"), VarSource::parent);
+  auto from_default = resolve_var_values(specs, {}, VarSource::cli, fake_env(), nullptr);
+  EXPECT_EQ(from_default->values.at("target").as_string(), "from-default");
+  EXPECT_EQ(from_default->origins.count("target"), 0u);
+
+  // The order is the spec's: here the parent's value beats the environment, which beats
+  // the caller's.
+  target.sources = {VarSource::parent, VarSource::env, VarSource::cli};
+  EXPECT_EQ(resolve_vars({target}, {{"target", "from-cli"}}, VarSource::cli, env, &parent)->at("target").as_string(),
+            "from-parent");
+  EXPECT_EQ(resolve_vars({target}, {{"target", "from-cli"}}, VarSource::cli, env, nullptr)->at("target").as_string(),
+            "from-env");
+  EXPECT_EQ(
+      resolve_vars({target}, {{"target", "from-cli"}}, VarSource::cli, fake_env(), nullptr)->at("target").as_string(),
+      "from-cli");
+}
+
+TEST(ResolveVars, WithoutSourcesOnlyTheCallerMaySetAVar) {
+  const VarSpec plain = spec("target", VarType::string);
+  EXPECT_EQ(plain.sources, (std::vector<VarSource>{VarSource::cli, VarSource::web}));
+  const boost::json::object parent{{"target", "from-parent"}};
+  const auto env = fake_env({{"AGENTRY_VAR_TARGET", "from-env"}});
+  EXPECT_TRUE(resolve_vars({plain}, {}, VarSource::cli, env, &parent)->at("target").is_null());
+  EXPECT_EQ(resolve_vars({plain}, {{"target", "x"}}, VarSource::web, env, &parent)->at("target").as_string(), "x");
 }
 
 TEST(ResolveVars, DisallowedSourcesAreSkippedOrRejected) {
@@ -57,6 +85,7 @@ TEST(ResolveVars, DisallowedSourcesAreSkippedOrRejected) {
 
 TEST(ResolveVars, CustomEnvNameAndEmptyEnvIsUnset) {
   VarSpec count = spec("count", VarType::number);
+  count.sources = {VarSource::env};
   count.env = "COUNT";
   count.default_value = boost::json::value(1);
   EXPECT_EQ(resolve_vars({count}, {}, VarSource::cli, fake_env({{"COUNT", "7"}}))->at("count").as_int64(), 7);
@@ -88,7 +117,9 @@ TEST(ResolveVars, OptionalVarsWithoutValueAreNull) {
 }
 
 TEST(ResolveVars, NumbersFromTextOnlyFromCliAndEnv) {
-  const std::vector<VarSpec> specs{spec("n", VarType::number)};
+  VarSpec n = spec("n", VarType::number);
+  n.sources = {VarSource::cli, VarSource::web, VarSource::env};
+  const std::vector<VarSpec> specs{n};
   EXPECT_EQ(resolve_vars(specs, {{"n", "42"}}, VarSource::cli, fake_env())->at("n").as_int64(), 42);
   EXPECT_EQ(resolve_vars(specs, {{"n", "2.5"}}, VarSource::cli, fake_env())->at("n").as_double(), 2.5);
   EXPECT_EQ(resolve_vars(specs, {{"n", 3}}, VarSource::web, fake_env())->at("n").as_int64(), 3);
@@ -101,7 +132,9 @@ TEST(ResolveVars, NumbersFromTextOnlyFromCliAndEnv) {
 }
 
 TEST(ResolveVars, BooleansAcceptWordsAndDigits) {
-  const std::vector<VarSpec> specs{spec("b", VarType::boolean)};
+  VarSpec b = spec("b", VarType::boolean);
+  b.sources = {VarSource::cli, VarSource::web, VarSource::env};
+  const std::vector<VarSpec> specs{b};
   EXPECT_EQ(resolve_vars(specs, {{"b", true}}, VarSource::web, fake_env())->at("b").as_bool(), true);
   EXPECT_EQ(resolve_vars(specs, {{"b", "false"}}, VarSource::cli, fake_env())->at("b").as_bool(), false);
   EXPECT_EQ(resolve_vars(specs, {{"b", "1"}}, VarSource::cli, fake_env())->at("b").as_bool(), true);
@@ -125,8 +158,26 @@ TEST(ResolveVars, StringsMustBeStrings) {
 
 TEST(ResolveVars, ParentValuesAreCheckedToo) {
   const boost::json::object parent{{"n", "5"}};
-  EXPECT_TRUE(has_problem(failure(resolve_vars({spec("n", VarType::number)}, {}, VarSource::cli, fake_env(), &parent)),
-                          "", "vars.n", "from parent must be a number"));
+  VarSpec n = spec("n", VarType::number);
+  n.sources = {VarSource::parent};
+  EXPECT_TRUE(has_problem(failure(resolve_vars({n}, {}, VarSource::cli, fake_env(), &parent)), "", "vars.n",
+                          "from parent must be a number, not the value it has"));
+}
+
+TEST(ResolveVars, ValuesFromTheEnvironmentAreNeverQuotedInErrors) {
+  VarSpec port = spec("port", VarType::number);
+  port.sources = {VarSource::env};
+  port.env = "SECRET_PORT";
+  VarSpec level = spec("level", VarType::enumeration);
+  level.values = {"debug", "info"};
+  level.sources = {VarSource::env};
+  const auto problems = failure(resolve_vars({port, level}, {}, VarSource::cli,
+                                             fake_env({{"SECRET_PORT", "hunter2"}, {"AGENTRY_VAR_LEVEL", "s3cr3t"}})));
+  EXPECT_TRUE(has_problem(problems, "", "vars.port", "from env SECRET_PORT must be a number, not the value it has"))
+      << testing::dump(problems);
+  EXPECT_TRUE(has_problem(problems, "", "vars.level", "must be one of debug, info, not the value it has"));
+  EXPECT_EQ(testing::dump(problems).find("hunter2"), std::string::npos);
+  EXPECT_EQ(testing::dump(problems).find("s3cr3t"), std::string::npos);
 }
 
 TEST(ResolveVars, ReportsEveryProblemAtOnce) {
@@ -150,7 +201,7 @@ TEST(VarSpecsJson, RoundTrips) {
   const auto json = var_specs_to_json(specs);
   EXPECT_EQ(boost::json::serialize(json.at("size")),
             R"({"type":"enum","required":true,"sources":["cli","parent"],"default":"s","values":["s","m"],)"
-            R"("description":"How big","env":"AGENTRY_VAR_SIZE"})");
+            R"("description":"How big","env":"AGENTRY_VAR_SIZE","envName":"AGENTRY_VAR_SIZE"})");
 
   auto back = var_specs_from_json(json);
   ASSERT_TRUE(back.ok()) << back.error().message;
@@ -163,6 +214,11 @@ TEST(VarSpecsJson, RoundTrips) {
   EXPECT_EQ((*back)[1].default_value, count.default_value);
   EXPECT_EQ((*back)[2].type, VarType::boolean);
   EXPECT_EQ(var_specs_to_json(*back), json);
+
+  // A frozen spec that spells it envName (agent-runner's name) reads the same.
+  auto renamed = var_specs_from_json(boost::json::object{{"count", {{"envName", "COUNT"}}}});
+  ASSERT_TRUE(renamed.ok()) << renamed.error().message;
+  EXPECT_EQ((*renamed)[0].env_name(), "COUNT");
 }
 
 TEST(VarSpecsJson, RejectsMalformedSpecs) {

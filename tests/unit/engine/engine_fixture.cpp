@@ -36,6 +36,7 @@ vars:
   feature:
     type: string
     required: true
+    sources: [cli, web, parent]
   size:
     type: enum
     values: [small, large]
@@ -104,8 +105,9 @@ void EngineTest::restart() {
   auto db = store::Database::open(root_ / "home" / "agentry.db", options);
   ASSERT_TRUE(db.ok()) << db.error().message;
   db_ = std::move(*db);
-  engine_ = std::make_unique<Engine>(EngineServices{*db_, plugins_, pool_, bus_},
-                                     EngineConfig{config_dir_, root_ / "home", "daemon-" + std::to_string(::getpid()) + "-test"});
+  EngineConfig config{config_dir_, root_ / "home", "daemon-" + std::to_string(::getpid()) + "-test"};
+  config.max_call_depth = max_call_depth_;
+  engine_ = std::make_unique<Engine>(EngineServices{*db_, plugins_, pool_, bus_}, config);
 }
 
 }  // namespace agentry::engine::testing

@@ -38,6 +38,7 @@ class EngineTest : public ::testing::Test {
   events::EventBus bus_;
   std::unique_ptr<Engine> engine_;
   Actor actor_{"test"};
+  int max_call_depth_ = default_max_call_depth;  // EngineConfig::max_call_depth at the next restart()
 };
 
 }  // namespace agentry::engine::testing

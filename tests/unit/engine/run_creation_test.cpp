@@ -1,7 +1,10 @@
 // init/start: definitions resolve into frozen inputs; bad input is refused and leaves no run.
 #include "engine/engine.hpp"
+#include "engine/lineage.hpp"
 
 #include "engine_fixture.hpp"
+
+#include <boost/json/serialize.hpp>
 
 namespace agentry::engine::testing {
 namespace {
@@ -22,6 +25,7 @@ TEST_F(EngineTest, InitFreezesRenderedInputsAndTasks) {
   EXPECT_EQ(run.frozen.brief, "You are the worker for " + run.id + ".\n\nWork in " + run.cwd +
                                   ".\n\nBuild dark mode (small).");
   EXPECT_EQ(run.frozen.vars.at("size").as_string(), "small");
+  EXPECT_EQ(run.frozen.timeout_sec, 3600);  // the agent sets none
 
   auto tasks = engine_->list_tasks(run.id);
   ASSERT_TRUE(tasks.ok());
@@ -107,6 +111,140 @@ TEST_F(EngineTest, ChildRunInheritsParentVarsAndGroup) {
   EXPECT_EQ(child.frozen.vars.at("feature").as_string(), "search");
   EXPECT_EQ(child.parent_run_id, parent.id);
   EXPECT_EQ(child.run_group_id, "wave-1");
+}
+
+TEST_F(EngineTest, UnknownTemplateKeysAreLeftAsWrittenAndAudited) {
+  write_config("assignments/typo/assignment.md", R"(---
+schemaVersion: 1
+message: "Fix {{isue}} in {{cwd}}"
+tasks:
+  - {id: t1, title: "Check {{ branch }}"}
+---
+CI needs ${{ secrets.TOKEN }}.
+)");
+  auto request = feature_request();
+  request.assignment = "typo";
+  request.cli_vars = {};
+  auto run = init_run(request);
+  EXPECT_EQ(run.frozen.message, "Fix {{isue}} in " + run.cwd);
+  EXPECT_NE(run.frozen.brief.find("CI needs ${{ secrets.TOKEN }}."), std::string::npos) << run.frozen.brief;
+  auto tasks = engine_->list_tasks(run.id);
+  ASSERT_TRUE(tasks.ok());
+  EXPECT_EQ((*tasks)[0].title, "Check {{ branch }}");
+
+  auto audit = engine_->audit(run.id, {});
+  ASSERT_TRUE(audit.ok());
+  ASSERT_EQ(audit->size(), 1u);
+  const auto& keys = (*audit)[0].data.at("unknownTemplateKeys").as_array();
+  ASSERT_EQ(keys.size(), 3u) << boost::json::serialize((*audit)[0].data);
+  EXPECT_EQ(keys[0].at("key").as_string(), "branch");
+  EXPECT_EQ(keys[0].at("in").as_string(), "tasks.t1.title");
+  EXPECT_EQ(keys[1].at("key").as_string(), "secrets.TOKEN");
+  EXPECT_EQ(keys[1].at("in").as_string(), "assignmentInstructions");
+  EXPECT_EQ(keys[2].at("key").as_string(), "isue");
+  EXPECT_EQ(keys[2].at("in").as_string(), "message");
+
+  // A run whose texts fill every placeholder says nothing about it.
+  auto clean = init_run(feature_request());
+  auto clean_audit = engine_->audit(clean.id, {});
+  ASSERT_TRUE(clean_audit.ok());
+  EXPECT_FALSE((*clean_audit)[0].data.contains("unknownTemplateKeys"));
+}
+
+TEST_F(EngineTest, RunsNestAtMostMaxCallDepthDeep) {
+  max_call_depth_ = 3;
+  restart();
+  auto request = feature_request();
+  std::string parent;
+  std::vector<std::string> chain;
+  for (int depth = 1; depth <= 3; ++depth) {
+    if (!parent.empty()) request.parent_run_id = parent;
+    parent = init_run(request).id;
+    chain.push_back(parent);
+  }
+  const std::size_t before = run_count(*engine_);
+  request.parent_run_id = parent;
+  for (bool start : {false, true}) {
+    auto refused = start ? engine_->start(request, actor_) : engine_->init(request, actor_);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, core::ErrorCode::validation);
+    EXPECT_NE(refused.error().message.find("nested 4 deep"), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find("AGENTRY_MAX_CALL_DEPTH"), std::string::npos);
+    EXPECT_EQ(refused.error().details.at("field").as_string(), "parentRunId");
+    EXPECT_EQ(refused.error().details.at("maxCallDepth").as_int64(), 3);
+  }
+  EXPECT_EQ(run_count(*engine_), before);  // nothing was written
+
+  // A sibling of the deepest run is fine, and so is a new lineage.
+  request.parent_run_id = chain[1];
+  EXPECT_TRUE(engine_->init(request, actor_).ok());
+  request.parent_run_id.reset();
+  EXPECT_TRUE(engine_->init(request, actor_).ok());
+
+  // The limit is read when the engine starts.
+  max_call_depth_ = 4;
+  restart();
+  request.parent_run_id = parent;
+  EXPECT_TRUE(engine_->init(request, actor_).ok());
+}
+
+TEST(MaxCallDepth, ParsesWholeNumbersInRange) {
+  EXPECT_EQ(parse_max_call_depth("8"), 8);
+  EXPECT_EQ(parse_max_call_depth("1"), 1);
+  EXPECT_EQ(parse_max_call_depth("1000"), 1000);
+  for (const char* bad : {"", "0", "-1", "1001", "eight", "8 ", "2.5"}) EXPECT_EQ(parse_max_call_depth(bad), std::nullopt) << bad;
+}
+
+TEST_F(EngineTest, VarsRememberWhereTheyCameFromAndEnvValuesAreRedacted) {
+  write_config("assignments/deploy/assignment.md", R"(---
+schemaVersion: 1
+vars:
+  token:
+    sources: [env]
+    envName: AGENTRY_TEST_DEPLOY_TOKEN
+  target:
+    required: true
+  region:
+    default: eu
+---
+Deploy {{target}} to {{region}} with {{token}}.
+)");
+  write_config("assignments/child/assignment.md", R"(---
+schemaVersion: 1
+vars:
+  token:
+    sources: [parent]
+  target:
+    sources: [parent, cli]
+---
+Child of {{target}} with {{token}}.
+)");
+  ::setenv("AGENTRY_TEST_DEPLOY_TOKEN", "tok-0123456789", 1);
+  auto request = feature_request();
+  request.assignment = "deploy";
+  request.cli_vars = {{"target", "prod"}};
+  auto parent = init_run(request);
+  ::unsetenv("AGENTRY_TEST_DEPLOY_TOKEN");
+  EXPECT_EQ(parent.frozen.vars.at("token"), "tok-0123456789");  // what the agent gets
+  EXPECT_NE(parent.frozen.brief.find("with tok-0123456789."), std::string::npos);
+  EXPECT_EQ(boost::json::serialize(parent.frozen.var_sources),
+            R"({"token":{"source":"env","envName":"AGENTRY_TEST_DEPLOY_TOKEN","redacted":true},)"
+            R"("target":{"source":"web"},"region":{"source":"default"}})");  // the request default is web
+
+  request.assignment = "child";
+  request.cli_vars = {};
+  request.parent_run_id = parent.id;
+  auto child = init_run(request);
+  EXPECT_EQ(child.frozen.vars.at("token"), "tok-0123456789");
+  EXPECT_EQ(boost::json::serialize(child.frozen.var_sources.at("token")),
+            R"({"source":"parent","inheritedFromRunId":")" + parent.id +
+                R"(","redacted":true,"envName":"AGENTRY_TEST_DEPLOY_TOKEN"})");
+  EXPECT_FALSE(child.frozen.var_sources.at("target").as_object().contains("redacted"));
+
+  // Stored as is; the projection is what hides it.
+  auto view = engine_->view(child.id);
+  ASSERT_TRUE(view.ok());
+  EXPECT_EQ(view->run.frozen.vars.at("token"), "tok-0123456789");
 }
 
 TEST_F(EngineTest, StartOpensTheFirstSessionWithTheBrief) {

@@ -7,6 +7,7 @@
 #include "cli/follow.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/render.hpp"
+#include "engine/lineage.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -83,10 +84,12 @@ core::Result<void> check_call_depth(const Environment& env) {
   if (ec != std::errc{} || end != text.data() + text.size() || depth < 0)
     return core::fail(core::ErrorCode::invalid_request,
                       std::string(env_call_depth) + " must be a non-negative integer (got '" + text + "')");
-  if (depth >= max_call_depth)
+  // The daemon's limit, when the environment sets one (agents inherit it).
+  const int limit = engine::parse_max_call_depth(env.get("AGENTRY_MAX_CALL_DEPTH")).value_or(max_call_depth);
+  if (depth >= limit)
     return core::fail(core::ErrorCode::conflict,
                       "refusing to start a run nested " + std::to_string(depth + 1) + " deep (" + env_call_depth + "=" +
-                          text + ", the limit is " + std::to_string(max_call_depth) +
+                          text + ", the limit is " + std::to_string(limit) +
                           "); is an agent starting agents in a loop?");
   return core::ok();
 }
