@@ -32,18 +32,11 @@ class ExampleConfig : public ::testing::Test {
 };
 
 TEST_F(ExampleConfig, EverythingLoadsWithoutWarnings) {
-  const auto agents = list_agents(roots_);
-  const auto assignments = list_assignments(roots_);
-  const auto launchers = list_launchers(roots_);
-  const auto tasks = list_task_definitions(roots_);
-  EXPECT_TRUE(agents.warnings.empty()) << testing::dump(agents.warnings);
-  EXPECT_TRUE(assignments.warnings.empty()) << testing::dump(assignments.warnings);
-  EXPECT_TRUE(launchers.warnings.empty()) << testing::dump(launchers.warnings);
-  EXPECT_TRUE(tasks.warnings.empty()) << testing::dump(tasks.warnings);
-  EXPECT_GE(agents.entries.size(), 2u);
-  EXPECT_GE(assignments.entries.size(), 1u);
-  EXPECT_GE(launchers.entries.size(), 1u);
-  EXPECT_GE(tasks.entries.size(), 1u);
+  const auto counts = testing::expect_every_kind_without_warnings(roots_);
+  EXPECT_GE(counts.agents, 2u);
+  EXPECT_GE(counts.assignments, 1u);
+  EXPECT_GE(counts.launchers, 1u);
+  EXPECT_GE(counts.tasks, 1u);
 }
 
 TEST_F(ExampleConfig, AgentsReferToExistingLaunchers) {

@@ -29,18 +29,14 @@ class ReferenceDefinitions : public ::testing::Test {
 };
 
 TEST_F(ReferenceDefinitions, EveryFileLoadsWithoutAWarning) {
+  const auto counts = testing::expect_every_kind_without_warnings(roots_);
+  EXPECT_EQ(counts.agents, 3u);
+  EXPECT_EQ(counts.assignments, 2u);
+  EXPECT_EQ(counts.launchers, 2u);
+  EXPECT_EQ(counts.tasks, 3u);
   const auto agents = list_agents(roots_);
   const auto assignments = list_assignments(roots_);
-  const auto launchers = list_launchers(roots_);
   const auto tasks = list_task_definitions(roots_);
-  EXPECT_TRUE(agents.warnings.empty()) << testing::dump(agents.warnings);
-  EXPECT_TRUE(assignments.warnings.empty()) << testing::dump(assignments.warnings);
-  EXPECT_TRUE(launchers.warnings.empty()) << testing::dump(launchers.warnings);
-  EXPECT_TRUE(tasks.warnings.empty()) << testing::dump(tasks.warnings);
-  EXPECT_EQ(agents.entries.size(), 3u);
-  EXPECT_EQ(assignments.entries.size(), 2u);
-  EXPECT_EQ(launchers.entries.size(), 2u);
-  EXPECT_EQ(tasks.entries.size(), 3u);
 
   // One at a time too, as a run loads them, each without a warning.
   for (const auto& agent : agents.entries) {

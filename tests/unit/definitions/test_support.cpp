@@ -1,5 +1,9 @@
 #include "test_support.hpp"
 
+#include "definitions/loader.hpp"
+
+#include <gtest/gtest.h>
+
 #include <boost/json/array.hpp>
 
 #include <atomic>
@@ -76,6 +80,18 @@ std::string dump(const std::vector<Problem>& problems) {
   std::string out;
   for (const auto& problem : problems) out += describe(problem) + "\n";
   return out.empty() ? "(no problems)" : out;
+}
+
+DefinitionCounts expect_every_kind_without_warnings(const Roots& roots) {
+  const auto agents = list_agents(roots);
+  const auto assignments = list_assignments(roots);
+  const auto launchers = list_launchers(roots);
+  const auto tasks = list_task_definitions(roots);
+  EXPECT_TRUE(agents.warnings.empty()) << dump(agents.warnings);
+  EXPECT_TRUE(assignments.warnings.empty()) << dump(assignments.warnings);
+  EXPECT_TRUE(launchers.warnings.empty()) << dump(launchers.warnings);
+  EXPECT_TRUE(tasks.warnings.empty()) << dump(tasks.warnings);
+  return {agents.entries.size(), assignments.entries.size(), launchers.entries.size(), tasks.entries.size()};
 }
 
 }  // namespace agentry::definitions::testing

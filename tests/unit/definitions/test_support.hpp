@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "definitions/env.hpp"
 #include "definitions/problem.hpp"
+#include "definitions/roots.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -45,5 +46,12 @@ bool has_problem(const std::vector<Problem>& problems, std::string_view path_suf
 
 /// All problems, one per line, for assertion messages.
 std::string dump(const std::vector<Problem>& problems);
+
+/// How many definitions of each kind a config dir holds.
+struct DefinitionCounts {
+  std::size_t agents = 0, assignments = 0, launchers = 0, tasks = 0;
+};
+/// Lists every kind under `roots`, expecting no warning from any of them.
+DefinitionCounts expect_every_kind_without_warnings(const Roots& roots);
 
 }  // namespace agentry::definitions::testing
