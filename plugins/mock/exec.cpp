@@ -1,5 +1,7 @@
 #include "mock/exec.hpp"
 
+#include "agentry/plugin_common/environment.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -74,6 +76,14 @@ ExecResult run_process(const std::vector<std::string>& argv, const std::vector<s
   ExecResult result;
   std::vector<std::string> args = argv;
   std::vector<std::string> env = merged_environment(extra_env);
+  // A bare name is looked up in the child's PATH (the host puts its own directory
+  // first), not in the daemon's: posix_spawnp would search the latter.
+  const auto resolved = agentry::plugin_common::resolve_program(args.front(), env, cwd);
+  if (!resolved.error.empty()) {
+    result.error = resolved.error;
+    return result;
+  }
+  args.front() = resolved.path;
   std::vector<char*> c_args = c_strings(args);
   std::vector<char*> c_env = c_strings(env);
 
@@ -100,7 +110,7 @@ ExecResult run_process(const std::vector<std::string>& argv, const std::vector<s
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&setup.actions, cwd.c_str());
 
   pid_t pid = -1;
-  const int rc = ::posix_spawnp(&pid, c_args[0], &setup.actions, &setup.attr, c_args.data(), c_env.data());
+  const int rc = ::posix_spawn(&pid, c_args[0], &setup.actions, &setup.attr, c_args.data(), c_env.data());
   ::close(fds[1]);
   if (rc != 0) {
     ::close(fds[0]);

@@ -5,6 +5,7 @@
 // real Codex and Claude Code binaries.
 #include "daemon_fixture.hpp"
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <thread>
@@ -233,6 +234,31 @@ TEST_F(TaskLoopAuthTest, ALiveRunsTokenReachesItsOwnRoutesAndNoOthers) {
   ASSERT_EQ(authed().post_json("/api/runs/" + run + "/abort", json::object{}).status, 200);
   EXPECT_EQ(settle(run), "aborted");
   EXPECT_EQ(agent.get("/api/runs/" + run + "/tasks").status, 401);
+}
+
+// The example config's demo agent (config/agents/demo) reports its tasks with the
+// commands a real agent is told to use, through PATH: what a newcomer sees after `make run`.
+TEST_F(TaskLoopTest, TheExampleConfigsDemoAgentFinishesItsRun) {
+  // The source tree, as the daemon's build recorded it (no absolute path in a -D flag).
+  std::ifstream cache(test::DaemonProcess::binary_path().parent_path().parent_path() / "CMakeCache.txt");
+  std::string line, source;
+  while (std::getline(cache, line))
+    if (line.rfind("CMAKE_HOME_DIRECTORY:INTERNAL=", 0) == 0) source = line.substr(line.find('=') + 1);
+  ASSERT_FALSE(source.empty()) << "no CMakeCache.txt beside the daemon's bin/";
+  test::DaemonOptions options;
+  options.home = dir_.path() / "demo-home";
+  options.config_dir = std::filesystem::path(source) / "config";
+  daemon_->stop();
+  daemon_ = std::make_unique<test::DaemonProcess>(options);
+  daemon_->start();
+  auto created = client().post_json("/api/runs", json::object{{"agent", "demo"},
+                                                              {"assignment", "implement-feature"},
+                                                              {"callerCwd", work_.string()},
+                                                              {"cliVars", {{"feature", "dark mode"}}}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string run(created.json().at("runId").as_string());
+  EXPECT_EQ(wait_until_settled(run, 60s), "success") << json::serialize(get_run(run));
+  EXPECT_EQ(get_run(run).at("totalAttemptCount").as_int64(), 1);
 }
 
 }  // namespace
