@@ -33,8 +33,14 @@ void check_error_answer(const std::string& text) {
   const auto* code = error->as_object().if_contains("code");
   FUZZ_CHECK(code && code->is_int64(), "an error has an integer code");
   const auto c = code->as_int64();
-  FUZZ_CHECK(c == agentry::api::jsonrpc_parse_error || c == agentry::api::jsonrpc_invalid_request,
-             "parsing fails only with parse error or invalid request");
+  // Params the API cannot take in (a NUL, a non-finite number) are refused like any
+  // invalid field: -32003 with the HTTP envelope's INVALID_REQUEST in data.
+  const auto* data = error->as_object().if_contains("data");
+  const bool invalid_field = c == agentry::api::jsonrpc_control_error && data && data->is_object() &&
+                             data->as_object().if_contains("code") &&
+                             data->as_object().at("code") == "INVALID_REQUEST";
+  FUZZ_CHECK(c == agentry::api::jsonrpc_parse_error || c == agentry::api::jsonrpc_invalid_request || invalid_field,
+             "parsing fails only with parse error, invalid request or an invalid field");
 }
 
 /// Boost.JSON (1.81) reads a number beyond double's range, such as 1e400, as an

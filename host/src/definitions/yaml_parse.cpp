@@ -124,7 +124,9 @@ class Converter {
   // Aliases let a tiny file expand to billions of nodes; a project's .agentry/ may
   // come from someone else's repository, so conversion stops at a generous budget.
   static constexpr std::size_t max_nodes = 100'000;
-  static constexpr std::size_t max_depth = 64;
+  // Below Boost.JSON's default parse depth (32): a value kept as JSON (backendConfig)
+  // must read back from the run's stored frozen inputs.
+  static constexpr std::size_t max_depth = 24;
   static constexpr std::size_t max_text_bytes = 4 * 1024 * 1024;
 
   std::size_t nodes_ = 0;
