@@ -206,9 +206,7 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
       return ctx.engine.abort(id, reason->value_or(""), r.actor);
     })(request);
     if (!answered) return answered;
-    auto& body = answered->body.as_object();
-    body["runId"] = body.at("run").as_object().at("runId");
-    body["accepted"] = true;
+    answered->body.as_object()["accepted"] = true;  // runId is there already, beside run
     return answered;
   });
   ops.add("runs.archive", run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.archive(id, r.actor); }));

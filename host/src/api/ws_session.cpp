@@ -272,8 +272,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
                                    request.method.rfind("launchers.", 0) == 0 ||
                                    request.method.rfind("taskDefinitions.", 0) == 0;
     if (!definition_method && request.params.contains("target") && !request.params.contains("runId")) {
-      request.params["runId"] = request.params.at("target");
+      // Copied out first: inserting runId may reallocate the object under a reference.
+      json::value target = request.params.at("target");
       request.params.erase("target");
+      request.params["runId"] = std::move(target);
     }
     OperationRequest op{std::move(request.params), actor_, var_origin_, scope_run_id_};
     return on_workers<std::string>(services_.workers, [&ops, id = std::move(id), method = std::move(request.method),
