@@ -81,6 +81,21 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
     if (!b->is_object()) config_fail("backendConfig must be an object");
     backend = b->get_object();
   }
+  // agent-runner's shape: transport: {type: ws, url: ...}. Its fields join the flat ones.
+  if (json::value* t = backend.if_contains("transport"); t != nullptr && t->is_object()) {
+    json::object nested = t->get_object();
+    json::value type = nested.contains("type") ? nested.at("type") : json::value("stdio");
+    for (const auto& field : nested) {
+      if (field.key() == "type") continue;
+      if (field.key() != "url" && field.key() != "socket" && field.key() != "authTokenFile")
+        config_fail("unknown key '" + std::string(field.key()) +
+                    "' in backendConfig.transport (known: type, url, socket, authTokenFile)");
+      if (backend.contains(field.key()))
+        config_fail("backendConfig." + std::string(field.key()) + " is given twice, flat and in transport");
+      backend[field.key()] = field.value();
+    }
+    backend["transport"] = std::move(type);
+  }
   for (const auto& field : backend)
     if (!kKnownKeys.contains(field.key())) {
       std::string known;

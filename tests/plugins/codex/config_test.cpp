@@ -122,5 +122,18 @@ TEST(CodexConfig, TomlValues) {
   EXPECT_EQ(toml_value(json::array{1, "x"}), "[1, \"x\"]");
 }
 
+TEST(CodexConfig, TheReferencesTransportObjectIsAccepted) {
+  ParsedConfig parsed = parse_config(params({{"transport", {{"type", "ws"}, {"url", "ws://127.0.0.1:4500/"}}}}));
+  ASSERT_TRUE(parsed.config) << parsed.error;
+  EXPECT_EQ(parsed.config->transport, Transport::ws);
+  ParsedConfig twice = parse_config(
+      params({{"url", "ws://127.0.0.1:1/"}, {"transport", {{"type", "ws"}, {"url", "ws://127.0.0.1:2/"}}}}));
+  EXPECT_FALSE(twice.config);
+  EXPECT_NE(twice.error.find("given twice"), std::string::npos) << twice.error;
+  ParsedConfig odd = parse_config(params({{"transport", {{"type", "uds"}, {"path", "/tmp/x"}}}}));
+  EXPECT_FALSE(odd.config);
+  EXPECT_NE(odd.error.find("unknown key 'path'"), std::string::npos) << odd.error;
+}
+
 }  // namespace
 }  // namespace agentry::codex
