@@ -30,8 +30,6 @@ class AccessPolicy {
   /// nullopt when `request` is refused. Otherwise the one run it is limited to: empty for
   /// auth off or the daemon's token, the run id for that run's own token.
   std::optional<std::string> authenticate(const HttpRequest& request) const;
-  /// True when authenticate() lets it through at all.
-  bool allows(const HttpRequest& request) const { return authenticate(request).has_value(); }
   /// The 401 envelope for a refused request.
   static HttpResponse refusal();
 

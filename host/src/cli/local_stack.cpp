@@ -13,11 +13,8 @@ engine::EngineConfig engine_config(const Paths& paths, const std::string& contro
   config.config_dir = paths.config_dir;
   config.state_dir = paths.home;
   config.controller_id = controller_id;
-  // Agents report on their tasks with this very binary, named absolutely so that their
-  // PATH does not matter (engine/task_prompt.hpp).
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  config.task_prompt.agentry_command = ec ? std::string("agentry") : engine::shell_quote(self.string());
+  // Agents report on their tasks with this very binary (engine/task_prompt.hpp).
+  config.task_prompt.agentry_binary = paths.binary;
   config.task_prompt.config_dir = paths.config_dir;
   if (const char* ms = std::getenv("AGENTRY_INTERRUPT_GRACE_MS"); ms && std::atol(ms) > 0)
     config.interrupt_grace = std::chrono::milliseconds(std::atol(ms));

@@ -20,11 +20,10 @@ core::Result<fs::path> xdg_dir(const char* override_var, const char* xdg_var, co
                     std::string("cannot choose a directory: set ") + override_var + " (HOME is not set either)");
 }
 
-fs::path default_web_dir() {
+fs::path own_binary() {
   std::error_code ec;
   auto exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  return exe.parent_path().parent_path() / "share" / "agentry" / "web";
+  return ec ? fs::path() : exe;
 }
 
 }  // namespace
@@ -37,8 +36,10 @@ core::Result<Paths> resolve_paths() {
   if (!config) return config.failure();
   p.home = fs::absolute(*home);
   p.config_dir = fs::absolute(*config);
+  p.binary = own_binary();
   auto web = env("AGENTRY_WEB_DIR");
-  p.web_dir = web.empty() ? default_web_dir() : fs::absolute(web);
+  if (!web.empty()) p.web_dir = fs::absolute(web);
+  else if (!p.binary.empty()) p.web_dir = p.binary.parent_path().parent_path() / "share" / "agentry" / "web";
   return p;
 }
 

@@ -15,6 +15,7 @@ struct Paths {
   std::filesystem::path home;
   std::filesystem::path config_dir;
   std::filesystem::path web_dir;
+  std::filesystem::path binary;  // this agentry, absolute (/proc/self/exe); empty when unknown
   std::filesystem::path database() const { return home / "agentry.db"; }
 };
 

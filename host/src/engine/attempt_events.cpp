@@ -1,6 +1,5 @@
 #include "engine/attempt_events.hpp"
 
-#include "agentry/plugin/events.h"
 #include "core/clock.hpp"
 #include "engine/attempt_policy.hpp"
 #include "engine/mutation_support.hpp"
@@ -17,26 +16,6 @@
 
 namespace agentry::engine {
 namespace json = boost::json;
-
-std::string timeline_kind(std::uint16_t type) {
-  switch (type) {
-    case AGENTRY_EVENT_MESSAGE_DELTA: return "message.delta";
-    case AGENTRY_EVENT_MESSAGE_COMPLETED: return "message.completed";
-    case AGENTRY_EVENT_REASONING: return "reasoning";
-    case AGENTRY_EVENT_TOOL_STARTED: return "tool.started";
-    case AGENTRY_EVENT_TOOL_COMPLETED: return "tool.completed";
-    case AGENTRY_EVENT_APPROVAL_REQUEST: return "approval.request";
-    case AGENTRY_EVENT_USAGE: return "usage";
-    case AGENTRY_EVENT_NOTICE: return "notice";
-    case AGENTRY_EVENT_CHECKPOINT: return "session.checkpoint";
-    case AGENTRY_EVENT_FINISHED: return "attempt.finished";
-    case AGENTRY_EVENT_REASONING_DELTA: return "reasoning.delta";
-    case AGENTRY_EVENT_TOOL_OUTPUT_DELTA: return "tool.output.delta";
-    case AGENTRY_EVENT_PLAN: return "plan";
-    case AGENTRY_EVENT_DIFF: return "diff";
-    default: return "event." + std::to_string(type);  // a type from a newer ABI minor
-  }
-}
 
 namespace {
 
@@ -129,27 +108,27 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
   out.adoption_failed = a.adoption_failed;
   for (auto& event : events) {
     auto payload = json::parse(event.payload).as_object();
-    if (event.ephemeral()) {
-      json::object envelope{{"runId", a.run_id}, {"cursor", nullptr}, {"kind", timeline_kind(event.type)},
+    if (event.ephemeral) {
+      json::object envelope{{"runId", a.run_id}, {"cursor", nullptr}, {"kind", event.kind},
                             {"attemptNumber", a.attempt_number}, {"at", core::now_iso8601()},
                             {"payload", payload}, {"ephemeral", true}};
       out.ephemeral.push_back(json::serialize(envelope));
       continue;
     }
-    if (event.type == AGENTRY_EVENT_CHECKPOINT) {
+    if (event.kind == "session.checkpoint") {
       if (auto* token = payload.if_contains("resumeToken"); token && token->is_string()) {
         run->backend_session_id = std::string(token->as_string());
         out.run_changed = true;
       }
     }
-    if (event.type == AGENTRY_EVENT_NOTICE && a.adopting && !out.adoption_reported)
+    if (event.kind == "notice" && a.adopting && !out.adoption_reported)
       if (auto* adoption = payload.if_contains("adoption"); adoption && adoption->is_object()) {
         record_adoption(c, *run, a, adoption->as_object());
         out.adoption_reported = true;
         auto* verdict = adoption->as_object().if_contains("decision");
         out.adoption_failed = verdict && verdict->is_string() && verdict->as_string() == "finalized";
       }
-    if (event.terminal() && !decision && !out.detached) {
+    if (event.terminal && !decision && !out.detached) {
       std::string outcome = "error";
       if (auto* o = payload.if_contains("outcome"); o && o->is_string()) outcome = std::string(o->as_string());
       std::string message;
@@ -160,11 +139,11 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
         continue;
       }
       if (outcome == "detached") message = "the backend detached without being asked to: " + message;
-      rows.push_back(timeline_event(a, timeline_kind(event.type), payload));
+      rows.push_back(timeline_event(a, event.kind, payload));
       decision = finish(c, *run, a, outcome, message, rows, false, out.adoption_failed);
       continue;
     }
-    rows.push_back(timeline_event(a, timeline_kind(event.type), payload));
+    rows.push_back(timeline_event(a, event.kind, payload));
   }
   if (forced && forced->outcome == "detached" && a.detach_requested && !decision && !out.detached) {
     record_detached(c, *run, a, {{"outcome", "detached"}, {"message", forced->message}, {"forced", true}}, rows);

@@ -18,8 +18,6 @@
 
 namespace agentry::engine {
 
-/// The timeline kind of a backend event type ("message.delta", "tool.started", ...).
-std::string timeline_kind(std::uint16_t event_type);
 
 /// How an attempt ended when the backend did not say so itself.
 struct ForcedEnd {

@@ -7,7 +7,6 @@
 #include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
 
-#include <agentry/plugin/events.h>
 
 #include <boost/json.hpp>
 
@@ -278,7 +277,7 @@ core::Result<void> LiveRun::answer_approval(const std::string& approval_id, cons
 bool LiveRun::track_approvals(const std::vector<plugins::BackendEvent>& batch) {
   bool any = false;
   for (const auto& event : batch) {
-    if (event.type != AGENTRY_EVENT_APPROVAL_REQUEST) continue;
+    if (event.kind != "approval.request") continue;
     boost::system::error_code ec;
     auto payload = json::parse(event.payload, ec);
     if (ec || !payload.is_object()) continue;  // the host table validated it; be safe anyway

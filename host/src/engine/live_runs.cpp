@@ -6,11 +6,9 @@
 #include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
 
-#include <agentry/plugin/backend.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 
 namespace agentry::engine {
 
@@ -30,11 +28,10 @@ LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) c
               "AGENTRY_PARENT_RUN_ID=" + run.parent_run_id.value_or("")};
   if (!connect_url_.empty()) spec.env.push_back("AGENTRY_CONNECT=" + connect_url_);
   // An agent that types plain `agentry` gets this one.
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
+  if (services_.task_prompt && !services_.task_prompt->agentry_binary.empty()) {
     const char* path = std::getenv("PATH");
-    spec.env.push_back("PATH=" + self.parent_path().string() + (path && *path ? std::string(":") + path : ""));
+    spec.env.push_back("PATH=" + services_.task_prompt->agentry_binary.parent_path().string() +
+                       (path && *path ? std::string(":") + path : ""));
   }
   if (services_.per_run_tokens) {
     // Never the daemon's own token: one that reaches this run only, revoked at its end.
@@ -85,14 +82,7 @@ void LiveRuns::launch(LaunchSpec spec) {
   start(live, stop_reason, StopCause::shutdown);
 }
 
-bool LiveRuns::can_adopt(const std::string& backend) const {
-  for (const auto& loaded : services_.plugins.backends())
-    if (loaded.descriptor.id == backend) {
-      const auto& features = loaded.descriptor.features;
-      return std::find(features.begin(), features.end(), AGENTRY_FEATURE_DETACH) != features.end();
-    }
-  return false;
-}
+bool LiveRuns::can_adopt(const std::string& backend) const { return services_.plugins.can_detach(backend); }
 
 // Called on the ended LiveRun's strand. The successor replaces it under the same lock,
 // so stop_all() always finds one of the two: the run is never live yet unlisted. Nothing

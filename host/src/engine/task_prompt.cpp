@@ -54,7 +54,8 @@ std::string section_template(const TaskPromptSettings& settings) {
 boost::json::object context_of(const core::Run& run, const std::vector<core::Task>& tasks,
                                 const TaskPromptSettings& settings) {
   return {{"task_list", task_list(tasks)},
-          {"agentry", settings.agentry_command},
+          {"agentry", settings.agentry_binary.empty() ? std::string("agentry")
+                                                       : shell_quote(settings.agentry_binary.string())},
           {"run_id", run.id},
           {"task_count", static_cast<std::int64_t>(tasks.size())},
           {"commands", ""}};

@@ -22,9 +22,9 @@
 namespace agentry::engine {
 
 struct TaskPromptSettings {
-  /// How an agent's shell runs this agentry: the daemon's own binary, as an absolute
-  /// path, so the commands work whatever the agent's PATH is.
-  std::string agentry_command = "agentry";
+  /// This agentry, absolute: the commands name it so that they work whatever the agent's
+  /// PATH is, and its directory goes first on the PATH agents get. Empty: plain "agentry".
+  std::filesystem::path agentry_binary;
   std::filesystem::path config_dir;
 };
 

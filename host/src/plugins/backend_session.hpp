@@ -16,15 +16,17 @@
 
 namespace agentry::plugins {
 
+/// A plugin's event in the host's own terms, translated once at the ABI boundary
+/// (plugin_backend_session.cpp): nothing above host/src/plugins sees an ABI number.
 struct BackendEvent {
-  std::uint16_t type = 0;  // AGENTRY_EVENT_*
-  std::uint32_t flags = 0; // AGENTRY_EVENT_FLAG_*
+  /// The timeline kind: "message.delta", "tool.started", "session.checkpoint",
+  /// "attempt.finished", ... ("event.<n>" for a type from a newer ABI minor).
+  std::string kind;
+  bool ephemeral = false;  // streamed, never stored
+  bool terminal = false;   // ends the attempt (kind "attempt.finished")
   std::uint64_t seq = 0;
   std::int64_t time_ns = 0;
   std::string payload;  // a JSON object, validated by the host table
-
-  bool ephemeral() const;
-  bool terminal() const;
 };
 
 /// Receives an instance's output. Implemented by the engine's live run.

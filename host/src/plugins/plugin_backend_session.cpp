@@ -15,6 +15,27 @@
 namespace agentry::plugins {
 namespace {
 
+/// The timeline kind of an ABI event type: the host's name for it from here on.
+std::string timeline_kind(std::uint16_t type) {
+  switch (type) {
+    case AGENTRY_EVENT_MESSAGE_DELTA: return "message.delta";
+    case AGENTRY_EVENT_MESSAGE_COMPLETED: return "message.completed";
+    case AGENTRY_EVENT_REASONING: return "reasoning";
+    case AGENTRY_EVENT_TOOL_STARTED: return "tool.started";
+    case AGENTRY_EVENT_TOOL_COMPLETED: return "tool.completed";
+    case AGENTRY_EVENT_APPROVAL_REQUEST: return "approval.request";
+    case AGENTRY_EVENT_USAGE: return "usage";
+    case AGENTRY_EVENT_NOTICE: return "notice";
+    case AGENTRY_EVENT_CHECKPOINT: return "session.checkpoint";
+    case AGENTRY_EVENT_FINISHED: return "attempt.finished";
+    case AGENTRY_EVENT_REASONING_DELTA: return "reasoning.delta";
+    case AGENTRY_EVENT_TOOL_OUTPUT_DELTA: return "tool.output.delta";
+    case AGENTRY_EVENT_PLAN: return "plan";
+    case AGENTRY_EVENT_DIFF: return "diff";
+    default: return "event." + std::to_string(type);  // a type from a newer ABI minor
+  }
+}
+
 constexpr const char* host_version = "0.1.0";
 
 // What a plugin instance reaches through its host table: the table itself, the sink it
@@ -104,7 +125,8 @@ class HostChannel {
     if (e->seq <= last && !seq_warned_.exchange(true))
       violation(6, "event seq " + std::to_string(e->seq) + " does not increase (last " + std::to_string(last) + ")");
     if (terminal && terminal_seen_.exchange(true)) return AGENTRY_ERR_INVALID_STATE;
-    BackendEvent event{e->type, e->flags, e->seq, e->time_ns, std::move(payload)};
+    BackendEvent event{timeline_kind(e->type), (e->flags & AGENTRY_EVENT_FLAG_EPHEMERAL) != 0, terminal, e->seq,
+                       e->time_ns, std::move(payload)};
     if (!sink.offer(std::move(event))) {
       if (terminal) terminal_seen_ = false;
       return AGENTRY_ERR_BUSY;
@@ -278,8 +300,6 @@ class PluginBackendSession final : public BackendSession {
 
 }  // namespace
 
-bool BackendEvent::ephemeral() const { return (flags & AGENTRY_EVENT_FLAG_EPHEMERAL) != 0; }
-bool BackendEvent::terminal() const { return (flags & AGENTRY_EVENT_FLAG_TERMINAL) != 0; }
 
 core::Result<std::unique_ptr<BackendSession>> create_plugin_session(std::shared_ptr<PluginLibrary> library,
                                                                     const BackendDescriptor& backend,

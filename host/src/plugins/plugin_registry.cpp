@@ -3,6 +3,8 @@
 #include "core/log.hpp"
 #include "plugins/plugin_backend_session.hpp"
 
+#include <agentry/plugin/backend.h>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -80,6 +82,14 @@ void PluginRegistry::load(const fs::path& path) {
 bool PluginRegistry::has(const std::string& backend_id) const {
   std::lock_guard lock(mutex_);
   return backends_.count(backend_id) > 0;
+}
+
+bool PluginRegistry::can_detach(const std::string& backend_id) const {
+  std::lock_guard lock(mutex_);
+  auto it = backends_.find(backend_id);
+  if (it == backends_.end()) return false;
+  const auto& features = it->second.descriptor.features;
+  return std::find(features.begin(), features.end(), AGENTRY_FEATURE_DETACH) != features.end();
 }
 
 std::vector<std::string> PluginRegistry::backend_ids() const {

@@ -48,6 +48,8 @@ class PluginRegistry {
   void load(const std::filesystem::path& library);
 
   bool has(const std::string& backend_id) const;
+  /// True when the backend can leave its agent working and take it over later (ext/detach.h).
+  bool can_detach(const std::string& backend_id) const;
   std::vector<std::string> backend_ids() const;
   std::vector<LoadedBackend> backends() const;
   std::vector<LoadError> errors() const;
