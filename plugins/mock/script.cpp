@@ -104,12 +104,14 @@ Step parse_step(const json::value& value) {
     return Say{r.string("say"), static_cast<uint32_t>(deltas), r.rate("rateHz")};
   }
   if (kind == "events") {
-    r.allow({"kind", "ephemeral", "rateHz", "timestamps"});
+    r.allow({"kind", "ephemeral", "rateHz", "timestamps", "complete"});
     const std::string k = r.string("kind", "notice");
     if (k != "notice" && k != "delta") fail("\"events\" step: \"kind\" must be \"notice\" or \"delta\"");
     const bool delta = k == "delta";
+    const bool complete = r.boolean("complete", false);
+    if (complete && !delta) fail("\"events\" step: \"complete\" is for \"kind\": \"delta\"");
     return Events{r.count("events", 0), delta, r.boolean("ephemeral", delta), r.rate("rateHz"),
-                  r.boolean("timestamps", false)};
+                  r.boolean("timestamps", false), complete};
   }
   r.allow({});  // every other step is its one key
   if (kind == "reasoning") return Reasoning{r.string("reasoning")};

@@ -10,7 +10,9 @@
 //       second (0 or absent = as fast as possible), then MESSAGE_COMPLETED (whole text).
 //   {"events": N, "kind": "notice"|"delta", "ephemeral": bool, "rateHz": R}
 //       N numbered events, index 1..N: NOTICE {"level":"info","message":"event <i>",
-//       "index":i} or MESSAGE_DELTA {"text":"event <i>","index":i}. `ephemeral`
+//       "index":i} or MESSAGE_DELTA {"text":"event <i>","itemId":id,"index":i} (one
+//       itemId per step). `"complete": true` (deltas only) then emits MESSAGE_COMPLETED
+//       with the deltas' whole text, as a real agent's message ends. `ephemeral`
 //       defaults to true for deltas and false for notices. `"timestamps": true` adds
 //       "emittedAtNs": CLOCK_MONOTONIC at emit (system-wide, so another process on the
 //       machine can measure delivery latency).
@@ -54,6 +56,7 @@ struct Events {
   bool ephemeral = false;
   double rate_hz = 0;
   bool timestamps = false;
+  bool complete = false;  // deltas: then one MESSAGE_COMPLETED with their whole text
 };
 struct Reasoning {
   std::string text;

@@ -52,15 +52,20 @@ std::optional<Finish> Attempt::step(const Say& s) {
 
 std::optional<Finish> Attempt::step(const Events& s) {
   const uint32_t flags = s.ephemeral ? uint32_t{AGENTRY_EVENT_FLAG_EPHEMERAL} : 0u;
+  const std::string item = s.delta ? next_id("msg") : std::string();
+  std::string whole;  // the deltas' text, for the completed message
   const auto t0 = Clock::now();
   for (uint64_t i = 1; i <= s.count; ++i) {
     if (!pace(t0, i - 1, s.rate_hz)) return std::nullopt;
     const std::string text = "event " + std::to_string(i);
-    boost::json::object payload = s.delta ? boost::json::object{{"text", text}, {"index", i}}
+    boost::json::object payload = s.delta ? boost::json::object{{"text", text}, {"itemId", item}, {"index", i}}
                                           : boost::json::object{{"level", "info"}, {"message", text}, {"index", i}};
+    if (s.complete) whole += text;
     if (s.timestamps) payload["emittedAtNs"] = std::chrono::steady_clock::now().time_since_epoch().count();
     emit(s.delta ? AGENTRY_EVENT_MESSAGE_DELTA : AGENTRY_EVENT_NOTICE, std::move(payload), flags);
   }
+  if (s.complete)
+    emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", whole}, {"itemId", item}, {"role", "assistant"}});
   return std::nullopt;
 }
 
