@@ -105,6 +105,8 @@ int run_serve(const ServeOptions& options) {
     limits.idle_timeout = std::chrono::milliseconds(std::atol(ms));
   if (const char* n = std::getenv("AGENTRY_HTTP_MAX_CONNECTIONS"); n && std::atol(n) >= 8)
     limits.max_connections = static_cast<std::size_t>(std::atol(n));
+  if (const char* ms = std::getenv("AGENTRY_HTTP_WRITE_TIMEOUT_MS"); ms && std::atol(ms) > 0)
+    limits.write_timeout = std::chrono::milliseconds(std::atol(ms));
   if (const char* ms = std::getenv("AGENTRY_SSE_HEARTBEAT_MS"); ms && std::atol(ms) > 0)
     limits.sse_heartbeat = std::chrono::milliseconds(std::atol(ms));
   api::HttpServer server(router, limits);
