@@ -1,35 +1,38 @@
 #pragma once
-// A source of Server-Sent Events text, independent of the network layer. The server
-// polls it (on a worker thread: it may read the store), writes what it returns, and
-// sleeps until the waker fires or a heartbeat is due. Sources keep no unbounded
-// buffers: durable events are re-read from the store after the last cursor sent.
+// A live stream a client follows, independent of the transport. Server-Sent Events,
+// WebSocket subscriptions and the embedded CLI's follow all drive it the same way:
+// start() with a waker, then poll() whenever it fires (or `more` says so), and write the
+// frames it returns. Frames are serialized once and shared by every subscriber: SSE
+// writes their text, WebSocket wraps their JSON in a notification.
 
+#include "events/frame.hpp"
+
+#include <cstddef>
 #include <functional>
-#include <string>
 #include <vector>
 
 namespace agentry::api {
 
-/// One event of a stream, transport-neutral: SSE frames it, WebSocket wraps it in a
-/// JSON-RPC notification.
-struct StreamEvent {
-  std::string event;  // "summary", "detail", "timeline", "audit"
-  std::string data;   // a JSON object, serialized
-  std::string id;     // the cursor, or empty for events that cannot be resumed from
+struct StreamBatch {
+  std::vector<events::Frame> frames;
+  bool closed = false;  // the stream is over (its run was deleted)
+  bool more = false;    // more is ready now: poll again without waiting for a wake
 };
 
 class EventStream {
  public:
   virtual ~EventStream() = default;
+  /// "summary", "detail", "timeline" or "audit": the WebSocket method is run.<channel>.
+  /// Timeline and audit frames are envelopes with a cursor; the others are objects whose
+  /// members a notification's params take.
+  virtual const char* channel() const = 0;
   /// Called once before the first poll(). `wake` may be called from any thread, any
   /// number of times; it only schedules another poll().
   virtual void start(std::function<void()> wake) = 0;
-  /// Events ready now (none: empty). Sets `closed` when the stream is over: the
-  /// subscriber fell too far behind, or its run was deleted.
-  virtual std::vector<StreamEvent> poll(bool& closed) = 0;
+  /// [one caller at a time; may read the store, so not on an I/O thread] What is ready
+  /// now, at most `max_frames` frames. `look_in_store`: also pick up what another
+  /// process wrote to the store, which this one is never told of (the embedded CLI).
+  virtual StreamBatch poll(std::size_t max_frames, bool look_in_store) = 0;
 };
-
-/// The SSE text of `events`: "id:" (when there is one) and one "data:" line each.
-std::string sse_frames(const std::vector<StreamEvent>& events);
 
 }  // namespace agentry::api

@@ -4,6 +4,7 @@
 #include "api/beast_request.hpp"
 #include "api/browser_guard.hpp"
 #include "api/event_stream.hpp"
+#include "api/run_streams.hpp"
 #include "api/server_errors.hpp"
 #include "api/worker_dispatch.hpp"
 #include "api/ws_session.hpp"
@@ -101,11 +102,6 @@ http::response<http::string_body> to_beast(const HttpResponse& response, unsigne
   return res;
 }
 
-struct PollResult {
-  std::string text;
-  bool closed = false;
-};
-
 // GCC 12 destroys lambda temporaries created inside a co_await expression twice, so
 // the callables handed to on_workers() are built in these plain functions instead.
 
@@ -118,16 +114,16 @@ net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpReq
 }
 
 /// poll() may read the store, so it runs on the worker pool like request handlers.
-net::awaitable<PollResult> poll_on_workers(HttpServer::Impl& impl, std::shared_ptr<EventStream> source) {
-  return on_workers<PollResult>(impl.workers, [source = std::move(source)]() {
-    PollResult result;
+net::awaitable<StreamBatch> poll_on_workers(HttpServer::Impl& impl, std::shared_ptr<EventStream> source) {
+  return on_workers<StreamBatch>(impl.workers, [source = std::move(source)]() {
     try {
-      result.text = sse_frames(source->poll(result.closed));
+      return source->poll(stream_batch_frames, false);
     } catch (const std::exception& e) {
       core::log_error("event stream failed", {{"error", e.what()}});
-      result.closed = true;
+      StreamBatch closed;
+      closed.closed = true;
+      return closed;
     }
-    return result;
   });
 }
 
@@ -138,14 +134,18 @@ struct StreamWake {
   net::steady_timer timer;
 };
 
-net::awaitable<bool> write_text(beast::tcp_stream& stream, std::string text, const ServerLimits& limits) {
-  stream.expires_after(limits.write_timeout);  // a client too slow to take this is dropped
-  auto [ec, n] = co_await net::async_write(stream, net::buffer(text), net::as_tuple(net::use_awaitable));
+/// Writes `buffers` in one go; a client that takes longer than the write timeout to
+/// accept them has stalled and is dropped (it resumes by cursor).
+template <class Buffers>
+net::awaitable<bool> write_all(beast::tcp_stream& stream, const Buffers& buffers, const ServerLimits& limits) {
+  stream.expires_after(limits.write_timeout);
+  auto [ec, n] = co_await net::async_write(stream, buffers, net::as_tuple(net::use_awaitable));
   co_return !ec;
 }
 
 /// Serves a Server-Sent Events response until the client goes away, the source
-/// closes, or the daemon stops. The connection is not reused afterwards.
+/// closes, or the daemon stops. The connection is not reused afterwards. Frames are
+/// shared with every other subscriber: they are written as they are, gathered.
 net::awaitable<void> serve_stream(HttpServer::Impl& impl, beast::tcp_stream& stream, const HttpResponse& response,
                                   unsigned version) {
   http::response<http::empty_body> head{http::status::ok, version};
@@ -165,21 +165,23 @@ net::awaitable<void> serve_stream(HttpServer::Impl& impl, beast::tcp_stream& str
     w->pending = true;
     net::post(w->timer.get_executor(), [w] { w->timer.cancel(); });
   });
+  std::vector<net::const_buffer> buffers;
   for (;;) {
     wake->pending = false;
-    PollResult polled = co_await poll_on_workers(impl, response.stream);
-    if (!polled.text.empty()) {
-      bool ok = co_await write_text(stream, polled.text, impl.limits);
-      if (!ok) break;
+    StreamBatch batch = co_await poll_on_workers(impl, response.stream);
+    if (!batch.frames.empty()) {
+      buffers.clear();
+      for (const auto& frame : batch.frames) buffers.emplace_back(net::buffer(frame->text));
+      if (!co_await write_all(stream, buffers, impl.limits)) break;
     }
-    if (polled.closed || impl.stopping) break;
-    if (wake->pending || !polled.text.empty()) continue;
+    if (batch.closed || impl.stopping) break;
+    if (wake->pending || batch.more) continue;
     wake->timer.expires_after(impl.limits.sse_heartbeat);
     auto [timer_ec] = co_await wake->timer.async_wait(net::as_tuple(net::use_awaitable));
     if (impl.stopping) break;
-    if (!timer_ec) {
-      bool ok = co_await write_text(stream, ": heartbeat\n\n", impl.limits);
-      if (!ok) break;
+    if (!timer_ec && !wake->pending) {
+      static constexpr std::string_view heartbeat = ": heartbeat\n\n";
+      if (!co_await write_all(stream, net::buffer(heartbeat.data(), heartbeat.size()), impl.limits)) break;
     }
   }
 }

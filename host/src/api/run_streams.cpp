@@ -1,33 +1,22 @@
 #include "api/run_streams.hpp"
 
+#include "core/ids.hpp"
 #include "events/projections.hpp"
 
 #include <boost/json/serialize.hpp>
 
-#include <deque>
 #include <mutex>
 #include <set>
 
 namespace agentry::api {
 namespace json = boost::json;
 using events::Channel;
-
-std::string sse_frames(const std::vector<StreamEvent>& events) {
-  std::string out;
-  for (const auto& e : events) {
-    if (!e.id.empty()) out += "id: " + e.id + "\n";
-    // No "event:" line: browsers deliver only unnamed events to EventSource.onmessage,
-    // and each data object says what it is (type, or kind for timeline events).
-    out += "data: " + e.data + "\n\n";  // data is single-line JSON
-  }
-  return out;
-}
+using events::Frame;
 
 namespace {
 
-/// Subscription plumbing shared by every stream: the waker, set once, called on change.
-/// The bus holds only a weak reference, so a notification racing with the end of a
-/// connection never reaches a destroyed stream.
+/// The waker, set once, called on change. The bus holds only a weak reference, so a
+/// notification racing with the end of a connection never reaches a destroyed stream.
 class StreamBase : public EventStream, public std::enable_shared_from_this<StreamBase> {
  protected:
   virtual void on_notification(const events::Notification&) { wake(); }
@@ -56,54 +45,72 @@ class StreamBase : public EventStream, public std::enable_shared_from_this<Strea
   std::function<void()> waker_;
 };
 
-/// Timeline or audit: re-reads the store after the last cursor sent.
-class CursorStream final : public StreamBase {
+Frame object_frame(const json::object& event) { return events::make_frame(json::serialize(event)); }
+
+/// A run's timeline: the bus's live feed, which reads the store only to catch up.
+class TimelineStream final : public EventStream {
  public:
-  CursorStream(engine::Engine& engine, std::string run_id, std::int64_t after, Channel channel)
-      : engine_(engine), run_id_(std::move(run_id)), cursor_(after), channel_(channel) {}
+  TimelineStream(engine::Engine& engine, std::string run_id, std::int64_t after)
+      : engine_(engine), run_id_(std::move(run_id)), after_(after) {}
+
+  const char* channel() const override { return "timeline"; }
+
+  void start(std::function<void()> wake) override {
+    subscriber_ = engine_.bus().timeline().subscribe(run_id_, after_, std::move(wake));
+  }
+
+  StreamBatch poll(std::size_t max_frames, bool look_in_store) override {
+    auto history = [this](std::int64_t after, std::int64_t upto,
+                          std::size_t limit) -> std::optional<std::vector<Frame>> {
+      store::EventPageQuery q{after, limit, upto, true};
+      auto page = engine_.timeline(run_id_, q);
+      if (!page) return std::nullopt;
+      std::vector<Frame> frames;
+      frames.reserve(page->size());
+      for (const auto& e : *page)
+        frames.push_back(events::make_frame(
+            events::timeline_envelope({e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}),
+            e.cursor));
+      return frames;
+    };
+    auto last_cursor = [this]() -> std::optional<std::int64_t> {
+      auto last = engine_.timeline_last_cursor(run_id_);
+      if (!last) return std::nullopt;
+      return *last;
+    };
+    auto batch = subscriber_->poll(history, last_cursor, max_frames, look_in_store);
+    return {std::move(batch.frames), batch.closed, batch.more};
+  }
+
+ private:
+  engine::Engine& engine_;
+  std::string run_id_;
+  std::int64_t after_;
+  std::shared_ptr<events::TimelineSubscriber> subscriber_;
+};
+
+/// A run's audit trail: re-read from the store after the last cursor sent.
+class AuditStream final : public StreamBase {
+ public:
+  AuditStream(engine::Engine& engine, std::string run_id, std::int64_t after)
+      : engine_(engine), run_id_(std::move(run_id)), cursor_(after) {}
+
+  const char* channel() const override { return "audit"; }
 
   void start(std::function<void()> w) override {
     set_waker(std::move(w));
-    subscribe(engine_.bus(), channel_, run_id_);
+    subscribe(engine_.bus(), Channel::audit, run_id_);
     wake();  // the first poll replays history after `after`
   }
 
-  void on_notification(const events::Notification& n) override {
-    if (n.ephemeral) {
-      std::lock_guard lock(mutex_);
-      if (ephemeral_.size() >= max_pending_ephemeral) overflow_ = true;
-      else ephemeral_.push_back(n.ephemeral);
-    }
-    wake();
-  }
-
-  std::vector<StreamEvent> poll(bool& closed) override {
-    std::vector<StreamEvent> out;
-    store::EventPageQuery q{cursor_, stream_page};
-    std::size_t count = 0;
-    if (channel_ == Channel::timeline) {
-      auto page = engine_.timeline(run_id_, q);
-      if (!page) return closed = true, out;
-      for (const auto& e : *page)
-        out.push_back({"timeline", json::serialize(events::timeline_event_json(e)), std::to_string(e.cursor)});
-      count = page->size();
-      if (!page->empty()) cursor_ = page->back().cursor;
-    } else {
-      auto page = engine_.audit(run_id_, q);
-      if (!page) return closed = true, out;
-      for (const auto& e : *page)
-        out.push_back({"audit", json::serialize(events::audit_event_json(e)), std::to_string(e.cursor)});
-      count = page->size();
-      if (!page->empty()) cursor_ = page->back().cursor;
-    }
-    std::deque<std::shared_ptr<const std::string>> ephemeral;
-    {
-      std::lock_guard lock(mutex_);
-      ephemeral.swap(ephemeral_);
-      if (overflow_) closed = true;
-    }
-    for (const auto& e : ephemeral) out.push_back({"timeline", *e, {}});
-    if (count == stream_page) wake();  // more history waiting
+  StreamBatch poll(std::size_t max_frames, bool) override {
+    StreamBatch out;
+    auto page = engine_.audit(run_id_, store::EventPageQuery{cursor_, max_frames});
+    if (!page) return out.closed = true, out;
+    for (const auto& e : *page)
+      out.frames.push_back(events::make_frame(json::serialize(events::audit_event_json(e)), e.cursor));
+    if (!page->empty()) cursor_ = page->back().cursor;
+    out.more = page->size() == max_frames;
     return out;
   }
 
@@ -111,18 +118,13 @@ class CursorStream final : public StreamBase {
   engine::Engine& engine_;
   std::string run_id_;
   std::int64_t cursor_;
-  Channel channel_;
-  std::deque<std::shared_ptr<const std::string>> ephemeral_;
-  bool overflow_ = false;
 };
-
-json::object detail_of(const engine::RunView& v) {
-  return events::run_detail({v.run, v.tasks, v.sessions, v.attempts});
-}
 
 class DetailStream final : public StreamBase {
  public:
   DetailStream(engine::Engine& engine, std::string run_id) : engine_(engine), run_id_(std::move(run_id)) {}
+
+  const char* channel() const override { return "detail"; }
 
   void start(std::function<void()> w) override {
     set_waker(std::move(w));
@@ -130,15 +132,19 @@ class DetailStream final : public StreamBase {
     wake();
   }
 
-  std::vector<StreamEvent> poll(bool& closed) override {
+  StreamBatch poll(std::size_t, bool) override {
+    StreamBatch out;
     auto view = engine_.view(run_id_);
     if (!view) {
-      closed = true;
-      return {{"detail", json::serialize(json::object{{"type", "run_removed"}, {"runId", run_id_}}), {}}};
+      out.closed = true;
+      out.frames.push_back(object_frame({{"type", "run_removed"}, {"runId", run_id_}}));
+      return out;
     }
-    if (view->run.revision == sent_revision_) return {};
+    if (view->run.revision == sent_revision_) return out;
     sent_revision_ = view->run.revision;
-    return {{"detail", json::serialize(json::object{{"type", "run_detail"}, {"run", detail_of(*view)}}), {}}};
+    auto detail = events::run_detail({view->run, view->tasks, view->sessions, view->attempts});
+    out.frames.push_back(object_frame({{"type", "run_detail"}, {"run", std::move(detail)}}));
+    return out;
   }
 
  private:
@@ -147,9 +153,13 @@ class DetailStream final : public StreamBase {
   std::int64_t sent_revision_ = -1;
 };
 
+/// Every run's summary: a set of runs changed since the last poll, so a subscriber that
+/// falls behind gets each run once, as it is now.
 class SummaryStream final : public StreamBase {
  public:
   explicit SummaryStream(engine::Engine& engine) : engine_(engine) {}
+
+  const char* channel() const override { return "summary"; }
 
   void start(std::function<void()> w) override {
     set_waker(std::move(w));
@@ -165,14 +175,15 @@ class SummaryStream final : public StreamBase {
     wake();
   }
 
-  std::vector<StreamEvent> poll(bool& closed) override {
+  StreamBatch poll(std::size_t max_frames, bool) override {
     std::set<std::string> dirty;
+    StreamBatch out;
     {
       std::lock_guard lock(mutex_);
-      dirty.swap(dirty_);
-      if (overflow_) closed = true;
+      while (!dirty_.empty() && dirty.size() < max_frames) dirty.insert(dirty_.extract(dirty_.begin()));
+      out.more = !dirty_.empty();
+      if (overflow_) out.closed = true;
     }
-    std::vector<StreamEvent> out;
     for (const auto& id : dirty) {
       auto view = engine_.view(id);
       json::object event;
@@ -183,7 +194,7 @@ class SummaryStream final : public StreamBase {
       } else {
         event = {{"type", "summary_removed"}, {"runId", id}};
       }
-      out.push_back({"summary", json::serialize(event), {}});
+      out.frames.push_back(object_frame(event));
     }
     return out;
   }
@@ -196,17 +207,26 @@ class SummaryStream final : public StreamBase {
 
 }  // namespace
 
-std::shared_ptr<EventStream> make_summary_stream(engine::Engine& engine) {
-  return std::make_shared<SummaryStream>(engine);
-}
-std::shared_ptr<EventStream> make_detail_stream(engine::Engine& engine, std::string run_id) {
-  return std::make_shared<DetailStream>(engine, std::move(run_id));
-}
-std::shared_ptr<EventStream> make_timeline_stream(engine::Engine& engine, std::string run_id, std::int64_t after) {
-  return std::make_shared<CursorStream>(engine, std::move(run_id), after, Channel::timeline);
-}
-std::shared_ptr<EventStream> make_audit_stream(engine::Engine& engine, std::string run_id, std::int64_t after) {
-  return std::make_shared<CursorStream>(engine, std::move(run_id), after, Channel::audit);
+core::Result<std::shared_ptr<EventStream>> open_stream(engine::Engine& engine, const StreamRequest& request) {
+  const bool summary = request.channel == "run_summary";
+  if (!summary && request.channel != "run_detail" && request.channel != "run_timeline" &&
+      request.channel != "run_audit")
+    return core::fail(core::ErrorCode::invalid_request,
+                      "channel must be run_summary, run_detail, run_timeline or run_audit", {{"field", "channel"}});
+  if (summary) {
+    if (!request.run_id.empty())
+      return core::fail(core::ErrorCode::invalid_request, "run_summary covers every run; leave runId out");
+    return std::shared_ptr<EventStream>(std::make_shared<SummaryStream>(engine));
+  }
+  if (!core::is_valid_run_id(request.run_id))
+    return core::fail(core::ErrorCode::invalid_request, "'" + request.run_id + "' is not a valid run id",
+                      {{"field", "runId"}});
+  // The run must exist before the stream starts, so a bad id gets an error, not a stream.
+  if (auto view = engine.view(request.run_id); !view) return view.failure();
+  if (request.channel == "run_detail") return std::shared_ptr<EventStream>(std::make_shared<DetailStream>(engine, request.run_id));
+  if (request.channel == "run_timeline")
+    return std::shared_ptr<EventStream>(std::make_shared<TimelineStream>(engine, request.run_id, request.after));
+  return std::shared_ptr<EventStream>(std::make_shared<AuditStream>(engine, request.run_id, request.after));
 }
 
 }  // namespace agentry::api

@@ -1,12 +1,14 @@
 #pragma once
-// The four live projections as EventStream sources:
-//   summaries  every run's RunSummary as it changes (summary_upsert / summary_removed)
-//   detail     one run's RunDetail snapshot, first at connect, then on every change
-//   timeline   one run's timeline envelopes from a cursor on (id: <cursor>), plus
-//              ephemeral deltas (no id) as they happen
-//   audit      one run's audit envelopes from a cursor on (id: <cursor>)
+// The four live projections as EventStream sources, and the one place a subscription
+// is opened from (SSE routes, WebSocket events.subscribe and the embedded CLI alike):
+//   summary   every run's RunSummary as it changes (summary_upsert / summary_removed)
+//   detail    one run's RunDetail snapshot, first at connect, then on every change
+//   timeline  one run's timeline envelopes from a cursor on (id: <cursor>), ephemeral
+//             deltas (no id) in their place among them (events/timeline_feed.hpp)
+//   audit     one run's audit envelopes from a cursor on (id: <cursor>)
 
 #include "api/event_stream.hpp"
+#include "core/result.hpp"
 #include "engine/engine.hpp"
 
 #include <cstdint>
@@ -15,15 +17,20 @@
 
 namespace agentry::api {
 
-/// Bounds on what a subscriber may hold in memory before it is disconnected (it then
-/// reconnects with Last-Event-ID and catches up from the store).
-inline constexpr std::size_t max_pending_ephemeral = 1024;
+/// Summaries changed and not yet sent that one subscriber may hold before it is told to
+/// start over (a summary stream then closes; the client reconnects and lists).
 inline constexpr std::size_t max_pending_summaries = 10000;
-inline constexpr std::size_t stream_page = 500;
+/// Frames one poll returns at most.
+inline constexpr std::size_t stream_batch_frames = 1024;
 
-std::shared_ptr<EventStream> make_summary_stream(engine::Engine& engine);
-std::shared_ptr<EventStream> make_detail_stream(engine::Engine& engine, std::string run_id);
-std::shared_ptr<EventStream> make_timeline_stream(engine::Engine& engine, std::string run_id, std::int64_t after);
-std::shared_ptr<EventStream> make_audit_stream(engine::Engine& engine, std::string run_id, std::int64_t after);
+struct StreamRequest {
+  std::string channel;  // run_summary, run_detail, run_timeline, run_audit
+  std::string run_id;   // empty for run_summary
+  std::int64_t after = 0;
+};
+
+/// Checks the request (the channel, a run id only where it belongs, the run exists)
+/// and makes its source. Reads the store: call it on a worker.
+core::Result<std::shared_ptr<EventStream>> open_stream(engine::Engine& engine, const StreamRequest& request);
 
 }  // namespace agentry::api

@@ -30,18 +30,17 @@ core::Result<std::int64_t> start_cursor(const HttpRequest& r) {
   return static_cast<std::int64_t>(n);
 }
 
-HttpResponse stream_response(std::shared_ptr<EventStream> stream) {
+HttpResponse stream_response(core::Result<std::shared_ptr<EventStream>> stream) {
+  if (!stream) return error_response(stream.error());
   HttpResponse r;
   r.content_type = "text/event-stream";
   r.headers.emplace_back("Cache-Control", "no-cache");
-  r.stream = std::move(stream);
+  r.stream = std::move(*stream);
   return r;
 }
 
-/// The run must exist before the stream starts, so a bad id gets a JSON 404, not SSE.
-template <class Make>
-Handler run_stream(ApiContext& ctx, Make make, bool cursor) {
-  return [&ctx, make, cursor](const HttpRequest& r) {
+Handler run_stream(ApiContext& ctx, const char* channel, bool cursor) {
+  return [&ctx, channel, cursor](const HttpRequest& r) {
     auto id = run_id_param(r);
     if (!id) return error_response(id.error());
     if (auto allowed = check_stream_scope(*id, r.scope_run_id); !allowed) return error_response(allowed.error());
@@ -53,8 +52,7 @@ Handler run_stream(ApiContext& ctx, Make make, bool cursor) {
     } else if (auto ok = allow_query(r, {}); !ok) {
       return error_response(ok.error());
     }
-    if (auto view = ctx.engine.view(*id); !view) return error_response(view.error());
-    return stream_response(make(ctx.engine, *id, after));
+    return stream_response(open_stream(ctx.engine, {channel, *id, after}));
   };
 }
 
@@ -64,14 +62,11 @@ void add_stream_routes(Router& router, ApiContext& ctx) {
   router.add("GET", "/api/events/run-summaries", [&ctx](const HttpRequest& r) {
     if (auto allowed = check_stream_scope("", r.scope_run_id); !allowed) return error_response(allowed.error());
     if (auto ok = allow_query(r, {}); !ok) return error_response(ok.error());
-    return stream_response(make_summary_stream(ctx.engine));
+    return stream_response(open_stream(ctx.engine, {"run_summary", "", 0}));
   });
-  router.add("GET", "/api/runs/:runId/events/detail",
-             run_stream(ctx, [](engine::Engine& e, const std::string& id, std::int64_t) { return make_detail_stream(e, id); },
-                        false));
-  router.add("GET", "/api/runs/:runId/events/timeline", run_stream(ctx, &make_timeline_stream, true));
-  router.add("GET", "/api/runs/:runId/events/audit", run_stream(ctx, &make_audit_stream, true));
-
+  router.add("GET", "/api/runs/:runId/events/detail", run_stream(ctx, "run_detail", false));
+  router.add("GET", "/api/runs/:runId/events/timeline", run_stream(ctx, "run_timeline", true));
+  router.add("GET", "/api/runs/:runId/events/audit", run_stream(ctx, "run_audit", true));
 }
 
 }  // namespace agentry::api

@@ -34,12 +34,27 @@ constexpr std::size_t max_subscriptions = 64;
 constexpr std::size_t max_outbox_messages = 4096;
 constexpr std::size_t max_outbox_bytes = 16 * 1024 * 1024;
 constexpr std::size_t max_in_flight_requests = 64;
+// A subscription polls its source only while the outbox holds less than this, so a
+// slow reader makes its streams conflate (events/timeline_feed.hpp) instead of
+// filling memory or being cut off.
+constexpr std::size_t outbox_low_water = 256;
 
 struct Subscription {
   std::shared_ptr<EventStream> source;
   std::string run_id;
+  std::string head;  // the notification's JSON up to the event
   bool polling = false;
   bool pending = false;
+  bool waiting_for_room = false;
+};
+
+/// One message to write: `text`, then (for stream notifications) the shared frame's
+/// JSON and `tail`, gathered into one WebSocket message without copying the frame.
+struct Outgoing {
+  std::string text;
+  events::Frame frame;
+  std::string_view tail;
+  std::size_t size() const { return text.size() + (frame ? frame->json().size() + tail.size() : 0); }
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -48,6 +63,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       : services_(services),
         ws_(std::move(stream)),
         send_signal_(ws_.get_executor()),
+        write_deadline_(ws_.get_executor()),
         actor_{cli_client ? "cli" : "ws"},
         var_origin_(cli_client ? engine::VarOrigin::cli : engine::VarOrigin::web),
         scope_run_id_(std::move(scope_run_id)) {}
@@ -88,15 +104,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
  private:
-  /// [strand] Queues a message; a client that cannot keep up is disconnected.
-  void send(std::string text) {
+  /// [strand] Queues an answer; a client that lets answers pile up is disconnected.
+  void send(std::string text) { enqueue({std::move(text), nullptr, {}}); }
+
+  void enqueue(Outgoing message) {
     if (closing_) return;
-    if (outbox_.size() >= max_outbox_messages || outbox_bytes_ + text.size() > max_outbox_bytes) {
+    if (outbox_.size() >= max_outbox_messages || outbox_bytes_ + message.size() > max_outbox_bytes) {
       close_with("slow consumer: the outbox is full; reconnect and resume from your last cursor");
       return;
     }
-    outbox_bytes_ += text.size();
-    outbox_.push_back(std::move(text));
+    outbox_bytes_ += message.size();
+    outbox_.push_back(std::move(message));
     send_signal_.cancel();
   }
 
@@ -111,8 +129,23 @@ class Connection : public std::enable_shared_from_this<Connection> {
     send_signal_.cancel();
   }
 
+  /// [strand] A write the client does not take within the write timeout has stalled:
+  /// the connection is dropped, and the client resumes by cursor.
+  void arm_write_deadline() {
+    write_deadline_.expires_after(services_.limits.write_timeout);
+    write_deadline_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+      auto self = weak.lock();
+      if (ec || !self) return;
+      core::log_warn("closing websocket connection", {{"reason", "a write stalled past the write timeout"}});
+      self->closing_ = true;
+      boost::system::error_code ignored;
+      beast::get_lowest_layer(self->ws_).socket().close(ignored);
+    });
+  }
+
   net::awaitable<void> write_loop() {
     auto self = shared_from_this();
+    std::array<net::const_buffer, 3> buffers;
     for (;;) {
       if (outbox_.empty()) {
         if (closing_) break;
@@ -120,22 +153,41 @@ class Connection : public std::enable_shared_from_this<Connection> {
         co_await send_signal_.async_wait(net::as_tuple(net::use_awaitable));
         continue;
       }
-      std::string message = std::move(outbox_.front());
+      Outgoing message = std::move(outbox_.front());
       outbox_.pop_front();
       outbox_bytes_ -= message.size();
+      buffers[0] = net::buffer(message.text);
+      buffers[1] = message.frame ? net::buffer(message.frame->json().data(), message.frame->json().size())
+                                 : net::const_buffer();
+      buffers[2] = net::buffer(message.tail.data(), message.tail.size());
       ws_.text(true);
-      auto [ec, n] = co_await ws_.async_write(net::buffer(message), net::as_tuple(net::use_awaitable));
+      arm_write_deadline();
+      auto [ec, n] = co_await ws_.async_write(buffers, net::as_tuple(net::use_awaitable));
+      write_deadline_.cancel();
       if (ec) {
         closing_ = true;
         break;
       }
+      if (outbox_.size() < outbox_low_water) resume_waiting_subscriptions();
     }
     if (!close_reason_.empty()) {
       websocket::close_reason reason(websocket::close_code::policy_error);
       reason.reason = close_reason_.substr(0, 120);  // a close frame holds 123 bytes of reason
+      arm_write_deadline();
       auto [ec] = co_await ws_.async_close(reason, net::as_tuple(net::use_awaitable));
+      write_deadline_.cancel();
       (void)ec;
     }
+  }
+
+  void resume_waiting_subscriptions() {
+    std::vector<std::string> ready;
+    for (auto& [id, sub] : subscriptions_)
+      if (sub.waiting_for_room) {
+        sub.waiting_for_room = false;
+        ready.push_back(id);
+      }
+    for (const auto& id : ready) schedule_poll(id);
   }
 
   net::awaitable<void> handle(std::string text) {
@@ -169,38 +221,24 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!channel) co_return jsonrpc_error(id, channel.error());
     auto after = body.optional_int("after", 0, INT64_MAX);
     if (!after) co_return jsonrpc_error(id, after.error());
-    std::string run_id;
-    if (*channel != "run_summary") {
+    StreamRequest request{*channel, {}, after->value_or(0)};
+    if (*channel != "run_summary" || body.has("runId")) {
       auto rid = run_id_of(body);
       if (!rid) co_return jsonrpc_error(id, rid.error());
-      run_id = *rid;
-    } else if (body.has("runId")) {
-      co_return jsonrpc_error(id, core::make_error(core::ErrorCode::invalid_request,
-                                                   "run_summary covers every run; leave runId out"));
+      request.run_id = *rid;
     }
-    if (auto allowed = check_stream_scope(run_id, scope_run_id_); !allowed) co_return jsonrpc_error(id, allowed.error());
+    if (auto allowed = check_stream_scope(request.run_id, scope_run_id_); !allowed)
+      co_return jsonrpc_error(id, allowed.error());
     if (subscriptions_.size() >= max_subscriptions)
       co_return jsonrpc_error(id, core::make_error(core::ErrorCode::conflict,
                                                    "at most " + std::to_string(max_subscriptions) +
                                                        " subscriptions per connection"));
-    auto& engine = services_.engine;
-    const std::int64_t start = after->value_or(0);
-    std::shared_ptr<EventStream> source;
-    if (*channel == "run_summary") source = make_summary_stream(engine);
-    else if (*channel == "run_detail") source = make_detail_stream(engine, run_id);
-    else if (*channel == "run_timeline") source = make_timeline_stream(engine, run_id, start);
-    else if (*channel == "run_audit") source = make_audit_stream(engine, run_id, start);
-    else
-      co_return jsonrpc_error(id, core::make_error(core::ErrorCode::invalid_request,
-                                                   "channel must be run_summary, run_detail, run_timeline or run_audit",
-                                                   {{"field", "channel"}}));
-    if (!run_id.empty()) {
-      auto exists = co_await missing_run(run_id);
-      if (!exists.empty())
-        co_return jsonrpc_error(id, core::make_error(core::ErrorCode::not_found, exists, {{"runId", run_id}}));
-    }
+    const std::string run_id = request.run_id;
+    auto opened = co_await open_on_workers(std::move(request));
+    if (!opened) co_return jsonrpc_error(id, opened.error());
+    auto source = std::move(*opened);
     std::string sub_id = core::new_prefixed_id("sub");
-    subscriptions_[sub_id] = Subscription{source, run_id};
+    subscriptions_[sub_id] = Subscription{source, run_id, notification_head(sub_id, source->channel(), run_id)};
     std::weak_ptr<Connection> weak = shared_from_this();
     auto executor = ws_.get_executor();
     source->start([weak, executor, sub_id] {
@@ -232,32 +270,60 @@ class Connection : public std::enable_shared_from_this<Connection> {
     net::co_spawn(ws_.get_executor(), [self, sub_id]() { return self->poll(sub_id); }, net::detached);
   }
 
-  struct Polled {
-    std::vector<StreamEvent> events;
-    bool closed = false;
-  };
-
   net::awaitable<void> poll(std::string sub_id) {
     auto self = shared_from_this();
     for (;;) {
       auto it = subscriptions_.find(sub_id);
       if (it == subscriptions_.end()) co_return;
-      if (!it->second.pending) {
+      if (!it->second.pending || closing_) {
+        it->second.polling = false;
+        co_return;
+      }
+      if (outbox_.size() >= outbox_low_water) {
+        // The client reads slower than events come: wait for room; the feed merges meanwhile.
+        it->second.waiting_for_room = true;
         it->second.polling = false;
         co_return;
       }
       it->second.pending = false;
       auto source = it->second.source;
-      const std::string run_id = it->second.run_id;
-      Polled polled = co_await poll_source(source);
-      for (const auto& e : polled.events) send(notification(sub_id, run_id, e));
-      if (polled.closed) {
+      StreamBatch batch = co_await poll_source(source);
+      it = subscriptions_.find(sub_id);
+      if (it == subscriptions_.end()) co_return;
+      const bool cursored = std::string_view(source->channel()) == "timeline" ||
+                            std::string_view(source->channel()) == "audit";
+      for (auto& frame : batch.frames) {
+        if (cursored) {
+          std::string head = it->second.head;
+          head += frame->cursor > 0 ? std::to_string(frame->cursor) : std::string("null");
+          head += R"(,"event":)";
+          enqueue({std::move(head), std::move(frame), "}}"});
+        } else {
+          // Summary and detail events are objects: their members join the params.
+          const auto json = frame->json();
+          enqueue({it->second.head + std::string(json.substr(1)) + "}", nullptr, {}});
+        }
+      }
+      if (batch.closed) {
         subscriptions_.erase(sub_id);
         send(json::serialize(json::object{
             {"jsonrpc", "2.0"}, {"method", "events.closed"}, {"params", {{"subscriptionId", sub_id}}}}));
         co_return;
       }
+      if (batch.more) it->second.pending = true;
     }
+  }
+
+  /// The notification's JSON up to its event: {"jsonrpc","method","params":{"subscriptionId",
+  /// and for timeline and audit "runId" and "cursor":.
+  static std::string notification_head(const std::string& sub_id, const char* channel, const std::string& run_id) {
+    std::string head = R"({"jsonrpc":"2.0","method":"run.)" + std::string(channel) + R"(","params":{"subscriptionId":)";
+    events::append_json_string(head, sub_id);
+    const std::string_view c(channel);
+    if (c != "timeline" && c != "audit") return head + ",";
+    head += R"(,"runId":)";
+    events::append_json_string(head, run_id);
+    return head + R"(,"cursor":)";
   }
 
   // GCC 12 destroys lambda temporaries created inside a co_await expression twice, so
@@ -286,37 +352,30 @@ class Connection : public std::enable_shared_from_this<Connection> {
     });
   }
 
-  /// "" when the run exists, else why not.
-  net::awaitable<std::string> missing_run(std::string run_id) {
+  net::awaitable<StreamBatch> poll_source(std::shared_ptr<EventStream> source) {
+    return on_workers<StreamBatch>(services_.workers, [source = std::move(source)]() {
+      try {
+        return source->poll(stream_batch_frames, false);
+      } catch (const std::exception& e) {
+        core::log_error("event stream failed", {{"error", e.what()}});
+        StreamBatch closed;
+        closed.closed = true;
+        return closed;
+      }
+    });
+  }
+
+  net::awaitable<core::Result<std::shared_ptr<EventStream>>> open_on_workers(StreamRequest request) {
     auto& engine = services_.engine;
-    return on_workers<std::string>(services_.workers, [&engine, run_id = std::move(run_id)]() {
-      auto view = engine.view(run_id);
-      return view ? std::string() : view.error().message;
-    });
-  }
-
-  net::awaitable<Polled> poll_source(std::shared_ptr<EventStream> source) {
-    return on_workers<Polled>(services_.workers, [source = std::move(source)]() {
-      Polled out;
-      out.events = source->poll(out.closed);
-      return out;
-    });
-  }
-
-  static std::string notification(const std::string& sub_id, const std::string& run_id, const StreamEvent& e) {
-    std::string head = R"({"jsonrpc":"2.0","method":"run.)" + e.event + R"(","params":{"subscriptionId":")" + sub_id + '"';
-    if (e.event == "timeline" || e.event == "audit") {
-      return head + R"(,"runId":")" + run_id + R"(","cursor":)" + (e.id.empty() ? std::string("null") : e.id) +
-             R"(,"event":)" + e.data + "}}";
-    }
-    // Summary and detail events are objects: their members join the params.
-    return head + "," + e.data.substr(1) + "}";
+    return on_workers<core::Result<std::shared_ptr<EventStream>>>(
+        services_.workers, [&engine, request = std::move(request)]() { return open_stream(engine, request); });
   }
 
   WebSocketServices services_;
   websocket::stream<beast::tcp_stream> ws_;
   net::steady_timer send_signal_;
-  std::deque<std::string> outbox_;
+  net::steady_timer write_deadline_;
+  std::deque<Outgoing> outbox_;
   std::size_t outbox_bytes_ = 0;
   bool closing_ = false;
   std::string close_reason_;

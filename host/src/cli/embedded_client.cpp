@@ -38,28 +38,12 @@ core::Result<boost::json::value> EmbeddedClient::call(const std::string& method,
 }
 
 core::Result<std::string> EmbeddedClient::subscribe(const SubscribeRequest& request, StreamHandlers handlers) {
-  auto& engine = stack_->engine();
-  const bool summary = request.channel == "run_summary";
   std::string run_id = request.run_id.value_or("");
-  if (summary && request.run_id)
-    return core::fail(core::ErrorCode::invalid_request, "run_summary covers every run; leave runId out");
-  if (!summary) {
-    if (!core::is_valid_run_id(run_id))
-      return core::fail(core::ErrorCode::invalid_request, "'" + run_id + "' is not a valid run id", {{"field", "runId"}});
-    if (auto view = engine.view(run_id); !view) return view.failure();
-  }
-  const std::int64_t after = request.after.value_or(0);
-  std::shared_ptr<api::EventStream> source;
-  if (summary) source = api::make_summary_stream(engine);
-  else if (request.channel == "run_detail") source = api::make_detail_stream(engine, run_id);
-  else if (request.channel == "run_timeline") source = api::make_timeline_stream(engine, run_id, after);
-  else if (request.channel == "run_audit") source = api::make_audit_stream(engine, run_id, after);
-  else
-    return core::fail(core::ErrorCode::invalid_request,
-                      "channel must be run_summary, run_detail, run_timeline or run_audit", {{"field", "channel"}});
+  auto source = api::open_stream(stack_->engine(), {request.channel, run_id, request.after.value_or(0)});
+  if (!source) return source.failure();
   std::lock_guard lock(mutex_);
   std::string id = "sub_" + std::to_string(next_subscription_++);
-  pumps_[id] = std::make_unique<StreamPump>(std::move(source), id, run_id, std::move(handlers), poll_interval);
+  pumps_[id] = std::make_unique<StreamPump>(std::move(*source), id, run_id, std::move(handlers), poll_interval);
   return id;
 }
 

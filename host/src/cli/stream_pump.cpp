@@ -1,8 +1,9 @@
 #include "cli/stream_pump.hpp"
 
+#include "api/run_streams.hpp"
+
 #include <boost/json/parse.hpp>
 
-#include <charconv>
 #include <condition_variable>
 #include <mutex>
 
@@ -16,22 +17,18 @@ struct StreamPump::State {
   bool stopping = false;
 };
 
-StreamEvent to_notification(const api::StreamEvent& event, const std::string& subscription_id,
+StreamEvent to_notification(const events::Frame& frame, const char* channel, const std::string& subscription_id,
                             const std::string& run_id) {
   StreamEvent out;
-  out.method = "run." + event.event;
+  out.method = std::string("run.") + channel;
   json::error_code ec;
-  json::value data = json::parse(event.data, ec);
+  json::value data = json::parse(frame->json(), ec);
   if (ec) data = json::object{};
   out.params["subscriptionId"] = subscription_id;
-  if (event.event == "timeline" || event.event == "audit") {
+  const std::string_view c(channel);
+  if (c == "timeline" || c == "audit") {
     out.params["runId"] = run_id;
-    std::int64_t cursor = 0;
-    auto [end, err] = std::from_chars(event.id.data(), event.id.data() + event.id.size(), cursor);
-    if (event.id.empty() || err != std::errc{} || end != event.id.data() + event.id.size())
-      out.params["cursor"] = nullptr;
-    else
-      out.params["cursor"] = cursor;
+    out.params["cursor"] = frame->cursor > 0 ? json::value(frame->cursor) : json::value(nullptr);
     out.params["event"] = std::move(data);
   } else if (data.is_object()) {
     for (auto& [key, value] : data.as_object()) out.params[key] = value;
@@ -69,23 +66,28 @@ StreamPump::~StreamPump() {
 }
 
 void StreamPump::loop() {
+  bool more = false;
   for (;;) {
+    bool woken = more;
     {
       std::unique_lock lock(state_->mutex);
-      state_->cv.wait_for(lock, interval_, [&] { return state_->woken || state_->stopping; });
+      if (!more) woken = state_->cv.wait_for(lock, interval_, [&] { return state_->woken || state_->stopping; });
       if (state_->stopping) return;
       state_->woken = false;
     }
-    bool closed = false;
-    auto events = source_->poll(closed);
-    for (const auto& e : events) {
+    // Nobody wakes this process for what another one (a daemon) writes: the
+    // interval's polls look in the store.
+    auto batch = source_->poll(api::stream_batch_frames, !woken);
+    more = batch.more;
+    for (const auto& frame : batch.frames) {
       {
         std::lock_guard lock(state_->mutex);
         if (state_->stopping) return;
       }
-      if (handlers_.on_event) handlers_.on_event(to_notification(e, subscription_id_, run_id_));
+      if (handlers_.on_event)
+        handlers_.on_event(to_notification(frame, source_->channel(), subscription_id_, run_id_));
     }
-    if (closed) {
+    if (batch.closed) {
       if (handlers_.on_closed)
         handlers_.on_closed("the stream ended (its run was deleted, or this subscriber fell behind)");
       return;

@@ -42,7 +42,7 @@ class StreamPump {
 /// The JSON-RPC notification (method and params) for one stream event, as the daemon
 /// sends it: run.timeline / run.audit carry {subscriptionId, runId, cursor, event};
 /// run.summary / run.detail carry subscriptionId plus the event object's members.
-StreamEvent to_notification(const api::StreamEvent& event, const std::string& subscription_id,
+StreamEvent to_notification(const events::Frame& frame, const char* channel, const std::string& subscription_id,
                             const std::string& run_id);
 
 }  // namespace agentry::cli

@@ -190,11 +190,16 @@ struct AuditEvent {
 
 struct TimelineEvent {
   std::string run_id;
-  std::int64_t cursor = 0;
+  std::int64_t cursor = 0;  // 0 for an ephemeral event
   std::string kind;
   std::optional<int> attempt_number;
   std::string at;
   boost::json::object payload;
+  /// Streamed to live subscribers, never stored (token deltas).
+  bool ephemeral = false;
+  /// The payload as serialized once for the store; live frames reuse it. Set by
+  /// TimelineRepository when it writes the event.
+  std::string payload_json;
 };
 
 }  // namespace agentry::core

@@ -107,14 +107,17 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
   out.adoption_reported = a.adoption_reported;
   out.adoption_failed = a.adoption_failed;
   for (auto& event : events) {
-    auto payload = json::parse(event.payload).as_object();
     if (event.ephemeral) {
-      json::object envelope{{"runId", a.run_id}, {"cursor", nullptr}, {"kind", event.kind},
-                            {"attemptNumber", a.attempt_number}, {"at", core::now_iso8601()},
-                            {"payload", payload}, {"ephemeral", true}};
-      out.ephemeral.push_back(json::serialize(envelope));
+      // Streamed in place among the durable events, never stored.
+      rows.push_back(timeline_event(a, event.kind, std::move(event.payload)));
+      rows.back().ephemeral = true;
       continue;
     }
+    const json::object& payload = event.payload;
+    // Moved into the row, except an approval request's: LiveRun tracks it after the commit.
+    auto take_payload = [&event] {
+      return event.kind == "approval.request" ? json::object(event.payload) : std::move(event.payload);
+    };
     if (event.kind == "session.checkpoint") {
       if (auto* token = payload.if_contains("resumeToken"); token && token->is_string()) {
         run->backend_session_id = std::string(token->as_string());
@@ -139,11 +142,11 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
         continue;
       }
       if (outcome == "detached") message = "the backend detached without being asked to: " + message;
-      rows.push_back(timeline_event(a, event.kind, payload));
+      rows.push_back(timeline_event(a, event.kind, take_payload()));
       decision = finish(c, *run, a, outcome, message, rows, false, out.adoption_failed);
       continue;
     }
-    rows.push_back(timeline_event(a, event.kind, payload));
+    rows.push_back(timeline_event(a, event.kind, take_payload()));
   }
   if (forced && forced->outcome == "detached" && a.detach_requested && !decision && !out.detached) {
     record_detached(c, *run, a, {{"outcome", "detached"}, {"message", forced->message}, {"forced", true}}, rows);
@@ -158,7 +161,8 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
     decision = finish(c, *run, a, forced->outcome, forced->message, rows, true, out.adoption_failed);
   }
   if (out.detached) out.session_ended = true;  // for this process: the store keeps it open
-  // This attempt's rows first, so whatever follows gets later cursors.
+  // This attempt's rows first, so whatever follows gets later cursors. Subscribers get
+  // them, ephemeral ones in place, once the commit is done.
   store::TimelineRepository::append_batch(c, a.run_id, rows);
   if (decision) {
     out.attempt_ended = true;

@@ -66,7 +66,6 @@ struct BatchOutcome {
   bool adoption_failed = false;
   std::optional<NextAttempt> next_attempt;
   std::optional<NextSession> next_session;
-  std::vector<std::string> ephemeral;  // envelopes to publish live, in order
 };
 
 /// Applies `events` (in arrival order) for the attempt; `forced` ends the attempt

@@ -137,6 +137,8 @@ class Engine {
   core::Result<RunListView> list(const store::RunQuery& query);
   core::Result<std::vector<core::AuditEvent>> audit(const std::string& run_id, const store::EventPageQuery& q);
   core::Result<std::vector<core::TimelineEvent>> timeline(const std::string& run_id, const store::EventPageQuery& q);
+  /// The run's last timeline cursor (0 when it has none).
+  core::Result<std::int64_t> timeline_last_cursor(const std::string& run_id);
 
   /// Startup: runs persisted as running whose controller is gone are taken over when
   /// their backend can (ext/detach.h), else become `error`, with an audit record saying

@@ -28,6 +28,11 @@ Engine::Engine(EngineServices services, EngineConfig config)
       live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace, {},
                             &config_.task_prompt, config_.per_run_tokens},
             config_.controller_id) {
+  // Live timeline subscribers hear of every timeline write once it has committed.
+  db_.writer().set_timeline_listener(
+      [&feeds = bus_.timeline()](const std::string& run_id, std::int64_t base, std::vector<core::TimelineEvent>&& events) {
+        feeds.publish(run_id, base, std::move(events));
+      });
   // Tokens of sessions a crash ended are no use to anyone.
   auto stale = db_.write<int>([](store::Connection& c) -> core::Result<int> {
     return store::RunTokenRepository::remove_stale(c);
@@ -37,7 +42,10 @@ Engine::Engine(EngineServices services, EngineConfig config)
 
 std::optional<std::string> Engine::run_of_token(std::string_view token) { return engine::run_of_token(db_, token); }
 
-Engine::~Engine() { stop_live_runs("agentry is shutting down"); }
+Engine::~Engine() {
+  stop_live_runs("agentry is shutting down");
+  db_.writer().set_timeline_listener(nullptr);
+}
 
 void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url); }
 
@@ -175,6 +183,7 @@ core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
     restore_initial_snapshot(c, *run);
     store::SessionRepository::remove_all(c, run_id);
     store::TimelineRepository::remove_all(c, run_id);
+    c.after_commit([this, run_id] { bus_.timeline().reset(run_id); });
     // Queued messages were meant for a session of the run being undone.
     const int dropped = store::QueuedMessageRepository::remove_all(c, run_id);
     run->queued_message_count = 0;
@@ -196,6 +205,7 @@ core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor)
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::remove, *run, "delete"); !allowed) return allowed.failure();
+    c.after_commit([this, run_id] { bus_.timeline().reset(run_id); });
     return store::RunRepository::remove(c, run_id);
   });
   if (!removed) return removed.failure();

@@ -278,10 +278,7 @@ bool LiveRun::track_approvals(const std::vector<plugins::BackendEvent>& batch) {
   bool any = false;
   for (const auto& event : batch) {
     if (event.kind != "approval.request") continue;
-    boost::system::error_code ec;
-    auto payload = json::parse(event.payload, ec);
-    if (ec || !payload.is_object()) continue;  // the host table validated it; be safe anyway
-    const auto& p = payload.as_object();
+    const auto& p = event.payload;
     core::PendingApproval approval;
     if (auto* id = p.if_contains("approvalId"); id && id->is_string()) approval.approval_id = id->as_string();
     if (approval.approval_id.empty()) continue;
@@ -334,8 +331,7 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
     approvals_changed = approvals_changed || !pending_approvals_.empty();
     pending_approvals_.clear();
   }
-  services_.bus.notify(events::Channel::timeline, run_id());
-  for (auto& envelope : outcome->ephemeral) services_.bus.publish_ephemeral(run_id(), std::move(envelope));
+  // The timeline's subscribers heard of the events on commit (TimelineRepository).
   if (outcome->run_changed || approvals_changed) services_.bus.run_changed(run_id());
   if (outcome->session_ended) {
     mark_finished(std::move(outcome->next_session));

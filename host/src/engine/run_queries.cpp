@@ -88,4 +88,13 @@ core::Result<std::vector<core::TimelineEvent>> Engine::timeline(const std::strin
   });
 }
 
+core::Result<std::int64_t> Engine::timeline_last_cursor(const std::string& run_id) {
+  return db_.read([&](store::Connection& c) -> core::Result<std::int64_t> {
+    ReadSnapshot snapshot(c);
+    if (!store::RunRepository::exists(c, run_id))
+      return core::fail(core::ErrorCode::not_found, "no run with id '" + run_id + "'", {{"runId", run_id}});
+    return store::TimelineRepository::last_cursor(c, run_id);
+  });
+}
+
 }  // namespace agentry::engine

@@ -42,16 +42,12 @@ void EventBus::deliver(const Notification& n) {
   for (const auto& listener : targets) (*listener)(n);
 }
 
-void EventBus::notify(Channel channel, const std::string& run_id) { deliver(Notification{channel, run_id, nullptr}); }
+void EventBus::notify(Channel channel, const std::string& run_id) { deliver(Notification{channel, run_id}); }
 
 void EventBus::run_changed(const std::string& run_id) {
   notify(Channel::summary, run_id);
   notify(Channel::detail, run_id);
   notify(Channel::audit, run_id);
-}
-
-void EventBus::publish_ephemeral(const std::string& run_id, std::string envelope_json) {
-  deliver(Notification{Channel::timeline, run_id, std::make_shared<const std::string>(std::move(envelope_json))});
 }
 
 std::size_t EventBus::subscriber_count() const {

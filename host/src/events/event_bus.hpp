@@ -1,12 +1,14 @@
 #pragma once
-// Tells live subscribers that something committed. Durable events (timeline, audit)
-// are not carried here: a notified subscriber reads what is new from the store, after
-// its cursor. That gives replay-then-live with no gap and no duplicate by construction,
-// and a slow subscriber costs no memory: it simply reads further behind. Ephemeral
-// timeline events (token deltas), which are never stored, are the one payload the bus
-// carries; subscribers keep them in a bounded queue.
+// Tells live subscribers that something committed. Summaries, details and audit
+// events are not carried here: a notified subscriber reads what is new from the store
+// (after its cursor, for audit), which gives replay-then-live with no gap and no
+// duplicate by construction, and a slow subscriber costs no memory. Timelines, where
+// the volume is, go through the bus's TimelineFeeds (events/timeline_feed.hpp), which
+// hold the newest events serialized once for every subscriber.
 //
 // Listeners run synchronously on the notifying thread and must not block.
+
+#include "events/timeline_feed.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -18,13 +20,11 @@
 
 namespace agentry::events {
 
-enum class Channel { summary, detail, timeline, audit };
+enum class Channel { summary, detail, audit };
 
 struct Notification {
   Channel channel = Channel::summary;
   std::string run_id;
-  /// For Channel::timeline only: an ephemeral event envelope (JSON text), else null.
-  std::shared_ptr<const std::string> ephemeral;
 };
 
 class EventBus {
@@ -53,7 +53,8 @@ class EventBus {
   void notify(Channel channel, const std::string& run_id);
   /// The run's summary, detail and audit changed (any committed mutation).
   void run_changed(const std::string& run_id);
-  void publish_ephemeral(const std::string& run_id, std::string envelope_json);
+  /// Every run's live timeline.
+  TimelineFeeds& timeline() { return timeline_; }
 
   std::size_t subscriber_count() const;
 
@@ -69,6 +70,7 @@ class EventBus {
 
   mutable std::mutex mutex_;
   std::vector<Entry> entries_;
+  TimelineFeeds timeline_;
   std::uint64_t next_id_ = 1;
 };
 

@@ -8,6 +8,8 @@
 
 #include "core/result.hpp"
 
+#include <boost/json/object.hpp>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -26,7 +28,7 @@ struct BackendEvent {
   bool terminal = false;   // ends the attempt (kind "attempt.finished")
   std::uint64_t seq = 0;
   std::int64_t time_ns = 0;
-  std::string payload;  // a JSON object, validated by the host table
+  boost::json::object payload;  // parsed once, at the ABI boundary
 };
 
 /// Receives an instance's output. Implemented by the engine's live run.

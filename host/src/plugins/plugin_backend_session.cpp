@@ -111,14 +111,13 @@ class HostChannel {
       violation(5, "event emitted after the terminal event");
       return AGENTRY_ERR_INVALID_STATE;
     }
-    std::string payload(e->payload_json ? e->payload_json : "", e->payload_size);
+    const std::string_view text(e->payload_json ? e->payload_json : "", e->payload_size);
     boost::system::error_code ec;
-    auto parsed = boost::json::parse(payload.empty() ? std::string("{}") : payload, ec);
+    auto parsed = text.empty() ? boost::json::value(boost::json::object()) : boost::json::parse(text, ec);
     if (ec || !parsed.is_object()) {
       violation(7, "event payload is not a JSON object (type " + std::to_string(e->type) + ")");
       return AGENTRY_ERR_INVALID_ARGUMENT;
     }
-    if (payload.empty()) payload = "{}";
     std::uint64_t last = last_seq_.load();
     while (e->seq > last && !last_seq_.compare_exchange_weak(last, e->seq)) {
     }
@@ -126,7 +125,7 @@ class HostChannel {
       violation(6, "event seq " + std::to_string(e->seq) + " does not increase (last " + std::to_string(last) + ")");
     if (terminal && terminal_seen_.exchange(true)) return AGENTRY_ERR_INVALID_STATE;
     BackendEvent event{timeline_kind(e->type), (e->flags & AGENTRY_EVENT_FLAG_EPHEMERAL) != 0, terminal, e->seq,
-                       e->time_ns, std::move(payload)};
+                       e->time_ns, std::move(parsed.as_object())};
     if (!sink.offer(std::move(event))) {
       if (terminal) terminal_seen_ = false;
       return AGENTRY_ERR_BUSY;

@@ -54,13 +54,24 @@ std::int64_t AuditRepository::last_cursor(Connection& c, std::string_view run_id
 
 namespace {
 
-void insert_timeline(Connection& c, const core::TimelineEvent& e) {
+void insert_timeline(Connection& c, core::TimelineEvent& e) {
+  e.payload_json = json::serialize(e.payload);
+  if (e.ephemeral) return;
   auto s = c.prepare("INSERT INTO timeline_events (run_id, cursor, kind, attempt_number, at, payload_json) "
                      "VALUES (?,?,?,?,?,?)");
   s.bind(1, e.run_id).bind(2, e.cursor).bind(3, e.kind);
   if (e.attempt_number) s.bind(4, *e.attempt_number); else s.bind_null(4);
-  s.bind(5, e.at).bind(6, json::serialize(e.payload));
+  s.bind(5, e.at).bind(6, e.payload_json);
   s.run();
+}
+
+/// Live subscribers hear of the events once they are durable (api/run_streams.hpp).
+void publish_after_commit(Connection& c, const std::string& run_id, std::int64_t base,
+                          std::vector<core::TimelineEvent> events) {
+  if (!c.timeline_listener() || events.empty()) return;
+  c.after_commit([&c, run_id, base, events = std::move(events)]() mutable {
+    c.timeline_listener()(run_id, base, std::move(events));
+  });
 }
 
 }  // namespace
@@ -68,23 +79,28 @@ void insert_timeline(Connection& c, const core::TimelineEvent& e) {
 void TimelineRepository::append(Connection& c, core::TimelineEvent& e) {
   e.cursor = RunRepository::next_timeline_cursor(c, e.run_id);
   insert_timeline(c, e);
+  publish_after_commit(c, e.run_id, e.cursor - 1, {e});
 }
 
 void TimelineRepository::append_batch(Connection& c, const std::string& run_id, std::vector<core::TimelineEvent>& events) {
+  std::int64_t durable = 0;
+  for (const auto& e : events) durable += e.ephemeral ? 0 : 1;
   if (events.empty()) return;
-  auto cursor = RunRepository::next_timeline_cursor(c, run_id, static_cast<std::int64_t>(events.size()));
+  auto cursor = durable ? RunRepository::next_timeline_cursor(c, run_id, durable) : last_cursor(c, run_id) + 1;
+  const std::int64_t base = cursor - 1;
   for (auto& e : events) {
     e.run_id = run_id;
-    e.cursor = cursor++;
+    e.cursor = e.ephemeral ? 0 : cursor++;
     insert_timeline(c, e);
   }
+  publish_after_commit(c, run_id, base, std::move(events));
 }
 
 std::vector<core::TimelineEvent> TimelineRepository::list(Connection& c, std::string_view run_id,
                                                           const EventPageQuery& q) {
   auto s = c.prepare("SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events "
-                     "WHERE run_id = ? AND cursor > ? ORDER BY cursor LIMIT ?");
-  s.bind(1, run_id).bind(2, q.after).bind(3, static_cast<std::int64_t>(q.limit));
+                     "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?");
+  s.bind(1, run_id).bind(2, q.after).bind(3, q.upto).bind(4, static_cast<std::int64_t>(q.limit));
   std::vector<core::TimelineEvent> out;
   while (s.step()) {
     core::TimelineEvent e;
@@ -93,7 +109,8 @@ std::vector<core::TimelineEvent> TimelineRepository::list(Connection& c, std::st
     e.kind = s.column_text(1);
     if (!s.column_is_null(2)) e.attempt_number = s.column_int(2);
     e.at = s.column_text(3);
-    e.payload = parse_object(s.column_text(4));
+    e.payload_json = s.column_text(4);
+    if (!q.stored_payload) e.payload = parse_object(e.payload_json);
     out.push_back(std::move(e));
   }
   return out;

@@ -7,6 +7,7 @@
 #include "store/sqlite.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -15,6 +16,10 @@ namespace agentry::store {
 struct EventPageQuery {
   std::int64_t after = 0;  // exclusive
   std::size_t limit = 1000;
+  std::int64_t upto = std::numeric_limits<std::int64_t>::max();  // inclusive
+  /// Timeline only: leave `payload` empty and give the stored text in `payload_json`
+  /// (live streams frame it as it is).
+  bool stored_payload = false;
 };
 
 class AuditRepository {
@@ -25,11 +30,15 @@ class AuditRepository {
   static std::int64_t last_cursor(Connection& c, std::string_view run_id);
 };
 
+/// Every append also tells the writer connection's timeline listener, after commit
+/// (Connection::set_timeline_listener): that is how live subscribers hear of events.
 class TimelineRepository {
  public:
   /// Assigns event.cursor and inserts it.
   static void append(Connection& c, core::TimelineEvent& event);
-  /// Assigns consecutive cursors to events of one run (reserved in one update) and inserts them.
+  /// Assigns consecutive cursors to the durable events of one run (reserved in one
+  /// update) and inserts them; ephemeral ones are only streamed. After commit, the
+  /// connection's timeline listener gets all of them, in order (moved out of `events`).
   static void append_batch(Connection& c, const std::string& run_id, std::vector<core::TimelineEvent>& events);
   static std::vector<core::TimelineEvent> list(Connection& c, std::string_view run_id, const EventPageQuery& q);
   /// The newest event of `kind` that attempt `attempt_number` recorded, if any.

@@ -149,6 +149,12 @@ std::optional<core::Run> RunRepository::get(Connection& c, std::string_view id) 
   return read_run(s);
 }
 
+bool RunRepository::exists(Connection& c, std::string_view id) {
+  auto s = c.prepare("SELECT 1 FROM runs WHERE id = ?");
+  s.bind(1, id);
+  return s.step();
+}
+
 bool RunRepository::remove(Connection& c, std::string_view id) {
   auto s = c.prepare("DELETE FROM runs WHERE id = ?");
   s.bind(1, id);

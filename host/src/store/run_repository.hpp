@@ -35,6 +35,7 @@ class RunRepository {
   /// Writes every mutable column; returns false when the run does not exist.
   static bool update(Connection& c, const core::Run& run);
   static std::optional<core::Run> get(Connection& c, std::string_view id);
+  static bool exists(Connection& c, std::string_view id);
   static bool remove(Connection& c, std::string_view id);
   static RunPage list(Connection& c, const RunQuery& query);
   static std::vector<std::string> ids_with_status(Connection& c, core::RunStatus status);

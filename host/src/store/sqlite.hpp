@@ -6,14 +6,21 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
+
+namespace agentry::core {
+struct TimelineEvent;
+}
 
 namespace agentry::store {
 
@@ -79,10 +86,29 @@ class Connection {
   std::int64_t changes() const;
   sqlite3* handle() const { return db_; }
 
+  /// Runs `action` once the current transaction has committed (on the writer, in commit
+  /// order), or never if the write that registered it rolls back. For publishing what
+  /// a write made durable; it must be quick and must not write.
+  void after_commit(std::function<void()> action) { after_commit_.push_back(std::move(action)); }
+  std::size_t after_commit_mark() const { return after_commit_.size(); }
+  /// Forgets what was registered after `mark` (its write rolled back).
+  void drop_after_commit(std::size_t mark) { after_commit_.resize(mark); }
+  std::vector<std::function<void()>> take_after_commit() { return std::exchange(after_commit_, {}); }
+
+  /// Told, after commit, of each run's timeline events as they were written (durable
+  /// ones with their cursors, ephemeral ones in place), with `base`: the run's last
+  /// cursor before them. Set on the writer connection.
+  using TimelineListener =
+      std::function<void(const std::string& run_id, std::int64_t base, std::vector<core::TimelineEvent>&&)>;
+  void set_timeline_listener(TimelineListener listener) { timeline_listener_ = std::move(listener); }
+  const TimelineListener& timeline_listener() const { return timeline_listener_; }
+
  private:
   explicit Connection(sqlite3* db) : db_(db) {}
   sqlite3* db_;
   std::unordered_map<std::string, sqlite3_stmt*> cache_;
+  std::vector<std::function<void()>> after_commit_;
+  TimelineListener timeline_listener_;
 };
 
 /// Converts a StoreError (or any std::exception, e.g. corrupt JSON in a row) thrown by

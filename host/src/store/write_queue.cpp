@@ -31,6 +31,14 @@ std::future<core::Result<void>> WriteQueue::submit(WriteJob job) {
   return future;
 }
 
+void WriteQueue::set_timeline_listener(Connection::TimelineListener listener) {
+  auto done = submit([&listener](Connection& c) -> core::Result<void> {
+    c.set_timeline_listener(std::move(listener));
+    return core::ok();
+  });
+  (void)done.get();
+}
+
 WriteQueueStats WriteQueue::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
@@ -60,10 +68,12 @@ void WriteQueue::write_batch(std::deque<Pending>& batch) {
     connection_.exec("BEGIN IMMEDIATE");
     for (auto& item : batch) {
       connection_.exec("SAVEPOINT job");
+      const std::size_t mark = connection_.after_commit_mark();
       core::Result<void> r = guard([&]() -> core::Result<void> { return item.job(connection_); });
       if (r.ok()) {
         connection_.exec("RELEASE job");
       } else {
+        connection_.drop_after_commit(mark);
         connection_.exec("ROLLBACK TO job");
         connection_.exec("RELEASE job");
       }
@@ -81,8 +91,18 @@ void WriteQueue::write_batch(std::deque<Pending>& batch) {
     } catch (const StoreError&) {
       // Nothing to roll back: BEGIN itself failed.
     }
+    connection_.drop_after_commit(0);
     for (auto& item : batch) item.done.set_value(transaction.failure());
     return;
+  }
+  // Published before the writers hear back, so what a caller committed is already
+  // visible to subscribers when its call returns.
+  for (auto& action : connection_.take_after_commit()) {
+    try {
+      action();
+    } catch (const std::exception& e) {
+      core::log_error("publishing a commit failed", {{"error", e.what()}});
+    }
   }
   {
     std::lock_guard lock(mutex_);

@@ -53,6 +53,9 @@ class WriteQueue {
     return std::move(*out);
   }
 
+  /// Installs the writer connection's timeline listener (Connection::set_timeline_listener).
+  void set_timeline_listener(Connection::TimelineListener listener);
+
   WriteQueueStats stats() const;
 
  private:

@@ -11,17 +11,18 @@ namespace {
 namespace json = boost::json;
 
 TEST(StreamPumpTest, NotificationsHaveTheDaemonsShape) {
-  auto timeline = to_notification({"timeline", R"({"cursor":5,"kind":"notice"})", "5"}, "sub_1", "r1");
+  auto timeline = to_notification(events::make_frame(R"({"cursor":5,"kind":"notice"})", 5), "timeline", "sub_1", "r1");
   EXPECT_EQ(timeline.method, "run.timeline");
   EXPECT_EQ(timeline.params.at("subscriptionId"), "sub_1");
   EXPECT_EQ(timeline.params.at("runId"), "r1");
   EXPECT_EQ(timeline.params.at("cursor").as_int64(), 5);
   EXPECT_EQ(timeline.params.at("event").at("kind"), "notice");
 
-  auto ephemeral = to_notification({"timeline", R"({"kind":"message.delta"})", ""}, "sub_1", "r1");
+  auto ephemeral = to_notification(events::make_frame(R"({"kind":"message.delta"})"), "timeline", "sub_1", "r1");
   EXPECT_TRUE(ephemeral.params.at("cursor").is_null());
 
-  auto detail = to_notification({"detail", R"({"type":"run_detail","run":{"runId":"r1"}})", ""}, "sub_2", "r1");
+  auto detail =
+      to_notification(events::make_frame(R"({"type":"run_detail","run":{"runId":"r1"}})"), "detail", "sub_2", "r1");
   EXPECT_EQ(detail.method, "run.detail");
   EXPECT_EQ(detail.params.at("type"), "run_detail");
   EXPECT_EQ(detail.params.at("run").at("runId"), "r1");
@@ -32,11 +33,14 @@ TEST(StreamPumpTest, NotificationsHaveTheDaemonsShape) {
 class CountingStream : public api::EventStream {
  public:
   explicit CountingStream(int total) : total_(total) {}
+  const char* channel() const override { return "audit"; }
   void start(std::function<void()> wake) override { wake(); }
-  std::vector<api::StreamEvent> poll(bool& closed) override {
+  api::StreamBatch poll(std::size_t, bool) override {
     ++given_;
-    closed = given_ >= total_;
-    return {{"audit", "{}", std::to_string(given_)}};
+    api::StreamBatch batch;
+    batch.closed = given_ >= total_;
+    batch.frames.push_back(events::make_frame("{}", given_));
+    return batch;
   }
 
  private:

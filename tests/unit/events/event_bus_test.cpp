@@ -8,22 +8,12 @@ namespace {
 TEST(EventBus, DeliversByChannelAndRun) {
   EventBus bus;
   std::vector<std::string> seen;
-  auto one = bus.subscribe(Channel::timeline, "run-a", [&](const Notification& n) { seen.push_back("a:" + n.run_id); });
+  auto one = bus.subscribe(Channel::audit, "run-a", [&](const Notification& n) { seen.push_back("a:" + n.run_id); });
   auto all = bus.subscribe(Channel::summary, "", [&](const Notification& n) { seen.push_back("all:" + n.run_id); });
-  bus.notify(Channel::timeline, "run-b");
-  bus.notify(Channel::timeline, "run-a");
+  bus.notify(Channel::audit, "run-b");
+  bus.notify(Channel::audit, "run-a");
   bus.run_changed("run-c");
   EXPECT_EQ(seen, (std::vector<std::string>{"a:run-a", "all:run-c"}));
-}
-
-TEST(EventBus, EphemeralPayloadsReachTimelineListeners) {
-  EventBus bus;
-  std::string payload;
-  auto s = bus.subscribe(Channel::timeline, "r", [&](const Notification& n) {
-    if (n.ephemeral) payload = *n.ephemeral;
-  });
-  bus.publish_ephemeral("r", R"({"kind":"message.delta"})");
-  EXPECT_EQ(payload, R"({"kind":"message.delta"})");
 }
 
 TEST(EventBus, SubscriptionsEndWithTheirHandle) {

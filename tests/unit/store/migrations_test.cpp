@@ -119,7 +119,7 @@ TEST(Migrations, DeletingARunCascadesToEverythingItOwns) {
       SessionRepository::insert_attempt(c, core::Attempt{id, 1, 0, 0, "2024-01-01T00:00:00.000Z", {}, ""});
       core::AuditEvent audit{id, 0, "run.initialized", "api", "2024-01-01T00:00:00.000Z", {}};
       AuditRepository::append(c, audit);
-      core::TimelineEvent event{id, 0, "message", 1, "2024-01-01T00:00:00.000Z", {}};
+      core::TimelineEvent event{id, 0, "message", 1, "2024-01-01T00:00:00.000Z", {}, false, {}};
       TimelineRepository::append(c, event);
     }
   });

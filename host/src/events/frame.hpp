@@ -1,0 +1,44 @@
+#pragma once
+// One event as it goes out to live subscribers, serialized once and shared by all of
+// them. Its text is the Server-Sent Events frame; WebSocket notifications wrap the JSON
+// part of it, so neither transport serializes an event again.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace agentry::events {
+
+struct FrameData {
+  std::int64_t cursor = 0;  // where a client resumes after it (SSE id); 0: not resumable
+  std::string text;         // ["id: <cursor>\n"] "data: " <json> "\n\n"
+  std::size_t json_begin = 0;
+  std::size_t json_size = 0;
+  std::string_view json() const { return std::string_view(text).substr(json_begin, json_size); }
+};
+using Frame = std::shared_ptr<const FrameData>;
+
+/// `json` must be one line (serialized JSON always is).
+Frame make_frame(std::string_view json, std::int64_t cursor = 0);
+
+/// `text` as a JSON string literal, quotes included.
+void append_json_string(std::string& out, std::string_view text);
+
+struct EnvelopeFields {
+  std::string_view run_id;
+  std::int64_t cursor = 0;  // 0: ephemeral (cursor null)
+  std::string_view kind;
+  std::optional<int> attempt_number;
+  std::string_view at;
+  std::string_view payload_json;  // an object, already serialized
+  bool conflated = false;         // several deltas of one item merged into this one
+};
+
+/// The timeline envelope (docs/api.md) around an already serialized payload:
+/// {"runId","cursor","kind","attemptNumber","at","payload"[,"ephemeral":true][,"conflated":true]}.
+std::string timeline_envelope(const EnvelopeFields& fields);
+
+}  // namespace agentry::events

@@ -1,0 +1,352 @@
+#include "events/timeline_feed.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+namespace agentry::events {
+namespace {
+namespace json = boost::json;
+
+/// A run's timeline as the store and the writer see it: durable events get cursors and
+/// are kept; every write is published to the feeds as the store's listener would.
+class FakeRun {
+ public:
+  FakeRun(TimelineFeeds& feeds, std::string id) : feeds_(feeds), id_(std::move(id)) {}
+
+  void delta(const std::string& item, const std::string& text) {
+    batch_.push_back(event("message.delta", {{"text", text}, {"itemId", item}}, true));
+  }
+  void durable(const std::string& kind, json::object payload = {}) {
+    batch_.push_back(event(kind, std::move(payload), false));
+  }
+  /// Commits what was written since the last commit, and publishes it.
+  void commit() {
+    const std::int64_t base = last_;
+    for (auto& e : batch_) {
+      e.payload_json = json::serialize(e.payload);
+      if (e.ephemeral) continue;
+      e.cursor = ++last_;
+      stored_.push_back(make_frame(
+          timeline_envelope({id_, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}), e.cursor));
+    }
+    feeds_.publish(id_, base, std::move(batch_));
+    batch_.clear();
+  }
+  void remove() { gone_ = true; }
+
+  HistoryReader history() {
+    return [this](std::int64_t after, std::int64_t upto, std::size_t limit) -> std::optional<std::vector<Frame>> {
+      if (gone_) return std::nullopt;
+      std::vector<Frame> out;
+      for (const auto& f : stored_)
+        if (f->cursor > after && f->cursor <= upto && out.size() < limit) out.push_back(f);
+      return out;
+    };
+  }
+  LastCursorReader last_cursor() {
+    return [this]() -> std::optional<std::int64_t> {
+      if (gone_) return std::nullopt;
+      return last_;
+    };
+  }
+  const std::string& id() const { return id_; }
+  std::int64_t last() const { return last_; }
+
+ private:
+  core::TimelineEvent event(std::string kind, json::object payload, bool ephemeral) {
+    core::TimelineEvent e;
+    e.run_id = id_;
+    e.kind = std::move(kind);
+    e.attempt_number = 1;
+    e.at = "2026-12-01T00:00:00.000Z";
+    e.payload = std::move(payload);
+    e.ephemeral = ephemeral;
+    return e;
+  }
+
+  TimelineFeeds& feeds_;
+  std::string id_;
+  std::vector<core::TimelineEvent> batch_;
+  std::vector<Frame> stored_;
+  std::int64_t last_ = 0;
+  bool gone_ = false;
+};
+
+/// What one subscriber received, checked against the rules of docs/api.md.
+struct Received {
+  std::vector<std::int64_t> cursors;
+  std::map<std::string, std::string> text;  // by item: the deltas' text joined
+  std::map<std::string, std::string> completed;  // by item: message.completed's text
+  int conflated = 0;
+  int frames = 0;
+  bool delta_after_finish = false;
+  bool delta_after_completed = false;
+  bool closed = false;
+
+  void take(const TimelineSubscriber::Batch& batch) {
+    closed = closed || batch.closed;
+    for (const auto& frame : batch.frames) {
+      ++frames;
+      auto e = json::parse(frame->json()).as_object();
+      const auto kind = std::string(e.at("kind").as_string());
+      const auto& payload = e.at("payload").as_object();
+      if (e.at("cursor").is_null()) {
+        EXPECT_EQ(frame->cursor, 0);
+        const auto item = std::string(payload.at("itemId").as_string());
+        if (finished) delta_after_finish = true;
+        if (completed.count(item)) delta_after_completed = true;
+        text[item] += std::string(payload.at("text").as_string());
+        if (e.contains("conflated")) ++conflated;
+        continue;
+      }
+      EXPECT_EQ(frame->cursor, e.at("cursor").as_int64());
+      cursors.push_back(frame->cursor);
+      if (kind == "message.completed")
+        completed[std::string(payload.at("itemId").as_string())] = std::string(payload.at("text").as_string());
+      if (kind == "run.finished") finished = true;
+    }
+  }
+  bool finished = false;
+};
+
+void drain(TimelineSubscriber& s, FakeRun& run, Received& r, std::size_t max_frames = 1024) {
+  for (int i = 0; i < 100000; ++i) {
+    auto batch = s.poll(run.history(), run.last_cursor(), max_frames);
+    const bool more = batch.more;
+    r.take(batch);
+    if (!more || batch.closed) return;
+  }
+  FAIL() << "the subscriber never caught up";
+}
+
+std::vector<std::int64_t> one_to(std::int64_t n) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t i = 1; i <= n; ++i) out.push_back(i);
+  return out;
+}
+
+/// Writes a message of `pieces` deltas in batches of `per_commit`, then its completion.
+std::string write_message(FakeRun& run, const std::string& item, int pieces, int per_commit,
+                          const std::function<void()>& after_commit = {}) {
+  std::string whole;
+  for (int i = 0; i < pieces; ++i) {
+    const std::string piece = "<" + item + ":" + std::to_string(i) + ">";
+    whole += piece;
+    run.delta(item, piece);
+    if ((i + 1) % per_commit == 0) {
+      run.commit();
+      if (after_commit) after_commit();
+    }
+  }
+  run.durable("message.completed", {{"text", whole}, {"itemId", item}});
+  run.commit();
+  if (after_commit) after_commit();
+  return whole;
+}
+
+TEST(TimelineFeed, AFastSubscriberGetsEveryFrameAsPublished) {
+  TimelineFeeds feeds;
+  FakeRun run(feeds, "r1");
+  int wakes = 0;
+  auto sub = feeds.subscribe("r1", 0, [&] { ++wakes; });
+  Received r;
+  drain(*sub, run, r);
+  run.durable("attempt.started");
+  run.commit();
+  const auto whole = write_message(run, "m1", 50, 5, [&] { drain(*sub, run, r); });
+  run.durable("run.finished");
+  run.commit();
+  drain(*sub, run, r);
+  EXPECT_GT(wakes, 1);
+  EXPECT_EQ(r.cursors, one_to(run.last()));
+  EXPECT_EQ(r.text["m1"], whole);
+  EXPECT_EQ(r.conflated, 0);
+  EXPECT_EQ(r.frames, 50 + 3);
+  EXPECT_FALSE(r.delta_after_completed);
+  EXPECT_FALSE(r.delta_after_finish);
+}
+
+TEST(TimelineFeed, ASubscriberLeftBehindByTheWindowStillGetsTheWholeTextInOrder) {
+  FeedLimits limits;
+  limits.window_entries = 16;
+  TimelineFeeds feeds(limits);
+  FakeRun run(feeds, "r1");
+  auto sub = feeds.subscribe("r1", 0, [] {});
+  Received r;
+  drain(*sub, run, r);  // subscribed before anything was written
+  run.durable("attempt.started");
+  run.commit();
+  std::map<std::string, std::string> expected;
+  expected["m1"] = write_message(run, "m1", 300, 7);
+  run.durable("tool.started");
+  run.commit();
+  expected["m2"] = write_message(run, "m2", 200, 3);
+  run.durable("run.finished");
+  run.commit();
+  drain(*sub, run, r, 10);  // small polls: the catch-up goes over several
+  EXPECT_EQ(r.cursors, one_to(run.last()));
+  EXPECT_EQ(r.text, expected);
+  EXPECT_EQ(r.completed, expected);
+  EXPECT_GT(r.conflated, 0);
+  EXPECT_LT(r.frames, 100);  // 500 deltas merged into a few
+  EXPECT_FALSE(r.delta_after_completed);
+  EXPECT_FALSE(r.delta_after_finish);
+}
+
+TEST(TimelineFeed, ASubscriberBehindInsideTheWindowGetsMergedDeltas) {
+  TimelineFeeds feeds;
+  FakeRun run(feeds, "r1");
+  auto sub = feeds.subscribe("r1", 0, [] {});
+  Received r;
+  drain(*sub, run, r);
+  const auto whole = write_message(run, "m1", 1000, 10);
+  run.durable("run.finished");
+  run.commit();
+  drain(*sub, run, r);
+  EXPECT_EQ(r.text["m1"], whole);
+  EXPECT_EQ(r.cursors, one_to(run.last()));
+  EXPECT_EQ(r.frames, 3);  // the deltas as one, then the two durable events
+  EXPECT_EQ(r.conflated, 1);
+}
+
+TEST(TimelineFeed, ASubscriberArrivingMidMessageGetsItsTextFromTheStart) {
+  FeedLimits limits;
+  limits.window_entries = 8;
+  TimelineFeeds feeds(limits);
+  FakeRun run(feeds, "r1");
+  run.durable("attempt.started");
+  run.commit();
+  std::string whole;
+  for (int i = 0; i < 40; ++i) {
+    whole += std::to_string(i) + ",";
+    run.delta("m1", std::to_string(i) + ",");
+    run.commit();
+  }
+  Received r;
+  auto sub = feeds.subscribe("r1", 0, [] {});
+  drain(*sub, run, r);
+  EXPECT_EQ(r.text["m1"], whole);
+  EXPECT_EQ(r.cursors, one_to(1));
+}
+
+TEST(TimelineFeed, ALateSubscriberStartsFromTheStoreAndFromItsCursor) {
+  FeedLimits limits;
+  limits.window_entries = 8;
+  TimelineFeeds feeds(limits);
+  FakeRun run(feeds, "r1");
+  for (int i = 0; i < 40; ++i) run.durable("notice", {{"index", i}});
+  run.commit();
+  const auto whole = write_message(run, "m1", 30, 4);
+  run.durable("run.finished");
+  run.commit();
+
+  // The run is over and nobody was watching: its deltas are gone, its completed
+  // message holds the whole text.
+  Received all;
+  auto everything = feeds.subscribe("r1", 0, [] {});
+  drain(*everything, run, all);
+  EXPECT_EQ(all.cursors, one_to(run.last()));
+  EXPECT_EQ(all.completed["m1"], whole);
+  EXPECT_TRUE(all.text.empty());
+
+  Received tail;
+  auto resumed = feeds.subscribe("r1", 35, [] {});
+  drain(*resumed, run, tail);
+  std::vector<std::int64_t> expected;
+  for (std::int64_t c = 36; c <= run.last(); ++c) expected.push_back(c);
+  EXPECT_EQ(tail.cursors, expected);
+}
+
+TEST(TimelineFeed, ADeletedRunClosesItsSubscribers) {
+  TimelineFeeds feeds;
+  FakeRun run(feeds, "r1");
+  run.durable("attempt.started");
+  run.commit();
+  auto sub = feeds.subscribe("r1", 0, [] {});
+  Received r;
+  drain(*sub, run, r);
+  EXPECT_FALSE(r.closed);
+  run.remove();
+  feeds.reset("r1");
+  drain(*sub, run, r);
+  EXPECT_TRUE(r.closed);
+}
+
+TEST(TimelineFeed, FeedsGoAwayWithTheirLastSubscriberOnceTheSessionIsOver) {
+  TimelineFeeds feeds;
+  FakeRun run(feeds, "r1");
+  {
+    auto sub = feeds.subscribe("r1", 0, [] {});
+    run.durable("run.finished");
+    run.commit();
+    EXPECT_EQ(feeds.feed_count(), 1u);
+  }
+  EXPECT_EQ(feeds.feed_count(), 0u);
+}
+
+// Random writes and random polls: whatever the interleaving and the limits, every
+// subscriber gets every durable event once, in order, each item's whole text, and no
+// delta after its item's completion or the run's end.
+TEST(TimelineFeed, RandomInterleavingsKeepTheRules) {
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed);
+    FeedLimits limits;
+    limits.window_entries = 4 + rng() % 64;
+    limits.behind = rng() % 16;
+    TimelineFeeds feeds(limits);
+    FakeRun run(feeds, "r" + std::to_string(seed));
+    struct Sub {
+      std::shared_ptr<TimelineSubscriber> s;
+      Received r;
+      std::size_t max_frames;
+    };
+    std::vector<Sub> subs;
+    for (int i = 0; i < 3; ++i) subs.push_back({feeds.subscribe(run.id(), 0, [] {}), {}, 1 + rng() % 50});
+    for (auto& s : subs) drain(*s.s, run, s.r, s.max_frames);
+    std::map<std::string, std::string> expected;
+    std::vector<std::string> open;
+    int next_item = 0;
+    for (int step = 0; step < 400; ++step) {
+      const unsigned dice = rng() % 10;
+      if (dice < 5) {
+        if (open.empty() || rng() % 4 == 0) open.push_back("m" + std::to_string(next_item++));
+        const auto& item = open[rng() % open.size()];
+        const std::string piece = std::to_string(step) + ";";
+        expected[item] += piece;
+        run.delta(item, piece);
+      } else if (dice < 6 && !open.empty()) {
+        const std::size_t i = rng() % open.size();
+        run.durable("message.completed", {{"itemId", open[i]}, {"text", expected[open[i]]}});
+        open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
+      } else if (dice < 7) {
+        run.durable("notice", {{"step", step}});
+      } else {
+        run.commit();
+      }
+      if (rng() % 3 == 0) {
+        auto& s = subs[rng() % subs.size()];
+        s.r.take(s.s->poll(run.history(), run.last_cursor(), s.max_frames));
+      }
+    }
+    for (const auto& item : open) run.durable("message.completed", {{"itemId", item}, {"text", expected[item]}});
+    std::erase_if(expected, [](const auto& kv) { return kv.second.empty(); });  // items that never streamed
+    run.durable("run.finished");
+    run.commit();
+    for (auto& s : subs) {
+      drain(*s.s, run, s.r, s.max_frames);
+      SCOPED_TRACE("seed " + std::to_string(seed));
+      EXPECT_EQ(s.r.cursors, one_to(run.last()));
+      EXPECT_EQ(s.r.text, expected);
+      EXPECT_FALSE(s.r.delta_after_completed);
+      EXPECT_FALSE(s.r.delta_after_finish);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace agentry::events
