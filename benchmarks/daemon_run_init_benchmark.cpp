@@ -2,7 +2,9 @@
 // keep-alive HTTP connection over loopback, send POST /api/runs/init back to back; the
 // daemon resolves the mock agent and an assignment with 3 tasks and a required var, and
 // commits the run, its tasks and its audit record (synchronous=FULL) before it answers 201.
-// items_per_second is runs created per second by all clients together.
+// items_per_second is runs created per second by all clients together; daemon_cpu_us is
+// the CPU time (user + system, all threads) the daemon spent per run, which says more than
+// the rate on a machine shared with other work.
 // The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry.
 
 #include "support/daemon_process.hpp"
@@ -14,13 +16,16 @@
 
 #include <boost/json.hpp>
 
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 namespace agentry::bench {
 namespace {
@@ -100,6 +105,18 @@ class KeepAliveConnection {
   test::UniqueFd fd_;
 };
 
+/// CPU time the process has used, user + system, all threads, in microseconds.
+double cpu_us(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));  // after "pid (comm) "
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i)
+    if (i >= 14) ticks += std::stod(field);  // utime, stime
+  return ticks * 1e6 / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
 void BM_DaemonRunInit(benchmark::State& state) {
   auto& f = fixture();
   const std::string payload = json::serialize(json::object{
@@ -109,11 +126,17 @@ void BM_DaemonRunInit(benchmark::State& state) {
       {"cliVars", {{"feature", "dark mode"}}}});
   KeepAliveConnection connection(f.daemon->port());
   std::string body;
+  const double cpu_before = state.thread_index() == 0 ? cpu_us(f.daemon->pid()) : 0;
   for (auto _ : state) {
     int status = connection.post("/api/runs/init", payload, body);
     if (status != 201) return state.SkipWithError(("HTTP " + std::to_string(status) + ": " + body).c_str());
   }
   state.SetItemsProcessed(state.iterations());
+  // Every thread runs as many iterations, so thread 0's span covers the others'; the
+  // counter is divided by the iterations of all threads.
+  if (state.thread_index() == 0)
+    state.counters["daemon_cpu_us"] =
+        benchmark::Counter(cpu_us(f.daemon->pid()) - cpu_before, benchmark::Counter::kAvgIterations);
 }
 
 BENCHMARK(BM_DaemonRunInit)->Threads(1)->Threads(8)->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(3.0);
