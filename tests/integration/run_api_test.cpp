@@ -25,6 +25,19 @@ TEST_F(DaemonTest, InitReturnsTheDetailShape) {
   EXPECT_FALSE(run.at("capabilities").at("abortReason").as_string().empty());
 }
 
+// init answers with what it wrote instead of reading the run back: the answer must be
+// exactly what a read of the new run shows.
+TEST_F(DaemonTest, InitAnswersWhatAReadOfTheRunShows) {
+  json::object body{{"agent", "worker"}, {"assignment", "feature"}, {"callerCwd", work_.string()},
+                    {"cliVars", {{"feature", "dark mode"}}}, {"name", "Dark mode"}};
+  auto created = client().post_json("/api/runs/init", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  auto answer = created.json().as_object();
+  auto read = client().get("/api/runs/" + std::string(answer.at("runId").as_string()));
+  ASSERT_EQ(read.status, 200) << read.body;
+  EXPECT_EQ(json::serialize(answer), json::serialize(read.json()));
+}
+
 TEST_F(DaemonTest, PassiveRunGoesFromInitToSuccessThroughTasks) {
   auto id = create_run();
   EXPECT_EQ(post_status(client(), "/api/runs/" + id + "/ready"), "ready");

@@ -78,9 +78,13 @@ core::Result<std::optional<std::string>> text_param(const JsonBody& params, std:
 core::Result<OperationResult> run_detail_result(engine::Engine& engine, const std::string& run_id, int http_status) {
   auto view = engine.view(run_id);
   if (!view) return view.failure();
+  return run_detail_result(*view, http_status);
+}
+
+OperationResult run_detail_result(const engine::RunView& view, int http_status) {
   // runId beside run: the reference's clients read it there.
-  return OperationResult{json::object{{"run", events::run_detail({view->run, view->tasks, view->sessions, view->attempts})},
-                                      {"runId", run_id}},
+  return OperationResult{json::object{{"run", events::run_detail({view.run, view.tasks, view.sessions, view.attempts})},
+                                      {"runId", view.run.id}},
                          http_status};
 }
 

@@ -68,5 +68,7 @@ core::Result<std::optional<std::string>> text_param(const JsonBody& params, std:
 /// {"run": RunDetail} read after a committed mutation.
 core::Result<OperationResult> run_detail_result(engine::Engine& engine, const std::string& run_id,
                                                 int http_status = 200);
+/// The same answer for a view the caller already has (a run it just created).
+OperationResult run_detail_result(const engine::RunView& view, int http_status = 200);
 
 }  // namespace agentry::api

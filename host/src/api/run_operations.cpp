@@ -61,7 +61,13 @@ Operation create_run(ApiContext& ctx, bool start) {
   return [&ctx, start](const OperationRequest& request) -> Result<OperationResult> {
     auto init = parse_init_request(JsonBody(request.params), request.var_origin);
     if (!init) return init.failure();
-    auto run = start ? ctx.engine.start(*init, request.actor) : ctx.engine.init(*init, request.actor);
+    if (!start) {
+      // The answer is what init committed; reading it back would cost a read transaction.
+      auto created = ctx.engine.init_view(*init, request.actor);
+      if (!created) return created.failure();
+      return run_detail_result(*created, 201);
+    }
+    auto run = ctx.engine.start(*init, request.actor);
     if (!run) return run.failure();
     return run_detail_result(ctx.engine, run->id, 201);
   };

@@ -1,6 +1,10 @@
 #pragma once
 // The definitions module's front door: load one definition by name or path, or list all
-// of a kind. Files are read on every call (no cache), so edits apply without a restart.
+// of a kind. Edits apply without a restart: names are located on every call, listings
+// read every file, and a single load reuses an earlier parse of the same file only while
+// the file's size, times and inode are those it had then (and it had been unchanged for
+// 2 s when it was read), the environment variables it interpolates have the same values,
+// and it reads no other file (an assignment with file or definition tasks).
 //
 // Names are searched in <project_dir>/.agentry first, then in the config directory; the
 // first file found for a name is the definition, even when it is broken (a broken

@@ -61,6 +61,12 @@ void log_unknown_template_keys(const std::string& run_id, const std::vector<Unkn
 }  // namespace
 
 core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
+  auto created = init_view(request, actor);
+  if (!created) return created.failure();
+  return std::move(created->run);
+}
+
+core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor& actor) {
   auto parent = parent_info(db_, request.parent_run_id, config_.max_call_depth);
   if (!parent) return parent.failure();
   if (*parent)
@@ -85,12 +91,14 @@ core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
   run.frozen = std::move(inputs->frozen);
   run.revision = 1;
 
-  auto created = mutate<Run>(run.id, [&](store::Connection& c) -> core::Result<Run> {
+  auto created = mutate<RunView>(run.id, [&](store::Connection& c) -> core::Result<RunView> {
     store::RunRepository::insert(c, run);
+    RunView view{run, {}, {}, {}};
     for (auto task : inputs->tasks) {
       task.run_id = run.id;
       task.created_at = task.updated_at = run.created_at;
       store::TaskRepository::insert(c, task);
+      view.tasks.push_back(std::move(task));
     }
     json::object data{{"agent", run.frozen.agent_name},
                       {"assignment", run.frozen.assignment_name},
@@ -101,9 +109,9 @@ core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
     if (run.parent_run_id) data["parentRunId"] = *run.parent_run_id;
     if (!inputs->unknown_template_keys.empty()) data["unknownTemplateKeys"] = to_json(inputs->unknown_template_keys);
     detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
-    return run;
+    return view;
   });
-  if (created) log_unknown_template_keys(created->id, inputs->unknown_template_keys);
+  if (created) log_unknown_template_keys(created->run.id, inputs->unknown_template_keys);
   return created;
 }
 

@@ -87,6 +87,10 @@ class Engine {
 
   // Creation.
   core::Result<core::Run> init(const InitRequest& request, const Actor& actor);
+  /// init(), answering with the run as committed: the rows it wrote (the run, its tasks;
+  /// no sessions, attempts or queued messages yet), without reading them back. The same
+  /// as view() of the new run just after (tests/unit/engine and run_api_test check it).
+  core::Result<RunView> init_view(const InitRequest& request, const Actor& actor);
   /// init followed by the first session, in one call.
   core::Result<core::Run> start(const InitRequest& request, const Actor& actor);
 

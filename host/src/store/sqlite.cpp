@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <mutex>
+
 namespace agentry::store {
 namespace {
 
@@ -71,7 +73,25 @@ std::int64_t Statement::column_int64(int index) const { return sqlite3_column_in
 
 bool Statement::column_is_null(int index) const { return sqlite3_column_type(stmt_, index) == SQLITE_NULL; }
 
+namespace {
+
+/// Process-wide settings, which SQLite accepts only before it initializes (the first open).
+void configure_sqlite_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // The write queue runs every job of a group commit in its own SAVEPOINT, and SQLite
+    // keeps the page images that roll one back in a sub-journal, which goes to a temp file
+    // once it exceeds 64 KiB: a few runs created together already did, so each commit
+    // opened, wrote and unlinked a file. Up to 4 MiB (for the one writer) now stays in
+    // memory. SQLITE_MISUSE (already initialized by someone else) just keeps the default.
+    sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, 4 * 1024 * 1024);
+  });
+}
+
+}  // namespace
+
 Connection Connection::open(const std::filesystem::path& path, bool read_only) {
+  configure_sqlite_once();
   sqlite3* db = nullptr;
   int flags = SQLITE_OPEN_NOMUTEX | (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);

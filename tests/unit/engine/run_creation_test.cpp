@@ -1,6 +1,7 @@
 // init/start: definitions resolve into frozen inputs; bad input is refused and leaves no run.
 #include "engine/engine.hpp"
 #include "engine/lineage.hpp"
+#include "events/projections.hpp"
 
 #include "engine_fixture.hpp"
 
@@ -39,6 +40,23 @@ TEST_F(EngineTest, InitFreezesRenderedInputsAndTasks) {
   ASSERT_EQ(audit->size(), 1u);
   EXPECT_EQ((*audit)[0].type, "run.initialized");
   EXPECT_EQ((*audit)[0].actor, "test");
+}
+
+// init_view answers with the rows it wrote instead of reading them back: the same run
+// detail as a read of the new run.
+TEST_F(EngineTest, InitViewIsWhatAReadOfTheNewRunShows) {
+  Actor actor{"test"};
+  auto request = feature_request("dark mode");
+  request.name = "Dark mode";
+  auto created = engine_->init_view(request, actor);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  auto read = engine_->view(created->run.id);
+  ASSERT_TRUE(read.ok());
+  auto detail = [](const RunView& v) {
+    return boost::json::serialize(events::run_detail({v.run, v.tasks, v.sessions, v.attempts}));
+  };
+  EXPECT_EQ(detail(*created), detail(*read));
+  EXPECT_EQ(created->tasks.size(), 2u);
 }
 
 TEST_F(EngineTest, InitFindsTheEnclosingRepository) {
