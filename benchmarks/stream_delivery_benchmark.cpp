@@ -8,8 +8,9 @@
 // approval: the subscribers connect, each waits for the approval.request event (so it is
 // live), then the driver approves and the script emits its events:
 //   durable   N notices (stored, each with a cursor) as fast as the host takes them
-//   deltas    N ephemeral message.delta of one item, then message.completed with the
-//             whole text ({"events":N,"kind":"delta","complete":true}), flat out
+//   deltas    N ephemeral message.delta, then message.completed with the whole text
+//             ({"events":n,"kind":"delta","complete":true}), flat out, in messages of at
+//             most 50,000 deltas (a completed message's payload must stay under 1 MiB)
 //   latency   notices or deltas paced at rate_hz, stamped with CLOCK_MONOTONIC at emit
 //
 // Every subscriber's stream is checked (tests/support/timeline_stream.hpp): it must end
@@ -177,13 +178,23 @@ void reactor(std::vector<Subscriber*> subs, Shared& shared) {
   ::close(ep);
 }
 
+/// Deltas go out as messages of at most this many: a message.completed carries the whole
+/// text, and 50,000 deltas ("event 1".."event 50000", 539 KB) keep it under the plugin
+/// ABI's 1 MiB payload limit (100,000 would be 1.09 MB, and the host refuses the event).
+constexpr long max_deltas_per_message = 50'000;
+
 std::string script_yaml(const Case& c, long events) {
-  std::string step = "      - events: " + std::to_string(events) + "\n        kind: " +
-                     (c.kind == Kind::delta ? "delta\n        complete: true\n" : "notice\n");
-  if (c.rate_hz > 0) step += "        timestamps: true\n        rateHz: " + std::to_string(c.rate_hz) + "\n";
+  std::string steps;
+  for (long left = events; left > 0;) {
+    const long n = c.kind == Kind::delta ? std::min(left, max_deltas_per_message) : left;
+    left -= n;
+    steps += "      - events: " + std::to_string(n) + "\n        kind: " +
+             (c.kind == Kind::delta ? "delta\n        complete: true\n" : "notice\n");
+    if (c.rate_hz > 0) steps += "        timestamps: true\n        rateHz: " + std::to_string(c.rate_hz) + "\n";
+  }
   return "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n  mock:\n    steps:\n"
          "      - ask:\n          summary: start streaming\n          kind: command\n" +
-         step + "---\nStreamer.\n";
+         steps + "---\nStreamer.\n";
 }
 
 std::string wait_for_approval(test::HttpClient client, const std::string& run_id, Clock::time_point deadline) {
