@@ -15,9 +15,10 @@
 //
 // Every subscriber's stream is checked (tests/support/timeline_stream.hpp): it must end
 // at run.finished, durable cursors must run 1, 2, 3... with no gap, no delta may arrive
-// after its item's message.completed, its attempt's attempt.finished or run.finished, and
-// the deltas of the item, joined, must be the message.completed text. A case that breaks
-// any of this is labelled FAIL with the first breach; its figures still print.
+// after its item's message.completed, its attempt's attempt.finished or run.finished,
+// every item's message.completed must come, and the item's deltas, joined, must be its
+// text. A case that breaks any of this is labelled FAIL with the first breach (and the
+// daemon's last log lines); its figures still print.
 //
 // Counters:
 //   events             events the script emitted after the gate
@@ -308,6 +309,10 @@ void BM_Stream(benchmark::State& state, Case c) {
     std::string first_failure;
     for (auto& s : subs) {
       if (!s->finished) s->checker.fail("no run.finished within 30 s of the last byte received");
+      // Every script message ends with message.completed: deltas without one mean it was lost.
+      for (const auto& [key, item] : s->checker.items())
+        if (item.deltas > 0 && !item.completed)
+          s->checker.fail(std::to_string(item.deltas) + " deltas of " + key + " and no message.completed");
       if (s->checker.violations() == 0) ++complete;
       else if (first_failure.empty()) first_failure = s->checker.violation_messages().front();
       violations += static_cast<double>(s->checker.violations());
