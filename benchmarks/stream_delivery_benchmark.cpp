@@ -1,16 +1,41 @@
-// Load driver: events from a plugin's emit() to SSE clients, through the real daemon.
-// A mock run emits N timeline events, either as fast as the host accepts them (rate 0:
-// throughput under saturation) or paced (latency at a sustainable rate); K subscribers
-// read the run's timeline stream. Reported per configuration:
-//   items_per_second  events delivered to each subscriber per second (first to last)
-//   p50_us, p99_us    emit-to-client latency (the mock stamps each event with the
-//                     system-wide monotonic clock; the client compares on receipt)
-//   rss_mb            the daemon's peak resident set size during the run
+// Load driver: a mock run's events from the plugin's emit() to timeline subscribers of the
+// real daemon (a child process), over loopback SSE (GET /api/runs/:id/events/timeline) and
+// WebSocket JSON-RPC (events.subscribe run_timeline). The clients live in this process and
+// share two epoll threads; they scan each envelope for the fields they check instead of
+// parsing it whole, so 100 subscribers are not held back by the client.
+//
+// Every case starts a fresh daemon and one run whose mock script first asks for an
+// approval: the subscribers connect, each waits for the approval.request event (so it is
+// live), then the driver approves and the script emits its events:
+//   durable   N notices (stored, each with a cursor) as fast as the host takes them
+//   deltas    N ephemeral message.delta, then message.completed with the whole text
+//             ({"events":n,"kind":"delta","complete":true}), flat out, in messages of at
+//             most 50,000 deltas (a completed message's payload must stay under 1 MiB)
+//   latency   notices or deltas paced at rate_hz, stamped with CLOCK_MONOTONIC at emit
+//
+// Every subscriber's stream is checked (tests/support/timeline_stream.hpp): it must end
+// at run.finished, durable cursors must run 1, 2, 3... with no gap, no delta may arrive
+// after its item's message.completed, its attempt's attempt.finished or run.finished,
+// every item's message.completed must come, and the item's deltas, joined, must be its
+// text. A case that breaks any of this is labelled FAIL with the first breach (and the
+// daemon's last log lines); its figures still print.
+//
+// Counters:
+//   events             events the script emitted after the gate
+//   complete           subscribers whose stream passed every check (of `subs`)
+//   events_per_s       events / (gate -> run.finished), per subscriber, averaged
+//   deliveries_per_s   envelopes received by all subscribers / (gate -> last run.finished)
+//   env_per_sub        envelopes a subscriber received (fewer than events when deltas
+//                      were conflated), averaged; conflated: envelopes marked so, in all
+//   p50_us, p99_us     emit -> client latency (latency cases)
+//   rss_mb             the daemon's peak resident set (VmHWM) at the end of the case
 // The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry.
+// AGENTRY_STREAM_BENCH_SCALE (default 1) scales every event count, e.g. 0.05 for a quick look.
 
 #include "support/daemon_process.hpp"
 #include "support/http_client.hpp"
 #include "support/temp_dir.hpp"
+#include "support/timeline_stream.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -19,125 +44,351 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
+#include <memory>
+#include <mutex>
 #include <thread>
+
+#include <sys/epoll.h>
+#include <unistd.h>
 
 namespace agentry::bench {
 namespace {
 namespace json = boost::json;
+using test::StreamTransport;
 using Clock = std::chrono::steady_clock;
-
 
 std::filesystem::path daemon_binary() {
   if (const char* bin = std::getenv("AGENTRY_BIN")) return bin;
   return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "bin" / "agentry";
 }
 
-long rss_kb(pid_t pid) {
+double scale() {
+  const char* s = std::getenv("AGENTRY_STREAM_BENCH_SCALE");
+  const double v = s ? std::atof(s) : 1.0;
+  return v > 0 ? v : 1.0;
+}
+
+/// A /proc/<pid>/status field in kB (VmHWM: peak resident set; VmRSS: current).
+long status_kb(pid_t pid, const char* field) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
   std::string line;
+  const std::string prefix = std::string(field) + ":";
   while (std::getline(status, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    if (line.rfind(prefix, 0) == 0) return std::stol(line.substr(prefix.size()));
   return 0;
 }
 
-struct Subscriber {
-  std::vector<std::int64_t> latencies_ns;
-  Clock::time_point first{}, last{};
-  std::size_t received = 0;
-  std::string error;
+enum class Kind { notice, delta };
 
-  void read(test::HttpClient client, const std::string& run_id) {
-    try {
-      auto sse = client.sse("/api/runs/" + run_id + "/events/timeline");
-      for (;;) {
-        auto event = sse.next(std::chrono::seconds(60));
-        if (!event) return void(error = "stream stalled");
-        auto now = Clock::now();
-        auto body = json::parse(event->data);
-        const auto& kind = body.at("kind").as_string();
-        if (kind == "run.finished") return;
-        if (kind != "notice") continue;
-        if (received++ == 0) first = now;
-        last = now;
-        if (auto* at = body.at("payload").as_object().if_contains("emittedAtNs"))
-          latencies_ns.push_back(now.time_since_epoch().count() - at->to_number<std::int64_t>());
-      }
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }
+struct Case {
+  StreamTransport transport;
+  Kind kind;
+  int subscribers;
+  int rate_hz;  // 0: flat out
+  long events;
+  std::string name;
 };
 
-void BM_StreamDelivery(benchmark::State& state) {
-  const int subscribers = static_cast<int>(state.range(0));
-  const int rate_hz = static_cast<int>(state.range(1));
-  // Unpaced runs measure throughput over 20,000 events; paced ones last 2 s.
-  const int events_per_run = rate_hz == 0 ? 20000 : rate_hz * 2;
+struct Subscriber {
+  explicit Subscriber(test::TimelineStreamOptions options) : stream(std::move(options)) {}
+  test::TimelineStream stream;
+  test::TimelineChecker checker{0, /*keep_text=*/false};
+  test::Envelope envelope;
+  std::string scan_error;
+  bool ready = false;     // saw approval.request: live
+  bool finished = false;  // saw run.finished
+  bool ended = false;     // the server closed the stream
+  Clock::time_point finished_at{};
+  std::uint64_t envelopes = 0;  // after the gate
+  std::vector<std::int64_t> latencies_ns;
+};
+
+struct Shared {
+  std::atomic<int> ready{0};
+  std::atomic<int> done{0};  // finished or ended
+  std::atomic<bool> gate_open{false};
+  std::atomic<bool> stop{false};
+  std::atomic<std::int64_t> last_progress_ns{0};
+  bool latency = false;
+};
+
+std::int64_t mono_ns(Clock::time_point t) { return t.time_since_epoch().count(); }
+
+/// One epoll thread serving its share of the subscribers until told to stop.
+void reactor(std::vector<Subscriber*> subs, Shared& shared) {
+  const int ep = ::epoll_create1(EPOLL_CLOEXEC);
+  for (std::size_t i = 0; i < subs.size(); ++i) {
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = i;
+    ::epoll_ctl(ep, EPOLL_CTL_ADD, subs[i]->stream.fd(), &ev);
+  }
+  Clock::time_point now;
+  auto handle = [&](Subscriber& s) {
+    return [&s, &now, &shared](std::string_view text, std::optional<std::int64_t> framed) {
+      auto& e = s.envelope;
+      if (!test::scan_envelope(text, e, &s.scan_error)) return s.checker.fail(s.scan_error);
+      if (framed != e.cursor)
+        s.checker.fail("the transport framed cursor " + (framed ? std::to_string(*framed) : std::string("none")) +
+                       " around an envelope with cursor " + (e.cursor ? std::to_string(*e.cursor) : std::string("null")));
+      s.checker.on_envelope(e);
+      if (!s.ready && e.cursor && e.kind == "approval.request") {
+        s.ready = true;
+        shared.ready.fetch_add(1);
+      }
+      if (shared.gate_open.load(std::memory_order_relaxed)) {
+        ++s.envelopes;
+        if (shared.latency && e.emitted_at_ns) s.latencies_ns.push_back(mono_ns(now) - *e.emitted_at_ns);
+      }
+      if (!s.finished && s.checker.finished()) {
+        s.finished = true;
+        s.finished_at = now;
+        shared.done.fetch_add(1);
+      }
+    };
+  };
+  for (auto* s : subs) {
+    now = Clock::now();
+    s->stream.drain_buffered(handle(*s));
+  }
+  constexpr std::size_t chunk = 256 * 1024;
+  std::vector<epoll_event> events(subs.size());
+  while (!shared.stop.load()) {
+    const int n = ::epoll_wait(ep, events.data(), static_cast<int>(events.size()), 50);
+    for (int i = 0; i < n; ++i) {
+      Subscriber& s = *subs[events[i].data.u64];
+      auto handler = handle(s);
+      for (;;) {
+        now = Clock::now();
+        const auto got = s.stream.read_some(handler, chunk);
+        if (got > 0) shared.last_progress_ns.store(mono_ns(now), std::memory_order_relaxed);
+        if (got < chunk || s.stream.ended()) break;
+      }
+      if (s.stream.ended() && !s.ended) {
+        s.ended = true;
+        ::epoll_ctl(ep, EPOLL_CTL_DEL, s.stream.fd(), nullptr);
+        if (!s.finished) {
+          s.checker.fail("the stream ended before run.finished: " + s.stream.end_reason());
+          shared.done.fetch_add(1);
+        }
+      }
+    }
+  }
+  ::close(ep);
+}
+
+/// Deltas go out as messages of at most this many: a message.completed carries the whole
+/// text, and 50,000 deltas ("event 1".."event 50000", 539 KB) keep it under the plugin
+/// ABI's 1 MiB payload limit (100,000 would be 1.09 MB, and the host refuses the event).
+constexpr long max_deltas_per_message = 50'000;
+
+std::string script_yaml(const Case& c, long events) {
+  std::string steps;
+  for (long left = events; left > 0;) {
+    const long n = c.kind == Kind::delta ? std::min(left, max_deltas_per_message) : left;
+    left -= n;
+    steps += "      - events: " + std::to_string(n) + "\n        kind: " +
+             (c.kind == Kind::delta ? "delta\n        complete: true\n" : "notice\n");
+    if (c.rate_hz > 0) steps += "        timestamps: true\n        rateHz: " + std::to_string(c.rate_hz) + "\n";
+  }
+  return "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n  mock:\n    steps:\n"
+         "      - ask:\n          summary: start streaming\n          kind: command\n" +
+         steps + "---\nStreamer.\n";
+}
+
+std::string wait_for_approval(test::HttpClient client, const std::string& run_id, Clock::time_point deadline) {
+  while (Clock::now() < deadline) {
+    auto detail = client.get("/api/runs/" + run_id);
+    if (detail.status == 200) {
+      const auto body = detail.json();
+      const auto& pending = body.at("run").at("pendingApprovals").as_array();
+      if (!pending.empty()) return std::string(pending.at(0).at("approvalId").as_string());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return {};
+}
+
+void BM_Stream(benchmark::State& state, Case c) {
+  const long events = std::max(100L, static_cast<long>(static_cast<double>(c.events) * scale()));
   test::TempDir dir;
-  dir.write_file("config/agents/streamer/agent.md",
-                 "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n  mock:\n    steps:\n"
-                 "      - sleepMs: 300\n      - events: " + std::to_string(events_per_run) +
-                     "\n        kind: notice\n        timestamps: true\n        rateHz: " + std::to_string(rate_hz) +
-                     "\n---\nStreamer.\n");
+  dir.write_file("config/agents/streamer/agent.md", script_yaml(c, events));
   test::DaemonOptions options;
   options.home = dir.path() / "home";
   options.config_dir = dir.path() / "config";
   options.binary = daemon_binary();
   test::DaemonProcess daemon(options);
-  daemon.start();
+  try {
+    daemon.start();
+  } catch (const std::exception& e) {
+    return state.SkipWithError(e.what());
+  }
 
-  std::vector<std::int64_t> latencies;
-  double rate_sum = 0;
-  long peak_rss = 0;
   for (auto _ : state) {
     auto created = daemon.client().post_json(
         "/api/runs", json::object{{"agent", "streamer"}, {"callerCwd", dir.path().string()},
                                   {"overrides", {{"message", "stream"}}}});
     if (created.status != 201) return state.SkipWithError(created.body.c_str());
-    std::string run_id(created.json().at("run").at("runId").as_string());
-    std::vector<Subscriber> subs(static_cast<std::size_t>(subscribers));
-    std::vector<std::thread> threads;
-    for (auto& sub : subs) threads.emplace_back([&sub, &daemon, &run_id] { sub.read(daemon.client(), run_id); });
-    std::atomic<bool> done{false};
+    const std::string run_id(created.json().at("run").at("runId").as_string());
+
+    std::vector<std::unique_ptr<Subscriber>> subs;
+    try {
+      for (int i = 0; i < c.subscribers; ++i) {
+        test::TimelineStreamOptions o;
+        o.transport = c.transport;
+        o.port = daemon.port();
+        o.run_id = run_id;
+        subs.push_back(std::make_unique<Subscriber>(o));
+        subs.back()->stream.open();
+      }
+    } catch (const std::exception& e) {
+      return state.SkipWithError(e.what());
+    }
+
+    Shared shared;
+    shared.latency = c.rate_hz > 0;
+    const int threads = std::min(c.subscribers, 2);
+    std::vector<std::vector<Subscriber*>> shares(static_cast<std::size_t>(threads));
+    for (std::size_t i = 0; i < subs.size(); ++i) shares[i % shares.size()].push_back(subs[i].get());
+    std::vector<std::thread> reactors;
+    for (auto& share : shares) reactors.emplace_back(reactor, share, std::ref(shared));
+
+    std::atomic<bool> sampling{true};
+    long sampled_rss = 0;
     std::thread sampler([&] {
-      while (!done) {
-        peak_rss = std::max(peak_rss, rss_kb(daemon.pid()));
+      while (sampling) {
+        sampled_rss = std::max(sampled_rss, status_kb(daemon.pid(), "VmRSS"));
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
     });
-    for (auto& t : threads) t.join();
-    done = true;
-    sampler.join();
-    for (auto& s : subs) {
-      if (!s.error.empty()) return state.SkipWithError(s.error.c_str());
-      if (s.received != static_cast<std::size_t>(events_per_run)) return state.SkipWithError("a subscriber missed events");
-      double seconds = std::chrono::duration<double>(s.last - s.first).count();
-      rate_sum += seconds > 0 ? static_cast<double>(s.received) / seconds : 0;
-      latencies.insert(latencies.end(), s.latencies_ns.begin(), s.latencies_ns.end());
+    auto finish = [&] {
+      shared.stop = true;
+      for (auto& t : reactors) t.join();
+      sampling = false;
+      sampler.join();
+    };
+
+    // The gate: every subscriber live, then the script goes on.
+    const auto gate_deadline = Clock::now() + std::chrono::seconds(60);
+    const std::string approval = wait_for_approval(daemon.client(), run_id, gate_deadline);
+    while (shared.ready.load() < c.subscribers && Clock::now() < gate_deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (approval.empty() || shared.ready.load() < c.subscribers) {
+      finish();
+      return state.SkipWithError("the subscribers did not all see the approval request within 60 s");
     }
-    state.SetIterationTime(1);  // the figures are the counters below, not the loop time
+    shared.gate_open = true;
+    const auto t0 = Clock::now();
+    shared.last_progress_ns = mono_ns(t0);
+    auto answered = daemon.client().post_json("/api/runs/" + run_id + "/approvals/" + approval,
+                                              json::object{{"decision", "approve"}});
+    if (answered.status != 200) {
+      finish();
+      return state.SkipWithError(answered.body.c_str());
+    }
+    // Until every stream ended at run.finished (or closed), or nothing arrived for 30 s.
+    while (shared.done.load() < c.subscribers &&
+           mono_ns(Clock::now()) - shared.last_progress_ns.load() < std::chrono::nanoseconds(std::chrono::seconds(30)).count())
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    // A little longer, to catch deltas sent after run.finished.
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    finish();
+    const long hwm = status_kb(daemon.pid(), "VmHWM");
+    if (!daemon.running()) {
+      const std::string why = "the daemon exited (code " + std::to_string(daemon.exit_code().value_or(-1)) +
+                              "): " + daemon.stderr_text().substr(daemon.stderr_text().size() > 2000 ? daemon.stderr_text().size() - 2000 : 0);
+      return state.SkipWithError(why.c_str());
+    }
+
+    int complete = 0;
+    double rate_sum = 0, envelopes = 0, conflated = 0, violations = 0;
+    Clock::time_point last_finish = t0;
+    std::vector<std::int64_t> latencies;
+    std::string first_failure;
+    for (auto& s : subs) {
+      if (!s->finished) s->checker.fail("no run.finished within 30 s of the last byte received");
+      // Every script message ends with message.completed: deltas without one mean it was lost.
+      for (const auto& [key, item] : s->checker.items())
+        if (item.deltas > 0 && !item.completed)
+          s->checker.fail(std::to_string(item.deltas) + " deltas of " + key + " and no message.completed");
+      if (s->checker.violations() == 0) ++complete;
+      else if (first_failure.empty()) first_failure = s->checker.violation_messages().front();
+      violations += static_cast<double>(s->checker.violations());
+      envelopes += static_cast<double>(s->envelopes);
+      conflated += static_cast<double>(s->checker.conflated());
+      if (s->finished) {
+        last_finish = std::max(last_finish, s->finished_at);
+        rate_sum += static_cast<double>(events) / std::chrono::duration<double>(s->finished_at - t0).count();
+      }
+      latencies.insert(latencies.end(), s->latencies_ns.begin(), s->latencies_ns.end());
+    }
+    const double wall = std::chrono::duration<double>(last_finish - t0).count();
+    state.SetIterationTime(wall > 0 ? wall : 1e-9);
+    std::sort(latencies.begin(), latencies.end());
+    auto percentile = [&](double p) {
+      return latencies.empty() ? 0.0
+                               : static_cast<double>(latencies[static_cast<std::size_t>(p * static_cast<double>(latencies.size() - 1))]) / 1000.0;
+    };
+    const double n = c.subscribers;
+    state.counters["events"] = static_cast<double>(events);
+    state.counters["subs"] = n;
+    state.counters["complete"] = complete;
+    state.counters["violations"] = violations;
+    state.counters["events_per_s"] = rate_sum / n;
+    state.counters["deliveries_per_s"] = wall > 0 ? envelopes / wall : 0;
+    state.counters["env_per_sub"] = envelopes / n;
+    state.counters["conflated"] = conflated;
+    if (c.rate_hz > 0) {
+      state.counters["p50_us"] = percentile(0.50);
+      state.counters["p99_us"] = percentile(0.99);
+    }
+    state.counters["rss_mb"] = static_cast<double>(hwm > 0 ? hwm : sampled_rss) / 1024.0;
+    if (first_failure.empty()) {
+      state.SetLabel("ok");
+    } else {
+      state.SetLabel("FAIL " + std::to_string(complete) + "/" + std::to_string(c.subscribers) + " ok: " + first_failure);
+      std::fprintf(stderr, "%s: %s\n", c.name.c_str(), first_failure.c_str());
+      // What the daemon said last (why it closed streams, if it said).
+      const std::string log = daemon.stderr_text();
+      auto from = log.size();
+      for (int lines = 0; lines < 4 && from > 0; ++lines) from = log.rfind('\n', from - 2) == std::string::npos ? 0 : log.rfind('\n', from - 2) + 1;
+      if (from < log.size()) std::fprintf(stderr, "  daemon stderr, last lines:\n%s", log.substr(from).c_str());
+    }
   }
   daemon.stop();
-  std::sort(latencies.begin(), latencies.end());
-  auto percentile = [&](double p) {
-    return latencies.empty() ? 0.0 : static_cast<double>(latencies[static_cast<std::size_t>(p * (latencies.size() - 1))]) / 1000.0;
-  };
-  state.counters["events_per_s_per_sub"] = rate_sum / static_cast<double>(subscribers * state.iterations());
-  state.counters["p50_us"] = percentile(0.50);
-  state.counters["p99_us"] = percentile(0.99);
-  state.counters["rss_mb"] = static_cast<double>(peak_rss) / 1024.0;
 }
 
-BENCHMARK(BM_StreamDelivery)
-    ->ArgNames({"subscribers", "rate_hz"})
-    ->Args({1, 0})
-    ->Args({100, 0})
-    ->Args({1, 1000})
-    ->Args({100, 1000})
-    ->Iterations(1)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+bool register_cases() {
+  struct Named {
+    const char* group;
+    Case c;
+  };
+  std::vector<Named> cases;
+  for (auto t : {StreamTransport::sse, StreamTransport::ws}) {
+    for (int subs : {1, 100}) cases.push_back({"durable", {t, Kind::notice, subs, 0, 200'000, {}}});
+    for (int subs : {1, 100}) cases.push_back({"deltas", {t, Kind::delta, subs, 0, 100'000, {}}});
+    for (auto kind : {Kind::notice, Kind::delta}) {
+      cases.push_back({"latency", {t, kind, 1, 1000, 3000, {}}});
+      cases.push_back({"latency", {t, kind, 1, 50000, 100'000, {}}});
+      cases.push_back({"latency", {t, kind, 100, 1000, 3000, {}}});
+    }
+  }
+  for (auto& [group, c] : cases) {
+    std::string name = std::string("BM_Stream/") + group + "/" + (c.transport == StreamTransport::sse ? "sse" : "ws");
+    if (std::string(group) == "latency") name += c.kind == Kind::delta ? "/delta" : "/notice";
+    name += "/subs:" + std::to_string(c.subscribers) + "/rate_hz:" + std::to_string(c.rate_hz);
+    c.name = name;
+    benchmark::RegisterBenchmark(name.c_str(), BM_Stream, c)
+        ->Iterations(1)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  return true;
+}
+
+[[maybe_unused]] const bool registered = register_cases();
 
 }  // namespace
 }  // namespace agentry::bench

@@ -5,6 +5,7 @@
 #include "support/http_client.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_server.hpp"
+#include "support/timeline_stream.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -528,6 +529,63 @@ TEST(SupportLibraryTest, LeaksNoDescriptors) {
   for (int i = 0; i < 100 && open_fds() != before; ++i) std::this_thread::sleep_for(10ms);
   EXPECT_EQ(open_fds(), before);
 }
+
+TEST(TimelineStreamTest, ScannerReadsWhatAFullParserReads) {
+  const std::string delta =
+      R"({"runId":"r1","cursor":null,"kind":"message.delta","attemptNumber":2,"at":"2026-01-01T00:00:00.000Z",)"
+      R"("payload":{"text":"a \"q\" \\ \u00e9\ud83d\ude00\n","itemId":"msg-1","index":3,"emittedAtNs":12345,)"
+      R"("nested":{"x":[1,{"text":"no"}]}},"ephemeral":true,"conflated":true})";
+  Envelope e;
+  ASSERT_TRUE(scan_envelope(delta, e));
+  EXPECT_EQ(e.kind, "message.delta");
+  EXPECT_FALSE(e.cursor);
+  EXPECT_EQ(e.attempt, 2);
+  EXPECT_EQ(e.item, "msg-1");
+  EXPECT_EQ(e.text, std::string(boost::json::parse(delta).at("payload").at("text").as_string()));
+  EXPECT_TRUE(e.ephemeral);
+  EXPECT_TRUE(e.conflated);
+  EXPECT_EQ(e.emitted_at_ns, 12345);
+  ASSERT_TRUE(scan_envelope(R"({"cursor":7,"kind":"tool.completed","payload":{"toolCallId":"t"}})", e));
+  EXPECT_EQ(e.cursor, 7);
+  EXPECT_EQ(e.item, "t");
+  EXPECT_FALSE(scan_envelope(R"({"cursor":7,"kind":"x")", e));
+  EXPECT_FALSE(scan_envelope(R"({"payload":{"text":"\ud800"}})", e));
+}
+
+TEST(TimelineStreamTest, CheckerFindsLateDeltasGapsAndWrongText) {
+  auto delta = [](std::string text) {
+    Envelope e;
+    e.kind = "message.delta";
+    e.item = "m";
+    e.attempt = 1;
+    e.text = std::move(text);
+    e.ephemeral = true;
+    return e;
+  };
+  auto durable = [](std::int64_t cursor, std::string kind, std::string text = {}) {
+    Envelope e;
+    e.kind = std::move(kind);
+    e.cursor = cursor;
+    e.attempt = 1;
+    e.item = e.kind == "message.completed" ? "m" : "";
+    e.text = std::move(text);
+    return e;
+  };
+  TimelineChecker good;
+  for (const auto& e : {durable(1, "attempt.started"), delta("ab"), delta("c"), durable(2, "message.completed", "abc"),
+                        durable(3, "attempt.finished"), durable(4, "run.finished")})
+    good.on_envelope(e);
+  EXPECT_EQ(good.violations(), 0u);
+  EXPECT_TRUE(good.finished());
+
+  TimelineChecker bad(0, /*keep_text=*/false);
+  for (const auto& e : {durable(1, "attempt.started"), delta("ab"), durable(2, "message.completed", "abX"),
+                        delta("late"), durable(4, "attempt.finished"), durable(5, "run.finished"), delta("later")})
+    bad.on_envelope(e);
+  // wrong text, a delta after its completion, a gap (2 -> 4), a delta after run.finished
+  EXPECT_EQ(bad.violations(), 4u);
+}
+
 
 }  // namespace
 }  // namespace agentry::test

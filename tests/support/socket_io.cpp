@@ -52,7 +52,7 @@ std::string endpoint(const std::string& host, std::uint16_t port) {
   return host + ":" + std::to_string(port);
 }
 
-UniqueFd try_connect(const addrinfo& ai, Clock::time_point deadline, int& err) {
+UniqueFd try_connect(const addrinfo& ai, Clock::time_point deadline, int& err, int rcvbuf) {
   UniqueFd fd(::socket(ai.ai_family, ai.ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
                        ai.ai_protocol));
   if (!fd) {
@@ -61,6 +61,8 @@ UniqueFd try_connect(const addrinfo& ai, Clock::time_point deadline, int& err) {
   }
   const int one = 1;
   ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  // Before connect(), so that the window offered in the handshake already reflects it.
+  if (rcvbuf > 0) ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
   if (::connect(fd.get(), ai.ai_addr, ai.ai_addrlen) == 0) return fd;
   if (errno != EINPROGRESS && errno != EINTR) {
     err = errno;
@@ -83,6 +85,11 @@ UniqueFd try_connect(const addrinfo& ai, Clock::time_point deadline, int& err) {
 }  // namespace
 
 UniqueFd connect_tcp(const std::string& host, std::uint16_t port, Clock::time_point deadline) {
+  return connect_tcp(host, port, deadline, 0);
+}
+
+UniqueFd connect_tcp(const std::string& host, std::uint16_t port, Clock::time_point deadline,
+                     int rcvbuf) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -95,7 +102,7 @@ UniqueFd connect_tcp(const std::string& host, std::uint16_t port, Clock::time_po
   int err = 0;
   UniqueFd fd;
   for (const addrinfo* ai = list; ai != nullptr && !fd; ai = ai->ai_next) {
-    fd = try_connect(*ai, deadline, err);
+    fd = try_connect(*ai, deadline, err, rcvbuf);
   }
   ::freeaddrinfo(list);
   if (!fd) throw std::runtime_error(errno_message("cannot connect to " + endpoint(host, port), err));

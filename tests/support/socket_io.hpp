@@ -47,6 +47,10 @@ class UniqueFd {
 /// ("cannot connect to 127.0.0.1:8080: Connection refused") or on timeout.
 [[nodiscard]] UniqueFd connect_tcp(const std::string& host, std::uint16_t port,
                                    Clock::time_point deadline);
+/// The same with SO_RCVBUF set to `rcvbuf` bytes before connecting (0: the system's
+/// default): a small receive window makes a slow reader push back on the server early.
+[[nodiscard]] UniqueFd connect_tcp(const std::string& host, std::uint16_t port,
+                                   Clock::time_point deadline, int rcvbuf);
 
 enum class SendResult { ok, peer_closed, timed_out };
 
