@@ -28,6 +28,16 @@ std::string format_iso8601(std::int64_t unix_ms) {
   return buf;
 }
 
-std::string now_iso8601() { return format_iso8601(now_ms()); }
+std::string now_iso8601() {
+  // Events come by the thousand per millisecond: format each millisecond once per thread.
+  thread_local std::int64_t formatted_ms = -1;
+  thread_local std::string formatted;
+  const std::int64_t ms = now_ms();
+  if (ms != formatted_ms) {
+    formatted = format_iso8601(ms);
+    formatted_ms = ms;
+  }
+  return formatted;
+}
 
 }  // namespace agentry::core

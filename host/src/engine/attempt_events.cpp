@@ -108,15 +108,20 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
   out.adoption_failed = a.adoption_failed;
   for (auto& event : events) {
     if (event.ephemeral) {
-      // Streamed in place among the durable events, never stored.
+      // Streamed in place among the durable events, never stored. The live feed reads
+      // the delta's text from the object.
       rows.push_back(timeline_event(a, event.kind, std::move(event.payload)));
       rows.back().ephemeral = true;
+      rows.back().payload_json = std::move(event.payload_json);
       continue;
     }
     const json::object& payload = event.payload;
-    // Moved into the row, except an approval request's: LiveRun tracks it after the commit.
-    auto take_payload = [&event] {
-      return event.kind == "approval.request" ? json::object(event.payload) : std::move(event.payload);
+    // The row carries the payload as the plugin wrote it; the object stays with the
+    // event (LiveRun tracks approval requests from it after the commit).
+    auto backend_row = [&] {
+      auto row = timeline_event(a, event.kind, {});
+      row.payload_json = std::move(event.payload_json);
+      return row;
     };
     if (event.kind == "session.checkpoint") {
       if (auto* token = payload.if_contains("resumeToken"); token && token->is_string()) {
@@ -142,11 +147,11 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
         continue;
       }
       if (outcome == "detached") message = "the backend detached without being asked to: " + message;
-      rows.push_back(timeline_event(a, event.kind, take_payload()));
+      rows.push_back(backend_row());
       decision = finish(c, *run, a, outcome, message, rows, false, out.adoption_failed);
       continue;
     }
-    rows.push_back(timeline_event(a, event.kind, take_payload()));
+    rows.push_back(backend_row());
   }
   if (forced && forced->outcome == "detached" && a.detach_requested && !decision && !out.detached) {
     record_detached(c, *run, a, {{"outcome", "detached"}, {"message", forced->message}, {"forced", true}}, rows);

@@ -29,6 +29,9 @@ struct BackendEvent {
   std::uint64_t seq = 0;
   std::int64_t time_ns = 0;
   boost::json::object payload;  // parsed once, at the ABI boundary
+  /// The same object as the plugin wrote it (re-serialized only if it spans lines):
+  /// stored and streamed as it is, so nobody serializes it again.
+  std::string payload_json;
 };
 
 /// Receives an instance's output. Implemented by the engine's live run.

@@ -5,6 +5,7 @@
 #include "core/log.hpp"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <atomic>
 #include <cstddef>
@@ -118,6 +119,10 @@ class HostChannel {
       violation(7, "event payload is not a JSON object (type " + std::to_string(e->type) + ")");
       return AGENTRY_ERR_INVALID_ARGUMENT;
     }
+    // A line break (only ever whitespace between tokens) would split an SSE frame.
+    std::string stored = text.empty() || text.find_first_of("\r\n") != std::string_view::npos
+                             ? boost::json::serialize(parsed)
+                             : std::string(text);
     std::uint64_t last = last_seq_.load();
     while (e->seq > last && !last_seq_.compare_exchange_weak(last, e->seq)) {
     }
@@ -125,7 +130,7 @@ class HostChannel {
       violation(6, "event seq " + std::to_string(e->seq) + " does not increase (last " + std::to_string(last) + ")");
     if (terminal && terminal_seen_.exchange(true)) return AGENTRY_ERR_INVALID_STATE;
     BackendEvent event{timeline_kind(e->type), (e->flags & AGENTRY_EVENT_FLAG_EPHEMERAL) != 0, terminal, e->seq,
-                       e->time_ns, std::move(parsed.as_object())};
+                       e->time_ns, std::move(parsed.as_object()), std::move(stored)};
     if (!sink.offer(std::move(event))) {
       if (terminal) terminal_seen_ = false;
       return AGENTRY_ERR_BUSY;

@@ -54,15 +54,18 @@ std::int64_t AuditRepository::last_cursor(Connection& c, std::string_view run_id
 
 namespace {
 
-void insert_timeline(Connection& c, core::TimelineEvent& e) {
-  e.payload_json = json::serialize(e.payload);
+constexpr std::string_view insert_timeline_sql =
+    "INSERT INTO timeline_events (run_id, cursor, kind, attempt_number, at, payload_json) VALUES (?,?,?,?,?,?)";
+
+/// `insert` is the prepared insert_timeline_sql, reused across a batch.
+void insert_timeline(Statement& insert, core::TimelineEvent& e) {
+  if (e.payload_json.empty()) e.payload_json = json::serialize(e.payload);
   if (e.ephemeral) return;
-  auto s = c.prepare("INSERT INTO timeline_events (run_id, cursor, kind, attempt_number, at, payload_json) "
-                     "VALUES (?,?,?,?,?,?)");
-  s.bind(1, e.run_id).bind(2, e.cursor).bind(3, e.kind);
-  if (e.attempt_number) s.bind(4, *e.attempt_number); else s.bind_null(4);
-  s.bind(5, e.at).bind(6, e.payload_json);
-  s.run();
+  insert.bind_view(1, e.run_id).bind(2, e.cursor).bind_view(3, e.kind);
+  if (e.attempt_number) insert.bind(4, *e.attempt_number); else insert.bind_null(4);
+  insert.bind_view(5, e.at).bind_view(6, e.payload_json);
+  insert.run();
+  insert.reset();
 }
 
 /// Live subscribers hear of the events once they are durable (api/run_streams.hpp).
@@ -78,7 +81,8 @@ void publish_after_commit(Connection& c, const std::string& run_id, std::int64_t
 
 void TimelineRepository::append(Connection& c, core::TimelineEvent& e) {
   e.cursor = RunRepository::next_timeline_cursor(c, e.run_id);
-  insert_timeline(c, e);
+  auto insert = c.prepare(insert_timeline_sql);
+  insert_timeline(insert, e);
   publish_after_commit(c, e.run_id, e.cursor - 1, {e});
 }
 
@@ -88,10 +92,11 @@ void TimelineRepository::append_batch(Connection& c, const std::string& run_id, 
   if (events.empty()) return;
   auto cursor = durable ? RunRepository::next_timeline_cursor(c, run_id, durable) : last_cursor(c, run_id) + 1;
   const std::int64_t base = cursor - 1;
+  auto insert = c.prepare(insert_timeline_sql);
   for (auto& e : events) {
     e.run_id = run_id;
     e.cursor = e.ephemeral ? 0 : cursor++;
-    insert_timeline(c, e);
+    insert_timeline(insert, e);
   }
   publish_after_commit(c, run_id, base, std::move(events));
 }

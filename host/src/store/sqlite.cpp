@@ -18,10 +18,18 @@ namespace {
 
 Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) { other.stmt_ = nullptr; }
 
-Statement::~Statement() {
+Statement::~Statement() { reset(); }
+
+void Statement::reset() {
   if (!stmt_) return;
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
+}
+
+Statement& Statement::bind_view(int index, std::string_view text) {
+  int rc = sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+  if (rc != SQLITE_OK) throw_error(db_, rc, "bind text");
+  return *this;
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
@@ -132,14 +140,13 @@ void Connection::exec(std::string_view sql) {
 }
 
 Statement Connection::prepare(std::string_view sql) {
-  std::string key(sql);
-  auto it = cache_.find(key);
+  auto it = cache_.find(sql);
   if (it == cache_.end()) {
     sqlite3_stmt* stmt = nullptr;
-    int rc = sqlite3_prepare_v3(db_, key.data(), static_cast<int>(key.size()), SQLITE_PREPARE_PERSISTENT, &stmt,
+    int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt,
                                 nullptr);
     if (rc != SQLITE_OK) throw_error(db_, rc, "prepare");
-    it = cache_.emplace(std::move(key), stmt).first;
+    it = cache_.emplace(std::string(sql), stmt).first;
   }
   return Statement(db_, it->second);
 }

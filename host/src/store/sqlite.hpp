@@ -41,6 +41,11 @@ class Statement {
   Statement& bind(int index, bool value) { return bind(index, static_cast<std::int64_t>(value ? 1 : 0)); }
   Statement& bind(int index, const std::optional<std::string>& text);
   Statement& bind_null(int index);
+  /// Binds without copying: `text` must stay alive and unchanged until the step is done.
+  Statement& bind_view(int index, std::string_view text);
+
+  /// Makes the statement ready to bind and run again (as its destruction does).
+  void reset();
 
   /// Advances; true when a row is available. Failures throw StoreError.
   bool step();
@@ -106,7 +111,11 @@ class Connection {
  private:
   explicit Connection(sqlite3* db) : db_(db) {}
   sqlite3* db_;
-  std::unordered_map<std::string, sqlite3_stmt*> cache_;
+  struct SqlHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view sql) const { return std::hash<std::string_view>{}(sql); }
+  };
+  std::unordered_map<std::string, sqlite3_stmt*, SqlHash, std::equal_to<>> cache_;
   std::vector<std::function<void()>> after_commit_;
   TimelineListener timeline_listener_;
 };
