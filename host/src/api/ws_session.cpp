@@ -19,7 +19,10 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <deque>
+#include <optional>
 #include <map>
 
 namespace agentry::api {
@@ -75,6 +78,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     auto [accept_ec] = co_await ws_.async_accept(request, net::as_tuple(net::use_awaitable));
     if (accept_ec) co_return;
     auto self = shared_from_this();
+    start_write_watchdog();
     net::co_spawn(ws_.get_executor(), [self]() { return self->write_loop(); }, net::detached);
     beast::flat_buffer buffer;
     for (;;) {
@@ -130,16 +134,23 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   /// [strand] A write the client does not take within the write timeout has stalled:
-  /// the connection is dropped, and the client resumes by cursor.
-  void arm_write_deadline() {
-    write_deadline_.expires_after(services_.limits.write_timeout);
+  /// the connection is dropped, and the client resumes by cursor. One watchdog per
+  /// connection looks at the write in flight now and then, instead of a timer per
+  /// message (a notification costs a few microseconds; a timer would double that).
+  void start_write_watchdog() {
+    const auto period = std::max(services_.limits.write_timeout / 4, std::chrono::milliseconds(10));
+    write_deadline_.expires_after(period);
     write_deadline_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
       auto self = weak.lock();
-      if (ec || !self) return;
-      core::log_warn("closing websocket connection", {{"reason", "a write stalled past the write timeout"}});
-      self->closing_ = true;
-      boost::system::error_code ignored;
-      beast::get_lowest_layer(self->ws_).socket().close(ignored);
+      if (ec || !self || self->closed_for_good_) return;
+      if (self->write_started_ && std::chrono::steady_clock::now() - *self->write_started_ > self->services_.limits.write_timeout) {
+        core::log_warn("closing websocket connection", {{"reason", "a write stalled past the write timeout"}});
+        self->closing_ = true;
+        boost::system::error_code ignored;
+        beast::get_lowest_layer(self->ws_).socket().close(ignored);
+        return;
+      }
+      self->start_write_watchdog();
     });
   }
 
@@ -161,9 +172,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
                                  : net::const_buffer();
       buffers[2] = net::buffer(message.tail.data(), message.tail.size());
       ws_.text(true);
-      arm_write_deadline();
+      write_started_ = std::chrono::steady_clock::now();
       auto [ec, n] = co_await ws_.async_write(buffers, net::as_tuple(net::use_awaitable));
-      write_deadline_.cancel();
+      write_started_.reset();
       if (ec) {
         closing_ = true;
         break;
@@ -173,11 +184,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!close_reason_.empty()) {
       websocket::close_reason reason(websocket::close_code::policy_error);
       reason.reason = close_reason_.substr(0, 120);  // a close frame holds 123 bytes of reason
-      arm_write_deadline();
+      write_started_ = std::chrono::steady_clock::now();
       auto [ec] = co_await ws_.async_close(reason, net::as_tuple(net::use_awaitable));
-      write_deadline_.cancel();
+      write_started_.reset();
       (void)ec;
     }
+    closed_for_good_ = true;
+    write_deadline_.cancel();
   }
 
   void resume_waiting_subscriptions() {
@@ -375,6 +388,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   websocket::stream<beast::tcp_stream> ws_;
   net::steady_timer send_signal_;
   net::steady_timer write_deadline_;
+  std::optional<std::chrono::steady_clock::time_point> write_started_;  // the write in flight
+  bool closed_for_good_ = false;
   std::deque<Outgoing> outbox_;
   std::size_t outbox_bytes_ = 0;
   bool closing_ = false;

@@ -39,7 +39,8 @@ struct StreamEvent {
 struct StreamHandlers {
   std::function<void(const StreamEvent&)> on_event;
   /// The subscription ended without being unsubscribed: its run was deleted, the
-  /// subscriber fell too far behind, or the connection was lost (`reason` says which).
+  /// summary stream's subscriber fell 10,000 runs behind, or the connection was lost
+  /// (`reason` says which).
   std::function<void(const std::string& reason)> on_closed;
 };
 

@@ -89,7 +89,7 @@ void StreamPump::loop() {
     }
     if (batch.closed) {
       if (handlers_.on_closed)
-        handlers_.on_closed("the stream ended (its run was deleted, or this subscriber fell behind)");
+        handlers_.on_closed("the stream ended (its run was deleted)");
       return;
     }
   }
