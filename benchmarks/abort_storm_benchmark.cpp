@@ -8,6 +8,7 @@
 // The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry; the
 // fake plugins from $AGENTRY_ABI_FAKES_DIR, else <build>/tests/abi/plugins.
 
+#include "daemon_binary.hpp"
 #include "support/daemon_process.hpp"
 #include "support/http_client.hpp"
 #include "support/temp_dir.hpp"

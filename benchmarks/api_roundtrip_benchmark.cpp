@@ -4,6 +4,7 @@
 // transports call the same operation, so the difference is the transport's own cost.
 // The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry.
 
+#include "daemon_binary.hpp"
 #include "support/daemon_process.hpp"
 #include "support/http_client.hpp"
 #include "support/temp_dir.hpp"
@@ -19,10 +20,6 @@ namespace agentry::bench {
 namespace {
 namespace json = boost::json;
 
-std::filesystem::path daemon_binary() {
-  if (const char* bin = std::getenv("AGENTRY_BIN")) return bin;
-  return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "bin" / "agentry";
-}
 
 /// One daemon for every benchmark of this program, with one passive run to read and write.
 struct Fixture {

@@ -7,6 +7,7 @@
 // the rate on a machine shared with other work.
 // The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry.
 
+#include "daemon_binary.hpp"
 #include "support/daemon_process.hpp"
 #include "support/http_wire.hpp"
 #include "support/socket_io.hpp"
@@ -31,10 +32,6 @@ namespace agentry::bench {
 namespace {
 namespace json = boost::json;
 
-std::filesystem::path daemon_binary() {
-  if (const char* bin = std::getenv("AGENTRY_BIN")) return bin;
-  return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "bin" / "agentry";
-}
 
 /// One daemon for every benchmark of this program; definitions as in run_init_benchmark.
 struct Fixture {

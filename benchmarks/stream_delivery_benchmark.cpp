@@ -32,6 +32,7 @@
 // The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry.
 // AGENTRY_STREAM_BENCH_SCALE (default 1) scales every event count, e.g. 0.05 for a quick look.
 
+#include "daemon_binary.hpp"
 #include "support/daemon_process.hpp"
 #include "support/http_client.hpp"
 #include "support/temp_dir.hpp"
@@ -59,10 +60,6 @@ namespace json = boost::json;
 using test::StreamTransport;
 using Clock = std::chrono::steady_clock;
 
-std::filesystem::path daemon_binary() {
-  if (const char* bin = std::getenv("AGENTRY_BIN")) return bin;
-  return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "bin" / "agentry";
-}
 
 double scale() {
   const char* s = std::getenv("AGENTRY_STREAM_BENCH_SCALE");

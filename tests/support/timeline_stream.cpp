@@ -1,5 +1,7 @@
 #include "support/timeline_stream.hpp"
 
+#include "support/ws_client.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -565,25 +567,7 @@ void TimelineStream::on_ws_message(std::string_view message, const Handler& hand
 }
 
 void TimelineStream::send_ws_frame(std::uint8_t opcode, std::string_view payload) {
-  std::string frame;
-  frame += static_cast<char>(0x80 | opcode);
-  const std::size_t n = payload.size();
-  if (n < 126) {
-    frame += static_cast<char>(0x80 | n);
-  } else if (n < 65536) {
-    frame += static_cast<char>(0x80 | 126);
-    frame += static_cast<char>((n >> 8) & 0xff);
-    frame += static_cast<char>(n & 0xff);
-  } else {
-    frame += static_cast<char>(0x80 | 127);
-    for (int shift = 56; shift >= 0; shift -= 8) frame += static_cast<char>((n >> shift) & 0xff);
-  }
-  static thread_local std::mt19937 rng{std::random_device{}()};
-  char mask[4];
-  for (auto& m : mask) m = static_cast<char>(rng() & 0xff);
-  frame.append(mask, 4);
-  for (std::size_t i = 0; i < n; ++i) frame += static_cast<char>(payload[i] ^ mask[i % 4]);
-  if (send_all(fd_.get(), frame, Clock::now() + std::chrono::seconds(5)) != SendResult::ok) {
+  if (send_all(fd_.get(), ws_client_frame(opcode, payload), Clock::now() + std::chrono::seconds(5)) != SendResult::ok) {
     ended_ = true;
     end_reason_ = "cannot send a websocket frame";
   }

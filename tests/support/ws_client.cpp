@@ -64,7 +64,7 @@ std::pair<int, std::string> WsClient::try_handshake(const std::string& host, std
   return read_handshake(fd.get(), rest, deadline);
 }
 
-void WsClient::send_frame(std::uint8_t opcode, const std::string& payload) {
+std::string ws_client_frame(std::uint8_t opcode, std::string_view payload) {
   std::string frame;
   frame += static_cast<char>(0x80 | opcode);
   const std::size_t n = payload.size();
@@ -83,7 +83,12 @@ void WsClient::send_frame(std::uint8_t opcode, const std::string& payload) {
   for (auto& m : mask) m = static_cast<char>(rng() & 0xff);
   frame.append(mask, 4);
   for (std::size_t i = 0; i < n; ++i) frame += static_cast<char>(payload[i] ^ mask[i % 4]);
-  if (send_all(fd_.get(), frame, Clock::now() + std::chrono::seconds(10)) != SendResult::ok)
+  return frame;
+}
+
+void WsClient::send_frame(std::uint8_t opcode, const std::string& payload) {
+  if (send_all(fd_.get(), ws_client_frame(opcode, payload), Clock::now() + std::chrono::seconds(10)) !=
+      SendResult::ok)
     throw std::runtime_error("websocket: cannot send a frame (connection closed?)");
 }
 

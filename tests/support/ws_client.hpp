@@ -12,10 +12,14 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace agentry::test {
+
+/// A client-to-server WebSocket frame (FIN set, masked with a random key).
+std::string ws_client_frame(std::uint8_t opcode, std::string_view payload);
 
 class WsClient {
  public:

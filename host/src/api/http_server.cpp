@@ -116,14 +116,7 @@ net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpReq
 /// poll() may read the store, so it runs on the worker pool like request handlers.
 net::awaitable<StreamBatch> poll_on_workers(HttpServer::Impl& impl, std::shared_ptr<EventStream> source) {
   return on_workers<StreamBatch>(impl.workers, [source = std::move(source)]() {
-    try {
-      return source->poll(stream_batch_frames, false);
-    } catch (const std::exception& e) {
-      core::log_error("event stream failed", {{"error", e.what()}});
-      StreamBatch closed;
-      closed.closed = true;
-      return closed;
-    }
+    return poll_stream(*source, stream_batch_frames, false);
   });
 }
 

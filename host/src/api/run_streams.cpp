@@ -1,6 +1,7 @@
 #include "api/run_streams.hpp"
 
 #include "core/ids.hpp"
+#include "core/log.hpp"
 #include "events/projections.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -206,6 +207,17 @@ class SummaryStream final : public StreamBase {
 };
 
 }  // namespace
+
+StreamBatch poll_stream(EventStream& source, std::size_t max_frames, bool look_in_store) {
+  try {
+    return source.poll(max_frames, look_in_store);
+  } catch (const std::exception& e) {
+    core::log_error("event stream failed", {{"channel", source.channel()}, {"error", e.what()}});
+    StreamBatch closed;
+    closed.closed = true;
+    return closed;
+  }
+}
 
 core::Result<std::shared_ptr<EventStream>> open_stream(engine::Engine& engine, const StreamRequest& request) {
   const bool summary = request.channel == "run_summary";

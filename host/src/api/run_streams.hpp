@@ -29,6 +29,9 @@ struct StreamRequest {
   std::int64_t after = 0;
 };
 
+/// `source->poll()`, with a failure logged and reported as the end of the stream.
+StreamBatch poll_stream(EventStream& source, std::size_t max_frames, bool look_in_store);
+
 /// Checks the request (the channel, a run id only where it belongs, the run exists)
 /// and makes its source. Reads the store: call it on a worker.
 core::Result<std::shared_ptr<EventStream>> open_stream(engine::Engine& engine, const StreamRequest& request);

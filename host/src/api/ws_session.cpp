@@ -1,5 +1,6 @@
 #include "api/ws_session.hpp"
 
+#include "api/coalescing_stream.hpp"
 #include "api/jsonrpc.hpp"
 #include "api/run_scope.hpp"
 #include "api/run_streams.hpp"
@@ -41,6 +42,8 @@ constexpr std::size_t max_in_flight_requests = 64;
 // slow reader makes its streams conflate (events/timeline_feed.hpp) instead of
 // filling memory or being cut off.
 constexpr std::size_t outbox_low_water = 256;
+// Bytes handed to the socket layer and not yet written (api/coalescing_stream.hpp).
+constexpr std::size_t max_unsent_bytes = 128 * 1024;
 
 struct Subscription {
   std::shared_ptr<EventStream> source;
@@ -64,7 +67,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(WebSocketServices services, beast::tcp_stream stream, bool cli_client, std::string scope_run_id)
       : services_(services),
-        ws_(std::move(stream)),
+        ws_(CoalescingStream(std::move(stream))),
         send_signal_(ws_.get_executor()),
         write_deadline_(ws_.get_executor()),
         actor_{cli_client ? "cli" : "ws"},
@@ -143,7 +146,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     write_deadline_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
       auto self = weak.lock();
       if (ec || !self || self->closed_for_good_) return;
-      if (self->write_started_ && std::chrono::steady_clock::now() - *self->write_started_ > self->services_.limits.write_timeout) {
+      auto started = self->ws_.next_layer().write_started();
+      if (started && std::chrono::steady_clock::now() - *started > self->services_.limits.write_timeout) {
         core::log_warn("closing websocket connection", {{"reason", "a write stalled past the write timeout"}});
         self->closing_ = true;
         boost::system::error_code ignored;
@@ -171,10 +175,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
       buffers[1] = message.frame ? net::buffer(message.frame->json().data(), message.frame->json().size())
                                  : net::const_buffer();
       buffers[2] = net::buffer(message.tail.data(), message.tail.size());
+      // Written ahead only so far: a client that reads slowly holds up the socket, not memory.
+      while (ws_.next_layer().pending_bytes() > max_unsent_bytes && !closing_) {
+        ws_.next_layer().drained().expires_at(net::steady_timer::time_point::max());
+        co_await ws_.next_layer().drained().async_wait(net::as_tuple(net::use_awaitable));
+      }
       ws_.text(true);
-      write_started_ = std::chrono::steady_clock::now();
+      if (outbox_.empty()) ws_.next_layer().release();
+      else ws_.next_layer().hold();
       auto [ec, n] = co_await ws_.async_write(buffers, net::as_tuple(net::use_awaitable));
-      write_started_.reset();
       if (ec) {
         closing_ = true;
         break;
@@ -184,9 +193,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!close_reason_.empty()) {
       websocket::close_reason reason(websocket::close_code::policy_error);
       reason.reason = close_reason_.substr(0, 120);  // a close frame holds 123 bytes of reason
-      write_started_ = std::chrono::steady_clock::now();
       auto [ec] = co_await ws_.async_close(reason, net::as_tuple(net::use_awaitable));
-      write_started_.reset();
       (void)ec;
     }
     closed_for_good_ = true;
@@ -300,7 +307,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       }
       it->second.pending = false;
       auto source = it->second.source;
-      StreamBatch batch = co_await poll_source(source);
+      StreamBatch batch = co_await poll_source(source, outbox_low_water);
       it = subscriptions_.find(sub_id);
       if (it == subscriptions_.end()) co_return;
       const bool cursored = std::string_view(source->channel()) == "timeline" ||
@@ -365,16 +372,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     });
   }
 
-  net::awaitable<StreamBatch> poll_source(std::shared_ptr<EventStream> source) {
-    return on_workers<StreamBatch>(services_.workers, [source = std::move(source)]() {
-      try {
-        return source->poll(stream_batch_frames, false);
-      } catch (const std::exception& e) {
-        core::log_error("event stream failed", {{"error", e.what()}});
-        StreamBatch closed;
-        closed.closed = true;
-        return closed;
-      }
+  net::awaitable<StreamBatch> poll_source(std::shared_ptr<EventStream> source, std::size_t max_frames) {
+    return on_workers<StreamBatch>(services_.workers, [source = std::move(source), max_frames]() {
+      return poll_stream(*source, max_frames, false);
     });
   }
 
@@ -385,10 +385,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   WebSocketServices services_;
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<CoalescingStream> ws_;
   net::steady_timer send_signal_;
   net::steady_timer write_deadline_;
-  std::optional<std::chrono::steady_clock::time_point> write_started_;  // the write in flight
   bool closed_for_good_ = false;
   std::deque<Outgoing> outbox_;
   std::size_t outbox_bytes_ = 0;

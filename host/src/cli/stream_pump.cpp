@@ -77,7 +77,7 @@ void StreamPump::loop() {
     }
     // Nobody wakes this process for what another one (a daemon) writes: the
     // interval's polls look in the store.
-    auto batch = source_->poll(api::stream_batch_frames, !woken);
+    auto batch = api::poll_stream(*source_, api::stream_batch_frames, !woken);
     more = batch.more;
     for (const auto& frame : batch.frames) {
       {

@@ -133,7 +133,8 @@ struct TimelineFeeds::Feed {
       Piece* joined = nullptr;
       for (auto it = evicted.rbegin(); it != evicted.rend() && it - evicted.rbegin() < 8 && it->anchor == front.anchor;
            ++it)
-        if (it->item == front.item && it->end == front.begin) {
+        if (it->item == front.item && it->end == front.begin &&
+            (!front.item->append || front.end - it->begin <= limits.merge_bytes)) {
           joined = &*it;
           break;
         }
@@ -247,8 +248,10 @@ void TimelineFeeds::publish(const std::string& run_id, std::int64_t base, std::v
       feed->window_bytes += entry.frame->text.size();
       feed->window.push_back(std::move(entry));
     }
-    while (!feed->window.empty() &&
-           (feed->window.size() > limits_.window_entries || feed->window_bytes > limits_.window_bytes))
+    const bool watched = !feed->subscribers.empty();
+    const std::size_t max_entries = watched ? limits_.window_entries : limits_.idle_window_entries;
+    const std::size_t max_bytes = watched ? limits_.window_bytes : limits_.idle_window_bytes;
+    while (!feed->window.empty() && (feed->window.size() > max_entries || feed->window_bytes > max_bytes))
       feed->evict_front(limits_);
     wake = feed->wakers();
     drop = feed->session_over && feed->subscribers.empty();
@@ -398,8 +401,9 @@ bool TimelineSubscriber::run_catch_up(const HistoryReader& history, std::size_t 
     out.closed = true;
     return false;
   }
+  std::size_t bytes = 0;
   while (cursor_ < plan.target) {
-    if (out.frames.size() >= max_frames) return false;
+    if (out.frames.size() >= max_frames || bytes >= owner_.limits().poll_bytes) return false;
     const std::size_t limit = std::min<std::size_t>(500, max_frames - out.frames.size());
     auto page = history(cursor_, plan.target, limit);
     if (!page) {
@@ -409,6 +413,7 @@ bool TimelineSubscriber::run_catch_up(const HistoryReader& history, std::size_t 
     for (auto& frame : *page) {
       emit_pieces_before(frame->cursor);
       cursor_ = frame->cursor;
+      bytes += frame->text.size();
       out.frames.push_back(std::move(frame));
     }
     if (page->size() < limit) cursor_ = std::max(cursor_, plan.target);  // the store holds no more (reset)
@@ -429,9 +434,14 @@ void TimelineSubscriber::read_window_locked(std::size_t max_frames, Batch& out) 
       out.frames.push_back(p.only ? std::move(p.only) : merged_frame(feed.run_id, *p.item, p.from, p.to, nullptr));
     pending.clear();
   };
+  const std::size_t merge_bytes = owner_.limits().merge_bytes;
+  std::size_t bytes = 0;  // of the frames taken so far, roughly: a poll hands out a bounded amount
   std::size_t index = next_seq_ - feed.first_seq;
-  for (; index < feed.window.size() && out.frames.size() + pending.size() < max_frames; ++index) {
+  for (; index < feed.window.size() && out.frames.size() + pending.size() < max_frames &&
+         bytes < owner_.limits().poll_bytes;
+       ++index) {
     const Entry& e = feed.window[index];
+    bytes += e.frame->text.size();
     if (e.cursor > 0) {
       if (e.cursor <= cursor_) continue;
       flush();
@@ -449,8 +459,9 @@ void TimelineSubscriber::read_window_locked(std::size_t max_frames, Batch& out) 
       out.frames.push_back(from == e.begin ? e.frame : merged_frame(feed.run_id, *e.item, from, e.end, e.frame));
       continue;
     }
-    auto joined = std::find_if(pending.begin(), pending.end(),
-                               [&](const Pending& p) { return p.item == e.item && p.to == from; });
+    auto joined = std::find_if(pending.begin(), pending.end(), [&](const Pending& p) {
+      return p.item == e.item && p.to == from && (!e.item->append || e.end - p.from <= merge_bytes);
+    });
     if (joined != pending.end()) {
       joined->to = e.end;
       joined->only = e.item->append ? nullptr : e.frame;  // replace: the newest is the merge

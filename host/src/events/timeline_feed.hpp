@@ -29,12 +29,18 @@
 namespace agentry::events {
 
 struct FeedLimits {
-  std::size_t window_entries = 4096;
-  std::size_t window_bytes = std::size_t{1} << 20;   // frame text the window holds
+  // The window while someone reads the feed: subscribers inside it share every frame.
+  std::size_t window_entries = 32768;
+  std::size_t window_bytes = std::size_t{8} << 20;   // frame text the window holds
+  // ... and while nobody does (a run streaming unwatched; a late subscriber gets this).
+  std::size_t idle_window_entries = 1024;
+  std::size_t idle_window_bytes = std::size_t{256} << 10;
   std::size_t evicted_pieces = 4096;                 // merged deltas kept once out of the window
   std::size_t evicted_bytes = std::size_t{2} << 20;  // the text they cover
   std::size_t item_bytes = std::size_t{1} << 20;     // one item's text before its record starts over
   std::size_t behind = 64;      // a subscriber this many entries behind gets merged deltas
+  std::size_t merge_bytes = std::size_t{64} << 10;  // text of one merged delta at most
+  std::size_t poll_bytes = std::size_t{512} << 10;  // frames one poll hands out, about
   std::size_t idle_feeds = 32;  // feeds of streaming runs kept with nobody subscribed
 };
 
