@@ -86,6 +86,14 @@ std::optional<std::string> refusal(Operation op, const RunFacts& f) {
                " (resume it with the message instead)";
       return std::nullopt;
     case Operation::remove_queued_message: return archived_refusal(f);
+    case Operation::edit_dependencies:
+      if (auto r = archived_refusal(f)) return r;
+      // Once a run has started, what it waited on is history; changing it would rewrite
+      // why it started.
+      if (f.status != RunStatus::initialized && f.status != RunStatus::ready)
+        return "dependencies can change only while the run is initialized or ready; this run is " +
+               status_text(f.status) + " (reset it first)";
+      return std::nullopt;
   }
   return "unknown operation";
 }

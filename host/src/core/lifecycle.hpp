@@ -28,6 +28,7 @@ enum class Operation {
   set_backend_session,
   queue_message,           // queue a follow-up for the session after the live one
   remove_queued_message,
+  edit_dependencies,       // add, remove or clear what the run waits on
 };
 
 /// The facts about a run that lifecycle decisions depend on.

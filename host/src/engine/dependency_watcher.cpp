@@ -1,0 +1,56 @@
+#include "engine/dependency_watcher.hpp"
+
+#include "core/log.hpp"
+
+namespace agentry::engine {
+
+DependencyWatcher::DependencyWatcher(events::EventBus& bus, core::ThreadPool& pool, Evaluate evaluate)
+    : pool_(pool), state_(std::make_shared<State>()) {
+  state_->evaluate = std::move(evaluate);
+  subscription_ = bus.subscribe(events::Channel::audit, "",
+                                [this](const events::Notification& n) { enqueue(n.run_id); });
+}
+
+DependencyWatcher::~DependencyWatcher() { stop(); }
+
+void DependencyWatcher::enqueue(const std::string& run_id) {
+  {
+    std::lock_guard lock(state_->mutex);
+    if (state_->stopped) return;
+    state_->pending.insert(run_id);
+    if (state_->scheduled) return;
+    state_->scheduled = true;
+  }
+  pool_.post([state = state_] { drain(state); });
+}
+
+void DependencyWatcher::drain(const std::shared_ptr<State>& state) {
+  for (;;) {
+    std::string id;
+    {
+      std::lock_guard lock(state->mutex);
+      if (state->stopped || state->pending.empty()) {
+        state->scheduled = false;
+        state->idle.notify_all();
+        return;
+      }
+      id = state->pending.extract(state->pending.begin()).value();
+    }
+    try {
+      state->evaluate(id);
+    } catch (const std::exception& e) {
+      core::log_error("evaluating dependencies failed", {{"runId", id}, {"error", e.what()}});
+    }
+  }
+}
+
+void DependencyWatcher::stop() {
+  subscription_ = events::EventBus::Subscription();
+  std::unique_lock lock(state_->mutex);
+  state_->stopped = true;
+  state_->pending.clear();
+  // A drain job still queued on the pool sees `stopped` and clears `scheduled` at once.
+  state_->idle.wait(lock, [&] { return !state_->scheduled; });
+}
+
+}  // namespace agentry::engine
