@@ -182,6 +182,8 @@ TEST_F(DependenciesTest, StartAndResumeAreRefusedNamingWhatIsUnmet) {
   EXPECT_NE(message.find("run:" + a + " (initialized)"), std::string::npos) << message;
   EXPECT_NE(message.find("group:wave (no runs in it)"), std::string::npos) << message;
   EXPECT_EQ(run_status(b), "initialized");
+  EXPECT_FALSE(get_run(b).at("capabilities").at("canResume").as_bool());
+  EXPECT_TRUE(get_run(b).at("capabilities").at("canEditDependencies").as_bool());
 
   // Met: a has ended success, the group's every non-archived member too.
   ASSERT_EQ(client().post_json("/api/runs/" + a + "/group", json::object{{"runGroupId", "wave"}}).status, 200);
@@ -197,7 +199,9 @@ TEST_F(DependenciesTest, StartAndResumeAreRefusedNamingWhatIsUnmet) {
   // An archived member no longer counts.
   ASSERT_EQ(client().post_json("/api/runs/" + other + "/archive", json::object{}).status, 200);
   EXPECT_EQ(get_run(b).at("dependencyState").at("state"), "satisfied");
+  EXPECT_TRUE(get_run(b).at("capabilities").at("canResume").as_bool());
   EXPECT_EQ(start(b), "running");
+  EXPECT_FALSE(get_run(b).at("capabilities").at("canEditDependencies").as_bool());
 }
 
 TEST_F(DependenciesTest, TheDaemonStartsAReadyRunOnceItsDependenciesSucceed) {

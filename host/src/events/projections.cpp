@@ -107,6 +107,7 @@ json::object capabilities_json(const core::RunCapabilities& c) {
       {"canSetBackendSession", c.can_set_backend_session},
       {"canQueueMessage", c.can_queue_message},
       {"canRemoveQueuedMessage", c.can_remove_queued_message},
+      {"canEditDependencies", c.can_edit_dependencies},
       {"taskMutation",
        {{"canSetStatus", t.can_set_status},
         {"canSetNotes", t.can_set_notes},
