@@ -7,21 +7,25 @@ namespace agentry::engine {
 DependencyWatcher::DependencyWatcher(events::EventBus& bus, core::ThreadPool& pool, Evaluate evaluate)
     : pool_(pool), state_(std::make_shared<State>()) {
   state_->evaluate = std::move(evaluate);
+  // The bus may call a listener it took before the unsubscription: the listener holds
+  // the shared state and the pool (which outlives the engine), never this object.
   subscription_ = bus.subscribe(events::Channel::audit, "",
-                                [this](const events::Notification& n) { enqueue(n.run_id); });
+                                [state = state_, &pool](const events::Notification& n) { enqueue(state, pool, n.run_id); });
 }
 
 DependencyWatcher::~DependencyWatcher() { stop(); }
 
-void DependencyWatcher::enqueue(const std::string& run_id) {
+void DependencyWatcher::enqueue(const std::string& run_id) { enqueue(state_, pool_, run_id); }
+
+void DependencyWatcher::enqueue(const std::shared_ptr<State>& state, core::ThreadPool& pool, const std::string& run_id) {
   {
-    std::lock_guard lock(state_->mutex);
-    if (state_->stopped) return;
-    state_->pending.insert(run_id);
-    if (state_->scheduled) return;
-    state_->scheduled = true;
+    std::lock_guard lock(state->mutex);
+    if (state->stopped) return;
+    state->pending.insert(run_id);
+    if (state->scheduled) return;
+    state->scheduled = true;
   }
-  pool_.post([state = state_] { drain(state); });
+  pool.post([state] { drain(state); });
 }
 
 void DependencyWatcher::drain(const std::shared_ptr<State>& state) {

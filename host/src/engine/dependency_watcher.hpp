@@ -47,6 +47,7 @@ class DependencyWatcher {
     bool stopped = false;
     Evaluate evaluate;
   };
+  static void enqueue(const std::shared_ptr<State>& state, core::ThreadPool& pool, const std::string& run_id);
   static void drain(const std::shared_ptr<State>& state);
 
   core::ThreadPool& pool_;
