@@ -564,6 +564,83 @@ TEST_P(CliTest, MessageFileAndParentRun) {
   EXPECT_EQ(all_runs().size(), before);
 }
 
+TEST_P(CliTest, DepsCommandsAndAfter) {
+  auto first_line = [](const CliResult& r) { return r.out.substr(0, r.out.find('\n')); };
+  auto help = cli({"deps", "--help"});
+  EXPECT_EQ(help.code, 0);
+  for (const char* word : {"list", "add", "remove", "clear", "group:<id>"})
+    EXPECT_NE(help.out.find(word), std::string::npos) << word << "\n" << help.out;
+  EXPECT_NE(cli({"run", "--help"}).out.find("--after"), std::string::npos);
+
+  auto w = cli({"init", "worker", "-m", "x"});
+  ASSERT_EQ(w.code, 0) << w.err;
+  const std::string wid = first_line(w);
+  ASSERT_EQ(cli({"task", "add", "One", "--id", "one", "--run", wid}).code, 0);
+  auto b = cli({"init", "worker", "-m", "b", "--after", wid, "--after", "group:wave"});
+  ASSERT_EQ(b.code, 0) << b.err;
+  const std::string bid = first_line(b);
+  auto listed = cli({"deps", "list", bid});
+  EXPECT_EQ(listed.code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("dependencies waiting"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("run:" + wid), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("group:wave"), std::string::npos) << listed.out;
+  EXPECT_NE(cli({"deps", "list", wid}).out.find(bid), std::string::npos);  // who waits on w
+
+  auto self = cli({"deps", "add", bid, bid});
+  EXPECT_EQ(self.code, 3);
+  EXPECT_NE(self.err.find("cannot depend on itself"), std::string::npos) << self.err;
+  auto duplicate = cli({"deps", "add", bid, "run:" + wid});
+  EXPECT_EQ(duplicate.code, 3);
+  EXPECT_NE(duplicate.err.find("already depends on run:" + wid), std::string::npos) << duplicate.err;
+  auto cycle = cli({"deps", "add", wid, bid});
+  EXPECT_EQ(cycle.code, 3);
+  EXPECT_NE(cycle.err.find(wid + " -> " + bid + " -> " + wid), std::string::npos) << cycle.err;
+
+  auto removed = cli({"deps", "remove", bid, "group:wave"});
+  EXPECT_EQ(removed.code, 0) << removed.err;
+  EXPECT_EQ(removed.out, "removed group:wave; run " + bid + " waits on run:" + wid + " (initialized)\n");
+  auto refused = cli({"resume", bid});
+  EXPECT_EQ(refused.code, 3);
+  EXPECT_NE(refused.err.find("waits on run:" + wid + " (initialized)"), std::string::npos) << refused.err;
+  auto cleared = cli({"deps", "clear", bid});
+  EXPECT_EQ(cleared.code, 0) << cleared.err;
+  EXPECT_EQ(cleared.out, "cleared the dependencies; run " + bid + " waits on nothing unmet\n");
+  auto added = cli({"deps", "add", bid, "group:x"});
+  EXPECT_EQ(added.out, "added group:x; run " + bid + " waits on group:x (no runs in it)\n") << added.err;
+  auto types = audit_types(bid);
+  for (const char* type : {"run.dependency_added", "run.dependency_removed", "run.dependencies_cleared"})
+    EXPECT_NE(std::find(types.begin(), types.end(), type), types.end()) << type;
+
+  // `run --after` a run that has not succeeded: the run waits, ready.
+  std::vector<std::string> waiting_args{"run", "worker", "-m", "c", "--after", wid};
+  if (connected()) waiting_args.push_back("--detach");
+  auto waiting = cli(waiting_args);
+  EXPECT_EQ(waiting.code, 0) << waiting.err;
+  const std::string cid = first_line(waiting);
+  EXPECT_NE(waiting.err.find("waits on run:" + wid + " (initialized)"), std::string::npos) << waiting.err;
+  EXPECT_EQ(show(cid).at("status"), "ready");
+  EXPECT_NE(cli({"show", cid}).out.find("run:" + wid + " (not met)"), std::string::npos);
+
+  // After one that succeeded: it runs now, and is followed to its end.
+  auto done = cli({"run", "talker", "-m", "go"});
+  ASSERT_EQ(done.code, 0) << done.err;
+  auto after_done = cli({"run", "talker", "-m", "go", "--after", run_id_from(done)});
+  EXPECT_EQ(after_done.code, 0) << after_done.err;
+  EXPECT_EQ(show(run_id_from(after_done)).at("status"), "success");
+
+  if (!connected()) {
+    // An embedded process never starts waiting runs (they would end with it).
+    EXPECT_EQ(show(cid).at("status"), "ready");
+    return;
+  }
+  // The daemon starts c once w succeeds.
+  auto resumed = cli({"resume", wid, "--detach"});
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  ASSERT_EQ(cli({"task", "set", "one", "--run", wid, "--status", "completed"}).code, 0);
+  auto started = wait_for_run(cid, [](const json::object& r) { return r.at("status") == "running"; });
+  EXPECT_EQ(started.at("dependencyState").at("state"), "satisfied");
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);
 
 }  // namespace

@@ -43,6 +43,7 @@ Operations make_operations(ApiContext& context) {
   Operations ops;
   add_daemon_operations(ops, context);
   add_run_operations(ops, context);
+  add_dependency_operations(ops, context);
   add_task_operations(ops, context);
   add_history_operations(ops, context);
   add_definition_operations(ops, context);

@@ -55,6 +55,7 @@ void add_task_operations(Operations& ops, ApiContext& context);
 void add_definition_operations(Operations& ops, ApiContext& context);
 void add_history_operations(Operations& ops, ApiContext& context);
 void add_daemon_operations(Operations& ops, ApiContext& context);
+void add_dependency_operations(Operations& ops, ApiContext& context);
 
 // Helpers for operation bodies.
 

@@ -49,7 +49,7 @@ core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
 
 core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin) {
   if (auto ok = body.allow_only({"agent", "assignment", "definitionCwd", "callerCwd", "parentRunId", "runGroupId",
-                                 "backendSessionId", "cliVars", "webVars", "overrides", "name"});
+                                 "backendSessionId", "cliVars", "webVars", "overrides", "name", "dependencies"});
       !ok)
     return ok.failure();
   engine::InitRequest r;
@@ -94,7 +94,42 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
     if (!parsed) return parsed.failure();
     r.overrides = std::move(*parsed);
   }
+  if (auto* deps = body.object().if_contains("dependencies")) {
+    if (!deps->is_array())
+      return core::fail(ErrorCode::invalid_request,
+                        "field 'dependencies' must be an array of { type: \"run\", runId } or "
+                        "{ type: \"group\", groupId }",
+                        {{"field", "dependencies"}});
+    for (std::size_t i = 0; i < deps->as_array().size(); ++i) {
+      const auto& item = deps->as_array()[i];
+      const std::string field = "dependencies[" + std::to_string(i) + "]";
+      if (!item.is_object())
+        return core::fail(ErrorCode::invalid_request, "field '" + field + "' must be an object", {{"field", field}});
+      auto parsed = parse_dependency(JsonBody(item.as_object(), field + "."));
+      if (!parsed) return parsed.failure();
+      r.dependencies.push_back(std::move(*parsed));
+    }
+  }
   return r;
+}
+
+core::Result<core::Dependency> parse_dependency(const JsonBody& body) {
+  auto type_text = body.required_string("type");
+  if (!type_text) return type_text.failure();
+  auto type = core::parse_dependency_type(*type_text);
+  if (!type)
+    return core::fail(ErrorCode::invalid_request, "dependency type must be \"run\" or \"group\" (got '" + *type_text + "')",
+                      {{"field", "type"}});
+  const bool run = *type == core::DependencyType::run;
+  if (auto ok = body.allow_only({"type", run ? "runId" : "groupId"}); !ok) return ok.failure();
+  auto target = body.required_string(run ? "runId" : "groupId");
+  if (!target) return target.failure();
+  if (run ? !core::is_valid_run_id(*target) : !core::is_valid_key(*target))
+    return core::fail(ErrorCode::invalid_request,
+                      run ? "'" + *target + "' is not a valid run id (1-64 characters of letters, digits, _ and -)"
+                          : "'" + *target + "' is not a valid group id (1-128 characters of letters, digits and _ . : / -)",
+                      {{"field", run ? "runId" : "groupId"}});
+  return core::Dependency{*type, *target, {}};
 }
 
 core::Result<engine::ResumeRequest> parse_resume_request(const JsonBody& body) {

@@ -13,6 +13,9 @@ namespace agentry::api {
 
 core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin);
 core::Result<engine::ResumeRequest> parse_resume_request(const JsonBody& body);
+/// { type: "run", runId } or { type: "group", groupId }: one dependency, as the
+/// reference's dependency routes take it.
+core::Result<core::Dependency> parse_dependency(const JsonBody& body);
 core::Result<engine::ReconfigureRequest> parse_reconfigure_request(const JsonBody& body);
 core::Result<engine::TaskPatch> parse_task_patch(const JsonBody& body);
 core::Result<engine::NewTask> parse_new_task(const JsonBody& body);

@@ -70,6 +70,12 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
   cmd->add_option("--launcher", o.launcher, "Wrap the agent's command with this launcher");
   cmd->add_option("--timeout", o.timeout_sec, "Time limit of one session, in seconds")->check(CLI::Range(0, 7 * 24 * 3600));
   cmd->add_option("--max-retries", o.max_retries, "Retries of a failed attempt (0-20)")->check(CLI::Range(0, 20));
+  cmd->add_option("--after", o.after,
+                  "Start only after this succeeds: a run id (run:<id>) or group:<id>, every non-archived run of "
+                  "the group (repeatable). `run` whose dependencies are not met leaves the run ready, and the "
+                  "daemon starts it when they are")
+      ->type_name("RUN|group:ID")
+      ->allow_extra_args(false);
   record = [&o, record_message, group, parent] {
     record_message();
     o.group_given = group->count() > 0;
@@ -312,6 +318,35 @@ void add_metadata_commands(CLI::App& app, Invocation& inv) {
   }
 }
 
+void add_dependency_commands(CLI::App& app, Invocation& inv) {
+  auto* deps = app.add_subcommand(
+      "deps", "What a run waits on before it starts: list, add, remove, clear (while initialized or ready)");
+  deps->alias("dependencies");
+  deps->require_subcommand(1);
+  deps->footer("A dependency is a run id (or run:<id>), met when that run ends success, or group:<id>, met when "
+               "every non-archived run of the group has. A ready run whose dependencies are all met is started by "
+               "the daemon (agentry serve); starting one by hand before that is refused.");
+  using Command = int (*)(CommandContext&, const DependencyOptions&);
+  auto sub = [&](const char* name, const char* help, Command command) {
+    auto o = std::make_shared<DependencyOptions>();
+    auto* cmd = deps->add_subcommand(name, help);
+    add_run_id(cmd, o->run_id);
+    on_parsed(cmd, inv, [o, command](CommandContext& ctx) { return command(ctx, *o); });
+    return std::pair{cmd, o};
+  };
+  sub("list", "Show what the run waits on, whether each is met, and the runs waiting on it", deps_list_command);
+  {
+    auto [cmd, o] = sub("add", "Make the run wait on runs or groups (self, duplicates and cycles are refused)",
+                        deps_add_command);
+    cmd->add_option("dependency", o->targets, "<runId>, run:<runId> or group:<groupId> (one or more)")->required();
+  }
+  {
+    auto [cmd, o] = sub("remove", "Stop waiting on one run or group", deps_remove_command);
+    cmd->add_option("dependency", o->targets, "<runId>, run:<runId> or group:<groupId>")->required();
+  }
+  sub("clear", "Remove every dependency of the run", deps_clear_command);
+}
+
 void add_info_commands(CLI::App& app, Invocation& inv) {
   auto* backends = app.add_subcommand("backends", "List the backends agentry can run agents on, and plugins that failed");
   on_parsed(backends, inv, [](CommandContext& ctx) { return backends_command(ctx); });
@@ -359,6 +394,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_approval_command(app, invocation);
   add_admin_commands(app, invocation);
   add_metadata_commands(app, invocation);
+  add_dependency_commands(app, invocation);
   add_info_commands(app, invocation);
 
   std::vector<const char*> argv{"agentry"};

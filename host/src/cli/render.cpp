@@ -99,6 +99,14 @@ std::string render_run_detail(const json::object& run) {
   field(out, "cwd", text_at(v, "cwd"));
   if (text_at(v, "runGroupId") != text_at(v, "runId")) field(out, "group", text_at(v, "runGroupId"));
   field(out, "parent", text_at(v, "parentRunId"));
+  if (auto* deps = run.if_contains("dependencies"); deps && deps->is_array() && !deps->as_array().empty()) {
+    std::string list;
+    for (const auto& d : deps->as_array())
+      list += (list.empty() ? "" : ", ") +
+              (text_at(d, "type") == "group" ? "group:" + text_at(d, "groupId") : "run:" + text_at(d, "runId")) +
+              (text_at(d, "satisfied") == "true" ? " (met)" : " (not met)");
+    field(out, "after", list);
+  }
   field(out, "created", short_time(text_at(v, "createdAt")));
   field(out, "started", short_time(text_at(v, "startedAt")));
   field(out, "finished", short_time(text_at(v, "finishedAt")));

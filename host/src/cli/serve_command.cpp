@@ -136,6 +136,9 @@ int run_serve(const ServeOptions& options) {
   }
   if (auto delivered = engine.deliver_queued_after_restart(); !delivered)
     core::log_error("delivering queued messages after restart failed", {{"error", delivered.error().message}});
+  // Ready runs start once what they wait on has succeeded: from now on, and at once for
+  // those whose dependencies were met while no daemon was serving.
+  engine.enable_dependency_auto_start();
   // Runs left alone above because their controller (an embedded CLI) was alive are
   // looked at again now and then: once that process is gone, they are reconciled too.
   std::chrono::milliseconds sweep_interval(30000);

@@ -22,6 +22,8 @@ RunFacts facts_of(const Run& run) {
   f.tasks_locked = std::find(run.frozen.locked_fields.begin(), run.frozen.locked_fields.end(), "tasks") !=
                    run.frozen.locked_fields.end();
   f.damaged = run.damaged.has_value();
+  f.dependencies_unmet = std::any_of(run.dependencies.begin(), run.dependencies.end(),
+                                     [](const DependencyStatus& d) { return !d.satisfied; });
   return f;
 }
 
@@ -39,6 +41,9 @@ std::optional<std::string> refusal(Operation op, const RunFacts& f) {
     case Operation::resume:
       if (auto r = archived_refusal(f)) return r;
       if (running) return "run is already running; abort it or queue a message instead";
+      if (f.dependencies_unmet)
+        return "the run waits on dependencies that have not succeeded yet; ready it and the daemon starts it "
+               "when they have, or remove them";
       return std::nullopt;
     case Operation::abort:
       if (!running) return "run is not active (status " + status_text(f.status) + ")";
@@ -86,6 +91,14 @@ std::optional<std::string> refusal(Operation op, const RunFacts& f) {
                " (resume it with the message instead)";
       return std::nullopt;
     case Operation::remove_queued_message: return archived_refusal(f);
+    case Operation::edit_dependencies:
+      if (auto r = archived_refusal(f)) return r;
+      // Once a run has started, what it waited on is history; changing it would rewrite
+      // why it started.
+      if (f.status != RunStatus::initialized && f.status != RunStatus::ready)
+        return "dependencies can change only while the run is initialized or ready; this run is " +
+               status_text(f.status) + " (reset it first)";
+      return std::nullopt;
   }
   return "unknown operation";
 }
@@ -106,6 +119,7 @@ RunCapabilities capabilities(const RunFacts& f) {
   c.can_set_backend_session = allowed(Operation::set_backend_session);
   c.can_queue_message = allowed(Operation::queue_message);
   c.can_remove_queued_message = allowed(Operation::remove_queued_message);
+  c.can_edit_dependencies = allowed(Operation::edit_dependencies);
   c.task_mutation.can_set_status = allowed(Operation::task_set_status);
   c.task_mutation.can_set_notes = allowed(Operation::task_set_notes);
   c.task_mutation.can_append_notes = allowed(Operation::task_append_notes);

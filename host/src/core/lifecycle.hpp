@@ -28,6 +28,7 @@ enum class Operation {
   set_backend_session,
   queue_message,           // queue a follow-up for the session after the live one
   remove_queued_message,
+  edit_dependencies,       // add, remove or clear what the run waits on
 };
 
 /// The facts about a run that lifecycle decisions depend on.
@@ -37,6 +38,9 @@ struct RunFacts {
   bool passive_backend = false;
   bool tasks_locked = false;
   bool damaged = false;  // Run::damaged
+  /// Some loaded dependency (Run::dependencies) has not succeeded. Only views and
+  /// summaries load them; the engine's writes check dependencies themselves.
+  bool dependencies_unmet = false;
 };
 
 RunFacts facts_of(const Run& run);
@@ -67,6 +71,7 @@ struct RunCapabilities {
   bool can_set_backend_session = false;
   bool can_queue_message = false;
   bool can_remove_queued_message = false;
+  bool can_edit_dependencies = false;
   TaskMutationCapabilities task_mutation;
 };
 

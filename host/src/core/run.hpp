@@ -3,6 +3,8 @@
 // the inputs it froze when it was created. Plain data; behaviour lives in lifecycle
 // (what may happen) and in the engine (making it happen).
 
+#include "core/dependency.hpp"
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -133,6 +135,10 @@ struct Run {
   std::vector<QueuedMessage> queued_messages;
   /// Derived, views only: the approvals the live attempt waits on (in this process).
   std::vector<PendingApproval> pending_approvals;
+  /// Derived: what the run waits on, each as it stands now (summaries and views load
+  /// them; elsewhere empty), and, views only, the runs that wait on this one.
+  std::vector<DependencyStatus> dependencies;
+  std::vector<Dependent> dependents;
   /// Set when the stored row could not be read whole (say, frozen inputs written by a
   /// faulty build): why. Such a run is still listed, shown and deletable, never acted on.
   std::optional<std::string> damaged;

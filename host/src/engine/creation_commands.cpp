@@ -6,6 +6,7 @@
 #include "core/clock.hpp"
 #include "core/log.hpp"
 #include "core/ids.hpp"
+#include "engine/dependencies.hpp"
 #include "engine/lineage.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/run_inputs.hpp"
@@ -108,6 +109,20 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
                       {"taskCount", inputs->tasks.size()}};
     if (run.parent_run_id) data["parentRunId"] = *run.parent_run_id;
     if (!inputs->unknown_template_keys.empty()) data["unknownTemplateKeys"] = to_json(inputs->unknown_template_keys);
+    if (!request.dependencies.empty()) {
+      // In the same write: a refused dependency (a cycle through the group the run
+      // joins, a duplicate) creates nothing.
+      json::array named;
+      for (const auto& d : request.dependencies) {
+        auto added = detail::add_dependency_row(c, run, d);
+        if (!added) return added.failure();
+        named.emplace_back(core::describe(*added));
+      }
+      data["dependencies"] = std::move(named);
+      view.run.dependencies = detail::dependencies_of(c, run.id);
+    }
+    // Runs may already wait on the group this one joins.
+    view.run.dependents = detail::dependents_of(c, run);
     detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
     return view;
   });
@@ -118,7 +133,13 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
 core::Result<Run> Engine::start(const InitRequest& request, const Actor& actor) {
   auto run = init(request, actor);
   if (!run) return run;
-  return resume(run->id, ResumeRequest{}, actor);
+  auto started = resume(run->id, ResumeRequest{}, actor);
+  if (started || request.dependencies.empty()) return started;
+  if (auto* reason = started.error().details.if_contains("reason"); !reason || *reason != "unmet_dependencies")
+    return started;
+  // "Start after": the run waits, ready; the daemon starts it once every dependency is
+  // met (engine/dependency_commands.cpp), even if that happened just now.
+  return ready(run->id, actor);
 }
 
 core::Result<Run> Engine::reconfigure(const std::string& run_id, const ReconfigureRequest& request,

@@ -8,6 +8,7 @@
 #include "core/result.hpp"
 #include "core/run.hpp"
 #include "engine/backend_catalog.hpp"
+#include "engine/dependency_watcher.hpp"
 #include "engine/lineage.hpp"
 #include "engine/live_runs.hpp"
 #include "engine/requests.hpp"
@@ -20,6 +21,7 @@
 #include <boost/json/object.hpp>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -114,6 +116,18 @@ class Engine {
   core::Result<core::Run> set_group(const std::string& run_id, std::optional<std::string> group_id,
                                     const Actor& actor);
 
+  // Dependencies (engine/dependency_commands.cpp): what a run waits on before it may
+  // start. Changed only while the run is initialized or ready.
+  core::Result<core::Run> add_dependency(const std::string& run_id, core::Dependency dependency, const Actor& actor);
+  core::Result<core::Run> remove_dependency(const std::string& run_id, core::DependencyType type,
+                                            const std::string& target, const Actor& actor);
+  core::Result<core::Run> clear_dependencies(const std::string& run_id, const Actor& actor);
+  /// From now on (a serving daemon), a ready run whose dependencies are all met is
+  /// started, once, by the daemon: looked at whenever a run it waits on changes, and
+  /// now for every run that has dependencies (the startup sweep). Off in embedded
+  /// processes, whose runs would end with them.
+  void enable_dependency_auto_start();
+
   // Tasks.
   core::Result<std::vector<core::Task>> list_tasks(const std::string& run_id);
   core::Result<core::Task> get_task(const std::string& run_id, const std::string& task_id);
@@ -186,14 +200,27 @@ class Engine {
   }
   /// Starts driving the session (and attempt) the last write opened.
   void launch_session(const core::Run& run, const std::string& prompt);
+  /// The first (or next) session of `run_id`. `automatic`: the daemon starting a ready
+  /// run whose dependencies are met; refused unless it still is, in the same write.
+  core::Result<core::Run> open_next_session(const std::string& run_id, const ResumeRequest& request,
+                                            const Actor& actor, bool automatic);
+  /// After a change of `run_id`: refreshes the summaries of the runs waiting on it, and
+  /// starts those (and the run itself) that are ready with every dependency met. On the
+  /// pool, never on a request worker or the writer (engine/dependency_watcher.hpp).
+  void dependencies_changed(const std::string& run_id);
+  /// Starts the run when it is ready, not archived, and has dependencies, all met.
+  void start_if_dependencies_met(const std::string& run_id);
   /// One run of either reconciliation: true when it was finalized (reconciliation.cpp).
   core::Result<bool> reconcile_run(const std::string& run_id, bool at_startup);
 
   store::Database& db_;
   BackendCatalog backends_;
   events::EventBus& bus_;
+  core::ThreadPool& pool_;
   EngineConfig config_;
   LiveRuns live_;
+  // Last: stopped and destroyed first, before anything its evaluations use.
+  std::unique_ptr<DependencyWatcher> dependency_watcher_;
 };
 
 }  // namespace agentry::engine

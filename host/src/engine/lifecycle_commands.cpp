@@ -6,10 +6,12 @@
 #include "core/clock.hpp"
 #include "core/log.hpp"
 #include "engine/controllers.hpp"
+#include "engine/dependencies.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/queued_delivery.hpp"
 #include "engine/run_snapshot.hpp"
 #include "engine/run_tokens.hpp"
+#include "store/dependency_repository.hpp"
 #include "store/event_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/run_token_repository.hpp"
@@ -24,6 +26,7 @@ Engine::Engine(EngineServices services, EngineConfig config)
     : db_(services.db),
       backends_(services.plugins),
       bus_(services.bus),
+      pool_(services.pool),
       config_(std::move(config)),
       live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace, {},
                             &config_.task_prompt, config_.per_run_tokens},
@@ -50,6 +53,8 @@ Engine::~Engine() {
 void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url); }
 
 void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents) {
+  // First: a run started now for its dependencies would only be stopped again.
+  if (dependency_watcher_) dependency_watcher_->stop();
   live_.stop_all(reason, config_.interrupt_grace + std::chrono::seconds(1),
                  leave_remote_agents ? StopCause::daemon_exit : StopCause::shutdown);
 }
@@ -66,11 +71,24 @@ core::Result<Run> Engine::ready(const std::string& run_id, const Actor& actor) {
 }
 
 core::Result<Run> Engine::resume(const std::string& run_id, const ResumeRequest& request, const Actor& actor) {
+  return open_next_session(run_id, request, actor, /*automatic=*/false);
+}
+
+core::Result<Run> Engine::open_next_session(const std::string& run_id, const ResumeRequest& request,
+                                            const Actor& actor, bool automatic) {
   std::string prompt;
   auto resumed = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
+    // The daemon starts a run for its dependencies once: only while it is still ready
+    // (not started by hand meanwhile, nor archived) and still waits on something.
+    if (automatic && (run->status != core::RunStatus::ready || run->archived ||
+                      store::DependencyRepository::list(c, run_id).empty()))
+      return core::fail(core::ErrorCode::conflict, "run " + run_id + " is no longer waiting to start",
+                        {{"runId", run_id}, {"reason", "not_waiting"}});
     if (auto allowed = detail::check_allowed(Operation::resume, *run, "resume"); !allowed) return allowed.failure();
+    if (auto met = detail::check_dependencies_met(c, *run, run->session_count == 0 ? "start" : "resume"); !met)
+      return met.failure();
     if (!backends_.has(run->frozen.backend))
       return core::fail(core::ErrorCode::validation,
                         "backend '" + run->frozen.backend + "' is not available in this agentry; cannot start run " +
@@ -98,6 +116,7 @@ core::Result<Run> Engine::resume(const std::string& run_id, const ResumeRequest&
     if (run->frozen.backend != core::passive_backend) detail::open_attempt(c, *run);
     boost::json::object data{{"sessionIndex", run->session_count - 1}, {"backend", run->frozen.backend}};
     if (!queued.empty()) data["queuedMessageCount"] = queued.size();
+    if (automatic) data["trigger"] = "dependencies";  // the daemon started it: every dependency was met
     detail::save_with_audit(c, *run, first ? "run.started" : "run.resumed", actor, std::move(data));
     return run;
   });

@@ -4,6 +4,7 @@
 #include "engine/engine.hpp"
 
 #include "core/ids.hpp"
+#include "engine/dependencies.hpp"
 #include "engine/mutation_support.hpp"
 
 namespace agentry::engine {
@@ -81,6 +82,9 @@ core::Result<Run> Engine::set_group(const std::string& run_id, std::optional<std
     std::string previous = run->run_group_id;
     run->run_group_id = next;
     detail::save_with_audit(c, *run, "run.group_set", actor, {{"runGroupId", next}, {"previous", previous}});
+    // Runs waiting on the new group now wait on this run too: refuse (roll back) a move
+    // that makes a run wait on itself.
+    if (auto ok = detail::check_no_cycle(c, run->id); !ok) return ok.failure();
     return run;
   });
 }

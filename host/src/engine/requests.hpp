@@ -2,10 +2,13 @@
 // Typed commands the engine accepts. Transports (HTTP, WebSocket, CLI) validate their
 // input and build these; the engine never sees raw JSON bodies.
 
+#include "core/dependency.hpp"
+
 #include <boost/json/object.hpp>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace agentry::engine {
 
@@ -41,6 +44,9 @@ struct InitRequest {
   boost::json::object cli_vars;
   VarOrigin var_origin = VarOrigin::web;
   RunOverrides overrides;
+  /// What the run waits on (agentry's extension of the start contract). A start whose
+  /// dependencies are not all met leaves the run ready; the daemon starts it later.
+  std::vector<core::Dependency> dependencies;
 };
 
 struct ResumeRequest {

@@ -3,8 +3,10 @@
 
 #include "engine/engine.hpp"
 
+#include "engine/dependencies.hpp"
 #include "engine/mutation_support.hpp"
 #include "events/projections.hpp"
+#include "store/dependency_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
@@ -40,6 +42,8 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
     v.tasks = store::TaskRepository::list(c, run_id);
     v.sessions = store::SessionRepository::list(c, run_id);
     v.attempts = store::SessionRepository::list_attempts(c, run_id);
+    v.run.dependencies = detail::dependencies_of(c, run_id);
+    v.run.dependents = detail::dependents_of(c, v.run);
     return v;
   });
   // Pending approvals live with the attempt that asked, not in the store.
@@ -57,10 +61,14 @@ core::Result<RunListView> Engine::list(const store::RunQuery& query) {
     for (const auto& r : page.runs) ids.push_back(r.id);
     auto tallies = store::TaskRepository::tallies(c, ids);
     auto sessions = store::SessionRepository::latest(c, ids);
+    // Only runs that have dependencies cost more than this one statement.
+    auto dependencies = store::DependencyRepository::list_many(c, ids);
     RunListView out;
     out.next_cursor = page.next_cursor;
     out.summaries.reserve(page.runs.size());
-    for (const auto& r : page.runs) {
+    for (auto& r : page.runs) {
+      if (auto d = dependencies.find(r.id); d != dependencies.end())
+        r.dependencies = detail::evaluate_dependencies(c, d->second);
       auto t = tallies.find(r.id);
       auto s = sessions.find(r.id);
       out.summaries.push_back(events::run_summary(r, t == tallies.end() ? core::TaskTally{} : t->second,

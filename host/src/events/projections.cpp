@@ -1,5 +1,7 @@
 #include "events/projections.hpp"
 
+#include "events/dependency_projection.hpp"
+
 #include <boost/json/array.hpp>
 
 #include <algorithm>
@@ -105,6 +107,7 @@ json::object capabilities_json(const core::RunCapabilities& c) {
       {"canSetBackendSession", c.can_set_backend_session},
       {"canQueueMessage", c.can_queue_message},
       {"canRemoveQueuedMessage", c.can_remove_queued_message},
+      {"canEditDependencies", c.can_edit_dependencies},
       {"taskMutation",
        {{"canSetStatus", t.can_set_status},
         {"canSetNotes", t.can_set_notes},
@@ -199,7 +202,7 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   const bool live = latest && !latest->ended_at;
   s["currentSession"] = live ? json::value(session_brief(*latest)) : json::value(nullptr);
   s["lastSession"] = latest ? json::value(session_brief(*latest)) : json::value(nullptr);
-  s["dependencyState"] = json::object{{"state", "none"}, {"total", 0}, {"satisfied", 0}};
+  s["dependencyState"] = dependency_state_json(run);
   s["hookCount"] = 0;
   s["schedule"] = nullptr;
   s["scheduleState"] = nullptr;
@@ -257,8 +260,8 @@ json::object run_detail(const RunDetailInputs& in) {
   d["sessions"] = std::move(sessions);
   d["backendSession"] = run.backend_session_id ? json::value(json::object{{"id", *run.backend_session_id}})
                                                : json::value(nullptr);
-  d["dependencies"] = json::array{};
-  d["dependents"] = json::array{};
+  d["dependencies"] = dependencies_json(run);
+  d["dependents"] = dependents_json(run);
   d["attachments"] = json::array{};
   json::array queued;
   for (const auto& m : run.queued_messages) queued.push_back(queued_message_json(m));

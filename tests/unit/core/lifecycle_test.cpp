@@ -20,7 +20,7 @@ constexpr std::array all_operations{
     Operation::remove,          Operation::reconfigure,      Operation::task_set_status,
     Operation::task_set_notes,  Operation::task_append_notes, Operation::task_add,
     Operation::task_edit_pending, Operation::task_delete_pending, Operation::set_backend_session,
-    Operation::queue_message,   Operation::remove_queued_message};
+    Operation::queue_message,   Operation::remove_queued_message, Operation::edit_dependencies};
 
 const char* operation_name(Operation op) {
   switch (op) {
@@ -41,6 +41,7 @@ const char* operation_name(Operation op) {
     case Operation::set_backend_session: return "set_backend_session";
     case Operation::queue_message: return "queue_message";
     case Operation::remove_queued_message: return "remove_queued_message";
+    case Operation::edit_dependencies: return "edit_dependencies";
   }
   return "?";
 }
@@ -70,6 +71,7 @@ bool capability_for(const RunCapabilities& c, Operation op) {
     case Operation::set_backend_session: return c.can_set_backend_session;
     case Operation::queue_message: return c.can_queue_message;
     case Operation::remove_queued_message: return c.can_remove_queued_message;
+    case Operation::edit_dependencies: return c.can_edit_dependencies;
   }
   ADD_FAILURE() << "no capability for operation";
   return false;

@@ -100,6 +100,9 @@ TEST_F(CapabilitiesTest, EveryCapabilityMatchesTheEngine) {
          auto removed = e.remove_queued_message(id, "qm_none", a);
          return removed.ok() || removed.error().code != core::ErrorCode::conflict;
        }},
+      // Clearing no dependencies: allowed means an answer, refused a conflict.
+      {"edit dependencies", &core::RunCapabilities::can_edit_dependencies,
+       [](Engine& e, auto& id, auto& a) { return e.clear_dependencies(id, a).ok(); }},
   };
   for (auto shape : {Shape::initialized, Shape::ready, Shape::running, Shape::success, Shape::blocked, Shape::aborted,
                      Shape::archived_initialized, Shape::archived_aborted}) {

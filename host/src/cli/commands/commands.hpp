@@ -48,6 +48,7 @@ struct StartOptions {
   int timeout_sec = -1;  // -1: not given
   int max_retries = -1;
   std::vector<std::string> add_tasks;  // --add-task titles, added before the run starts
+  std::vector<std::string> after;      // --after: <runId>, run:<runId> or group:<groupId>
   bool detach = false;
 };
 
@@ -72,6 +73,25 @@ int resume_command(CommandContext& ctx, const ResumeOptions& options);
 int ready_command(CommandContext& ctx, const std::string& run_id);
 int reconfigure_command(CommandContext& ctx, const ReconfigureOptions& options);
 int abort_command(CommandContext& ctx, const std::string& run_id, const std::string& reason);
+
+// --- commands/dependency_commands.cpp: deps list|add|remove|clear, --after ---
+
+struct DependencyOptions {
+  std::string run_id;
+  std::vector<std::string> targets;  // <runId>, run:<runId> or group:<groupId>
+};
+
+/// `text` as the API's dependency: { type: "run", runId } or { type: "group", groupId }.
+core::Result<boost::json::object> dependency_param(const std::string& text);
+/// "run:<id>" or "group:<id>" of an API dependency object.
+std::string dependency_name(const boost::json::value& dependency);
+/// The unmet dependencies of a RunDetail, e.g. "run:abc (running), group:g (1 of 2
+/// succeeded)"; empty when none is unmet.
+std::string describe_waiting(const boost::json::value& run);
+int deps_list_command(CommandContext& ctx, const DependencyOptions& options);
+int deps_add_command(CommandContext& ctx, const DependencyOptions& options);
+int deps_remove_command(CommandContext& ctx, const DependencyOptions& options);
+int deps_clear_command(CommandContext& ctx, const DependencyOptions& options);
 
 // --- commands/query_commands.cpp: list, show, status, brief, logs, audit ---
 

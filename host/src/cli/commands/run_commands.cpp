@@ -72,7 +72,22 @@ core::Result<json::object> start_params(const StartOptions& o, const std::option
   if (o.timeout_sec >= 0) overrides["timeoutSec"] = o.timeout_sec;
   if (o.max_retries >= 0) overrides["maxRetries"] = o.max_retries;
   if (!overrides.empty()) params["overrides"] = std::move(overrides);
+  if (!o.after.empty()) {
+    json::array dependencies;
+    for (const auto& text : o.after) {
+      auto dependency = dependency_param(text);
+      if (!dependency) return dependency.failure();
+      dependencies.emplace_back(std::move(*dependency));
+    }
+    params["dependencies"] = std::move(dependencies);
+  }
   return params;
+}
+
+/// The error of a start refused because the run waits on dependencies.
+bool waits_on_dependencies(const core::Error& error) {
+  auto* reason = error.details.if_contains("reason");
+  return reason && *reason == "unmet_dependencies";
 }
 
 /// Refuses to nest deeper than max_call_depth: an agent starting agents in a loop.
@@ -212,9 +227,29 @@ int start_command(CommandContext& ctx, const StartOptions& o, bool start) {
     }
     result = start ? (*client)->call("runs.resume", json::object{{"runId", run_id}})
                    : (*client)->call("runs.get", json::object{{"runId", run_id}});
+    // As runs.start does with --after: a run whose dependencies are not met waits, ready.
+    if (!result && start && waits_on_dependencies(result.error()))
+      result = (*client)->call("runs.ready", json::object{{"runId", run_id}});
     if (!result) return ctx.report(result.error());
   }
   const auto& run = result->as_object().at("run");
+  if (start && text_at(run, "status") == "ready") {
+    // Not started: it waits on its dependencies, and a daemon starts it when they are met.
+    const std::string waiting = "run " + run_id + " is ready and waits on " + describe_waiting(run) +
+                                "; the daemon starts it once they succeed";
+    if (!ctx.connected() || o.detach) {
+      return ctx.print(*result, [&](const json::value&) {
+        ctx.err() << "agentry: " << waiting << "\n";
+        if (!ctx.connected())
+          ctx.err() << "  no daemon is driving it here: start `agentry serve` (it starts waiting runs), or "
+                       "follow it: agentry --connect <url> logs -f "
+                    << run_id << "\n";
+        return run_id + "\n";
+      });
+    }
+    if (!ctx.json()) ctx.out() << waiting << "\n";
+    return follow_owned_run(ctx, **client, run_id, 0);
+  }
   if (!start || o.detach) {
     return ctx.print(*result, [&](const json::value&) {
       std::string what = start ? "started" : "initialized";

@@ -1,0 +1,125 @@
+// Engine: what a run waits on. Adding, removing and clearing dependencies (while the
+// run is initialized or ready), and the daemon's side of them: starting a ready run
+// once everything it waits on has ended success. The start gate itself is in
+// open_next_session (lifecycle_commands.cpp), shared by every start and resume.
+
+#include "engine/engine.hpp"
+
+#include "core/log.hpp"
+#include "engine/dependencies.hpp"
+#include "engine/mutation_support.hpp"
+#include "store/dependency_repository.hpp"
+
+namespace agentry::engine {
+using core::Run;
+namespace json = boost::json;
+
+core::Result<Run> Engine::add_dependency(const std::string& run_id, core::Dependency dependency, const Actor& actor) {
+  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(core::Operation::edit_dependencies, *run, "change the dependencies of"); !ok)
+      return ok.failure();
+    auto added = detail::add_dependency_row(c, *run, dependency);
+    if (!added) return added.failure();
+    detail::save_with_audit(c, *run, "run.dependency_added", actor,
+                            {{"type", core::to_string(added->type)}, {"target", added->target}});
+    return run;
+  });
+}
+
+core::Result<Run> Engine::remove_dependency(const std::string& run_id, core::DependencyType type,
+                                            const std::string& target, const Actor& actor) {
+  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(core::Operation::edit_dependencies, *run, "change the dependencies of"); !ok)
+      return ok.failure();
+    const std::string name = core::describe(core::Dependency{type, target, {}});
+    if (!store::DependencyRepository::remove(c, run_id, type, target))
+      return core::fail(core::ErrorCode::not_found, "run " + run_id + " does not depend on " + name,
+                        {{"runId", run_id}, {"dependency", name}});
+    detail::save_with_audit(c, *run, "run.dependency_removed", actor,
+                            {{"type", core::to_string(type)}, {"target", target}});
+    return run;
+  });
+}
+
+core::Result<Run> Engine::clear_dependencies(const std::string& run_id, const Actor& actor) {
+  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(core::Operation::edit_dependencies, *run, "change the dependencies of"); !ok)
+      return ok.failure();
+    const int removed = store::DependencyRepository::remove_all(c, run_id);
+    if (removed == 0) return run;  // nothing changed: no revision, no audit
+    detail::save_with_audit(c, *run, "run.dependencies_cleared", actor, {{"removed", removed}});
+    return run;
+  });
+}
+
+void Engine::enable_dependency_auto_start() {
+  if (dependency_watcher_) return;
+  dependency_watcher_ = std::make_unique<DependencyWatcher>(
+      bus_, pool_, [this](const std::string& run_id) { dependencies_changed(run_id); });
+  // The startup sweep: runs whose dependencies were met while no daemon was serving
+  // (or whose start a stopping daemon never made).
+  auto waiting = db_.read([](store::Connection& c) -> core::Result<std::vector<std::string>> {
+    return store::DependencyRepository::runs_with_dependencies(c);
+  });
+  if (!waiting) {
+    core::log_error("cannot list runs with dependencies", {{"error", waiting.error().message}});
+    return;
+  }
+  for (const auto& id : *waiting) dependency_watcher_->enqueue(id);
+}
+
+void Engine::dependencies_changed(const std::string& run_id) {
+  auto waiting = db_.read([&](store::Connection& c) -> core::Result<std::vector<std::string>> {
+    auto point = store::DependencyRepository::point(c, run_id);
+    // A deleted run: whoever named it by id now waits on a missing run.
+    auto edges = store::DependencyRepository::naming(c, run_id, point && !point->archived ? point->group_id : "");
+    std::vector<std::string> ids;
+    for (const auto& e : edges)
+      if (e.run_id != run_id) ids.push_back(e.run_id);
+    return ids;
+  });
+  if (!waiting) {
+    core::log_error("cannot read the runs waiting on a run", {{"runId", run_id}, {"error", waiting.error().message}});
+    return;
+  }
+  // Their dependencyState may have changed with this run; nothing of theirs was written.
+  for (const auto& id : *waiting) {
+    bus_.notify(events::Channel::summary, id);
+    bus_.notify(events::Channel::detail, id);
+  }
+  start_if_dependencies_met(run_id);
+  for (const auto& id : *waiting) start_if_dependencies_met(id);
+}
+
+void Engine::start_if_dependencies_met(const std::string& run_id) {
+  // A read first: most changes concern runs that are not waiting, and those cost the
+  // writer nothing. The write re-checks everything (open_next_session).
+  auto waiting = db_.read([&](store::Connection& c) -> core::Result<bool> {
+    auto point = store::DependencyRepository::point(c, run_id);
+    if (!point || point->archived || point->status != core::RunStatus::ready) return false;
+    auto statuses = detail::dependencies_of(c, run_id);
+    if (statuses.empty()) return false;
+    for (const auto& s : statuses)
+      if (!s.satisfied) return false;
+    return true;
+  });
+  if (!waiting || !*waiting) return;
+  auto started = open_next_session(run_id, ResumeRequest{}, Actor{"daemon"}, /*automatic=*/true);
+  if (started) {
+    core::log_info("started a run whose dependencies are met", {{"runId", run_id}});
+  } else if (started.error().details.if_contains("reason") == nullptr ||
+             started.error().details.at("reason") != "not_waiting") {
+    // Say why a run that was due could not start (say, its backend is gone); it stays
+    // ready, and a later change or the next startup tries again.
+    core::log_warn("cannot start a run whose dependencies are met",
+                   {{"runId", run_id}, {"error", started.error().message}});
+  }
+}
+
+}  // namespace agentry::engine

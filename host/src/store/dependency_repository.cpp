@@ -1,0 +1,103 @@
+#include "store/dependency_repository.hpp"
+
+#include "store/sql_lists.hpp"
+
+namespace agentry::store {
+namespace {
+
+core::Dependency dependency_at(Statement& s, int first) {
+  core::Dependency d;
+  // The table's CHECK admits only 'run' and 'group'.
+  d.type = core::parse_dependency_type(s.column_text(first)).value_or(core::DependencyType::run);
+  d.target = s.column_text(first + 1);
+  d.created_at = s.column_text(first + 2);
+  return d;
+}
+
+RunPoint point_at(Statement& s) {
+  RunPoint p;
+  p.id = s.column_text(0);
+  // An unknown status (a newer agentry wrote it) is never `success`: unsatisfied.
+  p.status = core::parse_run_status(s.column_text(1)).value_or(core::RunStatus::error);
+  p.archived = s.column_bool(2);
+  p.group_id = s.column_text(3);
+  return p;
+}
+
+}  // namespace
+
+void DependencyRepository::insert(Connection& c, const std::string& run_id, const core::Dependency& d) {
+  auto s = c.prepare("INSERT INTO dependencies (run_id, dep_type, target, created_at) VALUES (?,?,?,?)");
+  s.bind(1, run_id).bind(2, core::to_string(d.type)).bind(3, d.target).bind(4, d.created_at);
+  s.run();
+}
+
+bool DependencyRepository::remove(Connection& c, const std::string& run_id, core::DependencyType type,
+                                  const std::string& target) {
+  auto s = c.prepare("DELETE FROM dependencies WHERE run_id = ? AND dep_type = ? AND target = ?");
+  s.bind(1, run_id).bind(2, core::to_string(type)).bind(3, target);
+  s.run();
+  return c.changes() > 0;
+}
+
+int DependencyRepository::remove_all(Connection& c, const std::string& run_id) {
+  auto s = c.prepare("DELETE FROM dependencies WHERE run_id = ?");
+  s.bind(1, run_id);
+  s.run();
+  return static_cast<int>(c.changes());
+}
+
+std::vector<core::Dependency> DependencyRepository::list(Connection& c, const std::string& run_id) {
+  auto s = c.prepare("SELECT dep_type, target, created_at FROM dependencies WHERE run_id = ? "
+                     "ORDER BY created_at, dep_type, target");
+  s.bind(1, run_id);
+  std::vector<core::Dependency> out;
+  while (s.step()) out.push_back(dependency_at(s, 0));
+  return out;
+}
+
+std::map<std::string, std::vector<core::Dependency>> DependencyRepository::list_many(
+    Connection& c, const std::vector<std::string>& run_ids) {
+  std::map<std::string, std::vector<core::Dependency>> out;
+  if (run_ids.empty()) return out;
+  auto s = c.prepare("SELECT run_id, dep_type, target, created_at FROM dependencies WHERE run_id IN "
+                     "(SELECT value FROM json_each(?)) ORDER BY run_id, created_at, dep_type, target");
+  s.bind(1, json_array_text(run_ids));
+  while (s.step()) out[s.column_text(0)].push_back(dependency_at(s, 1));
+  return out;
+}
+
+std::vector<DependencyEdge> DependencyRepository::naming(Connection& c, const std::string& run_id,
+                                                         const std::string& group_id) {
+  auto s = c.prepare("SELECT run_id, dep_type, target, created_at FROM dependencies "
+                     "WHERE (dep_type = 'run' AND target = ?) OR (dep_type = 'group' AND target = ?) "
+                     "ORDER BY created_at, run_id");
+  s.bind(1, run_id).bind(2, group_id);
+  std::vector<DependencyEdge> out;
+  while (s.step()) out.push_back({s.column_text(0), dependency_at(s, 1)});
+  return out;
+}
+
+std::vector<std::string> DependencyRepository::runs_with_dependencies(Connection& c) {
+  auto s = c.prepare("SELECT DISTINCT run_id FROM dependencies");
+  std::vector<std::string> out;
+  while (s.step()) out.push_back(s.column_text(0));
+  return out;
+}
+
+std::optional<RunPoint> DependencyRepository::point(Connection& c, const std::string& run_id) {
+  auto s = c.prepare("SELECT id, status, archived, run_group_id FROM runs WHERE id = ?");
+  s.bind(1, run_id);
+  if (!s.step()) return std::nullopt;
+  return point_at(s);
+}
+
+std::vector<RunPoint> DependencyRepository::group_members(Connection& c, const std::string& group_id) {
+  auto s = c.prepare("SELECT id, status, archived, run_group_id FROM runs WHERE run_group_id = ?");
+  s.bind(1, group_id);
+  std::vector<RunPoint> out;
+  while (s.step()) out.push_back(point_at(s));
+  return out;
+}
+
+}  // namespace agentry::store
