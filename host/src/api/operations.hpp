@@ -55,6 +55,8 @@ void add_task_operations(Operations& ops, ApiContext& context);
 void add_definition_operations(Operations& ops, ApiContext& context);
 void add_history_operations(Operations& ops, ApiContext& context);
 void add_daemon_operations(Operations& ops, ApiContext& context);
+/// runs.setSchedule, runs.clearSchedule, runs.enableSchedule, runs.disableSchedule.
+void add_schedule_operations(Operations& ops, ApiContext& context);
 
 // Helpers for operation bodies.
 

@@ -7,6 +7,8 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include "core/schedule.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -133,6 +135,9 @@ struct Run {
   std::vector<QueuedMessage> queued_messages;
   /// Derived, views only: the approvals the live attempt waits on (in this process).
   std::vector<PendingApproval> pending_approvals;
+  /// Stored beside the run (store/schedule_repository.hpp), loaded by views and lists
+  /// only: RunSummary.schedule and scheduleState. Never written with the run row.
+  std::optional<Schedule> schedule;
   /// Set when the stored row could not be read whole (say, frozen inputs written by a
   /// faulty build): why. Such a run is still listed, shown and deletable, never acted on.
   std::optional<std::string> damaged;
