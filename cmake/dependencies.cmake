@@ -9,6 +9,9 @@ find_package(yaml-cpp 0.7 REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
 find_package(CLI11 CONFIG REQUIRED)
+# IANA time zones for schedules (core/time_zone.cpp): Debian's libhowardhinnant-date-dev,
+# reading the system tz database; g++ 12 has no std::chrono tzdb.
+find_package(date CONFIG REQUIRED)
 if(AGENTRY_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

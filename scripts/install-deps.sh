@@ -8,6 +8,8 @@ packages=(
   libboost1.81-dev libboost-json1.81-dev libboost-filesystem1.81-dev
   libsqlite3-dev libyaml-cpp-dev libgit2-dev libcli11-dev libssl-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
+  # Time zones for schedules (date/tz.h, libdate-tz) and the tz database it reads.
+  libhowardhinnant-date-dev tzdata
   curl
   # End-to-end tests: the mock model server, and `ip` to bring up lo in tests/e2e/offline.sh.
   python3 iproute2

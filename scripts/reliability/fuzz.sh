@@ -5,7 +5,7 @@
 #
 #   scripts/reliability/fuzz.sh [--merge] [--no-build] [target|all] [runs] [-- libFuzzer flags]
 #
-#   target   http_request, jsonrpc, front_matter, yaml, template, interpolation, or all
+#   target   http_request, jsonrpc, front_matter, yaml, template, interpolation, cron, or all
 #            (default all; a target the build skipped is reported and skipped)
 #   runs     executions per target (default 1000000)
 #   libFuzzer flags  passed on as they are, e.g. -max_len=1024 -seed=1
@@ -22,7 +22,7 @@ build="$root/build/fuzz/fuzz"
 corpus_root="$root/tests/fuzz/corpus"
 dict_root="$root/tests/fuzz/dict"
 findings="$root/tests/fuzz/findings"
-all_targets=(http_request jsonrpc front_matter yaml template interpolation)
+all_targets=(http_request jsonrpc front_matter yaml template interpolation cron)
 max_new=24
 max_new_bytes=512
 

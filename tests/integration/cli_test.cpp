@@ -324,6 +324,51 @@ bool has(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
+TEST_P(CliTest, ScheduleCommandsSetShowAndRemoveASchedule) {
+  auto init = cli({"init", "worker", "-m", "x"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string id = init.out.substr(0, init.out.find('\n'));
+
+  auto set = cli({"schedule", "set", id, "--cron", "0 9 * * MON-FRI", "--timezone", "Europe/Berlin", "--mode", "reset",
+                  "--continue-on-failure"});
+  ASSERT_EQ(set.code, 0) << set.err;
+  EXPECT_TRUE(contains(set.out, "run " + id + " schedule: cron \"0 9 * * MON-FRI\" in Europe/Berlin, mode reset, "
+                                "continues on failure; blocked, next ")) << set.out;
+  auto run = api_run(id);
+  EXPECT_EQ(run.at("schedule").at("cron"), "0 9 * * MON-FRI");
+  EXPECT_EQ(run.at("schedule").at("continueOnFailure"), true);
+  EXPECT_EQ(run.at("scheduleState").at("state"), "blocked");
+
+  auto clear_recurring = cli({"schedule", "clear", id});
+  EXPECT_EQ(clear_recurring.code, 3);
+  EXPECT_TRUE(contains(clear_recurring.err, "disable it instead")) << clear_recurring.err;
+  auto disabled = cli({"schedule", "disable", id});
+  EXPECT_EQ(disabled.code, 0) << disabled.err;
+  EXPECT_TRUE(contains(disabled.out, "; disabled")) << disabled.out;
+  EXPECT_EQ(cli({"schedule", "enable", id, "--json"}).code, 0);
+
+  auto once = cli({"schedule", "set", id, "--delay", "90m", "--json"});
+  ASSERT_EQ(once.code, 0) << once.err;
+  EXPECT_EQ(json::parse(once.out).at("run").at("schedule").at("delay"), "90m");
+  auto cleared = cli({"schedule", "clear", id});
+  EXPECT_EQ(cleared.code, 0) << cleared.err;
+  EXPECT_EQ(cleared.out, "run " + id + " has no schedule\n");
+
+  // Refusals: a bad cron, an unknown zone, options that need --cron, two kinds at once.
+  EXPECT_EQ(cli({"schedule", "set", id, "--cron", "61 * * * *"}).code, 3);
+  auto zone = cli({"schedule", "set", id, "--cron", "0 9 * * *", "--timezone", "Nowhere/Land"});
+  EXPECT_EQ(zone.code, 3);
+  EXPECT_TRUE(contains(zone.err, "unknown timezone 'Nowhere/Land'")) << zone.err;
+  EXPECT_EQ(cli({"schedule", "set", id, "--delay", "5m", "--mode", "clone"}).code, 3);
+  EXPECT_EQ(cli({"schedule", "set", id, "--delay", "5m", "--cron", "0 9 * * *"}).code, 3);
+  EXPECT_EQ(cli({"schedule", "set", id}).code, 3);  // none of them
+  EXPECT_EQ(cli({"schedule", "enable", "no-such-run"}).code, 3);
+  auto help = cli({"schedule", "set", "--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_TRUE(contains(help.out, "--cron")) << help.out;
+  EXPECT_TRUE(contains(help.out, "--timezone")) << help.out;
+}
+
 TEST_P(CliTest, NameNotePinAndGroupChangeTheRun) {
   auto init = cli({"init", "worker", "-m", "x"});
   ASSERT_EQ(init.code, 0) << init.err;

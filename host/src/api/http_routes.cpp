@@ -91,6 +91,10 @@ Handler http_operation(const Operations& ops, std::string name, ParamsFrom from)
 
 }  // namespace
 
+Handler operation_handler(const Operations& ops, std::string name, bool from_query) {
+  return http_operation(ops, std::move(name), from_query ? ParamsFrom::query : ParamsFrom::body);
+}
+
 void add_operation_routes(Router& router, const Operations& ops) {
   for (const auto& route : routes) {
     const std::string method = route.method;

@@ -235,6 +235,57 @@ void add_queue_commands(CLI::App& app, Invocation& inv) {
   }
 }
 
+void add_schedule_commands(CLI::App& app, Invocation& inv) {
+  auto* schedule = app.add_subcommand(
+      "schedule", "Start a run later (--at, --delay) or on a cron schedule; a daemon fires schedules (docs/cli.md)");
+  schedule->require_subcommand(1);
+  {
+    auto o = std::make_shared<ScheduleOptions>();
+    auto* cmd = schedule->add_subcommand(
+        "set", "Set the run's schedule (replacing any): exactly one of --at, --delay, --cron. A due schedule starts "
+               "the run like `resume` if it is ready (or has ended), and is skipped, with the reason in its audit, "
+               "if it is archived, running, not ready or passive");
+    add_run_id(cmd, o->run_id);
+    auto* at = cmd->add_option("--at", o->at, "Once, at this time: ISO 8601 with a zone, e.g. 2030-01-02T09:00:00Z")
+                   ->type_name("TIME");
+    auto* delay = cmd->add_option("--delay", o->delay, "Once, after this long: 30s, 30m, 2h, 1h30m, 7d")
+                      ->type_name("DURATION");
+    auto* cron = cmd->add_option("--cron", o->cron,
+                                 "Recurring: minute hour day-of-month month day-of-week, e.g. \"0 9 * * MON-FRI\", "
+                                 "or @hourly, @daily, @weekly, @monthly, @yearly")
+                     ->type_name("EXPR");
+    at->excludes(delay)->excludes(cron);
+    delay->excludes(at)->excludes(cron);
+    cron->excludes(at)->excludes(delay);
+    auto* tz = cmd->add_option("--timezone,--tz", o->timezone, "IANA time zone of --cron (default UTC), e.g. "
+                                                               "Europe/Berlin")
+                   ->needs(cron);
+    auto* mode = cmd->add_option("--mode", o->mode,
+                                 "What each --cron occurrence starts: reuse (a new session of this run, the "
+                                 "default), reset (this run reset, then started), clone (a fresh copy of this run)")
+                     ->check(CLI::IsMember({"reuse", "reset", "clone"}))
+                     ->needs(cron);
+    auto* cont = cmd->add_flag("--continue-on-failure", o->continue_on_failure,
+                               "Keep firing after a scheduled run fails (default: the next occurrence is skipped)")
+                     ->needs(cron);
+    (void)tz;
+    (void)mode;
+    (void)cont;
+    on_parsed(cmd, inv, [o](CommandContext& ctx) { return schedule_set_command(ctx, *o); });
+  }
+  for (auto [name, help] :
+       {std::pair{"clear", "Remove the run's one-time schedule (a recurring one is disabled instead)"},
+        std::pair{"enable", "Enable the run's schedule again (a recurring one resumes at its next occurrence)"},
+        std::pair{"disable", "Disable the run's schedule, keeping it"}}) {
+    auto id = std::make_shared<std::string>();
+    auto* cmd = schedule->add_subcommand(name, help);
+    add_run_id(cmd, *id);
+    on_parsed(cmd, inv, [id, name = std::string(name)](CommandContext& ctx) {
+      return schedule_change_command(ctx, name, *id);
+    });
+  }
+}
+
 void add_approval_command(CLI::App& app, Invocation& inv) {
   auto id = std::make_shared<std::string>();
   auto approval = std::make_shared<std::string>();
@@ -391,6 +442,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_query_commands(app, invocation);
   add_task_commands(app, invocation);
   add_queue_commands(app, invocation);
+  add_schedule_commands(app, invocation);
   add_approval_command(app, invocation);
   add_admin_commands(app, invocation);
   add_metadata_commands(app, invocation);

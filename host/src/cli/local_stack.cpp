@@ -26,6 +26,16 @@ engine::EngineConfig engine_config(const Paths& paths, const std::string& contro
                          std::to_string(config.max_call_depth),
                      {{"value", depth}});
   }
+  if (const char* sec = std::getenv("AGENTRY_MIN_RECURRENCE_INTERVAL_SEC"); sec && *sec) {
+    char* end = nullptr;
+    const long value = std::strtol(sec, &end, 10);
+    if (end && *end == '\0' && value >= 1 && value <= 366L * 86400)
+      config.min_recurrence_interval_sec = static_cast<int>(value);
+    else
+      core::log_warn("AGENTRY_MIN_RECURRENCE_INTERVAL_SEC is not a whole number of seconds from 1; using " +
+                         std::to_string(config.min_recurrence_interval_sec),
+                     {{"value", sec}});
+  }
   return config;
 }
 

@@ -113,6 +113,17 @@ std::string render_run_detail(const json::object& run) {
   field(out, "sessions", text_at(v, "totalSessionCount", "0") + " (" + text_at(v, "totalAttemptCount", "0") +
                              " attempts, at most " + text_at(v, "maxAttemptsPerSession", "?") + " per session)");
   field(out, "backend id", text_at(v, "backendSessionId"));
+  if (auto* schedule = run.if_contains("schedule"); schedule && schedule->is_object()) {
+    std::string what = text_at(*schedule, "kind") == "once"
+                           ? "once at " + short_time(text_at(*schedule, "at"))
+                           : "cron \"" + text_at(*schedule, "cron") + "\" " + text_at(*schedule, "timezone") + " (" +
+                                 text_at(*schedule, "mode") + ")";
+    if (auto* state = run.if_contains("scheduleState"); state && state->is_object()) {
+      what += "; " + text_at(*state, "state");
+      if (auto reason = text_at(*state, "reason"); !reason.empty()) what += ": " + reason;
+    }
+    field(out, "schedule", what);
+  }
   if (auto note = text_at(v, "note"); !note.empty()) field(out, "note", note);
   if (auto message = text_at(v, "message"); !message.empty()) {
     out += "message\n" + indent(message, "  ");

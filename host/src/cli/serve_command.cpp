@@ -145,6 +145,12 @@ int run_serve(const ServeOptions& options) {
   if (const char* ms = std::getenv("AGENTRY_RECONCILE_INTERVAL_MS"); ms && std::atol(ms) > 0)
     sweep_interval = std::chrono::milliseconds(std::atol(ms));
   (*stack)->start_owner_sweep(sweep_interval);
+  // Schedules after reconciliation (the reference's order): missed occurrences are
+  // recorded, not started late; the rest are armed on one timer.
+  if (auto armed = engine.start_schedules(); !armed)
+    core::log_error("arming schedules failed", {{"error", armed.error().message}});
+  else
+    core::log_info("schedules armed", {{"count", std::to_string(*armed)}});
   core::log_info("daemon started", {{"daemonInstanceId", context.daemon.daemon_instance_id},
                                     {"auth", access->enabled() ? "bearer token" : "off"},
                                     {"listen", context.daemon.listen_url},
@@ -154,6 +160,7 @@ int run_serve(const ServeOptions& options) {
             << "http api on " << url->http_url(*port) << "/api/" << std::endl;
 
   int signal = server.run();
+  engine.stop_schedules();
   (*stack)->stop_owner_sweep();
   // Runs this daemon drives locally cannot outlive it: interrupt them (they end as
   // aborted) while their results can still be recorded. Runs whose agent works on

@@ -9,6 +9,8 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include "core/schedule.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -139,6 +141,9 @@ struct Run {
   /// them; elsewhere empty), and, views only, the runs that wait on this one.
   std::vector<DependencyStatus> dependencies;
   std::vector<Dependent> dependents;
+  /// Stored beside the run (store/schedule_repository.hpp), loaded by views and lists
+  /// only: RunSummary.schedule and scheduleState. Never written with the run row.
+  std::optional<Schedule> schedule;
   /// Set when the stored row could not be read whole (say, frozen inputs written by a
   /// faulty build): why. Such a run is still listed, shown and deletable, never acted on.
   std::optional<std::string> damaged;

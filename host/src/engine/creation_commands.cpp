@@ -81,6 +81,8 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
                           request.parent_run_id.value_or("")};
   auto inputs = resolve_run_inputs(request, context, backends_);
   if (!inputs) return inputs.failure();
+  auto schedule = assignment_schedule(inputs->schedule, inputs->frozen.assignment_name);
+  if (!schedule) return schedule.failure();
 
   run.status = core::RunStatus::initialized;
   run.created_at = run.updated_at = core::now_iso8601();
@@ -124,9 +126,11 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
     // Runs may already wait on the group this one joins.
     view.run.dependents = detail::dependents_of(c, run);
     detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
+    if (*schedule) apply_assignment_schedule(c, view.run, **schedule, actor);
     return view;
   });
   if (created) log_unknown_template_keys(created->run.id, inputs->unknown_template_keys);
+  if (created && created->run.schedule) arm_schedule(created->run.id, created->run.schedule);
   return created;
 }
 

@@ -7,6 +7,8 @@
 
 #include "core/result.hpp"
 #include "core/run.hpp"
+#include "core/schedule.hpp"
+#include "core/schedule_rules.hpp"
 #include "engine/backend_catalog.hpp"
 #include "engine/dependency_watcher.hpp"
 #include "engine/lineage.hpp"
@@ -27,6 +29,9 @@
 
 namespace agentry::engine {
 
+class TimerSource;
+inline constexpr int default_min_recurrence_interval_sec = 300;
+
 struct EngineConfig {
   std::filesystem::path config_dir;
   std::filesystem::path state_dir;
@@ -41,7 +46,14 @@ struct EngineConfig {
   /// How many runs may nest through parentRunId, a top-level run being 1 deep
   /// (AGENTRY_MAX_CALL_DEPTH); creating a deeper one is refused.
   int max_call_depth = default_max_call_depth;
+  /// Schedules: where time and wake-ups come from (tests inject a fake clock; null:
+  /// the wall clock and the pool's timers), and the shortest gap a recurring schedule
+  /// may have between occurrences (AGENTRY_MIN_RECURRENCE_INTERVAL_SEC).
+  std::shared_ptr<TimerSource> schedule_timers{};
+  int min_recurrence_interval_sec = default_min_recurrence_interval_sec;
 };
+
+class ScheduleRuntime;
 
 struct DeletedQueuedMessage {
   std::string run_id;
@@ -150,6 +162,22 @@ class Engine {
   core::Result<ApprovalAnswer> answer_approval(const std::string& run_id, const std::string& approval_id,
                                                const std::string& decision, const Actor& actor);
 
+  // Schedules (schedule_commands.cpp; due occurrences in schedule_firing.cpp). The
+  // spec comes from core::parse_schedule_request(body, now_ms()).
+  core::Result<core::Run> set_schedule(const std::string& run_id, const core::ScheduleSpec& spec, const Actor& actor);
+  /// One-time schedules only; a recurring one is disabled instead (CONFLICT).
+  core::Result<core::Run> clear_schedule(const std::string& run_id, const Actor& actor);
+  core::Result<core::Run> set_schedule_enabled(const std::string& run_id, bool enabled, const Actor& actor);
+  /// Daemon startup, after reconciliation: occurrences missed while no daemon ran are
+  /// recorded (one-time schedules cleared, recurring ones advanced; docs/api.md), the
+  /// rest armed, and from then on due schedules start their runs. Returns how many are armed.
+  core::Result<int> start_schedules();
+  /// Disarms every schedule and waits for due occurrences being handled. Idempotent.
+  void stop_schedules();
+  std::size_t armed_schedule_count() const;
+  /// The schedules' clock (EngineConfig::schedule_timers).
+  std::int64_t now_ms() const;
+
   // Reads.
   core::Result<RunView> view(const std::string& run_id);
   core::Result<RunListView> list(const store::RunQuery& query);
@@ -213,12 +241,28 @@ class Engine {
   /// One run of either reconciliation: true when it was finalized (reconciliation.cpp).
   core::Result<bool> reconcile_run(const std::string& run_id, bool at_startup);
 
+  // Schedules: the due handler, arming after a change, and what starts a due run.
+  void on_schedule_due(const std::string& run_id, std::int64_t due_ms);
+  void arm_schedule(const std::string& run_id, const std::optional<core::Schedule>& schedule);
+  core::Result<core::Run> start_due_run(const core::Run& run, const core::Schedule& schedule, const Actor& actor);
+  core::Result<core::Run> clone_for_schedule(const std::string& template_id, const Actor& actor);
+  void record_occurrence(const std::string& run_id, std::int64_t due_ms, const std::string& schedule_version,
+                         const std::optional<core::ScheduleSkip>& skip, const std::optional<std::string>& started);
+  core::Result<void> advance_missed(const std::string& run_id, std::int64_t due_ms);
+  /// An assignment's `schedule:` checked as a request body would be (nullopt: none).
+  core::Result<std::optional<core::ScheduleSpec>> assignment_schedule(const boost::json::value& schedule,
+                                                                      const std::string& assignment);
+  /// Inside init's write job: stores the schedule for the new run (audit schedule.set).
+  void apply_assignment_schedule(store::Connection& c, core::Run& run, const core::ScheduleSpec& spec,
+                                 const Actor& actor);
+
   store::Database& db_;
   BackendCatalog backends_;
   events::EventBus& bus_;
   core::ThreadPool& pool_;
   EngineConfig config_;
   LiveRuns live_;
+  std::unique_ptr<ScheduleRuntime> schedules_;
   // Last: stopped and destroyed first, before anything its evaluations use.
   std::unique_ptr<DependencyWatcher> dependency_watcher_;
 };

@@ -12,6 +12,7 @@
 #include "engine/run_snapshot.hpp"
 #include "engine/run_tokens.hpp"
 #include "store/dependency_repository.hpp"
+#include "engine/schedule_runtime.hpp"
 #include "store/event_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/run_token_repository.hpp"
@@ -30,7 +31,10 @@ Engine::Engine(EngineServices services, EngineConfig config)
       config_(std::move(config)),
       live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace, {},
                             &config_.task_prompt, config_.per_run_tokens},
-            config_.controller_id) {
+            config_.controller_id),
+      schedules_(std::make_unique<ScheduleRuntime>(
+          config_.schedule_timers ? config_.schedule_timers : pool_timer_source(services.pool),
+          [this](const std::string& run_id, std::int64_t due_ms) { on_schedule_due(run_id, due_ms); })) {
   // Live timeline subscribers hear of every timeline write once it has committed.
   db_.writer().set_timeline_listener(
       [&feeds = bus_.timeline()](const std::string& run_id, std::int64_t base, std::vector<core::TimelineEvent>&& events) {
@@ -46,6 +50,7 @@ Engine::Engine(EngineServices services, EngineConfig config)
 std::optional<std::string> Engine::run_of_token(std::string_view token) { return engine::run_of_token(db_, token); }
 
 Engine::~Engine() {
+  stop_schedules();  // no due start may begin while the live runs are stopped
   stop_live_runs("agentry is shutting down");
   db_.writer().set_timeline_listener(nullptr);
 }

@@ -49,6 +49,8 @@ struct ResolvedRunInputs {
   std::string repo_root;  // the enclosing git work tree, or empty
   std::vector<core::Task> tasks;  // run_id and timestamps filled by the caller
   std::vector<UnknownTemplateKey> unknown_template_keys;
+  /// The assignment's `schedule:` as written (null when none): init applies it.
+  boost::json::value schedule;
 };
 
 core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& request, const RunInputContext& context,

@@ -8,6 +8,7 @@
 #include "events/projections.hpp"
 #include "store/dependency_repository.hpp"
 #include "store/queued_message_repository.hpp"
+#include "store/schedule_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
 
@@ -39,6 +40,7 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
     if (!run) return run.failure();
     RunView v{std::move(*run), {}, {}, {}};
     v.run.queued_messages = store::QueuedMessageRepository::list(c, run_id);
+    store::ScheduleRepository::attach(c, v.run);
     v.tasks = store::TaskRepository::list(c, run_id);
     v.sessions = store::SessionRepository::list(c, run_id);
     v.attempts = store::SessionRepository::list_attempts(c, run_id);
@@ -56,6 +58,7 @@ core::Result<RunListView> Engine::list(const store::RunQuery& query) {
   return db_.read([&](store::Connection& c) -> core::Result<RunListView> {
     ReadSnapshot snapshot(c);
     auto page = store::RunRepository::list(c, query);
+    store::ScheduleRepository::attach(c, page.runs);
     std::vector<std::string> ids;
     ids.reserve(page.runs.size());
     for (const auto& r : page.runs) ids.push_back(r.id);

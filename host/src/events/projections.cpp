@@ -1,4 +1,5 @@
 #include "events/projections.hpp"
+#include "events/schedule_projection.hpp"
 
 #include "events/dependency_projection.hpp"
 
@@ -204,8 +205,8 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   s["lastSession"] = latest ? json::value(session_brief(*latest)) : json::value(nullptr);
   s["dependencyState"] = dependency_state_json(run);
   s["hookCount"] = 0;
-  s["schedule"] = nullptr;
-  s["scheduleState"] = nullptr;
+  s["schedule"] = schedule_json(run);
+  s["scheduleState"] = schedule_state_json(run);
   s["revision"] = run.revision;
   if (run.damaged) s["damaged"] = boost::json::object{{"reason", *run.damaged}};
   s["capabilities"] = capabilities_json(core::capabilities(core::facts_of(run)));

@@ -9,7 +9,7 @@ namespace agentry::store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 3> migrations{
+constexpr std::array<std::string_view, 4> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -167,6 +167,11 @@ CREATE TABLE run_tokens (
   created_at   TEXT NOT NULL
 );
 CREATE INDEX run_tokens_by_run ON run_tokens(run_id);
+)sql",
+    // 4: schedules remember what their last occurrence did (started a run, was skipped
+    // or missed, and why) beside the due times of migration 1's table.
+    R"sql(
+ALTER TABLE schedules ADD COLUMN state_json TEXT NOT NULL DEFAULT '{}';
 )sql",
 };
 

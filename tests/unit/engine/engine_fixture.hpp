@@ -3,6 +3,7 @@
 
 #include "core/executor.hpp"
 #include "engine/engine.hpp"
+#include "engine/scheduler.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
@@ -39,6 +40,8 @@ class EngineTest : public ::testing::Test {
   std::unique_ptr<Engine> engine_;
   Actor actor_{"test"};
   int max_call_depth_ = default_max_call_depth;  // EngineConfig::max_call_depth at the next restart()
+  /// EngineConfig::schedule_timers at the next restart() (null: the wall clock).
+  std::shared_ptr<TimerSource> schedule_timers_;
 };
 
 }  // namespace agentry::engine::testing

@@ -155,6 +155,25 @@ int queue_add_command(CommandContext& ctx, const QueueOptions& options);
 int queue_list_command(CommandContext& ctx, const QueueOptions& options);
 int queue_remove_command(CommandContext& ctx, const QueueOptions& options);
 
+// --- commands/schedule_commands.cpp: schedule set|clear|enable|disable ---
+
+struct ScheduleOptions {
+  std::string run_id;
+  std::string at;
+  std::string delay;
+  std::string cron;
+  std::string timezone;
+  std::string mode;
+  bool continue_on_failure = false;
+};
+
+/// runs.setSchedule with the flat body the options make.
+int schedule_set_command(CommandContext& ctx, const ScheduleOptions& options);
+/// `name` is "clear", "enable" or "disable".
+int schedule_change_command(CommandContext& ctx, const std::string& name, const std::string& run_id);
+/// One line about a run's schedule (RunSummary.schedule and scheduleState), for humans.
+std::string describe_schedule(const boost::json::value& run);
+
 // --- commands/approval_commands.cpp: approve ---
 
 /// Answers an approval the run's agent waits on (`show` lists them).
