@@ -42,6 +42,7 @@ constexpr std::size_t max_in_flight_requests = 64;
 // slow reader makes its streams conflate (events/timeline_feed.hpp) instead of
 // filling memory or being cut off.
 constexpr std::size_t outbox_low_water = 256;
+constexpr std::size_t outbox_low_water_bytes = 128 * 1024;
 // Bytes handed to the socket layer and not yet written (api/coalescing_stream.hpp).
 constexpr std::size_t max_unsent_bytes = 128 * 1024;
 
@@ -188,7 +189,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
         closing_ = true;
         break;
       }
-      if (outbox_.size() < outbox_low_water) resume_waiting_subscriptions();
+      if (has_room()) resume_waiting_subscriptions();
     }
     if (!close_reason_.empty()) {
       websocket::close_reason reason(websocket::close_code::policy_error);
@@ -199,6 +200,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     closed_for_good_ = true;
     write_deadline_.cancel();
   }
+
+  /// Whether subscriptions may add to the outbox (a slow reader's streams merge meanwhile).
+  bool has_room() const { return outbox_.size() < outbox_low_water && outbox_bytes_ < outbox_low_water_bytes; }
 
   void resume_waiting_subscriptions() {
     std::vector<std::string> ready;
@@ -299,7 +303,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
         it->second.polling = false;
         co_return;
       }
-      if (outbox_.size() >= outbox_low_water) {
+      if (!has_room()) {
         // The client reads slower than events come: wait for room; the feed merges meanwhile.
         it->second.waiting_for_room = true;
         it->second.polling = false;

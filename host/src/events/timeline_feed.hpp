@@ -39,8 +39,8 @@ struct FeedLimits {
   std::size_t evicted_bytes = std::size_t{2} << 20;  // the text they cover
   std::size_t item_bytes = std::size_t{1} << 20;     // one item's text before its record starts over
   std::size_t behind = 64;      // a subscriber this many entries behind gets merged deltas
-  std::size_t merge_bytes = std::size_t{64} << 10;  // text of one merged delta at most
-  std::size_t poll_bytes = std::size_t{512} << 10;  // frames one poll hands out, about
+  std::size_t merge_bytes = std::size_t{32} << 10;  // text of one merged delta at most
+  std::size_t poll_bytes = std::size_t{128} << 10;  // frames one poll hands out, about
   std::size_t idle_feeds = 32;  // feeds of streaming runs kept with nobody subscribed
 };
 
