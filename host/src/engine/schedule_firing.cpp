@@ -60,6 +60,22 @@ void apply_advance(Schedule& s, const Advance& a) {
   }
 }
 
+/// After an occurrence (fired, skipped or missed): a one-time schedule is spent and
+/// removed; a recurring one advances from `from_ms`. Says which in the audit `data`.
+void spend_or_advance(store::Connection& c, const std::string& run_id, std::optional<Schedule>& schedule,
+                      std::int64_t from_ms, int min_interval_sec, json::object& data) {
+  if (schedule->spec.kind == core::ScheduleKind::once) {
+    store::ScheduleRepository::remove(c, run_id);
+    data["cleared"] = true;
+    schedule.reset();
+    return;
+  }
+  apply_advance(*schedule, advance(schedule->spec, from_ms, min_interval_sec));
+  if (schedule->next_ms) data["nextAt"] = core::format_iso8601(*schedule->next_ms);
+  if (!schedule->enabled) data["disabled"] = schedule->last_reason;
+  store::ScheduleRepository::put(c, *schedule);
+}
+
 }  // namespace
 
 void Engine::on_schedule_due(const std::string& run_id, std::int64_t due_ms) {
@@ -188,16 +204,7 @@ void Engine::record_occurrence(const std::string& run_id, std::int64_t due_ms, c
       schedule->last_reason = skip ? skip->message : "";
       if (started) schedule->last_run_id = *started;
       schedule->updated_at = core::format_iso8601(now);
-      if (schedule->spec.kind == core::ScheduleKind::once) {
-        store::ScheduleRepository::remove(c, run_id);
-        data["cleared"] = true;
-        schedule.reset();
-      } else {
-        apply_advance(*schedule, advance(schedule->spec, std::max(now, due_ms), config_.min_recurrence_interval_sec));
-        if (schedule->next_ms) data["nextAt"] = core::format_iso8601(*schedule->next_ms);
-        if (!schedule->enabled) data["disabled"] = schedule->last_reason;
-        store::ScheduleRepository::put(c, *schedule);
-      }
+      spend_or_advance(c, run_id, schedule, std::max(now, due_ms), config_.min_recurrence_interval_sec, data);
     }
     detail::save_with_audit(c, *run, skip ? "schedule.skipped" : "schedule.fired", schedule_actor, std::move(data));
     if (!current) return std::optional<Schedule>{};  // nothing to re-arm from here
@@ -223,16 +230,7 @@ core::Result<void> Engine::advance_missed(const std::string& run_id, std::int64_
     schedule->last_outcome = "missed";
     schedule->last_reason = "the daemon was not running at " + core::format_iso8601(due_ms);
     schedule->updated_at = core::format_iso8601(now);
-    if (schedule->spec.kind == core::ScheduleKind::once) {
-      store::ScheduleRepository::remove(c, run_id);
-      data["cleared"] = true;
-      schedule.reset();
-    } else {
-      apply_advance(*schedule, advance(schedule->spec, now, config_.min_recurrence_interval_sec));
-      if (schedule->next_ms) data["nextAt"] = core::format_iso8601(*schedule->next_ms);
-      if (!schedule->enabled) data["disabled"] = schedule->last_reason;
-      store::ScheduleRepository::put(c, *schedule);
-    }
+    spend_or_advance(c, run_id, schedule, now, config_.min_recurrence_interval_sec, data);
     detail::save_with_audit(c, *run, "schedule.missed", Actor{"daemon"}, std::move(data));
     return schedule;
   });
