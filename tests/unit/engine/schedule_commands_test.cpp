@@ -5,6 +5,7 @@
 #include "engine/engine.hpp"
 
 #include "core/clock.hpp"
+#include "core/dependency.hpp"
 #include "fake_timers.hpp"
 #include "live_run_fixture.hpp"
 
@@ -140,6 +141,21 @@ TEST_F(ScheduleCommandsTest, SkipsAreAuditedWithTheirReason) {
   EXPECT_EQ(code_of(passive.id), "passive");
   EXPECT_EQ(view_of(initialized.id).run.status, core::RunStatus::initialized);
   EXPECT_FALSE(schedule_of(initialized.id));  // spent either way
+}
+
+TEST_F(ScheduleCommandsTest, ARunWaitingOnADependencyIsSkippedAndNamesIt) {
+  ASSERT_TRUE(engine_->start_schedules());
+  auto first = run_of("talker", false);  // never started: the dependency stays unmet
+  auto waiting = run_of("talker", false);
+  ASSERT_TRUE(engine_->add_dependency(waiting.id, core::Dependency{core::DependencyType::run, first.id, {}}, actor_));
+  ASSERT_TRUE(engine_->ready(waiting.id, actor_));
+  ASSERT_TRUE(engine_->set_schedule(waiting.id, spec(R"({"delay":"1m"})"), actor_));
+  timers_->advance_by(minute);
+  auto skipped = last_audit(waiting.id, "schedule.skipped");
+  ASSERT_TRUE(skipped);
+  EXPECT_EQ(skipped->data.at("code"), "dependencies_unmet");
+  EXPECT_NE(std::string(skipped->data.at("reason").as_string()).find(first.id), std::string::npos);
+  EXPECT_EQ(view_of(waiting.id).run.session_count, 0);
 }
 
 TEST_F(ScheduleCommandsTest, ARunningRunIsSkippedAndARecurrenceAdvances) {
