@@ -114,7 +114,8 @@ TEST_F(ScheduleApiTest, BadBodiesAreRefusedWithTheField) {
   for (const auto& c : cases) {
     auto r = put_schedule(id, c.body);
     EXPECT_EQ(r.status, c.status) << json::serialize(c.body) << " -> " << r.body;
-    auto* field = r.json().at("error").at("details").as_object().if_contains("field");
+    const auto answer = r.json();  // kept: `field` points into it
+    auto* field = answer.at("error").at("details").as_object().if_contains("field");
     EXPECT_TRUE(field && *field == json::value(c.field)) << json::serialize(c.body) << " -> " << r.body;
   }
   EXPECT_EQ(put_schedule("no-such-run", json::object{{"delay", "1m"}}).status, 404);

@@ -67,7 +67,7 @@ std::optional<std::int64_t> next_occurrence(const CronExpr& expr, const TimeZone
   const auto start = zone.to_local(after_unix_seconds);
   date::local_days day = date::local_days{date::year{start.year} / date::month{start.month} / date::day{start.day}};
   const std::int64_t start_minute_local =
-      (day.time_since_epoch().count() * 86400) + start.hour * 3600 + start.minute * 60;
+      std::int64_t{day.time_since_epoch().count()} * 86400 + start.hour * 3600 + start.minute * 60;
   constexpr int horizon_days = 366 * 10;
   for (int i = 0; i < horizon_days; ++i, day += date::days{1}) {
     const date::year_month_day ymd{day};
