@@ -42,9 +42,9 @@ constexpr std::size_t max_in_flight_requests = 64;
 // slow reader makes its streams conflate (events/timeline_feed.hpp) instead of
 // filling memory or being cut off.
 constexpr std::size_t outbox_low_water = 256;
-constexpr std::size_t outbox_low_water_bytes = 128 * 1024;
+constexpr std::size_t outbox_low_water_bytes = 64 * 1024;
 // Bytes handed to the socket layer and not yet written (api/coalescing_stream.hpp).
-constexpr std::size_t max_unsent_bytes = 128 * 1024;
+constexpr std::size_t max_unsent_bytes = 64 * 1024;
 
 struct Subscription {
   std::shared_ptr<EventStream> source;
