@@ -141,17 +141,20 @@ class DetailStream final : public StreamBase {
       out.frames.push_back(object_frame({{"type", "run_removed"}, {"runId", run_id_}}));
       return out;
     }
-    if (view->run.revision == sent_revision_) return out;
-    sent_revision_ = view->run.revision;
+    // What the run shows can change without a write of its own (a dependency ended), so
+    // the snapshot itself, not the run's revision, says whether there is news.
     auto detail = events::run_detail({view->run, view->tasks, view->sessions, view->attempts});
-    out.frames.push_back(object_frame({{"type", "run_detail"}, {"run", std::move(detail)}}));
+    auto text = json::serialize(json::object{{"type", "run_detail"}, {"run", std::move(detail)}});
+    if (text == sent_) return out;
+    out.frames.push_back(events::make_frame(text));
+    sent_ = std::move(text);
     return out;
   }
 
  private:
   engine::Engine& engine_;
   std::string run_id_;
-  std::int64_t sent_revision_ = -1;
+  std::string sent_;  // the last snapshot sent
 };
 
 /// Every run's summary: a set of runs changed since the last poll, so a subscriber that
