@@ -46,10 +46,14 @@ constexpr std::size_t outbox_low_water_bytes = 64 * 1024;
 // Bytes handed to the socket layer and not yet written (api/coalescing_stream.hpp).
 constexpr std::size_t max_unsent_bytes = 64 * 1024;
 
+/// Timeline and audit notifications carry a cursor and wrap the event; summary and
+/// detail ones take the event's members into their params.
+bool is_cursored(std::string_view channel) { return channel == "timeline" || channel == "audit"; }
+
 struct Subscription {
   std::shared_ptr<EventStream> source;
-  std::string run_id;
   std::string head;  // the notification's JSON up to the event
+  bool cursored = false;
   bool polling = false;
   bool pending = false;
   bool waiting_for_room = false;
@@ -262,7 +266,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!opened) co_return jsonrpc_error(id, opened.error());
     auto source = std::move(*opened);
     std::string sub_id = core::new_prefixed_id("sub");
-    subscriptions_[sub_id] = Subscription{source, run_id, notification_head(sub_id, source->channel(), run_id)};
+    subscriptions_[sub_id] =
+        Subscription{source, notification_head(sub_id, source->channel(), run_id), is_cursored(source->channel())};
     std::weak_ptr<Connection> weak = shared_from_this();
     auto executor = ws_.get_executor();
     source->start([weak, executor, sub_id] {
@@ -314,10 +319,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
       StreamBatch batch = co_await poll_source(source, outbox_low_water);
       it = subscriptions_.find(sub_id);
       if (it == subscriptions_.end()) co_return;
-      const bool cursored = std::string_view(source->channel()) == "timeline" ||
-                            std::string_view(source->channel()) == "audit";
       for (auto& frame : batch.frames) {
-        if (cursored) {
+        if (it->second.cursored) {
           std::string head = it->second.head;
           head += frame->cursor > 0 ? std::to_string(frame->cursor) : std::string("null");
           head += R"(,"event":)";
@@ -343,8 +346,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   static std::string notification_head(const std::string& sub_id, const char* channel, const std::string& run_id) {
     std::string head = R"({"jsonrpc":"2.0","method":"run.)" + std::string(channel) + R"(","params":{"subscriptionId":)";
     events::append_json_string(head, sub_id);
-    const std::string_view c(channel);
-    if (c != "timeline" && c != "audit") return head + ",";
+    if (!is_cursored(channel)) return head + ",";
     head += R"(,"runId":)";
     events::append_json_string(head, run_id);
     return head + R"(,"cursor":)";

@@ -11,8 +11,6 @@
 #include "store/task_repository.hpp"
 
 #include <boost/json/array.hpp>
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 
 namespace agentry::engine {
 namespace json = boost::json;

@@ -1,13 +1,10 @@
 #include "events/timeline_feed.hpp"
 
-#include <boost/json/serialize.hpp>
-
 #include <algorithm>
 #include <deque>
 #include <limits>
 
 namespace agentry::events {
-namespace json = boost::json;
 
 /// One streamed item (a message, a reasoning summary, a tool's output) of one attempt:
 /// the text all its deltas carried so far, which merged deltas are cut from. An item
