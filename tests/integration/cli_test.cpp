@@ -369,6 +369,23 @@ TEST_P(CliTest, ScheduleCommandsSetShowAndRemoveASchedule) {
   EXPECT_TRUE(contains(help.out, "--timezone")) << help.out;
 }
 
+TEST_P(CliTest, ReadyWithAScheduleOptionPromotesAndSchedules) {
+  auto init = cli({"init", "worker", "-m", "x"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string id = init.out.substr(0, init.out.find('\n'));
+
+  auto bad = cli({"ready", id, "--cron", "* * * * *"});  // more often than the minimum interval
+  EXPECT_EQ(bad.code, 3) << bad.out;
+  EXPECT_EQ(api_run(id).at("status"), "initialized");
+
+  auto ready = cli({"ready", id, "--delay", "2h"});
+  ASSERT_EQ(ready.code, 0) << ready.err;
+  EXPECT_TRUE(contains(ready.out, "run " + id + ": ready\nrun " + id + " schedule: once at ")) << ready.out;
+  auto run = api_run(id);
+  EXPECT_EQ(run.at("status"), "ready");
+  EXPECT_EQ(run.at("schedule").at("delay"), "2h");
+}
+
 TEST_P(CliTest, NameNotePinAndGroupChangeTheRun) {
   auto init = cli({"init", "worker", "-m", "x"});
   ASSERT_EQ(init.code, 0) << init.err;

@@ -184,5 +184,35 @@ TEST_F(ScheduleApiTest, WebSocketMethodsMatchTheHttpRoutes) {
   ASSERT_TRUE(bad.contains("error"));
 }
 
+TEST_F(ScheduleApiTest, RunsReadyOverWebSocketPromotesAndSchedulesInOneChange) {
+  auto id = create_run();
+  auto socket = ws();
+  auto answer = socket.call("runs.ready", json::object{{"runId", id}, {"cron", "0 9 * * MON-FRI"},
+                                                       {"timezone", "Europe/Berlin"}});
+  ASSERT_TRUE(answer.contains("result")) << json::serialize(answer);
+  const auto& run = answer.at("result").at("run");
+  EXPECT_EQ(run.at("status"), "ready");
+  EXPECT_EQ(run.at("schedule").at("cron"), "0 9 * * MON-FRI");
+  EXPECT_TRUE(run.at("schedule").at("nextAt").is_string());
+  auto set = audit_of_type(id, "schedule.set");
+  ASSERT_TRUE(set.has_value());
+  EXPECT_EQ(set->at("data").at("source"), "ready");
+  ASSERT_TRUE(audit_of_type(id, "run.ready").has_value());
+
+  // A schedule that cannot be set leaves the run initialized: nothing half done.
+  auto other = create_run("search");
+  auto bad = socket.call("runs.ready", json::object{{"runId", other}, {"cron", "* * * * *"}});
+  ASSERT_TRUE(bad.contains("error")) << json::serialize(bad);
+  EXPECT_EQ(get_run(other).at("status"), "initialized");
+  EXPECT_FALSE(audit_of_type(other, "run.ready").has_value());
+
+  // The HTTP route only promotes, as in the reference; it names the schedule route.
+  auto refused = client().post_json("/api/runs/" + other + "/ready", json::object{{"delay", "1h"}});
+  EXPECT_EQ(refused.status, 400) << refused.body;
+  EXPECT_EQ(error_code_of(refused), "INVALID_REQUEST");
+  EXPECT_NE(refused.body.find("/schedule"), std::string::npos) << refused.body;
+  EXPECT_EQ(get_run(other).at("status"), "initialized");
+}
+
 }  // namespace
 }  // namespace agentry::integration

@@ -67,7 +67,7 @@ Handler dependency_route(const Operations& ops, std::string operation, bool with
                             {{"field", "runId"}});
     params["runId"] = request.params.at("runId");
     auto result = ops.call(operation, OperationRequest{std::move(params), engine::Actor{"api"}, engine::VarOrigin::web,
-                                                       request.scope_run_id});
+                                                       request.scope_run_id, /*over_http=*/true});
     if (!result) return error_response(result.error());
     return json_response(result->http_status, result->body);
   };

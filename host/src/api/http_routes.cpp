@@ -83,7 +83,7 @@ Handler http_operation(const Operations& ops, std::string name, ParamsFrom from)
       params[key] = value;
     }
     auto result = ops.call(name, OperationRequest{std::move(params), engine::Actor{"api"}, engine::VarOrigin::web,
-                                                  request.scope_run_id});
+                                                  request.scope_run_id, /*over_http=*/true});
     if (!result) return error_response(result.error());
     return json_response(result->http_status, result->body);
   };

@@ -26,6 +26,9 @@ struct OperationRequest {
   engine::VarOrigin var_origin = engine::VarOrigin::web;
   /// Set when the caller holds a per-run token: the one run it may act on (api/run_scope.hpp).
   std::string scope_run_id{};
+  /// An HTTP route, not a JSON-RPC method: the few operations whose HTTP form takes
+  /// less than the method (runs.ready: promotion only, as in the reference) check it.
+  bool over_http = false;
 };
 
 struct OperationResult {

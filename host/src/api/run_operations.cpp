@@ -4,6 +4,7 @@
 #include "api/operations.hpp"
 #include "api/run_request_parsing.hpp"
 #include "core/ids.hpp"
+#include "core/schedule.hpp"
 #include "events/projections.hpp"
 
 namespace agentry::api {
@@ -197,7 +198,22 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
     return OperationResult{json::object{{"result", {{"runId", *id}, {"deleted", true}}}}};
   });
 
-  ops.add("runs.ready", run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.ready(id, r.actor); }));
+  // Over JSON-RPC, runs.ready may carry runs.setSchedule's flat params: promoted and
+  // scheduled in one write. The HTTP route only promotes; browsers use the schedule routes.
+  ops.add("runs.ready", run_command(ctx, {"at", "delay", "cron", "timezone", "mode", "continueOnFailure"},
+                                    [&engine](auto& id, const JsonBody& rest, auto& r) -> Result<core::Run> {
+                                      if (rest.object().empty()) return engine.ready(id, r.actor);
+                                      const std::string key(rest.object().begin()->key());
+                                      if (r.over_http)
+                                        return core::fail(core::ErrorCode::invalid_request,
+                                                          "unknown field '" + key +
+                                                              "': POST /ready only promotes the run; set its "
+                                                              "schedule with PUT /api/runs/:runId/schedule",
+                                                          {{"field", key}});
+                                      auto spec = core::parse_schedule_request(rest.object(), engine.now_ms());
+                                      if (!spec) return spec.failure();
+                                      return engine.ready(id, r.actor, *spec);
+                                    }));
   ops.add("runs.resume", run_command(ctx, {"message", "overrides"}, [&engine](auto& id, auto& rest, auto& r) {
             auto request = parse_resume_request(rest);
             if (!request) return Result<core::Run>(request.failure());

@@ -83,6 +83,34 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
   };
 }
 
+/// --at | --delay | --cron [--timezone --mode --continue-on-failure], for `schedule set`
+/// and `ready` (promote and schedule in one write). The daemon checks that exactly one
+/// of the three is there for `schedule set`.
+void add_schedule_options(CLI::App* cmd, ScheduleOptions& o) {
+  auto* at = cmd->add_option("--at", o.at, "Once, at this time: ISO 8601 with a zone, e.g. 2030-01-02T09:00:00Z")
+                 ->type_name("TIME");
+  auto* delay = cmd->add_option("--delay", o.delay, "Once, after this long: 30s, 30m, 2h, 1h30m, 7d")
+                    ->type_name("DURATION");
+  auto* cron = cmd->add_option("--cron", o.cron,
+                               "Recurring: minute hour day-of-month month day-of-week, e.g. \"0 9 * * MON-FRI\", "
+                               "or @hourly, @daily, @weekly, @monthly, @yearly")
+                   ->type_name("EXPR");
+  at->excludes(delay)->excludes(cron);
+  delay->excludes(at)->excludes(cron);
+  cron->excludes(at)->excludes(delay);
+  cmd->add_option("--timezone,--tz", o.timezone, "IANA time zone of --cron (default UTC), e.g. "
+                                                             "Europe/Berlin")
+                 ->needs(cron);
+  cmd->add_option("--mode", o.mode,
+                               "What each --cron occurrence starts: reuse (a new session of this run, the "
+                               "default), reset (this run reset, then started), clone (a fresh copy of this run)")
+                   ->check(CLI::IsMember({"reuse", "reset", "clone"}))
+                   ->needs(cron);
+  cmd->add_flag("--continue-on-failure", o.continue_on_failure,
+                             "Keep firing after a scheduled run fails (default: the next occurrence is skipped)")
+                   ->needs(cron);
+}
+
 void add_run_commands(CLI::App& app, Invocation& inv) {
   for (bool start : {true, false}) {
     auto o = std::make_shared<StartOptions>();
@@ -94,10 +122,12 @@ void add_run_commands(CLI::App& app, Invocation& inv) {
     on_parsed(cmd, inv, [o, start](CommandContext& ctx) { return start_command(ctx, *o, start); }, record);
   }
   {
-    auto id = std::make_shared<std::string>();
-    auto* cmd = app.add_subcommand("ready", "Mark an initialized run ready");
-    add_run_id(cmd, *id);
-    on_parsed(cmd, inv, [id](CommandContext& ctx) { return ready_command(ctx, *id); });
+    auto o = std::make_shared<ScheduleOptions>();
+    auto* cmd = app.add_subcommand("ready", "Mark an initialized run ready; with --at, --delay or --cron, also set "
+                                            "its schedule in the same change (connected mode, or embedded)");
+    add_run_id(cmd, o->run_id);
+    add_schedule_options(cmd, *o);
+    on_parsed(cmd, inv, [o](CommandContext& ctx) { return ready_command(ctx, *o); });
   }
   {
     auto o = std::make_shared<ResumeOptions>();
@@ -246,31 +276,7 @@ void add_schedule_commands(CLI::App& app, Invocation& inv) {
                "the run like `resume` if it is ready (or has ended), and is skipped, with the reason in its audit, "
                "if it is archived, running, not ready or passive");
     add_run_id(cmd, o->run_id);
-    auto* at = cmd->add_option("--at", o->at, "Once, at this time: ISO 8601 with a zone, e.g. 2030-01-02T09:00:00Z")
-                   ->type_name("TIME");
-    auto* delay = cmd->add_option("--delay", o->delay, "Once, after this long: 30s, 30m, 2h, 1h30m, 7d")
-                      ->type_name("DURATION");
-    auto* cron = cmd->add_option("--cron", o->cron,
-                                 "Recurring: minute hour day-of-month month day-of-week, e.g. \"0 9 * * MON-FRI\", "
-                                 "or @hourly, @daily, @weekly, @monthly, @yearly")
-                     ->type_name("EXPR");
-    at->excludes(delay)->excludes(cron);
-    delay->excludes(at)->excludes(cron);
-    cron->excludes(at)->excludes(delay);
-    auto* tz = cmd->add_option("--timezone,--tz", o->timezone, "IANA time zone of --cron (default UTC), e.g. "
-                                                               "Europe/Berlin")
-                   ->needs(cron);
-    auto* mode = cmd->add_option("--mode", o->mode,
-                                 "What each --cron occurrence starts: reuse (a new session of this run, the "
-                                 "default), reset (this run reset, then started), clone (a fresh copy of this run)")
-                     ->check(CLI::IsMember({"reuse", "reset", "clone"}))
-                     ->needs(cron);
-    auto* cont = cmd->add_flag("--continue-on-failure", o->continue_on_failure,
-                               "Keep firing after a scheduled run fails (default: the next occurrence is skipped)")
-                     ->needs(cron);
-    (void)tz;
-    (void)mode;
-    (void)cont;
+    add_schedule_options(cmd, *o);
     on_parsed(cmd, inv, [o](CommandContext& ctx) { return schedule_set_command(ctx, *o); });
   }
   for (auto [name, help] :

@@ -126,7 +126,7 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
     // Runs may already wait on the group this one joins.
     view.run.dependents = detail::dependents_of(c, run);
     detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
-    if (*schedule) apply_assignment_schedule(c, view.run, **schedule, actor);
+    if (*schedule) store_schedule(c, view.run, **schedule, actor, "assignment");
     return view;
   });
   if (created) log_unknown_template_keys(created->run.id, inputs->unknown_template_keys);

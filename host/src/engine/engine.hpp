@@ -109,7 +109,10 @@ class Engine {
   core::Result<core::Run> start(const InitRequest& request, const Actor& actor);
 
   // Lifecycle.
-  core::Result<core::Run> ready(const std::string& run_id, const Actor& actor);
+  /// Promotes an initialized run to ready; with `schedule`, also sets it in the same
+  /// write (runs.ready's schedule params), so the run is never ready without it.
+  core::Result<core::Run> ready(const std::string& run_id, const Actor& actor,
+                                const std::optional<core::ScheduleSpec>& schedule = std::nullopt);
   core::Result<core::Run> resume(const std::string& run_id, const ResumeRequest& request, const Actor& actor);
   core::Result<core::Run> abort(const std::string& run_id, const std::string& reason, const Actor& actor);
   core::Result<core::Run> archive(const std::string& run_id, const Actor& actor);
@@ -252,9 +255,12 @@ class Engine {
   /// An assignment's `schedule:` checked as a request body would be (nullopt: none).
   core::Result<std::optional<core::ScheduleSpec>> assignment_schedule(const boost::json::value& schedule,
                                                                       const std::string& assignment);
-  /// Inside init's write job: stores the schedule for the new run (audit schedule.set).
-  void apply_assignment_schedule(store::Connection& c, core::Run& run, const core::ScheduleSpec& spec,
-                                 const Actor& actor);
+  /// VALIDATION_FAILED when the spec fires too often or never (docs/api.md#schedules).
+  core::Result<void> check_schedule(const core::ScheduleSpec& spec) const;
+  /// Inside a write job (init, ready): stores the run's schedule and audits schedule.set
+  /// with `source` ("assignment", "ready"); the caller saves the run, then arms it.
+  void store_schedule(store::Connection& c, core::Run& run, const core::ScheduleSpec& spec, const Actor& actor,
+                      const std::string& source);
 
   store::Database& db_;
   BackendCatalog backends_;

@@ -64,15 +64,21 @@ void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents)
                  leave_remote_agents ? StopCause::daemon_exit : StopCause::shutdown);
 }
 
-core::Result<Run> Engine::ready(const std::string& run_id, const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+core::Result<Run> Engine::ready(const std::string& run_id, const Actor& actor,
+                                const std::optional<core::ScheduleSpec>& schedule) {
+  if (schedule)
+    if (auto ok = check_schedule(*schedule); !ok) return ok.failure();
+  auto promoted = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::ready, *run, "ready"); !allowed) return allowed.failure();
     run->status = core::RunStatus::ready;
     detail::save_with_audit(c, *run, "run.ready", actor);
+    if (schedule) store_schedule(c, *run, *schedule, actor, "ready");
     return run;
   });
+  if (promoted && schedule) arm_schedule(run_id, promoted->schedule);
+  return promoted;
 }
 
 core::Result<Run> Engine::resume(const std::string& run_id, const ResumeRequest& request, const Actor& actor) {

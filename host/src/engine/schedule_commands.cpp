@@ -53,8 +53,8 @@ void Engine::arm_schedule(const std::string& run_id, const std::optional<Schedul
 }
 
 core::Result<Run> Engine::set_schedule(const std::string& run_id, const core::ScheduleSpec& spec, const Actor& actor) {
+  if (auto ok = check_schedule(spec); !ok) return ok.failure();
   const std::int64_t now = now_ms();
-  if (auto ok = check_recurrence(spec, now, config_.min_recurrence_interval_sec); !ok) return ok.failure();
   auto next = core::next_due_ms(spec, now);
   if (!next)
     return core::fail(core::ErrorCode::validation, "the schedule never comes due", {{"field", "cron"}});
@@ -139,6 +139,14 @@ core::Result<Run> Engine::set_schedule_enabled(const std::string& run_id, bool e
 
 namespace agentry::engine {
 
+core::Result<void> Engine::check_schedule(const core::ScheduleSpec& spec) const {
+  const std::int64_t now = now_ms();
+  if (auto ok = check_recurrence(spec, now, config_.min_recurrence_interval_sec); !ok) return ok.failure();
+  if (!core::next_due_ms(spec, now))
+    return core::fail(core::ErrorCode::validation, "the schedule never comes due", {{"field", "cron"}});
+  return core::ok();
+}
+
 core::Result<std::optional<core::ScheduleSpec>> Engine::assignment_schedule(const json::value& schedule,
                                                                             const std::string& assignment) {
   if (schedule.is_null()) return std::optional<core::ScheduleSpec>{};
@@ -147,17 +155,14 @@ core::Result<std::optional<core::ScheduleSpec>> Engine::assignment_schedule(cons
                       {{"field", "schedule"}, {"assignment", assignment}});
   };
   if (!schedule.is_object()) return invalid("schedule: must be a mapping such as {cron: \"0 9 * * *\"}");
-  const std::int64_t now = now_ms();
-  auto spec = core::parse_schedule_request(schedule.as_object(), now);
+  auto spec = core::parse_schedule_request(schedule.as_object(), now_ms());
   if (!spec) return invalid(spec.error().message);
-  if (auto ok = check_recurrence(*spec, now, config_.min_recurrence_interval_sec); !ok)
-    return invalid(ok.error().message);
-  if (!core::next_due_ms(*spec, now)) return invalid("it never comes due");
+  if (auto ok = check_schedule(*spec); !ok) return invalid(ok.error().message);
   return std::optional<core::ScheduleSpec>(std::move(*spec));
 }
 
-void Engine::apply_assignment_schedule(store::Connection& c, Run& run, const core::ScheduleSpec& spec,
-                                       const Actor& actor) {
+void Engine::store_schedule(store::Connection& c, Run& run, const core::ScheduleSpec& spec, const Actor& actor,
+                            const std::string& source) {
   const std::int64_t now = now_ms();
   Schedule schedule;
   schedule.run_id = run.id;
@@ -165,7 +170,7 @@ void Engine::apply_assignment_schedule(store::Connection& c, Run& run, const cor
   schedule.next_ms = core::next_due_ms(spec, now);
   schedule.updated_at = core::format_iso8601(now);
   store::ScheduleRepository::put(c, schedule);
-  json::object data{{"schedule", core::spec_to_json(spec)}, {"source", "assignment"}};
+  json::object data{{"schedule", core::spec_to_json(spec)}, {"source", source}};
   if (schedule.next_ms) data["nextAt"] = core::format_iso8601(*schedule.next_ms);
   detail::append_audit(c, run.id, "schedule.set", actor, std::move(data));
   run.schedule = std::move(schedule);

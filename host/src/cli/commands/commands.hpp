@@ -70,7 +70,9 @@ struct ReconfigureOptions {
 /// session starts with the tasks in place.
 int start_command(CommandContext& ctx, const StartOptions& options, bool start);
 int resume_command(CommandContext& ctx, const ResumeOptions& options);
-int ready_command(CommandContext& ctx, const std::string& run_id);
+struct ScheduleOptions;
+/// runs.ready; with a schedule option, promotes and schedules in one write.
+int ready_command(CommandContext& ctx, const ScheduleOptions& options);
 int reconfigure_command(CommandContext& ctx, const ReconfigureOptions& options);
 int abort_command(CommandContext& ctx, const std::string& run_id, const std::string& reason);
 
@@ -167,6 +169,9 @@ struct ScheduleOptions {
   bool continue_on_failure = false;
 };
 
+/// The flat schedule params the options make (runs.setSchedule, runs.ready); empty
+/// when none is given.
+boost::json::object schedule_params(const ScheduleOptions& options);
 /// runs.setSchedule with the flat body the options make.
 int schedule_set_command(CommandContext& ctx, const ScheduleOptions& options);
 /// `name` is "clear", "enable" or "disable".

@@ -308,8 +308,16 @@ int simple_run_operation(CommandContext& ctx, const std::string& method, json::o
 
 }  // namespace
 
-int ready_command(CommandContext& ctx, const std::string& run_id) {
-  return simple_run_operation(ctx, "runs.ready", json::object{{"runId", run_id}}, "");
+int ready_command(CommandContext& ctx, const ScheduleOptions& o) {
+  json::object params = schedule_params(o);
+  if (params.empty()) return simple_run_operation(ctx, "runs.ready", json::object{{"runId", o.run_id}}, "");
+  params["runId"] = o.run_id;
+  auto result = ctx.call("runs.ready", std::move(params));
+  if (!result) return ctx.report(result.error());
+  return ctx.print(*result, [](const json::value& v) {
+    const auto& run = v.as_object().at("run");
+    return "run " + text_at(run, "runId") + ": " + text_at(run, "status") + "\n" + describe_schedule(run);
+  });
 }
 
 int reconfigure_command(CommandContext& ctx, const ReconfigureOptions& o) {

@@ -31,8 +31,8 @@ std::string describe_schedule(const json::value& run) {
   return line + "\n";
 }
 
-int schedule_set_command(CommandContext& ctx, const ScheduleOptions& o) {
-  json::object params{{"runId", o.run_id}};
+json::object schedule_params(const ScheduleOptions& o) {
+  json::object params;
   if (!o.at.empty()) params["at"] = o.at;
   if (!o.delay.empty()) params["delay"] = o.delay;
   if (!o.cron.empty()) {
@@ -41,6 +41,12 @@ int schedule_set_command(CommandContext& ctx, const ScheduleOptions& o) {
     if (!o.mode.empty()) params["mode"] = o.mode;
     if (o.continue_on_failure) params["continueOnFailure"] = true;
   }
+  return params;
+}
+
+int schedule_set_command(CommandContext& ctx, const ScheduleOptions& o) {
+  json::object params = schedule_params(o);
+  params["runId"] = o.run_id;
   auto result = ctx.call("runs.setSchedule", std::move(params));
   if (!result) return ctx.report(result.error());
   return ctx.print(*result, [](const json::value& v) { return describe_schedule(v.as_object().at("run")); });
