@@ -2,6 +2,7 @@
 // embedded and connected clients sharing one database.
 #include "cli_fixture.hpp"
 
+#include <algorithm>
 #include <thread>
 
 namespace agentry::integration {
@@ -81,6 +82,35 @@ TEST_P(CliDaemonTest, AConnectedFollowerNoticesChangesTheDaemonWasNotToldOf) {
   auto r = cli_wait(follower);
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "══ run success: all tasks completed ══")) << r.out;
+}
+
+TEST_P(CliDaemonTest, TheDaemonActsOnWhatAnEmbeddedCliCommitted) {
+  // b waits on a, which the daemon drives; a succeeds through another process.
+  auto a_run = cli({"run", "worker", "-a", "feature", "--var", "feature=a", "--detach"});
+  ASSERT_EQ(a_run.code, 0) << a_run.err;
+  const std::string a = a_run.out.substr(0, a_run.out.find('\n'));
+  auto b_init = cli({"init", "worker", "-a", "feature", "--var", "feature=b", "--after", a});
+  ASSERT_EQ(b_init.code, 0) << b_init.err;
+  const std::string b = b_init.out.substr(0, b_init.out.find('\n'));
+  ASSERT_EQ(cli({"ready", b}).code, 0);
+  const test::EnvOverrides embedded{{"AGENTRY_CONNECT", ""}};
+  EXPECT_EQ(cli({"task", "set", "plan", "-s", "completed", "-r", a}, embedded).code, 0);
+  EXPECT_EQ(cli({"task", "set", "build", "-s", "completed", "-r", a}, embedded).code, 0);
+  EXPECT_EQ(api_run(a).at("status"), "success");
+  auto started = wait_for_run(b, [](const json::object& r) { return r.at("status") == "running"; });
+  EXPECT_EQ(started.at("status"), "running");
+
+  // A schedule set embedded is armed by the serving daemon, which starts the run.
+  auto c_init = cli({"init", "talker", "-m", "go"});
+  ASSERT_EQ(c_init.code, 0) << c_init.err;
+  const std::string c = c_init.out.substr(0, c_init.out.find('\n'));
+  ASSERT_EQ(cli({"ready", c}).code, 0);
+  auto set = cli({"schedule", "set", c, "--delay", "1s"}, embedded);
+  ASSERT_EQ(set.code, 0) << set.err;
+  auto ran = wait_for_run(c, [](const json::object& r) { return r.at("status") == "success"; });
+  EXPECT_EQ(ran.at("status"), "success");
+  auto types = audit_types(c);
+  EXPECT_NE(std::find(types.begin(), types.end(), "run.started"), types.end());
 }
 
 TEST_P(CliDaemonTest, ResumeDetachedAndFollowWithLogs) {

@@ -73,9 +73,20 @@ void LocalStack::start_owner_sweep(std::chrono::milliseconds interval) {
   });
 }
 
+void LocalStack::start_foreign_change_watch(std::chrono::milliseconds interval) {
+  if (foreign_watch_) foreign_watch_->stop();
+  (void)engine_->notice_foreign_changes();  // the first look sets where the next ones start
+  foreign_watch_ = std::make_unique<core::RepeatingTask>(pool_, interval, [engine = engine_.get()] {
+    if (auto noticed = engine->notice_foreign_changes(); !noticed)
+      core::log_error("looking for changes other processes made failed", {{"error", noticed.error().message}});
+  });
+}
+
 void LocalStack::stop_owner_sweep() {
   if (owner_sweep_) owner_sweep_->stop();
   owner_sweep_.reset();
+  if (foreign_watch_) foreign_watch_->stop();
+  foreign_watch_.reset();
 }
 
 }  // namespace agentry::cli

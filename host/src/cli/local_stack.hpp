@@ -38,6 +38,9 @@ class LocalStack {
   /// live runs are, by stop_owner_sweep() or the destructor.
   void start_owner_sweep(std::chrono::milliseconds interval);
   void stop_owner_sweep();
+  /// The daemon's look for changes other processes committed
+  /// (Engine::notice_foreign_changes), every `interval` on the pool; stopped with the sweep.
+  void start_foreign_change_watch(std::chrono::milliseconds interval);
 
   engine::Engine& engine() { return *engine_; }
   api::ApiContext& context() { return *context_; }
@@ -55,6 +58,7 @@ class LocalStack {
   events::EventBus bus_;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<core::RepeatingTask> owner_sweep_;
+  std::unique_ptr<core::RepeatingTask> foreign_watch_;
   std::unique_ptr<api::ApiContext> context_;
   api::Operations operations_;
 };

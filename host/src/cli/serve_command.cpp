@@ -145,6 +145,12 @@ int run_serve(const ServeOptions& options) {
   if (const char* ms = std::getenv("AGENTRY_RECONCILE_INTERVAL_MS"); ms && std::atol(ms) > 0)
     sweep_interval = std::chrono::milliseconds(std::atol(ms));
   (*stack)->start_owner_sweep(sweep_interval);
+  // Changes an embedded CLI commits (a run it drove ended, a schedule it set) are
+  // noticed within a second: streams wake, dependents start, schedules are armed.
+  std::chrono::milliseconds watch_interval(1000);
+  if (const char* ms = std::getenv("AGENTRY_FOREIGN_CHANGE_INTERVAL_MS"); ms && std::atol(ms) > 0)
+    watch_interval = std::chrono::milliseconds(std::atol(ms));
+  (*stack)->start_foreign_change_watch(watch_interval);
   // Schedules after reconciliation (the reference's order): missed occurrences are
   // recorded, not started late; the rest are armed on one timer.
   if (auto armed = engine.start_schedules(); !armed)

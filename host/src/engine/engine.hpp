@@ -24,6 +24,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -202,6 +203,12 @@ class Engine {
   /// unless the user aborted it. Returns how many sessions it started.
   core::Result<int> deliver_queued_after_restart();
 
+  /// While serving, now and then: if another process (an embedded CLI) committed since
+  /// the last look, every run it changed is announced as if this engine had changed it
+  /// (streams wake, dependents start) and its schedule re-armed (foreign_changes.cpp).
+  /// Returns how many runs were announced.
+  core::Result<int> notice_foreign_changes();
+
   /// The daemon's WebSocket URL (ws://host:port/; the HTTP API is the same host and
   /// port), given to the agents of sessions launched from now on as AGENTRY_CONNECT. Not
   /// part of EngineConfig because it is known only once the daemon listens, after the
@@ -269,6 +276,11 @@ class Engine {
   EngineConfig config_;
   LiveRuns live_;
   std::unique_ptr<ScheduleRuntime> schedules_;
+  struct ForeignWatch {
+    std::mutex mutex;
+    std::optional<std::int64_t> data_version;  // PRAGMA data_version on the writer
+    std::int64_t since_ms = 0;                 // runs updated from then on are announced
+  } foreign_watch_;
   // Last: stopped and destroyed first, before anything its evaluations use.
   std::unique_ptr<DependencyWatcher> dependency_watcher_;
 };

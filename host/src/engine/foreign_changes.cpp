@@ -1,0 +1,63 @@
+// Engine: noticing what another process (an embedded CLI on the same AGENTRY_HOME)
+// committed, so that a serving daemon treats it as its own changes: the runs' streams
+// wake, dependents of a run that ended start, and schedules set there are armed.
+//
+// SQLite's data_version on a connection changes only when *another* connection commits.
+// The daemon writes through one connection (the write queue) and its readers never
+// write, so reading it on the writer tells foreign commits apart from our own, for the
+// price of an empty job now and then. What changed is then found by the runs' updated_at
+// (every run mutation sets it), from a little before the previous look.
+
+#include "engine/engine.hpp"
+
+#include "core/clock.hpp"
+#include "engine/schedule_runtime.hpp"
+#include "store/schedule_repository.hpp"
+
+namespace agentry::engine {
+namespace {
+
+// Slack for commits that were stamped before our previous look but committed after it,
+// and for another process's clock being a little behind ours.
+constexpr std::int64_t watermark_slack_ms = 5000;
+
+struct ForeignRun {
+  std::string id;
+  std::optional<core::Schedule> schedule;
+};
+
+}  // namespace
+
+core::Result<int> Engine::notice_foreign_changes() {
+  auto version = db_.write<std::int64_t>([](store::Connection& c) -> core::Result<std::int64_t> {
+    auto stmt = c.prepare("PRAGMA data_version");
+    return stmt.step() ? stmt.column_int64(0) : 0;
+  });
+  if (!version) return version.failure();
+  const std::int64_t now = core::now_ms();
+  std::lock_guard lock(foreign_watch_.mutex);
+  const bool first = !foreign_watch_.data_version;
+  const bool changed = !first && *foreign_watch_.data_version != *version;
+  foreign_watch_.data_version = *version;
+  const std::int64_t since = foreign_watch_.since_ms;
+  if (first || changed) foreign_watch_.since_ms = now - watermark_slack_ms;
+  if (!changed) return 0;
+
+  auto runs = db_.read([&](store::Connection& c) -> core::Result<std::vector<ForeignRun>> {
+    auto stmt = c.prepare("SELECT id FROM runs WHERE updated_at >= ?1");
+    stmt.bind(1, core::format_iso8601(since));
+    std::vector<ForeignRun> out;
+    while (stmt.step()) out.push_back({stmt.column_text(0), std::nullopt});
+    for (auto& run : out) run.schedule = store::ScheduleRepository::get(c, run.id);
+    return out;
+  });
+  if (!runs) return runs.failure();
+  for (const auto& run : *runs) {
+    // Streams, the dependency watcher and projections hear of it as of our own changes.
+    bus_.run_changed(run.id);
+    arm_schedule(run.id, run.schedule);
+  }
+  return static_cast<int>(runs->size());
+}
+
+}  // namespace agentry::engine
