@@ -317,6 +317,27 @@ TEST_F(DependenciesTest, SummaryStreamUpdatesDependentsWhenADependencyEnds) {
   EXPECT_EQ(run_status(b), "initialized");
 }
 
+TEST_F(DependenciesTest, DetailStreamOfAWaitingRunIsResentWhenADependencyEnds) {
+  auto a = create_run("a", true);
+  auto b = create_run("b");
+  ASSERT_EQ(add(b, on_run(a)).status, 200);
+  auto socket = ws();
+  auto sub = socket.call("events.subscribe", json::object{{"channel", "run_detail"}, {"runId", b}});
+  ASSERT_TRUE(sub.contains("result")) << json::serialize(sub);
+  complete_tasks(a);
+  bool saw = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!saw && std::chrono::steady_clock::now() < deadline) {
+    auto n = socket.next_notification(std::chrono::seconds(10));
+    ASSERT_TRUE(n) << "no detail of the waiting run";
+    if (n->at("method") != "run.detail") continue;
+    const auto& run = n->at("params").at("run").as_object();
+    saw = run.at("dependencyState").at("state") == "satisfied" &&
+          run.at("dependencies").at(0).at("status") == "success";
+  }
+  EXPECT_TRUE(saw);
+}
+
 TEST_F(DependenciesTest, WebSocketMethodsMatchHttp) {
   auto a = create_run("a");
   auto b = create_run("b");
