@@ -3,7 +3,10 @@
 
 #include "engine/engine.hpp"
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <string>
 
 namespace agentry::api {
@@ -33,6 +36,13 @@ void add_stream_routes(Router& router, ApiContext& context);
 
 /// PUT/DELETE /api/runs/:runId/schedule, POST .../schedule/enable|disable (schedule_operations.cpp).
 void add_schedule_routes(Router& router, const Operations& ops);
+
+/// GET/POST /api/runs/:runId/attachments, DELETE .../:attachmentId, GET .../content
+/// (attachment_operations.cpp).
+void add_attachment_routes(Router& router, ApiContext& context, const Operations& ops);
+/// The body limit of a request whose body the server spools to a file rather than
+/// holding it (attachment uploads), or nullopt for every other request.
+std::optional<std::uint64_t> spooled_body_limit(std::string_view method, std::string_view path);
 
 /// Every HTTP route: public ones, the operations' routes, the streams.
 /// `context` and `ops` must outlive the router.

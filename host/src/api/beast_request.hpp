@@ -11,7 +11,8 @@
 
 namespace agentry::api {
 
-inline HttpRequest to_request(const boost::beast::http::request<boost::beast::http::string_body>& req) {
+/// Everything but the body.
+inline HttpRequest header_to_request(const boost::beast::http::request_header<>& req) {
   HttpRequest r;
   r.method = std::string(req.method_string());
   r.target = std::string(req.target());
@@ -20,6 +21,11 @@ inline HttpRequest to_request(const boost::beast::http::request<boost::beast::ht
     for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     r.headers[name] = std::string(field.value());
   }
+  return r;
+}
+
+inline HttpRequest to_request(const boost::beast::http::request<boost::beast::http::string_body>& req) {
+  HttpRequest r = header_to_request(req);
   r.body = req.body();
   return r;
 }

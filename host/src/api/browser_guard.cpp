@@ -186,7 +186,11 @@ std::optional<HttpResponse> BrowserGuard::refusal(const HttpRequest& request, bo
     // A page's <img>, <script> or link to the daemon: a browser, sending no Origin.
     return forbidden("cross-site requests are refused", {{"header", "Sec-Fetch-Site"}});
   }
-  if (is_mutating(request.method)) {
+  // An attachment upload's body is the file, of any type. The custom header it must
+  // carry is what no form or simple request can send: a page would need a CORS
+  // preflight, which the daemon never grants.
+  const bool upload = request.method == "POST" && request.header("x-agentry-attachment-name");
+  if (is_mutating(request.method) && !upload) {
     const std::string* type = request.header("content-type");
     const bool json = type && lower(trim(std::string_view(*type).substr(0, type->find(';')))) == "application/json";
     if ((type && !json) || (!type && !request.body.empty())) {

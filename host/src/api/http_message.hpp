@@ -6,6 +6,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -21,6 +22,9 @@ struct HttpRequest {
   std::map<std::string, std::string> query;    // decoded; a repeated key keeps the last value
   std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;
+  /// Set instead of `body` for routes whose bodies the server spools to a file
+  /// (HttpServer::set_upload_spool): the handler takes it over (moves or removes it).
+  std::filesystem::path body_file{};
   std::map<std::string, std::string> params;  // filled by the router from ":name" segments
   /// Set when the caller holds a per-run token: the one run it may act on (api/run_scope.hpp).
   std::string scope_run_id{};
@@ -38,6 +42,8 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;
   /// When set, the response is a Server-Sent Events stream fed from this source.
   std::shared_ptr<EventStream> stream;
+  /// When set, the body is this file's content, sent from disk (downloads): `body` is unused.
+  std::filesystem::path file{};
 };
 
 HttpResponse json_response(int status, const boost::json::value& body);

@@ -29,12 +29,18 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
 #include <atomic>
 #include <csignal>
 #include <list>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include <stdlib.h>
+#include <unistd.h>
 
 namespace agentry::api {
 namespace net = boost::asio;
@@ -62,6 +68,7 @@ struct HttpServer::Impl {
   engine::Engine* engine = nullptr;
   const AccessPolicy* access = nullptr;
   const BrowserGuard* guard = nullptr;
+  UploadSpool spool;
   ServerLimits limits;
   ServerThreads threads;
   net::io_context ioc;
@@ -179,12 +186,15 @@ net::awaitable<void> serve_stream(HttpServer::Impl& impl, beast::tcp_stream& str
   }
 }
 
+HttpResponse body_too_large(std::uint64_t limit) {
+  return error_response(core::ErrorCode::payload_too_large,
+                        "request body is larger than " + std::to_string(limit) + " bytes", {{"limit", limit}});
+}
+
 /// The response to a request that could not be read, or nothing when the peer is gone.
-std::optional<HttpResponse> read_failure_response(const boost::system::error_code& ec, const ServerLimits& limits) {
-  if (ec == http::error::body_limit)
-    return error_response(core::ErrorCode::payload_too_large,
-                          "request body is larger than " + std::to_string(limits.max_body_bytes) + " bytes",
-                          {{"limit", limits.max_body_bytes}});
+std::optional<HttpResponse> read_failure_response(const boost::system::error_code& ec, const ServerLimits& limits,
+                                                  std::uint64_t body_limit) {
+  if (ec == http::error::body_limit) return body_too_large(body_limit);
   if (ec == http::error::header_limit) {
     auto r = error_response(core::ErrorCode::invalid_request,
                             "request headers are larger than " + std::to_string(limits.max_header_bytes) + " bytes",
@@ -197,8 +207,46 @@ std::optional<HttpResponse> read_failure_response(const boost::system::error_cod
   return std::nullopt;  // timeout, reset, EOF: nobody to answer
 }
 
+/// A download: the file's content as the body, read from disk as it is sent.
+net::awaitable<void> write_file_response(beast::tcp_stream& stream, const HttpResponse& response, unsigned version,
+                                         bool keep_alive, const ServerLimits& limits, bool& ok) {
+  http::response<http::file_body> res{static_cast<http::status>(response.status), version};
+  beast::error_code open_ec;
+  res.body().open(response.file.c_str(), beast::file_mode::scan, open_ec);
+  if (open_ec) {
+    auto failed = error_response(core::ErrorCode::internal, "cannot read the file to send: " + open_ec.message());
+    auto err = to_beast(failed, version, keep_alive);
+    stream.expires_after(limits.write_timeout);
+    auto [ec, n] = co_await http::async_write(stream, err, net::as_tuple(net::use_awaitable));
+    ok = !ec;
+    co_return;
+  }
+  res.set(http::field::server, "agentry");
+  res.set(http::field::content_type, response.content_type);
+  res.set("X-Content-Type-Options", "nosniff");
+  for (const auto& [name, value] : response.headers) res.set(name, value);
+  res.keep_alive(keep_alive);
+  res.prepare_payload();
+  http::response_serializer<http::file_body> serializer{res};
+  // The write timeout is per piece, so a large file on a slow link is not cut off
+  // while it moves; a stalled reader still is.
+  ok = true;
+  while (!serializer.is_done()) {
+    stream.expires_after(limits.write_timeout);
+    auto [ec, n] = co_await http::async_write_some(stream, serializer, net::as_tuple(net::use_awaitable));
+    if (ec) {
+      ok = false;
+      co_return;
+    }
+  }
+}
+
 net::awaitable<void> write_response(beast::tcp_stream& stream, const HttpResponse& response, unsigned version,
                                     bool keep_alive, const ServerLimits& limits, bool& ok) {
+  if (!response.file.empty()) {
+    co_await write_file_response(stream, response, version, keep_alive, limits, ok);
+    co_return;
+  }
   auto res = to_beast(response, version, keep_alive);
   stream.expires_after(limits.write_timeout);
   auto [ec, n] = co_await http::async_write(stream, res, net::as_tuple(net::use_awaitable));
@@ -260,6 +308,71 @@ std::optional<HttpResponse> admission_refusal(HttpServer::Impl& impl, HttpReques
   return std::nullopt;
 }
 
+/// A request whose body is a file (UploadSpool): checked for admission before a byte of
+/// the body is read, then the body goes to a spool file, read with a timeout per piece
+/// so a large upload on a slow link is not cut off while it moves. `keep`: the
+/// connection may serve another request.
+net::awaitable<void> serve_spooled(HttpServer::Impl& impl, beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                                   http::request_parser<http::string_body>& header, std::uint64_t limit, bool& keep) {
+  keep = false;
+  HttpRequest request = header_to_request(header.get());
+  const unsigned version = header.get().version();
+  const bool keep_alive = header.get().keep_alive() && !impl.stopping;
+  const std::string request_id = new_request_id();
+  const std::string what = request.method + " " + request.target.substr(0, 200);
+  parse_target(request.target, request.path, request.query);
+  Counted busy(impl.in_flight);
+  HttpResponse response;
+  bool body_read = false;
+  if (auto refused = admission_refusal(impl, request, false)) {
+    response = std::move(*refused);
+  } else {
+    std::string spool = (impl.spool.dir / "upload-XXXXXX").string();
+    int fd = ::mkstemp(spool.data());
+    if (fd < 0) {
+      response = error_response(core::ErrorCode::internal, "cannot create a file for the upload in " +
+                                                               impl.spool.dir.string() + ": " + std::strerror(errno));
+    } else {
+      ::close(fd);
+      struct Remove {  // the handler moved it, or it is not wanted
+        const std::string& path;
+        ~Remove() { ::unlink(path.c_str()); }
+      } remove_spool{spool};
+      boost::system::error_code ec;
+      if (header.get()[http::field::expect] == "100-continue") {
+        http::response<http::empty_body> cont{http::status::continue_, version};
+        stream.expires_after(impl.limits.write_timeout);
+        auto [cont_ec, cont_n] = co_await http::async_write(stream, cont, net::as_tuple(net::use_awaitable));
+        ec = cont_ec;
+      }
+      http::request_parser<http::file_body> body{std::move(header)};
+      body.body_limit(limit);
+      if (!ec) body.get().body().open(spool.c_str(), beast::file_mode::write, ec);
+      while (!ec && !body.is_done()) {
+        stream.expires_after(impl.limits.read_timeout);
+        auto [read_ec, n] = co_await http::async_read_some(stream, buffer, body, net::as_tuple(net::use_awaitable));
+        ec = read_ec;
+      }
+      if (body.get().body().is_open()) body.get().body().close();
+      if (ec) {
+        auto failure = read_failure_response(ec, impl.limits, limit);
+        if (!failure) co_return;  // the client is gone
+        response = std::move(*failure);
+      } else {
+        body_read = true;
+        request.body_file = spool;
+        response = co_await dispatch_on_workers(impl, std::move(request));
+      }
+    }
+  }
+  response = client_response(std::move(response), request_id, what);
+  // A body left unread would be taken for the next request: close instead.
+  const bool reuse = keep_alive && body_read;
+  bool ok = false;
+  co_await write_response(stream, response, version, reuse, impl.limits, ok);
+  keep = ok && reuse;
+}
+
 net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
   Counted connection(impl.connections);
   beast::tcp_stream stream(std::move(socket));
@@ -280,7 +393,8 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
   for (;;) {
     http::request_parser<http::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(impl.limits.max_header_bytes));
-    parser.body_limit(impl.limits.max_body_bytes);
+    // The body's limit depends on the route (uploads are larger): set once the header is in.
+    parser.body_limit(boost::none);
     stream.expires_after(first_request ? impl.limits.read_timeout : impl.limits.idle_timeout);
     first_request = false;
 
@@ -303,6 +417,27 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
                               parser.get().version(), false, impl.limits, ok);
       break;
     }
+    std::optional<std::uint64_t> spool_limit;
+    if (!ec) {
+      std::string path;
+      std::map<std::string, std::string> query;
+      if (impl.spool.limit_for && parse_target(std::string(parser.get().target()), path, query))
+        spool_limit = impl.spool.limit_for(parser.get().method_string(), path);
+      const std::uint64_t limit = spool_limit.value_or(impl.limits.max_body_bytes);
+      if (auto length = parser.content_length(); length && *length > limit) {
+        bool ok = false;
+        co_await write_response(stream, client_response(body_too_large(limit), new_request_id(), "request body"),
+                                parser.get().version(), false, impl.limits, ok);
+        break;
+      }
+      parser.body_limit(limit);  // chunked bodies are counted as they arrive
+    }
+    if (!ec && spool_limit) {
+      bool keep = false;
+      co_await serve_spooled(impl, stream, buffer, parser, *spool_limit, keep);
+      if (!keep) break;
+      continue;
+    }
     if (!ec && parser.get()[http::field::expect] == "100-continue") {
       http::response<http::empty_body> cont{http::status::continue_, parser.get().version()};
       auto [cont_ec, cont_n] = co_await http::async_write(stream, cont, net::as_tuple(net::use_awaitable));
@@ -313,7 +448,7 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
       ec = body_ec;
     }
     if (ec) {
-      if (auto response = read_failure_response(ec, impl.limits)) {
+      if (auto response = read_failure_response(ec, impl.limits, impl.limits.max_body_bytes)) {
         bool ok = false;
         co_await write_response(stream, *response, 11, false, impl.limits, ok);
       }
@@ -470,6 +605,8 @@ void HttpServer::enable_websocket(const Operations& operations, engine::Engine& 
 void HttpServer::set_access_policy(const AccessPolicy& policy) { impl_->access = &policy; }
 
 void HttpServer::set_browser_guard(const BrowserGuard& guard) { impl_->guard = &guard; }
+
+void HttpServer::set_upload_spool(UploadSpool spool) { impl_->spool = std::move(spool); }
 
 core::Result<std::uint16_t> HttpServer::listen(const std::string& address, std::uint16_t port) {
   boost::system::error_code ec;

@@ -12,6 +12,10 @@ class Engine;
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string_view>
 #include <memory>
 #include <string>
 
@@ -42,6 +46,14 @@ struct ServerLimits {
   std::chrono::milliseconds sse_heartbeat{15000};
 };
 
+/// Requests whose body is a file (attachment uploads): read into a new file in `dir`
+/// (HttpRequest::body_file) instead of memory, up to the limit `limit_for` gives for the
+/// method and decoded path; nullopt means an ordinary request.
+struct UploadSpool {
+  std::filesystem::path dir;
+  std::function<std::optional<std::uint64_t>(std::string_view method, std::string_view path)> limit_for;
+};
+
 struct ServerThreads {
   std::size_t io = 2;
   std::size_t workers = 4;
@@ -59,6 +71,8 @@ class HttpServer {
   void enable_websocket(const Operations& operations, engine::Engine& engine);
   /// Requires a bearer token on protected paths and the WebSocket handshake.
   void set_access_policy(const AccessPolicy& policy);
+  /// Spools the bodies of the requests `spool` names to files. Call before run().
+  void set_upload_spool(UploadSpool spool);
   /// Refuses requests a web page may have sent (browser_guard.hpp). Must outlive the server.
   void set_browser_guard(const BrowserGuard& guard);
 

@@ -61,6 +61,7 @@ void add_daemon_operations(Operations& ops, ApiContext& context);
 void add_dependency_operations(Operations& ops, ApiContext& context);
 /// runs.setSchedule, runs.clearSchedule, runs.enableSchedule, runs.disableSchedule.
 void add_schedule_operations(Operations& ops, ApiContext& context);
+void add_attachment_operations(Operations& ops, ApiContext& context);
 
 // Helpers for operation bodies.
 

@@ -7,8 +7,8 @@ namespace json = boost::json;
 namespace {
 
 // Operations on one run, named by params.runId (or target, the reference's alias).
-constexpr std::array<std::string_view, 11> own_run_operations{
-    "runs.get",          "runs.brief",          "tasks.list",
+constexpr std::array<std::string_view, 12> own_run_operations{
+    "runs.get",          "runs.brief",          "tasks.list",        "attachments.list",
     "tasks.get",         "tasks.set",           "tasks.appendNotes",
     "tasks.add",         "tasks.delete",        "runs.queueResumeMessage",
     "runs.listQueuedResumeMessages", "runs.removeQueuedResumeMessage"};

@@ -119,6 +119,10 @@ int run_serve(const ServeOptions& options) {
   access->set_run_token_lookup([&engine](std::string_view token) { return engine.run_of_token(token); });
   server.set_access_policy(*access);
   server.set_browser_guard(*guard);
+  // Attachment uploads go to files next to where they are kept, never into memory.
+  if (const auto* blobs = engine.attachments().blobs())
+    server.set_upload_spool(api::UploadSpool{blobs->spool_dir(), api::spooled_body_limit});
+  engine.attachments().sweep();
   auto port = server.listen(url->host, url->port);
   if (!port) {
     std::cerr << "agentry serve: " << port.error().message << "\n";

@@ -3,6 +3,7 @@
 // the inputs it froze when it was created. Plain data; behaviour lives in lifecycle
 // (what may happen) and in the engine (making it happen).
 
+#include "core/attachment.hpp"
 #include "core/dependency.hpp"
 
 #include <boost/json/array.hpp>
@@ -141,6 +142,8 @@ struct Run {
   /// them; elsewhere empty), and, views only, the runs that wait on this one.
   std::vector<DependencyStatus> dependencies;
   std::vector<Dependent> dependents;
+  /// Views only: the run's attachments, oldest first (store/attachment_repository.hpp).
+  std::vector<Attachment> attachments;
   /// Stored beside the run (store/schedule_repository.hpp), loaded by views and lists
   /// only: RunSummary.schedule and scheduleState. Never written with the run row.
   std::optional<Schedule> schedule;

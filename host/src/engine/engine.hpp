@@ -9,6 +9,7 @@
 #include "core/run.hpp"
 #include "core/schedule.hpp"
 #include "core/schedule_rules.hpp"
+#include "engine/attachments.hpp"
 #include "engine/backend_catalog.hpp"
 #include "engine/dependency_watcher.hpp"
 #include "engine/lineage.hpp"
@@ -223,6 +224,8 @@ class Engine {
   /// The run a per-run token belongs to, while that run's session lives.
   std::optional<std::string> run_of_token(std::string_view token);
 
+  /// Files handed to runs (engine/attachments.hpp).
+  Attachments& attachments() { return attachments_; }
   const EngineConfig& config() const { return config_; }
   const BackendCatalog& backends() const { return backends_; }
   events::EventBus& bus() { return bus_; }
@@ -275,6 +278,7 @@ class Engine {
   core::ThreadPool& pool_;
   EngineConfig config_;
   LiveRuns live_;
+  Attachments attachments_{db_, bus_, config_.state_dir};
   std::unique_ptr<ScheduleRuntime> schedules_;
   struct ForeignWatch {
     std::mutex mutex;

@@ -213,6 +213,12 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   return s;
 }
 
+json::object attachment_json(const core::Attachment& a) {
+  return {{"attachmentId", a.id},   {"runId", a.run_id},         {"runGroupId", a.run_group_id},
+          {"name", a.name},         {"size", a.size},            {"sha256", a.sha256},
+          {"contentType", a.content_type}, {"createdAt", a.created_at}};
+}
+
 json::object run_detail(const RunDetailInputs& in) {
   const auto& run = in.run;
   const auto& f = run.frozen;
@@ -263,7 +269,9 @@ json::object run_detail(const RunDetailInputs& in) {
                                                : json::value(nullptr);
   d["dependencies"] = dependencies_json(run);
   d["dependents"] = dependents_json(run);
-  d["attachments"] = json::array{};
+  json::array attachments;
+  for (const auto& a : run.attachments) attachments.push_back(attachment_json(a));
+  d["attachments"] = std::move(attachments);
   json::array queued;
   for (const auto& m : run.queued_messages) queued.push_back(queued_message_json(m));
   d["queuedResumeMessages"] = std::move(queued);

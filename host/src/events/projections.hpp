@@ -24,6 +24,8 @@ boost::json::object timeline_event_json(const core::TimelineEvent& event);
 boost::json::object pending_approval_json(const core::PendingApproval& approval);
 /// { id, runId, text, createdAt, source }
 boost::json::object queued_message_json(const core::QueuedMessage& message);
+/// An attachment as lists and RunDetail show it (attachmentId, runId, name, size, ...).
+boost::json::object attachment_json(const core::Attachment& attachment);
 
 boost::json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
                                 const std::optional<core::Session>& latest_session);
