@@ -126,8 +126,11 @@ TEST_F(ParentCompletionTest, AnIdleParentIsResumedWithItsChildsResult) {
   EXPECT_TRUE(contains(prompt, "agentry logs " + child)) << prompt;
   EXPECT_TRUE(contains(prompt, "Last transcript:\nCHILD-RESULT-42")) << prompt;
   EXPECT_FALSE(contains(prompt, "[truncated]")) << prompt;
-  EXPECT_EQ(sessions[1].at("source"),
-            json::value(json::object{{"kind", "child_completion"}, {"childRunId", child}, {"childSessionIndex", 0}}));
+  const auto& source = sessions[1].at("source");
+  EXPECT_EQ(source.at("kind"), "child_completion");
+  EXPECT_EQ(source.at("childRunId"), json::value(child));
+  EXPECT_EQ(source.at("childSessionIndex"), 0);
+  EXPECT_EQ(source.at("childSessionStartedAt"), get_run(child).at("sessions").at(0).at("startedAt"));
   EXPECT_FALSE(sessions[0].as_object().contains("source"));
 
   auto child_detail = get_run(child);
@@ -166,8 +169,9 @@ TEST_F(ParentCompletionTest, ARunningParentGetsOneQueuedMessage) {
   auto queued = client().get("/api/runs/" + parent + "/queued-resume-messages").json();
   const auto& messages = queued.at("messages").as_array();
   ASSERT_EQ(messages.size(), 1u);
-  EXPECT_EQ(messages[0].at("source"),
-            json::value(json::object{{"kind", "child_completion"}, {"childRunId", child}, {"childSessionIndex", 0}}));
+  EXPECT_EQ(messages[0].at("source").at("kind"), "child_completion");
+  EXPECT_EQ(messages[0].at("source").at("childRunId"), json::value(child));
+  EXPECT_EQ(messages[0].at("source").at("childSessionIndex"), 0);
   EXPECT_TRUE(contains(std::string(messages[0].at("text").as_string()), "queued result"));
   EXPECT_EQ(get_run(child).at("parentNotification").at("delivery"), "queued_message");
 
@@ -346,6 +350,24 @@ TEST_F(ParentCompletionTest, AnOlderSessionIsSkippedAndAnUnfinishedOneStaysPendi
   wait_for_notification(passive, "delivered");
   auto detail = wait_for_sessions(parent, 4);
   EXPECT_TRUE(contains(prompt_of(detail, 3), "Child run " + passive + " ended: success"));
+}
+
+TEST_F(ParentCompletionTest, AResetChildReportsItsNewSessionsAgain) {
+  // After a reset the child's sessions count from 0 again: its new session 0 is not the
+  // one the parent already heard of.
+  const auto parent = idle_parent();
+  const auto child = start_child(child_body(parent, say("before the reset")));
+  EXPECT_EQ(wait_until_settled(child), "success");
+  wait_for_notification(child, "delivered");
+  wait_for_sessions(parent, 2);
+  ASSERT_EQ(client().post_json("/api/runs/" + child + "/reset", json::object{}).status, 200);
+  EXPECT_TRUE(get_run(child).at("parentNotification").is_null());
+  ASSERT_EQ(client().post_json("/api/runs/" + child + "/resume", json::object{}).status, 200);
+  EXPECT_EQ(wait_until_settled(child), "success");
+  EXPECT_EQ(wait_for_notification(child, "delivered").at("parentNotification").at("delivery"), "resumed");
+  auto detail = wait_for_sessions(parent, 3);
+  ASSERT_EQ(detail.at("sessions").as_array().size(), 3u);
+  EXPECT_TRUE(contains(prompt_of(detail, 2), "Child run " + child + " ended: success"));
 }
 
 TEST_F(ParentCompletionTest, ParentsThatCannotTakeItAreSkippedWithAReason) {

@@ -183,8 +183,8 @@ struct Session {
   /// orphaned by reconciliation: its controller was gone); empty while running. Queued messages are delivered after
   /// every end but "user".
   std::string ended_by{};
-  /// Structured metadata on what opened the session, when the daemon did on its own:
-  /// {kind: "child_completion", childRunId, childSessionIndex}. Empty otherwise.
+  /// What opened the session when the daemon did on its own: a child's completion or queued
+  /// messages that carry one (engine/parent_notifications.hpp). Empty otherwise.
   boost::json::object source{};
 };
 

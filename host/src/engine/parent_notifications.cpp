@@ -39,12 +39,16 @@ void record_parent_notification(store::Connection& c, const core::Run& run, int 
                {{"parentRunId", n.parent_run_id}, {"sessionIndex", session_index}});
 }
 
-json::object child_completion_source(const std::string& child_run_id, int session_index) {
-  return {{"kind", "child_completion"}, {"childRunId", child_run_id}, {"childSessionIndex", session_index}};
+json::object child_completion_source(const std::string& child_run_id, int session_index,
+                                     const std::string& session_started_at) {
+  return {{"kind", "child_completion"},
+          {"childRunId", child_run_id},
+          {"childSessionIndex", session_index},
+          {"childSessionStartedAt", session_started_at}};
 }
 
 bool same_child_completion(const json::object& source, const json::object& wanted) {
-  for (const char* key : {"kind", "childRunId", "childSessionIndex"}) {
+  for (const char* key : {"kind", "childRunId", "childSessionIndex", "childSessionStartedAt"}) {
     auto* a = source.if_contains(key);
     auto* b = wanted.if_contains(key);
     if (!a || !b || *a != *b) return false;
@@ -146,7 +150,6 @@ core::Result<int> Engine::deliver_parent_notifications(const std::string& child_
     auto child = store::RunRepository::get(c, child_id);
     if (!child) return out;  // deleted: its rows went with it
     for (auto& n : rows) {
-      const json::object source = detail::child_completion_source(child_id, n.child_session_index);
       auto session = store::SessionRepository::get(c, child_id, n.child_session_index);
       if (!session || n.child_session_index < child->session_count - 1) {
         settle(c, n, "skipped", detail::reason_session_not_current, "", {{"currentSessionIndex", child->session_count - 1}});
@@ -165,6 +168,8 @@ core::Result<int> Engine::deliver_parent_notifications(const std::string& child_
         continue;
       }
       out.changed.push_back(child_id);
+      // The session's start time tells it from a session of the same index before a reset.
+      const json::object source = detail::child_completion_source(child_id, n.child_session_index, session->started_at);
       json::object data{{"status", session->status}};
       if (at_startup) data["recovered"] = true;
       auto parent = store::RunRepository::get(c, n.parent_run_id);

@@ -6,7 +6,7 @@
 // it marks the row delivered and either queues one compact message on the parent (a
 // running parent) or opens the parent's next session with it (an idle, resumable one:
 // a managed resume, launched after the commit). Both carry the source metadata
-// {kind: "child_completion", childRunId, childSessionIndex}; a queued message or a
+// {kind: "child_completion", childRunId, childSessionIndex, childSessionStartedAt}; a queued message or a
 // parent session already carrying it counts as the delivery (startup recovery).
 
 #include "core/run.hpp"
@@ -33,8 +33,10 @@ inline constexpr const char* reason_child_session_not_terminal = "child_session_
 void record_parent_notification(store::Connection& c, const core::Run& run, int session_index,
                                 const std::string& at);
 
-/// {kind: "child_completion", childRunId, childSessionIndex}
-boost::json::object child_completion_source(const std::string& child_run_id, int session_index);
+/// {kind: "child_completion", childRunId, childSessionIndex, childSessionStartedAt}: the
+/// start time tells the session from one of the same index before the child was reset.
+boost::json::object child_completion_source(const std::string& child_run_id, int session_index,
+                                            const std::string& session_started_at);
 
 /// Whether `source` names the same child session as `wanted` (a child_completion source).
 bool same_child_completion(const boost::json::object& source, const boost::json::object& wanted);

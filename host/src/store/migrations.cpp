@@ -176,8 +176,8 @@ ALTER TABLE schedules ADD COLUMN state_json TEXT NOT NULL DEFAULT '{}';
     // 5: parent-completion notifications. A detached child's session records one for its
     // parent (state pending), delivered once when that session ends (delivered or skipped,
     // with a reason). Sessions keep structured source metadata ({kind: "child_completion",
-    // childRunId, childSessionIndex} for a parent resumed by one), so a delivery can be
-    // recognised after a crash.
+    // childRunId, childSessionIndex, childSessionStartedAt} for a parent resumed by one),
+    // so a delivery can be recognised after a crash.
     R"sql(
 CREATE TABLE parent_notifications (
   child_run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
