@@ -49,7 +49,8 @@ core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
 
 core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin) {
   if (auto ok = body.allow_only({"agent", "assignment", "definitionCwd", "callerCwd", "parentRunId", "runGroupId",
-                                 "backendSessionId", "cliVars", "webVars", "overrides", "name", "dependencies"});
+                                 "backendSessionId", "cliVars", "webVars", "overrides", "name", "dependencies",
+                                 "notifyParentOnComplete", "inheritRunGroup"});
       !ok)
     return ok.failure();
   engine::InitRequest r;
@@ -79,6 +80,16 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
                       "field 'runGroupId' must be 1-128 characters of letters, digits and _ . : / -",
                       {{"field", "runGroupId"}});
   if (auto ok = check_size("name", r.name, max_name_bytes); !ok) return ok.failure();
+  auto notify = body.optional_bool("notifyParentOnComplete");
+  if (!notify) return notify.failure();
+  if (*notify && **notify && !r.parent_run_id)
+    return core::fail(ErrorCode::invalid_request,
+                      "field 'notifyParentOnComplete' needs 'parentRunId': only a child run can notify its parent",
+                      {{"field", "notifyParentOnComplete"}});
+  r.notify_parent_on_complete = *notify;
+  auto inherit = body.optional_bool("inheritRunGroup");
+  if (!inherit) return inherit.failure();
+  r.inherit_run_group = inherit->value_or(true);
   // webVars: the reference's name for vars a web client sets (source `web`).
   if (body.has("cliVars") && body.has("webVars"))
     return core::fail(ErrorCode::invalid_request, "give cliVars or webVars, not both", {{"field", "webVars"}});

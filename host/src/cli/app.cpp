@@ -76,6 +76,12 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
                   "daemon starts it when they are")
       ->type_name("RUN|group:ID")
       ->allow_extra_args(false);
+  cmd->add_flag("--no-notify-parent-on-complete", o.no_notify_parent,
+                "With a parent: do not send it a message when this run's session ends (`run --detach` and `init` "
+                "do by default)");
+  cmd->add_flag("--no-inherit-run-group", o.no_inherit_group,
+                "With a parent: make a group of its own instead of joining the parent's (and ignore "
+                "$AGENTRY_RUN_GROUP_ID)");
   record = [&o, record_message, group, parent] {
     record_message();
     o.group_given = group->count() > 0;

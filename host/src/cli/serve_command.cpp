@@ -140,6 +140,11 @@ int run_serve(const ServeOptions& options) {
   }
   if (auto delivered = engine.deliver_queued_after_restart(); !delivered)
     core::log_error("delivering queued messages after restart failed", {{"error", delivered.error().message}});
+  // Children whose session ended while no daemon delivered their parent notification
+  // tell their parents now; from here on each one does as its session ends.
+  if (auto notified = engine.start_parent_notifications(); !notified)
+    core::log_error("delivering parent-completion notifications after restart failed",
+                    {{"error", notified.error().message}});
   // Ready runs start once what they wait on has succeeded: from now on, and at once for
   // those whose dependencies were met while no daemon was serving.
   engine.enable_dependency_auto_start();

@@ -80,6 +80,9 @@ struct FrozenInputs {
   /// Each session's first prompt lists the tasks and how to report them (engine/task_prompt.hpp);
   /// off when the agent or the assignment says `taskPrompt: false`.
   bool task_prompt = true;
+  /// The run has a parent and asked for a parent-completion notification: each of its
+  /// sessions tells the parent, once, how it ended (engine/parent_notifications.hpp).
+  bool notify_parent_on_complete = false;
 };
 
 boost::json::value to_json(const FrozenInputs& inputs);
@@ -104,6 +107,19 @@ struct PendingApproval {
   std::string summary;
   boost::json::value details;  // null when the backend sent none
   std::string requested_at;
+};
+
+/// A child run's promise to tell its parent how one of its sessions ended.
+struct ParentNotification {
+  std::string child_run_id;
+  int child_session_index = 0;
+  std::string parent_run_id;
+  std::string state;     // "pending", "delivered", "skipped"
+  std::string reason;    // why skipped (a reason code), or how a delivery was recognised
+  std::string delivery;  // delivered: "queued_message" or "resumed"
+  std::string created_at;
+  std::string updated_at;
+  std::optional<std::string> delivered_at;
 };
 
 struct Run {
@@ -136,6 +152,8 @@ struct Run {
   /// The waiting messages themselves, oldest first. Only views (RunDetail) load them;
   /// elsewhere this is empty and queued_message_count is the truth.
   std::vector<QueuedMessage> queued_messages;
+  /// Views only: the run's latest parent-completion notification, if it has one.
+  std::optional<ParentNotification> parent_notification;
   /// Derived, views only: the approvals the live attempt waits on (in this process).
   std::vector<PendingApproval> pending_approvals;
   /// Derived: what the run waits on, each as it stands now (summaries and views load
@@ -168,6 +186,9 @@ struct Session {
   /// orphaned by reconciliation: its controller was gone); empty while running. Queued messages are delivered after
   /// every end but "user".
   std::string ended_by{};
+  /// What opened the session when the daemon did on its own: a child's completion or queued
+  /// messages that carry one (engine/parent_notifications.hpp). Empty otherwise.
+  boost::json::object source{};
 };
 
 struct Attempt {

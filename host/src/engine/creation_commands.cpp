@@ -23,6 +23,7 @@ struct ParentInfo {
   json::object vars;
   json::object var_sources;
   int depth = 0;  // the parent's nesting depth (1: it has no parent)
+  std::string run_group_id;  // a child joins it unless it names its own or opts out
 };
 
 /// VALIDATION_FAILED if the parent does not exist, or if a child of it would be nested
@@ -36,7 +37,8 @@ core::Result<std::optional<ParentInfo>> parent_info(store::Database& db, const s
     if (!run)
       return core::fail(core::ErrorCode::validation, "parent run '" + *parent + "' does not exist",
                         {{"field", "parentRunId"}});
-    ParentInfo info{run->frozen.vars, run->frozen.var_sources, lineage_depth(c, *run, max_depth + 1)};
+    ParentInfo info{run->frozen.vars, run->frozen.var_sources, lineage_depth(c, *run, max_depth + 1),
+                    run->run_group_id};
     return std::optional<ParentInfo>(std::move(info));
   });
 }
@@ -75,7 +77,13 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
 
   Run run;
   run.id = core::new_run_id();
-  run.run_group_id = request.run_group_id.value_or(run.id);
+  // A child joins its parent's group unless it names one or opts out.
+  if (request.run_group_id)
+    run.run_group_id = *request.run_group_id;
+  else if (*parent && request.inherit_run_group && !(*parent)->run_group_id.empty())
+    run.run_group_id = (*parent)->run_group_id;
+  else
+    run.run_group_id = run.id;
   RunInputContext context{config_.config_dir, config_.state_dir, run.id, run.run_group_id,
                           *parent ? &(*parent)->vars : nullptr, *parent ? &(*parent)->var_sources : nullptr,
                           request.parent_run_id.value_or("")};
@@ -92,6 +100,7 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
   run.name = request.name;
   run.backend_session_id = request.backend_session_id;
   run.frozen = std::move(inputs->frozen);
+  run.frozen.notify_parent_on_complete = run.parent_run_id.has_value() && request.notify_parent_on_complete.value_or(true);
   run.revision = 1;
 
   auto created = mutate<RunView>(run.id, [&](store::Connection& c) -> core::Result<RunView> {
@@ -109,7 +118,10 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
                       {"cwd", run.cwd},
                       {"runGroupId", run.run_group_id},
                       {"taskCount", inputs->tasks.size()}};
-    if (run.parent_run_id) data["parentRunId"] = *run.parent_run_id;
+    if (run.parent_run_id) {
+      data["parentRunId"] = *run.parent_run_id;
+      data["notifyParentOnComplete"] = run.frozen.notify_parent_on_complete;
+    }
     if (!inputs->unknown_template_keys.empty()) data["unknownTemplateKeys"] = to_json(inputs->unknown_template_keys);
     if (!request.dependencies.empty()) {
       // In the same write: a refused dependency (a cycle through the group the run

@@ -210,6 +210,13 @@ class Engine {
   /// Returns how many runs were announced.
   core::Result<int> notice_foreign_changes();
 
+  /// Startup, after deliver_queued_after_restart(): delivers the parent-completion
+  /// notifications of child sessions that ended while no daemon delivered them (one
+  /// whose session is not confirmed ended stays pending, audited), and from now on each
+  /// one as its child's session ends, on the pool (engine/parent_notifications.hpp).
+  /// Off in embedded processes: the next serving daemon delivers. Returns how many it delivered.
+  core::Result<int> start_parent_notifications();
+
   /// The daemon's WebSocket URL (ws://host:port/; the HTTP API is the same host and
   /// port), given to the agents of sessions launched from now on as AGENTRY_CONNECT. Not
   /// part of EngineConfig because it is known only once the daemon listens, after the
@@ -249,6 +256,10 @@ class Engine {
   /// starts those (and the run itself) that are ready with every dependency met. On the
   /// pool, never on a request worker or the writer (engine/dependency_watcher.hpp).
   void dependencies_changed(const std::string& run_id);
+  /// Delivers, or skips with a reason, the pending parent-completion notifications of
+  /// `child_id` whose session has ended: one write, then the parent's session launches.
+  /// `at_startup` audits those whose session has not ended. Returns how many it delivered.
+  core::Result<int> deliver_parent_notifications(const std::string& child_id, bool at_startup);
   /// Starts the run when it is ready, not archived, and has dependencies, all met.
   void start_if_dependencies_met(const std::string& run_id);
   /// One run of either reconciliation: true when it was finalized (reconciliation.cpp).
@@ -287,6 +298,8 @@ class Engine {
   } foreign_watch_;
   // Last: stopped and destroyed first, before anything its evaluations use.
   std::unique_ptr<DependencyWatcher> dependency_watcher_;
+  /// Hears of child runs' changes and delivers their parent notifications (same shape).
+  std::unique_ptr<DependencyWatcher> notification_watcher_;
 };
 
 }  // namespace agentry::engine

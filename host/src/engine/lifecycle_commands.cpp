@@ -17,6 +17,7 @@
 #include "store/queued_message_repository.hpp"
 #include "store/run_token_repository.hpp"
 #include "store/session_repository.hpp"
+#include "store/parent_notification_repository.hpp"
 #include "store/task_repository.hpp"
 
 namespace agentry::engine {
@@ -60,6 +61,8 @@ void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url
 void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents) {
   // First: a run started now for its dependencies would only be stopped again.
   if (dependency_watcher_) dependency_watcher_->stop();
+  // Sessions that end during the stop are delivered by the next startup.
+  if (notification_watcher_) notification_watcher_->stop();
   live_.stop_all(reason, config_.interrupt_grace + std::chrono::seconds(1),
                  leave_remote_agents ? StopCause::daemon_exit : StopCause::shutdown);
 }
@@ -121,7 +124,7 @@ core::Result<Run> Engine::open_next_session(const std::string& run_id, const Res
       store::QueuedMessageRepository::remove_all(c, run_id);
       run->queued_message_count = 0;
     }
-    detail::open_session(c, *run, prompt, config_.controller_id);
+    detail::open_session(c, *run, prompt, config_.controller_id, detail::queued_session_source(queued));
     // A passive run has no attempts, and is settled by task changes, not here: resuming
     // a run whose tasks are all done means more work is coming, so it must not end at once.
     if (run->frozen.backend != core::passive_backend) detail::open_attempt(c, *run);
@@ -217,6 +220,8 @@ core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
     // Queued messages were meant for a session of the run being undone.
     const int dropped = store::QueuedMessageRepository::remove_all(c, run_id);
     run->queued_message_count = 0;
+    // So were its parent-completion notifications (session indexes start again at 0).
+    store::ParentNotificationRepository::remove_all(c, run_id);
     run->status = core::RunStatus::initialized;
     run->status_reason.clear();
     run->started_at.reset();

@@ -1,6 +1,7 @@
 #include "engine/mutation_support.hpp"
 
 #include "core/clock.hpp"
+#include "engine/parent_notifications.hpp"
 #include "engine/queued_delivery.hpp"
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
@@ -47,7 +48,8 @@ void save_with_audit(store::Connection& c, core::Run& run, std::string type, con
   append_audit(c, run.id, std::move(type), actor, std::move(data));
 }
 
-void open_session(store::Connection& c, core::Run& run, const std::string& prompt, const std::string& controller_id) {
+void open_session(store::Connection& c, core::Run& run, const std::string& prompt, const std::string& controller_id,
+                  boost::json::object source) {
   core::Session session;
   session.run_id = run.id;
   session.index = run.session_count;
@@ -55,7 +57,9 @@ void open_session(store::Connection& c, core::Run& run, const std::string& promp
   session.started_at = core::now_iso8601();
   session.backend_session_id = run.backend_session_id;
   session.prompt = prompt;
+  session.source = std::move(source);
   store::SessionRepository::insert(c, session);
+  record_parent_notification(c, run, session.index, session.started_at);
   run.session_count += 1;
   run.status = core::RunStatus::running;
   run.status_reason.clear();

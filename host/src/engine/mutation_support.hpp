@@ -31,7 +31,11 @@ void append_audit(store::Connection& c, const std::string& run_id, std::string t
                   boost::json::object data = {});
 
 /// Opens the next session of `run` (status running) with `prompt`. The caller saves the run.
-void open_session(store::Connection& c, core::Run& run, const std::string& prompt, const std::string& controller_id);
+/// `source`: structured metadata on what opened it (core::Session::source). A child that
+/// notifies its parent records the pending notification of the new session here
+/// (engine/parent_notifications.hpp), so every way of opening a session does.
+void open_session(store::Connection& c, core::Run& run, const std::string& prompt, const std::string& controller_id,
+                  boost::json::object source = {});
 
 /// Opens the next attempt of the current session (attempt.started on the timeline, its
 /// payload extended by `extra`). The caller saves the run.

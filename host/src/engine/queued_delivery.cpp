@@ -15,6 +15,14 @@ std::string join_queued_texts(const std::vector<core::QueuedMessage>& messages) 
   return out;
 }
 
+boost::json::object queued_session_source(const std::vector<core::QueuedMessage>& messages) {
+  boost::json::array sources;
+  for (const auto& m : messages)
+    if (m.source.contains("kind")) sources.push_back(m.source);
+  if (sources.empty()) return {};
+  return {{"kind", "queued_messages"}, {"sources", std::move(sources)}};
+}
+
 bool delivers_queue(const std::string& ended_by) { return ended_by != "user" && ended_by != "shutdown"; }
 
 std::optional<std::string> deliver_queued_messages(store::Connection& c, core::Run& run,
@@ -25,7 +33,7 @@ std::optional<std::string> deliver_queued_messages(store::Connection& c, core::R
   if (messages.empty()) return std::nullopt;
   std::string prompt = join_queued_texts(messages);
   if (tasks) prompt = later_session_prompt(task_section(c, run, *tasks), prompt);
-  open_session(c, run, prompt, controller_id);
+  open_session(c, run, prompt, controller_id, queued_session_source(messages));
   if (run.frozen.backend != core::passive_backend) open_attempt(c, run);
   const int count = store::QueuedMessageRepository::remove_all(c, run.id);
   run.queued_message_count = 0;

@@ -19,6 +19,12 @@ namespace agentry::engine::detail {
 /// The texts, oldest first, separated by a blank line.
 std::string join_queued_texts(const std::vector<core::QueuedMessage>& messages);
 
+/// The source metadata of a session that delivers `messages`: {kind: "queued_messages",
+/// sources: [...]} listing the structured sources of those that have one (a child's
+/// completion), so that a delivery stays recognisable once the queue is gone; empty
+/// when none has.
+boost::json::object queued_session_source(const std::vector<core::QueuedMessage>& messages);
+
 /// Whether a session that ended this way delivers the queue at once: a user's abort
 /// means stop, and a daemon shutting down cannot start anything (startup recovery
 /// delivers those later).

@@ -8,6 +8,7 @@
 #include "engine/mutation_support.hpp"
 #include "events/projections.hpp"
 #include "store/dependency_repository.hpp"
+#include "store/parent_notification_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/schedule_repository.hpp"
 #include "store/session_repository.hpp"
@@ -41,6 +42,7 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
     if (!run) return run.failure();
     RunView v{std::move(*run), {}, {}, {}};
     v.run.queued_messages = store::QueuedMessageRepository::list(c, run_id);
+    v.run.parent_notification = store::ParentNotificationRepository::latest(c, run_id);
     store::ScheduleRepository::attach(c, v.run);
     v.tasks = store::TaskRepository::list(c, run_id);
     v.sessions = store::SessionRepository::list(c, run_id);

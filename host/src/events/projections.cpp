@@ -130,6 +130,8 @@ json::object session_json(const core::Session& s, const std::vector<core::Attemp
   json::object out = session_brief(s);
   out["endedBy"] = nonempty_or_null(s.ended_by);
   out["prompt"] = s.prompt;  // what the session was started with: the brief, a follow-up, queued messages
+  // What opened it when the daemon did on its own (a child's completion).
+  if (!s.source.empty()) out["source"] = s.source;
   json::array list;
   for (const auto& a : attempts) {
     if (a.session_index != s.index) continue;
@@ -278,6 +280,18 @@ json::object run_detail(const RunDetailInputs& in) {
   json::array approvals;
   for (const auto& a : run.pending_approvals) approvals.push_back(pending_approval_json(a));
   d["pendingApprovals"] = std::move(approvals);
+  d["notifyParentOnComplete"] = f.notify_parent_on_complete;
+  if (const auto& n = run.parent_notification)
+    d["parentNotification"] = json::object{{"parentRunId", n->parent_run_id},
+                                           {"sessionIndex", n->child_session_index},
+                                           {"state", n->state},
+                                           {"reason", nonempty_or_null(n->reason)},
+                                           {"delivery", nonempty_or_null(n->delivery)},
+                                           {"createdAt", n->created_at},
+                                           {"updatedAt", n->updated_at},
+                                           {"deliveredAt", optional_string(n->delivered_at)}};
+  else
+    d["parentNotification"] = nullptr;
   d["resolvedHooks"] = json::array{};
   d["hookState"] = json::object{};
   d["hookAudits"] = json::array{};

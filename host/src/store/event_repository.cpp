@@ -1,5 +1,7 @@
 #include "store/event_repository.hpp"
 
+#include <algorithm>
+
 #include "store/run_repository.hpp"
 
 #include <boost/json/parse.hpp>
@@ -135,6 +137,29 @@ std::optional<core::TimelineEvent> TimelineRepository::last_of_attempt(Connectio
   e.at = s.column_text(1);
   e.payload = parse_object(s.column_text(2));
   return e;
+}
+
+std::vector<core::TimelineEvent> TimelineRepository::last_of_attempts(Connection& c, std::string_view run_id,
+                                                                      std::string_view kind, int first_attempt,
+                                                                      int last_attempt, std::size_t limit) {
+  auto s = c.prepare("SELECT cursor, attempt_number, at, payload_json FROM timeline_events "
+                     "WHERE run_id = ? AND kind = ? AND attempt_number >= ? AND attempt_number <= ? "
+                     "ORDER BY cursor DESC LIMIT ?");
+  s.bind(1, run_id).bind(2, kind).bind(3, static_cast<std::int64_t>(first_attempt));
+  s.bind(4, static_cast<std::int64_t>(last_attempt)).bind(5, static_cast<std::int64_t>(limit));
+  std::vector<core::TimelineEvent> out;
+  while (s.step()) {
+    core::TimelineEvent e;
+    e.run_id = std::string(run_id);
+    e.cursor = s.column_int64(0);
+    e.kind = std::string(kind);
+    e.attempt_number = s.column_int(1);
+    e.at = s.column_text(2);
+    e.payload = parse_object(s.column_text(3));
+    out.push_back(std::move(e));
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
 }
 
 std::int64_t TimelineRepository::last_cursor(Connection& c, std::string_view run_id) {

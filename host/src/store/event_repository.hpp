@@ -44,6 +44,10 @@ class TimelineRepository {
   /// The newest event of `kind` that attempt `attempt_number` recorded, if any.
   static std::optional<core::TimelineEvent> last_of_attempt(Connection& c, std::string_view run_id,
                                                            std::string_view kind, int attempt_number);
+  /// The newest `limit` events of `kind` recorded by attempts first..last, oldest first.
+  static std::vector<core::TimelineEvent> last_of_attempts(Connection& c, std::string_view run_id,
+                                                           std::string_view kind, int first_attempt,
+                                                           int last_attempt, std::size_t limit);
   /// The highest cursor ever assigned for the run (0 when none), surviving reset.
   static std::int64_t last_cursor(Connection& c, std::string_view run_id);
   static void remove_all(Connection& c, std::string_view run_id);

@@ -9,7 +9,7 @@ namespace agentry::store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 4> migrations{
+constexpr std::array<std::string_view, 5> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -172,6 +172,27 @@ CREATE INDEX run_tokens_by_run ON run_tokens(run_id);
     // or missed, and why) beside the due times of migration 1's table.
     R"sql(
 ALTER TABLE schedules ADD COLUMN state_json TEXT NOT NULL DEFAULT '{}';
+)sql",
+    // 5: parent-completion notifications. A detached child's session records one for its
+    // parent (state pending), delivered once when that session ends (delivered or skipped,
+    // with a reason). Sessions keep structured source metadata ({kind: "child_completion",
+    // childRunId, childSessionIndex, childSessionStartedAt} for a parent resumed by one),
+    // so a delivery can be recognised after a crash.
+    R"sql(
+CREATE TABLE parent_notifications (
+  child_run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  child_session_index INTEGER NOT NULL,
+  parent_run_id       TEXT NOT NULL,
+  state               TEXT NOT NULL,
+  reason              TEXT NOT NULL DEFAULT '',
+  delivery            TEXT NOT NULL DEFAULT '',
+  created_at          TEXT NOT NULL,
+  updated_at          TEXT NOT NULL,
+  delivered_at        TEXT,
+  PRIMARY KEY (child_run_id, child_session_index)
+) WITHOUT ROWID;
+CREATE INDEX parent_notifications_by_state ON parent_notifications(state);
+ALTER TABLE sessions ADD COLUMN source_json TEXT NOT NULL DEFAULT '{}';
 )sql",
 };
 

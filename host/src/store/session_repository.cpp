@@ -2,11 +2,14 @@
 
 #include "store/sql_lists.hpp"
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
 namespace agentry::store {
 namespace {
 
 constexpr std::string_view session_columns =
-    "run_id, session_index, status, started_at, ended_at, backend_session_id, end_reason, prompt, ended_by";
+    "run_id, session_index, status, started_at, ended_at, backend_session_id, end_reason, prompt, ended_by, source_json";
 constexpr std::string_view attempt_columns =
     "run_id, attempt_number, session_index, index_in_session, started_at, ended_at, outcome";
 
@@ -21,12 +24,16 @@ core::Session read_session(const Statement& s) {
   out.end_reason = s.column_text(6);
   out.prompt = s.column_text(7);
   out.ended_by = s.column_text(8);
+  boost::system::error_code ec;
+  auto source = boost::json::parse(s.column_text(9), ec);
+  if (!ec && source.is_object()) out.source = std::move(source.as_object());
   return out;
 }
 
 void bind_session(Statement& s, const core::Session& v) {
   s.bind(1, v.run_id).bind(2, v.index).bind(3, v.status).bind(4, v.started_at).bind(5, v.ended_at);
   s.bind(6, v.backend_session_id).bind(7, v.end_reason).bind(8, v.prompt).bind(9, v.ended_by);
+  s.bind(10, boost::json::serialize(v.source));
 }
 
 core::Attempt read_attempt(const Statement& s) {
@@ -49,7 +56,7 @@ void bind_attempt(Statement& s, const core::Attempt& a) {
 }  // namespace
 
 void SessionRepository::insert(Connection& c, const core::Session& session) {
-  auto s = c.prepare("INSERT INTO sessions (" + std::string(session_columns) + ") VALUES (?,?,?,?,?,?,?,?,?)");
+  auto s = c.prepare("INSERT INTO sessions (" + std::string(session_columns) + ") VALUES (?,?,?,?,?,?,?,?,?,?)");
   bind_session(s, session);
   s.run();
 }
@@ -57,7 +64,7 @@ void SessionRepository::insert(Connection& c, const core::Session& session) {
 void SessionRepository::update(Connection& c, const core::Session& session) {
   auto s = c.prepare(
       "UPDATE sessions SET status=?3, started_at=?4, ended_at=?5, backend_session_id=?6, end_reason=?7, prompt=?8, "
-      "ended_by=?9 "
+      "ended_by=?9, source_json=?10 "
       "WHERE run_id=?1 AND session_index=?2");
   bind_session(s, session);
   s.run();
@@ -85,7 +92,7 @@ std::map<std::string, core::Session> SessionRepository::latest(Connection& c,
   std::map<std::string, core::Session> out;
   if (run_ids.empty()) return out;
   auto s = c.prepare("SELECT s.run_id, s.session_index, s.status, s.started_at, s.ended_at, s.backend_session_id, "
-                     "s.end_reason, '', s.ended_by FROM sessions s JOIN runs r ON r.id = s.run_id "
+                     "s.end_reason, '', s.ended_by, s.source_json FROM sessions s JOIN runs r ON r.id = s.run_id "
                      "AND s.session_index = r.session_count - 1 "
                      "WHERE s.run_id IN (SELECT value FROM json_each(?))");
   s.bind(1, json_array_text(run_ids));

@@ -24,6 +24,20 @@ TEST(RunRequestParsingTest, InitRequestReadsEveryField) {
   EXPECT_EQ(r->cli_vars.at("x").as_int64(), 1);
 }
 
+TEST(RunRequestParsingTest, ParentCompletionFieldsDefaultToUnsetAndInheriting) {
+  auto plain = parse_init_request(body(R"({"agent":"a","parentRunId":"p"})"), engine::VarOrigin::web);
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_FALSE(plain->notify_parent_on_complete.has_value());
+  EXPECT_TRUE(plain->inherit_run_group);
+  auto opted = parse_init_request(
+      body(R"({"agent":"a","parentRunId":"p","notifyParentOnComplete":false,"inheritRunGroup":false})"),
+      engine::VarOrigin::web);
+  ASSERT_TRUE(opted.ok()) << opted.error().message;
+  EXPECT_EQ(opted->notify_parent_on_complete, false);
+  EXPECT_FALSE(opted->inherit_run_group);
+  EXPECT_TRUE(parse_init_request(body(R"({"agent":"a","notifyParentOnComplete":false})"), engine::VarOrigin::web).ok());
+}
+
 TEST(RunRequestParsingTest, InitRequestRejectsBadShapes) {
   const char* bad[] = {
       R"({})",                                                // agent missing
@@ -36,6 +50,9 @@ TEST(RunRequestParsingTest, InitRequestRejectsBadShapes) {
       R"({"agent":"a","cliVars":[]})",                        // not an object
       R"({"agent":"a","parentRunId":"has space"})",           // malformed id
       R"({"agent":"a","runGroupId":"../up"})",                // malformed group
+      R"({"agent":"a","parentRunId":"p","notifyParentOnComplete":"yes"})",  // not a boolean
+      R"({"agent":"a","notifyParentOnComplete":true})",       // nobody to notify
+      R"({"agent":"a","inheritRunGroup":0})",                 // not a boolean
   };
   for (const char* text : bad) {
     auto r = parse_init_request(body(text), engine::VarOrigin::web);

@@ -133,6 +133,40 @@ TEST(RunCommandTest, DetachNeedsADaemon) {
   EXPECT_EQ(json::parse(from_env.out).at("run").at("runId"), "r1");
 }
 
+TEST(RunCommandTest, DetachedChildrenAskToNotifyTheirParent) {
+  const std::vector<std::string> connect{"--connect", "ws://127.0.0.1:4773/"};
+  auto with = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), connect.begin(), connect.end());
+    return args;
+  };
+  const auto inside = env_with({{"AGENTRY_RUN_ID", "caller"}, {"AGENTRY_RUN_GROUP_ID", "wave"}});
+  auto s = run_ending("success");
+  ASSERT_EQ(run_cli_with(with({"run", "coder", "-m", "x", "-d"}), s, inside).code, 0);
+  auto params = s->calls_to("runs.start").at(0);
+  EXPECT_EQ(params.at("notifyParentOnComplete"), true);
+  EXPECT_FALSE(params.contains("inheritRunGroup"));
+  EXPECT_EQ(params.at("runGroupId"), "wave");
+
+  auto quiet = run_ending("success");
+  ASSERT_EQ(run_cli_with(with({"run", "coder", "-m", "x", "-d", "--no-notify-parent-on-complete",
+                               "--no-inherit-run-group"}),
+                         quiet, inside)
+                .code,
+            0);
+  params = quiet->calls_to("runs.start").at(0);
+  EXPECT_EQ(params.at("notifyParentOnComplete"), false);
+  EXPECT_EQ(params.at("inheritRunGroup"), false);
+  EXPECT_FALSE(params.contains("runGroupId")) << "the parent's group from the environment is ignored";
+
+  // In the foreground the caller follows the child itself; no parent, nothing to say.
+  auto foreground = run_ending("success");
+  ASSERT_EQ(run_cli_with({"run", "coder", "-m", "x"}, foreground, inside).code, 0);
+  EXPECT_EQ(foreground->calls_to("runs.start").at(0).at("notifyParentOnComplete"), false);
+  auto top = run_ending("success");
+  ASSERT_EQ(run_cli_with(with({"run", "coder", "-m", "x", "-d"}), top).code, 0);
+  EXPECT_FALSE(top->calls_to("runs.start").at(0).contains("notifyParentOnComplete"));
+}
+
 TEST(RunCommandTest, BadArgumentsAreRefusedBeforeAnyCall) {
   auto s = std::make_shared<FakeState>();
   EXPECT_EQ(run_cli_with({"run", "coder"}, s).code, 3);  // neither --assignment nor --message

@@ -131,6 +131,27 @@ TEST_F(EngineTest, ChildRunInheritsParentVarsAndGroup) {
   EXPECT_EQ(child.run_group_id, "wave-1");
 }
 
+TEST_F(EngineTest, AChildJoinsItsParentsGroupAndNotifiesItUnlessItOptsOut) {
+  auto parent = init_run(feature_request("search"));
+  EXPECT_FALSE(parent.frozen.notify_parent_on_complete) << "nobody to notify";
+  auto request = feature_request();
+  request.parent_run_id = parent.id;
+  auto child = init_run(request);
+  EXPECT_EQ(child.run_group_id, parent.run_group_id);
+  EXPECT_TRUE(child.frozen.notify_parent_on_complete);
+
+  request.inherit_run_group = false;
+  request.notify_parent_on_complete = false;
+  auto quiet = init_run(request);
+  EXPECT_EQ(quiet.run_group_id, quiet.id);
+  EXPECT_FALSE(quiet.frozen.notify_parent_on_complete);
+
+  // A grandchild joins the group its parent joined.
+  request = feature_request();
+  request.parent_run_id = child.id;
+  EXPECT_EQ(init_run(request).run_group_id, parent.run_group_id);
+}
+
 TEST_F(EngineTest, UnknownTemplateKeysAreLeftAsWrittenAndAudited) {
   write_config("assignments/typo/assignment.md", R"(---
 schemaVersion: 1

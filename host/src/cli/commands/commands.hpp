@@ -50,6 +50,8 @@ struct StartOptions {
   std::vector<std::string> add_tasks;  // --add-task titles, added before the run starts
   std::vector<std::string> after;      // --after: <runId>, run:<runId> or group:<groupId>
   bool detach = false;
+  bool no_notify_parent = false;  // --no-notify-parent-on-complete
+  bool no_inherit_group = false;  // --no-inherit-run-group
 };
 
 struct ResumeOptions {

@@ -41,7 +41,7 @@ core::Result<json::object> parse_vars(const std::vector<std::string>& pairs) {
 /// runs.start / runs.init params from the options, the message they name and the
 /// environment.
 core::Result<json::object> start_params(const StartOptions& o, const std::optional<std::string>& message,
-                                        const Environment& env) {
+                                        const Environment& env, bool start) {
   json::object params{{"agent", o.agent}, {"callerCwd", env.cwd.string()}};
   fs::path definition_cwd = env.cwd;
   if (!o.cwd.empty()) definition_cwd = (env.cwd / o.cwd).lexically_normal();
@@ -52,8 +52,15 @@ core::Result<json::object> start_params(const StartOptions& o, const std::option
   std::string parent = o.parent_given         ? o.parent
                        : env.has(env_run_id) ? env.get(env_run_id)
                                              : env.get(env_parent_run_id);
-  if (!parent.empty()) params["parentRunId"] = parent;
-  std::string group = o.group_given ? o.group : env.get(env_run_group_id);
+  if (!parent.empty()) {
+    params["parentRunId"] = parent;
+    // A detached child (or one created to be started later) tells its parent how it
+    // ended; `run` in the foreground hands its output to the caller itself.
+    params["notifyParentOnComplete"] = !o.no_notify_parent && (o.detach || !start);
+    if (o.no_inherit_group) params["inheritRunGroup"] = false;
+  }
+  // Inside a run, $AGENTRY_RUN_GROUP_ID is the parent's group: opting out ignores it.
+  std::string group = o.group_given ? o.group : o.no_inherit_group ? std::string() : env.get(env_run_group_id);
   if (!group.empty()) params["runGroupId"] = group;
   auto vars = parse_vars(o.vars);
   if (!vars) return vars.failure();
@@ -207,7 +214,7 @@ int start_command(CommandContext& ctx, const StartOptions& o, bool start) {
   }
   auto message = read_message(o.message, ctx.env());
   if (!message) return ctx.report(message.error());
-  auto params = start_params(o, *message, ctx.env());
+  auto params = start_params(o, *message, ctx.env(), start);
   if (!params) return ctx.report(params.error());
   auto client = ctx.client();
   if (!client) return ctx.report(client.error());

@@ -1,0 +1,308 @@
+// Engine: parent-completion notifications (engine/parent_notifications.hpp). Recorded
+// when a child's session is allocated; delivered, once, after that session has ended:
+// on the pool as the child's change is heard (never on a request worker or the writer),
+// and by the startup sweep for sessions that ended while no daemon delivered.
+
+#include "engine/parent_notifications.hpp"
+
+#include "core/clock.hpp"
+#include "core/ids.hpp"
+#include "core/log.hpp"
+#include "engine/dependencies.hpp"
+#include "engine/engine.hpp"
+#include "engine/mutation_support.hpp"
+#include "engine/parent_notification_message.hpp"
+#include "engine/queued_delivery.hpp"
+#include "store/event_repository.hpp"
+#include "store/parent_notification_repository.hpp"
+#include "store/queued_message_repository.hpp"
+#include "store/session_repository.hpp"
+
+#include <algorithm>
+
+namespace agentry::engine {
+namespace json = boost::json;
+
+namespace detail {
+
+void record_parent_notification(store::Connection& c, const core::Run& run, int session_index,
+                                const std::string& at) {
+  if (!run.parent_run_id || !run.frozen.notify_parent_on_complete) return;
+  core::ParentNotification n;
+  n.child_run_id = run.id;
+  n.child_session_index = session_index;
+  n.parent_run_id = *run.parent_run_id;
+  n.state = "pending";
+  n.created_at = n.updated_at = at;
+  store::ParentNotificationRepository::upsert(c, n);
+  append_audit(c, run.id, "parent_notification.pending", Actor{"engine"},
+               {{"parentRunId", n.parent_run_id}, {"sessionIndex", session_index}});
+}
+
+json::object child_completion_source(const std::string& child_run_id, int session_index,
+                                     const std::string& session_started_at) {
+  return {{"kind", "child_completion"},
+          {"childRunId", child_run_id},
+          {"childSessionIndex", session_index},
+          {"childSessionStartedAt", session_started_at}};
+}
+
+bool same_child_completion(const json::object& source, const json::object& wanted) {
+  for (const char* key : {"kind", "childRunId", "childSessionIndex", "childSessionStartedAt"}) {
+    auto* a = source.if_contains(key);
+    auto* b = wanted.if_contains(key);
+    if (!a || !b || *a != *b) return false;
+  }
+  return true;
+}
+
+std::vector<std::string> session_transcript(store::Connection& c, const std::string& run_id, int session_index) {
+  std::vector<int> attempts;
+  for (const auto& a : store::SessionRepository::list_attempts(c, run_id))
+    if (a.session_index == session_index) attempts.push_back(a.number);
+  std::vector<std::string> out;
+  if (attempts.empty()) return out;
+  const int first = *std::min_element(attempts.begin(), attempts.end());
+  const int last = *std::max_element(attempts.begin(), attempts.end());
+  auto events = store::TimelineRepository::last_of_attempts(c, run_id, "message.completed", first, last, 32);
+  std::optional<int> attempt;  // the last attempt that said anything
+  for (auto it = events.rbegin(); it != events.rend(); ++it) {
+    auto* role = it->payload.if_contains("role");
+    if (role && (!role->is_string() || role->as_string() != "assistant")) continue;
+    auto* text = it->payload.if_contains("text");
+    if (!text || !text->is_string()) continue;
+    if (!attempt) attempt = it->attempt_number;
+    if (it->attempt_number != attempt) break;
+    out.emplace_back(text->as_string());
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+const Actor daemon_actor{"daemon"};
+
+/// What one delivery job did, for after its commit.
+struct DeliveryOutcome {
+  int delivered = 0;
+  std::vector<std::string> changed;   // runs whose state the job wrote
+  std::optional<core::Run> launch;    // a parent session to launch
+  std::string prompt;
+};
+
+/// Marks the row and audits it on the child.
+void settle(store::Connection& c, core::ParentNotification n, const std::string& state, const std::string& reason,
+            const std::string& delivery, json::object data) {
+  const std::string now = core::now_iso8601();
+  n.state = state;
+  n.reason = reason;
+  n.delivery = delivery;
+  n.updated_at = now;
+  if (state == "delivered") n.delivered_at = now;
+  store::ParentNotificationRepository::upsert(c, n);
+  data["parentRunId"] = n.parent_run_id;
+  data["sessionIndex"] = n.child_session_index;
+  if (!reason.empty()) data["reason"] = reason;
+  if (!delivery.empty()) data["delivery"] = delivery;
+  detail::append_audit(c, n.child_run_id, "parent_notification." + state, daemon_actor, std::move(data));
+}
+
+/// Whether a session's source lists `wanted` among the queued messages it delivered
+/// (engine/queued_delivery.hpp), directly or beside a child's completion.
+bool delivered_with_queue(const json::object& session_source, const json::object& wanted) {
+  if (auto* listed = session_source.if_contains("sources"); listed && listed->is_array())
+    for (const auto& item : listed->as_array())
+      if (item.is_object() && detail::same_child_completion(item.as_object(), wanted)) return true;
+  if (auto* queued = session_source.if_contains("queued"); queued && queued->is_object())
+    return delivered_with_queue(queued->as_object(), wanted);
+  return false;
+}
+
+/// How the parent already got this notification, if it did: a queued message or a
+/// session carrying the same source metadata.
+std::optional<std::string> existing_delivery(store::Connection& c, const std::string& parent_id,
+                                             const json::object& source) {
+  for (const auto& m : store::QueuedMessageRepository::list(c, parent_id))
+    if (detail::same_child_completion(m.source, source)) return std::string("queued_message");
+  for (const auto& s : store::SessionRepository::list(c, parent_id)) {
+    if (detail::same_child_completion(s.source, source)) return std::string("resumed");
+    if (delivered_with_queue(s.source, source)) return std::string("queued_message");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+core::Result<int> Engine::deliver_parent_notifications(const std::string& child_id, bool at_startup) {
+  // A read first: most changes are of runs that owe nobody anything.
+  auto owes = db_.read([&](store::Connection& c) -> core::Result<bool> {
+    return !store::ParentNotificationRepository::pending(c, child_id).empty();
+  });
+  if (!owes) return owes.failure();
+  if (!*owes) return 0;
+  auto outcome = db_.write<DeliveryOutcome>([&](store::Connection& c) -> core::Result<DeliveryOutcome> {
+    DeliveryOutcome out;
+    auto rows = store::ParentNotificationRepository::pending(c, child_id);
+    if (rows.empty()) return out;
+    auto child = store::RunRepository::get(c, child_id);
+    if (!child) return out;  // deleted: its rows went with it
+    for (auto& n : rows) {
+      auto session = store::SessionRepository::get(c, child_id, n.child_session_index);
+      if (!session || n.child_session_index < child->session_count - 1) {
+        settle(c, n, "skipped", detail::reason_session_not_current, "", {{"currentSessionIndex", child->session_count - 1}});
+        out.changed.push_back(child_id);
+        continue;
+      }
+      if (!session->ended_at) {
+        // Still running (or taken over after a restart): delivered when it ends.
+        if (at_startup) {
+          detail::append_audit(c, child_id, "parent_notification.kept_pending", daemon_actor,
+                               {{"parentRunId", n.parent_run_id},
+                                {"sessionIndex", n.child_session_index},
+                                {"reason", detail::reason_child_session_not_terminal}});
+          out.changed.push_back(child_id);
+        }
+        continue;
+      }
+      out.changed.push_back(child_id);
+      // The session's start time tells it from a session of the same index before a reset.
+      const json::object source = detail::child_completion_source(child_id, n.child_session_index, session->started_at);
+      json::object data{{"status", session->status}};
+      if (at_startup) data["recovered"] = true;
+      auto parent = store::RunRepository::get(c, n.parent_run_id);
+      if (!parent) {
+        settle(c, n, "skipped", detail::reason_parent_not_found, "", std::move(data));
+        continue;
+      }
+      if (auto already = existing_delivery(c, parent->id, source)) {
+        data["matchedSource"] = true;
+        settle(c, n, "delivered", "", *already, std::move(data));
+        ++out.delivered;
+        continue;
+      }
+      if (parent->archived) {
+        settle(c, n, "skipped", detail::reason_parent_archived, "", std::move(data));
+        continue;
+      }
+      if (parent->damaged) {  // never acted on
+        settle(c, n, "skipped", detail::reason_parent_not_resumable, "", std::move(data));
+        continue;
+      }
+      ChildCompletion completion{child_id, child->name, n.child_session_index, session->status,
+                                 session->end_reason, detail::session_transcript(c, child_id, n.child_session_index)};
+      const std::string message = parent_completion_message(completion);
+      const auto facts = core::facts_of(*parent);
+      if (!core::refusal(core::Operation::queue_message, facts)) {
+        core::QueuedMessage m;
+        m.id = core::new_prefixed_id("qm");
+        m.run_id = parent->id;
+        m.text = message;
+        m.source = source;
+        m.created_at = core::now_iso8601();
+        store::QueuedMessageRepository::insert(c, m);
+        parent->queued_message_count += 1;
+        detail::save_with_audit(c, *parent, "run.message_queued", daemon_actor,
+                                {{"messageId", m.id},
+                                 {"length", message.size()},
+                                 {"queuedMessageCount", parent->queued_message_count},
+                                 {"source", "child_completion"},
+                                 {"childRunId", child_id},
+                                 {"childSessionIndex", n.child_session_index}});
+        data["messageId"] = m.id;
+        settle(c, n, "delivered", "", "queued_message", std::move(data));
+        out.changed.push_back(parent->id);
+        ++out.delivered;
+        continue;
+      }
+      if (parent->session_count == 0) {
+        settle(c, n, "skipped", detail::reason_parent_not_started, "", std::move(data));
+        continue;
+      }
+      auto refused = core::refusal(core::Operation::resume, facts);
+      const bool backend = backends_.has(parent->frozen.backend);
+      if (refused || !backend || !core::is_terminal(parent->status) ||
+          !detail::check_dependencies_met(c, *parent, "resume")) {
+        data["why"] = refused ? *refused : !backend ? "the parent's backend is not available" : "the parent cannot be resumed";
+        settle(c, n, "skipped", detail::reason_parent_not_resumable, "", std::move(data));
+        continue;
+      }
+      // A managed resume: the message is the prompt of the parent's next session, after
+      // any messages still queued for it (as a resume by hand would deliver them).
+      std::string prompt = later_session_prompt(task_section(c, *parent, config_.task_prompt), message);
+      auto queued = store::QueuedMessageRepository::list(c, parent->id);
+      if (!queued.empty()) {
+        prompt = detail::join_queued_texts(queued) + "\n\n" + prompt;
+        store::QueuedMessageRepository::remove_all(c, parent->id);
+        parent->queued_message_count = 0;
+      }
+      json::object session_source = source;
+      if (auto carried = detail::queued_session_source(queued); !carried.empty())
+        session_source["queued"] = std::move(carried);
+      detail::open_session(c, *parent, prompt, config_.controller_id, std::move(session_source));
+      if (parent->frozen.backend != core::passive_backend) detail::open_attempt(c, *parent);
+      json::object resumed{{"sessionIndex", parent->session_count - 1},
+                           {"backend", parent->frozen.backend},
+                           {"source", "child_completion"},
+                           {"childRunId", child_id},
+                           {"childSessionIndex", n.child_session_index},
+                           {"length", prompt.size()}};
+      if (!queued.empty()) resumed["queuedMessageCount"] = queued.size();
+      detail::save_with_audit(c, *parent, "run.resumed", daemon_actor, std::move(resumed));
+      data["parentSessionIndex"] = parent->session_count - 1;
+      settle(c, n, "delivered", "", "resumed", std::move(data));
+      out.changed.push_back(parent->id);
+      ++out.delivered;
+      if (parent->frozen.backend != core::passive_backend) {
+        out.launch = *parent;
+        out.prompt = std::move(prompt);
+      }
+    }
+    if (!out.changed.empty()) {
+      // The child's revision moves with its notification (RunDetail.parentNotification).
+      auto fresh = store::RunRepository::get(c, child_id);
+      if (fresh) {
+        detail::touch(*fresh);
+        store::RunRepository::update(c, *fresh);
+      }
+    }
+    return out;
+  });
+  if (!outcome) return outcome.failure();
+  std::sort(outcome->changed.begin(), outcome->changed.end());
+  outcome->changed.erase(std::unique(outcome->changed.begin(), outcome->changed.end()), outcome->changed.end());
+  for (const auto& id : outcome->changed) bus_.run_changed(id);
+  if (outcome->launch) {
+    core::log_info("resumed a parent run with its child's completion",
+                   {{"runId", outcome->launch->id}, {"childRunId", child_id}});
+    launch_session(*outcome->launch, outcome->prompt);
+  }
+  return outcome->delivered;
+}
+
+core::Result<int> Engine::start_parent_notifications() {
+  if (!notification_watcher_)
+    notification_watcher_ = std::make_unique<DependencyWatcher>(bus_, pool_, [this](const std::string& run_id) {
+      if (auto done = deliver_parent_notifications(run_id, false); !done)
+        core::log_error("delivering a parent-completion notification failed",
+                        {{"runId", run_id}, {"error", done.error().message}});
+    });
+  auto children = db_.read([](store::Connection& c) -> core::Result<std::vector<std::string>> {
+    return store::ParentNotificationRepository::children_with_pending(c);
+  });
+  if (!children) return children.failure();
+  int delivered = 0;
+  for (const auto& id : *children) {
+    auto done = deliver_parent_notifications(id, true);
+    if (!done) {
+      core::log_error("delivering a parent-completion notification failed", {{"runId", id}, {"error", done.error().message}});
+      continue;
+    }
+    delivered += *done;
+  }
+  return delivered;
+}
+
+}  // namespace agentry::engine
