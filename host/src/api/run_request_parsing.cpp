@@ -49,7 +49,7 @@ core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
 
 core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin) {
   if (auto ok = body.allow_only({"agent", "assignment", "definitionCwd", "callerCwd", "parentRunId", "runGroupId",
-                                 "backendSessionId", "cliVars", "webVars", "overrides", "name", "dependencies"});
+                                 "backendSessionId", "cliVars", "webVars", "overrides", "name", "dependencies", "notify"});
       !ok)
     return ok.failure();
   engine::InitRequest r;
@@ -109,6 +109,18 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
       if (!parsed) return parsed.failure();
       r.dependencies.push_back(std::move(*parsed));
     }
+  }
+  if (auto* notify = body.object().if_contains("notify")) {
+    // Webhooks only: a command target would let whoever reaches the API choose what
+    // the daemon runs. Definition files may declare commands.
+    std::optional<std::pair<std::string, std::string>> first;
+    r.notify = core::parse_notify_targets(*notify, "notify", "run", /*allow_commands=*/false,
+                                          [&](const std::string& field, const std::string& message) {
+                                            if (!first) first.emplace(field, message);
+                                          });
+    if (first)
+      return core::fail(ErrorCode::invalid_request, "field '" + first->first + "' " + first->second,
+                        {{"field", first->first}});
   }
   return r;
 }

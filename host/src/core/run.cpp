@@ -124,6 +124,7 @@ json::value to_json(const FrozenInputs& in) {
   o["lockedFields"] = to_array(in.locked_fields);
   o["maxAttemptsPerSession"] = in.max_attempts_per_session;
   o["taskPrompt"] = in.task_prompt;
+  if (!in.notify.empty()) o["notify"] = to_json(in.notify);
   return o;
 }
 
@@ -163,6 +164,7 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
   if (auto* v = o.if_contains("maxAttemptsPerSession"); v && v->is_int64())
     in.max_attempts_per_session = static_cast<int>(v->as_int64());
   if (auto* v = o.if_contains("taskPrompt"); v && v->is_bool()) in.task_prompt = v->as_bool();
+  if (auto* v = o.if_contains("notify")) in.notify = notify_targets_from_json(*v);
   return in;
 }
 

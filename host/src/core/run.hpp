@@ -4,6 +4,7 @@
 // (what may happen) and in the engine (making it happen).
 
 #include "core/dependency.hpp"
+#include "core/notify_target.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -79,6 +80,9 @@ struct FrozenInputs {
   /// Each session's first prompt lists the tasks and how to report them (engine/task_prompt.hpp);
   /// off when the agent or the assignment says `taskPrompt: false`.
   bool task_prompt = true;
+  /// Where to say that the run ended or needs the user: the agent's, the assignment's
+  /// and the request's targets, in that order (core/notify_target.hpp).
+  std::vector<NotifyTarget> notify;
 };
 
 boost::json::value to_json(const FrozenInputs& inputs);
@@ -103,6 +107,21 @@ struct PendingApproval {
   std::string summary;
   boost::json::value details;  // null when the backend sent none
   std::string requested_at;
+};
+
+/// One delivery of a completion notification as views show it (RunDetail.notifications):
+/// the target redacted (core::redacted_target), never its secret.
+struct NotificationDelivery {
+  std::int64_t id = 0;
+  std::string event;
+  std::string target;
+  std::string idempotency_key;
+  std::string state;  // pending | delivered | failed
+  int attempts = 0;
+  std::string last_error;
+  std::string created_at;
+  std::optional<std::string> delivered_at;
+  std::optional<std::string> next_attempt_at;  // while pending
 };
 
 struct Run {
@@ -137,6 +156,8 @@ struct Run {
   std::vector<QueuedMessage> queued_messages;
   /// Derived, views only: the approvals the live attempt waits on (in this process).
   std::vector<PendingApproval> pending_approvals;
+  /// Derived, views only: the run's completion notifications and how their delivery went.
+  std::vector<NotificationDelivery> notifications;
   /// Derived: what the run waits on, each as it stands now (summaries and views load
   /// them; elsewhere empty), and, views only, the runs that wait on this one.
   std::vector<DependencyStatus> dependencies;

@@ -3,6 +3,7 @@
 // input and build these; the engine never sees raw JSON bodies.
 
 #include "core/dependency.hpp"
+#include "core/notify_target.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -47,6 +48,9 @@ struct InitRequest {
   /// What the run waits on (agentry's extension of the start contract). A start whose
   /// dependencies are not all met leaves the run ready; the daemon starts it later.
   std::vector<core::Dependency> dependencies;
+  /// Completion notification targets of this run only (webhooks; validated by the
+  /// transport), frozen after the agent's and the assignment's.
+  std::vector<core::NotifyTarget> notify;
 };
 
 struct ResumeRequest {
