@@ -270,6 +270,21 @@ json::object run_detail(const RunDetailInputs& in) {
   json::array approvals;
   for (const auto& a : run.pending_approvals) approvals.push_back(pending_approval_json(a));
   d["pendingApprovals"] = std::move(approvals);
+  json::array notifications;
+  for (const auto& n : run.notifications) {
+    json::object o{{"id", n.id},
+                   {"event", n.event},
+                   {"target", n.target},
+                   {"idempotencyKey", n.idempotency_key},
+                   {"state", n.state},
+                   {"attempts", n.attempts},
+                   {"lastError", n.last_error.empty() ? json::value(nullptr) : json::value(n.last_error)},
+                   {"createdAt", n.created_at},
+                   {"deliveredAt", n.delivered_at ? json::value(*n.delivered_at) : json::value(nullptr)}};
+    if (n.next_attempt_at) o["nextAttemptAt"] = *n.next_attempt_at;
+    notifications.push_back(std::move(o));
+  }
+  d["notifications"] = std::move(notifications);
   d["resolvedHooks"] = json::array{};
   d["hookState"] = json::object{};
   d["hookAudits"] = json::array{};
