@@ -76,6 +76,15 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
                   "daemon starts it when they are")
       ->type_name("RUN|group:ID")
       ->allow_extra_args(false);
+  cmd->add_option("--notify-webhook", o.notify_webhooks,
+                  "POST run.finished and run.needs_user events of this run to this http(s) URL (repeatable); "
+                  "added to the agent's and assignment's notify targets")
+      ->type_name("URL")
+      ->allow_extra_args(false);
+  cmd->add_option("--notify-secret-env", o.notify_secret_env,
+                  "Sign --notify-webhook requests (X-Agentry-Signature, HMAC-SHA256) with the secret in this "
+                  "environment variable of the daemon")
+      ->type_name("NAME");
   record = [&o, record_message, group, parent] {
     record_message();
     o.group_given = group->count() > 0;

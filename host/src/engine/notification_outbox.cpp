@@ -30,7 +30,9 @@ int queue_notification(store::Connection& c, const core::Run& run, std::string_v
   body["run"] = json::object{{"id", run.id},
                              {"name", optional_text(run.name)},
                              {"agent", run.frozen.agent_name},
-                             {"assignment", run.frozen.assignment_name},
+                             {"assignment", run.frozen.assignment_name.empty()
+                                                ? json::value(nullptr)
+                                                : json::value(run.frozen.assignment_name)},
                              {"status", core::to_string(run.status)},
                              {"statusReason", run.status_reason},
                              {"sessionIndex", std::max(0, run.session_count - 1)},

@@ -138,6 +138,14 @@ AttemptOutcome Notifier::attempt(const store::OutboxEntry& entry) {
 }
 
 void Notifier::deliver(store::OutboxEntry entry) {
+  {
+    // Stopping: a row not yet tried stays pending for the next daemon.
+    std::lock_guard lock(mutex_);
+    if (stopping_) {
+      in_flight_.erase(entry.id);
+      return;
+    }
+  }
   AttemptOutcome outcome;
   try {
     outcome = attempt(entry);
