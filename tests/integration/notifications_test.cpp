@@ -4,6 +4,7 @@
 // (visible over HTTP and WebSocket), a daemon killed between attempts, a local command
 // target, and definitions or requests that declare targets badly.
 #include "daemon_fixture.hpp"
+#include "support/subprocess.hpp"
 #include "support/test_server.hpp"
 #include "support/ws_client.hpp"
 
@@ -11,6 +12,7 @@
 #include <openssl/hmac.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -247,6 +249,37 @@ TEST_F(NotificationsTest, ACommandTargetGetsTheEventOnStdin) {
   auto body = json::parse(text.str()).as_object();
   EXPECT_EQ(body.at("event"), "run.finished");
   EXPECT_EQ(body.at("run").at("id"), run.c_str());
+}
+
+TEST_F(NotificationsTest, AnEmbeddedCliRunQueuesAndTheNextDaemonDelivers) {
+  daemon_->stop();
+  write_agent("plain", "mock", "{steps: [{say: done}]}");
+  // The embedded CLI: no daemon is serving, so nobody delivers yet.
+  test::SpawnOptions options;
+  options.argv = {std::getenv("AGENTRY_BIN"), "run", "plain", "-m", "go", "--notify-webhook", hook_url(),
+                  "--notify-secret-env", "HOOK_SECRET"};
+  options.env = test::environment_with({{"AGENTRY_HOME", home_.string()},
+                                        {"AGENTRY_CONFIG_DIR", config_.string()},
+                                        {"AGENTRY_CONNECT", ""},
+                                        {"AGENTRY_RUN_ID", ""},
+                                        {"AGENTRY_PARENT_RUN_ID", ""},
+                                        {"AGENTRY_RUN_GROUP_ID", ""}});
+  options.cwd = work_;
+  options.die_with_parent = true;
+  auto pid = test::spawn_process(options);
+  auto code = test::wait_for_exit(pid, 60s);
+  ASSERT_TRUE(code.has_value());
+  EXPECT_EQ(*code, 0);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_TRUE(receiver_->requests().empty());
+
+  start_daemon(env());
+  auto requests = wait_for_requests(1);
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].headers.at("x-agentry-signature"), "sha256=" + hmac_hex(secret_, requests[0].body));
+  auto body = json::parse(requests[0].body).as_object();
+  const std::string run(body.at("run").at("id").as_string());
+  EXPECT_EQ(wait_for_notification(run, "delivered").at("attempts"), 1);
 }
 
 TEST_F(NotificationsTest, BadTargetsAreRefusedWithTheirFieldAndTheDaemonGoesOn) {
