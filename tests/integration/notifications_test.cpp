@@ -133,6 +133,12 @@ TEST_F(NotificationsTest, ARunsEndIsPostedOnceSignedAndKeyed) {
   EXPECT_FALSE(delivered.at("deliveredAt").is_null());
   // The view names the target without its query, and never holds the secret.
   EXPECT_EQ(delivered.at("target"), ("http://127.0.0.1:" + std::to_string(receiver_->port()) + "/hooks/agentry").c_str());
+  const auto shown = get_run(run);
+  const auto& frozen = shown.at("frozen").at("notify").as_array();
+  ASSERT_EQ(frozen.size(), 1u);
+  EXPECT_EQ(frozen[0].at("signed"), true);
+  EXPECT_EQ(frozen[0].at("origin"), "agent");
+  EXPECT_EQ(frozen[0].at("target"), delivered.at("target"));
   const auto detail_text = client().get("/api/runs/" + run).body;
   EXPECT_EQ(detail_text.find(secret_), std::string::npos);
   EXPECT_EQ(detail_text.find("token=abc"), std::string::npos);

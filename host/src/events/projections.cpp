@@ -241,6 +241,16 @@ json::object run_detail(const RunDetailInputs& in) {
                                       {"env", f.launcher->env}};
   else
     frozen["launcher"] = nullptr;
+  // The run's notification targets, as views may show them: never a secret or a URL's query.
+  json::array notify;
+  for (const auto& t : f.notify)
+    notify.push_back(json::object{
+        {"kind", t.kind == core::NotifyTarget::Kind::webhook ? "webhook" : "command"},
+        {"target", core::redacted_target(t)},
+        {"events", strings(t.events)},
+        {"signed", !t.secret.empty() || !t.secret_env.empty()},
+        {"origin", t.origin}});
+  frozen["notify"] = std::move(notify);
   d["frozen"] = std::move(frozen);
   json::array tasks;
   for (const auto& t : in.tasks) {
