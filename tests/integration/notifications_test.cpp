@@ -309,6 +309,11 @@ TEST_F(NotificationsTest, BadTargetsAreRefusedWithTheirFieldAndTheDaemonGoesOn) 
   auto no_commands = client().post_json("/api/runs/init", command);
   EXPECT_EQ(no_commands.status, 400) << no_commands.body;
   EXPECT_NE(no_commands.body.find("notify[0].command"), std::string::npos) << no_commands.body;
+  // The same refusal over WebSocket JSON-RPC.
+  test::WsClient ws("127.0.0.1", daemon_->port());
+  auto over_ws = ws.call("runs.init", command);
+  ASSERT_TRUE(over_ws.contains("error")) << json::serialize(over_ws);
+  EXPECT_NE(json::serialize(over_ws).find("notify[0].command"), std::string::npos) << json::serialize(over_ws);
   json::object not_a_list{{"agent", "plain"}, {"callerCwd", work_.string()}, {"notify", "http://x"}};
   auto bad_shape = client().post_json("/api/runs/init", not_a_list);
   EXPECT_EQ(bad_shape.status, 400) << bad_shape.body;
