@@ -4,7 +4,7 @@ find_package(Threads REQUIRED)
 find_package(Boost 1.81 REQUIRED CONFIG COMPONENTS json filesystem)
 find_package(SQLite3 REQUIRED)
 # SHA-256 and randomness for per-run tokens (engine/run_tokens.cpp).
-find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto SSL)
 find_package(yaml-cpp 0.7 REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)

@@ -50,7 +50,7 @@ core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
 core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin) {
   if (auto ok = body.allow_only({"agent", "assignment", "definitionCwd", "callerCwd", "parentRunId", "runGroupId",
                                  "backendSessionId", "cliVars", "webVars", "overrides", "name", "dependencies",
-                                 "notifyParentOnComplete", "inheritRunGroup"});
+                                 "notifyParentOnComplete", "inheritRunGroup", "notify"});
       !ok)
     return ok.failure();
   engine::InitRequest r;
@@ -80,13 +80,13 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
                       "field 'runGroupId' must be 1-128 characters of letters, digits and _ . : / -",
                       {{"field", "runGroupId"}});
   if (auto ok = check_size("name", r.name, max_name_bytes); !ok) return ok.failure();
-  auto notify = body.optional_bool("notifyParentOnComplete");
-  if (!notify) return notify.failure();
-  if (*notify && **notify && !r.parent_run_id)
+  auto notify_parent = body.optional_bool("notifyParentOnComplete");
+  if (!notify_parent) return notify_parent.failure();
+  if (*notify_parent && **notify_parent && !r.parent_run_id)
     return core::fail(ErrorCode::invalid_request,
                       "field 'notifyParentOnComplete' needs 'parentRunId': only a child run can notify its parent",
                       {{"field", "notifyParentOnComplete"}});
-  r.notify_parent_on_complete = *notify;
+  r.notify_parent_on_complete = *notify_parent;
   auto inherit = body.optional_bool("inheritRunGroup");
   if (!inherit) return inherit.failure();
   r.inherit_run_group = inherit->value_or(true);
@@ -120,6 +120,18 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
       if (!parsed) return parsed.failure();
       r.dependencies.push_back(std::move(*parsed));
     }
+  }
+  if (auto* notify = body.object().if_contains("notify")) {
+    // Webhooks only: a command target would let whoever reaches the API choose what
+    // the daemon runs. Definition files may declare commands.
+    std::optional<std::pair<std::string, std::string>> first;
+    r.notify = core::parse_notify_targets(*notify, "notify", "run", /*allow_commands=*/false,
+                                          [&](const std::string& field, const std::string& message) {
+                                            if (!first) first.emplace(field, message);
+                                          });
+    if (first)
+      return core::fail(ErrorCode::invalid_request, "field '" + first->first + "' " + first->second,
+                        {{"field", first->first}});
   }
   return r;
 }

@@ -82,6 +82,15 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
   cmd->add_flag("--no-inherit-run-group", o.no_inherit_group,
                 "With a parent: make a group of its own instead of joining the parent's (and ignore "
                 "$AGENTRY_RUN_GROUP_ID)");
+  cmd->add_option("--notify-webhook", o.notify_webhooks,
+                  "POST run.finished and run.needs_user events of this run to this http(s) URL (repeatable); "
+                  "added to the agent's and assignment's notify targets")
+      ->type_name("URL")
+      ->allow_extra_args(false);
+  cmd->add_option("--notify-secret-env", o.notify_secret_env,
+                  "Sign --notify-webhook requests (X-Agentry-Signature, HMAC-SHA256) with the secret in this "
+                  "environment variable of the daemon")
+      ->type_name("NAME");
   record = [&o, record_message, group, parent] {
     record_message();
     o.group_given = group->count() > 0;

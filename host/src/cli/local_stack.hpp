@@ -46,6 +46,7 @@ class LocalStack {
   api::ApiContext& context() { return *context_; }
   const api::Operations& operations() const { return operations_; }
   store::Database& database() { return *db_; }
+  events::EventBus& bus() { return bus_; }
 
  private:
   LocalStack(const Paths& paths, std::unique_ptr<store::Database> db, api::DaemonInfo info, bool per_run_tokens);

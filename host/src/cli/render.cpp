@@ -138,6 +138,14 @@ std::string render_run_detail(const json::object& run) {
                      truncate(text_at(a, "summary"), 70)});
     out += "\n" + table.render() + "answer with: agentry approve " + text_at(v, "runId") + " <id> [--deny]\n";
   }
+  if (auto* notifications = run.if_contains("notifications");
+      notifications && notifications->is_array() && !notifications->as_array().empty()) {
+    Table table({"NOTIFY", "EVENT", "TARGET", "STATE", "ATTEMPTS", "ERROR"});
+    for (const auto& n : notifications->as_array())
+      table.add_row({text_at(n, "id"), text_at(n, "event"), truncate(text_at(n, "target"), 50), text_at(n, "state"),
+                     text_at(n, "attempts"), truncate(text_at(n, "lastError"), 50)});
+    out += "\n" + table.render();
+  }
   if (auto* sessions = run.if_contains("sessions"); sessions && sessions->is_array() && !sessions->as_array().empty()) {
     Table table({"SESSION", "STATUS", "STARTED", "ENDED", "ATTEMPTS", "REASON"});
     for (const auto& s : sessions->as_array()) {

@@ -16,6 +16,7 @@
 #include "core/log.hpp"
 #include "core/process_identity.hpp"
 #include "engine/controllers.hpp"
+#include "notify/notifier.hpp"
 
 #include <chrono>
 #include <csignal>
@@ -160,6 +161,10 @@ int run_serve(const ServeOptions& options) {
   if (const char* ms = std::getenv("AGENTRY_FOREIGN_CHANGE_INTERVAL_MS"); ms && std::atol(ms) > 0)
     watch_interval = std::chrono::milliseconds(std::atol(ms));
   (*stack)->start_foreign_change_watch(watch_interval);
+  // Completion notifications: only the serving daemon delivers them, those queued while
+  // no daemon ran (by embedded CLIs, or left over from the last daemon) first.
+  notify::Notifier notifier((*stack)->database(), (*stack)->bus(), notify::NotifierOptions::from_environment());
+  notifier.start();
   // Schedules after reconciliation (the reference's order): missed occurrences are
   // recorded, not started late; the rest are armed on one timer.
   if (auto armed = engine.start_schedules(); !armed)
@@ -181,6 +186,8 @@ int run_serve(const ServeOptions& options) {
   // aborted) while their results can still be recorded. Runs whose agent works on
   // without us (Codex over ws/uds) are detached instead, and taken over at the next start.
   engine.stop_live_runs("agentry is shutting down", /*leave_remote_agents=*/true);
+  // After the runs: what their ends queued is delivered by the next daemon.
+  notifier.stop();
   core::log_info("daemon stopped");
   return signal == SIGINT ? exit_code::cancelled : exit_code::success;
 }

@@ -125,6 +125,7 @@ json::value to_json(const FrozenInputs& in) {
   o["maxAttemptsPerSession"] = in.max_attempts_per_session;
   o["taskPrompt"] = in.task_prompt;
   o["notifyParentOnComplete"] = in.notify_parent_on_complete;
+  if (!in.notify.empty()) o["notify"] = to_json(in.notify);
   return o;
 }
 
@@ -165,6 +166,7 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
     in.max_attempts_per_session = static_cast<int>(v->as_int64());
   if (auto* v = o.if_contains("taskPrompt"); v && v->is_bool()) in.task_prompt = v->as_bool();
   if (auto* v = o.if_contains("notifyParentOnComplete"); v && v->is_bool()) in.notify_parent_on_complete = v->as_bool();
+  if (auto* v = o.if_contains("notify")) in.notify = notify_targets_from_json(*v);
   return in;
 }
 

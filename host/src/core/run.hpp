@@ -5,6 +5,7 @@
 
 #include "core/attachment.hpp"
 #include "core/dependency.hpp"
+#include "core/notify_target.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -83,6 +84,9 @@ struct FrozenInputs {
   /// The run has a parent and asked for a parent-completion notification: each of its
   /// sessions tells the parent, once, how it ended (engine/parent_notifications.hpp).
   bool notify_parent_on_complete = false;
+  /// Where to say that the run ended or needs the user: the agent's, the assignment's
+  /// and the request's targets, in that order (core/notify_target.hpp).
+  std::vector<NotifyTarget> notify;
 };
 
 boost::json::value to_json(const FrozenInputs& inputs);
@@ -122,6 +126,21 @@ struct ParentNotification {
   std::optional<std::string> delivered_at;
 };
 
+/// One delivery of a completion notification as views show it (RunDetail.notifications):
+/// the target redacted (core::redacted_target), never its secret.
+struct NotificationDelivery {
+  std::int64_t id = 0;
+  std::string event;
+  std::string target;
+  std::string idempotency_key;
+  std::string state;  // pending | delivered | failed
+  int attempts = 0;
+  std::string last_error;
+  std::string created_at;
+  std::optional<std::string> delivered_at;
+  std::optional<std::string> next_attempt_at;  // while pending
+};
+
 struct Run {
   std::string id;
   RunStatus status = RunStatus::initialized;
@@ -156,6 +175,8 @@ struct Run {
   std::optional<ParentNotification> parent_notification;
   /// Derived, views only: the approvals the live attempt waits on (in this process).
   std::vector<PendingApproval> pending_approvals;
+  /// Derived, views only: the run's completion notifications and how their delivery went.
+  std::vector<NotificationDelivery> notifications;
   /// Derived: what the run waits on, each as it stands now (summaries and views load
   /// them; elsewhere empty), and, views only, the runs that wait on this one.
   std::vector<DependencyStatus> dependencies;

@@ -2,6 +2,7 @@
 // An agent: which backend runs it, how, and its role instructions.
 // File: agents/<name>/agent.md (front matter + markdown body).
 
+#include "core/notify_target.hpp"
 #include "definitions/problem.hpp"
 
 #include <boost/json/object.hpp>
@@ -42,6 +43,8 @@ struct AgentDefinition {
   std::vector<std::string> unlocked_fields;
   std::optional<std::string> launcher;  // a launcher name
   std::string instructions;             // the markdown body: the agent's role
+  /// `notify:`: completion notification targets (core/notify_target.hpp), origin "agent".
+  std::vector<core::NotifyTarget> notify;
   std::vector<Problem> warnings;        // non-fatal problems found while loading
 };
 

@@ -96,6 +96,7 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
     diag.error("launcher", "'" + *agent.launcher +
                                "' is not a launcher name (the file name of launchers/<name>.yaml)");
   }
+  agent.notify = reader.notify_targets("notify", "agent");
   agent.instructions = std::move(document->body);
   reader.warn_unknown_keys();
 

@@ -2,6 +2,7 @@
 // An assignment: a reusable piece of work (instructions, typed vars, a task list) that
 // a run gives to an agent. File: assignments/<name>/assignment.md.
 
+#include "core/notify_target.hpp"
 #include "definitions/problem.hpp"
 #include "definitions/vars.hpp"
 
@@ -37,6 +38,8 @@ struct AssignmentDefinition {
   std::vector<ResolvedTask> tasks;
   std::vector<std::string> locked_fields;
   std::string instructions;  // the markdown body, a template
+  /// `notify:`: completion notification targets (core/notify_target.hpp), origin "assignment".
+  std::vector<core::NotifyTarget> notify;
   std::vector<Problem> warnings;
 };
 

@@ -45,6 +45,7 @@ std::optional<AssignmentDefinition> parse_assignment(const Location& location, c
   if (auto retries = reader.integer("maxRetries", 0, 20)) assignment.max_retries = static_cast<int>(*retries);
   assignment.task_prompt = reader.boolean("taskPrompt").value_or(true);
   assignment.schedule = reader.json("schedule").value_or(nullptr);
+  assignment.notify = reader.notify_targets("notify", "assignment");
   assignment.caller_instructions = reader.string("callerInstructions").value_or("");
   if (const YamlNode* vars = reader.take("vars")) {
     assignment.vars = read_var_specs(*vars, "vars", diag);

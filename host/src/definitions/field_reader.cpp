@@ -148,3 +148,14 @@ void check_schema_version(FieldReader& reader) {
 }
 
 }  // namespace agentry::definitions
+
+namespace agentry::definitions {
+
+std::vector<core::NotifyTarget> FieldReader::notify_targets(std::string_view key, const std::string& origin) {
+  auto value = json(key);
+  if (!value) return {};
+  return core::parse_notify_targets(*value, field(key), origin, /*allow_commands=*/true,
+                                    [&](const std::string& f, const std::string& message) { diag_.error(f, message); });
+}
+
+}  // namespace agentry::definitions

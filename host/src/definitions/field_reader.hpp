@@ -2,6 +2,7 @@
 // Typed access to the fields of one YAML map, reporting every type error with its
 // dotted field path and warning about keys nobody asked for (usually typos).
 
+#include "core/notify_target.hpp"
 #include "definitions/problem.hpp"
 #include "definitions/yaml_node.hpp"
 
@@ -36,6 +37,9 @@ class FieldReader {
   std::optional<std::vector<std::string>> string_list(std::string_view key);
   /// The value as opaque JSON (for fields agentry does not interpret).
   std::optional<boost::json::value> json(std::string_view key);
+
+  /// `notify:`: completion notification targets, every problem reported with its field.
+  std::vector<core::NotifyTarget> notify_targets(std::string_view key, const std::string& origin);
 
   /// Warns (not fails) for every key that no accessor took.
   void warn_unknown_keys();

@@ -53,6 +53,7 @@ boost::json::object to_json(const AgentDefinition& agent) {
   out["timeoutSec"] = agent.timeout_sec;
   out["unrestricted"] = agent.unrestricted;
   out["taskPrompt"] = agent.task_prompt;
+  out["notify"] = core::to_json(agent.notify, /*redact_secret=*/true);
   out["backendConfig"] = agent.backend_config;
   out["backendArgs"] = std::move(backend_args);
   out["lockedFields"] = strings(agent.locked_fields);
@@ -77,6 +78,7 @@ boost::json::object to_json(const AssignmentDefinition& assignment) {
   out["message"] = optional_string(assignment.message);
   out["maxRetries"] = assignment.max_retries;
   out["taskPrompt"] = assignment.task_prompt;
+  out["notify"] = core::to_json(assignment.notify, /*redact_secret=*/true);
   out["schedule"] = assignment.schedule;
   out["callerInstructions"] = assignment.caller_instructions;
   out["vars"] = var_specs_to_json(assignment.vars);

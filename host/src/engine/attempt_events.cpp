@@ -1,8 +1,10 @@
 #include "engine/attempt_events.hpp"
 
 #include "core/clock.hpp"
+#include "core/utf8.hpp"
 #include "engine/attempt_policy.hpp"
 #include "engine/mutation_support.hpp"
+#include "engine/notification_outbox.hpp"
 #include "engine/queued_delivery.hpp"
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
@@ -86,6 +88,20 @@ void record_detached(store::Connection& c, core::Run& run, const AttemptContext&
   detail::append_audit(c, run.id, "run.controller_detached", engine_actor, std::move(data));
 }
 
+// The agent waits on the user: tell the run's run.needs_user targets, once per approval.
+void queue_needs_user(store::Connection& c, const core::Run& run, const json::object& payload) {
+  auto* id = payload.if_contains("approvalId");
+  if (!id || !id->is_string() || id->as_string().empty()) return;
+  json::object approval{{"approvalId", id->as_string()}};
+  for (const char* key : {"kind", "summary"})
+    if (auto* v = payload.if_contains(key); v && v->is_string())
+      approval[key] = core::sanitize_utf8(std::string_view(v->as_string()).substr(0, 1000));
+  // The revision tells apart a reset run's (or a later session's) approval that reuses an id.
+  detail::queue_notification(c, run, core::notify_event_needs_user,
+                             "approval-" + std::string(id->as_string()) + "." + std::to_string(run.revision),
+                             {{"approval", std::move(approval)}});
+}
+
 json::array strings(const std::vector<std::string>& items) {
   json::array out;
   for (const auto& s : items) out.emplace_back(s);
@@ -127,6 +143,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
         out.run_changed = true;
       }
     }
+    if (event.kind == "approval.request") queue_needs_user(c, *run, payload);
     if (event.kind == "notice" && a.adopting && !out.adoption_reported)
       if (auto* adoption = payload.if_contains("adoption"); adoption && adoption->is_object()) {
         record_adoption(c, *run, a, adoption->as_object());

@@ -2,6 +2,7 @@
 
 #include "core/clock.hpp"
 #include "engine/parent_notifications.hpp"
+#include "engine/notification_outbox.hpp"
 #include "engine/queued_delivery.hpp"
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
@@ -118,6 +119,13 @@ void close_session(store::Connection& c, core::Run& run, core::RunStatus status,
   run.status_reason = reason;
   run.finished_at = now;
   run.controller_id.clear();
+  // Every end of a session passes here (the agent's, an abort, a restart's reconciliation,
+  // a passive run's tasks), inside its write: the notification commits with the end.
+  // The session count and the run's revision (which only grows, through resets too)
+  // make each end its own occurrence.
+  queue_notification(c, run, core::notify_event_finished,
+                     "end-" + std::to_string(run.session_count) + "." + std::to_string(run.revision),
+                     {{"endedBy", ended_by}});
 }
 
 bool settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor) {

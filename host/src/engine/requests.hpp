@@ -3,6 +3,7 @@
 // input and build these; the engine never sees raw JSON bodies.
 
 #include "core/dependency.hpp"
+#include "core/notify_target.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -53,6 +54,9 @@ struct InitRequest {
   /// With a parent and no run_group_id: join the parent's group (default) or, false,
   /// make a group of its own (its id).
   bool inherit_run_group = true;
+  /// Completion notification targets of this run only (webhooks; validated by the
+  /// transport), frozen after the agent's and the assignment's.
+  std::vector<core::NotifyTarget> notify;
 };
 
 struct ResumeRequest {

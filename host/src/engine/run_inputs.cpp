@@ -285,6 +285,9 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   f.extra_args = defs::extra_args_for(*agent, f.backend);
   f.max_attempts_per_session = r.overrides.max_retries.value_or(assignment ? assignment->max_retries : 3) + 1;
   f.caller_instructions = assignment ? assignment->caller_instructions : "";
+  f.notify = agent->notify;
+  if (assignment) f.notify.insert(f.notify.end(), assignment->notify.begin(), assignment->notify.end());
+  f.notify.insert(f.notify.end(), r.notify.begin(), r.notify.end());
 
   if (auto launcher_name = r.overrides.launcher ? r.overrides.launcher : agent->launcher) {
     auto launcher = defs::load_launcher(roots, *launcher_name, path_base);

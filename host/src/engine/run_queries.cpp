@@ -7,12 +7,16 @@
 #include "engine/dependencies.hpp"
 #include "engine/mutation_support.hpp"
 #include "events/projections.hpp"
+#include "core/clock.hpp"
 #include "store/dependency_repository.hpp"
 #include "store/parent_notification_repository.hpp"
+#include "store/notification_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/schedule_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
+
+#include <boost/json/parse.hpp>
 
 namespace agentry::engine {
 namespace {
@@ -43,6 +47,22 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
     RunView v{std::move(*run), {}, {}, {}};
     v.run.queued_messages = store::QueuedMessageRepository::list(c, run_id);
     v.run.parent_notification = store::ParentNotificationRepository::latest(c, run_id);
+    for (auto& e : store::NotificationRepository::list_for_run(c, run_id)) {
+      core::NotificationDelivery n;
+      n.id = e.id;
+      n.event = std::move(e.event);
+      boost::system::error_code ec;
+      auto target = core::notify_target_from_json(boost::json::parse(e.target_json, ec));
+      n.target = !ec && target ? core::redacted_target(*target) : "unknown";
+      n.idempotency_key = std::move(e.idempotency_key);
+      n.state = std::move(e.state);
+      n.attempts = e.attempts;
+      n.last_error = std::move(e.last_error);
+      n.created_at = std::move(e.created_at);
+      n.delivered_at = std::move(e.delivered_at);
+      if (n.state == "pending") n.next_attempt_at = core::format_iso8601(e.next_attempt_ms);
+      v.run.notifications.push_back(std::move(n));
+    }
     store::ScheduleRepository::attach(c, v.run);
     v.tasks = store::TaskRepository::list(c, run_id);
     v.sessions = store::SessionRepository::list(c, run_id);

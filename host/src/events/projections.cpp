@@ -249,6 +249,16 @@ json::object run_detail(const RunDetailInputs& in) {
                                       {"env", f.launcher->env}};
   else
     frozen["launcher"] = nullptr;
+  // The run's notification targets, as views may show them: never a secret or a URL's query.
+  json::array notify;
+  for (const auto& t : f.notify)
+    notify.push_back(json::object{
+        {"kind", t.kind == core::NotifyTarget::Kind::webhook ? "webhook" : "command"},
+        {"target", core::redacted_target(t)},
+        {"events", strings(t.events)},
+        {"signed", !t.secret.empty() || !t.secret_env.empty()},
+        {"origin", t.origin}});
+  frozen["notify"] = std::move(notify);
   d["frozen"] = std::move(frozen);
   json::array tasks;
   for (const auto& t : in.tasks) {
@@ -292,6 +302,21 @@ json::object run_detail(const RunDetailInputs& in) {
                                            {"deliveredAt", optional_string(n->delivered_at)}};
   else
     d["parentNotification"] = nullptr;
+  json::array notifications;
+  for (const auto& n : run.notifications) {
+    json::object o{{"id", n.id},
+                   {"event", n.event},
+                   {"target", n.target},
+                   {"idempotencyKey", n.idempotency_key},
+                   {"state", n.state},
+                   {"attempts", n.attempts},
+                   {"lastError", n.last_error.empty() ? json::value(nullptr) : json::value(n.last_error)},
+                   {"createdAt", n.created_at},
+                   {"deliveredAt", n.delivered_at ? json::value(*n.delivered_at) : json::value(nullptr)}};
+    if (n.next_attempt_at) o["nextAttemptAt"] = *n.next_attempt_at;
+    notifications.push_back(std::move(o));
+  }
+  d["notifications"] = std::move(notifications);
   d["resolvedHooks"] = json::array{};
   d["hookState"] = json::object{};
   d["hookAudits"] = json::array{};

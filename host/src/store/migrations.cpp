@@ -9,7 +9,7 @@ namespace agentry::store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 5> migrations{
+constexpr std::array<std::string_view, 6> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -193,6 +193,32 @@ CREATE TABLE parent_notifications (
 ) WITHOUT ROWID;
 CREATE INDEX parent_notifications_by_state ON parent_notifications(state);
 ALTER TABLE sessions ADD COLUMN source_json TEXT NOT NULL DEFAULT '{}';
+)sql",
+    // 6: the notification outbox. A run's end or its wait for the user writes one row
+    // per target in the same transaction as the change itself; the serving daemon
+    // delivers them (up to 3 attempts) and records each attempt here, so a restart
+    // resumes where the last daemon stopped. (idempotency_key, target_index) is unique:
+    // one event is never queued twice for one target.
+    R"sql(
+CREATE TABLE notification_outbox (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id          TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  event           TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL,
+  target_index    INTEGER NOT NULL,
+  target_json     TEXT NOT NULL,
+  payload_json    TEXT NOT NULL,
+  state           TEXT NOT NULL DEFAULT 'pending',
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_ms INTEGER NOT NULL,
+  last_error      TEXT NOT NULL DEFAULT '',
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL,
+  delivered_at    TEXT,
+  UNIQUE (idempotency_key, target_index)
+);
+CREATE INDEX notification_outbox_due ON notification_outbox(state, next_attempt_ms);
+CREATE INDEX notification_outbox_by_run ON notification_outbox(run_id);
 )sql",
 };
 

@@ -49,6 +49,8 @@ struct StartOptions {
   int max_retries = -1;
   std::vector<std::string> add_tasks;  // --add-task titles, added before the run starts
   std::vector<std::string> after;      // --after: <runId>, run:<runId> or group:<groupId>
+  std::vector<std::string> notify_webhooks;  // --notify-webhook: run-level notification targets
+  std::string notify_secret_env;             // --notify-secret-env: signs those webhooks
   bool detach = false;
   bool no_notify_parent = false;  // --no-notify-parent-on-complete
   bool no_inherit_group = false;  // --no-inherit-run-group

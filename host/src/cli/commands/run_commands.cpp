@@ -88,6 +88,17 @@ core::Result<json::object> start_params(const StartOptions& o, const std::option
     }
     params["dependencies"] = std::move(dependencies);
   }
+  if (!o.notify_secret_env.empty() && o.notify_webhooks.empty())
+    return core::fail(core::ErrorCode::invalid_request, "--notify-secret-env signs --notify-webhook targets; give one");
+  if (!o.notify_webhooks.empty()) {
+    json::array notify;
+    for (const auto& url : o.notify_webhooks) {
+      json::object target{{"webhook", url}};
+      if (!o.notify_secret_env.empty()) target["secretEnv"] = o.notify_secret_env;
+      notify.push_back(std::move(target));
+    }
+    params["notify"] = std::move(notify);
+  }
   return params;
 }
 

@@ -1,0 +1,206 @@
+#include "notify/notifier.hpp"
+
+#include "core/clock.hpp"
+#include "core/log.hpp"
+#include "core/notify_target.hpp"
+#include "notify/signature.hpp"
+#include "store/event_repository.hpp"
+#include "store/notification_repository.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <cstdlib>
+
+namespace agentry::notify {
+namespace json = boost::json;
+
+namespace {
+
+std::optional<long> env_ms(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return std::nullopt;
+  char* end = nullptr;
+  long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n <= 0) return std::nullopt;
+  return n;
+}
+
+}  // namespace
+
+NotifierOptions NotifierOptions::from_environment() {
+  NotifierOptions o;
+  if (auto ms = env_ms("AGENTRY_NOTIFY_POLL_MS")) o.poll = std::chrono::milliseconds(*ms);
+  if (const char* b = std::getenv("AGENTRY_NOTIFY_BACKOFF_MS"); b && *b) o.retry.backoff = parse_backoff(b);
+  if (auto ms = env_ms("AGENTRY_NOTIFY_TIMEOUT_MS")) {
+    o.webhook.total_timeout = std::chrono::milliseconds(*ms);
+    o.webhook.connect_timeout = std::min(o.webhook.connect_timeout, o.webhook.total_timeout);
+    o.command.timeout = std::chrono::milliseconds(*ms);
+  }
+  return o;
+}
+
+Notifier::Notifier(store::Database& db, events::EventBus& bus, NotifierOptions options)
+    : db_(db), bus_(bus), options_(std::move(options)) {}
+
+Notifier::~Notifier() { stop(); }
+
+void Notifier::start() {
+  std::lock_guard lock(mutex_);
+  if (poller_.joinable() || stopping_) return;
+  workers_ = std::make_unique<core::ThreadPool>(std::max<std::size_t>(1, options_.workers));
+  poller_ = std::thread([this] { poll_loop(); });
+}
+
+void Notifier::wake() {
+  {
+    std::lock_guard lock(mutex_);
+    woken_ = true;
+  }
+  wake_.notify_all();
+}
+
+void Notifier::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (poller_.joinable()) poller_.join();
+  workers_.reset();  // runs what was handed over, then joins
+}
+
+void Notifier::poll_loop() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    const std::size_t busy = in_flight_.size();
+    const std::size_t free_slots = busy >= options_.workers ? 0 : options_.workers - busy;
+    if (free_slots > 0) {
+      lock.unlock();
+      auto due = db_.read([&](store::Connection& c) -> core::Result<std::vector<store::OutboxEntry>> {
+        // A few extra: some of them may be in flight already.
+        return store::NotificationRepository::due(c, core::now_ms(), static_cast<int>(free_slots + busy));
+      });
+      lock.lock();
+      if (!due) {
+        core::log_error("cannot read the notification outbox", {{"error", due.error().message}});
+      } else {
+        std::size_t handed = 0;
+        for (auto& entry : *due) {
+          if (stopping_ || handed >= free_slots) break;
+          if (!in_flight_.insert(entry.id).second) continue;
+          ++handed;
+          workers_->post([this, e = std::move(entry)]() mutable { deliver(std::move(e)); });
+        }
+      }
+    }
+    wake_.wait_for(lock, options_.poll, [&] { return stopping_ || woken_; });
+    woken_ = false;
+  }
+}
+
+AttemptOutcome Notifier::attempt(const store::OutboxEntry& entry) {
+  boost::system::error_code ec;
+  auto target = core::notify_target_from_json(json::parse(entry.target_json, ec));
+  if (ec || !target) return {false, true, "the stored target cannot be read"};
+  const std::string attempt_number = std::to_string(entry.attempts + 1);
+  if (target->kind == core::NotifyTarget::Kind::command) {
+    CommandRequest rq;
+    rq.argv = target->command;
+    rq.stdin_data = entry.payload_json;
+    rq.env = {{"AGENTRY_NOTIFY_EVENT", entry.event},
+              {"AGENTRY_NOTIFY_IDEMPOTENCY_KEY", entry.idempotency_key},
+              {"AGENTRY_NOTIFY_DELIVERY_ID", std::to_string(entry.id)},
+              {"AGENTRY_NOTIFY_ATTEMPT", attempt_number},
+              {"AGENTRY_RUN_ID", entry.run_id}};
+    auto result = run_command(rq, options_.command);
+    return {result.delivered, result.permanent, result.error};
+  }
+  std::string secret = target->secret;
+  if (secret.empty() && !target->secret_env.empty()) {
+    const char* value = std::getenv(target->secret_env.c_str());
+    if (!value || !*value)
+      return {false, true,
+              "the signing secret's environment variable " + target->secret_env +
+                  " is not set in the daemon's environment"};
+    secret = value;
+  }
+  WebhookRequest rq;
+  rq.url = target->url;
+  rq.body = entry.payload_json;
+  rq.headers = {{"User-Agent", options_.user_agent},
+                {"X-Agentry-Event", entry.event},
+                {"X-Agentry-Delivery", std::to_string(entry.id)},
+                {"X-Agentry-Attempt", attempt_number},
+                {"Idempotency-Key", entry.idempotency_key}};
+  if (!secret.empty()) rq.headers.emplace_back("X-Agentry-Signature", signature_header(secret, rq.body));
+  auto result = post_webhook(rq, options_.webhook);
+  return {result.delivered, result.permanent, result.error};
+}
+
+void Notifier::deliver(store::OutboxEntry entry) {
+  {
+    // Stopping: a row not yet tried stays pending for the next daemon.
+    std::lock_guard lock(mutex_);
+    if (stopping_) {
+      in_flight_.erase(entry.id);
+      return;
+    }
+  }
+  AttemptOutcome outcome;
+  try {
+    outcome = attempt(entry);
+  } catch (const std::exception& e) {
+    outcome = {false, false, std::string("delivery failed: ") + e.what()};
+  }
+  record(entry, outcome);
+  {
+    std::lock_guard lock(mutex_);
+    in_flight_.erase(entry.id);
+    woken_ = true;
+  }
+  wake_.notify_all();
+}
+
+void Notifier::record(const store::OutboxEntry& sent, const AttemptOutcome& outcome) {
+  auto settled = db_.write<std::optional<store::OutboxEntry>>(
+      [&](store::Connection& c) -> core::Result<std::optional<store::OutboxEntry>> {
+        auto entry = store::NotificationRepository::get(c, sent.id);
+        if (!entry || entry->state != "pending") return std::optional<store::OutboxEntry>{};  // run deleted
+        apply_attempt(*entry, outcome, options_.retry, core::now_ms(), core::now_iso8601());
+        store::NotificationRepository::update(c, *entry);
+        if (entry->state != "pending") {
+          boost::system::error_code ec;
+          auto target = core::notify_target_from_json(json::parse(entry->target_json, ec));
+          core::AuditEvent audit;
+          audit.run_id = entry->run_id;
+          audit.type = entry->state == "delivered" ? "notification.delivered" : "notification.failed";
+          audit.actor = "daemon";
+          audit.at = core::now_iso8601();
+          audit.data = {{"deliveryId", entry->id},
+                        {"event", entry->event},
+                        {"target", !ec && target ? core::redacted_target(*target) : "unknown"},
+                        {"idempotencyKey", entry->idempotency_key},
+                        {"attempts", entry->attempts}};
+          if (entry->state == "failed") audit.data["error"] = entry->last_error;
+          store::AuditRepository::append(c, audit);
+        }
+        return entry;
+      });
+  if (!settled) {
+    core::log_error("cannot record a notification attempt",
+                    {{"deliveryId", std::to_string(sent.id)}, {"error", settled.error().message}});
+    return;
+  }
+  if (!*settled) return;
+  const auto& e = **settled;
+  if (e.state == "failed" || (e.state == "pending" && !outcome.delivered))
+    core::log_warn("notification attempt failed", {{"runId", e.run_id},
+                                                   {"deliveryId", std::to_string(e.id)},
+                                                   {"event", e.event},
+                                                   {"attempts", std::to_string(e.attempts)},
+                                                   {"state", e.state},
+                                                   {"error", e.last_error}});
+  bus_.run_changed(e.run_id);
+}
+
+}  // namespace agentry::notify

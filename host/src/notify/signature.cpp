@@ -1,0 +1,32 @@
+#include "notify/signature.hpp"
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include <stdexcept>
+
+namespace agentry::notify {
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  static const unsigned char empty = 0;
+  const auto* k = key.empty() ? &empty : reinterpret_cast<const unsigned char*>(key.data());
+  const auto* d = data.empty() ? &empty : reinterpret_cast<const unsigned char*>(data.data());
+  if (!HMAC(EVP_sha256(), k, static_cast<int>(key.size()), d, data.size(), mac, &length))
+    throw std::runtime_error("HMAC-SHA256 failed");
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(length * 2);
+  for (unsigned int i = 0; i < length; ++i) {
+    out.push_back(digits[mac[i] >> 4]);
+    out.push_back(digits[mac[i] & 0x0f]);
+  }
+  return out;
+}
+
+std::string signature_header(std::string_view secret, std::string_view body) {
+  return "sha256=" + hmac_sha256_hex(secret, body);
+}
+
+}  // namespace agentry::notify
