@@ -9,7 +9,7 @@ namespace agentry::store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 4> migrations{
+constexpr std::array<std::string_view, 5> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -172,6 +172,11 @@ CREATE INDEX run_tokens_by_run ON run_tokens(run_id);
     // or missed, and why) beside the due times of migration 1's table.
     R"sql(
 ALTER TABLE schedules ADD COLUMN state_json TEXT NOT NULL DEFAULT '{}';
+)sql",
+    // 5: a run's diffstat (files, additions, deletions since its workspace baseline) as
+    // of its last attempt's end, JSON; NULL until then or outside a git work tree.
+    R"sql(
+ALTER TABLE runs ADD COLUMN diffstat_json TEXT;
 )sql",
 };
 
