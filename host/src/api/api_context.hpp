@@ -34,6 +34,9 @@ void add_stream_routes(Router& router, ApiContext& context);
 /// PUT/DELETE /api/runs/:runId/schedule, POST .../schedule/enable|disable (schedule_operations.cpp).
 void add_schedule_routes(Router& router, const Operations& ops);
 
+/// GET /api/runs/:runId/workspace/raw: a file's bytes (workspace_operations.cpp).
+void add_workspace_routes(Router& router, ApiContext& context);
+
 /// Every HTTP route: public ones, the operations' routes, the streams.
 /// `context` and `ops` must outlive the router.
 void add_all_routes(Router& router, ApiContext& context, const Operations& ops);

@@ -24,6 +24,7 @@ void add_all_routes(Router& router, ApiContext& context, const Operations& ops) 
   add_operation_routes(router, ops);
   add_dependency_routes(router, ops);
   add_schedule_routes(router, ops);
+  add_workspace_routes(router, context);
   add_stream_routes(router, context);
 }
 

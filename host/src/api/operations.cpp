@@ -48,6 +48,7 @@ Operations make_operations(ApiContext& context) {
   add_history_operations(ops, context);
   add_definition_operations(ops, context);
   add_schedule_operations(ops, context);
+  add_workspace_operations(ops, context);
   return ops;
 }
 
