@@ -279,7 +279,10 @@ std::optional<DiffTotals> run_diffstat(const std::filesystem::path& cwd, const s
 }
 
 json::object to_json(const DiffTotals& totals) {
-  return {{"files", totals.files}, {"additions", totals.additions}, {"deletions", totals.deletions}};
+  // Signed, as every count a client parses back from the wire.
+  return {{"files", static_cast<std::int64_t>(totals.files)},
+          {"additions", static_cast<std::int64_t>(totals.additions)},
+          {"deletions", static_cast<std::int64_t>(totals.deletions)}};
 }
 
 json::object to_json(const DiffResult& result) {
@@ -288,8 +291,8 @@ json::object to_json(const DiffResult& result) {
   for (const auto& f : result.files) {
     json::object file{{"path", f.path}, {"status", f.status}, {"binary", f.binary}};
     file["oldPath"] = f.old_path ? json::value(*f.old_path) : json::value(nullptr);
-    file["additions"] = f.additions ? json::value(*f.additions) : json::value(nullptr);
-    file["deletions"] = f.deletions ? json::value(*f.deletions) : json::value(nullptr);
+    file["additions"] = f.additions ? json::value(static_cast<std::int64_t>(*f.additions)) : json::value(nullptr);
+    file["deletions"] = f.deletions ? json::value(static_cast<std::int64_t>(*f.deletions)) : json::value(nullptr);
     files.push_back(std::move(file));
   }
   json::object out{{"mode", result.mode},

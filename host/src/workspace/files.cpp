@@ -239,7 +239,7 @@ core::Result<RawFile> read_raw(const Root& root, std::string_view path, const Li
 
 json::object to_json(const FileEntry& entry) {
   json::object out{{"name", entry.name}, {"path", entry.path}, {"type", entry.type}};
-  out["size"] = entry.size ? json::value(*entry.size) : json::value(nullptr);
+  out["size"] = entry.size ? json::value(static_cast<std::int64_t>(*entry.size)) : json::value(nullptr);
   out["modifiedAt"] = core::format_iso8601(entry.modified_ms);
   return out;
 }
@@ -260,7 +260,7 @@ json::object to_json(const SearchResult& result) {
 
 json::object to_json(const Preview& preview) {
   return {{"path", preview.path},
-          {"size", preview.size},
+          {"size", static_cast<std::int64_t>(preview.size)},
           {"encoding", "utf-8"},
           {"modifiedAt", core::format_iso8601(preview.modified_ms)},
           {"content", preview.content}};
