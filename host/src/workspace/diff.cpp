@@ -3,6 +3,8 @@
 #include "workspace/confinement.hpp"
 #include "workspace/git_handles.hpp"
 
+#include <set>
+
 namespace agentry::workspace {
 namespace json = boost::json;
 using core::ErrorCode;
@@ -77,6 +79,43 @@ int on_progress(const git_diff*, const char*, const char*, void* payload) {
   return 0;
 }
 
+/// The paths where the work tree may differ from `tree`: where the index differs from
+/// it, plus where the work tree differs from the index (untracked files included).
+/// `options` limits both diffs as it limits the caller's.
+core::Result<std::vector<std::string>> candidate_paths(git_repository* repo, git_tree* tree,
+                                                       const git_diff_options& options) {
+  git_index* raw_index = nullptr;
+  if (git_repository_index(&raw_index, repo) < 0)
+    return core::fail(ErrorCode::validation, "cannot read the index: " + git::last_error());
+  git::Index index(raw_index);
+  std::set<std::string> paths;
+  auto collect = [&paths](git_diff* diff) {
+    const std::size_t n = git_diff_num_deltas(diff);
+    for (std::size_t i = 0; i < n; ++i) {
+      const git_diff_delta* delta = git_diff_get_delta(diff, i);
+      if (delta->old_file.path) paths.insert(delta->old_file.path);
+      if (delta->new_file.path) paths.insert(delta->new_file.path);
+    }
+  };
+  git_diff_options quick = options;
+  quick.flags &= ~static_cast<std::uint32_t>(GIT_DIFF_SHOW_UNTRACKED_CONTENT);
+  git_diff* raw = nullptr;
+  if (git_diff_tree_to_index(&raw, repo, tree, index.get(), &quick) < 0) {
+    git_diff_free(raw);
+    return core::fail(ErrorCode::validation, "git diff failed: " + git::last_error());
+  }
+  git::Diff staged(raw);
+  collect(staged.get());
+  raw = nullptr;
+  if (git_diff_index_to_workdir(&raw, repo, index.get(), &quick) < 0) {
+    git_diff_free(raw);
+    return core::fail(ErrorCode::validation, "git diff failed: " + git::last_error());
+  }
+  git::Diff unstaged(raw);
+  collect(unstaged.get());
+  return std::vector<std::string>(paths.begin(), paths.end());
+}
+
 }  // namespace
 
 std::string baseline_ref(const std::string& run_id) { return "refs/agentry/runs/" + run_id + "/base"; }
@@ -119,6 +158,9 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
   const std::uint32_t untracked = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
                                   GIT_DIFF_SHOW_UNTRACKED_CONTENT;
 
+  // mode=run's path list; it outlives the diff, which may keep pointing at it.
+  std::vector<std::string> run_paths;
+  std::vector<char*> run_items;
   git_diff* raw_diff = nullptr;
   int rc = 0;
   switch (request.mode) {
@@ -192,6 +234,23 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
       auto tree = tree_of(base.get());
       if (!tree) return tree.failure();
       options.flags |= untracked;
+      // Comparing a tree with the work tree directly hashes every file (a tree has no
+      // stat cache). Only paths where the index differs from the baseline, or the work
+      // tree from the index (stat cache), can differ; the rest are equal on both sides.
+      auto candidates = candidate_paths(r, tree->get(), options);
+      if (!candidates) {
+        if (progress.expired) {
+          out.truncated = true;
+          out.truncated_reason = "deadline";
+          return out;
+        }
+        return candidates.failure();
+      }
+      if (candidates->empty()) return out;  // nothing changed (an empty pathspec would mean everything)
+      run_paths = std::move(*candidates);
+      for (auto& path : run_paths) run_items.push_back(path.data());
+      options.pathspec = {run_items.data(), run_items.size()};
+      options.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;  // an exact, sorted path list
       rc = git_diff_tree_to_workdir(&raw_diff, r, tree->get(), &options);
       break;
     }
@@ -231,7 +290,9 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
     file.path = delta->new_file.path ? delta->new_file.path : (delta->old_file.path ? delta->old_file.path : "");
     if ((delta->status == GIT_DELTA_RENAMED || delta->status == GIT_DELTA_COPIED) && delta->old_file.path)
       file.old_path = delta->old_file.path;
-    file.status = status_name(delta->status);
+    // A file the baseline did not have is new to the run, whether or not it is staged.
+    file.status = request.mode == DiffMode::run && delta->status == GIT_DELTA_UNTRACKED ? "added"
+                                                                                        : status_name(delta->status);
     // A nested repository or an untracked directory git does not descend into.
     const bool directory = !file.path.empty() && file.path.back() == '/';
     git_patch* raw_patch = nullptr;

@@ -65,6 +65,19 @@ TEST(Baseline, RunDiffIsExactOnADirtyTreeAndTheUserStateIsUntouched) {
   EXPECT_EQ(stat->additions, 2u);
   EXPECT_EQ(stat->deletions, 2u);
 
+  // Staging the run's change does not hide it; restoring a file to its baseline
+  // content (though it differs from the index) does.
+  repo.git({"add", "c.txt", "run-new.txt"});
+  repo.write_file("b.txt", "b\n");              // the index holds the user's staged text
+  repo.write_file("b.txt", "b staged by the user\n");  // back to the baseline
+  repo.write_file("a.txt", "a\n");                      // HEAD's text: differs from the baseline
+  auto staged = diff_workspace(dir.path(), request, Limits{});
+  ASSERT_TRUE(staged) << staged.error().message;
+  std::vector<std::string> paths;
+  for (const auto& f : staged->files) paths.push_back(f.path + ":" + f.status);
+  EXPECT_EQ(paths, (std::vector<std::string>{"a.txt:modified", "c.txt:modified", "run-new.txt:added",
+                                             "user-new.txt:deleted"}));
+
   // A second start keeps the first baseline.
   auto again = record_baseline(dir.path(), "run1");
   ASSERT_TRUE(again && *again);
