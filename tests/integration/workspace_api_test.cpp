@@ -209,6 +209,44 @@ TEST_F(WorkspaceApiTest, WorkingTreeAndBranchDiffs) {
   EXPECT_EQ(stat.json().at("files").as_array().size(), 4u);
 }
 
+TEST_F(WorkspaceApiTest, DetachedHeadAndANestedRepository) {
+  const std::string first = repo->head();
+  repo->commit_files({{"later.txt", "later\n"}}, "later");
+  repo->git({"checkout", "-q", "--detach", first});
+  repo->write_file("src/app.cpp", "int main() { return 2; }\n");
+  test::GitRepo nested(work_ / "libs" / "inner");
+  nested.commit_files({{"inner.txt", "inner\n"}}, "inner");
+  nested.write_file("inner.txt", "inner, changed\n");
+
+  auto id = create_run();
+  auto wt = client().get(workspace(id, "diff"));
+  ASSERT_EQ(wt.status, 200) << wt.body;
+  const auto outer = wt.json();
+  EXPECT_EQ(outer.at("base").at("commit").as_string(), first);
+  EXPECT_TRUE(file_entry(outer, "src/app.cpp"));
+  EXPECT_EQ(file_entry(outer, "libs/inner/inner.txt"), nullptr);  // the nested repository's own change
+  auto against_main = client().get(workspace(id, "diff?mode=branch&base=main&head=HEAD&comparison=direct"));
+  ASSERT_EQ(against_main.status, 200) << against_main.body;
+  const auto branch_body = against_main.json();
+  ASSERT_TRUE(file_entry(branch_body, "later.txt"));
+  EXPECT_EQ(file_entry(branch_body, "later.txt")->at("status").as_string(), "deleted");
+
+  // A run whose cwd is inside the nested repository sees that repository.
+  json::object body{{"agent", "worker"}, {"assignment", "feature"}, {"callerCwd", (work_ / "libs" / "inner").string()},
+                    {"cliVars", {{"feature", "inner"}}}};
+  auto created = client().post_json("/api/runs/init", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string inner_id(created.json().at("runId").as_string());
+  auto inner = client().get(workspace(inner_id, "diff"));
+  ASSERT_EQ(inner.status, 200) << inner.body;
+  const auto inner_body = inner.json();
+  ASSERT_EQ(inner_body.at("files").as_array().size(), 1u) << inner.body;
+  EXPECT_EQ(inner_body.at("files").at(0).at("path").as_string(), "inner.txt");
+  auto files = client().get(workspace(inner_id, "files"));
+  ASSERT_EQ(files.status, 200);
+  EXPECT_EQ(client().get(workspace(inner_id, "file?path=..%2F..%2FREADME.md")).status, 403);
+}
+
 TEST_F(WorkspaceApiTest, DiffOutsideAGitWorkTreeIsAClearError) {
   fs::remove_all(work_ / ".git");
   auto id = create_run();
