@@ -23,7 +23,10 @@ namespace {
 /// Shared by every workspace operation of the process.
 struct WorkspaceServices {
   workspace::Limits limits;
-  workspace::SlowLane lane{2, 2};
+  /// Two jobs at a time and none queued: a request worker waits on workspace work only
+  /// while its job runs, and at most two of the four ever do (a third request gets 503
+  /// at once), so the others keep serving.
+  workspace::SlowLane lane{2, 0};
   /// How long a caller waits for slow work: the work's own deadline plus a margin for
   /// answering what it has.
   std::chrono::milliseconds wait() const { return limits.deadline + std::chrono::seconds(5); }
