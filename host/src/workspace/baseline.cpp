@@ -5,6 +5,9 @@
 #include "workspace/limits.hpp"
 
 #include <git2/sys/repository.h>
+#include <sys/stat.h>
+
+#include <cstdint>
 
 namespace agentry::workspace {
 using core::ErrorCode;
@@ -17,19 +20,38 @@ std::string hex(const git_oid* oid) {
   return buffer;
 }
 
-}  // namespace
+/// What add_all may take in: a home directory that happens to be a repository (dotfiles)
+/// must not be copied into its object database.
+struct Budget {
+  Deadline deadline;
+  std::filesystem::path work_tree;
+  std::size_t files = 0;
+  std::uint64_t bytes = 0;
+  const char* exceeded = nullptr;  // "deadline", "files", "bytes"
+};
 
-namespace {
+constexpr std::size_t max_snapshot_files = 20000;
+constexpr std::uint64_t max_snapshot_bytes = 512ull * 1024 * 1024;
 
-int on_matched_path(const char*, const char*, void* payload) {
-  return static_cast<Deadline*>(payload)->passed() ? -1 : 0;  // <0 aborts; 0 adds the path
+/// Called for each path add_all/update_all would change: <0 aborts, 0 goes ahead.
+int on_matched_path(const char* path, const char*, void* payload) {
+  auto* budget = static_cast<Budget*>(payload);
+  if (budget->deadline.passed()) budget->exceeded = "deadline";
+  else if (++budget->files > max_snapshot_files) budget->exceeded = "files";
+  else {
+    struct stat info {};
+    if (::lstat((budget->work_tree / path).c_str(), &info) == 0 && S_ISREG(info.st_mode))
+      budget->bytes += static_cast<std::uint64_t>(info.st_size);
+    if (budget->bytes > max_snapshot_bytes) budget->exceeded = "bytes";
+  }
+  return budget->exceeded ? -1 : 0;
 }
 
 }  // namespace
 
 core::Result<std::optional<Baseline>> record_baseline(const std::filesystem::path& cwd, const std::string& run_id,
                                                       std::chrono::milliseconds budget) {
-  Deadline deadline(budget);
+  Budget limits{Deadline(budget), {}, 0, 0, nullptr};
   git::ensure_initialized();
   git_repository* raw_repo = nullptr;
   if (git_repository_open_ext(&raw_repo, cwd.c_str(), 0, nullptr) < 0) {
@@ -55,18 +77,26 @@ core::Result<std::optional<Baseline>> record_baseline(const std::filesystem::pat
   git::Index index(raw_index);
   if (git_repository_set_index(repo.get(), index.get()) < 0)
     return core::fail(ErrorCode::internal, "baseline: " + git::last_error());
-  const auto too_slow = [&] {
+  limits.work_tree = git::work_tree_root(repo.get());
+  const auto too_large = [&] {
     return core::fail(ErrorCode::unavailable,
-                      "baseline: the work tree of " + cwd.string() + " could not be snapshot within " +
-                          std::to_string(budget.count()) + " ms",
-                      {{"reason", "deadline"}});
+                      std::string("baseline: the work tree of ") + cwd.string() + " is too large to snapshot (" +
+                          (std::string(limits.exceeded) == "deadline"
+                               ? "over " + std::to_string(budget.count()) + " ms"
+                           : std::string(limits.exceeded) == "files"
+                               ? "over " + std::to_string(max_snapshot_files) + " changed or untracked files"
+                               : "over " + std::to_string(max_snapshot_bytes >> 20) + " MiB of them") +
+                          ")",
+                      {{"reason", limits.exceeded}});
   };
-  if (git_index_add_all(index.get(), nullptr, GIT_INDEX_ADD_DEFAULT, on_matched_path, &deadline) < 0)
-    return deadline.passed() ? too_slow()
-                             : core::fail(ErrorCode::validation, "baseline: cannot add the work tree: " + git::last_error());
-  if (git_index_update_all(index.get(), nullptr, on_matched_path, &deadline) < 0)
-    return deadline.passed() ? too_slow()
-                             : core::fail(ErrorCode::validation, "baseline: cannot update the work tree: " + git::last_error());
+  if (git_index_add_all(index.get(), nullptr, GIT_INDEX_ADD_DEFAULT, on_matched_path, &limits) < 0)
+    return limits.exceeded ? too_large()
+                           : core::fail(ErrorCode::validation, "baseline: cannot add the work tree: " + git::last_error());
+  limits.files = 0;  // the second pass (deletions) sees the same changes again
+  limits.bytes = 0;
+  if (git_index_update_all(index.get(), nullptr, on_matched_path, &limits) < 0)
+    return limits.exceeded ? too_large()
+                           : core::fail(ErrorCode::validation, "baseline: cannot update the work tree: " + git::last_error());
   git_oid tree_id;
   if (git_index_write_tree_to(&tree_id, index.get(), repo.get()) < 0)
     return core::fail(ErrorCode::validation, "baseline: cannot write the tree: " + git::last_error());

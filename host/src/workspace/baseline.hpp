@@ -23,8 +23,10 @@ struct Baseline {
 };
 
 /// Records the baseline of `run_id` unless it exists. nullopt when `cwd` is not in a
-/// git work tree (nothing to record). A work tree too large to snapshot within `budget`
-/// gets no baseline (UNAVAILABLE, reason "deadline"), never a partial one.
+/// git work tree (nothing to record). A work tree too large to snapshot gets no
+/// baseline, never a partial one (UNAVAILABLE, details.reason "deadline": over `budget`;
+/// "files": over 20,000 changed or untracked files; "bytes": over 512 MiB of them), so a
+/// home directory that is a dotfiles repository is not copied into its object database.
 core::Result<std::optional<Baseline>> record_baseline(const std::filesystem::path& cwd, const std::string& run_id,
                                                       std::chrono::milliseconds budget = std::chrono::seconds(10));
 
