@@ -1,12 +1,14 @@
 // The run's workspace: files (list, search, preview), diffs, and the raw download route.
-// All resolve inside the run's cwd (workspace/confinement.hpp). Searches and diffs run on
-// the workspace's slow lane with a deadline, never on the request workers' own time.
+// All resolve inside the run's cwd (workspace/confinement.hpp). The transports run these
+// on a pool of their own (is_slow_path, is_slow_method), and searches, diffs and raw reads
+// go to the workspace's slow lane with a deadline.
 
 #include "api/api_context.hpp"
 #include "api/operations.hpp"
 #include "api/route_support.hpp"
 #include "api/router.hpp"
 #include "api/run_scope.hpp"
+#include "api/slow_work.hpp"
 #include "workspace/diff.hpp"
 #include "workspace/files.hpp"
 #include "workspace/slow_lane.hpp"
@@ -23,9 +25,9 @@ namespace {
 /// Shared by every workspace operation of the process.
 struct WorkspaceServices {
   workspace::Limits limits;
-  /// Two jobs at a time and none queued: a request worker waits on workspace work only
-  /// while its job runs, and at most two of the four ever do (a third request gets 503
-  /// at once), so the others keep serving.
+  /// Two jobs at a time and none queued: a third concurrent request gets 503 at once.
+  /// The daemon calls these operations from its slow pool (is_slow_path), so what waits
+  /// here is never a request worker.
   workspace::SlowLane lane{2, 0};
   /// How long a caller waits for slow work: the work's own deadline plus a margin for
   /// answering what it has.
@@ -147,6 +149,16 @@ std::string content_disposition(const std::string& name) {
 }
 
 }  // namespace
+
+bool is_slow_path(std::string_view path) {
+  // /api/runs/<id>/workspace/<what> (still percent-encoded: an id has no '/')
+  constexpr std::string_view prefix = "/api/runs/";
+  if (path.substr(0, prefix.size()) != prefix) return false;
+  const auto slash = path.find('/', prefix.size());
+  return slash != std::string_view::npos && path.substr(slash, 11) == "/workspace/";
+}
+
+bool is_slow_method(std::string_view method) { return method.substr(0, 10) == "workspace."; }
 
 void add_workspace_operations(Operations& ops, ApiContext& ctx) {
   auto& engine = ctx.engine;
