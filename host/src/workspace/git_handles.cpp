@@ -10,6 +10,15 @@ void ensure_initialized() {
   std::call_once(once, [] { git_libgit2_init(); });
 }
 
+namespace {
+// libgit2's initialisation starts OpenSSL (through libssh2), which keeps per-thread state
+// for the thread that called it; done on a worker thread, that state is never freed
+// (LeakSanitizer reports it). So it happens at program start, on the main thread.
+struct InitializeAtStart {
+  InitializeAtStart() { ensure_initialized(); }
+} initialize_at_start;
+}  // namespace
+
 std::string last_error(const char* fallback) {
   const git_error* error = git_error_last();
   return error && error->message ? std::string(error->message) : std::string(fallback);
