@@ -43,6 +43,8 @@ void add_attachment_routes(Router& router, ApiContext& context, const Operations
 /// The body limit of a request whose body the server spools to a file rather than
 /// holding it (attachment uploads), or nullopt for every other request.
 std::optional<std::uint64_t> spooled_body_limit(std::string_view method, std::string_view path);
+/// GET /api/runs/:runId/workspace/raw: a file's bytes (workspace_operations.cpp).
+void add_workspace_routes(Router& router, ApiContext& context);
 
 /// Every HTTP route: public ones, the operations' routes, the streams.
 /// `context` and `ops` must outlive the router.

@@ -6,6 +6,7 @@
 #include "api/event_stream.hpp"
 #include "api/run_streams.hpp"
 #include "api/server_errors.hpp"
+#include "api/slow_work.hpp"
 #include "api/worker_dispatch.hpp"
 #include "api/ws_session.hpp"
 #include "core/log.hpp"
@@ -61,7 +62,13 @@ struct WaitingConnection {
 
 struct HttpServer::Impl {
   Impl(const Router& r, ServerLimits l, ServerThreads t)
-      : router(r), limits(l), threads(t), workers(t.workers), acceptor(ioc), signals(ioc, SIGINT, SIGTERM) {}
+      : router(r),
+        limits(l),
+        threads(t),
+        workers(t.workers),
+        slow_workers(t.slow_workers),
+        acceptor(ioc),
+        signals(ioc, SIGINT, SIGTERM) {}
 
   const Router& router;
   const Operations* operations = nullptr;
@@ -73,6 +80,7 @@ struct HttpServer::Impl {
   ServerThreads threads;
   net::io_context ioc;
   net::thread_pool workers;
+  net::thread_pool slow_workers;  // is_slow_path() requests: long git work never holds `workers`
   tcp::acceptor acceptor;
   net::signal_set signals;
   std::atomic<int> stop_signal{0};
@@ -113,9 +121,11 @@ http::response<http::string_body> to_beast(const HttpResponse& response, unsigne
 // the callables handed to on_workers() are built in these plain functions instead.
 
 /// Engine commands block until their write commits: handlers never run on I/O threads.
+/// Workspace work (diffs, searches) may take seconds: it runs on a pool of its own.
 net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpRequest request) {
   const Router& router = impl.router;
-  return on_workers<HttpResponse>(impl.workers, [&router, request = std::move(request)]() mutable {
+  auto& pool = is_slow_path(request.path) ? impl.slow_workers : impl.workers;
+  return on_workers<HttpResponse>(pool, [&router, request = std::move(request)]() mutable {
     return router.dispatch(std::move(request));
   });
 }
@@ -482,7 +492,8 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
     }
     if (!(upgrade && response.body.empty())) response = client_response(std::move(response), request_id, what);
     if (upgrade && response.body.empty()) {
-      co_await serve_websocket(WebSocketServices{*impl.operations, *impl.engine, impl.workers, impl.limits},
+      co_await serve_websocket(
+          WebSocketServices{*impl.operations, *impl.engine, impl.workers, impl.limits, impl.slow_workers},
                                std::move(stream), parser.release(), request.scope_run_id);
       co_return;
     }
@@ -595,6 +606,7 @@ HttpServer::HttpServer(const Router& router, ServerLimits limits, ServerThreads 
 HttpServer::~HttpServer() {
   impl_->ioc.stop();
   impl_->workers.join();
+  impl_->slow_workers.join();
 }
 
 void HttpServer::enable_websocket(const Operations& operations, engine::Engine& engine) {
@@ -638,6 +650,7 @@ int HttpServer::run() {
   impl.ioc.run();
   for (auto& t : extra) t.join();
   impl.workers.join();
+  impl.slow_workers.join();
   return impl.stop_signal.load();
 }
 

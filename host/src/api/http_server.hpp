@@ -57,6 +57,9 @@ struct UploadSpool {
 struct ServerThreads {
   std::size_t io = 2;
   std::size_t workers = 4;
+  /// Requests that may take long (workspace diffs, searches, raw reads: is_slow_path())
+  /// run here, never on `workers`.
+  std::size_t slow_workers = 4;
 };
 
 class HttpServer {

@@ -49,6 +49,7 @@ Operations make_operations(ApiContext& context) {
   add_definition_operations(ops, context);
   add_schedule_operations(ops, context);
   add_attachment_operations(ops, context);
+  add_workspace_operations(ops, context);
   return ops;
 }
 

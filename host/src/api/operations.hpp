@@ -62,6 +62,8 @@ void add_dependency_operations(Operations& ops, ApiContext& context);
 /// runs.setSchedule, runs.clearSchedule, runs.enableSchedule, runs.disableSchedule.
 void add_schedule_operations(Operations& ops, ApiContext& context);
 void add_attachment_operations(Operations& ops, ApiContext& context);
+/// workspace.files, workspace.search, workspace.file, workspace.diff (workspace_operations.cpp).
+void add_workspace_operations(Operations& ops, ApiContext& context);
 
 // Helpers for operation bodies.
 

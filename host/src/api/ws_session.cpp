@@ -5,6 +5,7 @@
 #include "api/run_scope.hpp"
 #include "api/run_streams.hpp"
 #include "api/server_errors.hpp"
+#include "api/slow_work.hpp"
 #include "api/worker_dispatch.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -370,7 +371,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
       request.params["runId"] = std::move(target);
     }
     OperationRequest op{std::move(request.params), actor_, var_origin_, scope_run_id_};
-    return on_workers<std::string>(services_.workers, [&ops, id = std::move(id), method = std::move(request.method),
+    auto& pool = is_slow_method(request.method) ? services_.slow_workers : services_.workers;
+    return on_workers<std::string>(pool, [&ops, id = std::move(id), method = std::move(request.method),
                                                        op = std::move(op)]() {
       auto result = ops.call(method, op);
       if (result) return jsonrpc_result(id, result->body);

@@ -21,6 +21,8 @@ struct WebSocketServices {
   engine::Engine& engine;
   boost::asio::thread_pool& workers;
   const ServerLimits& limits;
+  /// Where `workspace.*` methods run (is_slow_method), so long git work never holds `workers`.
+  boost::asio::thread_pool& slow_workers;
 };
 
 /// `scope_run_id`: the one run a per-run token limits this connection to (api/run_scope.hpp).

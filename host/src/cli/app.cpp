@@ -431,6 +431,32 @@ void add_info_commands(CLI::App& app, Invocation& inv) {
   on_parsed(cmd, inv, [o](CommandContext& ctx) { return definitions_command(ctx, *o); });
 }
 
+void add_workspace_commands(CLI::App& app, Invocation& inv) {
+  {
+    auto o = std::make_shared<FilesOptions>();
+    auto* cmd = app.add_subcommand("files", "List a run's files (files RUN [DIR]), search them, or print one");
+    add_run_id(cmd, o->run_id);
+    cmd->add_option("path", o->path, "A directory relative to the run's cwd (with --show: a file)");
+    cmd->add_option("--search,-s", o->search, "Paths containing this text (case-insensitive; skips node_modules and .git)");
+    cmd->add_option("--limit", o->limit, "At most this many search results (default 50)")->check(CLI::Range(1, 1000));
+    cmd->add_flag("--show", o->show, "Print the file PATH (UTF-8 text up to 1 MiB)");
+    cmd->add_option("--color", o->colour, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+    on_parsed(cmd, inv, [o](CommandContext& ctx) { return files_command(ctx, *o); });
+  }
+  auto o = std::make_shared<DiffOptions>();
+  auto* cmd = app.add_subcommand("diff", "Show what a run changed (its baseline against the work tree), or another diff");
+  add_run_id(cmd, o->run_id);
+  cmd->add_option("--mode", o->mode, "run (default): the run's own changes; working-tree: HEAD against the work tree; "
+                                     "branch: --base against --head")
+      ->check(CLI::IsMember({"run", "working-tree", "branch"}));
+  cmd->add_option("--base", o->base, "Branch mode: the ref to compare against");
+  cmd->add_option("--head", o->head, "Branch mode: the ref to compare (default HEAD)");
+  cmd->add_flag("--direct", o->direct, "Branch mode: base..head instead of through the merge base (base...head)");
+  cmd->add_flag("--stat", o->stat, "Files with their added and deleted lines instead of the patch");
+  cmd->add_option("--color", o->colour, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  on_parsed(cmd, inv, [o](CommandContext& ctx) { return diff_command(ctx, *o); });
+}
+
 }  // namespace
 
 int run_app(int argc, char** argv) {
@@ -469,6 +495,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_metadata_commands(app, invocation);
   add_dependency_commands(app, invocation);
   add_info_commands(app, invocation);
+  add_workspace_commands(app, invocation);
 
   std::vector<const char*> argv{"agentry"};
   for (const auto& a : args) argv.push_back(a.c_str());

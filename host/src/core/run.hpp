@@ -141,6 +141,15 @@ struct NotificationDelivery {
   std::optional<std::string> next_attempt_at;  // while pending
 };
 
+/// What a run changed in its work tree since its baseline (workspace/baseline.hpp),
+/// refreshed at the end of each attempt.
+struct DiffStat {
+  std::int64_t files = 0;
+  std::int64_t additions = 0;
+  std::int64_t deletions = 0;
+  std::string updated_at;
+};
+
 struct Run {
   std::string id;
   RunStatus status = RunStatus::initialized;
@@ -191,6 +200,10 @@ struct Run {
   std::optional<std::string> damaged;
   /// The unreadable frozen inputs as stored, written back unchanged on archive.
   std::string damaged_frozen_json;
+  /// Stored beside the row (RunRepository::set_diffstat), never written with it: the
+  /// run's changes since its baseline as of its last attempt's end; nullopt before that,
+  /// or when its cwd is not in a git work tree.
+  std::optional<DiffStat> diffstat;
 };
 
 struct Session {

@@ -9,6 +9,7 @@
 #include "engine/dependencies.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/queued_delivery.hpp"
+#include "engine/workspace_hooks.hpp"
 #include "engine/run_snapshot.hpp"
 #include "engine/run_tokens.hpp"
 #include "store/dependency_repository.hpp"
@@ -236,15 +237,18 @@ core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
 }
 
 core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor) {
+  std::string cwd;
   auto removed = db_.write<bool>([&](store::Connection& c) -> core::Result<bool> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::remove, *run, "delete"); !allowed) return allowed.failure();
+    cwd = run->cwd;
     c.after_commit([this, run_id] { bus_.timeline().reset(run_id); });
     return store::RunRepository::remove(c, run_id);
   });
   if (!removed) return removed.failure();
   bus_.run_changed(run_id);
+  forget_workspace_baseline(pool_, cwd, run_id);
   // The run's audit trail goes with it (cascade), so the deletion is recorded in the log.
   core::log_info("run deleted", {{"runId", run_id}, {"actor", actor.name}});
   return core::ok();

@@ -1,4 +1,5 @@
 #include "engine/live_run.hpp"
+#include "engine/workspace_hooks.hpp"
 
 #include "core/clock.hpp"
 #include "core/log.hpp"
@@ -56,6 +57,8 @@ LiveRun::~LiveRun() {
 void LiveRun::launch() {
   strand_.post([self = shared_from_this()] {
     auto& run = self->spec_.run;
+    // Before the agent touches anything: what the tree looked like (workspace_hooks.hpp).
+    if (self->spec_.session_index == 0 && !self->spec_.adopt) record_workspace_baseline(run);
     auto session = self->services_.plugins.create(run.frozen.backend, *self);
     if (!session) {
       self->end_by_host("error", session.error().message);
@@ -333,6 +336,8 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
   }
   // The timeline's subscribers heard of the events on commit (TimelineRepository).
   if (outcome->run_changed || approvals_changed) services_.bus.run_changed(run_id());
+  if (outcome->session_ended || outcome->next_attempt)
+    refresh_workspace_diffstat(services_.db, services_.bus, spec_.run);
   if (outcome->session_ended) {
     mark_finished(std::move(outcome->next_session));
   } else if (outcome->next_attempt) {

@@ -207,6 +207,11 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   s["lastSession"] = latest ? json::value(session_brief(*latest)) : json::value(nullptr);
   s["dependencyState"] = dependency_state_json(run);
   s["hookCount"] = 0;
+  s["diffstat"] = run.diffstat ? json::value(json::object{{"files", run.diffstat->files},
+                                                          {"additions", run.diffstat->additions},
+                                                          {"deletions", run.diffstat->deletions},
+                                                          {"updatedAt", run.diffstat->updated_at}})
+                               : json::value(nullptr);
   s["schedule"] = schedule_json(run);
   s["scheduleState"] = schedule_state_json(run);
   s["revision"] = run.revision;

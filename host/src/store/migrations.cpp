@@ -9,7 +9,7 @@ namespace agentry::store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 6> migrations{
+constexpr std::array<std::string_view, 7> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -219,6 +219,11 @@ CREATE TABLE notification_outbox (
 );
 CREATE INDEX notification_outbox_due ON notification_outbox(state, next_attempt_ms);
 CREATE INDEX notification_outbox_by_run ON notification_outbox(run_id);
+)sql",
+    // 7: a run's diffstat (files, additions, deletions since its workspace baseline) as
+    // of its last attempt's end, JSON; NULL until then or outside a git work tree.
+    R"sql(
+ALTER TABLE runs ADD COLUMN diffstat_json TEXT;
 )sql",
 };
 

@@ -19,7 +19,7 @@ constexpr std::string_view run_columns =
 // What reads select: the columns plus derived values that are never written with the row.
 // Counting the queue here (an index lookup) keeps every RunSummary right, whoever renders it.
 const std::string select_columns =
-    std::string(run_columns) + ", (SELECT count(*) FROM queued_messages q WHERE q.run_id = runs.id)";
+    std::string(run_columns) + ", (SELECT count(*) FROM queued_messages q WHERE q.run_id = runs.id), diffstat_json";
 
 core::Run read_run(const Statement& s) {
   core::Run r;
@@ -63,6 +63,23 @@ core::Run read_run(const Statement& s) {
     r.frozen.backend = s.column_text(indexed + 2);
   }
   r.queued_message_count = s.column_int(i++);
+  if (auto stat = s.column_optional_text(i++)) {
+    boost::system::error_code ec;
+    auto parsed = json::parse(*stat, ec);
+    if (!ec && parsed.is_object()) {  // an unreadable diffstat is shown as none
+      const auto& o = parsed.as_object();
+      core::DiffStat d;
+      auto number = [&](const char* key) -> std::int64_t {
+        auto* v = o.if_contains(key);
+        return v && v->is_int64() ? v->as_int64() : 0;
+      };
+      d.files = number("files");
+      d.additions = number("additions");
+      d.deletions = number("deletions");
+      if (auto* at = o.if_contains("updatedAt"); at && at->is_string()) d.updated_at = std::string(at->as_string());
+      r.diffstat = d;
+    }
+  }
   return r;
 }
 
@@ -201,6 +218,20 @@ std::vector<std::string> RunRepository::ids_with_status(Connection& c, core::Run
   std::vector<std::string> ids;
   while (s.step()) ids.push_back(s.column_text(0));
   return ids;
+}
+
+bool RunRepository::set_diffstat(Connection& c, std::string_view id, const std::optional<core::DiffStat>& stat) {
+  auto s = c.prepare("UPDATE runs SET diffstat_json = ?2, revision = revision + 1 WHERE id = ?1");
+  s.bind(1, id);
+  if (stat)
+    s.bind(2, json::serialize(json::object{{"files", stat->files},
+                                           {"additions", stat->additions},
+                                           {"deletions", stat->deletions},
+                                           {"updatedAt", stat->updated_at}}));
+  else
+    s.bind_null(2);
+  s.run();
+  return c.changes() > 0;
 }
 
 void RunRepository::set_initial_snapshot(Connection& c, std::string_view id, const std::string& snapshot) {

@@ -40,6 +40,10 @@ class RunRepository {
   static RunPage list(Connection& c, const RunQuery& query);
   static std::vector<std::string> ids_with_status(Connection& c, core::RunStatus status);
 
+  /// The run's diffstat since its workspace baseline (never written by update()); bumps
+  /// the revision. False when the run does not exist.
+  static bool set_diffstat(Connection& c, std::string_view id, const std::optional<core::DiffStat>& stat);
+
   /// The snapshot reset returns to (frozen inputs + tasks), captured at first start.
   static void set_initial_snapshot(Connection& c, std::string_view id, const std::string& json);
   static std::optional<std::string> initial_snapshot(Connection& c, std::string_view id);

@@ -215,4 +215,30 @@ struct DefinitionOptions {
 int backends_command(CommandContext& ctx);
 int definitions_command(CommandContext& ctx, const DefinitionOptions& options);
 
+// --- commands/workspace_commands.cpp: files, diff ---
+
+struct FilesOptions {
+  std::string run_id;
+  std::string path;    // a directory to list, or with --show a file to print
+  std::string search;  // --search: paths matching this text
+  int limit = 0;
+  bool show = false;
+  std::string colour = "auto";
+};
+
+struct DiffOptions {
+  std::string run_id;
+  std::string mode = "run";  // run, working-tree, branch
+  std::string base;
+  std::string head;
+  bool direct = false;
+  bool stat = false;
+  std::string colour = "auto";  // auto: when standard output is a terminal and NO_COLOR is unset
+};
+
+/// Colour for `when` ("auto", "always", "never").
+bool use_colour(CommandContext& ctx, const std::string& when);
+int files_command(CommandContext& ctx, const FilesOptions& options);
+int diff_command(CommandContext& ctx, const DiffOptions& options);
+
 }  // namespace agentry::cli

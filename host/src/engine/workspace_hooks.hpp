@@ -1,0 +1,34 @@
+#pragma once
+// Where runs meet their workspace (host/src/workspace): the baseline recorded when a run
+// first starts, and the diffstat refreshed when each attempt ends. Both run on the run's
+// strand (the pool), never on a request worker or the writer, and never fail the run:
+// a problem is logged and the run goes on without a baseline or diffstat.
+
+#include "core/run.hpp"
+
+#include <string>
+
+namespace agentry::core {
+class ThreadPool;
+}
+namespace agentry::store {
+class Database;
+}
+namespace agentry::events {
+class EventBus;
+}
+
+namespace agentry::engine {
+
+/// At the start of a run's first session, before its agent runs: the state of its work
+/// tree, user's uncommitted changes included (workspace/baseline.hpp).
+void record_workspace_baseline(const core::Run& run);
+
+/// After an attempt ended: the run's changes since its baseline, stored on the run and
+/// published (RunSummary.diffstat). Nothing when the run has no baseline.
+void refresh_workspace_diffstat(store::Database& db, events::EventBus& bus, const core::Run& run);
+
+/// After a run was deleted: removes its baseline ref, on the pool.
+void forget_workspace_baseline(core::ThreadPool& pool, const std::string& cwd, const std::string& run_id);
+
+}  // namespace agentry::engine

@@ -1,0 +1,51 @@
+#include "workspace/git_handles.hpp"
+
+#include <mutex>
+
+namespace agentry::workspace::git {
+using core::ErrorCode;
+
+void ensure_initialized() {
+  static std::once_flag once;
+  std::call_once(once, [] { git_libgit2_init(); });
+}
+
+namespace {
+// libgit2's initialisation starts OpenSSL (through libssh2), which keeps per-thread state
+// for the thread that called it; done on a worker thread, that state is never freed
+// (LeakSanitizer reports it). So it happens at program start, on the main thread.
+struct InitializeAtStart {
+  InitializeAtStart() { ensure_initialized(); }
+} initialize_at_start;
+}  // namespace
+
+std::string last_error(const char* fallback) {
+  const git_error* error = git_error_last();
+  return error && error->message ? std::string(error->message) : std::string(fallback);
+}
+
+core::Result<Repository> open_work_tree(const std::filesystem::path& cwd) {
+  ensure_initialized();
+  git_repository* raw = nullptr;
+  const int rc = git_repository_open_ext(&raw, cwd.c_str(), 0, nullptr);
+  Repository repo(raw);
+  if (rc == GIT_ENOTFOUND)
+    return core::fail(ErrorCode::validation,
+                      "the run's working directory " + cwd.string() + " is not inside a git work tree",
+                      {{"cwd", cwd.string()}, {"reason", "not_a_git_work_tree"}});
+  if (rc < 0)
+    return core::fail(ErrorCode::validation, "cannot open the git repository of " + cwd.string() + ": " + last_error(),
+                      {{"cwd", cwd.string()}, {"reason", "git_error"}});
+  if (git_repository_is_bare(repo.get()))
+    return core::fail(ErrorCode::validation, "the repository of " + cwd.string() + " is bare: it has no work tree",
+                      {{"cwd", cwd.string()}, {"reason", "bare_repository"}});
+  return repo;
+}
+
+std::filesystem::path work_tree_root(git_repository* repo) {
+  std::string workdir = git_repository_workdir(repo);
+  while (workdir.size() > 1 && workdir.back() == '/') workdir.pop_back();
+  return std::filesystem::path(workdir);
+}
+
+}  // namespace agentry::workspace::git
