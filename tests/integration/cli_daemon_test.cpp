@@ -111,6 +111,17 @@ TEST_P(CliDaemonTest, TheDaemonActsOnWhatAnEmbeddedCliCommitted) {
   EXPECT_EQ(ran.at("status"), "success");
   auto types = audit_types(c);
   EXPECT_NE(std::find(types.begin(), types.end(), "run.started"), types.end());
+
+  // A child an embedded CLI drove to its end is reported to its parent by the daemon.
+  auto child_init = cli({"init", "talker", "-m", "go", "--parent-run", a}, embedded);
+  ASSERT_EQ(child_init.code, 0) << child_init.err;
+  const std::string child = child_init.out.substr(0, child_init.out.find('\n'));
+  auto child_run = cli({"resume", child}, embedded);
+  ASSERT_EQ(child_run.code, 0) << child_run.err;
+  auto notified = wait_for_run(child, [](const json::object& r) {
+    return r.at("parentNotification").is_object() && r.at("parentNotification").at("state") == "delivered";
+  });
+  EXPECT_EQ(notified.at("parentNotification").at("state"), "delivered");
 }
 
 TEST_P(CliDaemonTest, ResumeDetachedAndFollowWithLogs) {
