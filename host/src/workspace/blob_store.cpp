@@ -16,6 +16,17 @@
 namespace agentry::workspace {
 namespace fs = std::filesystem;
 
+namespace {
+/// Removes a spool file when the scope ends: adopted (then already moved) or not.
+struct RemoveFile {
+  const fs::path& path;
+  ~RemoveFile() {
+    std::error_code ignored;
+    fs::remove(path, ignored);
+  }
+};
+}  // namespace
+
 struct BlobWriter::Hash {
   Hash() : ctx(EVP_MD_CTX_new()) { EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr); }
   ~Hash() { EVP_MD_CTX_free(ctx); }
@@ -111,13 +122,7 @@ fs::path BlobStore::path_of(std::string_view sha256) const {
 }
 
 core::Result<BlobInfo> BlobStore::adopt(const fs::path& spool_file) const {
-  struct Remove {
-    const fs::path& path;
-    ~Remove() {
-      std::error_code ignored;
-      fs::remove(path, ignored);
-    }
-  } remove_spool{spool_file};
+  RemoveFile remove_spool{spool_file};
   int fd = ::open(spool_file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return io_failure("cannot read", spool_file, errno);
   BlobWriter::Hash hash;
@@ -137,15 +142,20 @@ core::Result<BlobInfo> BlobStore::adopt(const fs::path& spool_file) const {
   }
   ::close(fd);
   BlobInfo info{hash.hex(), size};
-  const fs::path target = path_of(info.sha256);
+  if (auto placed = place(spool_file, info.sha256); !placed) return placed.failure();
+  return info;
+}
+
+core::Result<void> BlobStore::place(const fs::path& spool_file, const std::string& sha256) const {
+  const fs::path target = path_of(sha256);
   std::error_code ec;
-  if (fs::exists(target, ec)) return info;  // the same content is stored already
+  if (fs::exists(target, ec)) return core::ok();  // the same content is stored already
   fs::create_directories(target.parent_path(), ec);
   if (ec) return core::fail(core::ErrorCode::internal, "cannot create " + target.parent_path().string() + ": " + ec.message());
   fs::permissions(spool_file, fs::perms::owner_read | fs::perms::group_read, fs::perm_options::replace, ec);
   fs::rename(spool_file, target, ec);
   if (ec) return core::fail(core::ErrorCode::internal, "cannot store " + target.string() + ": " + ec.message());
-  return info;
+  return core::ok();
 }
 
 core::Result<BlobInfo> BlobStore::adopt(std::unique_ptr<BlobWriter> writer) const {
@@ -154,21 +164,8 @@ core::Result<BlobInfo> BlobStore::adopt(std::unique_ptr<BlobWriter> writer) cons
   writer->fd_ = -1;
   BlobInfo info{writer->hash_->hex(), writer->size_};
   const fs::path spool = std::exchange(writer->path_, fs::path());
-  struct Remove {
-    const fs::path& path;
-    ~Remove() {
-      std::error_code ignored;
-      fs::remove(path, ignored);
-    }
-  } remove_spool{spool};
-  const fs::path target = path_of(info.sha256);
-  std::error_code ec;
-  if (fs::exists(target, ec)) return info;
-  fs::create_directories(target.parent_path(), ec);
-  if (ec) return core::fail(core::ErrorCode::internal, "cannot create " + target.parent_path().string() + ": " + ec.message());
-  fs::permissions(spool, fs::perms::owner_read | fs::perms::group_read, fs::perm_options::replace, ec);
-  fs::rename(spool, target, ec);
-  if (ec) return core::fail(core::ErrorCode::internal, "cannot store " + target.string() + ": " + ec.message());
+  RemoveFile remove_spool{spool};
+  if (auto placed = place(spool, info.sha256); !placed) return placed.failure();
   return info;
 }
 

@@ -69,6 +69,8 @@ class BlobStore {
 
  private:
   explicit BlobStore(std::filesystem::path root);
+  /// Moves a hashed spool file to its place (read-only), unless that content is there.
+  core::Result<void> place(const std::filesystem::path& spool_file, const std::string& sha256) const;
   std::filesystem::path root_;
   std::filesystem::path spool_;
 };
