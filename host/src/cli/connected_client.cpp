@@ -468,6 +468,15 @@ core::Result<json::value> ConnectedClient::upload_attachment(const std::string& 
   }
   impl_->send_notification("stream.end", {{"streamId", sid}, {"seq", seq}});
   auto finished = call("attachments.upload.finish", json::object{{"streamId", sid}});
+  if (!finished) {
+    // A stream the daemon failed while we were sending: its stream.error says why.
+    std::lock_guard lock(impl_->mutex);
+    for (const auto& n : impl_->stream_inbox[sid])
+      if (n.method == "stream.error") {
+        impl_->stream_inbox.erase(sid);
+        return core::fail(ErrorCode::internal, "the daemon failed the upload: " + stream_message(n));
+      }
+  }
   impl_->forget_stream(sid);
   return finished;
 }
