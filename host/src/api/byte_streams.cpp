@@ -169,9 +169,9 @@ void ByteStreams::on_notification(const std::string& method, const json::object&
   const std::string stream_id(sid->as_string());
   auto it = streams_.find(stream_id);
   if (it == streams_.end()) {
-    // Frames still in flight after a stream ended or failed are dropped quietly;
-    // anything else names a stream this connection never had.
-    if (method == "stream.data" || method == "stream.window" || method == "stream.end") {
+    // Credit and cancels for a stream that just ended or failed are normal (they cross
+    // the daemon's stream.end or stream.error) and dropped quietly; data for it is not.
+    if (method == "stream.data" || method == "stream.end") {
       send_error(stream_id, "no active stream '" + stream_id + "' on this connection");
     }
     return;
