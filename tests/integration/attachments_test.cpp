@@ -194,5 +194,29 @@ TEST_F(AttachmentsTest, GroupScopeAndWebSocketMethods) {
   EXPECT_EQ(list(first).size(), 1u);
 }
 
+TEST_F(AttachmentsTest, SessionPromptListsTheAttachments) {
+  // No attachments: the prompt says nothing of them.
+  auto plain = create_run("plain");
+  client().post_json("/api/runs/" + plain + "/ready", json::object{});
+  ASSERT_EQ(client().post_json("/api/runs/" + plain + "/resume", json::object{}).status, 200);
+  const std::string plain_prompt(get_run(plain).at("sessions").as_array().at(0).at("prompt").as_string());
+  EXPECT_EQ(plain_prompt.find("Attachments"), std::string::npos) << plain_prompt;
+
+  auto run = create_run();
+  const std::string bytes = "col1,col2\n1,2\n";
+  auto up = upload(run, "data.csv", bytes);
+  ASSERT_EQ(up.status, 201) << up.body;
+  const std::string sha(up.json().at("attachment").at("sha256").as_string());
+  client().post_json("/api/runs/" + run + "/ready", json::object{});
+  auto started = client().post_json("/api/runs/" + run + "/resume", json::object{});
+  ASSERT_EQ(started.status, 200) << started.body;
+  const std::string prompt(get_run(run).at("sessions").as_array().at(0).at("prompt").as_string());
+  EXPECT_NE(prompt.find("## Attachments"), std::string::npos) << prompt;
+  EXPECT_NE(prompt.find("- data.csv (" + std::to_string(bytes.size()) + " bytes): " + blob_path(sha).string()),
+            std::string::npos)
+      << prompt;
+  EXPECT_NE(prompt.find("dark mode"), std::string::npos) << "the brief is still there: " << prompt;
+}
+
 }  // namespace
 }  // namespace agentry::integration

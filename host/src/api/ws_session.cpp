@@ -1,5 +1,6 @@
 #include "api/ws_session.hpp"
 
+#include "api/byte_streams.hpp"
 #include "api/coalescing_stream.hpp"
 #include "api/jsonrpc.hpp"
 #include "api/run_scope.hpp"
@@ -87,6 +88,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
     auto [accept_ec] = co_await ws_.async_accept(request, net::as_tuple(net::use_awaitable));
     if (accept_ec) co_return;
     auto self = shared_from_this();
+    std::weak_ptr<Connection> weak = self;
+    byte_streams_ = std::make_shared<ByteStreams>(
+        ws_.get_executor(), services_.workers, services_.engine, actor_, scope_run_id_,
+        [weak](std::string text) {
+          if (auto me = weak.lock()) me->send(std::move(text));
+        },
+        [weak]() -> std::size_t {
+          auto me = weak.lock();
+          return me ? me->outbox_bytes_ : 0;
+        });
     start_write_watchdog();
     net::co_spawn(ws_.get_executor(), [self]() { return self->write_loop(); }, net::detached);
     beast::flat_buffer buffer;
@@ -103,14 +114,22 @@ class Connection : public std::enable_shared_from_this<Connection> {
         send(jsonrpc_error(nullptr, jsonrpc_invalid_request, "binary frames are not supported; send JSON text"));
         continue;
       }
+      auto parsed = parse_jsonrpc_request(text);
+      if (auto* rpc = std::get_if<JsonRpcRequest>(&parsed);
+          rpc && !rpc->id && ByteStreams::is_stream_method(rpc->method)) {
+        // Byte stream frames are handled here, in arrival order, never queued behind requests.
+        byte_streams_->on_notification(rpc->method, rpc->params);
+        continue;
+      }
       if (in_flight_ >= max_in_flight_requests) {
         send(jsonrpc_error(nullptr, jsonrpc_invalid_request,
                            "too many requests in flight on this connection; wait for answers"));
         continue;
       }
       ++in_flight_;
-      net::co_spawn(ws_.get_executor(), [self, text = std::move(text)]() { return self->handle(text); }, net::detached);
+      net::co_spawn(ws_.get_executor(), [self, parsed = std::move(parsed)]() mutable { return self->handle(std::move(parsed)); }, net::detached);
     }
+    byte_streams_->close();
     closing_ = true;
     subscriptions_.clear();
     send_signal_.cancel();
@@ -195,6 +214,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
         break;
       }
       if (has_room()) resume_waiting_subscriptions();
+      byte_streams_->on_room();
     }
     if (!close_reason_.empty()) {
       websocket::close_reason reason(websocket::close_code::policy_error);
@@ -219,9 +239,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     for (const auto& id : ready) schedule_poll(id);
   }
 
-  net::awaitable<void> handle(std::string text) {
+  net::awaitable<void> handle(std::variant<JsonRpcRequest, std::string> parsed) {
     auto self = shared_from_this();
-    auto parsed = parse_jsonrpc_request(text);
     if (auto* error = std::get_if<std::string>(&parsed)) {
       --in_flight_;
       send(std::move(*error));
@@ -234,13 +253,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
       answer = co_await subscribe(id, std::move(request.params));
     } else if (request.method == "events.unsubscribe") {
       answer = unsubscribe(id, request.params);
+    } else if (ByteStreams::is_stream_request(request.method)) {
+      answer = co_await byte_streams_->call(id, request.method, std::move(request.params));
     } else if (!services_.operations.find(request.method)) {
       answer = jsonrpc_error(id, jsonrpc_method_not_found, "no method named '" + request.method + "'");
     } else {
       answer = co_await call_operation(id, request);
     }
     --in_flight_;
-    if (request.id) send(std::move(answer));
+    if (request.id && !answer.empty()) send(std::move(answer));
   }
 
   net::awaitable<std::string> subscribe(json::value id, json::object params) {
@@ -403,6 +424,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string close_reason_;
   std::size_t in_flight_ = 0;
   std::map<std::string, Subscription> subscriptions_;
+  std::shared_ptr<ByteStreams> byte_streams_;
   // The agentry CLI says so in its handshake (X-Agentry-Client: cli): its vars then
   // count as coming from the command line, and the audit trail names it.
   engine::Actor actor_;

@@ -457,6 +457,41 @@ void add_workspace_commands(CLI::App& app, Invocation& inv) {
   on_parsed(cmd, inv, [o](CommandContext& ctx) { return diff_command(ctx, *o); });
 }
 
+void add_attachment_commands(CLI::App& app, Invocation& inv) {
+  auto* group = app.add_subcommand("attachment", "Files handed to a run: add, list, get, rm");
+  group->require_subcommand(1);
+  auto sub = [&](const char* name, const char* help, int (*command)(CommandContext&, const AttachmentOptions&)) {
+    auto o = std::make_shared<AttachmentOptions>();
+    auto* cmd = group->add_subcommand(name, help);
+    add_run_id(cmd, o->run_id);
+    on_parsed(cmd, inv, [o, command](CommandContext& ctx) { return command(ctx, *o); });
+    return std::pair{cmd, o};
+  };
+  {
+    auto [cmd, o] = sub("add", "Upload a file (up to 25 MiB) as an attachment of the run", attachment_add_command);
+    cmd->add_option("file", o->file, "The file to upload")->required();
+    cmd->add_option("--name,-n", o->name, "Store it under this name (default: the file's name)");
+  }
+  {
+    auto [cmd, o] = sub("list", "List the attachments of the run (default) or only its own", attachment_list_command);
+    cmd->alias("ls");
+    cmd->add_option("--scope", o->scope, "group (default: every run of the run's group) or run")
+        ->check(CLI::IsMember({"run", "group"}));
+  }
+  {
+    auto [cmd, o] = sub("get", "Download an attachment", attachment_get_command);
+    cmd->add_option("attachment", o->attachment_id, "Attachment id")->required();
+    cmd->add_option("--output,-o", o->output, "Write here (a file, or a directory for the attachment's name; "
+                                              "default: its name in the current directory)");
+    cmd->add_flag("--force,-f", o->force, "Overwrite an existing file");
+  }
+  {
+    auto [cmd, o] = sub("rm", "Remove an attachment of the run", attachment_rm_command);
+    cmd->alias("remove");
+    cmd->add_option("attachment", o->attachment_id, "Attachment id")->required();
+  }
+}
+
 }  // namespace
 
 int run_app(int argc, char** argv) {
@@ -496,6 +531,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_dependency_commands(app, invocation);
   add_info_commands(app, invocation);
   add_workspace_commands(app, invocation);
+  add_attachment_commands(app, invocation);
 
   std::vector<const char*> argv{"agentry"};
   for (const auto& a : args) argv.push_back(a.c_str());

@@ -13,6 +13,7 @@
 #include <boost/json/value.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -35,6 +36,9 @@ struct StreamEvent {
   boost::json::object params;
 };
 
+/// How far a transfer got: bytes done of the total.
+using TransferProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
 /// Called on a transport thread; must not block.
 struct StreamHandlers {
   std::function<void(const StreamEvent&)> on_event;
@@ -43,6 +47,12 @@ struct StreamHandlers {
   /// (`reason` says which).
   std::function<void(const std::string& reason)> on_closed;
 };
+
+/// The size of a file to upload: INVALID_REQUEST unless it is a readable regular file,
+/// PAYLOAD_TOO_LARGE past an attachment's limit.
+core::Result<std::uint64_t> attachment_file_size(const std::filesystem::path& file);
+/// Where a download is written before it is renamed into place.
+std::filesystem::path partial_path_for(const std::filesystem::path& destination);
 
 class Client {
  public:
@@ -54,6 +64,20 @@ class Client {
   virtual core::Result<std::string> subscribe(const SubscribeRequest& request, StreamHandlers handlers) = 0;
   /// Ends a subscription; no event arrives for it once this returns.
   virtual void unsubscribe(const std::string& subscription_id) = 0;
+
+  /// Stores `file` as an attachment of the run under `name`; the answer of
+  /// attachments.upload.finish ({attachment}). Connected: a WebSocket byte stream;
+  /// embedded: written straight into the blob store.
+  virtual core::Result<boost::json::value> upload_attachment(const std::string& run_id,
+                                                             const std::filesystem::path& file,
+                                                             const std::string& name,
+                                                             const TransferProgress& progress);
+  /// Writes the attachment's content to `destination` (replacing it once complete; a
+  /// failed transfer leaves nothing behind); answers {attachment}.
+  virtual core::Result<boost::json::value> download_attachment(const std::string& run_id,
+                                                               const std::string& attachment_id,
+                                                               const std::filesystem::path& destination,
+                                                               const TransferProgress& progress);
 
   /// True when this process drives the runs it starts (embedded): they end with it.
   virtual bool drives_runs() const = 0;

@@ -7,6 +7,8 @@
 
 #include "cli/listen_url.hpp"
 #include "cli/rpc_protocol.hpp"
+#include "core/attachment.hpp"
+#include "core/base64.hpp"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -17,9 +19,11 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <condition_variable>
 #include <deque>
+#include <fstream>
 #include <future>
 #include <map>
 #include <mutex>
@@ -79,6 +83,9 @@ struct ConnectedClient::Impl {
   bool shutting_down = false;
   bool reading = false;
   std::mutex dispatch_mutex;  // held while a handler runs; unsubscribe() waits for it
+  // Byte stream notifications (stream.*) by stream id, for the transfer waiting on them.
+  std::map<std::string, std::deque<RpcNotification>> stream_inbox;  // under mutex
+  std::condition_variable stream_arrived;
 
   std::string where() const { return options.url; }
 
@@ -189,6 +196,16 @@ struct ConnectedClient::Impl {
     }
     auto* notification = std::get_if<RpcNotification>(&incoming);
     if (!notification) return;  // nothing to answer it with; the daemon never sends garbage
+    if (notification->method.rfind("stream.", 0) == 0) {
+      auto* sid = notification->params.if_contains("streamId");
+      if (!sid || !sid->is_string()) return;
+      {
+        std::lock_guard lock(mutex);
+        stream_inbox[std::string(sid->as_string())].push_back(std::move(*notification));
+      }
+      stream_arrived.notify_all();
+      return;
+    }
     std::string sub;
     if (auto* id = notification->params.if_contains("subscriptionId"); id && id->is_string())
       sub = std::string(id->as_string());
@@ -221,6 +238,7 @@ struct ConnectedClient::Impl {
       reading = false;
     }
     reading_ended.notify_all();
+    stream_arrived.notify_all();
     outbox.clear();
     for (auto& [id, call] : calls) {
       RpcResponse r;
@@ -283,6 +301,35 @@ struct ConnectedClient::Impl {
                                                  seconds(options.call_timeout));
     }
     return answer.get();
+  }
+
+  /// The next stream.* notification of `sid`; an error when the connection is lost or
+  /// nothing comes within the call timeout.
+  core::Result<RpcNotification> next_stream_message(const std::string& sid) {
+    std::unique_lock lock(mutex);
+    const bool ready = stream_arrived.wait_for(lock, options.call_timeout, [&] {
+      auto it = stream_inbox.find(sid);
+      return lost || (it != stream_inbox.end() && !it->second.empty());
+    });
+    auto it = stream_inbox.find(sid);
+    if (it != stream_inbox.end() && !it->second.empty()) {
+      RpcNotification n = std::move(it->second.front());
+      it->second.pop_front();
+      return n;
+    }
+    if (lost) return core::fail(ErrorCode::internal, "lost the connection to the daemon at " + where() + ": " + *lost);
+    (void)ready;
+    return core::fail(ErrorCode::internal, "the daemon at " + where() + " sent nothing on stream " + sid + " within " +
+                                               seconds(options.call_timeout));
+  }
+
+  void forget_stream(const std::string& sid) {
+    std::lock_guard lock(mutex);
+    stream_inbox.erase(sid);
+  }
+
+  void send_notification(const std::string& method, json::object params) {
+    send(json::serialize(json::object{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}));
   }
 
   void shutdown() {
@@ -369,6 +416,124 @@ void ConnectedClient::unsubscribe(const std::string& subscription_id) {
     id = impl_->next_id++;
   }
   impl_->send(rpc_request_text(id, "events.unsubscribe", json::object{{"subscriptionId", subscription_id}}));
+}
+
+namespace {
+
+std::string stream_message(const RpcNotification& n) {
+  auto* m = n.params.if_contains("message");
+  return m && m->is_string() ? std::string(m->as_string()) : std::string("the daemon failed the stream");
+}
+
+}  // namespace
+
+core::Result<json::value> ConnectedClient::upload_attachment(const std::string& run_id, const std::filesystem::path& file,
+                                                             const std::string& name, const TransferProgress& progress) {
+  auto size = attachment_file_size(file);
+  if (!size) return size.failure();
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return core::fail(ErrorCode::invalid_request, "cannot open '" + file.string() + "'");
+  auto opened = call("attachments.upload.open", json::object{{"runId", run_id}, {"name", name}, {"size", *size}});
+  if (!opened) return opened.failure();
+  const std::string sid(opened->at("streamId").as_string());
+  std::uint64_t credit = opened->at("window").to_number<std::uint64_t>();
+  auto cancel = [&](core::Error error) -> core::Result<json::value> {
+    impl_->send_notification("stream.cancel", {{"streamId", sid}});
+    impl_->forget_stream(sid);
+    return core::fail(std::move(error));
+  };
+  std::string buffer(65536, '\0');
+  std::uint64_t done = 0;
+  std::int64_t seq = 0;
+  while (done < *size) {
+    // Sends only as far as the daemon's credit; its stream.window grants more.
+    while (credit == 0) {
+      auto n = impl_->next_stream_message(sid);
+      if (!n) return cancel(n.error());
+      if (n->method == "stream.error") {
+        impl_->forget_stream(sid);
+        return core::fail(ErrorCode::internal, "the daemon failed the upload: " + stream_message(*n));
+      }
+      if (n->method == "stream.window") credit += n->params.at("bytes").to_number<std::uint64_t>();
+    }
+    const auto want = static_cast<std::streamsize>(std::min<std::uint64_t>({buffer.size(), credit, *size - done}));
+    in.read(buffer.data(), want);
+    if (in.gcount() != want)
+      return cancel(core::make_error(ErrorCode::invalid_request, "'" + file.string() + "' changed while being read"));
+    impl_->send_notification("stream.data", {{"streamId", sid}, {"seq", seq++},
+                                             {"data", core::base64_encode(std::string_view(buffer.data(), want))}});
+    done += static_cast<std::uint64_t>(want);
+    credit -= static_cast<std::uint64_t>(want);
+    if (progress) progress(done, *size);
+  }
+  impl_->send_notification("stream.end", {{"streamId", sid}, {"seq", seq}});
+  auto finished = call("attachments.upload.finish", json::object{{"streamId", sid}});
+  if (!finished) {
+    // A stream the daemon failed while we were sending: its stream.error says why.
+    std::lock_guard lock(impl_->mutex);
+    for (const auto& n : impl_->stream_inbox[sid])
+      if (n.method == "stream.error") {
+        impl_->stream_inbox.erase(sid);
+        return core::fail(ErrorCode::internal, "the daemon failed the upload: " + stream_message(n));
+      }
+  }
+  impl_->forget_stream(sid);
+  return finished;
+}
+
+core::Result<json::value> ConnectedClient::download_attachment(const std::string& run_id,
+                                                               const std::string& attachment_id,
+                                                               const std::filesystem::path& destination,
+                                                               const TransferProgress& progress) {
+  const auto partial = partial_path_for(destination);
+  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+  if (!out) return core::fail(ErrorCode::invalid_request, "cannot write '" + partial.string() + "'");
+  auto started = call("attachments.download", json::object{{"runId", run_id}, {"attachmentId", attachment_id}});
+  auto give_up = [&](core::Error error, const std::string& sid) -> core::Result<json::value> {
+    if (!sid.empty()) {
+      impl_->send_notification("stream.cancel", {{"streamId", sid}});
+      impl_->forget_stream(sid);
+    }
+    out.close();
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
+    return core::fail(std::move(error));
+  };
+  if (!started) return give_up(started.error(), "");
+  const std::string sid(started->at("streamId").as_string());
+  const std::uint64_t total = started->at("attachment").at("size").to_number<std::uint64_t>();
+  std::uint64_t done = 0;
+  std::int64_t seq = 0;
+  for (;;) {
+    auto n = impl_->next_stream_message(sid);
+    if (!n) return give_up(n.error(), sid);
+    if (n->method == "stream.error")
+      return give_up(core::make_error(ErrorCode::internal, "the daemon failed the download: " + stream_message(*n)), "");
+    if (n->method == "stream.end") break;
+    if (n->method != "stream.data") continue;
+    auto* data = n->params.if_contains("data");
+    auto bytes = data && data->is_string() ? core::base64_decode(std::string_view(data->as_string())) : std::nullopt;
+    auto* got_seq = n->params.if_contains("seq");
+    if (!bytes || !got_seq || !got_seq->is_int64() || got_seq->as_int64() != seq)
+      return give_up(core::make_error(ErrorCode::internal, "the daemon sent a malformed stream.data"), sid);
+    ++seq;
+    out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
+    if (!out) return give_up(core::make_error(ErrorCode::invalid_request, "writing '" + partial.string() + "' failed"), sid);
+    done += bytes->size();
+    // Credit back what was consumed: the daemon never runs more than its window ahead.
+    impl_->send_notification("stream.window", {{"streamId", sid}, {"bytes", bytes->size()}});
+    if (progress) progress(done, total);
+  }
+  impl_->forget_stream(sid);
+  out.close();
+  if (!out || done != total)
+    return give_up(core::make_error(ErrorCode::internal, "the download ended after " + std::to_string(done) + " of " +
+                                                             std::to_string(total) + " bytes"),
+                   "");
+  std::error_code ec;
+  std::filesystem::rename(partial, destination, ec);
+  if (ec) return give_up(core::make_error(ErrorCode::invalid_request, "cannot write '" + destination.string() + "': " + ec.message()), "");
+  return json::value(json::object{{"attachment", started->at("attachment")}});
 }
 
 std::string ConnectedClient::describe() const { return impl_->options.url; }

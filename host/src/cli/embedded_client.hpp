@@ -28,6 +28,12 @@ class EmbeddedClient final : public Client {
   core::Result<boost::json::value> call(const std::string& method, boost::json::object params) override;
   core::Result<std::string> subscribe(const SubscribeRequest& request, StreamHandlers handlers) override;
   void unsubscribe(const std::string& subscription_id) override;
+  core::Result<boost::json::value> upload_attachment(const std::string& run_id, const std::filesystem::path& file,
+                                                     const std::string& name,
+                                                     const TransferProgress& progress) override;
+  core::Result<boost::json::value> download_attachment(const std::string& run_id, const std::string& attachment_id,
+                                                       const std::filesystem::path& destination,
+                                                       const TransferProgress& progress) override;
   bool drives_runs() const override { return true; }
   std::string describe() const override;
 

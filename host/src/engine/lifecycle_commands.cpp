@@ -5,6 +5,7 @@
 
 #include "core/clock.hpp"
 #include "core/log.hpp"
+#include "engine/attachment_prompt.hpp"
 #include "engine/controllers.hpp"
 #include "engine/dependencies.hpp"
 #include "engine/mutation_support.hpp"
@@ -113,7 +114,10 @@ core::Result<Run> Engine::open_next_session(const std::string& run_id, const Res
     if (first) save_initial_snapshot(c, *run);
     // The first session receives the brief; later ones the follow-up message. Each is
     // told the tasks as they stand now (engine/task_prompt.hpp).
-    const std::string section = task_section(c, *run, config_.task_prompt);
+    std::string section = task_section(c, *run, config_.task_prompt);
+    // And the attachments it can read (engine/attachments.hpp), when there are any.
+    if (auto files = attachment_prompt_section(c, *run, attachments_.blobs()); !files.empty())
+      section = section.empty() ? files : section + "\n" + files;
     prompt = first ? first_session_prompt(run->frozen, section, request.message.value_or(""))
                    : later_session_prompt(section, request.message.value_or(""));
     // Messages still queued (the user aborted the session they waited for) belong to

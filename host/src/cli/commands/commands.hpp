@@ -241,4 +241,21 @@ bool use_colour(CommandContext& ctx, const std::string& when);
 int files_command(CommandContext& ctx, const FilesOptions& options);
 int diff_command(CommandContext& ctx, const DiffOptions& options);
 
+// --- commands/attachment_commands.cpp: attachment add, list, get, rm ---
+
+struct AttachmentOptions {
+  std::string run_id;
+  std::string file;           // add: the file to upload
+  std::string name;           // add --name: stored under this name (default: the file's)
+  std::string scope = "group";  // list --scope: run or group
+  std::string attachment_id;  // get, rm
+  std::string output;         // get -o: a file or a directory (default: the name, here)
+  bool force = false;         // get --force: overwrite
+};
+
+int attachment_add_command(CommandContext& ctx, const AttachmentOptions& options);
+int attachment_list_command(CommandContext& ctx, const AttachmentOptions& options);
+int attachment_get_command(CommandContext& ctx, const AttachmentOptions& options);
+int attachment_rm_command(CommandContext& ctx, const AttachmentOptions& options);
+
 }  // namespace agentry::cli
