@@ -65,7 +65,7 @@ boost::json::object to_json(const AgentDefinition& agent) {
 
 boost::json::object to_json(const ResolvedTask& task) {
   return {{"id", task.id}, {"title", task.title}, {"body", task.body}, {"source", task.source},
-          {"hooks", task.hooks}};
+          {"hooks", core::to_json(task.hooks)}};
 }
 
 boost::json::object to_json(const AssignmentDefinition& assignment) {
@@ -83,6 +83,7 @@ boost::json::object to_json(const AssignmentDefinition& assignment) {
   out["callerInstructions"] = assignment.caller_instructions;
   out["vars"] = var_specs_to_json(assignment.vars);
   out["tasks"] = std::move(tasks);
+  out["hooks"] = core::to_json(assignment.hooks);
   out["lockedFields"] = strings(assignment.locked_fields);
   out["instructions"] = assignment.instructions;
   return out;
@@ -96,7 +97,7 @@ boost::json::object to_json(const LauncherDefinition& launcher) {
 }
 
 boost::json::object to_json(const TaskDefinition& task) {
-  return {{"id", task.id}, {"title", task.title}, {"body", task.body}, {"hooks", task.hooks}};
+  return {{"id", task.id}, {"title", task.title}, {"body", task.body}, {"hooks", core::to_json(task.hooks)}};
 }
 
 boost::json::object to_summary_json(const AgentDefinition& agent) {

@@ -288,6 +288,16 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   f.notify = agent->notify;
   if (assignment) f.notify.insert(f.notify.end(), assignment->notify.begin(), assignment->notify.end());
   f.notify.insert(f.notify.end(), r.notify.begin(), r.notify.end());
+  if (assignment) {
+    // Frozen with the run: the assignment's hooks, then each task's, its ids made
+    // unique as "<taskId>/<hookId>".
+    f.hooks = assignment->hooks;
+    for (const auto& t : assignment->tasks)
+      for (auto hook : t.hooks) {
+        hook.id = t.id + "/" + hook.id;
+        f.hooks.push_back(std::move(hook));
+      }
+  }
 
   if (auto launcher_name = r.overrides.launcher ? r.overrides.launcher : agent->launcher) {
     auto launcher = defs::load_launcher(roots, *launcher_name, path_base);
