@@ -173,5 +173,61 @@ TEST_F(HooksTest, GitWorktreeGivesTheRunItsOwnBranchAndDeleteRemovesIt) {
   EXPECT_EQ(repo.git({"rev-parse", "--abbrev-ref", "HEAD"}), "main\n");
 }
 
+TEST_F(HooksTest, AnAgentsWorktreeOptionNeverReusesAnExistingBranch) {
+  test::GitRepo repo(work_);
+  repo.commit_files({{"README.md", "# project\n"}}, "initial");
+  write_agent("isolated", "mock", "{steps: [{say: done}]}", "worktree: {base: main}\n");
+  json::object body{{"agent", "isolated"}, {"callerCwd", work_.string()}, {"overrides", {{"message", "go"}}}};
+  auto created = client().post_json("/api/runs/init", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string run(created.json().at("run").at("runId").as_string());
+  EXPECT_EQ(get_run(run).at("resolvedHooks").at(0).at("builtin").as_string(), "git-worktree");
+  // The user made the branch agentry/<runId> meanwhile: agentry leaves it alone.
+  repo.git({"branch", "agentry/" + run});
+  const std::string tip = repo.git({"rev-parse", "agentry/" + run});
+  ASSERT_EQ(client().post_json("/api/runs/" + run + "/resume", json::object{}).status, 200);
+  EXPECT_EQ(wait_until_settled(run), "error");
+  auto detail = get_run(run);
+  EXPECT_NE(std::string(detail.at("statusReason").as_string()).find("already exists"), std::string::npos)
+      << json::serialize(detail);
+  EXPECT_EQ(detail.at("hookAudits").at(0).at("outcome").as_string(), "failed");
+  EXPECT_EQ(detail.at("cwd").as_string(), fs::weakly_canonical(work_).string());
+  EXPECT_EQ(repo.git({"rev-parse", "agentry/" + run}), tip);
+  EXPECT_FALSE(fs::exists(home_ / "worktrees" / run));
+}
+
+TEST_F(HooksTest, RequireChildrenSuccessRefusesWhileAChildFailedAndAfterAttemptHooksSetTheNote) {
+  write_script("assignments/family/note.sh",
+               "cat > /dev/null; printf '%s' '{\"note\": \"noted by afterAttempt\"}'\n");
+  write_assignment("family",
+                   "tasks:\n  - {id: wrap, title: Wrap up}\n"
+                   "hooks:\n"
+                   "  - {id: kids, phase: taskTransition, builtin: require-children-success, when: {to: completed}}\n"
+                   "  - {id: note, phase: afterAttempt, run: [./note.sh], when: {outcome: error}}\n");
+  auto parent = start("worker", "family", "go");
+  ASSERT_FALSE(parent.empty());
+  json::object child_body{{"agent", "scripted"},
+                          {"assignment", "family"},
+                          {"callerCwd", work_.string()},
+                          {"parentRunId", parent},
+                          {"overrides", {{"message", "@mock {\"fail\": \"no\"}"}, {"maxRetries", 0}}}};
+  auto child = client().post_json("/api/runs", child_body);
+  ASSERT_EQ(child.status, 201) << child.body;
+  const std::string child_id(child.json().at("run").at("runId").as_string());
+  EXPECT_EQ(wait_until_settled(child_id), "exhausted");  // its task is left undone
+  json::object child_run;
+  for (int i = 0; i < 200; ++i) {
+    child_run = get_run(child_id);
+    if (!child_run.at("note").is_null()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  EXPECT_EQ(child_run.at("note"), json::value("noted by afterAttempt")) << json::serialize(child_run);
+
+  auto refused = client().patch_json("/api/runs/" + parent + "/tasks/wrap", json::object{{"status", "completed"}});
+  EXPECT_EQ(error_code_of(refused), "CONFLICT") << refused.body;
+  EXPECT_NE(refused.body.find(child_id + " (exhausted)"), std::string::npos) << refused.body;
+  EXPECT_EQ(get_run(parent).at("hookState").at("kids").at("lastOutcome").as_string(), "refused");
+}
+
 }  // namespace
 }  // namespace agentry::integration

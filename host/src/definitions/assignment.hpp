@@ -43,6 +43,8 @@ struct AssignmentDefinition {
   std::vector<core::NotifyTarget> notify;
   /// `hooks:`: lifecycle hooks (core/hook.hpp), origin "assignment".
   std::vector<core::HookSpec> hooks;
+  /// `worktree:`: each run gets its own git worktree; wins over the agent's.
+  std::optional<core::HookSpec> worktree;
   std::vector<Problem> warnings;
 };
 

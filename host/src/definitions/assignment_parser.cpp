@@ -56,6 +56,7 @@ std::optional<AssignmentDefinition> parse_assignment(const Location& location, c
   if (const YamlNode* hooks = reader.take("hooks")) {
     assignment.hooks = read_hooks(*hooks, "hooks", "assignment", location.file, roots, diag);
   }
+  assignment.worktree = read_worktree_option(reader, "assignment", location.file);
   assignment.locked_fields = read_locked_fields(reader);
   assignment.instructions = std::move(document->body);
   reader.warn_unknown_keys();

@@ -173,6 +173,31 @@ std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string&
 
 }  // namespace
 
+std::optional<core::HookSpec> read_worktree_option(FieldReader& reader, const std::string& origin,
+                                                   const fs::path& file) {
+  const YamlNode* node = reader.take("worktree");
+  if (node == nullptr) return std::nullopt;
+  core::HookSpec hook;
+  hook.id = "worktree";
+  hook.phase = core::HookPhase::prepare;
+  hook.builtin = core::builtin_git_worktree;
+  hook.origin = origin;
+  hook.source_path = file.string();
+  if (node->is_scalar()) {
+    auto on = read_boolean(*node, reader.field("worktree"), reader.diag());
+    if (!on || !*on) return std::nullopt;
+    return hook;
+  }
+  if (!node->is_map()) {
+    reader.diag().error(reader.field("worktree"), "must be true, false or a map {base: <revision>}");
+    return std::nullopt;
+  }
+  FieldReader options(*node, reader.field("worktree"), reader.diag());
+  if (auto base = options.string("base")) hook.options["base"] = *base;
+  options.warn_unknown_keys();
+  return hook;
+}
+
 std::vector<core::HookSpec> read_hooks(const YamlNode& node, const std::string& field, const std::string& origin,
                                        const fs::path& file, const Roots& roots, Diagnostics& diag) {
   std::vector<core::HookSpec> out;
