@@ -160,6 +160,15 @@ TEST_F(HooksTest, GitWorktreeGivesTheRunItsOwnBranchAndDeleteRemovesIt) {
   ASSERT_EQ(diff.json().at("files").as_array().size(), 1u) << diff.body;
   EXPECT_EQ(diff.json().at("files").at(0).at("path").as_string(), "run-file.txt");
 
+  // Started again after a reset, the run keeps its worktree and branch.
+  ASSERT_EQ(client().post_json("/api/runs/" + run + "/reset", json::object{}).status, 200);
+  ASSERT_EQ(client().post_json("/api/runs/" + run + "/resume", json::object{}).status, 200);
+  EXPECT_EQ(wait_until_settled(run), "success");
+  auto again = get_run(run);
+  EXPECT_EQ(again.at("cwd").as_string(), worktree.string());
+  EXPECT_EQ(again.at("hookAudits").as_array().size(), 2u);
+  EXPECT_EQ(again.at("hookState").at("prepare-0").at("runs").as_int64(), 2);
+
   // Archiving keeps the worktree; deleting removes it.
   ASSERT_EQ(client().post_json("/api/runs/" + run + "/archive", json::object{}).status, 200);
   EXPECT_TRUE(fs::exists(worktree));

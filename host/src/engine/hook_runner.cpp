@@ -155,6 +155,20 @@ void run_require_children_success(const core::Run& run, const HookServices& serv
 
 void run_git_worktree(const core::Run& run, const core::HookSpec& hook, const HookServices& services,
                       core::HookAudit& audit, HookPhaseResult& result) {
+  // A run started again after a reset keeps the worktree it made the first time.
+  auto existing = services.db.read([&](store::Connection& c) -> core::Result<std::optional<json::object>> {
+    return run_worktree(c, run.id);
+  });
+  if (existing && *existing) {
+    auto* path = (**existing).if_contains("path");
+    std::error_code ec;
+    if (path && path->is_string() && std::filesystem::is_directory(std::string(path->as_string()), ec)) {
+      audit.outcome = "ok";
+      audit.message = "kept the run's worktree " + std::string(path->as_string());
+      result.worktree = **existing;
+      return;
+    }
+  }
   std::string base = "HEAD";
   if (auto* b = hook.options.if_contains("base"); b && b->is_string()) base = std::string(b->as_string());
   auto added = workspace::add_run_worktree(run.cwd, run.id, base, services.state_dir / "worktrees");
@@ -250,10 +264,11 @@ bool record_hook_results(store::Connection& c, core::Run& run, const HookPhaseRe
     changed = true;
   }
   if (result.worktree) {
+    const bool kept = store::RunWorktreeRepository::get(c, run.id) == json::serialize(*result.worktree);
     store::RunWorktreeRepository::set(c, run.id, json::serialize(*result.worktree));
     run.cwd = std::string(result.worktree->at("cwd").as_string());
     run.repo_root = std::string(result.worktree->at("path").as_string());
-    detail::append_audit(c, run.id, "run.worktree_created", hook_actor,
+    detail::append_audit(c, run.id, kept ? "run.worktree_kept" : "run.worktree_created", hook_actor,
                          {{"path", result.worktree->at("path")}, {"branch", result.worktree->at("branch")},
                           {"baseCommit", result.worktree->at("baseCommit")}});
     changed = true;
