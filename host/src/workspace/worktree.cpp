@@ -69,7 +69,7 @@ core::Result<RunWorktree> add_run_worktree(const fs::path& cwd, const std::strin
   git_worktree* raw_worktree = nullptr;
   if (git_worktree_add(&raw_worktree, repo->get(), worktree_name(run_id).c_str(), path.c_str(), &options) < 0) {
     const std::string why = git::last_error();
-    git_branch_delete(branch.get());  // ours, created above, still at the base
+    git_reference_delete(branch.get());  // ours, created above, still at the base
     return core::fail(ErrorCode::internal, "cannot add a worktree at " + path.string() + ": " + why);
   }
   Worktree worktree(raw_worktree);
@@ -108,7 +108,9 @@ core::Result<WorktreeRemoval> remove_run_worktree(const RunWorktree& wt, const s
     git::Reference branch(raw_branch);
     const git_oid* target = git_reference_target(branch.get());
     if (target && hex(target) == wt.base_commit) {
-      if (git_branch_delete(branch.get()) == 0) out.branch_deleted = true;
+      // The ref only: agentry never configures the branch (no upstream), and libgit2
+      // 1.5's git_branch_delete leaks in its config-section cleanup (LeakSanitizer).
+      if (git_reference_delete(branch.get()) == 0) out.branch_deleted = true;
     } else {
       out.branch_kept = true;
     }
