@@ -126,6 +126,7 @@ json::value to_json(const FrozenInputs& in) {
   o["taskPrompt"] = in.task_prompt;
   o["notifyParentOnComplete"] = in.notify_parent_on_complete;
   if (!in.notify.empty()) o["notify"] = to_json(in.notify);
+  if (!in.hooks.empty()) o["hooks"] = to_json(in.hooks);
   return o;
 }
 
@@ -167,6 +168,7 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
   if (auto* v = o.if_contains("taskPrompt"); v && v->is_bool()) in.task_prompt = v->as_bool();
   if (auto* v = o.if_contains("notifyParentOnComplete"); v && v->is_bool()) in.notify_parent_on_complete = v->as_bool();
   if (auto* v = o.if_contains("notify")) in.notify = notify_targets_from_json(*v);
+  if (auto* v = o.if_contains("hooks")) in.hooks = hook_specs_from_json(*v);
   return in;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/attachment.hpp"
 #include "core/dependency.hpp"
+#include "core/hook.hpp"
 #include "core/notify_target.hpp"
 
 #include <boost/json/array.hpp>
@@ -87,6 +88,8 @@ struct FrozenInputs {
   /// Where to say that the run ended or needs the user: the agent's, the assignment's
   /// and the request's targets, in that order (core/notify_target.hpp).
   std::vector<NotifyTarget> notify;
+  /// Lifecycle hooks: the assignment's, then each task definition's (core/hook.hpp).
+  std::vector<HookSpec> hooks;
 };
 
 boost::json::value to_json(const FrozenInputs& inputs);
@@ -192,6 +195,8 @@ struct Run {
   std::vector<Dependent> dependents;
   /// Views only: the run's attachments, oldest first (store/attachment_repository.hpp).
   std::vector<Attachment> attachments;
+  /// Views only: the latest hook executions, oldest first (store/hook_audit_repository.hpp).
+  std::vector<HookAudit> hook_audits;
   /// Stored beside the run (store/schedule_repository.hpp), loaded by views and lists
   /// only: RunSummary.schedule and scheduleState. Never written with the run row.
   std::optional<Schedule> schedule;

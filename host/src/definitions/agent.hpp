@@ -2,6 +2,7 @@
 // An agent: which backend runs it, how, and its role instructions.
 // File: agents/<name>/agent.md (front matter + markdown body).
 
+#include "core/hook.hpp"
 #include "core/notify_target.hpp"
 #include "definitions/problem.hpp"
 
@@ -45,6 +46,8 @@ struct AgentDefinition {
   std::string instructions;             // the markdown body: the agent's role
   /// `notify:`: completion notification targets (core/notify_target.hpp), origin "agent".
   std::vector<core::NotifyTarget> notify;
+  /// `worktree:`: each run gets its own git worktree (a prepare hook, core/hook.hpp).
+  std::optional<core::HookSpec> worktree;
   std::vector<Problem> warnings;        // non-fatal problems found while loading
 };
 

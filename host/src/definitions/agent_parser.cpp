@@ -97,6 +97,7 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
                                "' is not a launcher name (the file name of launchers/<name>.yaml)");
   }
   agent.notify = reader.notify_targets("notify", "agent");
+  agent.worktree = read_worktree_option(reader, "agent", location.file);
   agent.instructions = std::move(document->body);
   reader.warn_unknown_keys();
 

@@ -2,6 +2,7 @@
 // An assignment: a reusable piece of work (instructions, typed vars, a task list) that
 // a run gives to an agent. File: assignments/<name>/assignment.md.
 
+#include "core/hook.hpp"
 #include "core/notify_target.hpp"
 #include "definitions/problem.hpp"
 #include "definitions/vars.hpp"
@@ -21,7 +22,7 @@ struct ResolvedTask {
   std::string title;
   std::string body;
   std::string source;  // "inline", "definition:<id>" or "file:<absolute path>"
-  boost::json::value hooks;  // from a task definition file; null otherwise
+  std::vector<core::HookSpec> hooks;  // from a task definition file; none for inline tasks
 };
 
 struct AssignmentDefinition {
@@ -40,6 +41,10 @@ struct AssignmentDefinition {
   std::string instructions;  // the markdown body, a template
   /// `notify:`: completion notification targets (core/notify_target.hpp), origin "assignment".
   std::vector<core::NotifyTarget> notify;
+  /// `hooks:`: lifecycle hooks (core/hook.hpp), origin "assignment".
+  std::vector<core::HookSpec> hooks;
+  /// `worktree:`: each run gets its own git worktree; wins over the agent's.
+  std::optional<core::HookSpec> worktree;
   std::vector<Problem> warnings;
 };
 

@@ -53,6 +53,10 @@ std::optional<AssignmentDefinition> parse_assignment(const Location& location, c
   if (const YamlNode* tasks = reader.take("tasks")) {
     assignment.tasks = read_tasks(*tasks, "tasks", location.file, roots, diag);
   }
+  if (const YamlNode* hooks = reader.take("hooks")) {
+    assignment.hooks = read_hooks(*hooks, "hooks", "assignment", location.file, roots, diag);
+  }
+  assignment.worktree = read_worktree_option(reader, "assignment", location.file);
   assignment.locked_fields = read_locked_fields(reader);
   assignment.instructions = std::move(document->body);
   reader.warn_unknown_keys();

@@ -20,7 +20,6 @@ std::optional<ResolvedTask> inline_task(const YamlNode& node, const std::string&
   if (task.title.empty()) task.title = task.id;
   task.body = reader.string("body").value_or("");
   task.source = "inline";
-  task.hooks = nullptr;
   reader.warn_unknown_keys();
   if (task.id.empty()) return std::nullopt;
   return task;

@@ -54,6 +54,7 @@ boost::json::object to_json(const AgentDefinition& agent) {
   out["unrestricted"] = agent.unrestricted;
   out["taskPrompt"] = agent.task_prompt;
   out["notify"] = core::to_json(agent.notify, /*redact_secret=*/true);
+  out["worktree"] = agent.worktree ? boost::json::value(agent.worktree->options) : boost::json::value(nullptr);
   out["backendConfig"] = agent.backend_config;
   out["backendArgs"] = std::move(backend_args);
   out["lockedFields"] = strings(agent.locked_fields);
@@ -65,7 +66,7 @@ boost::json::object to_json(const AgentDefinition& agent) {
 
 boost::json::object to_json(const ResolvedTask& task) {
   return {{"id", task.id}, {"title", task.title}, {"body", task.body}, {"source", task.source},
-          {"hooks", task.hooks}};
+          {"hooks", core::to_json(task.hooks)}};
 }
 
 boost::json::object to_json(const AssignmentDefinition& assignment) {
@@ -83,6 +84,8 @@ boost::json::object to_json(const AssignmentDefinition& assignment) {
   out["callerInstructions"] = assignment.caller_instructions;
   out["vars"] = var_specs_to_json(assignment.vars);
   out["tasks"] = std::move(tasks);
+  out["hooks"] = core::to_json(assignment.hooks);
+  out["worktree"] = assignment.worktree ? boost::json::value(assignment.worktree->options) : boost::json::value(nullptr);
   out["lockedFields"] = strings(assignment.locked_fields);
   out["instructions"] = assignment.instructions;
   return out;
@@ -96,7 +99,7 @@ boost::json::object to_json(const LauncherDefinition& launcher) {
 }
 
 boost::json::object to_json(const TaskDefinition& task) {
-  return {{"id", task.id}, {"title", task.title}, {"body", task.body}, {"hooks", task.hooks}};
+  return {{"id", task.id}, {"title", task.title}, {"body", task.body}, {"hooks", core::to_json(task.hooks)}};
 }
 
 boost::json::object to_summary_json(const AgentDefinition& agent) {

@@ -37,4 +37,16 @@ std::vector<ResolvedTask> read_tasks(const YamlNode& node, const std::string& fi
                                      const std::filesystem::path& assignment_file, const Roots& roots,
                                      Diagnostics& diag);
 
+/// A `hooks:` list (assignments, task definitions); `origin` is "assignment" or "task:<id>".
+/// Relative executables resolve against `file`'s directory; a project's `.agentry/`
+/// may declare only built-ins that run no executable.
+std::vector<core::HookSpec> read_hooks(const YamlNode& node, const std::string& field, const std::string& origin,
+                                       const std::filesystem::path& file, const Roots& roots, Diagnostics& diag);
+
+/// `worktree: true | {base: <revision>}`: the run gets its own git worktree, as a
+/// prepare hook `worktree` of the git-worktree built-in (engine/hook_runner.hpp).
+class FieldReader;
+std::optional<core::HookSpec> read_worktree_option(FieldReader& reader, const std::string& origin,
+                                                   const std::filesystem::path& file);
+
 }  // namespace agentry::definitions

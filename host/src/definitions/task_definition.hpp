@@ -2,6 +2,7 @@
 // A reusable task that assignments list by id. File: tasks/<id>.md, where the id may
 // contain slashes (tasks/review/check.md is "review/check").
 
+#include "core/hook.hpp"
 #include "definitions/problem.hpp"
 
 #include <boost/json/value.hpp>
@@ -17,7 +18,7 @@ struct TaskDefinition {
   std::filesystem::path source_path;
   std::string title;  // defaults to the id
   std::string body;
-  boost::json::value hooks;  // kept as written (null when absent); not interpreted yet
+  std::vector<core::HookSpec> hooks;  // taskTransition hooks of this task, origin "task:<id>"
   std::vector<Problem> warnings;
 };
 

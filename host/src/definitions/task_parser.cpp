@@ -22,7 +22,13 @@ std::optional<TaskDefinition> parse_task_definition(const Location& location, co
   task.source_path = location.file;
   task.title = reader.string("title").value_or(task.id);
   if (task.title.empty()) task.title = task.id;
-  task.hooks = reader.json("hooks").value_or(nullptr);
+  if (const YamlNode* hooks = reader.take("hooks")) {
+    task.hooks = read_hooks(*hooks, "hooks", "task:" + task.id, location.file, roots, diag);
+    for (const auto& hook : task.hooks)
+      if (hook.phase != core::HookPhase::task_transition)
+        diag.error("hooks", "hook '" + hook.id + "' has phase " + std::string(core::to_string(hook.phase)) +
+                                "; a task definition's hooks run at taskTransition only (declare others on the assignment)");
+  }
   task.body = std::move(document->body);
   reader.warn_unknown_keys();
 

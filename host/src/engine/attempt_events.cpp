@@ -163,6 +163,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
       }
       if (outcome == "detached") message = "the backend detached without being asked to: " + message;
       rows.push_back(backend_row());
+      out.attempt_outcome = outcome;
       decision = finish(c, *run, a, outcome, message, rows, false, out.adoption_failed);
       continue;
     }
@@ -178,6 +179,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
                       {{"decision", "finalized"}, {"reason", forced->adoption_reason}, {"error", forced->message}});
       out.adoption_reported = out.adoption_failed = true;
     }
+    out.attempt_outcome = forced->outcome;
     decision = finish(c, *run, a, forced->outcome, forced->message, rows, true, out.adoption_failed);
   }
   if (out.detached) out.session_ended = true;  // for this process: the store keeps it open
@@ -196,6 +198,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
       out.next_attempt = NextAttempt{run->attempt_count, decision->nudge, run->backend_session_id};
     } else {
       out.session_ended = true;
+      out.ended_status = core::to_string(decision->status);
       // The session's agent is done: its token goes in this commit, before a queued-message
       // session (which gets its own) opens. A detached agent works on and keeps its token.
       store::RunTokenRepository::remove_for_run(c, a.run_id);

@@ -60,6 +60,8 @@ struct NextSession {
 struct BatchOutcome {
   bool run_changed = false;    // status, resume token: summaries must be re-published
   bool attempt_ended = false;  // the attempt reached its end (terminal event or forced)
+  std::string attempt_outcome;  // ... with this outcome ("success", "error", ...)
+  std::string ended_status;     // the run's status when the session ended
   bool session_ended = false;  // ... and so did the session: the live run is over
   bool detached = false;       // ... without ending it in the store: the agent works on
   bool adoption_reported = false;

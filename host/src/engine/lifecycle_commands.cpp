@@ -11,6 +11,7 @@
 #include "engine/mutation_support.hpp"
 #include "engine/queued_delivery.hpp"
 #include "engine/workspace_hooks.hpp"
+#include "engine/hook_runner.hpp"
 #include "engine/run_snapshot.hpp"
 #include "engine/run_tokens.hpp"
 #include "store/dependency_repository.hpp"
@@ -33,7 +34,7 @@ Engine::Engine(EngineServices services, EngineConfig config)
       pool_(services.pool),
       config_(std::move(config)),
       live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace, {},
-                            &config_.task_prompt, config_.per_run_tokens},
+                            &config_.task_prompt, config_.per_run_tokens, config_.state_dir},
             config_.controller_id),
       schedules_(std::make_unique<ScheduleRuntime>(
           config_.schedule_timers ? config_.schedule_timers : pool_timer_source(services.pool),
@@ -242,17 +243,19 @@ core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
 
 core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor) {
   std::string cwd;
+  std::optional<boost::json::object> worktree;
   auto removed = db_.write<bool>([&](store::Connection& c) -> core::Result<bool> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::remove, *run, "delete"); !allowed) return allowed.failure();
     cwd = run->cwd;
+    worktree = run_worktree(c, run_id);
     c.after_commit([this, run_id] { bus_.timeline().reset(run_id); });
     return store::RunRepository::remove(c, run_id);
   });
   if (!removed) return removed.failure();
   bus_.run_changed(run_id);
-  forget_workspace_baseline(pool_, cwd, run_id);
+  forget_workspace_baseline(pool_, cwd, run_id, std::move(worktree));
   // The run's audit trail goes with it (cascade), so the deletion is recorded in the log.
   core::log_info("run deleted", {{"runId", run_id}, {"actor", actor.name}});
   return core::ok();

@@ -7,6 +7,7 @@
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
+#include "store/run_repository.hpp"
 
 
 #include <boost/json.hpp>
@@ -57,8 +58,18 @@ LiveRun::~LiveRun() {
 void LiveRun::launch() {
   strand_.post([self = shared_from_this()] {
     auto& run = self->spec_.run;
-    // Before the agent touches anything: what the tree looked like (workspace_hooks.hpp).
-    if (self->spec_.session_index == 0 && !self->spec_.adopt) record_workspace_baseline(run);
+    if (self->spec_.session_index == 0 && !self->spec_.adopt) {
+      // prepare hooks first: a git-worktree hook moves the run's cwd into its worktree.
+      if (has_hooks(run, core::HookPhase::prepare)) {
+        auto prepared = self->run_phase_hooks(HookInvocation{core::HookPhase::prepare, {}, {}, std::nullopt, {}});
+        if (prepared.stop) {
+          self->end_by_host("error", *prepared.stop);
+          return;
+        }
+      }
+      // Before the agent touches anything: what the tree looked like (workspace_hooks.hpp).
+      record_workspace_baseline(run);
+    }
     auto session = self->services_.plugins.create(run.frozen.backend, *self);
     if (!session) {
       self->end_by_host("error", session.error().message);
@@ -70,8 +81,26 @@ void LiveRun::launch() {
 }
 
 // On the strand, with attempt_ naming the attempt the store has just opened.
-void LiveRun::start_attempt(const std::string& prompt) {
+void LiveRun::start_attempt(const std::string& original_prompt) {
   const auto& run = spec_.run;
+  std::string prompt = original_prompt;
+  if (!attempt_.adopting && has_hooks(run, core::HookPhase::before_attempt)) {
+    const bool first_attempt = attempt_.attempt_number == spec_.attempt_number;
+    HookInvocation invocation{core::HookPhase::before_attempt,
+                              {{"attempt", first_attempt ? "first" : "retry"},
+                               {"session", spec_.session_index == 0 ? "first" : "resume"}},
+                              {{"attempt", json::object{{"number", attempt_.attempt_number},
+                                                        {"sessionIndex", spec_.session_index},
+                                                        {"firstInSession", first_attempt}}}},
+                              std::nullopt,
+                              prompt};
+    auto result = run_phase_hooks(std::move(invocation));
+    if (result.stop) {
+      end_by_host("error", *result.stop);
+      return;
+    }
+    if (result.prompt) prompt = *result.prompt;
+  }
   plugins::StartRequest request;
   request.run_id = run.id;
   request.session_id = run.id + "/s" + std::to_string(spec_.session_index);
@@ -338,6 +367,26 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
   if (outcome->run_changed || approvals_changed) services_.bus.run_changed(run_id());
   if (outcome->session_ended || outcome->next_attempt)
     refresh_workspace_diffstat(services_.db, services_.bus, spec_.run);
+  if (outcome->attempt_ended && !outcome->detached && has_hooks(spec_.run, core::HookPhase::after_attempt)) {
+    const bool first_attempt = attempt_.attempt_number == spec_.attempt_number;
+    run_phase_hooks(HookInvocation{core::HookPhase::after_attempt,
+                                   {{"attempt", first_attempt ? "first" : "retry"},
+                                    {"session", spec_.session_index == 0 ? "first" : "resume"},
+                                    {"outcome", outcome->attempt_outcome}},
+                                   {{"attempt", json::object{{"number", attempt_.attempt_number},
+                                                             {"sessionIndex", spec_.session_index},
+                                                             {"outcome", outcome->attempt_outcome}}}},
+                                   std::nullopt,
+                                   {}});
+  }
+  if (outcome->session_ended && !outcome->detached && !outcome->ended_status.empty() &&
+      has_hooks(spec_.run, core::HookPhase::after_exit)) {
+    run_phase_hooks(HookInvocation{core::HookPhase::after_exit,
+                                   {{"status", outcome->ended_status}},
+                                   {{"status", outcome->ended_status}, {"sessionIndex", spec_.session_index}},
+                                   std::nullopt,
+                                   {}});
+  }
   if (outcome->session_ended) {
     mark_finished(std::move(outcome->next_session));
   } else if (outcome->next_attempt) {
@@ -349,6 +398,43 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
     spec_.run.backend_session_id = outcome->next_attempt->resume_token;
     start_attempt(outcome->next_attempt->prompt);
   }
+}
+
+HookPhaseResult LiveRun::run_phase_hooks(HookInvocation invocation) {
+  const auto phase = invocation.phase;
+  // The run as it is now (status, name), not as it was at launch.
+  auto current = services_.db.read([&](store::Connection& c) { return detail::load_run(c, run_id()); });
+  const core::Run& run = current ? *current : spec_.run;
+  auto result = run_hooks(run, invocation, HookServices{services_.db, services_.state_dir});
+  if (!result.any()) return result;
+  std::optional<core::Run> saved;
+  auto written = services_.db.write<bool>([&](store::Connection& c) -> core::Result<bool> {
+    auto fresh = detail::load_run(c, run_id());
+    if (!fresh) return false;
+    bool changed = record_hook_results(c, *fresh, result);
+    // afterExit: a run that ended in success but a hook refuses (require-children-success)
+    // is blocked instead, with the hook's reason.
+    if (phase == core::HookPhase::after_exit && result.stop && fresh->status == core::RunStatus::success) {
+      fresh->status = core::RunStatus::blocked;
+      fresh->status_reason = *result.stop;
+      detail::append_audit(c, fresh->id, "run.blocked_by_hook", Actor{"hook"}, {{"reason", *result.stop}});
+      detail::touch(*fresh);
+      changed = true;
+    }
+    if (changed) store::RunRepository::update(c, *fresh);
+    saved = *fresh;
+    return true;
+  });
+  if (!written) core::log_error("cannot record hook results", {{"runId", run_id()}, {"error", written.error().message}});
+  if (saved) {
+    spec_.run.cwd = saved->cwd;
+    spec_.run.repo_root = saved->repo_root;
+    spec_.run.name = saved->name;
+    spec_.run.note = saved->note;
+    spec_.run.pinned = saved->pinned;
+  }
+  services_.bus.run_changed(run_id());
+  return result;
 }
 
 void LiveRun::mark_finished(std::optional<NextSession> next) {

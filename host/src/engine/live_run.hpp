@@ -14,11 +14,13 @@
 #include "core/executor.hpp"
 #include "core/run.hpp"
 #include "engine/attempt_events.hpp"
+#include "engine/hook_runner.hpp"
 #include "plugins/backend_session.hpp"
 
 #include <boost/json/value.hpp>
 
 #include <atomic>
+#include <filesystem>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -51,6 +53,8 @@ struct LiveRunServices {
   const TaskPromptSettings* task_prompt = nullptr;
   /// Each session's agent gets a token of its own (engine/run_tokens.hpp).
   bool per_run_tokens = false;
+  /// $AGENTRY_HOME: per-run worktrees go under worktrees/ (engine/hook_runner.hpp).
+  std::filesystem::path state_dir{};
 };
 
 struct LaunchSpec {
@@ -109,7 +113,7 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   void on_callback_requested() override;
 
  private:
-  void start_attempt(const std::string& prompt);
+  void start_attempt(const std::string& original_prompt);
   /// Detaches instead of interrupting, when the backend can. On the strand.
   bool try_detach(const std::string& reason);
   void arm_interrupt_grace();
@@ -118,6 +122,9 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   void end_by_host(std::string outcome, std::string message, std::string adoption_reason = "adopt_failed");
   void write_batch(std::vector<plugins::BackendEvent> batch, std::optional<ForcedEnd> forced);
   void mark_finished(std::optional<NextSession> next);
+  /// Runs the run's hooks of one phase (engine/hook_runner.hpp) on the strand and
+  /// records what they did; the result says whether one stopped the run.
+  HookPhaseResult run_phase_hooks(HookInvocation invocation);
   /// After a batch committed: approval requests in it now wait for an answer. True
   /// when there were any.
   bool track_approvals(const std::vector<plugins::BackendEvent>& batch);

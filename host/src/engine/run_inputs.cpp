@@ -288,6 +288,23 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   f.notify = agent->notify;
   if (assignment) f.notify.insert(f.notify.end(), assignment->notify.begin(), assignment->notify.end());
   f.notify.insert(f.notify.end(), r.notify.begin(), r.notify.end());
+  // Frozen with the run: the worktree option (the assignment's, else the agent's) as
+  // the first prepare hook, the assignment's hooks, then each task's, their ids made
+  // unique as "<taskId>/<hookId>".
+  if (auto worktree = assignment && assignment->worktree ? assignment->worktree : agent->worktree) {
+    const bool declared = assignment && std::any_of(assignment->hooks.begin(), assignment->hooks.end(), [](const auto& h) {
+                            return h.builtin == core::builtin_git_worktree || h.id == "worktree";
+                          });
+    if (!declared) f.hooks.push_back(*worktree);
+  }
+  if (assignment) {
+    f.hooks.insert(f.hooks.end(), assignment->hooks.begin(), assignment->hooks.end());
+    for (const auto& t : assignment->tasks)
+      for (auto hook : t.hooks) {
+        hook.id = t.id + "/" + hook.id;
+        f.hooks.push_back(std::move(hook));
+      }
+  }
 
   if (auto launcher_name = r.overrides.launcher ? r.overrides.launcher : agent->launcher) {
     auto launcher = defs::load_launcher(roots, *launcher_name, path_base);

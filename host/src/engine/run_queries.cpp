@@ -2,6 +2,7 @@
 // so the parts of a view (run, tasks, sessions) come from the same snapshot.
 
 #include "engine/engine.hpp"
+#include "store/hook_audit_repository.hpp"
 #include "store/attachment_repository.hpp"
 
 #include "engine/dependencies.hpp"
@@ -70,6 +71,7 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
     v.run.dependencies = detail::dependencies_of(c, run_id);
     v.run.dependents = detail::dependents_of(c, v.run);
     v.run.attachments = store::AttachmentRepository::list_for_run(c, run_id);
+    v.run.hook_audits = store::HookAuditRepository::latest(c, run_id);
     return v;
   });
   // Pending approvals live with the attempt that asked, not in the store.

@@ -6,6 +6,7 @@
 
 #include "core/clock.hpp"
 #include "core/ids.hpp"
+#include "engine/hook_runner.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/task_repository.hpp"
 
@@ -76,6 +77,49 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
   if (patch.title && patch.title->empty())
     return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
 
+  // taskTransition hooks run here, on the request's worker, before the write: each is
+  // bounded by its timeout (at most 120 s), and a refusal answers the request with
+  // CONFLICT. They see the status the task had when they started.
+  std::optional<HookPhaseResult> hooks;
+  if (status) {
+    auto before = db_.read([&](store::Connection& c) -> core::Result<std::pair<core::Run, Task>> {
+      auto run = detail::load_run(c, run_id);
+      if (!run) return run.failure();
+      auto task = load_task(c, run_id, task_id);
+      if (!task) return task.failure();
+      return std::pair{std::move(*run), std::move(*task)};
+    });
+    if (!before) return before.failure();
+    auto& [run, task] = *before;
+    if (task.status != *status && has_hooks(run, core::HookPhase::task_transition)) {
+      const std::string from(core::to_string(task.status)), to(core::to_string(*status));
+      hooks = run_hooks(run,
+                        HookInvocation{core::HookPhase::task_transition,
+                                       {{"task", task_id}, {"from", from}, {"to", to}},
+                                       {{"task", json::object{{"id", task_id}, {"title", task.title}, {"from", from},
+                                                              {"to", to}}},
+                                        {"actor", actor.name}},
+                                       task_id,
+                                       {}},
+                        HookServices{db_, config_.state_dir});
+      if (hooks->stop) {
+        auto recorded = mutate<bool>(run_id, [&](store::Connection& c) -> core::Result<bool> {
+          auto fresh = detail::load_run(c, run_id);
+          if (!fresh) return fresh.failure();
+          record_hook_results(c, *fresh, *hooks);
+          detail::append_audit(c, run_id, "task.transition_refused", actor,
+                               {{"taskId", task_id}, {"from", from}, {"to", to}, {"reason", *hooks->stop}});
+          detail::touch(*fresh);
+          store::RunRepository::update(c, *fresh);
+          return true;
+        });
+        if (!recorded) return recorded.failure();
+        return core::fail(core::ErrorCode::conflict, "task '" + task_id + "' may not become " + to + ": " + *hooks->stop,
+                          {{"runId", run_id}, {"taskId", task_id}, {"reason", "hook_refused"}, {"from", from}, {"to", to}});
+      }
+    }
+  }
+
   return mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
@@ -84,6 +128,7 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
     if (status)
       if (auto ok = detail::check_allowed(Operation::task_set_status, *run, "set task status on"); !ok)
         return ok.failure();
+    if (hooks && record_hook_results(c, *run, *hooks)) store::RunRepository::update(c, *run);
     if (patch.notes)
       if (auto ok = detail::check_allowed(Operation::task_set_notes, *run, "set task notes on"); !ok)
         return ok.failure();

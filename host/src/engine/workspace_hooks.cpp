@@ -1,4 +1,5 @@
 #include "engine/workspace_hooks.hpp"
+#include "engine/hook_runner.hpp"
 
 #include "core/clock.hpp"
 #include "core/executor.hpp"
@@ -44,9 +45,13 @@ void refresh_workspace_diffstat(store::Database& db, events::EventBus& bus, cons
   if (*written) bus.run_changed(run.id);
 }
 
-void forget_workspace_baseline(core::ThreadPool& pool, const std::string& cwd, const std::string& run_id) {
+void forget_workspace_baseline(core::ThreadPool& pool, const std::string& cwd, const std::string& run_id,
+                               std::optional<boost::json::object> worktree) {
   if (cwd.empty()) return;
-  pool.post([cwd, run_id] { workspace::remove_baseline(cwd, run_id); });
+  pool.post([cwd, run_id, worktree = std::move(worktree)] {
+    workspace::remove_baseline(cwd, run_id);
+    if (worktree) remove_worktree(*worktree, run_id);
+  });
 }
 
 }  // namespace agentry::engine

@@ -6,6 +6,9 @@
 
 #include "core/run.hpp"
 
+#include <boost/json/object.hpp>
+
+#include <optional>
 #include <string>
 
 namespace agentry::core {
@@ -28,7 +31,10 @@ void record_workspace_baseline(const core::Run& run);
 /// published (RunSummary.diffstat). Nothing when the run has no baseline.
 void refresh_workspace_diffstat(store::Database& db, events::EventBus& bus, const core::Run& run);
 
-/// After a run was deleted: removes its baseline ref, on the pool.
-void forget_workspace_baseline(core::ThreadPool& pool, const std::string& cwd, const std::string& run_id);
+/// After a run was deleted: removes its baseline ref and then, when the run had its own
+/// worktree (the git-worktree hook), the worktree and its branch if unchanged
+/// (workspace/worktree.hpp), on the pool.
+void forget_workspace_baseline(core::ThreadPool& pool, const std::string& cwd, const std::string& run_id,
+                               std::optional<boost::json::object> worktree = std::nullopt);
 
 }  // namespace agentry::engine

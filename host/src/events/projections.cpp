@@ -206,7 +206,7 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   s["currentSession"] = live ? json::value(session_brief(*latest)) : json::value(nullptr);
   s["lastSession"] = latest ? json::value(session_brief(*latest)) : json::value(nullptr);
   s["dependencyState"] = dependency_state_json(run);
-  s["hookCount"] = 0;
+  s["hookCount"] = static_cast<std::int64_t>(f.hooks.size());
   s["diffstat"] = run.diffstat ? json::value(json::object{{"files", run.diffstat->files},
                                                           {"additions", run.diffstat->additions},
                                                           {"deletions", run.diffstat->deletions},
@@ -296,6 +296,23 @@ json::object run_detail(const RunDetailInputs& in) {
   for (const auto& a : run.pending_approvals) approvals.push_back(pending_approval_json(a));
   d["pendingApprovals"] = std::move(approvals);
   d["notifyParentOnComplete"] = f.notify_parent_on_complete;
+  d["resolvedHooks"] = core::to_json(f.hooks);
+  // Each hook's last execution: { lastOutcome, lastMessage, lastRunAt, runs } (runs
+  // counted over the audits kept, hookAudits' window).
+  json::object hook_state;
+  json::array hook_audits;
+  for (const auto& a : run.hook_audits) {
+    hook_audits.push_back(core::to_json(a));
+    auto& entry = hook_state[a.hook_id];
+    std::int64_t runs = entry.is_object() ? entry.as_object().at("runs").as_int64() : 0;
+    entry = json::object{{"lastOutcome", a.outcome},
+                         {"lastMessage", a.message.empty() ? json::value(nullptr) : json::value(a.message)},
+                         {"lastPhase", core::to_string(a.phase)},
+                         {"lastRunAt", a.created_at},
+                         {"runs", runs + 1}};
+  }
+  d["hookState"] = std::move(hook_state);
+  d["hookAudits"] = std::move(hook_audits);
   if (const auto& n = run.parent_notification)
     d["parentNotification"] = json::object{{"parentRunId", n->parent_run_id},
                                            {"sessionIndex", n->child_session_index},
@@ -322,9 +339,6 @@ json::object run_detail(const RunDetailInputs& in) {
     notifications.push_back(std::move(o));
   }
   d["notifications"] = std::move(notifications);
-  d["resolvedHooks"] = json::array{};
-  d["hookState"] = json::object{};
-  d["hookAudits"] = json::array{};
   return d;
 }
 

@@ -1,194 +1,20 @@
 #include "notify/command.hpp"
 
-#include "core/utf8.hpp"
-
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-#include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
+#include "process/runner.hpp"
 
 namespace agentry::notify {
-namespace {
-
-struct Fd {
-  int fd = -1;
-  Fd() = default;
-  explicit Fd(int f) : fd(f) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-  void reset() {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-  }
-};
-
-bool make_pipe(Fd& read_end, Fd& write_end) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return false;
-  read_end.fd = fds[0];
-  write_end.fd = fds[1];
-  return true;
-}
-
-std::string first_line(const std::string& text) {
-  auto line = text.substr(0, text.find('\n'));
-  return core::sanitize_utf8(std::string_view(line).substr(0, 300));
-}
-
-}  // namespace
 
 CommandResult run_command(const CommandRequest& request, const CommandLimits& limits) {
+  process::RunLimits run_limits;
+  run_limits.timeout = limits.timeout;
+  // The cap was shared by both streams; each gets it now, only the start of stderr matters.
+  run_limits.max_stdout_bytes = limits.max_output_bytes;
+  run_limits.max_stderr_bytes = limits.max_output_bytes;
+  auto result = process::run_program({request.argv, request.stdin_data, request.env, {}}, run_limits);
   CommandResult out;
-  {
-    // A program that exits without reading its stdin makes our write fail with EPIPE;
-    // on this (notifier-owned) thread that must not become a SIGPIPE for the daemon.
-    sigset_t pipe_only;
-    sigemptyset(&pipe_only);
-    sigaddset(&pipe_only, SIGPIPE);
-    ::pthread_sigmask(SIG_BLOCK, &pipe_only, nullptr);
-  }
-  if (request.argv.empty() || request.argv.front().empty()) {
-    out.permanent = true;
-    out.error = "no program to run";
-    return out;
-  }
-  Fd in_read, in_write, out_read, out_write, err_read, err_write;
-  if (!make_pipe(in_read, in_write) || !make_pipe(out_read, out_write) || !make_pipe(err_read, err_write)) {
-    out.error = std::string("cannot create pipes: ") + std::strerror(errno);
-    return out;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in_read.fd, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_write.fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, err_write.fd, 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&defaults, sig);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
-
-  std::vector<std::string> env_storage;
-  for (char** e = environ; e && *e; ++e) {
-    std::string_view entry(*e);
-    bool replaced = false;
-    for (const auto& [name, value] : request.env)
-      if (entry.size() > name.size() && entry.substr(0, name.size()) == name && entry[name.size()] == '=')
-        replaced = true;
-    if (!replaced) env_storage.emplace_back(entry);
-  }
-  for (const auto& [name, value] : request.env) env_storage.push_back(name + "=" + value);
-  std::vector<char*> envp;
-  for (auto& e : env_storage) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_storage = request.argv;
-  std::vector<char*> argv;
-  for (auto& a : argv_storage) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  pid_t pid = -1;
-  int spawned = ::posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (spawned != 0) {
-    out.permanent = spawned == ENOENT || spawned == EACCES;
-    out.error = "cannot start " + request.argv.front() + ": " + std::strerror(spawned);
-    return out;
-  }
-  in_read.reset();
-  out_write.reset();
-  err_write.reset();
-  for (int fd : {in_write.fd, out_read.fd, err_read.fd}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-
-  std::size_t written = 0;
-  std::string stdout_text, stderr_text;
-  std::size_t output_bytes = 0;
-  const auto deadline = std::chrono::steady_clock::now() + limits.timeout;
-  bool timed_out = false;
-  if (request.stdin_data.empty()) in_write.reset();
-  while (out_read.fd >= 0 || err_read.fd >= 0 || in_write.fd >= 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd fds[3];
-    nfds_t n = 0;
-    if (in_write.fd >= 0) fds[n++] = {in_write.fd, POLLOUT, 0};
-    if (out_read.fd >= 0) fds[n++] = {out_read.fd, POLLIN, 0};
-    if (err_read.fd >= 0) fds[n++] = {err_read.fd, POLLIN, 0};
-    int ready = ::poll(fds, n, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready < 0 && errno != EINTR) break;
-    for (nfds_t i = 0; i < n && ready > 0; ++i) {
-      if (fds[i].revents == 0) continue;
-      if (fds[i].fd == in_write.fd) {
-        ssize_t w = ::write(in_write.fd, request.stdin_data.data() + written, request.stdin_data.size() - written);
-        if (w > 0) written += static_cast<std::size_t>(w);
-        if (w < 0 && errno != EAGAIN && errno != EINTR) in_write.reset();  // EPIPE: it stopped reading
-        else if (written >= request.stdin_data.size()) in_write.reset();
-        continue;
-      }
-      Fd& source = fds[i].fd == out_read.fd ? out_read : err_read;
-      std::string& sink = fds[i].fd == out_read.fd ? stdout_text : stderr_text;
-      char buffer[4096];
-      ssize_t r = ::read(source.fd, buffer, sizeof buffer);
-      if (r > 0) {
-        if (output_bytes < limits.max_output_bytes) {
-          std::size_t keep = std::min<std::size_t>(static_cast<std::size_t>(r), limits.max_output_bytes - output_bytes);
-          sink.append(buffer, keep);
-          output_bytes += keep;
-        }
-      } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
-        source.reset();
-      }
-    }
-  }
-  in_write.reset();
-  out_read.reset();
-  err_read.reset();
-  if (timed_out) ::kill(-pid, SIGKILL);
-  int status = 0;
-  pid_t waited = -1;
-  // The pipes closed: the program is exiting. Wait for it, up to the deadline.
-  while (true) {
-    waited = ::waitpid(pid, &status, WNOHANG);
-    if (waited != 0) break;
-    if (std::chrono::steady_clock::now() >= deadline && !timed_out) {
-      timed_out = true;
-      ::kill(-pid, SIGKILL);
-    }
-    ::usleep(5000);
-  }
-  if (timed_out) {
-    out.error = request.argv.front() + " did not finish within " + std::to_string(limits.timeout.count()) + " ms";
-    return out;
-  }
-  if (waited < 0) {
-    // ECHILD: something else in the process reaped it; the status is lost.
-    out.error = "the exit status of " + request.argv.front() + " was lost";
-    return out;
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    out.delivered = true;
-    return out;
-  }
-  std::string how = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
-                                      : "was killed by signal " + std::to_string(WTERMSIG(status));
-  auto detail = first_line(stderr_text.empty() ? stdout_text : stderr_text);
-  out.error = request.argv.front() + " " + how + (detail.empty() ? "" : ": " + detail);
+  out.delivered = result.started && result.exit_code == 0 && !result.timed_out;
+  out.permanent = result.not_startable;
+  out.error = std::move(result.error);
   return out;
 }
 

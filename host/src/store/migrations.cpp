@@ -9,7 +9,7 @@ namespace agentry::store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 7> migrations{
+constexpr std::array<std::string_view, 8> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -224,6 +224,27 @@ CREATE INDEX notification_outbox_by_run ON notification_outbox(run_id);
     // of its last attempt's end, JSON; NULL until then or outside a git work tree.
     R"sql(
 ALTER TABLE runs ADD COLUMN diffstat_json TEXT;
+)sql",
+    // 8: lifecycle hook executions, compact (core/hook.hpp HookAudit): RunDetail shows
+    // the latest of them (hookAudits) and derives each hook's last outcome (hookState).
+    R"sql(
+CREATE TABLE hook_audits (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id      TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  hook_id     TEXT NOT NULL,
+  phase       TEXT NOT NULL,
+  outcome     TEXT NOT NULL,
+  message     TEXT NOT NULL DEFAULT '',
+  duration_ms INTEGER NOT NULL,
+  exit_code   INTEGER,
+  stderr      TEXT NOT NULL DEFAULT '',
+  truncated   INTEGER NOT NULL DEFAULT 0,
+  created_at  TEXT NOT NULL
+);
+CREATE INDEX hook_audits_by_run ON hook_audits(run_id, id);
+-- The run's own git worktree (the git-worktree hook), JSON {repoRoot, path, branch,
+-- baseCommit}; NULL when it has none. Read when the run is deleted, to remove it.
+ALTER TABLE runs ADD COLUMN worktree_json TEXT;
 )sql",
 };
 

@@ -29,7 +29,7 @@ class AssignmentTasks : public ::testing::Test {
 
 TEST_F(AssignmentTasks, ResolvesInlineDefinitionAndFileTasks) {
   dir.write("config/tasks/review/check.md",
-            "---\nschemaVersion: 1\ntitle: Review the change\nhooks: {onComplete: [notify]}\n---\nRead the diff.\n");
+            "---\nschemaVersion: 1\ntitle: Review the change\nhooks:\n  taskTransition:\n    - {builtin: require-children-success, when: {to: completed}}\n---\nRead the diff.\n");
   dir.write("config/assignments/a/steps/lint.md", "---\nschemaVersion: 1\n---\nRun the linter.\n");
   write_tasks("  - {id: plan, title: Plan, body: Write a plan}\n  - review/check\n  - ./steps/lint.md\n");
 
@@ -41,14 +41,17 @@ TEST_F(AssignmentTasks, ResolvesInlineDefinitionAndFileTasks) {
   EXPECT_EQ(plan.id, "plan");
   EXPECT_EQ(plan.body, "Write a plan");
   EXPECT_EQ(plan.source, "inline");
-  EXPECT_TRUE(plan.hooks.is_null());
+  EXPECT_TRUE(plan.hooks.empty());
 
   const auto& review = assignment->tasks[1];
   EXPECT_EQ(review.id, "review/check");
   EXPECT_EQ(review.title, "Review the change");
   EXPECT_EQ(review.body, "Read the diff.");
   EXPECT_EQ(review.source, "definition:review/check");
-  EXPECT_TRUE(review.hooks.is_object());
+  ASSERT_EQ(review.hooks.size(), 1u);
+  EXPECT_EQ(review.hooks[0].phase, core::HookPhase::task_transition);
+  EXPECT_EQ(review.hooks[0].origin, "task:review/check");
+  EXPECT_EQ(review.hooks[0].when.at("to"), std::vector<std::string>{"completed"});
 
   const auto& lint = assignment->tasks[2];
   EXPECT_EQ(lint.id, "steps/lint");

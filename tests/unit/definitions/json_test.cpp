@@ -72,7 +72,7 @@ TEST_F(DefinitionJson, TaskDetailHasTheTaskShape) {
   const auto json = to_detail_json(*load_task_definition(roots(), "review/check"));
   EXPECT_EQ(json.at("kind").as_string(), "task");
   EXPECT_EQ(boost::json::serialize(json.at("task")),
-            R"({"id":"review/check","title":"Check","body":"Look.","hooks":null})");
+            R"({"id":"review/check","title":"Check","body":"Look.","hooks":[]})");
   EXPECT_TRUE(json.contains("sourcePath"));
 }
 

@@ -20,13 +20,15 @@ class TaskDefinitionLoader : public ::testing::Test {
 
 TEST_F(TaskDefinitionLoader, IdsMayContainSlashes) {
   dir.write("config/tasks/review/check.md",
-            "---\nschemaVersion: 1\ntitle: Check\nhooks:\n  after: [lint]\n---\nLook closely.\n");
+            "---\nschemaVersion: 1\ntitle: Check\nhooks:\n  - {id: lint, phase: taskTransition, run: [./lint.sh, -q], when: {to: [completed]}}\n---\nLook closely.\n");
   auto task = load_task_definition(roots(), "review/check");
   ASSERT_TRUE(task.ok()) << task.error().message;
   EXPECT_EQ(task->id, "review/check");
   EXPECT_EQ(task->title, "Check");
   EXPECT_EQ(task->body, "Look closely.");
-  EXPECT_EQ(task->hooks.at("after").at(0).as_string(), "lint");
+  ASSERT_EQ(task->hooks.size(), 1u);
+  EXPECT_EQ(task->hooks[0].id, "lint");
+  EXPECT_EQ(task->hooks[0].run.at(0), (dir.path() / "config/tasks/review/lint.sh").lexically_normal().string());
 }
 
 TEST_F(TaskDefinitionLoader, AnIdFieldMustMatchTheFile) {
@@ -48,7 +50,7 @@ TEST_F(TaskDefinitionLoader, TitleDefaultsToTheId) {
   auto task = load_task_definition(roots(), "plain");
   ASSERT_TRUE(task.ok());
   EXPECT_EQ(task->title, "plain");
-  EXPECT_TRUE(task->hooks.is_null());
+  EXPECT_TRUE(task->hooks.empty());
 }
 
 TEST_F(TaskDefinitionLoader, DirectPathTakesItsIdFromTheTasksDirectory) {

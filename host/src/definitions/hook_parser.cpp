@@ -1,0 +1,238 @@
+// `hooks:` on assignments and task definitions: a list of
+// { id?, phase, when?, run: [argv] | builtin: name, with?, timeoutSec? }.
+// See docs/definitions.md "Hooks".
+
+#include "definitions/field_reader.hpp"
+#include "definitions/parsers.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace agentry::definitions {
+namespace {
+
+constexpr std::string_view builtins[] = {core::builtin_command, core::builtin_git_worktree,
+                                         core::builtin_require_children_success};
+
+std::string phase_list() {
+  return "prepare, beforeAttempt, afterAttempt, afterExit or taskTransition";
+}
+
+/// A project's `.agentry/` may come from a repository someone else wrote: its files may
+/// not make the daemon run executables.
+bool from_project(const fs::path& file, const Roots& roots) {
+  if (!roots.project_dir) return false;
+  std::error_code ec;
+  const fs::path dir = fs::weakly_canonical(*roots.project_dir / ".agentry", ec);
+  if (ec) return false;
+  const fs::path real = fs::weakly_canonical(file, ec);
+  if (ec) return false;
+  auto [d, r] = std::mismatch(dir.begin(), dir.end(), real.begin(), real.end());
+  return d == dir.end();
+}
+
+bool valid_hook_id(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  return std::all_of(id.begin(), id.end(), [](unsigned char c) {
+    return std::isalnum(c) != 0 || c == '-' || c == '_' || c == '.';
+  });
+}
+
+std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string& field, std::size_t index,
+                                        std::optional<core::HookPhase> implied, const std::string& origin, const fs::path& file, const Roots& roots,
+                                        Diagnostics& diag) {
+  if (!node.is_map()) {
+    diag.error(field, "must be a map { phase, run | builtin, ... }, not " + std::string(describe_kind(node)));
+    return std::nullopt;
+  }
+  FieldReader reader(node, field, diag);
+  core::HookSpec hook;
+  hook.origin = origin;
+  hook.source_path = file.string();
+  bool ok = true;
+  const std::string phase_text =
+      implied ? reader.string("phase").value_or(std::string(core::to_string(*implied))) : reader.required_string("phase");
+  if (auto phase = core::parse_hook_phase(phase_text); phase && (!implied || *phase == *implied)) {
+    hook.phase = *phase;
+  } else if (phase) {
+    diag.error(reader.field("phase"), "is " + phase_text + " but the hook is listed under " +
+                                          std::string(core::to_string(*implied)));
+    ok = false;
+  } else {
+    if (!phase_text.empty()) diag.error(reader.field("phase"), "'" + phase_text + "' is not a phase; use " + phase_list());
+    ok = false;
+  }
+  hook.id = reader.string("id").value_or(std::string(core::to_string(hook.phase)) + "-" + std::to_string(index));
+  if (!valid_hook_id(hook.id)) {
+    diag.error(reader.field("id"), "'" + hook.id + "' is not a hook id (1-64 letters, digits, '.', '_', '-')");
+    ok = false;
+  }
+  auto run = reader.string_list("run");
+  auto builtin = reader.string("builtin");
+  if (run && builtin) {
+    diag.error(field, "has both 'run' and 'builtin'; a hook is one or the other");
+    ok = false;
+  } else if (!run && !builtin) {
+    diag.error(field, "needs 'run: [executable, args...]' or 'builtin: <name>'");
+    ok = false;
+  }
+  if (const YamlNode* with = reader.take("with")) {
+    auto value = to_json(*with);
+    if (!value.is_object()) {
+      diag.error(reader.field("with"), "must be a map of options");
+      ok = false;
+    } else {
+      hook.options = value.as_object();
+    }
+  }
+  if (builtin) {
+    if (std::find(std::begin(builtins), std::end(builtins), *builtin) == std::end(builtins)) {
+      diag.error(reader.field("builtin"), "'" + *builtin + "' is not a built-in hook; use command, git-worktree or require-children-success");
+      ok = false;
+    }
+    hook.builtin = *builtin;
+    if (*builtin == core::builtin_command) {
+      // `builtin: command` is `run:` spelled with options: with: {argv: [...]}.
+      const auto* argv = hook.options.if_contains("argv");
+      if (argv && argv->is_array())
+        for (const auto& a : argv->as_array())
+          if (a.is_string()) hook.run.emplace_back(a.as_string());
+      if (hook.run.empty()) {
+        diag.error(reader.field("with.argv"), "the command built-in needs with: {argv: [executable, args...]}");
+        ok = false;
+      }
+    }
+    if (*builtin == core::builtin_git_worktree && hook.phase != core::HookPhase::prepare) {
+      diag.error(reader.field("phase"), "git-worktree runs at prepare only");
+      ok = false;
+    }
+    if (*builtin == core::builtin_require_children_success && hook.phase != core::HookPhase::after_exit &&
+        hook.phase != core::HookPhase::task_transition) {
+      diag.error(reader.field("phase"), "require-children-success runs at afterExit or taskTransition only");
+      ok = false;
+    }
+  }
+  if (run) {
+    if (run->empty() || run->front().empty()) {
+      diag.error(reader.field("run"), "must name an executable first");
+      ok = false;
+    } else {
+      hook.run = *run;
+    }
+  }
+  if (!hook.run.empty()) {
+    if (from_project(file, roots)) {
+      diag.error(field, "runs an executable, which a project's .agentry/ may not do (it may come from someone "
+                        "else's repository); declare the hook in the config directory instead");
+      ok = false;
+    }
+    // "./x.sh" is next to the definition; a bare name is looked up in PATH when it runs.
+    std::string& exe = hook.run.front();
+    if (exe.find('/') != std::string::npos && !fs::path(exe).is_absolute())
+      exe = (file.parent_path() / exe).lexically_normal().string();
+  }
+  if (auto timeout = reader.integer("timeoutSec", 1, core::max_hook_timeout_sec))
+    hook.timeout_sec = static_cast<int>(*timeout);
+  if (const YamlNode* when = reader.take("when")) {
+    const std::string when_field = reader.field("when");
+    if (!when->is_map()) {
+      diag.error(when_field, "must be a map of filters, not " + std::string(describe_kind(*when)));
+      ok = false;
+    } else {
+      const auto keys = core::hook_when_keys(hook.phase);
+      for (const auto& [key, value] : when->entries) {
+        const std::string key_field = join_field(when_field, key);
+        if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+          std::string allowed;
+          for (auto k : keys) allowed += (allowed.empty() ? "" : ", ") + std::string(k);
+          diag.error(key_field, "is not a filter of " + std::string(core::to_string(hook.phase)) + " hooks" +
+                                    (allowed.empty() ? " (they take none)" : " (use " + allowed + ")"));
+          ok = false;
+          continue;
+        }
+        std::vector<std::string> values;
+        if (value.is_scalar()) {
+          values.push_back(value.text);
+        } else if (auto list = read_string_list(value, key_field, diag)) {
+          values = *list;
+        } else {
+          ok = false;
+          continue;
+        }
+        hook.when[key] = std::move(values);
+      }
+    }
+  }
+  reader.warn_unknown_keys();
+  if (!ok) return std::nullopt;
+  return hook;
+}
+
+}  // namespace
+
+std::optional<core::HookSpec> read_worktree_option(FieldReader& reader, const std::string& origin,
+                                                   const fs::path& file) {
+  const YamlNode* node = reader.take("worktree");
+  if (node == nullptr) return std::nullopt;
+  core::HookSpec hook;
+  hook.id = "worktree";
+  hook.phase = core::HookPhase::prepare;
+  hook.builtin = core::builtin_git_worktree;
+  hook.origin = origin;
+  hook.source_path = file.string();
+  if (node->is_scalar()) {
+    auto on = read_boolean(*node, reader.field("worktree"), reader.diag());
+    if (!on || !*on) return std::nullopt;
+    return hook;
+  }
+  if (!node->is_map()) {
+    reader.diag().error(reader.field("worktree"), "must be true, false or a map {base: <revision>}");
+    return std::nullopt;
+  }
+  FieldReader options(*node, reader.field("worktree"), reader.diag());
+  if (auto base = options.string("base")) hook.options["base"] = *base;
+  options.warn_unknown_keys();
+  return hook;
+}
+
+std::vector<core::HookSpec> read_hooks(const YamlNode& node, const std::string& field, const std::string& origin,
+                                       const fs::path& file, const Roots& roots, Diagnostics& diag) {
+  std::vector<core::HookSpec> out;
+  std::set<std::string> seen;
+  std::size_t index = 0;
+  auto add = [&](const YamlNode& item, const std::string& item_field, std::optional<core::HookPhase> implied) {
+    auto hook = read_hook(item, item_field, index++, implied, origin, file, roots, diag);
+    if (!hook) return;
+    if (!seen.insert(hook->id).second) {
+      diag.error(item_field, "duplicate hook id '" + hook->id + "'");
+      return;
+    }
+    out.push_back(std::move(*hook));
+  };
+  if (node.is_sequence()) {
+    for (std::size_t i = 0; i < node.items.size(); ++i) add(node.items[i], index_field(field, i), std::nullopt);
+  } else if (node.is_map()) {
+    // The grouped form: { <phase>: [hook, ...] }.
+    for (const auto& [key, list] : node.entries) {
+      const std::string list_field = join_field(field, key);
+      auto phase = core::parse_hook_phase(key);
+      if (!phase) {
+        diag.error(list_field, "'" + key + "' is not a phase; use " + phase_list());
+        continue;
+      }
+      if (!list.is_sequence()) {
+        diag.error(list_field, "must be a list of hooks, not " + std::string(describe_kind(list)));
+        continue;
+      }
+      for (std::size_t i = 0; i < list.items.size(); ++i) add(list.items[i], index_field(list_field, i), phase);
+    }
+  } else {
+    diag.error(field, "must be a list of hooks (or a map of phase to hooks), not " + std::string(describe_kind(node)));
+  }
+  return out;
+}
+
+}  // namespace agentry::definitions

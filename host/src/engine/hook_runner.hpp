@@ -1,0 +1,77 @@
+#pragma once
+// Running a run's frozen lifecycle hooks (core/hook.hpp) for one phase, and recording
+// what they did. The JSON contract (docs/definitions.md "Hooks"):
+//
+//   stdin:  { phase, hookId, run: {runId, name, status, agent, assignment, cwd, repo,
+//             parentRunId, runGroupId, pinned}, options, ...phase info (attempt, task,
+//             status, prompt) }
+//   stdout: empty, or one JSON object { block?, prompt?, name?, note?, pinned?, refuse? }
+//   exit 0 = a verdict; anything else (an exit status, a timeout, output that is not a
+//   JSON object or over 64 KiB) = the hook failed.
+//
+// A failed hook blocks where hooks gate (prepare, beforeAttempt, taskTransition: a gate
+// that cannot answer does not let through) and is only recorded elsewhere.
+// Blocking calls: they run on the run's strand (a pool thread) or, for taskTransition,
+// on the request's worker, each hook bounded by its timeout (at most 120 s).
+
+#include "core/hook.hpp"
+#include "core/run.hpp"
+#include "store/sqlite.hpp"
+
+#include <boost/json/object.hpp>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace agentry::store {
+class Database;
+}
+
+namespace agentry::engine {
+
+struct HookInvocation {
+  core::HookPhase phase = core::HookPhase::prepare;
+  std::map<std::string, std::string> facts;  // what `when` filters on
+  boost::json::object info;                  // phase fields added to stdin
+  std::optional<std::string> task_id;        // taskTransition: a task's own hooks see only it
+  std::string prompt;                        // beforeAttempt: the prompt, which hooks may rewrite
+};
+
+struct HookServices {
+  store::Database& db;
+  std::filesystem::path state_dir;  // worktrees go under <state_dir>/worktrees
+};
+
+struct HookPhaseResult {
+  std::vector<core::HookAudit> audits;
+  std::optional<std::string> stop;      // the first block or refusal ("hook 'x' ...: reason")
+  std::optional<std::string> prompt;    // rewritten
+  std::optional<std::string> name, note;
+  std::optional<bool> pinned;
+  std::optional<boost::json::object> worktree;  // git-worktree: {repoRoot, path, cwd, branch, baseCommit}
+  bool any() const { return !audits.empty(); }
+};
+
+/// Whether any hook of `run` may run at `phase`.
+bool has_hooks(const core::Run& run, core::HookPhase phase);
+
+/// Runs every hook of `run` for the phase whose `when` matches, in declaration order,
+/// stopping at the first that blocks or refuses. Rewrites chain: each later hook sees
+/// the prompt as the earlier ones left it.
+HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& invocation, const HookServices& services);
+
+/// Records `result` in the write transaction: its audits, and the name, note, pin and
+/// worktree (with the run's new cwd) the hooks set, with audit records. The caller
+/// saves the run when this returns true (the row changed).
+bool record_hook_results(store::Connection& c, core::Run& run, const HookPhaseResult& result);
+
+/// The run's worktree record (runs.worktree_json), if it has one.
+std::optional<boost::json::object> run_worktree(store::Connection& c, const std::string& run_id);
+
+/// Removes a deleted run's worktree per the policy of workspace/worktree.hpp. Blocking.
+void remove_worktree(const boost::json::object& worktree, const std::string& run_id);
+
+}  // namespace agentry::engine

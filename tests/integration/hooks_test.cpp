@@ -1,0 +1,242 @@
+// Lifecycle hooks over the real daemon: executables written by the test into the
+// config dir (a blocking and a prompt-rewriting beforeAttempt hook, a refused task
+// transition, a hook that times out, one whose output is too large), the git-worktree
+// built-in on a real repository (the run works and diffs in its own worktree; deleting
+// the run removes it), and what RunDetail and RunSummary show of them.
+#include "daemon_fixture.hpp"
+#include "support/git_repo.hpp"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <thread>
+
+namespace agentry::integration {
+namespace {
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+class HooksTest : public DaemonTest {
+ protected:
+  void SetUp() override {
+    DaemonTest::SetUp();
+    write_agent("scripted", "mock", "{}");  // plays the prompt's "@mock" lines
+  }
+  void write_script(const std::string& relative, const std::string& body) {
+    auto path = dir_.write_file("config/" + relative, "#!/bin/sh\n" + body);
+    ::chmod(path.c_str(), 0755);
+  }
+  void write_assignment(const std::string& name, const std::string& front_matter) {
+    dir_.write_file("config/assignments/" + name + "/assignment.md",
+                    "---\nschemaVersion: 1\n" + front_matter + "---\nDo it.\n");
+  }
+  std::string start(const std::string& agent, const std::string& assignment, const std::string& message) {
+    json::object body{{"agent", agent},
+                      {"assignment", assignment},
+                      {"callerCwd", work_.string()},
+                      {"overrides", {{"message", message}}}};
+    auto response = client().post_json("/api/runs", body);
+    EXPECT_EQ(response.status, 201) << response.body;
+    return response.status == 201 ? std::string(response.json().at("run").at("runId").as_string()) : "";
+  }
+  json::array audits(const std::string& run) { return get_run(run).at("hookAudits").as_array(); }
+  bool timeline_mentions(const std::string& run, const std::string& text) {
+    for (const auto& e : timeline(run))
+      if (json::serialize(e).find(text) != std::string::npos) return true;
+    return false;
+  }
+};
+
+TEST_F(HooksTest, BeforeAttemptHooksBlockOrRewriteThePromptAndSetTheName) {
+  write_script("assignments/gated/gate.sh",
+               "input=$(cat)\n"
+               "case \"$input\" in\n"
+               "  *forbidden*) echo '{\"block\": \"no way\"}' ;;\n"
+               "  *) printf '%s' '{\"prompt\": \"@mock {\\\"say\\\": \\\"rewritten by the hook\\\"}\", "
+               "\"name\": \"named by a hook\", \"pinned\": true}' ;;\n"
+               "esac\n");
+  write_assignment("gated", "hooks:\n  - {id: gate, phase: beforeAttempt, run: [./gate.sh], when: {attempt: first}}\n");
+
+  auto blocked = start("scripted", "gated", "forbidden @mock {\"say\": \"should not run\"}");
+  EXPECT_EQ(wait_until_settled(blocked), "error");
+  auto detail = get_run(blocked);
+  EXPECT_NE(std::string(detail.at("statusReason").as_string()).find("hook 'gate' blocked: no way"), std::string::npos)
+      << json::serialize(detail);
+  EXPECT_EQ(detail.at("hookCount").as_int64(), 1);
+  ASSERT_EQ(detail.at("resolvedHooks").as_array().size(), 1u);
+  EXPECT_EQ(detail.at("resolvedHooks").at(0).at("phase").as_string(), "beforeAttempt");
+  auto list = detail.at("hookAudits").as_array();
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list.at(0).at("outcome").as_string(), "blocked");
+  EXPECT_EQ(list.at(0).at("exitCode").as_int64(), 0);
+  EXPECT_EQ(detail.at("hookState").at("gate").at("lastOutcome").as_string(), "blocked");
+  EXPECT_FALSE(timeline_mentions(blocked, "should not run"));
+
+  auto rewritten = start("scripted", "gated", "hello @mock {\"say\": \"the original\"}");
+  EXPECT_EQ(wait_until_settled(rewritten), "success");
+  auto after = get_run(rewritten);
+  EXPECT_EQ(after.at("name").as_string(), "named by a hook");
+  EXPECT_TRUE(after.at("pinned").as_bool());
+  EXPECT_TRUE(timeline_mentions(rewritten, "rewritten by the hook"));
+  EXPECT_FALSE(timeline_mentions(rewritten, "the original\\\"")) << "the mock played the prompt it was given";
+  EXPECT_EQ(after.at("hookAudits").at(0).at("outcome").as_string(), "ok");
+  // The summary counts them too.
+  auto summaries = client().get("/api/runs?global=true");
+  ASSERT_EQ(summaries.status, 200);
+  const auto listing = summaries.json();
+  for (const auto& s : listing.at("runs").as_array()) {
+    if (s.at("runId").as_string() == rewritten) {
+      EXPECT_EQ(s.at("hookCount").as_int64(), 1);
+    }
+  }
+}
+
+TEST_F(HooksTest, TaskTransitionsCanBeRefusedAndHooksAreBounded) {
+  write_script("assignments/tasks/refuse.sh", "cat > /dev/null; echo '{\"refuse\": \"tests are red\"}'\n");
+  write_script("assignments/tasks/slow.sh", "sleep 30\n");
+  write_script("assignments/tasks/loud.sh",
+               "yes e | head -c 5000 >&2; yes o | head -c 100000\n");
+  write_assignment("tasks",
+                   "tasks:\n  - {id: plan, title: Plan}\n  - {id: slow, title: Slow}\n  - {id: loud, title: Loud}\n"
+                   "hooks:\n"
+                   "  - {id: tests, phase: taskTransition, run: [./refuse.sh], when: {task: plan, to: completed}}\n"
+                   "  - {id: sleepy, phase: taskTransition, run: [./slow.sh], timeoutSec: 1, when: {task: slow}}\n"
+                   "  - {id: noisy, phase: taskTransition, run: [./loud.sh], when: {task: loud}}\n");
+  auto run = start("worker", "tasks", "go");
+  ASSERT_FALSE(run.empty());
+  const std::string tasks = "/api/runs/" + run + "/tasks/";
+
+  auto refused = client().patch_json(tasks + "plan", json::object{{"status", "completed"}});
+  EXPECT_EQ(error_code_of(refused), "CONFLICT") << refused.body;
+  EXPECT_EQ(refused.json().at("error").at("details").at("reason").as_string(), "hook_refused");
+  EXPECT_NE(refused.body.find("tests are red"), std::string::npos);
+  EXPECT_EQ(client().get(tasks + "plan").json().at("task").at("status").as_string(), "pending");
+  // The filter lets other transitions through.
+  EXPECT_EQ(client().patch_json(tasks + "plan", json::object{{"status", "in_progress"}}).status, 200);
+
+  const auto started = std::chrono::steady_clock::now();
+  auto slow = client().patch_json(tasks + "slow", json::object{{"status", "completed"}});
+  const auto waited = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(error_code_of(slow), "CONFLICT") << slow.body;
+  EXPECT_LT(waited, std::chrono::seconds(10));
+
+  auto loud = client().patch_json(tasks + "loud", json::object{{"status", "completed"}});
+  EXPECT_EQ(error_code_of(loud), "CONFLICT") << loud.body;
+
+  auto detail = get_run(run);
+  std::map<std::string, json::object> by_hook;
+  for (const auto& a : detail.at("hookAudits").as_array()) by_hook[std::string(a.at("hookId").as_string())] = a.as_object();
+  ASSERT_EQ(by_hook.size(), 3u) << json::serialize(detail.at("hookAudits"));
+  EXPECT_EQ(by_hook["tests"].at("outcome").as_string(), "refused");
+  EXPECT_EQ(by_hook["sleepy"].at("outcome").as_string(), "timedOut");
+  EXPECT_LT(by_hook["sleepy"].at("durationMs").as_int64(), 5000);
+  EXPECT_EQ(by_hook["noisy"].at("outcome").as_string(), "failed");
+  EXPECT_TRUE(by_hook["noisy"].at("outputTruncated").as_bool());
+  EXPECT_NE(std::string(by_hook["noisy"].at("message").as_string()).find("exceeded"), std::string::npos);
+  EXPECT_LE(by_hook["noisy"].at("stderr").as_string().size(), 1024u);
+  EXPECT_EQ(detail.at("hookState").at("tests").at("lastOutcome").as_string(), "refused");
+  EXPECT_EQ(detail.at("hookCount").as_int64(), 3);
+}
+
+TEST_F(HooksTest, GitWorktreeGivesTheRunItsOwnBranchAndDeleteRemovesIt) {
+  test::GitRepo repo(work_);
+  repo.commit_files({{"README.md", "# project\n"}}, "initial");
+  write_agent("editor", "mock", "{steps: [{exec: ['/bin/sh', '-c', 'printf \"run\\\\n\" > run-file.txt']}, {say: done}]}");
+  write_assignment("isolated", "hooks:\n  - {phase: prepare, builtin: git-worktree, with: {base: main}}\n");
+  auto run = start("editor", "isolated", "go");
+  ASSERT_FALSE(run.empty());
+  EXPECT_EQ(wait_until_settled(run), "success");
+  auto detail = get_run(run);
+  const fs::path worktree = fs::weakly_canonical(home_ / "worktrees" / run);
+  EXPECT_EQ(detail.at("cwd").as_string(), worktree.string()) << json::serialize(detail);
+  EXPECT_TRUE(fs::exists(worktree / "run-file.txt"));
+  EXPECT_FALSE(fs::exists(work_ / "run-file.txt")) << "the user's checkout is untouched";
+  EXPECT_EQ(repo.git({"rev-parse", "--abbrev-ref", "HEAD"}), "main\n");
+  EXPECT_NE(repo.git({"branch", "--list", "agentry/" + run}), "");
+  EXPECT_EQ(detail.at("hookAudits").at(0).at("outcome").as_string(), "ok");
+
+  auto diff = client().get("/api/runs/" + run + "/workspace/diff?mode=run");
+  ASSERT_EQ(diff.status, 200) << diff.body;
+  ASSERT_EQ(diff.json().at("files").as_array().size(), 1u) << diff.body;
+  EXPECT_EQ(diff.json().at("files").at(0).at("path").as_string(), "run-file.txt");
+
+  // Started again after a reset, the run keeps its worktree and branch.
+  ASSERT_EQ(client().post_json("/api/runs/" + run + "/reset", json::object{}).status, 200);
+  ASSERT_EQ(client().post_json("/api/runs/" + run + "/resume", json::object{}).status, 200);
+  EXPECT_EQ(wait_until_settled(run), "success");
+  auto again = get_run(run);
+  EXPECT_EQ(again.at("cwd").as_string(), worktree.string());
+  EXPECT_EQ(again.at("hookAudits").as_array().size(), 2u);
+  EXPECT_EQ(again.at("hookState").at("prepare-0").at("runs").as_int64(), 2);
+
+  // Archiving keeps the worktree; deleting removes it.
+  ASSERT_EQ(client().post_json("/api/runs/" + run + "/archive", json::object{}).status, 200);
+  EXPECT_TRUE(fs::exists(worktree));
+  auto removed = client().del("/api/runs/" + run);
+  ASSERT_EQ(removed.status, 200) << removed.body;
+  for (int i = 0; i < 200 && fs::exists(worktree); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  EXPECT_FALSE(fs::exists(worktree));
+  for (int i = 0; i < 200 && repo.git({"branch", "--list", "agentry/" + run}) != ""; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  EXPECT_EQ(repo.git({"branch", "--list", "agentry/" + run}), "") << "unchanged, so deleted";
+  EXPECT_EQ(repo.git({"rev-parse", "--abbrev-ref", "HEAD"}), "main\n");
+}
+
+TEST_F(HooksTest, AnAgentsWorktreeOptionNeverReusesAnExistingBranch) {
+  test::GitRepo repo(work_);
+  repo.commit_files({{"README.md", "# project\n"}}, "initial");
+  write_agent("isolated", "mock", "{steps: [{say: done}]}", "worktree: {base: main}\n");
+  json::object body{{"agent", "isolated"}, {"callerCwd", work_.string()}, {"overrides", {{"message", "go"}}}};
+  auto created = client().post_json("/api/runs/init", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string run(created.json().at("run").at("runId").as_string());
+  EXPECT_EQ(get_run(run).at("resolvedHooks").at(0).at("builtin").as_string(), "git-worktree");
+  // The user made the branch agentry/<runId> meanwhile: agentry leaves it alone.
+  repo.git({"branch", "agentry/" + run});
+  const std::string tip = repo.git({"rev-parse", "agentry/" + run});
+  ASSERT_EQ(client().post_json("/api/runs/" + run + "/resume", json::object{}).status, 200);
+  EXPECT_EQ(wait_until_settled(run), "error");
+  auto detail = get_run(run);
+  EXPECT_NE(std::string(detail.at("statusReason").as_string()).find("already exists"), std::string::npos)
+      << json::serialize(detail);
+  EXPECT_EQ(detail.at("hookAudits").at(0).at("outcome").as_string(), "failed");
+  EXPECT_EQ(detail.at("cwd").as_string(), fs::weakly_canonical(work_).string());
+  EXPECT_EQ(repo.git({"rev-parse", "agentry/" + run}), tip);
+  EXPECT_FALSE(fs::exists(home_ / "worktrees" / run));
+}
+
+TEST_F(HooksTest, RequireChildrenSuccessRefusesWhileAChildFailedAndAfterAttemptHooksSetTheNote) {
+  write_script("assignments/family/note.sh",
+               "cat > /dev/null; printf '%s' '{\"note\": \"noted by afterAttempt\"}'\n");
+  write_assignment("family",
+                   "tasks:\n  - {id: wrap, title: Wrap up}\n"
+                   "hooks:\n"
+                   "  - {id: kids, phase: taskTransition, builtin: require-children-success, when: {to: completed}}\n"
+                   "  - {id: note, phase: afterAttempt, run: [./note.sh], when: {outcome: error}}\n");
+  auto parent = start("worker", "family", "go");
+  ASSERT_FALSE(parent.empty());
+  json::object child_body{{"agent", "scripted"},
+                          {"assignment", "family"},
+                          {"callerCwd", work_.string()},
+                          {"parentRunId", parent},
+                          {"overrides", {{"message", "@mock {\"fail\": \"no\"}"}, {"maxRetries", 0}}}};
+  auto child = client().post_json("/api/runs", child_body);
+  ASSERT_EQ(child.status, 201) << child.body;
+  const std::string child_id(child.json().at("run").at("runId").as_string());
+  EXPECT_EQ(wait_until_settled(child_id), "exhausted");  // its task is left undone
+  json::object child_run;
+  for (int i = 0; i < 200; ++i) {
+    child_run = get_run(child_id);
+    if (!child_run.at("note").is_null()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  EXPECT_EQ(child_run.at("note"), json::value("noted by afterAttempt")) << json::serialize(child_run);
+
+  auto refused = client().patch_json("/api/runs/" + parent + "/tasks/wrap", json::object{{"status", "completed"}});
+  EXPECT_EQ(error_code_of(refused), "CONFLICT") << refused.body;
+  EXPECT_NE(refused.body.find(child_id + " (exhausted)"), std::string::npos) << refused.body;
+  EXPECT_EQ(get_run(parent).at("hookState").at("kids").at("lastOutcome").as_string(), "refused");
+}
+
+}  // namespace
+}  // namespace agentry::integration
