@@ -238,5 +238,28 @@ TEST_F(HooksTest, RequireChildrenSuccessRefusesWhileAChildFailedAndAfterAttemptH
   EXPECT_EQ(get_run(parent).at("hookState").at("kids").at("lastOutcome").as_string(), "refused");
 }
 
+TEST_F(HooksTest, AHookAttachesFilesItNames) {
+  write_script("assignments/report/attach.sh",
+               "cat > /dev/null; printf 'findings\\n' > report.txt\n"
+               "printf '%s' '{\"attachments\": [\"report.txt\", {\"path\": \"missing.txt\"}]}'\n");
+  write_assignment("report", "hooks:\n  - {id: attach, phase: afterAttempt, run: [./attach.sh]}\n");
+  auto run = start("scripted", "report", "@mock {\"say\": \"done\"}");
+  ASSERT_FALSE(run.empty());
+  wait_until_settled(run);
+  json::object detail;
+  for (int i = 0; i < 200; ++i) {
+    detail = get_run(run);
+    if (!detail.at("hookAudits").as_array().empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  const auto& attachments = detail.at("attachments").as_array();
+  ASSERT_EQ(attachments.size(), 1u) << json::serialize(detail);
+  EXPECT_EQ(attachments.at(0).at("name"), json::value("report.txt"));
+  EXPECT_EQ(attachments.at(0).at("size").to_number<int>(), 9);
+  const std::string message(detail.at("hookAudits").at(0).at("message").as_string());
+  EXPECT_NE(message.find("attached 1 of 2 files"), std::string::npos) << message;
+  EXPECT_NE(message.find("missing.txt"), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace agentry::integration

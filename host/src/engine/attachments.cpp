@@ -6,6 +6,9 @@
 #include "engine/mutation_support.hpp"
 #include "store/attachment_repository.hpp"
 
+#include <fstream>
+#include <vector>
+
 namespace agentry::engine {
 namespace json = boost::json;
 namespace fs = std::filesystem;
@@ -57,6 +60,31 @@ core::Result<core::Attachment> Attachments::add_written(const std::string& run_i
   auto blob = blobs_->adopt(std::move(writer));
   if (!blob) return blob.failure();
   return insert(run_id, what, *blob, actor);
+}
+
+core::Result<core::Attachment> Attachments::add_file(const std::string& run_id, const fs::path& path,
+                                                     const std::string& name, const Actor& actor) {
+  if (!blobs_) return unavailable();
+  if (auto ok = check_name(name); !ok) return ok.failure();
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    return core::fail(core::ErrorCode::invalid_request, "'" + path.string() + "' is not a regular file");
+  if (fs::file_size(path, ec) > core::max_attachment_bytes)
+    return core::fail(core::ErrorCode::payload_too_large,
+                      "an attachment may have at most " + std::to_string(core::max_attachment_bytes) + " bytes");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return core::fail(core::ErrorCode::invalid_request, "cannot read '" + path.string() + "'");
+  auto writer = blobs_->begin_write();
+  if (!writer) return writer.failure();
+  std::vector<char> buffer(1 << 16);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    if (in.gcount() <= 0) break;
+    if (auto ok = (*writer)->write(std::string_view(buffer.data(), static_cast<std::size_t>(in.gcount()))); !ok)
+      return ok.failure();
+    if ((*writer)->size() > core::max_attachment_bytes) break;  // grew while read: insert() refuses it
+  }
+  return add_written(run_id, {name, ""}, std::move(*writer), actor);
 }
 
 core::Result<core::Attachment> Attachments::insert(const std::string& run_id, const NewAttachment& what,

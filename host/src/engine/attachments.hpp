@@ -40,6 +40,10 @@ class Attachments {
   /// The same for contents written through a BlobWriter (WebSocket uploads).
   core::Result<core::Attachment> add_written(const std::string& run_id, const NewAttachment& what,
                                              std::unique_ptr<workspace::BlobWriter> writer, const Actor& actor);
+  /// Copies a file on this machine (a hook's output) in as an attachment named `name`:
+  /// it must be a regular file within the size limit.
+  core::Result<core::Attachment> add_file(const std::string& run_id, const std::filesystem::path& path,
+                                          const std::string& name, const Actor& actor);
   /// INVALID_REQUEST unless the name is usable; checked before any byte is accepted.
   core::Result<std::string> check_name(const std::string& raw) const;
 

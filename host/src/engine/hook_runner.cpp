@@ -1,5 +1,7 @@
 #include "engine/hook_runner.hpp"
 
+#include "engine/attachments.hpp"
+
 #include "core/clock.hpp"
 #include "core/log.hpp"
 #include "core/utf8.hpp"
@@ -50,7 +52,52 @@ std::string excerpt(const std::string& text) {
 struct Verdict {
   std::optional<std::string> block, refuse, prompt, name, note;
   std::optional<bool> pinned;
+  std::vector<std::pair<std::string, std::string>> attachments;  // path, name ("": the file's)
 };
+
+constexpr std::size_t max_hook_attachments = 10;
+
+/// `attachments: ["path" | {path, name?}]`; `error` set when malformed.
+void parse_attachments(const json::value& field, Verdict& v, std::string& error) {
+  if (field.is_null()) return;
+  if (!field.is_array() || field.as_array().size() > max_hook_attachments) {
+    error = "'attachments' must be a list of at most " + std::to_string(max_hook_attachments) + " files";
+    return;
+  }
+  for (const auto& item : field.as_array()) {
+    if (item.is_string() && !item.as_string().empty()) {
+      v.attachments.emplace_back(std::string(item.as_string()), "");
+    } else if (auto* o = item.if_object(); o && o->if_contains("path") && o->at("path").is_string()) {
+      const auto* name = o->if_contains("name");
+      v.attachments.emplace_back(std::string(o->at("path").as_string()),
+                                 name && name->is_string() ? std::string(name->as_string()) : std::string());
+    } else {
+      error = "each of 'attachments' must be a path or {path, name?}";
+      return;
+    }
+  }
+}
+
+/// Copies each file the hook named into the run's attachments; what could not be
+/// attached is said in the audit's message (it does not fail the hook).
+void attach_files(const core::Run& run, const std::vector<std::pair<std::string, std::string>>& files,
+                  const HookServices& services, core::HookAudit& audit) {
+  std::vector<std::string> problems;
+  int attached = 0;
+  for (const auto& [raw, name] : files) {
+    std::filesystem::path path(raw);
+    if (path.is_relative()) path = std::filesystem::path(run.cwd) / path;
+    auto added = services.attachments
+                     ? services.attachments->add_file(run.id, path, name.empty() ? path.filename().string() : name,
+                                                      hook_actor)
+                     : core::Result<core::Attachment>(core::fail(core::ErrorCode::internal, "attachments are off"));
+    if (added) ++attached;
+    else problems.push_back(raw + ": " + added.error().message);
+  }
+  std::string said = "attached " + std::to_string(attached) + " of " + std::to_string(files.size()) + " files";
+  for (const auto& p : problems) said += "; " + p;
+  audit.message = audit.message.empty() ? said : audit.message + "; " + said;
+}
 
 std::optional<Verdict> parse_verdict(const std::string& out, std::string& error) {
   Verdict v;
@@ -79,6 +126,7 @@ std::optional<Verdict> parse_verdict(const std::string& out, std::string& error)
     if (f->is_bool()) v.pinned = f->as_bool();
     else if (!f->is_null()) error = "'pinned' must be true or false";
   }
+  if (auto* f = o.if_contains("attachments"); f && error.empty()) parse_attachments(*f, v, error);
   if (!error.empty()) return std::nullopt;
   return v;
 }
@@ -228,6 +276,7 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
       if (verdict.name) result.name = verdict.name;
       if (verdict.note) result.note = verdict.note;
       if (verdict.pinned) result.pinned = verdict.pinned;
+      if (!verdict.attachments.empty()) attach_files(run, verdict.attachments, services, audit);
       if (auto& why = verdict.block ? verdict.block : verdict.refuse) {
         audit.outcome = verdict.block ? "blocked" : "refused";
         audit.message = *why;

@@ -5,7 +5,8 @@
 //   stdin:  { phase, hookId, run: {runId, name, status, agent, assignment, cwd, repo,
 //             parentRunId, runGroupId, pinned}, options, ...phase info (attempt, task,
 //             status, prompt) }
-//   stdout: empty, or one JSON object { block?, prompt?, name?, note?, pinned?, refuse? }
+//   stdout: empty, or one JSON object { block?, prompt?, name?, note?, pinned?, refuse?,
+//           attachments?: [path | {path, name?}] } (files to attach to the run)
 //   exit 0 = a verdict; anything else (an exit status, a timeout, output that is not a
 //   JSON object or over 64 KiB) = the hook failed.
 //
@@ -40,9 +41,12 @@ struct HookInvocation {
   std::string prompt;                        // beforeAttempt: the prompt, which hooks may rewrite
 };
 
+class Attachments;
+
 struct HookServices {
   store::Database& db;
   std::filesystem::path state_dir;  // worktrees go under <state_dir>/worktrees
+  Attachments* attachments = nullptr;  // where a hook's `attachments` go; null: refused
 };
 
 struct HookPhaseResult {

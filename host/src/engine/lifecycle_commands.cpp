@@ -34,7 +34,8 @@ Engine::Engine(EngineServices services, EngineConfig config)
       pool_(services.pool),
       config_(std::move(config)),
       live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace, {},
-                            &config_.task_prompt, config_.per_run_tokens, config_.state_dir},
+                            &config_.task_prompt, config_.per_run_tokens, config_.state_dir,
+                            &attachments_},
             config_.controller_id),
       schedules_(std::make_unique<ScheduleRuntime>(
           config_.schedule_timers ? config_.schedule_timers : pool_timer_source(services.pool),

@@ -405,7 +405,7 @@ HookPhaseResult LiveRun::run_phase_hooks(HookInvocation invocation) {
   // The run as it is now (status, name), not as it was at launch.
   auto current = services_.db.read([&](store::Connection& c) { return detail::load_run(c, run_id()); });
   const core::Run& run = current ? *current : spec_.run;
-  auto result = run_hooks(run, invocation, HookServices{services_.db, services_.state_dir});
+  auto result = run_hooks(run, invocation, HookServices{services_.db, services_.state_dir, services_.attachments});
   if (!result.any()) return result;
   std::optional<core::Run> saved;
   auto written = services_.db.write<bool>([&](store::Connection& c) -> core::Result<bool> {

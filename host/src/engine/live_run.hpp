@@ -39,6 +39,8 @@ class Database;
 
 namespace agentry::engine {
 
+class Attachments;
+
 struct LiveRunServices {
   store::Database& db;
   const plugins::PluginRegistry& plugins;
@@ -55,6 +57,8 @@ struct LiveRunServices {
   bool per_run_tokens = false;
   /// $AGENTRY_HOME: per-run worktrees go under worktrees/ (engine/hook_runner.hpp).
   std::filesystem::path state_dir{};
+  /// Where hooks' attachments go (engine/attachments.hpp); outlives the runs.
+  Attachments* attachments = nullptr;
 };
 
 struct LaunchSpec {

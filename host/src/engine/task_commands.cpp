@@ -101,7 +101,7 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
                                         {"actor", actor.name}},
                                        task_id,
                                        {}},
-                        HookServices{db_, config_.state_dir});
+                        HookServices{db_, config_.state_dir, &attachments_});
       if (hooks->stop) {
         auto recorded = mutate<bool>(run_id, [&](store::Connection& c) -> core::Result<bool> {
           auto fresh = detail::load_run(c, run_id);
