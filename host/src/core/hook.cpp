@@ -1,5 +1,7 @@
 #include "core/hook.hpp"
 
+#include "core/json_strings.hpp"
+
 #include <algorithm>
 #include <array>
 #include <utility>
@@ -19,20 +21,6 @@ constexpr std::array<std::pair<HookPhase, std::string_view>, 5> phase_names{{
 std::string string_of(const json::object& o, std::string_view key) {
   if (auto* v = o.if_contains(key); v && v->is_string()) return std::string(v->as_string());
   return {};
-}
-
-std::vector<std::string> strings_of(const json::value* v) {
-  std::vector<std::string> out;
-  if (!v || !v->is_array()) return out;
-  for (const auto& item : v->as_array())
-    if (item.is_string()) out.emplace_back(item.as_string());
-  return out;
-}
-
-json::array to_array(const std::vector<std::string>& items) {
-  json::array out;
-  for (const auto& s : items) out.emplace_back(s);
-  return out;
 }
 
 }  // namespace
@@ -73,11 +61,11 @@ json::object to_json(const HookSpec& hook) {
   json::object o;
   o["id"] = hook.id;
   o["phase"] = to_string(hook.phase);
-  if (!hook.run.empty()) o["run"] = to_array(hook.run);
+  if (!hook.run.empty()) o["run"] = to_json_strings(hook.run);
   if (!hook.builtin.empty()) o["builtin"] = hook.builtin;
   if (!hook.options.empty()) o["with"] = hook.options;
   json::object when;
-  for (const auto& [key, values] : hook.when) when[key] = to_array(values);
+  for (const auto& [key, values] : hook.when) when[key] = to_json_strings(values);
   o["when"] = std::move(when);
   o["timeoutSec"] = hook.timeout_sec;
   o["origin"] = hook.origin;
@@ -91,11 +79,11 @@ HookSpec hook_spec_from_json(const json::value& value) {
   const auto& o = value.as_object();
   hook.id = string_of(o, "id");
   hook.phase = parse_hook_phase(string_of(o, "phase")).value_or(HookPhase::prepare);
-  hook.run = strings_of(o.if_contains("run"));
+  hook.run = strings_in(o.if_contains("run"));
   hook.builtin = string_of(o, "builtin");
   if (auto* v = o.if_contains("with"); v && v->is_object()) hook.options = v->as_object();
   if (auto* v = o.if_contains("when"); v && v->is_object())
-    for (const auto& [key, values] : v->as_object()) hook.when[std::string(key)] = strings_of(&values);
+    for (const auto& [key, values] : v->as_object()) hook.when[std::string(key)] = strings_in(&values);
   if (auto* v = o.if_contains("timeoutSec"); v && v->is_int64())
     hook.timeout_sec = static_cast<int>(v->as_int64());
   hook.origin = string_of(o, "origin");

@@ -1,5 +1,7 @@
 #include "core/notify_target.hpp"
 
+#include "core/json_strings.hpp"
+
 #include <boost/json/object.hpp>
 
 #include <algorithm>
@@ -36,20 +38,6 @@ std::string kind_of(const json::value& v) {
 
 std::string item_field(const std::string& field, std::size_t i) { return field + "[" + std::to_string(i) + "]"; }
 
-std::vector<std::string> strings_of(const json::value* v) {
-  std::vector<std::string> out;
-  if (v && v->is_array())
-    for (const auto& s : v->as_array())
-      if (s.is_string()) out.emplace_back(s.as_string());
-  return out;
-}
-
-json::array array_of(const std::vector<std::string>& items) {
-  json::array out;
-  for (const auto& s : items) out.emplace_back(s);
-  return out;
-}
-
 }  // namespace
 
 bool NotifyTarget::wants(std::string_view event) const {
@@ -63,9 +51,9 @@ json::object to_json(const NotifyTarget& t, bool redact_secret) {
     if (!t.secret.empty()) o["secret"] = redact_secret ? std::string("<redacted>") : t.secret;
     if (!t.secret_env.empty()) o["secretEnv"] = t.secret_env;
   } else {
-    o["command"] = array_of(t.command);
+    o["command"] = to_json_strings(t.command);
   }
-  o["events"] = array_of(t.events);
+  o["events"] = to_json_strings(t.events);
   o["origin"] = t.origin;
   return o;
 }
@@ -81,12 +69,12 @@ std::optional<NotifyTarget> notify_target_from_json(const json::value& value) {
     if (auto* s = o.if_contains("secret"); s && s->is_string()) t.secret = s->as_string();
   } else if (auto* c = o.if_contains("command"); c && c->is_array()) {
     t.kind = NotifyTarget::Kind::command;
-    t.command = strings_of(c);
+    t.command = strings_in(c);
     if (t.command.empty()) return std::nullopt;
   } else {
     return std::nullopt;
   }
-  t.events = strings_of(o.if_contains("events"));
+  t.events = strings_in(o.if_contains("events"));
   if (auto* origin = o.if_contains("origin"); origin && origin->is_string()) t.origin = origin->as_string();
   return t;
 }

@@ -1,5 +1,7 @@
 #include "core/run.hpp"
 
+#include "core/json_strings.hpp"
+
 #include <array>
 #include <utility>
 
@@ -33,20 +35,6 @@ std::string get_string(const json::object& o, std::string_view key) {
 json::object get_object(const json::object& o, std::string_view key) {
   if (auto* v = o.if_contains(key); v && v->is_object()) return v->as_object();
   return {};
-}
-
-std::vector<std::string> get_strings(const json::object& o, std::string_view key) {
-  std::vector<std::string> out;
-  if (auto* v = o.if_contains(key); v && v->is_array())
-    for (const auto& item : v->as_array())
-      if (item.is_string()) out.emplace_back(item.as_string());
-  return out;
-}
-
-json::array to_array(const std::vector<std::string>& items) {
-  json::array out;
-  for (const auto& s : items) out.emplace_back(s);
-  return out;
 }
 
 }  // namespace
@@ -98,11 +86,11 @@ json::value to_json(const FrozenInputs& in) {
   o["timeoutSec"] = in.timeout_sec;
   o["unrestricted"] = in.unrestricted;
   o["backendConfig"] = in.backend_config;
-  o["extraArgs"] = to_array(in.extra_args);
+  o["extraArgs"] = to_json_strings(in.extra_args);
   if (in.launcher) {
     json::object l;
     l["name"] = in.launcher->name;
-    l["command"] = to_array(in.launcher->command);
+    l["command"] = to_json_strings(in.launcher->command);
     l["env"] = in.launcher->env;
     o["launcher"] = std::move(l);
   } else {
@@ -121,7 +109,7 @@ json::value to_json(const FrozenInputs& in) {
   o["varSources"] = in.var_sources;
   o["varSpecs"] = in.var_specs;
   o["cliVars"] = in.cli_vars;
-  o["lockedFields"] = to_array(in.locked_fields);
+  o["lockedFields"] = to_json_strings(in.locked_fields);
   o["maxAttemptsPerSession"] = in.max_attempts_per_session;
   o["taskPrompt"] = in.task_prompt;
   o["notifyParentOnComplete"] = in.notify_parent_on_complete;
@@ -144,10 +132,10 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
   if (auto* v = o.if_contains("timeoutSec"); v && v->is_int64()) in.timeout_sec = static_cast<int>(v->as_int64());
   if (auto* v = o.if_contains("unrestricted"); v && v->is_bool()) in.unrestricted = v->as_bool();
   in.backend_config = get_object(o, "backendConfig");
-  in.extra_args = get_strings(o, "extraArgs");
+  in.extra_args = strings_in(o.if_contains("extraArgs"));
   if (auto* v = o.if_contains("launcher"); v && v->is_object()) {
     const auto& l = v->as_object();
-    in.launcher = FrozenLauncher{get_string(l, "name"), get_strings(l, "command"), get_object(l, "env")};
+    in.launcher = FrozenLauncher{get_string(l, "name"), strings_in(l.if_contains("command")), get_object(l, "env")};
   }
   in.agent_instructions = get_string(o, "agentInstructions");
   in.assignment_instructions = get_string(o, "assignmentInstructions");
@@ -162,7 +150,7 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
   in.var_sources = get_object(o, "varSources");
   in.var_specs = get_object(o, "varSpecs");
   in.cli_vars = get_object(o, "cliVars");
-  in.locked_fields = get_strings(o, "lockedFields");
+  in.locked_fields = strings_in(o.if_contains("lockedFields"));
   if (auto* v = o.if_contains("maxAttemptsPerSession"); v && v->is_int64())
     in.max_attempts_per_session = static_cast<int>(v->as_int64());
   if (auto* v = o.if_contains("taskPrompt"); v && v->is_bool()) in.task_prompt = v->as_bool();
