@@ -3,11 +3,11 @@
 // stream.window credit, limit violations failing only the stream, cancel removing the
 // spool file, and the per-connection stream limit.
 #include "daemon_fixture.hpp"
+#include "random_content.hpp"
 #include "support/ws_client.hpp"
 
 #include "core/base64.hpp"
 
-#include <openssl/sha.h>
 
 #include <random>
 #include <sstream>
@@ -18,21 +18,6 @@ namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-
-std::string sha256_hex(const std::string& bytes) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  std::ostringstream out;
-  for (unsigned char c : digest) out << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 0xf];
-  return out.str();
-}
-
-std::string random_bytes(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::string out(n, '\0');
-  for (auto& c : out) c = static_cast<char>(gen() & 0xff);
-  return out;
-}
 
 std::string notify(const std::string& method, json::object params) {
   return json::serialize(json::object{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});

@@ -2,9 +2,9 @@
 // group, downloads with their headers, names made safe, the limits, removal (the content
 // goes with the last row that names it), audit and RunDetail, and the WebSocket methods.
 #include "daemon_fixture.hpp"
+#include "random_content.hpp"
 #include "support/ws_client.hpp"
 
-#include <openssl/sha.h>
 
 #include <fstream>
 #include <random>
@@ -14,21 +14,6 @@ namespace agentry::integration {
 namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
-
-std::string sha256_hex(const std::string& bytes) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  std::ostringstream out;
-  for (unsigned char c : digest) out << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 0xf];
-  return out.str();
-}
-
-std::string random_bytes(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::string out(n, '\0');
-  for (auto& c : out) c = static_cast<char>(gen() & 0xff);
-  return out;
-}
 
 class AttachmentsTest : public DaemonTest {
  protected:

@@ -12,6 +12,7 @@
 
 #include "core/clock.hpp"
 #include "engine/schedule_runtime.hpp"
+#include "store/run_repository.hpp"
 #include "store/schedule_repository.hpp"
 
 namespace agentry::engine {
@@ -30,8 +31,7 @@ struct ForeignRun {
 
 core::Result<int> Engine::notice_foreign_changes() {
   auto version = db_.write<std::int64_t>([](store::Connection& c) -> core::Result<std::int64_t> {
-    auto stmt = c.prepare("PRAGMA data_version");
-    return stmt.step() ? stmt.column_int64(0) : 0;
+    return store::RunRepository::others_commit_mark(c);
   });
   if (!version) return version.failure();
   const std::int64_t now = core::now_ms();
@@ -44,11 +44,11 @@ core::Result<int> Engine::notice_foreign_changes() {
   if (!changed) return 0;
 
   auto runs = db_.read([&](store::Connection& c) -> core::Result<std::vector<ForeignRun>> {
-    auto stmt = c.prepare("SELECT id FROM runs WHERE updated_at >= ?1");
-    stmt.bind(1, core::format_iso8601(since));
     std::vector<ForeignRun> out;
-    while (stmt.step()) out.push_back({stmt.column_text(0), std::nullopt});
-    for (auto& run : out) run.schedule = store::ScheduleRepository::get(c, run.id);
+    for (auto& id : store::RunRepository::ids_updated_since(c, core::format_iso8601(since))) {
+      auto schedule = store::ScheduleRepository::get(c, id);
+      out.push_back({std::move(id), std::move(schedule)});
+    }
     return out;
   });
   if (!runs) return runs.failure();

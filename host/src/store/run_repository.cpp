@@ -166,6 +166,19 @@ std::optional<core::Run> RunRepository::get(Connection& c, std::string_view id) 
   return read_run(s);
 }
 
+std::vector<std::string> RunRepository::ids_updated_since(Connection& c, std::string_view since) {
+  auto s = c.prepare("SELECT id FROM runs WHERE updated_at >= ?1");
+  s.bind(1, since);
+  std::vector<std::string> out;
+  while (s.step()) out.push_back(s.column_text(0));
+  return out;
+}
+
+std::int64_t RunRepository::others_commit_mark(Connection& c) {
+  auto s = c.prepare("PRAGMA data_version");
+  return s.step() ? s.column_int64(0) : 0;
+}
+
 bool RunRepository::exists(Connection& c, std::string_view id) {
   auto s = c.prepare("SELECT 1 FROM runs WHERE id = ?");
   s.bind(1, id);

@@ -36,6 +36,11 @@ class RunRepository {
   static bool update(Connection& c, const core::Run& run);
   static std::optional<core::Run> get(Connection& c, std::string_view id);
   static bool exists(Connection& c, std::string_view id);
+  /// Runs whose row was changed at or after `since` (ISO 8601): a scan, for the rare
+  /// look at what another process changed (engine/foreign_changes.cpp).
+  static std::vector<std::string> ids_updated_since(Connection& c, std::string_view since);
+  /// Changes whenever a connection other than `c` commits (SQLite's data_version).
+  static std::int64_t others_commit_mark(Connection& c);
   static bool remove(Connection& c, std::string_view id);
   static RunPage list(Connection& c, const RunQuery& query);
   static std::vector<std::string> ids_with_status(Connection& c, core::RunStatus status);
