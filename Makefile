@@ -14,7 +14,7 @@ LISTEN ?= ws://127.0.0.1:4773/
 USER_CONFIG := $(or $(AGENTRY_CONFIG_DIR),$(if $(XDG_CONFIG_HOME),$(XDG_CONFIG_HOME)/agentry,$(HOME)/.config/agentry))
 RUN_CONFIG := $(if $(wildcard $(USER_CONFIG)),$(USER_CONFIG),$(CURDIR)/config)
 
-.PHONY: run test deps agents asan bench clean
+.PHONY: run test deps agents web web-tests asan bench clean
 
 deps:
 	./scripts/install-deps.sh
@@ -24,14 +24,23 @@ build-%: deps
 	cmake --preset $*
 	cmake --build --preset $* -j $(JOBS)
 
-run: build-$(RUN_PRESET)
+# The dashboard (web/ -> web/dist, served from AGENTRY_WEB_DIR). Without npm it says so
+# and the daemon serves a page explaining how to build it.
+web: deps
+	./scripts/build-web.sh
+
+# The dashboard and the browser tests' packages (tests/browser).
+web-tests: deps
+	./scripts/build-web.sh --tests
+
+run: build-$(RUN_PRESET) web
 	@echo "definitions from $(RUN_CONFIG)"
-	AGENTRY_CONFIG_DIR="$(RUN_CONFIG)" build/$(RUN_PRESET)/bin/agentry serve --listen $(LISTEN)
+	AGENTRY_CONFIG_DIR="$(RUN_CONFIG)" AGENTRY_WEB_DIR="$(CURDIR)/web/dist" build/$(RUN_PRESET)/bin/agentry serve --listen $(LISTEN)
 
 # The end-to-end tests drive the real agent CLIs: install their pinned versions first.
 # Exit 2 (npm or its registry unreachable) and 3 (no build for this machine) have
 # already printed a loud banner; those tests then skip, each saying why.
-test: build-$(TEST_PRESET) agents
+test: build-$(TEST_PRESET) agents web-tests
 	ctest --preset $(TEST_PRESET) -j $(JOBS)
 
 agents:

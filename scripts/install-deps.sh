@@ -13,6 +13,8 @@ packages=(
   curl
   # End-to-end tests: the mock model server, and `ip` to bring up lo in tests/e2e/offline.sh.
   python3 iproute2
+  # The dashboard's browser tests and the browser runner drive Debian's headless Chromium.
+  chromium fonts-dejavu-core
 )
 # npm installs the pinned agent CLIs (scripts/install-agents.sh). Only when none is on PATH:
 # Debian's npm would drag in its own older nodejs over a newer node installed some other way.

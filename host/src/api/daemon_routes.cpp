@@ -1,4 +1,4 @@
-// The public routes (the web app's bootstrap config and static dashboard files) and
+// The public routes (the web app's bootstrap config, its files and deep links) and
 // the assembly of every HTTP route.
 
 #include "api/api_context.hpp"
@@ -13,10 +13,13 @@ void add_public_routes(Router& router, ApiContext& ctx) {
   router.add("GET", "/app-config.json", [&ctx](const HttpRequest&) {
     return json_response(200, json::object{{"webBasePath", ctx.web_base_path}});
   });
-  auto serve_static = [&ctx](const HttpRequest& r) { return static_file_response(ctx.web_dir, r.path); };
-  router.add("GET", "/", serve_static);
-  router.add("GET", "/:file", serve_static);
-  router.add("GET", "/assets/:file", serve_static);
+  router.add("GET", "/", [&ctx](const HttpRequest&) { return app_shell_response(ctx.web_dir, ctx.web_base_path); });
+  // Everything else that is not the API: a dashboard file, or a deep link the app routes.
+  router.set_fallback([&ctx](const HttpRequest& r) {
+    if (r.method == "GET" && is_app_route(r.path)) return app_shell_response(ctx.web_dir, ctx.web_base_path);
+    if (r.method == "GET" && r.path.rfind("/api/", 0) != 0) return static_file_response(ctx.web_dir, r.path);
+    return error_response(core::ErrorCode::not_found, "no route for " + r.method + " " + r.path);
+  });
 }
 
 void add_all_routes(Router& router, ApiContext& context, const Operations& ops) {

@@ -17,7 +17,7 @@ struct PageRequest {
 };
 
 Result<PageRequest> page_of(const OperationRequest& request) {
-  auto params = params_of(request, {"runId", "after", "limit"});
+  auto params = params_of(request, {"runId", "after", "before", "limit"});
   if (!params) return params.failure();
   auto id = run_id_of(*params);
   if (!id) return id.failure();
@@ -38,7 +38,28 @@ Result<PageRequest> page_of(const OperationRequest& request) {
   };
   if (auto ok = number("after", 0, INT64_MAX, page.query.after); !ok) return ok.failure();
   if (auto ok = number("limit", 1, 5000, page.query.limit); !ok) return ok.failure();
+  // `before`: the newest page below a cursor ("latest": of the whole history).
+  auto before = text_param(*params, "before");
+  if (!before) return before.failure();
+  if (*before && **before != "latest") {
+    std::int64_t cursor = 0;
+    if (auto ok = number("before", 1, INT64_MAX, cursor); !ok) return ok.failure();
+    page.query.upto = cursor - 1;
+  }
+  page.query.newest = before->has_value();
   return page;
+}
+
+/// The cursor of the first event of the page, null when it is empty.
+template <typename Event>
+json::value first_cursor(const std::vector<Event>& events) {
+  return events.empty() ? json::value(nullptr) : json::value(events.front().cursor);
+}
+
+/// The cursor of the last event of the page; when it is empty, where the page started.
+template <typename Event>
+std::int64_t last_cursor(const std::vector<Event>& events, const store::EventPageQuery& q) {
+  return events.empty() ? q.after : events.back().cursor;
 }
 
 }  // namespace
@@ -52,8 +73,9 @@ void add_history_operations(Operations& ops, ApiContext& ctx) {
     if (!events) return events.failure();
     json::array out;
     for (const auto& e : *events) out.push_back(events::audit_event_json(e));
-    std::int64_t last = events->empty() ? page->query.after : events->back().cursor;
-    return OperationResult{json::object{{"runId", page->run_id}, {"events", std::move(out)}, {"lastCursor", last}}};
+    return OperationResult{json::object{{"runId", page->run_id}, {"events", std::move(out)},
+                                        {"firstCursor", first_cursor(*events)},
+                                        {"lastCursor", last_cursor(*events, page->query)}}};
   });
   ops.add("runs.timelineHistory", [&engine](const OperationRequest& r) -> Result<OperationResult> {
     auto page = page_of(r);
@@ -69,9 +91,11 @@ void add_history_operations(Operations& ops, ApiContext& ctx) {
     }
     json::array out;
     for (const auto& e : *events) out.push_back(events::timeline_event_json(e));
-    std::int64_t last = events->empty() ? page->query.after : events->back().cursor;
-    return OperationResult{json::object{
-        {"runId", page->run_id}, {"attempts", std::move(attempts)}, {"events", std::move(out)}, {"lastCursor", last}}};
+    return OperationResult{json::object{{"runId", page->run_id},
+                                        {"attempts", std::move(attempts)},
+                                        {"events", std::move(out)},
+                                        {"firstCursor", first_cursor(*events)},
+                                        {"lastCursor", last_cursor(*events, page->query)}}};
   });
 }
 

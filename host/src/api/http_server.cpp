@@ -8,6 +8,7 @@
 #include "api/server_errors.hpp"
 #include "api/slow_work.hpp"
 #include "api/worker_dispatch.hpp"
+#include "api/web_base_path.hpp"
 #include "api/ws_session.hpp"
 #include "core/log.hpp"
 
@@ -75,6 +76,7 @@ struct HttpServer::Impl {
   engine::Engine* engine = nullptr;
   const AccessPolicy* access = nullptr;
   const BrowserGuard* guard = nullptr;
+  std::string web_base_path;  // a reverse proxy's mount, accepted in front of every path
   UploadSpool spool;
   ServerLimits limits;
   ServerThreads threads;
@@ -93,6 +95,15 @@ struct HttpServer::Impl {
 };
 
 namespace {
+
+/// parse_target() with the web base path taken off, so routes, auth and the slow lane
+/// see the same path however the request was mounted.
+bool parse_mounted_target(const HttpServer::Impl& impl, const std::string& target, std::string& path,
+                          std::map<std::string, std::string>& query) {
+  const bool ok = parse_target(target, path, query);
+  strip_web_base_path(impl.web_base_path, path);
+  return ok;
+}
 
 class Counted {
  public:
@@ -330,7 +341,7 @@ net::awaitable<void> serve_spooled(HttpServer::Impl& impl, beast::tcp_stream& st
   const bool keep_alive = header.get().keep_alive() && !impl.stopping;
   const std::string request_id = new_request_id();
   const std::string what = request.method + " " + request.target.substr(0, 200);
-  parse_target(request.target, request.path, request.query);
+  parse_mounted_target(impl, request.target, request.path, request.query);
   Counted busy(impl.in_flight);
   HttpResponse response;
   bool body_read = false;
@@ -431,7 +442,7 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
     if (!ec) {
       std::string path;
       std::map<std::string, std::string> query;
-      if (impl.spool.limit_for && parse_target(std::string(parser.get().target()), path, query))
+      if (impl.spool.limit_for && parse_mounted_target(impl, std::string(parser.get().target()), path, query))
         spool_limit = impl.spool.limit_for(parser.get().method_string(), path);
       const std::uint64_t limit = spool_limit.value_or(impl.limits.max_body_bytes);
       if (auto length = parser.content_length(); length && *length > limit) {
@@ -478,7 +489,7 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
       Counted busy(impl.in_flight);
       if (request.target.empty() || request.target[0] != '/') {
         response = error_response(core::ErrorCode::invalid_request, "request target must be an absolute path");
-      } else if (!parse_target(request.target, request.path, request.query)) {
+      } else if (!parse_mounted_target(impl, request.target, request.path, request.query)) {
         response = error_response(core::ErrorCode::invalid_request,
                                   "malformed query string: bad percent-encoding, %00 or invalid UTF-8");
       } else if (auto refused = admission_refusal(impl, request, upgrade)) {
@@ -619,6 +630,8 @@ void HttpServer::set_access_policy(const AccessPolicy& policy) { impl_->access =
 void HttpServer::set_browser_guard(const BrowserGuard& guard) { impl_->guard = &guard; }
 
 void HttpServer::set_upload_spool(UploadSpool spool) { impl_->spool = std::move(spool); }
+
+void HttpServer::set_web_base_path(std::string base) { impl_->web_base_path = std::move(base); }
 
 core::Result<std::uint16_t> HttpServer::listen(const std::string& address, std::uint16_t port) {
   boost::system::error_code ec;

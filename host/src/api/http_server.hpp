@@ -78,6 +78,8 @@ class HttpServer {
   void set_upload_spool(UploadSpool spool);
   /// Refuses requests a web page may have sent (browser_guard.hpp). Must outlive the server.
   void set_browser_guard(const BrowserGuard& guard);
+  /// Accepts every path also under `base` (normalized: web_base_path.hpp). Call before run().
+  void set_web_base_path(std::string base);
 
   /// Binds and listens; port 0 picks an ephemeral port. Returns the bound port.
   core::Result<std::uint16_t> listen(const std::string& address, std::uint16_t port);

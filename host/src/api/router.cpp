@@ -35,6 +35,15 @@ bool match(const std::vector<std::string>& pattern, const std::vector<std::strin
   return true;
 }
 
+HttpResponse call(const Handler& handler, const HttpRequest& request) {
+  try {
+    return handler(request);
+  } catch (const std::exception& e) {
+    // The transport logs it with a request id and keeps it from the client (server_errors.hpp).
+    return error_response(core::ErrorCode::internal, std::string("request handler failed: ") + e.what());
+  }
+}
+
 }  // namespace
 
 void Router::add(std::string method, const std::string& pattern, Handler handler) {
@@ -55,12 +64,7 @@ HttpResponse Router::dispatch(HttpRequest request) const {
       continue;
     }
     request.params = std::move(params);
-    try {
-      return route.handler(request);
-    } catch (const std::exception& e) {
-      // The transport logs it with a request id and keeps it from the client (server_errors.hpp).
-      return error_response(core::ErrorCode::internal, std::string("request handler failed: ") + e.what());
-    }
+    return call(route.handler, request);
   }
   if (!allowed.empty()) {
     auto response = error_response(core::ErrorCode::method_not_allowed,
@@ -69,6 +73,7 @@ HttpResponse Router::dispatch(HttpRequest request) const {
     response.headers.emplace_back("Allow", allowed);
     return response;
   }
+  if (fallback_) return call(fallback_, request);
   return error_response(core::ErrorCode::not_found, "no route for " + request.method + " " + request.path);
 }
 

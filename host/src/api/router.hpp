@@ -16,6 +16,8 @@ using Handler = std::function<HttpResponse(const HttpRequest&)>;
 class Router {
  public:
   void add(std::string method, const std::string& pattern, Handler handler);
+  /// Answers the requests no pattern matches under any method (instead of a 404).
+  void set_fallback(Handler handler) { fallback_ = std::move(handler); }
   /// Never throws: a handler's exception becomes a 500 envelope naming it, which the
   /// transport logs and replaces (server_errors.hpp).
   HttpResponse dispatch(HttpRequest request) const;
@@ -27,6 +29,7 @@ class Router {
     Handler handler;
   };
   std::vector<Route> routes_;
+  Handler fallback_;
 };
 
 }  // namespace agentry::api

@@ -56,7 +56,6 @@ LocalStack::LocalStack(const Paths& paths, std::unique_ptr<store::Database> db, 
   config.per_run_tokens = per_run_tokens;
   engine_ = std::make_unique<engine::Engine>(engine::EngineServices{*db_, registry_, pool_, bus_}, std::move(config));
   context_ = std::make_unique<api::ApiContext>(api::ApiContext{*engine_, std::move(info), paths.web_dir, ""});
-  if (const char* base = std::getenv("AGENTRY_WEB_BASE_PATH")) context_->web_base_path = base;
   operations_ = api::make_operations(*context_);
 }
 

@@ -6,6 +6,7 @@
 #include "api/http_server.hpp"
 #include "api/operations.hpp"
 #include "api/router.hpp"
+#include "api/web_base_path.hpp"
 #include "cli/daemon_lock.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/listen_url.hpp"
@@ -66,6 +67,14 @@ int run_serve(const ServeOptions& options) {
     std::cerr << "agentry serve: " << guard.error().message << "\n";
     return exit_code::config_error;
   }
+  auto web_base_path = api::normalize_web_base_path([] {
+    const char* v = std::getenv("AGENTRY_WEB_BASE_PATH");
+    return std::string(v ? v : "");
+  }());
+  if (!web_base_path) {
+    std::cerr << "agentry serve: " << web_base_path.error().message << "\n";
+    return exit_code::config_error;
+  }
   auto paths = resolve_paths();
   if (!paths) {
     std::cerr << "agentry serve: " << paths.error().message << "\n";
@@ -95,6 +104,7 @@ int run_serve(const ServeOptions& options) {
   }
   auto& engine = (*stack)->engine();
   auto& context = (*stack)->context();
+  context.web_base_path = *web_base_path;
   const auto& operations = (*stack)->operations();
   api::Router router;
   api::add_all_routes(router, context, operations);
@@ -120,6 +130,7 @@ int run_serve(const ServeOptions& options) {
   access->set_run_token_lookup([&engine](std::string_view token) { return engine.run_of_token(token); });
   server.set_access_policy(*access);
   server.set_browser_guard(*guard);
+  server.set_web_base_path(context.web_base_path);
   // Attachment uploads go to files next to where they are kept, never into memory.
   if (const auto* blobs = engine.attachments().blobs())
     server.set_upload_spool(api::UploadSpool{blobs->spool_dir(), api::spooled_body_limit});

@@ -30,9 +30,11 @@ void AuditRepository::append(Connection& c, core::AuditEvent& e) {
 }
 
 std::vector<core::AuditEvent> AuditRepository::list(Connection& c, std::string_view run_id, const EventPageQuery& q) {
-  auto s = c.prepare("SELECT cursor, type, actor, at, data_json FROM audit_events "
-                     "WHERE run_id = ? AND cursor > ? ORDER BY cursor LIMIT ?");
-  s.bind(1, run_id).bind(2, q.after).bind(3, static_cast<std::int64_t>(q.limit));
+  auto s = c.prepare(q.newest ? "SELECT cursor, type, actor, at, data_json FROM audit_events "
+                                "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor DESC LIMIT ?"
+                              : "SELECT cursor, type, actor, at, data_json FROM audit_events "
+                                "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?");
+  s.bind(1, run_id).bind(2, q.after).bind(3, q.upto).bind(4, static_cast<std::int64_t>(q.limit));
   std::vector<core::AuditEvent> out;
   while (s.step()) {
     core::AuditEvent e;
@@ -44,6 +46,7 @@ std::vector<core::AuditEvent> AuditRepository::list(Connection& c, std::string_v
     e.data = parse_object(s.column_text(4));
     out.push_back(std::move(e));
   }
+  if (q.newest) std::reverse(out.begin(), out.end());
   return out;
 }
 
@@ -105,8 +108,10 @@ void TimelineRepository::append_batch(Connection& c, const std::string& run_id, 
 
 std::vector<core::TimelineEvent> TimelineRepository::list(Connection& c, std::string_view run_id,
                                                           const EventPageQuery& q) {
-  auto s = c.prepare("SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events "
-                     "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?");
+  auto s = c.prepare(q.newest ? "SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events "
+                                "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor DESC LIMIT ?"
+                              : "SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events "
+                                "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?");
   s.bind(1, run_id).bind(2, q.after).bind(3, q.upto).bind(4, static_cast<std::int64_t>(q.limit));
   std::vector<core::TimelineEvent> out;
   while (s.step()) {
@@ -120,6 +125,7 @@ std::vector<core::TimelineEvent> TimelineRepository::list(Connection& c, std::st
     if (!q.stored_payload) e.payload = parse_object(e.payload_json);
     out.push_back(std::move(e));
   }
+  if (q.newest) std::reverse(out.begin(), out.end());
   return out;
 }
 

@@ -17,6 +17,9 @@ struct EventPageQuery {
   std::int64_t after = 0;  // exclusive
   std::size_t limit = 1000;
   std::int64_t upto = std::numeric_limits<std::int64_t>::max();  // inclusive
+  /// The newest `limit` events of the range instead of the oldest (still in cursor
+  /// order): a viewer opens a long history at its end and pages backwards.
+  bool newest = false;
   /// Timeline only: leave `payload` empty and give the stored text in `payload_json`
   /// (live streams frame it as it is).
   bool stored_payload = false;
