@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { join, dirname, resolve, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const LIMIT = 250 * 1024;
+const LIMIT = 250 * 1000; // 250 KB
 const dist = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const indexPath = join(dist, 'index.html');
 if (!existsSync(indexPath)) {

@@ -1,0 +1,369 @@
+// One run: header and actions (from its capabilities), tabs, live detail and timeline.
+
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, apiStream, errorText } from '../lib/api';
+import { ago, time } from '../lib/format';
+import { linkProps, navigate } from '../lib/router';
+import { RUN_TABS, runPath, type RunTab } from '../lib/route';
+import { CursorGate } from '../lib/sse';
+import { TimelineModel, type TimelineEvent } from '../lib/timeline';
+import type { RunDetail } from '../lib/types';
+import { Approvals, Attachments, Audit, DiffTab, Files, Queue, Sessions, Tasks } from './RunTabs';
+import { Timeline } from './Timeline';
+
+const enc = encodeURIComponent;
+
+function useRunDetail(runId: string) {
+  const [run, setRun] = useState<RunDetail | null>(null);
+  const [gone, setGone] = useState<string | null>(null);
+  useEffect(() => {
+    setRun(null);
+    setGone(null);
+    const s = apiStream(`api/runs/${enc(runId)}/events/detail`, {
+      onEvent: (d) => {
+        if (d?.type === 'run_detail' && d.run) setRun(d.run);
+        else if (d?.type === 'run_removed') {
+          setGone('This run was deleted.');
+          s.close();
+        }
+      },
+      onGone: (status) => setGone(status === 404 ? 'No such run.' : `The run's stream answered ${status}.`),
+    });
+    return () => s.close();
+  }, [runId]);
+  return { run, setRun, gone };
+}
+
+function useTimeline(runId: string) {
+  const model = useRef<TimelineModel>(new TimelineModel());
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    const m = new TimelineModel();
+    model.current = m;
+    const gate = new CursorGate();
+    let scheduled = false;
+    const bump = () => {
+      if (scheduled) return;
+      scheduled = true;
+      requestAnimationFrame(() => {
+        scheduled = false;
+        setVersion(m.version);
+      });
+    };
+    setVersion(-1);
+    const s = apiStream(`api/runs/${enc(runId)}/events/timeline`, {
+      resume: true,
+      onOpen: (reconnect) => {
+        if (reconnect) {
+          m.resetOpenDeltas();
+          bump();
+        }
+      },
+      onEvent: (d: TimelineEvent) => {
+        if (!d || typeof d.kind !== 'string') return;
+        if (!gate.accept(d.cursor)) return;
+        m.apply(d);
+        bump();
+      },
+    });
+    return () => s.close();
+  }, [runId]);
+  return { model: model.current, version };
+}
+
+type ActionName = 'start' | 'resume' | 'ready' | 'abort' | 'archive' | 'unarchive' | 'reset' | 'delete' | 'rename' | 'note' | 'pin' | 'group';
+
+export function RunView({ runId, tab }: { runId: string; tab: RunTab }) {
+  const { run, setRun, gone } = useRunDetail(runId);
+  const { model, version } = useTimeline(runId);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (e.key !== 'Escape') return;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) {
+        t.blur();
+        return;
+      }
+      navigate('/');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  if (gone)
+    return (
+      <section class="run-view" data-testid="run-view" data-run-id={runId}>
+        <div class="error">{gone}</div>
+        <a {...linkProps('/')}>Back to the board</a>
+      </section>
+    );
+  if (!run)
+    return (
+      <section class="run-view" data-testid="run-view" data-run-id={runId}>
+        <div class="muted pad">Loading {runId}…</div>
+      </section>
+    );
+
+  const pending = run.pendingApprovals ?? [];
+  return (
+    <section class="run-view" data-testid="run-view" data-run-id={runId}>
+      <RunHeader run={run} onRun={setRun} />
+      <nav class="tabs" role="tablist">
+        {RUN_TABS.map((t) => (
+          <a role="tab" aria-selected={t === tab} class={'tab' + (t === tab ? ' active' : '')} data-testid={'tab-' + t} {...linkProps(runPath(runId, t))}>
+            {t}
+            {t === 'approvals' && pending.length > 0 && (
+              <span class="badge warn" data-testid="badge">
+                {pending.length}
+              </span>
+            )}
+            {t === 'tasks' && run.taskCounts?.total > 0 && (
+              <span class="muted small">
+                {' '}
+                {run.taskCounts.completed}/{run.taskCounts.total}
+              </span>
+            )}
+            {t === 'queue' && (run.queuedResumeMessages?.length ?? 0) > 0 && <span class="muted small"> {run.queuedResumeMessages.length}</span>}
+          </a>
+        ))}
+      </nav>
+      <div class="tab-body">
+        {tab === 'timeline' && (
+          <div class="timeline-tab">
+            {pending.length > 0 && <Approvals run={run} compact />}
+            <Timeline model={model} version={version} />
+          </div>
+        )}
+        {tab === 'tasks' && <Tasks run={run} />}
+        {tab === 'approvals' && <Approvals run={run} />}
+        {tab === 'queue' && <Queue run={run} onRun={setRun} />}
+        {tab === 'sessions' && <Sessions run={run} />}
+        {tab === 'audit' && <Audit runId={runId} />}
+        {tab === 'diff' && <DiffTab runId={runId} />}
+        {tab === 'files' && <Files runId={runId} />}
+        {tab === 'attachments' && <Attachments run={run} />}
+      </div>
+    </section>
+  );
+}
+
+function RunHeader({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) => void }) {
+  const c = run.capabilities ?? {};
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<string | null>(null);
+  const [message, setMessage] = useState('');
+  const [editing, setEditing] = useState<null | 'rename' | 'note' | 'group'>(null);
+  const [editText, setEditText] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [info, setInfo] = useState<string | null>(null);
+
+  const act = async (fn: () => Promise<any>, after?: (res: any) => void) => {
+    setBusy(true);
+    setErr(null);
+    setInfo(null);
+    try {
+      const res = await fn();
+      if (res?.run) onRun(res.run);
+      after?.(res);
+    } catch (e) {
+      setErr(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const post = (path: string, body: unknown = {}) => api(`api/runs/${enc(run.runId)}/${path}`, { method: 'POST', body });
+
+  const initial = run.status === 'initialized' || run.status === 'ready';
+  const actions: ActionName[] = [];
+  if (c.canResume && initial) actions.push('start');
+  if (c.canResume && !initial) actions.push('resume');
+  if (c.canReady) actions.push('ready');
+  if (c.canAbort) actions.push('abort');
+  if (c.canArchive) actions.push('archive');
+  if (c.canUnarchive) actions.push('unarchive');
+  if (c.canReset) actions.push('reset');
+  if (c.canDelete) actions.push('delete');
+  if (!run.damaged) actions.push('rename', 'note', 'pin', 'group');
+
+  const runAction = (a: ActionName) => {
+    switch (a) {
+      case 'start':
+      case 'resume':
+        return act(
+          () => post('resume', message.trim() ? { message } : {}),
+          () => setMessage(''),
+        );
+      case 'ready':
+        return act(() => post('ready'));
+      case 'abort':
+        return act(() => post('abort', {}), () => setInfo('Abort requested; the status follows when the backend stops.'));
+      case 'archive':
+        return act(() => post('archive'));
+      case 'unarchive':
+        return act(() => post('unarchive'));
+      case 'reset':
+        return act(() => post('reset'));
+      case 'delete':
+        return setConfirming(true);
+      case 'pin':
+        return act(() => post('pinned', { pinned: !run.pinned }));
+      case 'rename':
+        setEditText(run.name ?? '');
+        return setEditing('rename');
+      case 'note':
+        setEditText(run.note ?? '');
+        return setEditing('note');
+      case 'group':
+        setEditText(run.runGroupId ?? '');
+        return setEditing('group');
+    }
+  };
+
+  const saveEdit = () => {
+    const v = editText;
+    if (editing === 'rename') act(() => post('name', { name: v.trim() ? v.trim() : null }), () => setEditing(null));
+    else if (editing === 'note') act(() => post('note', { note: v.trim() ? v : null }), () => setEditing(null));
+    else if (editing === 'group')
+      act(() => (v.trim() && v.trim() !== run.runId ? post('group', { runGroupId: v.trim() }) : post('group/clear')), () => setEditing(null));
+  };
+
+  const label: Record<ActionName, string> = {
+    start: 'Start',
+    resume: 'Resume',
+    ready: 'Ready',
+    abort: 'Abort',
+    archive: 'Archive',
+    unarchive: 'Unarchive',
+    reset: 'Reset',
+    delete: 'Delete',
+    rename: 'Rename',
+    note: 'Note',
+    pin: run.pinned ? 'Unpin' : 'Pin',
+    group: 'Group',
+  };
+
+  return (
+    <header class="run-header">
+      <div class="rh-top">
+        <a class="back" {...linkProps('/')} title="Back (Esc)">
+          ←
+        </a>
+        <h1 class="rh-name">
+          {run.pinned && '📌 '}
+          {run.name || run.runId}
+        </h1>
+        <span class={'status-chip st-' + run.status} data-testid="run-header-status">
+          {run.status}
+        </span>
+        {run.archived && <span class="pill">archived</span>}
+      </div>
+      <div class="rh-reason" data-testid="run-reason">
+        {run.statusReason}
+      </div>
+      <div class="rh-meta muted small">
+        <span class="mono">{run.runId}</span> · {run.agent}
+        {run.assignment ? ' · ' + run.assignment : ''} · {run.backend}
+        {run.model ? ' · ' + run.model : ''} · <span class="mono">{run.cwd}</span> · created {ago(run.createdAt)}
+        {run.runGroupId !== run.runId ? ` · group ${run.runGroupId}` : ''}
+        {run.parentRunId && (
+          <>
+            {' '}
+            · parent <a {...linkProps(runPath(run.parentRunId))}>{run.parentRunId}</a>
+          </>
+        )}
+        {run.damaged && <span class="error-text"> · damaged: {run.damaged.reason}</span>}
+      </div>
+      {run.note && <div class="rh-note small">📝 {run.note}</div>}
+      <div class="actions">
+        {(c.canResume || c.canQueueMessage) && (
+          <textarea
+            data-testid="action-message"
+            class="action-message"
+            rows={1}
+            placeholder={c.canResume ? (initial ? 'Message to start with (optional)' : 'Message to resume with (optional)') : 'Running: queue a follow-up in the queue tab'}
+            value={message}
+            disabled={!c.canResume}
+            onInput={(e) => setMessage((e.currentTarget as HTMLTextAreaElement).value)}
+          />
+        )}
+        <div class="buttons">
+          {actions.map((a) => (
+            <button data-testid={'action-' + a} class={a === 'start' || a === 'resume' ? 'primary' : a === 'abort' || a === 'delete' ? 'danger' : ''} disabled={busy} onClick={() => runAction(a)}>
+              {label[a]}
+            </button>
+          ))}
+        </div>
+      </div>
+      {editing && (
+        <form
+          class="inline-edit"
+          data-testid={'edit-' + editing}
+          onSubmit={(e) => {
+            e.preventDefault();
+            saveEdit();
+          }}
+        >
+          {editing === 'note' ? (
+            <textarea data-testid="edit-input" rows={3} value={editText} onInput={(e) => setEditText((e.currentTarget as HTMLTextAreaElement).value)} />
+          ) : (
+            <input data-testid="edit-input" value={editText} placeholder={editing === 'group' ? 'run group id (empty: its own)' : 'name (empty: none)'} onInput={(e) => setEditText((e.currentTarget as HTMLInputElement).value)} />
+          )}
+          <button type="submit" data-testid="edit-save" class="primary" disabled={busy}>
+            Save
+          </button>
+          <button type="button" onClick={() => setEditing(null)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {confirming && (
+        <div class="confirm" role="alertdialog" data-testid="confirm">
+          Delete run {run.name || run.runId} for good? Its timeline, tasks and attachments go with it.
+          <button
+            class="danger"
+            data-testid="confirm-yes"
+            disabled={busy}
+            onClick={() =>
+              act(
+                () => api(`api/runs/${enc(run.runId)}`, { method: 'DELETE' }),
+                () => {
+                  setConfirming(false);
+                  navigate('/');
+                },
+              )
+            }
+          >
+            Delete
+          </button>
+          <button data-testid="confirm-no" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {err && (
+        <div class="error" data-testid="action-error">
+          {err}
+        </div>
+      )}
+      {info && <div class="muted small">{info}</div>}
+      {run.scheduleState && (
+        <div class="small muted">
+          schedule: {run.scheduleState.state}
+          {run.scheduleState.nextAt ? ` · next ${time(run.scheduleState.nextAt)}` : ''}
+          {run.scheduleState.reason ? ` · ${run.scheduleState.reason}` : ''}
+        </div>
+      )}
+      {run.dependencies && run.dependencies.length > 0 && (
+        <div class="small muted">
+          waits on:{' '}
+          {run.dependencies.map((d) => (
+            <span class={'pill ' + (d.satisfied ? 'ok-text' : '')}>
+              {d.type === 'run' ? `run ${d.runId} (${d.status ?? 'missing'})` : `group ${d.groupId} (${d.succeeded}/${d.members})`}
+            </span>
+          ))}
+        </div>
+      )}
+    </header>
+  );
+}
