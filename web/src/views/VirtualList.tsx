@@ -34,6 +34,7 @@ export function VirtualList(props: VirtualListProps) {
   const stuck = useRef(true);
   const observer = useRef<ResizeObserver | null>(null);
   const pending = useRef(false);
+  const observed = useRef(new Set<HTMLElement>());
 
   const setRef = useCallback((el: HTMLDivElement | null) => {
     (scroller as { current: HTMLDivElement | null }).current = el;
@@ -78,6 +79,13 @@ export function VirtualList(props: VirtualListProps) {
   const { start, end } = visibleRange(offsets, scrollTop, viewport, props.overscan ?? 6);
 
   useLayoutEffect(() => {
+    // Rows that left the window are not watched any longer.
+    for (const r of observed.current) {
+      if (!r.isConnected) {
+        observer.current?.unobserve(r);
+        observed.current.delete(r);
+      }
+    }
     const el = scroller.current;
     if (stick && stuck.current && el) {
       el.scrollTop = el.scrollHeight;
@@ -98,7 +106,10 @@ export function VirtualList(props: VirtualListProps) {
   };
 
   const measureRef = (el: HTMLDivElement | null) => {
-    if (el && observer.current) observer.current.observe(el);
+    if (el && observer.current && !observed.current.has(el)) {
+      observed.current.add(el);
+      observer.current.observe(el);
+    }
   };
 
   const rows: ComponentChildren[] = [];
