@@ -41,8 +41,14 @@ describe('checkVars', () => {
 
 describe('checkRunForm', () => {
   it('needs an agent, and a message without an assignment', () => {
-    expect(checkRunForm({ agent: '', assignment: '', message: '', timeoutSec: '' })).toHaveLength(2);
-    expect(checkRunForm({ agent: 'a', assignment: 'x', message: '', timeoutSec: '0' })).toEqual([]);
-    expect(checkRunForm({ agent: 'a', assignment: '', message: 'hi', timeoutSec: '-1' })).toHaveLength(1);
+    expect(checkRunForm({ agent: '', assignment: '', message: '', timeoutSec: '', cwd: '/w' })).toHaveLength(2);
+    expect(checkRunForm({ agent: 'a', assignment: 'x', message: '', timeoutSec: '0', cwd: '/w' })).toEqual([]);
+    expect(checkRunForm({ agent: 'a', assignment: '', message: 'hi', timeoutSec: '-1', cwd: '/w' })).toHaveLength(1);
+  });
+
+  it('needs an absolute working directory unless the assignment has one', () => {
+    expect(checkRunForm({ agent: 'a', assignment: '', message: 'hi', timeoutSec: '' })).toHaveLength(1);
+    expect(checkRunForm({ agent: 'a', assignment: '', message: 'hi', timeoutSec: '', cwd: 'rel/dir' })).toHaveLength(1);
+    expect(checkRunForm({ agent: 'a', assignment: 'x', message: '', timeoutSec: '', assignmentCwd: '/repo' })).toEqual([]);
   });
 });

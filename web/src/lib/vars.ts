@@ -89,6 +89,9 @@ export interface RunFormInput {
   assignment: string;
   message: string;
   timeoutSec: string;
+  cwd?: string;
+  /** The assignment's own cwd, when it has one. */
+  assignmentCwd?: string | null;
 }
 
 /** Checks of the form outside the vars. */
@@ -96,6 +99,9 @@ export function checkRunForm(f: RunFormInput): string[] {
   const errors: string[] = [];
   if (!f.agent) errors.push('Pick an agent.');
   if (!f.assignment && !f.message.trim()) errors.push('A message is required without an assignment.');
+  const cwd = (f.cwd ?? '').trim();
+  if (!cwd && !f.assignmentCwd) errors.push('A working directory is required (the assignment sets none).');
+  if (cwd && !cwd.startsWith('/')) errors.push('The working directory must be an absolute path.');
   if (f.timeoutSec.trim() !== '' && !/^\d+$/.test(f.timeoutSec.trim())) {
     errors.push('timeoutSec must be a whole number of seconds (0 = no limit).');
   }

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, connectionState, errorText, getToken, onConnectionState, onUnauthenticated, setToken } from '../lib/api';
-import { linkProps, useRoute } from '../lib/router';
+import { currentAppPath, linkProps, navigate, useRoute } from '../lib/router';
 import { summaries } from '../lib/summaries';
 import { toggleTheme } from '../lib/theme';
 import { Board } from './Board';
@@ -122,6 +122,20 @@ function ConnectionState() {
 
 function Shell() {
   const route = useRoute();
+  useEffect(() => {
+    // Esc goes back to the board from any view (after leaving a field it was typing in).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      const t = e.target as HTMLElement;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) {
+        t.blur();
+        return;
+      }
+      if (currentAppPath() !== '/') navigate('/');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const nav = (testid: string, path: string, label: string, active: boolean) => (
     <a data-testid={testid} class={'nav' + (active ? ' active' : '')} {...linkProps(path)}>
       {label}

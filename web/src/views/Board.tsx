@@ -209,7 +209,7 @@ function RunRow({ run: r, selected }: { run: RunSummary; selected: boolean }) {
       </span>
       <span class="rr-main">
         <span class="rr-name">
-          {r.pinned && <span title="pinned">📌 </span>}
+          {r.pinned && <span class="pin" title="pinned">★ </span>}
           {r.name || r.runId}
           {r.name && <span class="muted mono"> {r.runId}</span>}
         </span>

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, errorText } from '../lib/api';
 import { navigate } from '../lib/router';
 import { runPath } from '../lib/route';
+import { summaries } from '../lib/summaries';
 import { acceptsWeb, checkRunForm, checkVars, type VarSpecs } from '../lib/vars';
 
 interface DefEntry {
@@ -27,6 +28,21 @@ interface AssignmentDetail {
 
 type Submit = 'init' | 'ready' | 'start';
 
+const CWD_KEY = 'agentry.lastCwd';
+
+/** The working directory last used here, else the newest run's. */
+function defaultCwd(): string {
+  try {
+    const saved = localStorage.getItem(CWD_KEY);
+    if (saved) return saved;
+  } catch {
+    /* storage unavailable */
+  }
+  let newest: { cwd: string; createdAt: string } | null = null;
+  for (const r of summaries.runs.values()) if (!newest || r.createdAt > newest.createdAt) newest = r;
+  return newest?.cwd ?? '';
+}
+
 export function NewRun() {
   const [agents, setAgents] = useState<DefEntry[]>([]);
   const [assignments, setAssignments] = useState<DefEntry[]>([]);
@@ -36,7 +52,7 @@ export function NewRun() {
   const [assignment, setAssignment] = useState('');
   const [detail, setDetail] = useState<AssignmentDetail | null>(null);
   const [vars, setVars] = useState<Record<string, string>>({});
-  const [f, setF] = useState({ name: '', message: '', cwd: '', model: '', effort: '', timeoutSec: '', launcher: '' });
+  const [f, setF] = useState({ name: '', message: '', cwd: defaultCwd(), model: '', effort: '', timeoutSec: '', launcher: '' });
   const [errors, setErrors] = useState<string[]>([]);
   const [varErrors, setVarErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -80,7 +96,7 @@ export function NewRun() {
   const agentInfo = useMemo(() => agents.find((a) => a.name === agent), [agents, agent]);
 
   const submit = async (kind: Submit) => {
-    const formErrors = checkRunForm({ agent, assignment, message: f.message, timeoutSec: f.timeoutSec });
+    const formErrors = checkRunForm({ agent, assignment, message: f.message, timeoutSec: f.timeoutSec, cwd: f.cwd, assignmentCwd: detail?.cwd });
     const vc = checkVars(specs, assignment ? vars : {});
     // A default the form prefilled is not sent unless changed: the daemon applies it itself.
     const webVars: Record<string, unknown> = {};
@@ -95,7 +111,14 @@ export function NewRun() {
     if (all.length) return;
     const overrides: Record<string, unknown> = {};
     if (f.message.trim()) overrides.message = f.message;
-    if (f.cwd.trim()) overrides.cwd = f.cwd.trim();
+    if (f.cwd.trim()) {
+      overrides.cwd = f.cwd.trim();
+      try {
+        localStorage.setItem(CWD_KEY, overrides.cwd as string);
+      } catch {
+        /* storage unavailable */
+      }
+    }
     if (f.model.trim()) overrides.model = f.model.trim();
     if (f.effort.trim()) overrides.effort = f.effort.trim();
     if (f.timeoutSec.trim()) overrides.timeoutSec = Number(f.timeoutSec.trim());

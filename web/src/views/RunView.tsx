@@ -77,20 +77,6 @@ export function RunView({ runId, tab }: { runId: string; tab: RunTab }) {
   const { run, setRun, gone } = useRunDetail(runId);
   const { model, version } = useTimeline(runId);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement;
-      if (e.key !== 'Escape') return;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) {
-        t.blur();
-        return;
-      }
-      navigate('/');
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-
   if (gone)
     return (
       <section class="run-view" data-testid="run-view" data-run-id={runId}>
@@ -250,7 +236,7 @@ function RunHeader({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) => vo
           ←
         </a>
         <h1 class="rh-name">
-          {run.pinned && '📌 '}
+          {run.pinned && <span class="pin">★ </span>}
           {run.name || run.runId}
         </h1>
         <span class={'status-chip st-' + run.status} data-testid="run-header-status">
@@ -274,7 +260,7 @@ function RunHeader({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) => vo
         )}
         {run.damaged && <span class="error-text"> · damaged: {run.damaged.reason}</span>}
       </div>
-      {run.note && <div class="rh-note small">📝 {run.note}</div>}
+      {run.note && <div class="rh-note small"><span class="muted">note:</span> {run.note}</div>}
       <div class="actions">
         {(c.canResume || c.canQueueMessage) && (
           <textarea
