@@ -1,13 +1,15 @@
+import type { ProxyOptions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 declare const process: { env: Record<string, string | undefined> };
 const daemon = process.env.AGENTRY_URL ?? 'http://127.0.0.1:4773';
 // The daemon refuses a foreign Origin; the dev server's requests are passed on as its own.
-const toDaemon = {
+const toDaemon: ProxyOptions = {
   target: daemon,
   changeOrigin: true,
-  configure: (proxy: { on(e: 'proxyReq', f: (req: { removeHeader(n: string): void }) => void): void }) =>
-    proxy.on('proxyReq', (req) => req.removeHeader('origin')),
+  configure: (proxy) => {
+    proxy.on('proxyReq', (req) => req.removeHeader('origin'));
+  },
 };
 
 // Relative asset URLs: the daemon serves index.html for every deep link and rewrites its
