@@ -7,9 +7,7 @@ const daemon = process.env.AGENTRY_URL ?? 'http://127.0.0.1:4773';
 const toDaemon: ProxyOptions = {
   target: daemon,
   changeOrigin: true,
-  configure: (proxy) => {
-    proxy.on('proxyReq', (req) => req.removeHeader('origin'));
-  },
+  headers: { Origin: daemon },
 };
 
 // Relative asset URLs: the daemon serves index.html for every deep link and rewrites its
