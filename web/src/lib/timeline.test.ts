@@ -90,6 +90,14 @@ describe('TimelineModel', () => {
     expect(m.items[0].text).toBe('Hello!');
   });
 
+  it('keeps the text of an open message whose stream ended while disconnected', () => {
+    const m = new TimelineModel();
+    m.apply(ev('message.delta', null, { text: 'partial', itemId: 'm' }));
+    m.resetOpenDeltas();
+    m.apply(ev('run.finished', 9, { status: 'aborted' }));
+    expect(m.items[0].text).toBe('partial');
+  });
+
   it('applies a replayed durable event only once', () => {
     const m = new TimelineModel();
     m.apply(ev('notice', 1, { message: 'x' }));

@@ -43,6 +43,8 @@ export interface TimelineItem {
   started?: Record<string, any>;
   /** Bumped on every change, so a view can tell a changed item. */
   rev: number;
+  /** After a reconnect: the next delta carries the whole text so far, so it replaces. */
+  replaceNext?: boolean;
 }
 
 function strOr(v: unknown, d = ''): string {
@@ -73,17 +75,14 @@ export class TimelineModel {
     return i === undefined ? undefined : this.items[i];
   }
 
-  /** A stream (re)connected: text of items still streaming is sent again as one merged delta, so drop what we had. */
+  /**
+   * A stream reconnected: the daemon sends the text of an item still streaming again, as
+   * one merged delta, so that delta replaces what the item had. An item whose stream
+   * ended meanwhile keeps its text.
+   */
   resetOpenDeltas(): void {
     for (const it of this.items) {
-      if (!it.done && (it.kind === 'message' || it.kind === 'reasoning') && it.cursor === null) {
-        it.text = '';
-        it.rev++;
-      }
-      if (!it.done && it.kind === 'tool') {
-        it.text = '';
-        it.rev++;
-      }
+      if (!it.done && (it.kind === 'message' || it.kind === 'reasoning' || it.kind === 'tool')) it.replaceNext = true;
     }
     this.version++;
   }
@@ -112,10 +111,12 @@ export class TimelineModel {
       return; // a late delta of a message we already have whole
     }
     if (delta) {
-      it.text += piece;
+      it.text = it.replaceNext ? piece : it.text + piece;
+      it.replaceNext = false;
     } else {
       it.text = piece;
       it.done = true;
+      it.replaceNext = false;
       it.payload = e.payload ?? {};
     }
     if (e.cursor !== null) it.cursor = e.cursor;
@@ -140,7 +141,9 @@ export class TimelineModel {
       if (typeof p.output === 'string') it.text = p.output;
       it.done = true;
     } else if (!it.done) {
-      it.text += strOr(p.text); // tool.output.delta
+      // tool.output.delta
+      it.text = it.replaceNext ? strOr(p.text) : it.text + strOr(p.text);
+      it.replaceNext = false;
     } else {
       return;
     }
