@@ -236,7 +236,7 @@ function RunRow({ run: r, selected }: { run: RunSummary; selected: boolean }) {
             {r.scheduleState.nextAt ? ' ' + ago(r.scheduleState.nextAt) : ''}
           </span>
         )}
-        {r.diffstat && (
+        {r.diffstat && r.diffstat.files > 0 && (
           <span class="pill mono">
             <span class="add">+{r.diffstat.additions}</span> <span class="del">−{r.diffstat.deletions}</span>
           </span>
