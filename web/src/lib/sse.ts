@@ -138,7 +138,7 @@ export interface StreamOptions {
 }
 
 export function defaultBackoff(attempt: number): number {
-  const base = Math.min(10_000, 500 * 2 ** Math.min(attempt, 5));
+  const base = Math.min(5_000, 500 * 2 ** Math.min(attempt, 4));
   return base / 2 + Math.random() * (base / 2);
 }
 

@@ -11,15 +11,47 @@ interface ListResult {
   warnings: Array<{ path: string; field: string; message: string }>;
 }
 
-const KINDS: Array<[string, string, string]> = [
-  ['agents', 'api/agents', 'agents'],
-  ['assignments', 'api/assignments', 'assignments'],
-  ['launchers', 'api/launchers', 'launchers'],
-  ['task definitions', 'api/task-definitions', 'taskDefinitions'],
+const KINDS: Array<[string, string, string, string]> = [
+  ['agents', 'api/agents', 'agents', 'agent'],
+  ['assignments', 'api/assignments', 'assignments', 'assignment'],
+  ['launchers', 'api/launchers', 'launchers', 'launcher'],
+  ['task definitions', 'api/task-definitions', 'taskDefinitions', 'taskDefinition'],
 ];
+
+/** One definition's whole file as the daemon reads it, loaded when opened. */
+function DefinitionDetail({ path, key1 }: { path: string; key1: string }) {
+  const [d, setD] = useState<Record<string, any> | string | null>(null);
+  useEffect(() => {
+    api(path)
+      .then((r) => setD(r[key1] ?? r))
+      .catch((e) => setD(errorText(e)));
+  }, [path]);
+  if (d === null) return <div class="muted small">Loading…</div>;
+  if (typeof d === 'string') return <div class="error">{d}</div>;
+  const inner: Record<string, any> = Object.values(d).find((v) => v && typeof v === 'object' && !Array.isArray(v)) ?? {};
+  const { instructions, ...fields } = inner;
+  return (
+    <div class="def-detail small">
+      {(d.warnings ?? []).map((w: any) => (
+        <div class="warn-text">
+          ⚠ {w.field ? w.field + ': ' : ''}
+          {w.message}
+        </div>
+      ))}
+      <pre class="output">{JSON.stringify(fields, null, 2)}</pre>
+      {instructions && (
+        <>
+          <div class="muted">instructions</div>
+          <pre class="output">{instructions}</pre>
+        </>
+      )}
+    </div>
+  );
+}
 
 export function Definitions() {
   const [lists, setLists] = useState<Record<string, ListResult | string>>({});
+  const [open, setOpen] = useState<Record<string, boolean>>({});
   useEffect(() => {
     for (const [label, path, key] of KINDS) {
       api(path)
@@ -30,7 +62,7 @@ export function Definitions() {
   return (
     <section class="pad definitions" data-testid="definitions">
       <h1>Definitions</h1>
-      {KINDS.map(([label]) => {
+      {KINDS.map(([label, path, , key1]) => {
         const l = lists[label];
         return (
           <div class="def-kind" data-testid={'definitions-' + label.replace(' ', '-')}>
@@ -53,9 +85,14 @@ export function Definitions() {
                 <table class="small defs">
                   <tbody>
                     {l.entries.map((e) => (
+                      <>
                       <tr data-testid="definition" data-name={e.name}>
                         <td>
-                          <strong>{e.name}</strong>
+                          <details onToggle={(ev) => setOpen((o) => ({ ...o, [label + e.name]: (ev.currentTarget as HTMLDetailsElement).open }))}>
+                            <summary>
+                              <strong>{e.name}</strong>
+                            </summary>
+                          </details>
                         </td>
                         <td>{e.description}</td>
                         <td class="muted">
@@ -67,6 +104,14 @@ export function Definitions() {
                         </td>
                         <td class="muted mono">{e.sourcePath}</td>
                       </tr>
+                      {open[label + e.name] && (
+                        <tr>
+                          <td colSpan={4}>
+                            <DefinitionDetail path={`${path}/${encodeURIComponent(e.name)}`} key1={key1} />
+                          </td>
+                        </tr>
+                      )}
+                      </>
                     ))}
                   </tbody>
                 </table>
