@@ -2,10 +2,16 @@
 // stream. The stream has no ids (it re-publishes a changed run as it is now), so after
 // each (re)connect the runs are listed again, and the newer revision of a run wins.
 
-import { api, apiStream } from './api';
+import { api, apiStream, type ApiStreamOptions } from './api';
 import type { RunSummary } from './types';
 
 type Listener = () => void;
+
+export type ListPage = (cursor: string | null) => Promise<{ runs: RunSummary[]; nextCursor: string | null }>;
+export type OpenStream = (opts: ApiStreamOptions) => { close(): void };
+
+const listPage: ListPage = (cursor) => api('api/runs', { query: { includeArchived: true, limit: 500, cursor: cursor ?? undefined } });
+const openSummaryStream: OpenStream = (opts) => apiStream('api/events/run-summaries', opts);
 
 export class SummaryStore {
   runs = new Map<string, RunSummary>();
@@ -16,6 +22,11 @@ export class SummaryStore {
   private scheduled = false;
   private stream: { close(): void } | null = null;
   private listing = 0;
+
+  constructor(
+    private readonly listPage_: ListPage = listPage,
+    private readonly open_: OpenStream = openSummaryStream,
+  ) {}
 
   subscribe(l: Listener): () => void {
     this.listeners.add(l);
@@ -48,7 +59,7 @@ export class SummaryStore {
 
   start(): void {
     if (this.stream) return;
-    this.stream = apiStream('api/events/run-summaries', {
+    this.stream = this.open_({
       onOpen: () => void this.list(),
       onEvent: (d) => {
         if (d?.type === 'summary_upsert' && d.summary) {
@@ -80,9 +91,7 @@ export class SummaryStore {
     let cursor: string | null = null;
     try {
       do {
-        const page: { runs: RunSummary[]; nextCursor: string | null } = await api('api/runs', {
-          query: { includeArchived: true, limit: 500, cursor: cursor ?? undefined },
-        });
+        const page = await this.listPage_(cursor);
         if (token !== this.listing) return;
         for (const r of page.runs) {
           seen.add(r.runId);

@@ -212,6 +212,12 @@ function RunRow({ run: r, selected }: { run: RunSummary; selected: boolean }) {
           {r.pinned && <span class="pin" title="pinned">★ </span>}
           {r.name || r.runId}
           {r.name && <span class="muted mono"> {r.runId}</span>}
+          {r.notePresent && (
+            <span class="muted" title="has a note">
+              {' '}
+              ✎
+            </span>
+          )}
         </span>
         <span class="rr-sub muted">
           {r.agent}

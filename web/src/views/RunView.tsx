@@ -34,7 +34,7 @@ function useRunDetail(runId: string) {
   return { run, setRun, gone };
 }
 
-function useTimeline(runId: string) {
+function useTimeline(runId: string, epoch: number) {
   const model = useRef<TimelineModel>(new TimelineModel());
   const [version, setVersion] = useState(0);
   useEffect(() => {
@@ -67,7 +67,7 @@ function useTimeline(runId: string) {
       },
     });
     return () => s.close();
-  }, [runId]);
+  }, [runId, epoch]);
   return { model: model.current, version };
 }
 
@@ -75,7 +75,16 @@ type ActionName = 'start' | 'resume' | 'ready' | 'abort' | 'archive' | 'unarchiv
 
 export function RunView({ runId, tab }: { runId: string; tab: RunTab }) {
   const { run, setRun, gone } = useRunDetail(runId);
-  const { model, version } = useTimeline(runId);
+  // A reset deletes the run's timeline (its cursors go on growing): read it again.
+  const [epoch, setEpoch] = useState(0);
+  const attempts = useRef<number | null>(null);
+  useEffect(() => {
+    if (!run) return;
+    const n = run.totalAttemptCount ?? 0;
+    if (attempts.current !== null && n < attempts.current) setEpoch((e) => e + 1);
+    attempts.current = n;
+  }, [run?.totalAttemptCount]);
+  const { model, version } = useTimeline(runId, epoch);
 
   if (gone)
     return (
