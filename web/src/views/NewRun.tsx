@@ -239,8 +239,8 @@ export function NewRun() {
           <span>Working directory</span>
           <input name="cwd" value={f.cwd} onInput={set('cwd')} placeholder={detail?.cwd ?? 'absolute path (default: the assignment’s or the daemon’s)'} />
         </label>
-        <details class="overrides">
-          <summary>Overrides</summary>
+        <fieldset class="overrides">
+          <legend>Overrides</legend>
           <label>
             <span>Model</span>
             <input name="model" value={f.model} onInput={set('model')} placeholder={agentInfo?.model ?? 'backend default'} />
@@ -262,7 +262,7 @@ export function NewRun() {
               ))}
             </select>
           </label>
-        </details>
+        </fieldset>
         {errors.length > 0 && (
           <div class="error" data-testid="form-error" role="alert">
             {errors.map((e) => (

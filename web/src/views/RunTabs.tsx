@@ -1,7 +1,7 @@
 // The run view's tabs other than the timeline.
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { api, apiStream, errorText, rawRequest } from '../lib/api';
+import { api, ApiError, apiStream, errorText, rawRequest } from '../lib/api';
 import { bytes, time } from '../lib/format';
 import { CursorGate } from '../lib/sse';
 import type { Attachment, RunDetail, Task } from '../lib/types';
@@ -315,8 +315,12 @@ export function splitPatch(patch: string): Map<string, string> {
   return out;
 }
 
+type DiffMode = 'run' | 'working-tree';
+
 export function DiffTab({ runId }: { runId: string }) {
-  const [mode, setMode] = useState<'run' | 'working-tree'>('run');
+  const asked = new URLSearchParams(location.search).get('mode');
+  const [mode, setMode] = useState<DiffMode>(asked === 'working-tree' ? 'working-tree' : 'run');
+  const [note, setNote] = useState<string | null>(null);
   const [diff, setDiff] = useState<WorkspaceDiff | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -328,6 +332,12 @@ export function DiffTab({ runId }: { runId: string }) {
       setDiff(await api(`api/runs/${enc(runId)}/workspace/diff`, { query: { mode } }));
     } catch (e) {
       setDiff(null);
+      if (mode === 'run' && e instanceof ApiError && e.details?.reason === 'no_baseline') {
+        // No baseline (not started, passive, too large): show the working tree instead.
+        setNote(`No run baseline (${e.message}); showing the working tree against HEAD.`);
+        setMode('working-tree');
+        return;
+      }
       setErr(errorText(e));
     } finally {
       setLoading(false);
@@ -341,7 +351,14 @@ export function DiffTab({ runId }: { runId: string }) {
   return (
     <div class="pad diff">
       <div class="toolbar">
-        <select data-testid="diff-mode" value={mode} onChange={(e) => setMode((e.currentTarget as HTMLSelectElement).value as 'run')}>
+        <select
+          data-testid="diff-mode"
+          value={mode}
+          onChange={(e) => {
+            setNote(null);
+            setMode((e.currentTarget as HTMLSelectElement).value as DiffMode);
+          }}
+        >
           <option value="run">this run's changes</option>
           <option value="working-tree">working tree (HEAD)</option>
         </select>
@@ -355,6 +372,7 @@ export function DiffTab({ runId }: { runId: string }) {
           </span>
         )}
       </div>
+      {note && <div class="muted small">{note}</div>}
       {err && <div class="error">{err}</div>}
       {diff && (
         <div class="split">
