@@ -155,7 +155,7 @@ function Shell() {
         <span class="spacer" />
         <ConnectionState />
         <a data-testid="new-run" class="button primary" {...linkProps('/new')}>
-          + New run
+          + New<span class="wide"> run</span>
         </a>
         <button data-testid="theme-toggle" class="icon" title="Toggle theme" onClick={() => toggleTheme()}>
           ◐

@@ -71,16 +71,16 @@ function useStore() {
 }
 
 let savedFilters: BoardFilters = { text: '', status: '', agent: '', assignment: '', group: '', archived: false };
-let savedSelected = -1;
+let savedSelected: string | null = null;
 
 export function Board() {
   const store = useStore();
   const [f, setF] = useState<BoardFilters>(savedFilters);
-  const [selected, setSelected] = useState(savedSelected);
+  const [selectedId, setSelectedId] = useState<string | null>(savedSelected);
   const textRef = useRef<HTMLInputElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
   savedFilters = f;
-  savedSelected = selected;
+  savedSelected = selectedId;
 
   const rows = useMemo(() => boardRows(store.runs.values(), f), [store.version, f]);
   const options = useMemo(() => {
@@ -96,6 +96,7 @@ export function Board() {
   }, [store.version]);
 
   const runIndexes = useMemo(() => rows.flatMap((r, i) => (r.type === 'run' ? [i] : [])), [rows]);
+  const selected = useMemo(() => (selectedId === null ? -1 : rows.findIndex((r) => r.type === 'run' && r.run.runId === selectedId)), [rows, selectedId]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -122,7 +123,8 @@ export function Board() {
       } else return;
       e.preventDefault();
       if (next >= 0) {
-        setSelected(next);
+        const row = rows[next];
+        if (row.type === 'run') setSelectedId(row.run.runId);
         scrollRowIntoView(scroller.current, next, ROW_H);
       }
     };
