@@ -37,6 +37,19 @@ describe('TimelineModel', () => {
     ]);
   });
 
+  it('completes an open message whose deltas named it otherwise', () => {
+    const m = new TimelineModel();
+    m.apply(ev('message.delta', null, { text: 'Hi ' }));
+    m.apply(ev('message.delta', null, { text: 'there' }));
+    m.apply(ev('message.completed', 3, { text: 'Hi there', itemId: 'msg_1' }));
+    m.apply(ev('message.delta', null, { text: 'Ne', itemId: 'd2' }));
+    m.apply(ev('message.completed', 4, { text: 'Next' }));
+    expect(m.items.map((i) => [i.text, i.cursor, i.done])).toEqual([
+      ['Hi there', 3, true],
+      ['Next', 4, true],
+    ]);
+  });
+
   it('folds tool started, output deltas and completed into one tool item', () => {
     const m = new TimelineModel();
     m.apply(ev('tool.started', 5, { toolCallId: 't1', tool: 'command', command: 'ls' }));

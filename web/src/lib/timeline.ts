@@ -87,17 +87,40 @@ export class TimelineModel {
     this.version++;
   }
 
+  /** The item the newest delta of each kind and attempt went to, while it is open. */
+  private lastOpen = new Map<string, string>();
+
   private textKey(prefix: string, e: TimelineEvent, completing: boolean): string {
     const a = String(e.attemptNumber ?? '');
+    const slot = `${prefix}:${a}`;
     const id = e.payload?.itemId;
-    if (typeof id === 'string' && id) return `${prefix}:${a}:${id}`;
-    const anonKey = `${prefix}:${a}`;
-    let key = this.anon.get(anonKey);
-    if (!key) {
-      key = `${prefix}:${a}:#${++this.seq}`;
-      this.anon.set(anonKey, key);
+    let key: string;
+    if (typeof id === 'string' && id) {
+      key = `${prefix}:${a}:${id}`;
+    } else {
+      key = this.anon.get(slot) ?? '';
+      if (!key) {
+        key = `${prefix}:${a}:#${++this.seq}`;
+        if (!completing) this.anon.set(slot, key);
+      }
+      if (completing) this.anon.delete(slot);
     }
-    if (completing) this.anon.delete(anonKey);
+    if (!completing) {
+      this.lastOpen.set(slot, key);
+      return key;
+    }
+    // A whole message for an item we have not seen: its deltas may have named it
+    // otherwise (or not at all); it completes the open one.
+    const open = this.lastOpen.get(slot);
+    this.lastOpen.delete(slot);
+    if (!this.byKey.has(key) && open && open !== key) {
+      const i = this.byKey.get(open);
+      if (i !== undefined && !this.items[i].done) {
+        this.byKey.set(key, i);
+        key = open;
+      }
+    }
+    if (this.anon.get(slot) === key) this.anon.delete(slot);
     return key;
   }
 

@@ -97,6 +97,7 @@ function body(it: TimelineItem) {
               <span class="muted">running…</span>
             )}
           </summary>
+          {p.input !== undefined && p.input !== null && !p.command && <pre class="output">{typeof p.input === 'string' ? p.input : JSON.stringify(p.input, null, 2)}</pre>}
           {it.text && <pre class="output">{it.text}</pre>}
           {p.changes !== undefined && <pre class="output">{JSON.stringify(p.changes, null, 2)}</pre>}
         </details>
