@@ -64,17 +64,43 @@ const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'blocked'];
 export function Tasks({ run }: { run: RunDetail }) {
   const tasks = run.tasks ?? [];
   const tm = run.capabilities?.taskMutation ?? {};
+  const [title, setTitle] = useState('');
+  const [err, setErr] = useState<string | null>(null);
+  const add = async () => {
+    setErr(null);
+    try {
+      await api(`api/runs/${enc(run.runId)}/tasks`, { method: 'POST', body: { title: title.trim() } });
+      setTitle('');
+    } catch (e) {
+      setErr(errorText(e));
+    }
+  };
   return (
     <div class="pad tasks">
       {tasks.length === 0 && <div class="muted">This run has no tasks.</div>}
       {tasks.map((t) => (
-        <TaskRow key={t.id} runId={run.runId} task={t} canStatus={!!tm.canSetStatus} canNotes={!!tm.canSetNotes} />
+        <TaskRow key={t.id} runId={run.runId} task={t} canStatus={!!tm.canSetStatus} canNotes={!!tm.canSetNotes} canDelete={!!tm.canDeletePending && t.status === 'pending'} />
       ))}
+      {tm.canAdd && (
+        <form
+          class="toolbar"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (title.trim()) void add();
+          }}
+        >
+          <input data-testid="task-add-title" placeholder="New task title" value={title} onInput={(e) => setTitle((e.currentTarget as HTMLInputElement).value)} />
+          <button data-testid="task-add" type="submit" disabled={!title.trim()}>
+            Add task
+          </button>
+        </form>
+      )}
+      {err && <div class="error">{err}</div>}
     </div>
   );
 }
 
-function TaskRow({ runId, task, canStatus, canNotes }: { runId: string; task: Task; canStatus: boolean; canNotes: boolean }) {
+function TaskRow({ runId, task, canStatus, canNotes, canDelete }: { runId: string; task: Task; canStatus: boolean; canNotes: boolean; canDelete: boolean }) {
   const [status, setStatus] = useState(task.status);
   const [notes, setNotes] = useState(task.notes ?? '');
   const [err, setErr] = useState<string | null>(null);
@@ -121,6 +147,21 @@ function TaskRow({ runId, task, canStatus, canNotes }: { runId: string; task: Ta
         <button data-testid="task-save" class="primary" disabled={busy || !dirty} onClick={save}>
           Save
         </button>
+        {canDelete && (
+          <button
+            data-testid="task-delete"
+            onClick={async () => {
+              setErr(null);
+              try {
+                await api(`api/runs/${enc(runId)}/tasks/${enc(task.id)}`, { method: 'DELETE' });
+              } catch (e) {
+                setErr(errorText(e));
+              }
+            }}
+          >
+            Delete
+          </button>
+        )}
         {saved && <span class="ok-text small">saved</span>}
         {err && <span class="error-text small">{err}</span>}
       </div>
