@@ -49,3 +49,15 @@ describe('splitPatch', () => {
     expect(m.get('y')).toContain('+z');
   });
 });
+
+import { parseDependency } from './RunView';
+
+describe('parseDependency', () => {
+  it('reads run ids and group:<id>', () => {
+    expect(parseDependency(' k3x9q0a1bc ')).toEqual({ type: 'run', runId: 'k3x9q0a1bc' });
+    expect(parseDependency('run:abc')).toEqual({ type: 'run', runId: 'abc' });
+    expect(parseDependency('group:wave')).toEqual({ type: 'group', groupId: 'wave' });
+    expect(parseDependency('group:')).toBeNull();
+    expect(parseDependency('  ')).toBeNull();
+  });
+});
