@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../lib/types';
 import { boardRows, type BoardFilters } from './Board';
+import { parseDependency } from './RunView';
 import { splitPatch } from './RunTabs';
 
 const none: BoardFilters = { text: '', status: '', agent: '', assignment: '', group: '', archived: false };
@@ -49,8 +50,6 @@ describe('splitPatch', () => {
     expect(m.get('y')).toContain('+z');
   });
 });
-
-import { parseDependency } from './RunView';
 
 describe('parseDependency', () => {
   it('reads run ids and group:<id>', () => {
