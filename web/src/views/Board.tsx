@@ -240,7 +240,7 @@ function RunRow({ run: r, selected }: { run: RunSummary; selected: boolean }) {
         )}
         {r.scheduleState && (
           <span class="pill" title={r.scheduleState.reason ?? ''}>
-            ⏱ {r.scheduleState.state}
+            sched {r.scheduleState.state}
             {r.scheduleState.nextAt ? ' ' + ago(r.scheduleState.nextAt) : ''}
           </span>
         )}

@@ -342,13 +342,7 @@ function RunHeader({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) => vo
         </div>
       )}
       {info && <div class="muted small">{info}</div>}
-      {run.scheduleState && (
-        <div class="small muted">
-          schedule: {run.scheduleState.state}
-          {run.scheduleState.nextAt ? ` · next ${time(run.scheduleState.nextAt)}` : ''}
-          {run.scheduleState.reason ? ` · ${run.scheduleState.reason}` : ''}
-        </div>
-      )}
+      <Schedule run={run} onRun={onRun} />
       <Dependencies run={run} onRun={onRun} />
     </header>
   );
@@ -407,6 +401,103 @@ function Dependencies({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) =>
           <input data-testid="dependency-input" placeholder="run id or group:<id>" value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} />
           <button type="submit" data-testid="dependency-add">
             Add
+          </button>
+        </form>
+      )}
+      {err && <div class="error">{err}</div>}
+    </div>
+  );
+}
+
+/** The body of PUT .../schedule from the form: exactly one of delay, at, cron. */
+export function scheduleBody(kind: string, value: string, timezone: string, mode: string): Record<string, string> | string {
+  const v = value.trim();
+  if (!v) return 'Give a delay, a time or a cron expression.';
+  if (kind === 'delay') return { delay: v };
+  if (kind === 'at') {
+    const t = new Date(v);
+    if (Number.isNaN(t.getTime())) return 'Not a time.';
+    return { at: t.toISOString() };
+  }
+  const body: Record<string, string> = { cron: v };
+  if (timezone.trim()) body.timezone = timezone.trim();
+  if (mode) body.mode = mode;
+  return body;
+}
+
+function Schedule({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) => void }) {
+  const sch = run.schedule as Record<string, any> | null | undefined;
+  const st = run.scheduleState;
+  const [editing, setEditing] = useState(false);
+  const [kind, setKind] = useState('delay');
+  const [value, setValue] = useState('');
+  const [tz, setTz] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  const [mode, setMode] = useState('reuse');
+  const [err, setErr] = useState<string | null>(null);
+  const call = async (method: string, path: string, body?: unknown) => {
+    setErr(null);
+    try {
+      const res = await api(`api/runs/${enc(run.runId)}/schedule${path}`, { method, body });
+      if (res?.run) onRun(res.run);
+      return true;
+    } catch (e) {
+      setErr(errorText(e));
+      return false;
+    }
+  };
+  if (run.archived && !sch) return null;
+  return (
+    <div class="deps small" data-testid="schedule">
+      <span class="muted">schedule:</span>{' '}
+      {sch ? (
+        <span class="pill">
+          {sch.kind === 'recurring' ? `cron ${sch.cron} (${sch.timezone})` : sch.at ? `at ${time(sch.at)}` : `once`}
+          {st ? ` · ${st.state}` : ''}
+          {st?.nextAt ? ` · next ${time(st.nextAt)}` : ''}
+          {st?.reason ? ` · ${st.reason}` : ''}
+        </span>
+      ) : (
+        <span class="muted">none</span>
+      )}
+      {sch && sch.enabled === false && <button onClick={() => call('POST', '/enable')}>Enable</button>}
+      {sch && sch.enabled !== false && <button onClick={() => call('POST', '/disable')}>Disable</button>}
+      {sch && sch.kind !== 'recurring' && <button onClick={() => call('DELETE', '')}>Clear</button>}
+      {!editing && !run.archived && <button onClick={() => setEditing(true)}>{sch ? 'Change' : 'Schedule'}</button>}
+      {editing && (
+        <form
+          class="inline"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const body = scheduleBody(kind, value, tz, mode);
+            if (typeof body === 'string') return setErr(body);
+            if (await call('PUT', '', body)) setEditing(false);
+          }}
+        >
+          <select value={kind} onChange={(e) => setKind((e.currentTarget as HTMLSelectElement).value)}>
+            <option value="delay">in</option>
+            <option value="at">at</option>
+            <option value="cron">cron</option>
+          </select>
+          {kind === 'at' ? (
+            <input type="datetime-local" value={value} onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} />
+          ) : (
+            <input placeholder={kind === 'delay' ? '30m, 1h30m' : '0 9 * * MON-FRI'} value={value} onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} />
+          )}
+          {kind === 'cron' && (
+            <>
+              <input placeholder="timezone" value={tz} onInput={(e) => setTz((e.currentTarget as HTMLInputElement).value)} />
+              <select value={mode} onChange={(e) => setMode((e.currentTarget as HTMLSelectElement).value)}>
+                <option value="reuse">reuse</option>
+                <option value="reset">reset</option>
+                <option value="clone">clone</option>
+              </select>
+            </>
+          )}
+          <button type="submit" class="primary">
+            Set
+          </button>
+          <button type="button" onClick={() => setEditing(false)}>
+            Cancel
           </button>
         </form>
       )}

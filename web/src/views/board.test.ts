@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../lib/types';
 import { boardRows, type BoardFilters } from './Board';
-import { parseDependency } from './RunView';
+import { parseDependency, scheduleBody } from './RunView';
 import { splitPatch } from './RunTabs';
 
 const none: BoardFilters = { text: '', status: '', agent: '', assignment: '', group: '', archived: false };
@@ -58,5 +58,15 @@ describe('parseDependency', () => {
     expect(parseDependency('group:wave')).toEqual({ type: 'group', groupId: 'wave' });
     expect(parseDependency('group:')).toBeNull();
     expect(parseDependency('  ')).toBeNull();
+  });
+});
+
+describe('scheduleBody', () => {
+  it('sends exactly one of delay, at, cron', () => {
+    expect(scheduleBody('delay', ' 30m ', 'UTC', 'reuse')).toEqual({ delay: '30m' });
+    expect(scheduleBody('at', '2030-01-02T09:00:00Z', '', '')).toEqual({ at: '2030-01-02T09:00:00.000Z' });
+    expect(scheduleBody('cron', '0 9 * * 1-5', 'Europe/Berlin', 'clone')).toEqual({ cron: '0 9 * * 1-5', timezone: 'Europe/Berlin', mode: 'clone' });
+    expect(typeof scheduleBody('at', 'tomorrow-ish', '', '')).toBe('string');
+    expect(typeof scheduleBody('delay', '', '', '')).toBe('string');
   });
 });
