@@ -4,7 +4,7 @@
 
 import type { ComponentChildren, Ref } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { atBottom, computeOffsets, HeightCache, visibleRange } from '../lib/virtual';
+import { atBottom, computeOffsets, HeightCache, indexAt, visibleRange } from '../lib/virtual';
 
 export interface VirtualListProps {
   count: number;
@@ -35,6 +35,7 @@ export function VirtualList(props: VirtualListProps) {
   const observer = useRef<ResizeObserver | null>(null);
   const pending = useRef(false);
   const observed = useRef(new Set<HTMLElement>());
+  const offsetsRef = useRef<Float64Array>(new Float64Array(1));
 
   const setRef = useCallback((el: HTMLDivElement | null) => {
     (scroller as { current: HTMLDivElement | null }).current = el;
@@ -51,11 +52,22 @@ export function VirtualList(props: VirtualListProps) {
     if (!fixed) {
       observer.current = new ResizeObserver((entries) => {
         let changed = false;
+        // Rows above the first one in view that change height would move what the user
+        // reads: keep it in place by scrolling by as much (unless following the bottom).
+        const top = scroller.current?.scrollTop ?? 0;
+        const firstInView = indexAt(offsetsRef.current, top);
+        let shift = 0;
         for (const en of entries) {
           const t = en.target as HTMLElement;
           const k = t.dataset.vkey;
-          if (k && t.isConnected) changed = cache.current.set(k, t.offsetHeight) || changed;
+          if (!k || !t.isConnected) continue;
+          const before = cache.current.get(k);
+          if (cache.current.set(k, t.offsetHeight)) {
+            changed = true;
+            if (Number(t.dataset.vidx) < firstInView) shift += t.offsetHeight - before;
+          }
         }
+        if (shift && scroller.current && !(stick && stuck.current)) scroller.current.scrollTop += shift;
         if (changed && !pending.current) {
           pending.current = true;
           requestAnimationFrame(() => {
@@ -75,6 +87,7 @@ export function VirtualList(props: VirtualListProps) {
     () => computeOffsets(count, fixed ? () => estimate : (i) => cache.current.get(keyOf(i))),
     [count, props.version, measureTick, fixed, estimate],
   );
+  offsetsRef.current = offsets;
   const total = offsets[count] ?? 0;
   const { start, end } = visibleRange(offsets, scrollTop, viewport, props.overscan ?? 6);
 
@@ -116,7 +129,7 @@ export function VirtualList(props: VirtualListProps) {
   for (let i = start; i < end; i++) {
     const k = keyOf(i);
     rows.push(
-      <div key={k} data-vkey={k} ref={fixed ? undefined : measureRef} class="vrow" style={fixed ? { height: `${estimate}px` } : undefined}>
+      <div key={k} data-vkey={k} data-vidx={i} ref={fixed ? undefined : measureRef} class="vrow" style={fixed ? { height: `${estimate}px` } : undefined}>
         {render(i)}
       </div>,
     );
