@@ -236,10 +236,47 @@ export function Queue({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) =>
 
 // ---------------- sessions ----------------
 
+function varText(v: unknown): string {
+  if (v && typeof v === 'object' && (v as any).redacted) {
+    const r = v as { source?: string; envName?: string; inheritedFromRunId?: string };
+    return `[redacted: ${r.source ?? ''}${r.envName ? ' ' + r.envName : ''}${r.inheritedFromRunId ? ' via ' + r.inheritedFromRunId : ''}]`;
+  }
+  return v === null || v === undefined ? '(unset)' : typeof v === 'string' ? v : JSON.stringify(v);
+}
+
 export function Sessions({ run }: { run: RunDetail }) {
   const sessions = run.sessions ?? [];
+  const vars = Object.entries(run.vars ?? {});
+  const brief = (run as RunDetail & { brief?: string }).brief;
   return (
     <div class="pad sessions">
+      <details class="inputs" data-testid="run-inputs">
+        <summary class="muted">inputs: {vars.length} vars · message · brief</summary>
+        {vars.length > 0 && (
+          <table class="small kv">
+            <tbody>
+              {vars.map(([k, v]) => (
+                <tr>
+                  <th class="mono">{k}</th>
+                  <td>{varText(v)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {run.message && (
+          <>
+            <div class="muted small">message</div>
+            <div class="msg-text small">{run.message}</div>
+          </>
+        )}
+        {brief && (
+          <>
+            <div class="muted small">brief (what the agent received first)</div>
+            <pre class="output">{brief}</pre>
+          </>
+        )}
+      </details>
       {sessions.length === 0 && <div class="muted">No session yet.</div>}
       {sessions.map((s) => (
         <div class="session" data-testid="session" data-session-index={s.index}>
