@@ -1,0 +1,196 @@
+// HTTP client of the daemon's API. Every URL is built relative to document.baseURI (the
+// daemon rewrites <base href> for deep links), never as an absolute /api/... path.
+
+import { openStream, type SseEvent, type StreamHandle, type StreamState } from './sse';
+
+export const TOKEN_KEY = 'agentry.token';
+
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    public code: string,
+    message: string,
+    public details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+let token: string | null = (() => {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+})();
+
+export function getToken(): string | null {
+  return token;
+}
+
+export function setToken(t: string | null): void {
+  token = t;
+  try {
+    if (t) sessionStorage.setItem(TOKEN_KEY, t);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  } catch {
+    /* storage unavailable */
+  }
+}
+
+type AuthListener = () => void;
+const authListeners = new Set<AuthListener>();
+/** Called when any request is answered 401: the token is missing or wrong. */
+export function onUnauthenticated(l: AuthListener): () => void {
+  authListeners.add(l);
+  return () => authListeners.delete(l);
+}
+
+export function url(path: string): string {
+  return new URL(path.replace(/^\/+/, ''), document.baseURI).toString();
+}
+
+export function authHeaders(): Record<string, string> {
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+async function errorOf(res: Response): Promise<ApiError> {
+  let body: any = null;
+  try {
+    body = await res.json();
+  } catch {
+    /* not JSON */
+  }
+  const e = body?.error;
+  if (e && typeof e.message === 'string') return new ApiError(res.status, e.code ?? 'ERROR', e.message, e.details ?? {});
+  return new ApiError(res.status, 'HTTP', `${res.status} ${res.statusText}`);
+}
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  signal?: AbortSignal;
+}
+
+export async function api<T = any>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const u = new URL(url(path));
+  for (const [k, v] of Object.entries(opts.query ?? {})) {
+    if (v !== undefined && v !== null && v !== '') u.searchParams.set(k, String(v));
+  }
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+  const method = opts.method ?? (opts.body !== undefined ? 'POST' : 'GET');
+  let body: string | undefined;
+  if (method !== 'GET' && method !== 'HEAD') {
+    headers['Content-Type'] = 'application/json';
+    if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    else if (method !== 'DELETE') body = '{}';
+  }
+  const res = await fetch(u, { method, headers, body, signal: opts.signal, cache: 'no-store' });
+  if (!res.ok) {
+    const err = await errorOf(res);
+    if (res.status === 401) authListeners.forEach((l) => l());
+    throw err;
+  }
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+/** Raw requests (attachments): bytes in or out, same auth and errors. */
+export async function rawRequest(path: string, init: RequestInit): Promise<Response> {
+  const res = await fetch(url(path), { ...init, headers: { ...authHeaders(), ...(init.headers as Record<string, string>) }, cache: 'no-store' });
+  if (!res.ok) {
+    const err = await errorOf(res);
+    if (res.status === 401) authListeners.forEach((l) => l());
+    throw err;
+  }
+  return res;
+}
+
+export function errorText(e: unknown): string {
+  if (e instanceof ApiError) return e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+// ---- connection state of all open streams ----
+
+const streamStates = new Map<number, StreamState>();
+let nextStreamId = 1;
+type StateListener = (s: string) => void;
+const stateListeners = new Set<StateListener>();
+
+export function connectionState(): string {
+  const states = [...streamStates.values()];
+  if (states.some((s) => s === 'reconnecting')) return 'reconnecting';
+  if (states.length > 0 && states.every((s) => s === 'live')) return 'live';
+  if (states.length === 0) return 'idle';
+  return 'connecting';
+}
+
+export function onConnectionState(l: StateListener): () => void {
+  stateListeners.add(l);
+  return () => stateListeners.delete(l);
+}
+
+function publishState() {
+  const s = connectionState();
+  stateListeners.forEach((l) => l(s));
+}
+
+export interface ApiStreamOptions {
+  resume?: boolean;
+  initialLastEventId?: string;
+  onEvent: (data: any, e: SseEvent) => void;
+  onOpen?: (reconnect: boolean) => void;
+  /** The stream is gone for good (404: the run was deleted). */
+  onGone?: (status: number) => void;
+}
+
+/** An SSE stream of the API, with auth, resume and the shared connection indicator. */
+export function apiStream(path: string, opts: ApiStreamOptions): StreamHandle {
+  const id = nextStreamId++;
+  streamStates.set(id, 'connecting');
+  publishState();
+  const h = openStream({
+    url: url(path),
+    headers: authHeaders,
+    resume: opts.resume,
+    initialLastEventId: opts.initialLastEventId,
+    onOpen: opts.onOpen,
+    onState: (s) => {
+      if (s === 'closed') streamStates.delete(id);
+      else streamStates.set(id, s);
+      publishState();
+    },
+    onHttpError: (status) => {
+      if (status === 401) {
+        authListeners.forEach((l) => l());
+        return true;
+      }
+      opts.onGone?.(status);
+      return true;
+    },
+    onEvent: (e) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      opts.onEvent(data, e);
+    },
+  });
+  const close = h.close.bind(h);
+  return {
+    close() {
+      close();
+      streamStates.delete(id);
+      publishState();
+    },
+    get lastEventId() {
+      return h.lastEventId;
+    },
+    done: h.done,
+  };
+}

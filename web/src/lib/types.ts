@@ -1,0 +1,123 @@
+// Shapes of the daemon's answers the dashboard reads (docs/api.md). Only what is used.
+
+export interface Capabilities {
+  canReady?: boolean;
+  canResume?: boolean;
+  canAbort?: boolean;
+  abortReason?: string | null;
+  canArchive?: boolean;
+  canUnarchive?: boolean;
+  canReset?: boolean;
+  canDelete?: boolean;
+  canReconfigure?: boolean;
+  canQueueMessage?: boolean;
+  canRemoveQueuedMessage?: boolean;
+  canEditDependencies?: boolean;
+  taskMutation?: { canSetStatus?: boolean; canSetNotes?: boolean; canAppendNotes?: boolean; canAdd?: boolean; canEditPending?: boolean; canDeletePending?: boolean };
+}
+
+export interface SessionSummary {
+  index: number;
+  status: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  endReason: string | null;
+}
+
+export interface RunSummary {
+  runId: string;
+  name: string | null;
+  status: string;
+  statusReason: string;
+  agent: string;
+  assignment: string | null;
+  backend: string;
+  model: string | null;
+  cwd: string;
+  runGroupId: string;
+  parentRunId: string | null;
+  pinned: boolean;
+  notePresent: boolean;
+  archived: boolean;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  taskCounts: { total: number; pending: number; inProgress: number; completed: number; blocked: number };
+  activeTask: { id: string; title: string } | null;
+  totalAttemptCount: number;
+  totalSessionCount: number;
+  queuedMessageCount: number;
+  currentSession: SessionSummary | null;
+  lastSession: SessionSummary | null;
+  dependencyState?: { state: 'none' | 'waiting' | 'satisfied'; total: number; satisfied: number } | null;
+  schedule?: Record<string, any> | null;
+  scheduleState?: { state: string; reason: string | null; nextAt: string | null } | null;
+  diffstat?: { files: number; additions: number; deletions: number } | null;
+  damaged?: { reason: string } | null;
+  revision: number;
+  capabilities: Capabilities;
+}
+
+export interface Task {
+  runId: string;
+  id: string;
+  title: string;
+  body: string;
+  status: string;
+  notes: string;
+  source: string;
+  position: number;
+}
+
+export interface QueuedMessage {
+  id: string;
+  runId: string;
+  text: string;
+  createdAt: string;
+  source: Record<string, any>;
+}
+
+export interface PendingApproval {
+  approvalId: string;
+  kind: string;
+  summary: string;
+  details?: unknown;
+  requestedAt: string;
+}
+
+export interface Attachment {
+  attachmentId: string;
+  runId: string;
+  runGroupId: string;
+  name: string;
+  sha256: string;
+  size: number;
+  contentType: string;
+  createdAt: string;
+}
+
+export interface RunDetail extends RunSummary {
+  note: string | null;
+  message: string;
+  vars: Record<string, unknown>;
+  tasks: Task[];
+  sessions: Array<{
+    index: number;
+    status: string;
+    startedAt: string | null;
+    endedAt: string | null;
+    endReason: string | null;
+    endedBy: string | null;
+    prompt: string;
+    source?: unknown;
+    attempts: Array<{ attemptNumber: number; sessionIndex: number; attemptIndexInSession: number; startedAt: string | null; endedAt: string | null; outcome: string | null }>;
+  }>;
+  queuedResumeMessages: QueuedMessage[];
+  pendingApprovals: PendingApproval[];
+  attachments: Attachment[];
+  dependencies?: Array<Record<string, any>>;
+  dependents?: Array<Record<string, any>>;
+}
+
+export const STATUSES = ['running', 'ready', 'initialized', 'blocked', 'error', 'exhausted', 'aborted', 'success'] as const;

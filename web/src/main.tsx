@@ -1,0 +1,7 @@
+import { render } from 'preact';
+import { App } from './views/App';
+import { initTheme } from './lib/theme';
+import './styles.css';
+
+initTheme();
+render(<App />, document.getElementById('app')!);
