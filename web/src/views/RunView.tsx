@@ -34,41 +34,136 @@ function useRunDetail(runId: string) {
   return { run, setRun, gone };
 }
 
-function useTimeline(runId: string, epoch: number) {
+/** Durable events per history page (the daemon allows up to 5000); the first page, which
+ * the first screen waits for, is smaller. */
+const TIMELINE_PAGE = 1000;
+const TIMELINE_FIRST_PAGE = 300;
+
+interface HistoryPage {
+  events: TimelineEvent[];
+  firstCursor: number | null;
+  lastCursor: number;
+}
+
+export interface TimelineState {
+  model: TimelineModel;
+  version: number;
+  /** Older events exist above the first one held; loadOlder() fetches the next page. */
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  loadOlder: () => void;
+}
+
+/**
+ * The run's timeline, opened at its end: the newest page of history first (so a run with
+ * 100,000 events shows its last screen at once), then the live stream from that page's
+ * last cursor, and older pages on request. Prepending rebuilds the model from the held
+ * events, since a tool or message may span the page boundary.
+ */
+function useTimeline(runId: string, epoch: number): TimelineState {
   const model = useRef<TimelineModel>(new TimelineModel());
   const [version, setVersion] = useState(0);
+  const [hasOlder, setHasOlder] = useState(false);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const loader = useRef<() => void>(() => {});
   useEffect(() => {
-    const m = new TimelineModel();
+    let cancelled = false;
+    let m = new TimelineModel();
     model.current = m;
     const gate = new CursorGate();
+    // Durable events held, in cursor order, and the ephemeral ones since the newest of them:
+    // what a rebuild re-applies.
+    let durable: TimelineEvent[] = [];
+    let sinceDurable: TimelineEvent[] = [];
+    let first: number | null = null;
+    let stream: { close(): void } | null = null;
     let scheduled = false;
     const bump = () => {
       if (scheduled) return;
       scheduled = true;
       requestAnimationFrame(() => {
         scheduled = false;
-        setVersion(m.version);
+        setVersion((v) => v + 1);
       });
     };
-    setVersion(-1);
-    const s = apiStream(`api/runs/${enc(runId)}/events/timeline`, {
-      resume: true,
-      onOpen: (reconnect) => {
-        if (reconnect) {
-          m.resetOpenDeltas();
-          bump();
+    const base = `api/runs/${enc(runId)}/timeline`;
+    setVersion((v) => v + 1);
+    setHasOlder(false);
+
+    loader.current = async () => {
+      if (first === null) return;
+      setLoadingOlder(true);
+      try {
+        const page = await api<HistoryPage>(`${base}?before=${first}&limit=${TIMELINE_PAGE}`);
+        if (cancelled) return;
+        durable = [...page.events, ...durable];
+        first = page.firstCursor;
+        const rebuilt = new TimelineModel();
+        for (const e of durable) rebuilt.apply(e);
+        for (const e of sinceDurable) rebuilt.apply(e);
+        m = rebuilt;
+        model.current = rebuilt;
+        setHasOlder(page.events.length === TIMELINE_PAGE);
+        setVersion((v) => v + 1);
+      } finally {
+        if (!cancelled) setLoadingOlder(false);
+      }
+    };
+
+    (async () => {
+      let latest: HistoryPage | null = null;
+      try {
+        latest = await api<HistoryPage>(`${base}?before=latest&limit=${TIMELINE_FIRST_PAGE}`);
+      } catch {
+        latest = null; // the stream says why (gone, unauthenticated) or replays everything
+      }
+      if (cancelled) return;
+      if (latest) {
+        for (const e of latest.events) {
+          gate.accept(e.cursor);
+          durable.push(e);
+          m.apply(e);
         }
-      },
-      onEvent: (d: TimelineEvent) => {
-        if (!d || typeof d.kind !== 'string') return;
-        if (!gate.accept(d.cursor)) return;
-        m.apply(d);
+        first = latest.firstCursor;
+        setHasOlder(latest.events.length === TIMELINE_FIRST_PAGE);
         bump();
-      },
-    });
-    return () => s.close();
+      }
+      stream = apiStream(`api/runs/${enc(runId)}/events/timeline`, {
+        resume: true,
+        initialLastEventId: gate.last > 0 ? String(gate.last) : undefined,
+        onOpen: (reconnect) => {
+          if (reconnect) {
+            m.resetOpenDeltas();
+            sinceDurable = [];
+            bump();
+          }
+        },
+        onEvent: (d: TimelineEvent) => {
+          if (!d || typeof d.kind !== 'string') return;
+          if (!gate.accept(d.cursor)) return;
+          if (d.cursor === null || d.cursor === undefined) {
+            sinceDurable.push(d);
+          } else {
+            durable.push(d);
+            sinceDurable = [];
+          }
+          m.apply(d);
+          bump();
+        },
+      });
+    })();
+    return () => {
+      cancelled = true;
+      stream?.close();
+    };
   }, [runId, epoch]);
-  return { model: model.current, version };
+  return {
+    model: model.current,
+    version,
+    hasOlder,
+    loadingOlder,
+    loadOlder: () => loader.current(),
+  };
 }
 
 type ActionName = 'start' | 'resume' | 'ready' | 'abort' | 'archive' | 'unarchive' | 'reset' | 'delete' | 'rename' | 'note' | 'pin' | 'group';
@@ -84,7 +179,7 @@ export function RunView({ runId, tab }: { runId: string; tab: RunTab }) {
     if (attempts.current !== null && n < attempts.current) setEpoch((e) => e + 1);
     attempts.current = n;
   }, [run?.totalAttemptCount]);
-  const { model, version } = useTimeline(runId, epoch);
+  const timeline = useTimeline(runId, epoch);
 
   if (gone)
     return (
@@ -127,7 +222,7 @@ export function RunView({ runId, tab }: { runId: string; tab: RunTab }) {
         {tab === 'timeline' && (
           <div class="timeline-tab">
             {pending.length > 0 && <Approvals run={run} compact />}
-            <Timeline model={model} version={version} />
+            <Timeline timeline={timeline} />
           </div>
         )}
         {tab === 'tasks' && <Tasks run={run} />}

@@ -3,15 +3,22 @@
 
 import { useRef, useState } from 'preact/hooks';
 import { time } from '../lib/format';
-import type { TimelineItem, TimelineModel } from '../lib/timeline';
+import type { TimelineItem } from '../lib/timeline';
+import type { TimelineState } from './RunView';
 import { scrollToBottom, VirtualList } from './VirtualList';
 
-export function Timeline({ model, version }: { model: TimelineModel; version: number }) {
+export function Timeline({ timeline }: { timeline: TimelineState }) {
+  const { model, version } = timeline;
   const [stuck, setStuck] = useState(true);
   const scroller = useRef<HTMLDivElement>(null);
   const items = model.items;
   return (
     <div class="timeline-wrap">
+      {timeline.hasOlder && (
+        <button class="load-older" data-testid="load-older" disabled={timeline.loadingOlder} onClick={timeline.loadOlder}>
+          {timeline.loadingOlder ? 'Loading earlier events…' : 'Load earlier events'}
+        </button>
+      )}
       <VirtualList
         class="timeline"
         attrs={{ 'data-testid': 'timeline', 'data-count': items.length }}
