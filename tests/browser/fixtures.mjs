@@ -2,7 +2,7 @@
 // the test files. The dashboard's DOM contract is its data-testid attributes (see
 // tests/browser/README.md).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mockAgent, tid } from './harness.mjs';
+import { mockAgent, tid, until } from './harness.mjs';
 
 /// A mock step as one `@mock {...}` line of a run's message.
 export const mock = (...steps) => steps.map((s) => `@mock ${JSON.stringify(s)}`).join('\n');
@@ -114,3 +114,27 @@ export async function timelineItems(page) {
 
 /// Every problem the page reported (uncaught errors, console errors), for messages.
 export const problems = (page) => (page.problems.length ? `\npage problems:\n  ${page.problems.join('\n  ')}` : '');
+
+/// Opens a run's view the way a user does: the board, then its row (deep links have a
+/// test of their own in routing.test.mjs).
+export async function openRun(page, daemon, runId) {
+  if (!(await page.locator(tid('board')).isVisible().catch(() => false))) {
+    await page.goto(daemon.url('/'));
+    await page.locator(tid('board')).waitFor();
+  }
+  await page.locator(runRow(runId)).click();
+  await page.locator(tid('run-view', `[data-run-id="${runId}"]`)).waitFor();
+}
+
+/// The run view's header status, trimmed.
+export const headerStatus = async (page) => ((await page.locator(tid('run-header-status')).textContent()) ?? '').trim();
+
+/// Waits until the run view's header shows `status`; the failure names what it showed.
+export async function waitHeaderStatus(page, status, { timeoutMs = 15_000 } = {}) {
+  let shown = null;
+  try {
+    await until(async () => (shown = await headerStatus(page).catch(() => null)) === status, { timeoutMs, what: `header ${status}` });
+  } catch {
+    throw new Error(`the run view's header shows ${JSON.stringify(shown)}, not ${JSON.stringify(status)}, after ${timeoutMs} ms at ${page.url()}${problems(page)}`);
+  }
+}

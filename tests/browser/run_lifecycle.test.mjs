@@ -6,7 +6,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Daemon, launchBrowser, newPage, tid, until } from './harness.mjs';
-import { FEATURE_TEXT, mock, problems, runAction, runRow, setControl, standardConfig, timelineItems } from './fixtures.mjs';
+import {
+  FEATURE_TEXT, waitHeaderStatus, mock, openRun, problems, runAction, runRow, setControl, standardConfig, timelineItems,
+} from './fixtures.mjs';
 
 let daemon;
 let browser;
@@ -96,15 +98,14 @@ test('an approval answered in the run view lets the run go on to success', async
   const approvalId = pending.pendingApprovals[0].approvalId;
 
   const page = await newPage(t, browser);
-  await page.goto(daemon.url(`/runs/${runId}`));
+  await openRun(page, daemon, runId);
   const approval = page.locator(tid('approval', `[data-approval-id="${approvalId}"]`)).first();
   await approval.waitFor({ state: 'visible' });
   assert.match(await approval.textContent(), /rm -rf build/);
   await approval.locator(tid('approve')).click();
 
   await daemon.waitForStatus(runId, 'success');
-  await until(async () => ((await page.locator(tid('run-header-status')).textContent()) ?? '').trim() === 'success',
-    { what: 'the header to show success' });
+  await waitHeaderStatus(page, 'success');
   await page.locator(tid('message-text'), { hasText: 'Cleaned up after approval.' }).first().waitFor();
 
   const run = await daemon.run(runId);
@@ -122,7 +123,7 @@ test('follow-ups queued on a running run can be added and removed', async (t) =>
   await daemon.waitForStatus(runId, 'running');
 
   const page = await newPage(t, browser);
-  await page.goto(daemon.url(`/runs/${runId}`));
+  await openRun(page, daemon, runId);
   await page.locator(tid('tab-queue')).click();
   const input = page.locator(tid('queue-input'));
   const items = page.locator(tid('queued-item'));
@@ -157,15 +158,13 @@ test('abort ends a running run; an archived run leaves the board unless archived
   await daemon.waitForStatus(finished, 'success');
 
   const page = await newPage(t, browser);
-  await page.goto(daemon.url(`/runs/${hanging}`));
-  await until(async () => ((await page.locator(tid('run-header-status')).textContent()) ?? '').trim() === 'running',
-    { what: 'the header to show running' });
+  await openRun(page, daemon, hanging);
+  await waitHeaderStatus(page, 'running');
   await runAction(page, 'abort', async () => (await daemon.run(hanging)).status === 'aborted', { message: 'no longer needed' });
-  await until(async () => ((await page.locator(tid('run-header-status')).textContent()) ?? '').trim() === 'aborted',
-    { what: `the header to show aborted${problems(page)}` });
+  await waitHeaderStatus(page, 'aborted');
 
-  await page.goto(daemon.url(`/runs/${finished}`));
-  await page.locator(tid('run-view', `[data-run-id="${finished}"]`)).waitFor();
+  await page.locator(tid('nav-board')).click();
+  await openRun(page, daemon, finished);
   await runAction(page, 'archive', async () => (await daemon.run(finished)).archived === true);
 
   await page.locator(tid('nav-board')).click();
@@ -195,7 +194,7 @@ test('reloading mid-stream loses and doubles nothing', async (t) => {
     message: mock({ say: texts[0] }, { say: texts[1], deltas: 24, rateHz: 6 }, { say: texts[2] }),
   });
   const page = await newPage(t, browser);
-  await page.goto(daemon.url(`/runs/${runId}`));
+  await openRun(page, daemon, runId);
   const streaming = page.locator(tid('message-text'), { hasText: 'The second message' });
   await until(async () => {
     const shown = (await streaming.count()) ? await streaming.last().textContent() : '';
@@ -207,8 +206,7 @@ test('reloading mid-stream loses and doubles nothing', async (t) => {
 
   await daemon.waitForStatus(runId, 'success');
   const history = await daemon.timeline(runId);
-  await until(async () => ((await page.locator(tid('run-header-status')).textContent()) ?? '').trim() === 'success',
-    { what: 'the header to show success' });
+  await waitHeaderStatus(page, 'success');
   await until(async () => (await timelineItems(page)).length >= history.length, {
     what: `${history.length} timeline items`, timeoutMs: 5000,
   }).catch(() => {});
