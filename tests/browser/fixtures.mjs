@@ -71,22 +71,17 @@ export const runRow = (runId) => tid('run-row', `[data-run-id="${runId}"]`);
 
 /// Clicks the run view's action `name`, then `confirm-yes` if the dashboard asks for a
 /// confirmation, until `done()` (an API check) holds.
-export async function runAction(page, name, done, { message, timeoutMs = 15_000 } = {}) {
+export async function runAction(page, name, done, { timeoutMs = 15_000 } = {}) {
   await page.locator(tid(`action-${name}`)).click();
   const deadline = Date.now() + timeoutMs;
   let confirmed = false;
-  let filled = false;
   for (;;) {
     if (await done()) return;
-    if (message !== undefined && !filled && (await page.locator(tid('action-message')).isVisible())) {
-      await page.locator(tid('action-message')).fill(message);
-      filled = true;
-    }
     if (!confirmed && (await page.locator(tid('confirm-yes')).isVisible())) {
       await page.locator(tid('confirm-yes')).click();
       confirmed = true;
     }
-    if (Date.now() > deadline) throw new Error(`action-${name} did not take effect within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`action-${name} did not take effect within ${timeoutMs} ms${problems(page)}`);
     await sleep(50);
   }
 }

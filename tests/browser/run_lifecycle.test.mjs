@@ -160,7 +160,7 @@ test('abort ends a running run; an archived run leaves the board unless archived
   const page = await newPage(t, browser);
   await openRun(page, daemon, hanging);
   await waitHeaderStatus(page, 'running');
-  await runAction(page, 'abort', async () => (await daemon.run(hanging)).status === 'aborted', { message: 'no longer needed' });
+  await runAction(page, 'abort', async () => (await daemon.run(hanging)).status === 'aborted');
   await waitHeaderStatus(page, 'aborted');
 
   await page.locator(tid('nav-board')).click();
@@ -189,11 +189,13 @@ test('reloading mid-stream loses and doubles nothing', async (t) => {
     'The second message streams slowly, piece by piece, while the page reloads in the middle of it.',
     'Third message, after the stream.',
   ];
+  const page = await newPage(t, browser);
+  await page.goto(daemon.url('/'));
+  await page.locator(tid('board')).waitFor();
   const runId = await daemon.createRun({
     agent: 'mock',
-    message: mock({ say: texts[0] }, { say: texts[1], deltas: 24, rateHz: 6 }, { say: texts[2] }),
+    message: mock({ say: texts[0] }, { say: texts[1], deltas: 40, rateHz: 4 }, { say: texts[2] }),
   });
-  const page = await newPage(t, browser);
   await openRun(page, daemon, runId);
   const streaming = page.locator(tid('message-text'), { hasText: 'The second message' });
   await until(async () => {
@@ -203,6 +205,15 @@ test('reloading mid-stream loses and doubles nothing', async (t) => {
   assert.equal((await daemon.run(runId)).status, 'running', 'the run ended before the reload');
   await page.reload();
   await page.locator(tid('run-view', `[data-run-id="${runId}"]`)).waitFor();
+  // Back while it still streams: the text so far comes back (one merged delta), then grows.
+  let resumed = '';
+  await until(async () => {
+    resumed = (await streaming.count()) ? (await streaming.last().textContent()) ?? '' : '';
+    return resumed.length > 20 || (await daemon.run(runId)).status !== 'running';
+  }, { what: 'the streaming message after the reload' });
+  if ((await daemon.run(runId)).status === 'running') {
+    assert.ok(texts[1].startsWith(resumed), `after the reload the message reads ${JSON.stringify(resumed)}`);
+  }
 
   await daemon.waitForStatus(runId, 'success');
   const history = await daemon.timeline(runId);
