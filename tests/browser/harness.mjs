@@ -338,6 +338,11 @@ export async function newPage(t, browser, { viewport = { width: 1280, height: 80
   page.problems = [];
   page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console error: ${m.text()}`); });
+  page.on('response', (r) => { if (r.status() >= 400) page.problems.push(`HTTP ${r.status()} for ${r.request().method()} ${r.url()}`); });
+  page.on('requestfailed', (r) => {
+    const why = r.failure()?.errorText ?? '';
+    if (!why.includes('ERR_ABORTED')) page.problems.push(`request failed: ${r.method()} ${r.url()}: ${why}`);
+  });
   t.after(() => context.close().catch(() => {}));
   return page;
 }

@@ -37,12 +37,18 @@ test('a run created from the form streams its message live and ends in success',
   }
   await form.locator('input[name=cwd]').fill(daemon.work);
 
-  // The required var left empty: the form says so and creates nothing.
+  // The required var left empty: the form says so, without asking the daemon, and
+  // creates nothing.
+  const posts = [];
+  const onRequest = (r) => { if (r.method() === 'POST') posts.push(new URL(r.url()).pathname); };
+  page.on('request', onRequest);
   await form.locator('[name="var.feature"]').fill('');
   await form.locator(tid('submit-start')).click();
   await page.locator(tid('form-error')).waitFor({ state: 'visible' });
   assert.notEqual((await page.locator(tid('form-error')).textContent()).trim(), '', 'form-error is empty');
   await sleep(300);
+  page.off('request', onRequest);
+  assert.deepEqual(posts, [], 'the invalid form was sent to the daemon (the check is not client-side)');
   assert.deepEqual(await daemon.runIds(), [], 'an invalid form created a run');
   assert.ok(!/\/runs\/[^/]+$/.test(new URL(page.url()).pathname), `an invalid form navigated to ${page.url()}`);
 
