@@ -61,7 +61,11 @@ test(`a ${EVENTS}-event timeline shows its first items within ${BUDGET_MS} ms`, 
     count: el.getAttribute('data-count'),
   }));
   console.log(`BUDGET timeline-100k-dom-nodes=${stats.nodes} (items rendered ${stats.items}, data-count ${stats.count})`);
-  assert.ok(elapsed < BUDGET_MS, `first timeline items took ${elapsed} ms (budget ${BUDGET_MS} ms)`);
+  if (process.env.AGENTRY_BROWSER_BUDGET_ENFORCE === '0') {
+    console.log(`BUDGET not enforced (AGENTRY_BROWSER_BUDGET_ENFORCE=0: a sanitizer build); budget ${BUDGET_MS} ms`);
+  } else {
+    assert.ok(elapsed < BUDGET_MS, `first timeline items took ${elapsed} ms (budget ${BUDGET_MS} ms)`);
+  }
   assert.ok(stats.nodes < MAX_TIMELINE_NODES, `the timeline holds ${stats.nodes} DOM nodes: not virtualised`);
   assert.ok(stats.items > 0);
 });

@@ -200,7 +200,7 @@ test('reloading mid-stream loses and doubles nothing', async (t) => {
   await page.locator(tid('board')).waitFor();
   const runId = await daemon.createRun({
     agent: 'mock',
-    message: mock({ say: texts[0] }, { say: texts[1], deltas: 40, rateHz: 4 }, { say: texts[2] }),
+    message: mock({ say: texts[0] }, { say: texts[1], deltas: 30, rateHz: 5 }, { say: texts[2] }),
   });
   await openRun(page, daemon, runId);
   const streaming = page.locator(tid('message-text'), { hasText: 'The second message' });
