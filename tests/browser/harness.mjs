@@ -355,8 +355,11 @@ export function screenshotsDir() {
     fs.mkdirSync(process.env.AGENTRY_SCREENSHOTS_DIR, { recursive: true });
     return process.env.AGENTRY_SCREENSHOTS_DIR;
   }
-  // Kept after the run so they can be looked at; the path is printed.
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'agentry-screenshots-'));
+  // Kept after the run so they can be looked at (the test prints the path); one fixed
+  // directory, overwritten by the next run, so runs do not pile up.
+  const dir = path.join(os.tmpdir(), `agentry-screenshots-${os.userInfo().uid}`);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /// Polls `fn` until it returns a truthy value (returned) or `timeoutMs` passes (throws

@@ -53,6 +53,18 @@ test('deep links to a run and to its tasks tab render in a fresh page', async (t
   assert.deepEqual(ids, api.tasks.map((task) => task.id));
   assert.deepEqual(ids, ['plan', 'build']);
   assert.equal(await page.locator(tid('timeline')).count(), 0, 'the tasks link shows the timeline instead');
+
+  // Edit a task there: status and notes, saved, as the API then shows them.
+  const plan = page.locator(tid('task', '[data-task-id="plan"]'));
+  await plan.locator(`select${tid('task-status')}`).selectOption('in_progress');
+  await plan.locator(tid('task-notes')).fill('Started from the dashboard.');
+  await plan.locator(tid('task-save')).click();
+  const saved = await until(async () => {
+    const { task } = await daemon.api('GET', `/api/runs/${tasked}/tasks/plan`);
+    return task.status === 'in_progress' && task.notes === 'Started from the dashboard.' ? task : null;
+  }, { what: 'the task edit to reach the daemon' });
+  assert.equal(saved.id, 'plan');
+  assert.equal((await daemon.api('GET', `/api/runs/${tasked}/tasks/build`)).task.status, 'pending');
 });
 
 test('under AGENTRY_WEB_BASE_PATH=/agentry the dashboard and its deep links work', async (t) => {

@@ -70,7 +70,7 @@ async function shoot(page, view, size) {
 }
 
 for (const [size, options] of Object.entries(SIZES)) {
-  test(`screenshots at ${size} size: board, run view, new-run form, diff`, async (t) => {
+  test(`screenshots at ${size} size: board, run view, new-run form, diff; the files tab`, async (t) => {
     const page = await newPage(t, browser, options);
 
     await page.goto(daemon.url('/'));
@@ -108,5 +108,15 @@ for (const [size, options] of Object.entries(SIZES)) {
     assert.deepEqual(shown, ['CHANGELOG.md', 'old-notes.txt', 'src/calc.js']);
     await page.locator(tid('diff-patch'), { hasText: 'return a - b;' }).first().waitFor();
     await shoot(page, 'diff', size);
+
+    // The files tab lists the run's cwd and previews a file, as the API reads them.
+    await page.locator(tid('tab-files')).click();
+    const entries = page.locator(tid('file-entry'));
+    await entries.first().waitFor({ state: 'visible' });
+    const listed = await entries.evaluateAll((els) => els.map((el) => el.getAttribute('data-path')));
+    const apiFiles = await daemon.api('GET', `/api/runs/${runs.diff}/workspace/files`);
+    assert.deepEqual(listed, apiFiles.entries.map((e) => e.path));
+    await page.locator(tid('file-entry', '[data-path="README.md"]')).locator('a').first().click();
+    await page.locator(tid('file-preview'), { hasText: 'Adds numbers.' }).waitFor();
   });
 }
