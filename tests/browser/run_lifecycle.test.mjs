@@ -124,6 +124,27 @@ test('an approval answered in the run view lets the run go on to success', async
     'the answered approval still offers approve');
 });
 
+test('a denied approval ends the run in error', async (t) => {
+  const runId = await daemon.createRun({
+    agent: 'careful',
+    message: `Delete the cache.\n${mock({ ask: { summary: 'rm -rf cache' } }, { say: 'never said' })}`,
+  });
+  const pending = await daemon.waitForRun(runId, (r) => r.pendingApprovals?.length === 1, { what: 'a pending approval' });
+  const approvalId = pending.pendingApprovals[0].approvalId;
+  const page = await newPage(t, browser);
+  await openRun(page, daemon, runId);
+  await page.locator(tid('tab-approvals')).click();
+  const approval = page.locator(tid('approval', `[data-approval-id="${approvalId}"]`)).first();
+  await approval.waitFor({ state: 'visible' });
+  await approval.locator(tid('deny')).click();
+  await daemon.waitForStatus(runId, 'error');
+  await waitHeaderStatus(page, 'error');
+  const answered = (await daemon.audit(runId)).filter((e) => e.type === 'run.approval_answered');
+  assert.deepEqual(answered.map((e) => [e.data.approvalId, e.data.decision]), [[approvalId, 'deny']]);
+  const said = (await daemon.timeline(runId)).filter((e) => e.kind === 'message.completed');
+  assert.deepEqual(said, [], 'the run went on after a denial');
+});
+
 test('follow-ups queued on a running run can be added and removed', async (t) => {
   const runId = await daemon.createRun({ agent: 'mock', message: mock({ hang: true }) });
   await daemon.waitForStatus(runId, 'running');
@@ -157,7 +178,7 @@ test('follow-ups queued on a running run can be added and removed', async (t) =>
   await daemon.waitForStatus(runId, 'aborted');
 });
 
-test('abort ends a running run; an archived run leaves the board unless archived runs are shown', async (t) => {
+test('abort ends a running run; the board filters by status and text; an archived run shows only with the archived filter', async (t) => {
   const hanging = await daemon.createRun({ agent: 'mock', message: mock({ hang: true }), name: 'hangs until aborted' });
   const finished = await daemon.createRun({ agent: 'mock', message: mock({ say: 'short and done' }), name: 'to be archived' });
   await daemon.waitForStatus(hanging, 'running');
@@ -178,6 +199,18 @@ test('abort ends a running run; an archived run leaves the board unless archived
   await page.locator(runRow(hanging)).waitFor();
   assert.equal(((await page.locator(`${runRow(hanging)} ${tid('run-status')}`).textContent()) ?? '').trim(), 'aborted');
   await until(async () => (await page.locator(runRow(finished)).count()) === 0, { what: 'the archived run to leave the board' });
+
+  // The filters: by status, then by text (the run's name).
+  await page.locator(`select${tid('filter-status')}`).selectOption('aborted');
+  await until(async () => (await page.locator(tid('run-row')).count()) > 0 &&
+    (await page.locator(`${tid('run-row')} ${tid('run-status')}`).allTextContents()).every((x) => x.trim() === 'aborted'),
+  { what: 'only aborted runs on the board' });
+  await page.locator(runRow(hanging)).waitFor();
+  await page.locator(`select${tid('filter-status')}`).selectOption('');
+  await page.locator(`input${tid('filter-text')}`).fill('hangs until');
+  await until(async () => (await page.locator(tid('run-row')).count()) === 1, { what: 'one run matching "hangs until"' });
+  await page.locator(runRow(hanging)).waitFor();
+  await page.locator(`input${tid('filter-text')}`).fill('');
 
   await page.locator(`input[type=checkbox]${tid('filter-archived')}`).check();
   await page.locator(runRow(finished)).waitFor();
