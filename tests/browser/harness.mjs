@@ -140,8 +140,11 @@ export class Daemon {
 
   async #spawn(extraEnv) {
     const bin = agentryBin();
+    // The caller's AGENTRY_* settings (a token, a base path, a listen address) are not
+    // the test's: the daemon gets only what the test says.
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('AGENTRY_')));
     const childEnv = {
-      ...process.env,
+      ...inherited,
       AGENTRY_HOME: this.home,
       AGENTRY_CONFIG_DIR: this.configDir,
       AGENTRY_WEB_DIR: WEB_DIST,
