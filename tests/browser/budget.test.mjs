@@ -78,4 +78,21 @@ test(`a ${EVENTS}-event timeline shows its first items within ${BUDGET_MS} ms`, 
   }
   assert.ok(stats.nodes < MAX_TIMELINE_NODES, `the timeline holds ${stats.nodes} DOM nodes: not virtualised`);
   assert.ok(stats.items > 0);
+
+  // What it shows is the history: each rendered item is the event of its cursor.
+  const shown = await page.locator(tid('timeline-item')).evaluateAll((els) => els.map((el) => ({
+    cursor: Number(el.getAttribute('data-cursor')), kind: el.getAttribute('data-kind'), text: el.textContent,
+  })));
+  const lo = Math.min(...shown.map((i) => i.cursor));
+  const page2 = await daemon.api('GET', `/api/runs/${runId}/timeline?after=${lo - 1}&limit=${Math.min(5000, shown.length + 10)}`);
+  const byCursor = new Map(page2.events.map((e) => [e.cursor, e]));
+  for (const item of shown) {
+    const event = byCursor.get(item.cursor);
+    assert.ok(event, `item at cursor ${item.cursor} is not in the history`);
+    if (event.kind === 'notice') {
+      assert.equal(item.kind, 'notice');
+      assert.ok(item.text.includes(event.payload.message), `item ${item.cursor} reads ${JSON.stringify(item.text)}, not ${event.payload.message}`);
+    }
+  }
+  assert.equal(new Set(shown.map((i) => i.cursor)).size, shown.length, 'an item is shown twice');
 });
