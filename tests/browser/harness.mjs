@@ -138,7 +138,27 @@ export class Daemon {
     return daemon;
   }
 
-  async #spawn(extraEnv) {
+  /// Stops the daemon (SIGTERM) and starts it again on the same port, home and config.
+  /// `whileDown` runs in between.
+  async restart({ whileDown } = {}) {
+    await this.#terminate();
+    this.forgetKill?.();
+    if (whileDown) await whileDown();
+    await this.#spawn(this.env, this.port);
+  }
+
+  async #terminate() {
+    if (!this.child || this.exited) return;
+    try { process.kill(-this.child.pid, 'SIGTERM'); } catch { /* gone */ }
+    const done = await Promise.race([this.exitPromise, sleep(10_000).then(() => null)]);
+    if (!done) {
+      try { process.kill(-this.child.pid, 'SIGKILL'); } catch { /* gone */ }
+      await Promise.race([this.exitPromise, sleep(5000)]);
+    }
+  }
+
+  async #spawn(extraEnv, port = 0) {
+    this.env = extraEnv;
     const bin = agentryBin();
     // The caller's AGENTRY_* settings (a token, a base path, a listen address) are not
     // the test's: the daemon gets only what the test says.
@@ -153,11 +173,13 @@ export class Daemon {
     for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
     this.stdoutPath = path.join(this.tmp.path, 'stdout.log');
     this.stderrPath = path.join(this.tmp.path, 'stderr.log');
+    // A restart appends to the same log: its port line is the one after this offset.
+    const offset = fs.existsSync(this.stdoutPath) ? fs.statSync(this.stdoutPath).size : 0;
     const out = fs.openSync(this.stdoutPath, 'a');
     const err = fs.openSync(this.stderrPath, 'a');
     // setpriv --pdeathsig: the daemon dies with this process even when it is SIGKILLed
     // (a ctest timeout), as the C++ tests' die_with_parent does.
-    const argv = [bin, 'serve', '--listen', 'ws://127.0.0.1:0/'];
+    const argv = [bin, 'serve', '--listen', `ws://127.0.0.1:${port}/`];
     const [cmd, args] = fs.existsSync('/usr/bin/setpriv')
       ? ['/usr/bin/setpriv', ['--pdeathsig', 'KILL', '--', ...argv]]
       : [argv[0], argv.slice(1)];
@@ -175,7 +197,7 @@ export class Daemon {
 
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const text = fs.readFileSync(this.stdoutPath, 'utf8');
+      const text = fs.readFileSync(this.stdoutPath).subarray(offset).toString('utf8');
       const match = /^http api on http:\/\/127\.0\.0\.1:(\d+)\//m.exec(text);
       if (match) {
         this.port = Number(match[1]);
@@ -212,14 +234,7 @@ export class Daemon {
 
   /// Kills the daemon's process group and removes its directories.
   async stop() {
-    if (this.child && !this.exited) {
-      try { process.kill(-this.child.pid, 'SIGTERM'); } catch { /* gone */ }
-      const done = await Promise.race([this.exitPromise, sleep(5000).then(() => null)]);
-      if (!done) {
-        try { process.kill(-this.child.pid, 'SIGKILL'); } catch { /* gone */ }
-        await Promise.race([this.exitPromise, sleep(5000)]);
-      }
-    }
+    await this.#terminate();
     if (this.child) {
       // Anything it left in its group.
       try { process.kill(-this.child.pid, 'SIGKILL'); } catch { /* gone */ }

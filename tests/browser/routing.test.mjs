@@ -121,3 +121,25 @@ test('with auth on, the dashboard asks for the token and refuses a wrong one', a
     { what: 'connection-state live' });
   assert.equal(await page.locator(tid('token-error')).count() === 0 || !(await page.locator(tid('token-error')).isVisible()), true);
 });
+
+test('the page says it is reconnecting while the daemon restarts, then catches up', async (t) => {
+  const daemon = await withDaemon(t);
+  const before = await daemon.createRun({ agent: 'mock', message: mock({ say: 'before the restart' }), name: 'before' });
+  await daemon.waitForStatus(before, 'success');
+
+  const page = await newPage(t, browser);
+  await page.goto(daemon.url('/'));
+  await page.locator(runRow(before)).waitFor();
+  const state = async () => ((await page.locator(tid('connection-state')).textContent()) ?? '').trim();
+  await until(async () => (await state()) === 'live', { what: 'connection-state live' });
+
+  await daemon.restart({
+    whileDown: () => until(async () => (await state()) === 'reconnecting', { what: 'connection-state reconnecting while the daemon is down' }),
+  });
+  const after = await daemon.createRun({ agent: 'mock', message: mock({ say: 'after the restart' }), name: 'after' });
+  await daemon.waitForStatus(after, 'success');
+  await until(async () => (await state()) === 'live', { what: 'connection-state live again', timeoutMs: 20_000 });
+  await page.locator(runRow(after)).waitFor({ timeout: 20_000 });
+  assert.equal(((await page.locator(`${runRow(after)} ${tid('run-status')}`).textContent()) ?? '').trim(), 'success');
+  await page.locator(runRow(before)).waitFor();
+});
