@@ -1,7 +1,7 @@
 // A run's life in the dashboard, against a real daemon and the mock backend: created from
-// the form and streamed live, an approval answered, follow-ups queued, aborted and
-// archived, and a page reloaded while a message streams. Every outcome the page shows is
-// also checked through the API.
+// the form and streamed live, approvals approved and denied, follow-ups queued, aborted,
+// found with the board's filters and archived, and a page reloaded while a message
+// streams. Every outcome the page shows is also checked through the API.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -88,6 +88,7 @@ test('a run created from the form streams its message live and ends in success',
   assert.equal(run.status, 'success');
   assert.equal(run.agent, 'mock');
   assert.equal(run.assignment, 'feature');
+  assert.equal(run.cwd, daemon.work, 'the cwd the form sent');
   assert.deepEqual(
     { feature: run.vars.feature, count: run.vars.count, urgent: run.vars.urgent, size: run.vars.size },
     vars, 'the vars the form sent');
@@ -96,17 +97,23 @@ test('a run created from the form streams its message live and ends in success',
 });
 
 test('an approval answered in the run view lets the run go on to success', async (t) => {
+  // The run asks a moment after it starts, while its view is open: the question arrives live.
+  const page = await newPage(t, browser);
+  await page.goto(daemon.url('/'));
+  await page.locator(tid('board')).waitFor();
   const runId = await daemon.createRun({
     agent: 'careful',
-    message: `Clean up.\n${mock({ ask: { summary: 'rm -rf build' } }, { say: 'Cleaned up after approval.' })}`,
+    message: `Clean up.\n${mock({ sleepMs: 1500 }, { ask: { summary: 'rm -rf build' } }, { say: 'Cleaned up after approval.' })}`,
   });
+  await openRun(page, daemon, runId);
+  // On the timeline tab (the run view's default), with the timeline on screen.
+  await page.locator(tid('timeline')).waitFor();
+  const anyApproval = page.locator(tid('approval')).first();
+  await anyApproval.waitFor({ state: 'visible' });
   const pending = await daemon.waitForRun(runId, (r) => r.pendingApprovals?.length === 1, { what: 'a pending approval' });
   const approvalId = pending.pendingApprovals[0].approvalId;
-
-  const page = await newPage(t, browser);
-  await openRun(page, daemon, runId);
+  assert.equal(await anyApproval.getAttribute('data-approval-id'), approvalId);
   const approval = page.locator(tid('approval', `[data-approval-id="${approvalId}"]`)).first();
-  await approval.waitFor({ state: 'visible' });
   assert.match(await approval.textContent(), /rm -rf build/);
   await approval.locator(tid('approve')).click();
 
