@@ -7,8 +7,9 @@
 //   AGENTRY_BIN              the agentry binary under test (ctest sets it)
 //   AGENTRY_WEB_DIST         the dashboard's build output (web/dist); served as AGENTRY_WEB_DIR
 //   AGENTRY_CHROMIUM         the Chromium to drive (default /usr/bin/chromium)
-//   AGENTRY_SCREENSHOTS_DIR  where screenshots go (default: a temp dir, printed)
+//   AGENTRY_SCREENSHOTS_DIR  where screenshots go (default $TMPDIR/agentry-screenshots-<uid>)
 //   AGENTRY_BROWSER_HEADED=1 show the browser (local debugging)
+//   AGENTRY_BROWSER_KEEP=1   keep each daemon's directory (home, config, logs), printed
 
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -87,6 +88,9 @@ export function makeTempDir(prefix = 'agentry-browser-') {
     remove() {
       forget();
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+    keep() {
+      forget();
     },
   };
 }
@@ -240,7 +244,12 @@ export class Daemon {
       try { process.kill(-this.child.pid, 'SIGKILL'); } catch { /* gone */ }
     }
     this.forgetKill?.();
-    this.tmp?.remove();
+    if (process.env.AGENTRY_BROWSER_KEEP === '1') {
+      console.log(`kept the ${this.name}'s directory (home, config, stdout.log, stderr.log): ${this.tmp?.path}`);
+      this.tmp?.keep();
+    } else {
+      this.tmp?.remove();
+    }
   }
 
   // ----- API helpers ---------------------------------------------------------------------
