@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Daemon, launchBrowser, newPage, tid, until } from './harness.mjs';
 import {
-  FEATURE_TEXT, waitHeaderStatus, mock, openRun, problems, runAction, runRow, setControl, standardConfig, timelineItems,
+  FEATURE_TEXT, headerStatus, waitHeaderStatus, mock, openRun, problems, runAction, runRow, setControl, standardConfig, timelineItems,
 } from './fixtures.mjs';
 
 let daemon;
@@ -227,6 +227,32 @@ test('abort ends a running run; the board filters by status and text; an archive
   const listed = await daemon.runIds({ includeArchived: false });
   assert.ok(listed.includes(hanging) && !listed.includes(finished));
   assert.equal((await daemon.run(hanging)).status, 'aborted');
+});
+
+test('a slow answer to an action does not undo the newer state the stream brought', async (t) => {
+  // Abort answers at once with the run still running; the stream then says aborted. Here
+  // the answer is held back until the page has shown aborted from the stream, as a slow
+  // network may: the page must keep the newer state (the run's revision says which).
+  const runId = await daemon.createRun({ agent: 'mock', message: mock({ hang: true }), name: 'slow answer' });
+  await daemon.waitForStatus(runId, 'running');
+  const page = await newPage(t, browser);
+  await openRun(page, daemon, runId);
+  await waitHeaderStatus(page, 'running');
+  let answer = null;
+  await page.route('**/api/runs/*/abort', async (route) => {
+    const response = await route.fetch();
+    answer = await response.json();
+    await waitHeaderStatus(page, 'aborted').catch(() => {});
+    await route.fulfill({ response });
+  });
+  await runAction(page, 'abort', async () => (await daemon.run(runId)).status === 'aborted' && answer !== null);
+  assert.equal(answer.run.status, 'running', 'the abort answered with the run still running (the stream tells the end)');
+  await sleep(1000);
+  const run = await daemon.run(runId);
+  assert.equal(run.status, 'aborted');
+  assert.ok(run.revision > answer.run.revision);
+  assert.equal(await headerStatus(page), 'aborted',
+    `the header went back to the abort answer's stale state (revision ${answer.run.revision}; the run is at ${run.revision})`);
 });
 
 test('reloading mid-stream loses and doubles nothing', async (t) => {
