@@ -1,5 +1,5 @@
 // The first screen of a run with 100,000 durable timeline events: from navigation to the
-// first timeline items being visible, in a fresh page (the best of three), must take
+// first timeline items being visible, in a fresh page (the median of three), must take
 // under a second, and the timeline must be virtualised (its DOM far smaller than the
 // history).
 import { test, before, after } from 'node:test';
@@ -35,8 +35,8 @@ test(`a ${EVENTS}-event timeline shows its first items within ${BUDGET_MS} ms`, 
   assert.ok(notices.includes(EVENTS), `the last notice (index ${EVENTS}) is not in the history`);
   console.log(`the run wrote ${EVENTS} events in ${Date.now() - started} ms; the history ends at cursor ${tail.lastCursor}`);
 
-  // Three fresh pages (a new browser context each): the best is the figure, so a busy
-  // machine's hiccup in one try does not decide; every try is printed.
+  // Three fresh pages (a new browser context each): the median is the figure, so one
+  // hiccup of a busy machine does not decide; every try is printed.
   const tries = [];
   let page;
   for (let i = 0; i < TRIES; ++i) {
@@ -62,8 +62,8 @@ test(`a ${EVENTS}-event timeline shows its first items within ${BUDGET_MS} ms`, 
     }
     if (i + 1 < TRIES) await page.context().close();
   }
-  const elapsed = Math.min(...tries);
-  console.log(`BUDGET timeline-100k-first-screen-ms=${elapsed} (best of ${TRIES} fresh pages: ${tries.join(', ')} ms)`);
+  const elapsed = [...tries].sort((a, b) => a - b)[Math.floor(TRIES / 2)];
+  console.log(`BUDGET timeline-100k-first-screen-ms=${elapsed} (median of ${TRIES} fresh pages: ${tries.join(', ')} ms)`);
 
   const stats = await page.locator(tid('timeline')).evaluate((el) => ({
     nodes: el.querySelectorAll('*').length,
