@@ -1,0 +1,26 @@
+// Runs one browser test file under `node --test`, or skips it (exit 77, ctest's
+// SKIP_RETURN_CODE) when this machine lacks a prerequisite: playwright-core in
+// tests/browser/node_modules, a Chromium, or the built dashboard (web/dist/index.html).
+// Usage: node tests/browser/run.mjs <file.test.mjs>
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { missingPrerequisites, HERE } from './harness.mjs';
+
+const file = process.argv[2];
+if (!file) {
+  console.error('usage: node run.mjs <file.test.mjs>');
+  process.exit(2);
+}
+
+const missing = missingPrerequisites();
+if (missing) {
+  const bar = '*'.repeat(78);
+  console.log(`${bar}\n* SKIPPED: the dashboard's browser test ${path.basename(file)} cannot run here:`);
+  for (const why of missing) console.log(`*   - ${why}`);
+  console.log(`* (make test runs npm ci in tests/browser and builds web/dist first)\n${bar}`);
+  process.exit(77);
+}
+
+const child = spawn(process.execPath, ['--test', '--test-reporter=spec', path.resolve(HERE, file)], { stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
