@@ -12,15 +12,6 @@ import { RunView } from './RunView';
 
 type Boot = { state: 'loading' } | { state: 'token'; error: string | null } | { state: 'ready' } | { state: 'failed'; error: string };
 
-async function loadAppConfig(): Promise<void> {
-  try {
-    const res = await fetch(new URL('app-config.json', document.baseURI), { cache: 'no-store' });
-    if (res.ok) await res.json(); // { webBasePath }: the daemon already put it in <base href>
-  } catch {
-    /* optional: every URL resolves against document.baseURI anyway */
-  }
-}
-
 export function App() {
   const [boot, setBoot] = useState<Boot>({ state: 'loading' });
 
@@ -38,7 +29,9 @@ export function App() {
   };
 
   useEffect(() => {
-    void loadAppConfig().then(() => check(null));
+    // app-config.json's webBasePath is already in <base href> (the daemon writes it), which
+    // every URL resolves against: no need to wait for it before the first request.
+    void check(null);
     return onUnauthenticated(() => {
       summaries.stop();
       setBoot((b) => (b.state === 'token' ? b : { state: 'token', error: getToken() ? 'The token was refused.' : null }));

@@ -13,11 +13,18 @@ import { Timeline } from './Timeline';
 
 const enc = encodeURIComponent;
 
+/**
+ * The run's detail, from its stream and from the answers of actions. Both race: an action's
+ * answer (say abort's, still `running`) can land after the stream's newer state
+ * (`aborted`), so the copy with the higher revision wins.
+ */
 function useRunDetail(runId: string) {
-  const [run, setRun] = useState<RunDetail | null>(null);
+  const [run, setRunState] = useState<RunDetail | null>(null);
   const [gone, setGone] = useState<string | null>(null);
+  const setRun = (next: RunDetail) =>
+    setRunState((prev) => (prev && prev.runId === next.runId && prev.revision > next.revision ? prev : next));
   useEffect(() => {
-    setRun(null);
+    setRunState(null);
     setGone(null);
     const s = apiStream(`api/runs/${enc(runId)}/events/detail`, {
       onEvent: (d) => {
