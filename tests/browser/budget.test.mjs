@@ -2,9 +2,9 @@
 // first timeline items being visible, in a fresh page (the median of three), must take
 // under a second, and the timeline must be virtualised (its DOM far smaller than the
 // history).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Daemon, launchBrowser, newPage, tid } from './harness.mjs';
+import { newPage, sharedDaemonAndBrowser, tid } from './harness.mjs';
 import { mock, problems, standardConfig } from './fixtures.mjs';
 
 const EVENTS = 100_000;
@@ -12,25 +12,17 @@ const BUDGET_MS = 1000;
 const MAX_TIMELINE_NODES = 5000;
 const TRIES = 3;
 
-let daemon;
-let browser;
-before(async () => {
-  [daemon, browser] = await Promise.all([Daemon.start({ config: standardConfig() }), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await daemon?.stop();
-});
+const suite = sharedDaemonAndBrowser(standardConfig());
 
 test(`a ${EVENTS}-event timeline shows its first items within ${BUDGET_MS} ms`, async (t) => {
   const started = Date.now();
-  const runId = await daemon.createRun({
+  const runId = await suite.daemon.createRun({
     agent: 'mock', name: 'a long history',
     message: mock({ events: EVENTS, kind: 'notice', ephemeral: false }),
   });
-  await daemon.waitForStatus(runId, 'success', { timeoutMs: 180_000 });
+  await suite.daemon.waitForStatus(runId, 'success', { timeoutMs: 180_000 });
   // The history holds every event: cursors run past EVENTS (the attempt's own events too).
-  const tail = await daemon.api('GET', `/api/runs/${runId}/timeline?limit=5000&after=${EVENTS - 10}`);
+  const tail = await suite.daemon.api('GET', `/api/runs/${runId}/timeline?limit=5000&after=${EVENTS - 10}`);
   const notices = tail.events.filter((e) => e.kind === 'notice' && e.payload.index !== undefined).map((e) => e.payload.index);
   assert.ok(notices.includes(EVENTS), `the last notice (index ${EVENTS}) is not in the history`);
   console.log(`the run wrote ${EVENTS} events in ${Date.now() - started} ms; the history ends at cursor ${tail.lastCursor}`);
@@ -40,11 +32,11 @@ test(`a ${EVENTS}-event timeline shows its first items within ${BUDGET_MS} ms`, 
   const tries = [];
   let page;
   for (let i = 0; i < TRIES; ++i) {
-    page = await newPage(t, browser);
+    page = await newPage(t, suite.browser);
     // The page first loads a small JSON of the daemon's origin, so Chromium's renderer
     // process for that site is up: what is measured is the dashboard and the daemon, not
     // a process start. Nothing of the app is loaded or cached by it.
-    await page.goto(`${daemon.origin}/app-config.json`);
+    await page.goto(`${suite.daemon.origin}/app-config.json`);
     const requests = [];
     const t0 = Date.now();
     const since = () => Date.now() - t0;
@@ -53,7 +45,7 @@ test(`a ${EVENTS}-event timeline shows its first items within ${BUDGET_MS} ms`, 
       const entry = requests.find((q) => q.r === res.request());
       if (entry) entry.headers = since();
     });
-    await page.goto(daemon.url(`/runs/${runId}`), { waitUntil: 'commit' });
+    await page.goto(suite.daemon.url(`/runs/${runId}`), { waitUntil: 'commit' });
     await page.locator(tid('timeline-item')).first().waitFor({ state: 'visible', timeout: 30_000 }).catch((e) => {
       throw new Error(`no timeline item visible: ${e.message}${problems(page)}`);
     });
@@ -88,7 +80,7 @@ test(`a ${EVENTS}-event timeline shows its first items within ${BUDGET_MS} ms`, 
     cursor: Number(el.getAttribute('data-cursor')), kind: el.getAttribute('data-kind'), text: el.textContent,
   })));
   const lo = Math.min(...shown.map((i) => i.cursor));
-  const page2 = await daemon.api('GET', `/api/runs/${runId}/timeline?after=${lo - 1}&limit=${Math.min(5000, shown.length + 10)}`);
+  const page2 = await suite.daemon.api('GET', `/api/runs/${runId}/timeline?after=${lo - 1}&limit=${Math.min(5000, shown.length + 10)}`);
   const byCursor = new Map(page2.events.map((e) => [e.cursor, e]));
   for (const item of shown) {
     const event = byCursor.get(item.cursor);

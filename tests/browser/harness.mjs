@@ -12,6 +12,7 @@
 //   AGENTRY_BROWSER_KEEP=1   keep each daemon's directory (home, config, logs), printed
 
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { before, after } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -354,6 +355,20 @@ export async function launchBrowser() {
     // Root in a container has no user namespaces for the sandbox; the pages are our own.
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--no-default-browser-check'],
   });
+}
+
+/// One daemon (with `config`) and one browser for a whole test file, started before its
+/// tests and stopped after them. Read them as `suite.daemon` and `suite.browser`.
+export function sharedDaemonAndBrowser(config) {
+  const suite = { daemon: null, browser: null };
+  before(async () => {
+    [suite.daemon, suite.browser] = await Promise.all([Daemon.start({ config }), launchBrowser()]);
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.daemon?.stop();
+  });
+  return suite;
 }
 
 /// A fresh browser context and page for one test, closed when the test ends. Page

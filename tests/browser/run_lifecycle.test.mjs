@@ -2,29 +2,19 @@
 // the form and streamed live, approvals approved and denied, follow-ups queued, aborted,
 // found with the board's filters and archived, and a page reloaded while a message
 // streams. Every outcome the page shows is also checked through the API.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Daemon, launchBrowser, newPage, tid, until } from './harness.mjs';
+import { newPage, sharedDaemonAndBrowser, tid, until } from './harness.mjs';
 import {
   FEATURE_TEXT, headerStatus, waitHeaderStatus, mock, openRun, problems, runAction, runRow, setControl, standardConfig, timelineItems,
 } from './fixtures.mjs';
 
-let daemon;
-let browser;
-
-before(async () => {
-  [daemon, browser] = await Promise.all([Daemon.start({ config: standardConfig() }), launchBrowser()]);
-});
-
-after(async () => {
-  await browser?.close();
-  await daemon?.stop();
-});
+const suite = sharedDaemonAndBrowser(standardConfig());
 
 test('a run created from the form streams its message live and ends in success', async (t) => {
-  const page = await newPage(t, browser);
-  await page.goto(daemon.url('/'));
+  const page = await newPage(t, suite.browser);
+  await page.goto(suite.daemon.url('/'));
   await page.locator(tid('board')).waitFor();
   await page.locator(tid('new-run')).click();
   const form = page.locator(`form${tid('new-run-form')}`);
@@ -35,7 +25,7 @@ test('a run created from the form streams its message live and ends in success',
   for (const name of ['feature', 'count', 'urgent', 'size']) {
     await form.locator(`[name="var.${name}"]`).waitFor({ state: 'attached' });
   }
-  await form.locator('input[name=cwd]').fill(daemon.work);
+  await form.locator('input[name=cwd]').fill(suite.daemon.work);
 
   // The required var left empty: the form says so, without asking the daemon, and
   // creates nothing.
@@ -48,8 +38,8 @@ test('a run created from the form streams its message live and ends in success',
   assert.notEqual((await page.locator(tid('form-error')).textContent()).trim(), '', 'form-error is empty');
   await sleep(300);
   page.off('request', onRequest);
-  assert.deepEqual(posts, [], 'the invalid form was sent to the daemon (the check is not client-side)');
-  assert.deepEqual(await daemon.runIds(), [], 'an invalid form created a run');
+  assert.deepEqual(posts, [], 'the invalid form was sent to the suite.daemon (the check is not client-side)');
+  assert.deepEqual(await suite.daemon.runIds(), [], 'an invalid form created a run');
   assert.ok(!/\/runs\/[^/]+$/.test(new URL(page.url()).pathname), `an invalid form navigated to ${page.url()}`);
 
   const vars = { feature: 'dark mode', count: 3, urgent: true, size: 'large' };
@@ -84,46 +74,46 @@ test('a run created from the form streams its message live and ends in success',
     assert.ok(samples[i].length >= samples[i - 1].length, `the message shrank: ${JSON.stringify(samples)}`);
   }
 
-  const run = await daemon.run(runId);
+  const run = await suite.daemon.run(runId);
   assert.equal(run.status, 'success');
   assert.equal(run.agent, 'mock');
   assert.equal(run.assignment, 'feature');
-  assert.equal(run.cwd, daemon.work, 'the cwd the form sent');
+  assert.equal(run.cwd, suite.daemon.work, 'the cwd the form sent');
   assert.deepEqual(
     { feature: run.vars.feature, count: run.vars.count, urgent: run.vars.urgent, size: run.vars.size },
     vars, 'the vars the form sent');
-  const completed = (await daemon.timeline(runId)).filter((e) => e.kind === 'message.completed');
+  const completed = (await suite.daemon.timeline(runId)).filter((e) => e.kind === 'message.completed');
   assert.deepEqual(completed.map((e) => e.payload.text), [expected]);
 });
 
 test('an approval answered in the run view lets the run go on to success', async (t) => {
   // The run asks a moment after it starts, while its view is open: the question arrives live.
-  const page = await newPage(t, browser);
-  await page.goto(daemon.url('/'));
+  const page = await newPage(t, suite.browser);
+  await page.goto(suite.daemon.url('/'));
   await page.locator(tid('board')).waitFor();
-  const runId = await daemon.createRun({
+  const runId = await suite.daemon.createRun({
     agent: 'careful',
     message: `Clean up.\n${mock({ sleepMs: 1500 }, { ask: { summary: 'rm -rf build' } }, { say: 'Cleaned up after approval.' })}`,
   });
-  await openRun(page, daemon, runId);
+  await openRun(page, suite.daemon, runId);
   // On the timeline tab (the run view's default), with the timeline on screen.
   await page.locator(tid('timeline')).waitFor();
   const anyApproval = page.locator(tid('approval')).first();
   await anyApproval.waitFor({ state: 'visible' });
-  const pending = await daemon.waitForRun(runId, (r) => r.pendingApprovals?.length === 1, { what: 'a pending approval' });
+  const pending = await suite.daemon.waitForRun(runId, (r) => r.pendingApprovals?.length === 1, { what: 'a pending approval' });
   const approvalId = pending.pendingApprovals[0].approvalId;
   assert.equal(await anyApproval.getAttribute('data-approval-id'), approvalId);
   const approval = page.locator(tid('approval', `[data-approval-id="${approvalId}"]`)).first();
   assert.match(await approval.textContent(), /rm -rf build/);
   await approval.locator(tid('approve')).click();
 
-  await daemon.waitForStatus(runId, 'success');
+  await suite.daemon.waitForStatus(runId, 'success');
   await waitHeaderStatus(page, 'success');
   await page.locator(tid('message-text'), { hasText: 'Cleaned up after approval.' }).first().waitFor();
 
-  const run = await daemon.run(runId);
+  const run = await suite.daemon.run(runId);
   assert.deepEqual(run.pendingApprovals, []);
-  const answered = (await daemon.audit(runId)).filter((e) => e.type === 'run.approval_answered');
+  const answered = (await suite.daemon.audit(runId)).filter((e) => e.type === 'run.approval_answered');
   assert.equal(answered.length, 1, 'one answer recorded');
   assert.equal(answered[0].data.approvalId, approvalId);
   assert.equal(answered[0].data.decision, 'approve');
@@ -132,32 +122,32 @@ test('an approval answered in the run view lets the run go on to success', async
 });
 
 test('a denied approval ends the run in error', async (t) => {
-  const runId = await daemon.createRun({
+  const runId = await suite.daemon.createRun({
     agent: 'careful',
     message: `Delete the cache.\n${mock({ ask: { summary: 'rm -rf cache' } }, { say: 'never said' })}`,
   });
-  const pending = await daemon.waitForRun(runId, (r) => r.pendingApprovals?.length === 1, { what: 'a pending approval' });
+  const pending = await suite.daemon.waitForRun(runId, (r) => r.pendingApprovals?.length === 1, { what: 'a pending approval' });
   const approvalId = pending.pendingApprovals[0].approvalId;
-  const page = await newPage(t, browser);
-  await openRun(page, daemon, runId);
+  const page = await newPage(t, suite.browser);
+  await openRun(page, suite.daemon, runId);
   await page.locator(tid('tab-approvals')).click();
   const approval = page.locator(tid('approval', `[data-approval-id="${approvalId}"]`)).first();
   await approval.waitFor({ state: 'visible' });
   await approval.locator(tid('deny')).click();
-  await daemon.waitForStatus(runId, 'error');
+  await suite.daemon.waitForStatus(runId, 'error');
   await waitHeaderStatus(page, 'error');
-  const answered = (await daemon.audit(runId)).filter((e) => e.type === 'run.approval_answered');
+  const answered = (await suite.daemon.audit(runId)).filter((e) => e.type === 'run.approval_answered');
   assert.deepEqual(answered.map((e) => [e.data.approvalId, e.data.decision]), [[approvalId, 'deny']]);
-  const said = (await daemon.timeline(runId)).filter((e) => e.kind === 'message.completed');
+  const said = (await suite.daemon.timeline(runId)).filter((e) => e.kind === 'message.completed');
   assert.deepEqual(said, [], 'the run went on after a denial');
 });
 
 test('follow-ups queued on a running run can be added and removed', async (t) => {
-  const runId = await daemon.createRun({ agent: 'mock', message: mock({ hang: true }) });
-  await daemon.waitForStatus(runId, 'running');
+  const runId = await suite.daemon.createRun({ agent: 'mock', message: mock({ hang: true }) });
+  await suite.daemon.waitForStatus(runId, 'running');
 
-  const page = await newPage(t, browser);
-  await openRun(page, daemon, runId);
+  const page = await newPage(t, suite.browser);
+  await openRun(page, suite.daemon, runId);
   await page.locator(tid('tab-queue')).click();
   const input = page.locator(tid('queue-input'));
   const items = page.locator(tid('queued-item'));
@@ -174,32 +164,32 @@ test('follow-ups queued on a running run can be added and removed', async (t) =>
 
   const shown = (await items.allTextContents()).map((s) => s.trim());
   assert.ok(shown[0].includes('second follow-up') && shown[1].includes('third follow-up'), `queue shows ${JSON.stringify(shown)}`);
-  const { messages } = await daemon.api('GET', `/api/runs/${runId}/queued-resume-messages`);
+  const { messages } = await suite.daemon.api('GET', `/api/runs/${runId}/queued-resume-messages`);
   assert.deepEqual(messages.map((m) => m.text), ['second follow-up', 'third follow-up']);
-  assert.equal((await daemon.run(runId)).status, 'running');
-  const audit = await daemon.audit(runId);
+  assert.equal((await suite.daemon.run(runId)).status, 'running');
+  const audit = await suite.daemon.audit(runId);
   assert.equal(audit.filter((e) => e.type === 'run.message_queued').length, 3);
   assert.equal(audit.filter((e) => e.type === 'run.message_removed').length, 1);
 
-  await daemon.api('POST', `/api/runs/${runId}/abort`, {});
-  await daemon.waitForStatus(runId, 'aborted');
+  await suite.daemon.api('POST', `/api/runs/${runId}/abort`, {});
+  await suite.daemon.waitForStatus(runId, 'aborted');
 });
 
 test('abort ends a running run; the board filters by status and text; an archived run shows only with the archived filter', async (t) => {
-  const hanging = await daemon.createRun({ agent: 'mock', message: mock({ hang: true }), name: 'hangs until aborted' });
-  const finished = await daemon.createRun({ agent: 'mock', message: mock({ say: 'short and done' }), name: 'to be archived' });
-  await daemon.waitForStatus(hanging, 'running');
-  await daemon.waitForStatus(finished, 'success');
+  const hanging = await suite.daemon.createRun({ agent: 'mock', message: mock({ hang: true }), name: 'hangs until aborted' });
+  const finished = await suite.daemon.createRun({ agent: 'mock', message: mock({ say: 'short and done' }), name: 'to be archived' });
+  await suite.daemon.waitForStatus(hanging, 'running');
+  await suite.daemon.waitForStatus(finished, 'success');
 
-  const page = await newPage(t, browser);
-  await openRun(page, daemon, hanging);
+  const page = await newPage(t, suite.browser);
+  await openRun(page, suite.daemon, hanging);
   await waitHeaderStatus(page, 'running');
-  await runAction(page, 'abort', async () => (await daemon.run(hanging)).status === 'aborted');
+  await runAction(page, 'abort', async () => (await suite.daemon.run(hanging)).status === 'aborted');
   await waitHeaderStatus(page, 'aborted');
 
   await page.locator(tid('nav-board')).click();
-  await openRun(page, daemon, finished);
-  await runAction(page, 'archive', async () => (await daemon.run(finished)).archived === true);
+  await openRun(page, suite.daemon, finished);
+  await runAction(page, 'archive', async () => (await suite.daemon.run(finished)).archived === true);
 
   await page.locator(tid('nav-board')).click();
   await page.locator(tid('board')).waitFor();
@@ -224,19 +214,19 @@ test('abort ends a running run; the board filters by status and text; an archive
   await page.locator(`input[type=checkbox]${tid('filter-archived')}`).uncheck();
   await until(async () => (await page.locator(runRow(finished)).count()) === 0, { what: 'the archived run to hide again' });
 
-  const listed = await daemon.runIds({ includeArchived: false });
+  const listed = await suite.daemon.runIds({ includeArchived: false });
   assert.ok(listed.includes(hanging) && !listed.includes(finished));
-  assert.equal((await daemon.run(hanging)).status, 'aborted');
+  assert.equal((await suite.daemon.run(hanging)).status, 'aborted');
 });
 
 test('a slow answer to an action does not undo the newer state the stream brought', async (t) => {
   // Abort answers at once with the run still running; the stream then says aborted. Here
   // the answer is held back until the page has shown aborted from the stream, as a slow
   // network may: the page must keep the newer state (the run's revision says which).
-  const runId = await daemon.createRun({ agent: 'mock', message: mock({ hang: true }), name: 'slow answer' });
-  await daemon.waitForStatus(runId, 'running');
-  const page = await newPage(t, browser);
-  await openRun(page, daemon, runId);
+  const runId = await suite.daemon.createRun({ agent: 'mock', message: mock({ hang: true }), name: 'slow answer' });
+  await suite.daemon.waitForStatus(runId, 'running');
+  const page = await newPage(t, suite.browser);
+  await openRun(page, suite.daemon, runId);
   await waitHeaderStatus(page, 'running');
   let answer = null;
   await page.route('**/api/runs/*/abort', async (route) => {
@@ -245,10 +235,10 @@ test('a slow answer to an action does not undo the newer state the stream brough
     await waitHeaderStatus(page, 'aborted').catch(() => {});
     await route.fulfill({ response });
   });
-  await runAction(page, 'abort', async () => (await daemon.run(runId)).status === 'aborted' && answer !== null);
+  await runAction(page, 'abort', async () => (await suite.daemon.run(runId)).status === 'aborted' && answer !== null);
   assert.equal(answer.run.status, 'running', 'the abort answered with the run still running (the stream tells the end)');
   await sleep(1000);
-  const run = await daemon.run(runId);
+  const run = await suite.daemon.run(runId);
   assert.equal(run.status, 'aborted');
   assert.ok(run.revision > answer.run.revision);
   assert.equal(await headerStatus(page), 'aborted',
@@ -261,34 +251,34 @@ test('reloading mid-stream loses and doubles nothing', async (t) => {
     'The second message streams slowly, piece by piece, while the page reloads in the middle of it.',
     'Third message, after the stream.',
   ];
-  const page = await newPage(t, browser);
-  await page.goto(daemon.url('/'));
+  const page = await newPage(t, suite.browser);
+  await page.goto(suite.daemon.url('/'));
   await page.locator(tid('board')).waitFor();
-  const runId = await daemon.createRun({
+  const runId = await suite.daemon.createRun({
     agent: 'mock',
     message: mock({ say: texts[0] }, { say: texts[1], deltas: 30, rateHz: 5 }, { say: texts[2] }),
   });
-  await openRun(page, daemon, runId);
+  await openRun(page, suite.daemon, runId);
   const streaming = page.locator(tid('message-text'), { hasText: 'The second message' });
   await until(async () => {
     const shown = (await streaming.count()) ? await streaming.last().textContent() : '';
     return shown.length > 20 && shown.length < texts[1].length * 0.7;
   }, { what: `the second message to be streaming${problems(page)}` });
-  assert.equal((await daemon.run(runId)).status, 'running', 'the run ended before the reload');
+  assert.equal((await suite.daemon.run(runId)).status, 'running', 'the run ended before the reload');
   await page.reload();
   await page.locator(tid('run-view', `[data-run-id="${runId}"]`)).waitFor();
   // Back while it still streams: the text so far comes back (one merged delta), then grows.
   let resumed = '';
   await until(async () => {
     resumed = (await streaming.count()) ? (await streaming.last().textContent()) ?? '' : '';
-    return resumed.length > 20 || (await daemon.run(runId)).status !== 'running';
+    return resumed.length > 20 || (await suite.daemon.run(runId)).status !== 'running';
   }, { what: 'the streaming message after the reload' });
-  if ((await daemon.run(runId)).status === 'running') {
+  if ((await suite.daemon.run(runId)).status === 'running') {
     assert.ok(texts[1].startsWith(resumed), `after the reload the message reads ${JSON.stringify(resumed)}`);
   }
 
-  await daemon.waitForStatus(runId, 'success');
-  const history = await daemon.timeline(runId);
+  await suite.daemon.waitForStatus(runId, 'success');
+  const history = await suite.daemon.timeline(runId);
   await waitHeaderStatus(page, 'success');
   await until(async () => (await timelineItems(page)).length >= history.length, {
     what: `${history.length} timeline items`, timeoutMs: 5000,
