@@ -295,7 +295,7 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
 }
 
 bool record_hook_results(store::Connection& c, core::Run& run, const HookPhaseResult& result) {
-  for (const auto& a : result.audits) store::HookAuditRepository::append(c, run.id, a);
+  store::HookAuditRepository::append(c, run.id, result.audits);
   bool changed = false;
   if (result.name && run.name != result.name) {
     run.name = result.name;
