@@ -187,6 +187,33 @@ TEST_F(HooksTest, TaskTransitionsCanBeRefusedAndHooksAreBounded) {
   EXPECT_EQ(detail.at("hookCount").as_int64(), 3);
 }
 
+TEST_F(HooksTest, ATaskThatChangesWhileItsTransitionHooksRunIsNotChangedOnTheirVerdict) {
+  // The hook approves plan: pending -> completed, but meanwhile another process (the
+  // embedded CLI, on the same database) moves plan to in_progress.
+  write_script("assignments/racy/meddle.sh",
+               "cat > /dev/null\n"
+               "AGENTRY_CONNECT= \"$AGENTRY_BIN\" task set plan --status in_progress --run \"$AGENTRY_RUN_ID\" "
+               ">&2 || exit 1\n"
+               "echo '{}'\n");
+  write_assignment("racy", "tasks:\n  - {id: plan, title: Plan}\n  - {id: rest, title: Rest}\n"
+                           "hooks:\n  - {id: meddle, phase: taskTransition, run: [./meddle.sh], when: {to: completed}}\n");
+  auto run = start("worker", "racy", "go");
+  ASSERT_FALSE(run.empty());
+  auto raced = client().patch_json("/api/runs/" + run + "/tasks/plan", json::object{{"status", "completed"}});
+  ASSERT_EQ(error_code_of(raced), "CONFLICT") << raced.body;
+  EXPECT_EQ(raced.json().at("error").at("details").at("reason"), "task_changed") << raced.body;
+  EXPECT_EQ(client().get("/api/runs/" + run + "/tasks/plan").json().at("task").at("status"), "in_progress");
+  auto ran = audits(run);
+  ASSERT_EQ(ran.size(), 1u) << "the hook ran, and is recorded";
+  EXPECT_EQ(ran.at(0).at("outcome"), "ok") << "the hook itself let it through";
+  // Sent again, the transition is judged from where the task now is (the hook's own
+  // change is a no-op this time), and made.
+  auto again = client().patch_json("/api/runs/" + run + "/tasks/plan", json::object{{"status", "completed"}});
+  EXPECT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(client().get("/api/runs/" + run + "/tasks/plan").json().at("task").at("status"), "completed");
+  EXPECT_EQ(audits(run).size(), 2u);
+}
+
 TEST_F(HooksTest, GitWorktreeGivesTheRunItsOwnBranchAndDeleteRemovesIt) {
   test::GitRepo repo(work_);
   repo.commit_files({{"README.md", "# project\n"}}, "initial");

@@ -6,6 +6,7 @@
 
 #include "core/clock.hpp"
 #include "core/ids.hpp"
+#include "core/log.hpp"
 #include "engine/hook_runner.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/task_repository.hpp"
@@ -132,8 +133,10 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
   }
 
   std::optional<SessionEnd> ended;
+  bool superseded = false;
   auto result = mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
     ended.reset();
+    superseded = false;
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     auto task = load_task(c, run_id, task_id);
@@ -143,12 +146,14 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
         return ok.failure();
     // Decided in this write: the transition the hooks judged (or found nothing to judge)
     // must still be the one being made.
-    if (status && seen && task->status != *seen && task->status != *status)
+    if (status && seen && task->status != *seen && task->status != *status) {
+      superseded = true;
       return core::fail(core::ErrorCode::conflict,
                         "task '" + task_id + "' changed from " + std::string(core::to_string(*seen)) + " to " +
                             std::string(core::to_string(task->status)) +
                             " while its taskTransition hooks ran; send the change again",
                         {{"runId", run_id}, {"taskId", task_id}, {"reason", "task_changed"}});
+    }
     if (hooks && record_hook_results(c, *run, *hooks)) store::RunRepository::update(c, *run);
     if (patch.notes)
       if (auto ok = detail::check_allowed(Operation::task_set_notes, *run, "set task notes on"); !ok)
@@ -186,6 +191,16 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
     ended = finish_task_change(c, *run, actor);
     return task;
   });
+  // The hooks ran all the same: what they did is recorded, though their verdict is void.
+  if (superseded && hooks && hooks->any()) {
+    auto recorded = mutate<bool>(run_id, [&](store::Connection& c) -> core::Result<bool> {
+      auto fresh = detail::load_run(c, run_id);
+      if (!fresh) return false;
+      if (record_hook_results(c, *fresh, *hooks)) store::RunRepository::update(c, *fresh);
+      return true;
+    });
+    if (!recorded) core::log_warn("cannot record taskTransition hooks", {{"runId", run_id}, {"error", recorded.error().message}});
+  }
   // A passive run whose tasks ended its session: afterExit, off this worker.
   if (result && ended) hook_jobs_.after_session_end(std::move(*ended));
   return result;
