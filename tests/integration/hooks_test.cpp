@@ -2,13 +2,19 @@
 // config dir (a blocking and a prompt-rewriting beforeAttempt hook, a refused task
 // transition, a hook that times out, one whose output is too large), the git-worktree
 // built-in on a real repository (the run works and diffs in its own worktree; deleting
-// the run removes it), and what RunDetail and RunSummary show of them.
+// the run removes it), and what RunDetail and RunSummary show of them. afterExit runs
+// on every way a session ends (the agent, a passive run's tasks, an abort without a live
+// session, a restart), and its refusal leaves the run, the session's record and the
+// run.finished notification agreeing; an abort or a shutdown kills a running hook.
 #include "daemon_fixture.hpp"
 #include "support/git_repo.hpp"
 
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 namespace agentry::integration {
@@ -40,6 +46,46 @@ class HooksTest : public DaemonTest {
     return response.status == 201 ? std::string(response.json().at("run").at("runId").as_string()) : "";
   }
   json::array audits(const std::string& run) { return get_run(run).at("hookAudits").as_array(); }
+  /// The run's hook audits of `phase`, once there are at least `n` (or a failure).
+  json::array wait_for_audits(const std::string& run, const std::string& phase, std::size_t n = 1) {
+    json::array found;
+    for (int i = 0; i < 400; ++i) {
+      found.clear();
+      for (const auto& a : audits(run))
+        if (a.at("phase").as_string() == phase) found.push_back(a);
+      if (found.size() >= n) return found;
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    ADD_FAILURE() << "run " << run << " has " << found.size() << " " << phase << " hook audits, expected " << n;
+    return found;
+  }
+  std::string read_text(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+  /// Waits for `path` to hold a pid (written by a hook); 0 when it never does.
+  pid_t wait_for_pid(const fs::path& path) {
+    for (int i = 0; i < 400; ++i) {
+      auto text = read_text(path);
+      if (!text.empty() && text.back() == '\n') return static_cast<pid_t>(std::stol(text));
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    ADD_FAILURE() << "no pid in " << path;
+    return 0;
+  }
+  /// True once `pid` is gone (or a zombie nobody reaped yet: it runs no more).
+  bool process_gone(pid_t pid, std::chrono::milliseconds within = std::chrono::seconds(3)) {
+    const auto deadline = std::chrono::steady_clock::now() + within;
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+      const auto close = stat.rfind(')');
+      if (stat.empty() || (close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z')) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    return false;
+  }
   bool timeline_mentions(const std::string& run, const std::string& text) {
     for (const auto& e : timeline(run))
       if (json::serialize(e).find(text) != std::string::npos) return true;
@@ -80,6 +126,9 @@ TEST_F(HooksTest, BeforeAttemptHooksBlockOrRewriteThePromptAndSetTheName) {
   EXPECT_TRUE(timeline_mentions(rewritten, "rewritten by the hook"));
   EXPECT_FALSE(timeline_mentions(rewritten, "the original\\\"")) << "the mock played the prompt it was given";
   EXPECT_EQ(after.at("hookAudits").at(0).at("outcome").as_string(), "ok");
+  // The session's record shows the prompt the agent was given, not the one it replaced.
+  ASSERT_EQ(after.at("sessions").as_array().size(), 1u) << json::serialize(after);
+  EXPECT_EQ(after.at("sessions").at(0).at("prompt").as_string(), "@mock {\"say\": \"rewritten by the hook\"}");
   // The summary counts them too.
   auto summaries = client().get("/api/runs?global=true");
   ASSERT_EQ(summaries.status, 200);
@@ -136,6 +185,33 @@ TEST_F(HooksTest, TaskTransitionsCanBeRefusedAndHooksAreBounded) {
   EXPECT_LE(by_hook["noisy"].at("stderr").as_string().size(), 1024u);
   EXPECT_EQ(detail.at("hookState").at("tests").at("lastOutcome").as_string(), "refused");
   EXPECT_EQ(detail.at("hookCount").as_int64(), 3);
+}
+
+TEST_F(HooksTest, ATaskThatChangesWhileItsTransitionHooksRunIsNotChangedOnTheirVerdict) {
+  // The hook approves plan: pending -> completed, but meanwhile another process (the
+  // embedded CLI, on the same database) moves plan to in_progress.
+  write_script("assignments/racy/meddle.sh",
+               "cat > /dev/null\n"
+               "AGENTRY_CONNECT= \"$AGENTRY_BIN\" task set plan --status in_progress --run \"$AGENTRY_RUN_ID\" "
+               ">&2 || exit 1\n"
+               "echo '{}'\n");
+  write_assignment("racy", "tasks:\n  - {id: plan, title: Plan}\n  - {id: rest, title: Rest}\n"
+                           "hooks:\n  - {id: meddle, phase: taskTransition, run: [./meddle.sh], when: {to: completed}}\n");
+  auto run = start("worker", "racy", "go");
+  ASSERT_FALSE(run.empty());
+  auto raced = client().patch_json("/api/runs/" + run + "/tasks/plan", json::object{{"status", "completed"}});
+  ASSERT_EQ(error_code_of(raced), "CONFLICT") << raced.body;
+  EXPECT_EQ(raced.json().at("error").at("details").at("reason"), "task_changed") << raced.body;
+  EXPECT_EQ(client().get("/api/runs/" + run + "/tasks/plan").json().at("task").at("status"), "in_progress");
+  auto ran = audits(run);
+  ASSERT_EQ(ran.size(), 1u) << "the hook ran, and is recorded";
+  EXPECT_EQ(ran.at(0).at("outcome"), "ok") << "the hook itself let it through";
+  // Sent again, the transition is judged from where the task now is (the hook's own
+  // change is a no-op this time), and made.
+  auto again = client().patch_json("/api/runs/" + run + "/tasks/plan", json::object{{"status", "completed"}});
+  EXPECT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(client().get("/api/runs/" + run + "/tasks/plan").json().at("task").at("status"), "completed");
+  EXPECT_EQ(audits(run).size(), 2u);
 }
 
 TEST_F(HooksTest, GitWorktreeGivesTheRunItsOwnBranchAndDeleteRemovesIt) {
@@ -259,6 +335,143 @@ TEST_F(HooksTest, AHookAttachesFilesItNames) {
   const std::string message(detail.at("hookAudits").at(0).at("message").as_string());
   EXPECT_NE(message.find("attached 1 of 2 files"), std::string::npos) << message;
   EXPECT_NE(message.find("missing.txt"), std::string::npos) << message;
+}
+
+TEST_F(HooksTest, AnAfterExitRefusalBlocksTheRunItsSessionAndItsNotificationAlike) {
+  start_daemon({{"AGENTRY_NOTIFY_POLL_MS", "50"}});
+  const auto out = dir_.path() / "finished.json";
+  write_script("assignments/strict/refuse.sh", "cat > /dev/null; echo '{\"refuse\": \"not good enough\"}'\n");
+  write_assignment("strict", "hooks:\n  - {id: strict, phase: afterExit, run: [./refuse.sh], when: {status: success}}\n"
+                             "notify:\n  - command: [tee, '" + out.string() + "']\n    events: [run.finished]\n");
+  auto run = start("scripted", "strict", "@mock {\"say\": \"done\"}");
+  ASSERT_FALSE(run.empty());
+  json::object detail;
+  for (int i = 0; i < 400; ++i) {
+    detail = get_run(run);
+    if (detail.at("status") == "blocked") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  ASSERT_EQ(detail.at("status"), "blocked") << json::serialize(detail);
+  const std::string reason(detail.at("statusReason").as_string());
+  EXPECT_NE(reason.find("not good enough"), std::string::npos) << reason;
+  // The session's record says the same as the run.
+  ASSERT_EQ(detail.at("sessions").as_array().size(), 1u);
+  EXPECT_EQ(detail.at("sessions").at(0).at("status"), "blocked") << json::serialize(detail.at("sessions"));
+  EXPECT_EQ(detail.at("sessions").at(0).at("endReason"), json::value(reason));
+  // And so does the one run.finished notification, delivered once the hook had spoken.
+  json::object notification;
+  for (int i = 0; i < 400; ++i) {
+    const auto shown = get_run(run);
+    const auto& list = shown.at("notifications").as_array();
+    if (!list.empty() && list.at(0).at("state") == "delivered") {
+      notification = list.at(0).as_object();
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  ASSERT_FALSE(notification.empty()) << "the notification was never delivered";
+  EXPECT_EQ(get_run(run).at("notifications").as_array().size(), 1u);
+  auto body = json::parse(read_text(out)).as_object();
+  EXPECT_EQ(body.at("event"), "run.finished");
+  EXPECT_EQ(body.at("run").at("status"), "blocked") << json::serialize(body);
+  EXPECT_EQ(body.at("run").at("statusReason"), json::value(reason));
+  auto after_exit = wait_for_audits(run, "afterExit");
+  ASSERT_EQ(after_exit.size(), 1u);
+  EXPECT_EQ(after_exit.at(0).at("outcome"), "refused");
+}
+
+TEST_F(HooksTest, AfterExitRunsWhenAPassiveRunsTasksEndItAndWhenAnAbortEndsARunWithNoLiveSession) {
+  write_script("assignments/watched/seen.sh", "cat > /dev/null; echo \"$AGENTRY_RUN_ID\" >> \"$(dirname \"$0\")/seen.log\"\n");
+  write_script("assignments/watched/kids.sh", "cat > /dev/null; echo '{\"refuse\": \"children first\"}'\n");
+  write_assignment("watched", "tasks:\n  - {id: only, title: Only}\n"
+                              "hooks:\n  - {id: seen, phase: afterExit, run: [./seen.sh]}\n"
+                              "  - {id: kids, phase: afterExit, run: [./kids.sh], when: {status: success}}\n");
+  // A passive run (the worker agent) whose last task completes: its session ends by tasks.
+  auto finished = start("worker", "watched", "go");
+  ASSERT_FALSE(finished.empty());
+  auto done = client().patch_json("/api/runs/" + finished + "/tasks/only", json::object{{"status", "completed"}});
+  ASSERT_EQ(done.status, 200) << done.body;
+  auto audits_of_finished = wait_for_audits(finished, "afterExit", 2);
+  ASSERT_EQ(audits_of_finished.size(), 2u);
+  EXPECT_EQ(audits_of_finished.at(0).at("hookId"), "seen");
+  EXPECT_EQ(audits_of_finished.at(1).at("outcome"), "refused");
+  auto detail = get_run(finished);
+  EXPECT_EQ(detail.at("status"), "blocked") << json::serialize(detail);
+  EXPECT_EQ(detail.at("sessions").at(0).at("status"), "blocked");
+  EXPECT_NE(std::string(detail.at("statusReason").as_string()).find("children first"), std::string::npos);
+
+  // A passive run aborted: no live session ends it, the abort does.
+  auto aborted = start("worker", "watched", "go");
+  ASSERT_FALSE(aborted.empty());
+  auto abort = client().post_json("/api/runs/" + aborted + "/abort", json::object{});
+  ASSERT_EQ(abort.status, 200) << abort.body;
+  auto audits_of_aborted = wait_for_audits(aborted, "afterExit");
+  ASSERT_EQ(audits_of_aborted.size(), 1u) << "the success-only hook does not match an abort";
+  EXPECT_EQ(audits_of_aborted.at(0).at("hookId"), "seen");
+  EXPECT_EQ(run_status(aborted), "aborted");
+  // Once per session end.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(read_text(config_ / "assignments/watched/seen.log"), finished + "\n" + aborted + "\n");
+}
+
+TEST_F(HooksTest, AfterExitRunsWhenARestartFindsTheRunOrphaned) {
+  write_agent("hanger", "mock", "{steps: [{hang: true}]}");
+  write_script("assignments/orphaned/seen.sh", "cat > /dev/null; printf '%s' '{\"note\": \"seen after the restart\"}'\n");
+  write_assignment("orphaned", "hooks:\n  - {id: seen, phase: afterExit, run: [./seen.sh], when: {status: error}}\n");
+  auto run = start("hanger", "orphaned", "go");
+  ASSERT_FALSE(run.empty());
+  ASSERT_EQ(run_status(run), "running");
+  daemon_->kill9();
+  start_daemon();  // finds the run orphaned: it ends as error, and its afterExit hooks run
+  EXPECT_EQ(run_status(run), "error");
+  auto after_exit = wait_for_audits(run, "afterExit");
+  ASSERT_EQ(after_exit.size(), 1u);
+  EXPECT_EQ(after_exit.at(0).at("outcome"), "ok");
+  EXPECT_EQ(get_run(run).at("note"), "seen after the restart");
+}
+
+TEST_F(HooksTest, AbortKillsARunningHookPromptlyAndTheHookIsAuditedCancelled) {
+  const auto pid_file = dir_.path() / "hook.pid";
+  write_script("assignments/slow/sleepy.sh",
+               "cat > /dev/null; sleep 60 & echo $! > '" + pid_file.string() + "'; wait\n");
+  write_assignment("slow", "hooks:\n  - {id: sleepy, phase: beforeAttempt, run: [./sleepy.sh], timeoutSec: 120}\n");
+  auto run = start("scripted", "slow", "@mock {\"say\": \"never\"}");
+  ASSERT_FALSE(run.empty());
+  const pid_t sleeper = wait_for_pid(pid_file);
+  ASSERT_GT(sleeper, 0);
+  const auto asked = std::chrono::steady_clock::now();
+  auto abort = client().post_json("/api/runs/" + run + "/abort", json::object{{"reason", "stop waiting"}});
+  EXPECT_EQ(abort.status, 200) << abort.body;
+  EXPECT_EQ(wait_until_settled(run, std::chrono::seconds(10)), "aborted");
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(5));
+  auto detail = get_run(run);
+  EXPECT_EQ(detail.at("statusReason"), "stop waiting") << json::serialize(detail);
+  auto list = detail.at("hookAudits").as_array();
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list.at(0).at("outcome"), "cancelled");
+  EXPECT_LT(list.at(0).at("durationMs").as_int64(), 10000);
+  EXPECT_FALSE(timeline_mentions(run, "never"));
+  EXPECT_TRUE(process_gone(sleeper)) << "the hook's process group outlived the abort";
+}
+
+TEST_F(HooksTest, AShutdownKillsARunningHookInsteadOfWaitingForIt) {
+  const auto pid_file = dir_.path() / "hook.pid";
+  write_script("assignments/slow/sleepy.sh",
+               "cat > /dev/null; sleep 60 & echo $! > '" + pid_file.string() + "'; wait\n");
+  write_assignment("slow", "hooks:\n  - {id: sleepy, phase: beforeAttempt, run: [./sleepy.sh], timeoutSec: 120}\n");
+  auto run = start("scripted", "slow", "@mock {\"say\": \"never\"}");
+  ASSERT_FALSE(run.empty());
+  const pid_t sleeper = wait_for_pid(pid_file);
+  ASSERT_GT(sleeper, 0);
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_EQ(daemon_->stop(SIGTERM, std::chrono::seconds(20)), 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(8));
+  EXPECT_TRUE(process_gone(sleeper)) << "the hook's process group outlived the daemon";
+  start_daemon();
+  auto detail = get_run(run);
+  EXPECT_EQ(detail.at("status"), "aborted") << json::serialize(detail);
+  ASSERT_EQ(detail.at("hookAudits").as_array().size(), 1u);
+  EXPECT_EQ(detail.at("hookAudits").at(0).at("outcome"), "cancelled");
 }
 
 }  // namespace

@@ -108,6 +108,27 @@ TEST_F(WorkspaceApiTest, FilesSearchPreviewAndRaw) {
   EXPECT_EQ(raw.body, std::string("\x89PNG\0\0\x01", 7));
   EXPECT_EQ(raw.header("content-type"), "application/octet-stream");
   EXPECT_NE(raw.header("content-disposition").find("logo.bin"), std::string::npos);
+  EXPECT_EQ(raw.header("content-length"), "7");
+  EXPECT_EQ(raw.header("x-content-type-options"), "nosniff");
+  EXPECT_EQ(raw.header("cache-control"), "no-store");
+  // Streamed from disk: a file larger than the preview's limit, every byte, binary included,
+  // from a subdirectory and through a symlink that stays inside the run's cwd.
+  std::string big(3 * 1024 * 1024 + 17, '\0');
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>((i * 131 + i / 4096) & 0xff);
+  fs::create_directories(work_ / "out");
+  test::write_file(work_ / "out" / "big.dat", big);
+  fs::create_symlink("out/big.dat", work_ / "big-link");
+  for (const char* path : {"out%2Fbig.dat", "big-link"}) {
+    auto streamed = client().get(workspace(id, std::string("raw?path=") + path));
+    ASSERT_EQ(streamed.status, 200) << path;
+    EXPECT_EQ(streamed.header("content-length"), std::to_string(big.size())) << path;
+    EXPECT_TRUE(streamed.body == big) << path << ": " << streamed.body.size() << " bytes";
+    EXPECT_NE(streamed.header("content-disposition").find("big.dat"), std::string::npos) << path;
+  }
+  auto directory = client().get(workspace(id, "raw?path=out"));
+  EXPECT_EQ(directory.status, 422) << directory.body;
+  EXPECT_EQ(directory.json().at("error").at("details").at("reason").as_string(), "directory");
+  EXPECT_EQ(error_code_of(client().get(workspace(id, "raw?path=missing.bin"))), "NOT_FOUND");
   EXPECT_EQ(client().get("/api/runs/nosuchrun/workspace/files").status, 404);
 }
 

@@ -245,13 +245,16 @@ void add_workspace_routes(Router& router, ApiContext& ctx) {
                             {{"field", "path"}});
     auto root = root_of(engine, *id);
     if (!root) return error_response(root.error());
-    auto raw = on_lane<workspace::RawFile>(
-        [root = *root, path = *path] { return workspace::read_raw(root, path, services().limits); });
+    auto raw = on_lane<workspace::RawDownload>(
+        [root = *root, path = *path] { return workspace::locate_raw(root, path); });
     if (!raw) return error_response(raw.error());
+    // Streamed from disk by the server, as attachment downloads are: no copy in memory.
+    // The server opens the path the checks resolved and opened (no symlink left in it);
+    // only a process that can already write the run's cwd could swap it in between.
     HttpResponse response;
     response.status = 200;
     response.content_type = "application/octet-stream";
-    response.body = std::move(raw->bytes);
+    response.file = raw->absolute;
     response.headers.emplace_back("Content-Disposition", content_disposition(raw->name));
     response.headers.emplace_back("Cache-Control", "no-store");
     return response;

@@ -52,7 +52,7 @@ struct HookSpec {
 struct HookAudit {
   std::string hook_id;
   HookPhase phase = HookPhase::prepare;
-  /// ok | blocked | refused | failed | timedOut
+  /// ok | blocked | refused | failed | timedOut | cancelled (an abort or shutdown stopped it)
   std::string outcome;
   std::string message;  // the block/refuse reason, or why it failed
   std::int64_t duration_ms = 0;

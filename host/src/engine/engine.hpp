@@ -9,6 +9,7 @@
 #include "core/run.hpp"
 #include "core/schedule.hpp"
 #include "core/schedule_rules.hpp"
+#include "engine/after_exit.hpp"
 #include "engine/attachments.hpp"
 #include "engine/backend_catalog.hpp"
 #include "engine/dependency_watcher.hpp"
@@ -262,6 +263,9 @@ class Engine {
   core::Result<int> deliver_parent_notifications(const std::string& child_id, bool at_startup);
   /// Starts the run when it is ready, not archived, and has dependencies, all met.
   void start_if_dependencies_met(const std::string& run_id);
+  /// After a write that ended a session outside a live session (an abort, a passive
+  /// run's tasks, reconciliation): its afterExit hooks, then the held notification.
+  void session_ended(const core::Run& run, int session_index);
   /// One run of either reconciliation: true when it was finalized (reconciliation.cpp).
   core::Result<bool> reconcile_run(const std::string& run_id, bool at_startup);
 
@@ -290,6 +294,9 @@ class Engine {
   EngineConfig config_;
   LiveRuns live_;
   Attachments attachments_{db_, bus_, config_.state_dir};
+  /// afterExit of session ends no live session follows through, and the cancellation of
+  /// hooks run outside a live session (engine/after_exit.hpp).
+  HookJobs hook_jobs_{pool_, HookServices{db_, config_.state_dir, &attachments_}, bus_};
   std::unique_ptr<ScheduleRuntime> schedules_;
   struct ForeignWatch {
     std::mutex mutex;

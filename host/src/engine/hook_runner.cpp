@@ -138,7 +138,7 @@ std::map<std::string, std::string> environment_of(const core::Run& run, const co
 }
 
 void run_executable(const core::Run& run, const core::HookSpec& hook, const json::object& input,
-                    core::HookAudit& audit, Verdict& verdict) {
+                    const HookServices& services, core::HookAudit& audit, Verdict& verdict) {
   process::RunRequest request;
   request.argv = hook.run;
   request.stdin_data = json::serialize(input);
@@ -149,11 +149,17 @@ void run_executable(const core::Run& run, const core::HookSpec& hook, const json
   limits.timeout = std::chrono::seconds(std::clamp(hook.timeout_sec, 1, core::max_hook_timeout_sec));
   limits.max_stdout_bytes = max_stdout_bytes;
   limits.max_stderr_bytes = max_stderr_bytes;
+  if (services.cancelled) limits.cancelled = [&services] { return services.cancelled().has_value(); };
   auto result = process::run_program(request, limits);
   audit.duration_ms = result.duration.count();
   audit.exit_code = result.exit_code;
   audit.stderr_excerpt = excerpt(result.stderr_text);
   audit.output_truncated = result.stdout_truncated || result.stderr_truncated;
+  if (result.cancelled) {
+    audit.outcome = "cancelled";
+    audit.message = services.cancelled().value_or("cancelled") + "; its process group was killed";
+    return;
+  }
   if (result.timed_out) {
     audit.outcome = "timedOut";
     audit.message = "did not finish within " + std::to_string(limits.timeout.count() / 1000) + " s; its process group was killed";
@@ -252,14 +258,19 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
     audit.created_at = core::now_iso8601();
     Verdict verdict;
     const auto started = std::chrono::steady_clock::now();
-    if (!hook.run.empty()) {
+    std::optional<std::string> cancelled = services.cancelled ? services.cancelled() : std::nullopt;
+    if (cancelled) {
+      // Stopped before it started: recorded, so the audit shows every hook the phase had.
+      audit.outcome = "cancelled";
+      audit.message = *cancelled + "; not started";
+    } else if (!hook.run.empty()) {
       json::object input = inv.info;
       input["phase"] = core::to_string(inv.phase);
       input["hookId"] = hook.id;
       input["run"] = run_brief(run);
       input["options"] = hook.options;
       if (inv.phase == core::HookPhase::before_attempt) input["prompt"] = prompt;
-      run_executable(run, hook, input, audit, verdict);
+      run_executable(run, hook, input, services, audit, verdict);
     } else if (hook.builtin == core::builtin_require_children_success) {
       run_require_children_success(run, services, audit, verdict);
     } else if (hook.builtin == core::builtin_git_worktree) {
@@ -282,6 +293,10 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
         audit.message = *why;
         result.stop = "hook '" + hook.id + "' " + audit.outcome + ": " + *why;
       }
+    } else if (audit.outcome == "cancelled") {
+      // Nothing later runs either; a gate that was stopped does not let through.
+      result.cancelled = true;
+      if (gates(inv.phase)) result.stop = "hook '" + hook.id + "' was cancelled: " + audit.message;
     } else if (gates(inv.phase)) {
       result.stop = "hook '" + hook.id + "' " + (audit.outcome == "timedOut" ? "timed out" : "failed") + ": " +
                     audit.message;
@@ -294,8 +309,21 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
   return result;
 }
 
+void HookCancel::cancel(const std::string& reason) {
+  std::lock_guard lock(mutex_);
+  if (set_.load()) return;
+  reason_ = reason;
+  set_.store(true);
+}
+
+std::optional<std::string> HookCancel::reason() const {
+  if (!set_.load()) return std::nullopt;
+  std::lock_guard lock(mutex_);
+  return reason_;
+}
+
 bool record_hook_results(store::Connection& c, core::Run& run, const HookPhaseResult& result) {
-  for (const auto& a : result.audits) store::HookAuditRepository::append(c, run.id, a);
+  store::HookAuditRepository::append(c, run.id, result.audits);
   bool changed = false;
   if (result.name && run.name != result.name) {
     run.name = result.name;

@@ -13,7 +13,9 @@
 // A failed hook blocks where hooks gate (prepare, beforeAttempt, taskTransition: a gate
 // that cannot answer does not let through) and is only recorded elsewhere.
 // Blocking calls: they run on the run's strand (a pool thread) or, for taskTransition,
-// on the request's worker, each hook bounded by its timeout (at most 120 s).
+// on the request's worker, each hook bounded by its timeout (at most 120 s) and by
+// HookServices::cancelled: an abort of the run or the daemon stopping kills the hook's
+// process group within ~100 ms (outcome "cancelled"), so no hook holds its run hostage.
 
 #include "core/hook.hpp"
 #include "core/run.hpp"
@@ -21,8 +23,11 @@
 
 #include <boost/json/object.hpp>
 
+#include <atomic>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,11 +52,29 @@ struct HookServices {
   store::Database& db;
   std::filesystem::path state_dir;  // worktrees go under <state_dir>/worktrees
   Attachments* attachments = nullptr;  // where a hook's `attachments` go; null: refused
+  /// Polled while hooks run (from the running thread): a reason once they must stop.
+  /// The running hook's process group is killed and the rest are not started; each is
+  /// audited "cancelled". Empty: never.
+  std::function<std::optional<std::string>()> cancelled{};
+};
+
+/// A cancellation another thread can set (an abort, a shutdown) and hooks poll.
+/// Thread-safe; the first reason stays.
+class HookCancel {
+ public:
+  void cancel(const std::string& reason);
+  std::optional<std::string> reason() const;
+
+ private:
+  std::atomic<bool> set_{false};
+  mutable std::mutex mutex_;
+  std::string reason_;
 };
 
 struct HookPhaseResult {
   std::vector<core::HookAudit> audits;
   std::optional<std::string> stop;      // the first block or refusal ("hook 'x' ...: reason")
+  bool cancelled = false;               // a hook was cancelled (HookServices::cancelled)
   std::optional<std::string> prompt;    // rewritten
   std::optional<std::string> name, note;
   std::optional<bool> pinned;

@@ -65,6 +65,8 @@ void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url
 void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents) {
   // First: a run started now for its dependencies would only be stopped again.
   if (dependency_watcher_) dependency_watcher_->stop();
+  // Hooks running outside a live session are killed now, not waited for.
+  hook_jobs_.stop();
   // Sessions that end during the stop are delivered by the next startup.
   if (notification_watcher_) notification_watcher_->stop();
   live_.stop_all(reason, config_.interrupt_grace + std::chrono::seconds(1),
@@ -147,7 +149,16 @@ core::Result<Run> Engine::open_next_session(const std::string& run_id, const Res
 
 void Engine::launch_session(const Run& run, const std::string& prompt) { live_.launch(run, prompt); }
 
+void Engine::session_ended(const Run& run, int session_index) {
+  if (!has_hooks(run, core::HookPhase::after_exit)) return;  // nothing was held
+  hook_jobs_.after_session_end(SessionEnd{run.id, session_index, std::string(core::to_string(run.status))});
+}
+
 core::Result<Run> Engine::abort(const std::string& run_id, const std::string& reason, const Actor& actor) {
+  // Once the abort is accepted, a hook of this run running outside its live session
+  // (taskTransition, on a request worker) is killed; one inside it is killed by the live
+  // session's interrupt (LiveRun::interrupt).
+  const std::string why_default = reason.empty() ? "aborted by " + actor.name : reason;
   if (live_.find(run_id)) {
     // The abort is recorded and handed to the backend; the run ends (as aborted) when its
     // terminal event is recorded, or when the grace period runs out. Nobody waits here:
@@ -161,11 +172,12 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
       return run;
     });
     if (!audited) return audited;
+    hook_jobs_.cancel_run(run_id, why_default);
     if (live_.abort(run_id, why)) return audited;
     // The session ended between the check and the interrupt: the run is settled, or a
     // queued-message session has not been registered yet; either way the store decides.
   }
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  auto aborted = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::abort, *run, "abort"); !allowed) return allowed.failure();
@@ -187,6 +199,11 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
     detail::save_with_audit(c, *run, "run.aborted", actor, {{"reason", why}});
     return run;
   });
+  if (aborted) {
+    hook_jobs_.cancel_run(run_id, why_default);
+    session_ended(*aborted, aborted->session_count - 1);
+  }
+  return aborted;
 }
 
 core::Result<Run> Engine::archive(const std::string& run_id, const Actor& actor) {

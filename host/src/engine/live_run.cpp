@@ -1,4 +1,5 @@
 #include "engine/live_run.hpp"
+#include "engine/after_exit.hpp"
 #include "engine/workspace_hooks.hpp"
 
 #include "core/clock.hpp"
@@ -8,7 +9,7 @@
 #include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
 #include "store/run_repository.hpp"
-
+#include "store/session_repository.hpp"
 
 #include <boost/json.hpp>
 
@@ -63,7 +64,8 @@ void LiveRun::launch() {
       if (has_hooks(run, core::HookPhase::prepare)) {
         auto prepared = self->run_phase_hooks(HookInvocation{core::HookPhase::prepare, {}, {}, std::nullopt, {}});
         if (prepared.stop) {
-          self->end_by_host("error", *prepared.stop);
+          if (prepared.cancelled) self->end_for_cancelled_hook(*prepared.stop);
+          else self->end_by_host("error", *prepared.stop);
           return;
         }
       }
@@ -94,9 +96,11 @@ void LiveRun::start_attempt(const std::string& original_prompt) {
                                                         {"firstInSession", first_attempt}}}},
                               std::nullopt,
                               prompt};
-    auto result = run_phase_hooks(std::move(invocation));
+    auto result = run_phase_hooks(std::move(invocation),
+                                  first_attempt ? std::optional<int>(spec_.session_index) : std::nullopt);
     if (result.stop) {
-      end_by_host("error", *result.stop);
+      if (result.cancelled) end_for_cancelled_hook(*result.stop);
+      else end_by_host("error", *result.stop);
       return;
     }
     if (result.prompt) prompt = *result.prompt;
@@ -149,6 +153,14 @@ void LiveRun::start_attempt(const std::string& original_prompt) {
 }
 
 void LiveRun::interrupt(const std::string& reason, StopCause cause) {
+  // A hook may be running on the strand right now: it must not make the abort or the
+  // shutdown wait for its timeout. A timeout only bounds an attempt, which hooks are not.
+  if (cause == StopCause::user_abort) {
+    hook_cancel_by_user_ = true;
+    hook_cancel_.cancel(reason);
+  } else if (cause == StopCause::shutdown || cause == StopCause::daemon_exit) {
+    hook_cancel_.cancel(reason);
+  }
   strand_.post([self = shared_from_this(), reason, cause] {
     if (cause == StopCause::user_abort) self->attempt_.abort_requested = true;
     if (cause == StopCause::shutdown || cause == StopCause::daemon_exit) self->attempt_.shutdown_requested = true;
@@ -379,13 +391,12 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
                                    std::nullopt,
                                    {}});
   }
+  // afterExit, and the run, session and notification agreeing on the end
+  // (engine/after_exit.hpp), before a queued-message session takes over.
   if (outcome->session_ended && !outcome->detached && !outcome->ended_status.empty() &&
       has_hooks(spec_.run, core::HookPhase::after_exit)) {
-    run_phase_hooks(HookInvocation{core::HookPhase::after_exit,
-                                   {{"status", outcome->ended_status}},
-                                   {{"status", outcome->ended_status}, {"sessionIndex", spec_.session_index}},
-                                   std::nullopt,
-                                   {}});
+    settle_session_end(SessionEnd{run_id(), spec_.session_index, outcome->ended_status}, hook_services(false),
+                       services_.bus);
   }
   if (outcome->session_ended) {
     mark_finished(std::move(outcome->next_session));
@@ -400,27 +411,47 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
   }
 }
 
-HookPhaseResult LiveRun::run_phase_hooks(HookInvocation invocation) {
-  const auto phase = invocation.phase;
+HookServices LiveRun::hook_services(bool heed_abort) const {
+  HookServices services{services_.db, services_.state_dir, services_.attachments};
+  services.cancelled = [this, heed_abort]() -> std::optional<std::string> {
+    if (heed_abort)
+      if (auto why = hook_cancel_.reason()) return why;
+    if (services_.stopping && services_.stopping->load()) return std::string("agentry is stopping");
+    return std::nullopt;
+  };
+  return services;
+}
+
+void LiveRun::end_for_cancelled_hook(const std::string& message) {
+  // interrupt() has only queued its own work behind this on the strand: say here what it
+  // will say, so the attempt ends as the abort or shutdown it was.
+  if (hook_cancel_by_user_) attempt_.abort_requested = true;
+  else attempt_.shutdown_requested = true;
+  // The run's reason is the abort's (or the shutdown's), as when no hook was running.
+  end_by_host("interrupted", hook_cancel_.reason().value_or(message));
+}
+
+HookPhaseResult LiveRun::run_phase_hooks(HookInvocation invocation, std::optional<int> prompt_session) {
   // The run as it is now (status, name), not as it was at launch.
   auto current = services_.db.read([&](store::Connection& c) { return detail::load_run(c, run_id()); });
   const core::Run& run = current ? *current : spec_.run;
-  auto result = run_hooks(run, invocation, HookServices{services_.db, services_.state_dir, services_.attachments});
+  auto result = run_hooks(run, invocation, hook_services(true));
   if (!result.any()) return result;
   std::optional<core::Run> saved;
   auto written = services_.db.write<bool>([&](store::Connection& c) -> core::Result<bool> {
     auto fresh = detail::load_run(c, run_id());
     if (!fresh) return false;
     bool changed = record_hook_results(c, *fresh, result);
-    // afterExit: a run that ended in success but a hook refuses (require-children-success)
-    // is blocked instead, with the hook's reason.
-    if (phase == core::HookPhase::after_exit && result.stop && fresh->status == core::RunStatus::success) {
-      fresh->status = core::RunStatus::blocked;
-      fresh->status_reason = *result.stop;
-      detail::append_audit(c, fresh->id, "run.blocked_by_hook", Actor{"hook"}, {{"reason", *result.stop}});
-      detail::touch(*fresh);
-      changed = true;
-    }
+    // The session's record shows the prompt its agent was actually given.
+    if (prompt_session && result.prompt && !result.stop)
+      if (auto session = store::SessionRepository::get(c, run_id(), *prompt_session); session) {
+        session->prompt = *result.prompt;
+        store::SessionRepository::update(c, *session);
+        detail::append_audit(c, run_id(), "session.prompt_rewritten", Actor{"hook"},
+                             {{"sessionIndex", *prompt_session}, {"length", result.prompt->size()}});
+        if (!changed) detail::touch(*fresh);
+        changed = true;
+      }
     if (changed) store::RunRepository::update(c, *fresh);
     saved = *fresh;
     return true;

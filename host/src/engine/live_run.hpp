@@ -128,7 +128,15 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   void mark_finished(std::optional<NextSession> next);
   /// Runs the run's hooks of one phase (engine/hook_runner.hpp) on the strand and
   /// records what they did; the result says whether one stopped the run.
-  HookPhaseResult run_phase_hooks(HookInvocation invocation);
+  /// `prompt_session`: beforeAttempt of a session's first attempt, whose rewritten
+  /// prompt is stored on that session's row in the same write.
+  HookPhaseResult run_phase_hooks(HookInvocation invocation, std::optional<int> prompt_session = std::nullopt);
+  /// How hooks of this session learn they must stop: an abort or a shutdown
+  /// (interrupt()), or the daemon stopping. afterExit hooks only heed the latter.
+  HookServices hook_services(bool heed_abort) const;
+  /// A gate hook (prepare, beforeAttempt) was cancelled: the attempt ends interrupted,
+  /// as an abort or shutdown would have ended it.
+  void end_for_cancelled_hook(const std::string& message);
   /// After a batch committed: approval requests in it now wait for an answer. True
   /// when there were any.
   bool track_approvals(const std::vector<plugins::BackendEvent>& batch);
@@ -153,6 +161,10 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   std::string interrupt_reason_;  // strand only
   std::vector<core::PendingApproval> pending_approvals_;  // guarded by mutex_
   int next_input_ = 0;  // strand only: input ids for send_input
+  // Set by interrupt() from any thread, before its work waits its turn on the strand:
+  // a hook running on the strand polls it and dies at once (engine/hook_runner.hpp).
+  HookCancel hook_cancel_;
+  std::atomic<bool> hook_cancel_by_user_{false};
 };
 
 }  // namespace agentry::engine

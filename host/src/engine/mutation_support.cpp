@@ -1,6 +1,7 @@
 #include "engine/mutation_support.hpp"
 
 #include "core/clock.hpp"
+#include "engine/hook_runner.hpp"
 #include "engine/parent_notifications.hpp"
 #include "engine/notification_outbox.hpp"
 #include "engine/queued_delivery.hpp"
@@ -123,15 +124,17 @@ void close_session(store::Connection& c, core::Run& run, core::RunStatus status,
   // a passive run's tasks), inside its write: the notification commits with the end.
   // The session count and the run's revision (which only grows, through resets too)
   // make each end its own occurrence.
+  // A run with afterExit hooks holds it until they ran: one may refuse a success, and the
+  // notification must then say what the run and session finally say (engine/after_exit.hpp).
   queue_notification(c, run, core::notify_event_finished,
                      "end-" + std::to_string(run.session_count) + "." + std::to_string(run.revision),
-                     {{"endedBy", ended_by}});
+                     {{"endedBy", ended_by}}, has_hooks(run, core::HookPhase::after_exit));
 }
 
-bool settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor) {
-  if (run.frozen.backend != core::passive_backend || run.status != core::RunStatus::running) return false;
+std::optional<core::RunStatus> settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor) {
+  if (run.frozen.backend != core::passive_backend || run.status != core::RunStatus::running) return std::nullopt;
   auto derived = core::passive_status_from_tasks(store::TaskRepository::list(c, run.id));
-  if (derived == core::RunStatus::running) return false;
+  if (derived == core::RunStatus::running) return std::nullopt;
   std::string reason = derived == core::RunStatus::success ? "all tasks completed" : "a task is blocked";
   close_session(c, run, derived, reason, "tasks");
   append_audit(c, run.id, "run.finished", actor,
@@ -139,7 +142,7 @@ bool settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor
   // Passive runs have no attempts: a task change is what ends their session, so it is
   // also what delivers their queue.
   deliver_queued_messages(c, run, std::string(), Actor{"engine"});
-  return true;
+  return derived;
 }
 
 }  // namespace agentry::engine::detail

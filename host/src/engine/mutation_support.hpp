@@ -50,7 +50,8 @@ void close_session(store::Connection& c, core::Run& run, core::RunStatus status,
                    const std::string& ended_by);
 
 /// For passive runs: if the tasks now imply a terminal status, end the session, and
-/// deliver the messages queued meanwhile in a new one. Returns true when the status changed.
-bool settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor);
+/// deliver the messages queued meanwhile in a new one. Returns the status the session
+/// ended with, when it ended.
+std::optional<core::RunStatus> settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor);
 
 }  // namespace agentry::engine::detail

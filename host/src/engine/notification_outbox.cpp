@@ -18,7 +18,7 @@ json::value optional_text(const std::optional<std::string>& s) { return s ? json
 }  // namespace
 
 int queue_notification(store::Connection& c, const core::Run& run, std::string_view event,
-                       const std::string& occurrence, json::object extra) {
+                       const std::string& occurrence, json::object extra, bool held) {
   if (run.frozen.notify.empty()) return 0;
   const std::string key = run.id + ":" + std::string(event) + ":" +
                           core::sanitize_utf8(occurrence.substr(0, max_occurrence_bytes));
@@ -51,6 +51,7 @@ int queue_notification(store::Connection& c, const core::Run& run, std::string_v
     e.target_index = static_cast<int>(i);
     e.target_json = json::serialize(core::to_json(target));
     e.payload_json = payload;
+    e.state = held ? "held" : "pending";
     e.next_attempt_ms = core::now_ms();
     e.created_at = e.updated_at = now;
     if (store::NotificationRepository::insert(c, e)) ++queued;

@@ -17,8 +17,9 @@ namespace agentry::engine::detail {
 /// One outbox row per target of `run` that wants `event`. `occurrence` makes the
 /// idempotency key ("<runId>:<event>:<occurrence>") unique per happening and stable
 /// across retries; queuing the same occurrence twice is a no-op. `extra` is merged into
-/// the event body (e.g. "approval"). Returns how many rows were queued.
+/// the event body (e.g. "approval"). `held`: queued but not due until released
+/// (engine/after_exit.hpp). Returns how many rows were queued.
 int queue_notification(store::Connection& c, const core::Run& run, std::string_view event,
-                       const std::string& occurrence, boost::json::object extra = {});
+                       const std::string& occurrence, boost::json::object extra = {}, bool held = false);
 
 }  // namespace agentry::engine::detail

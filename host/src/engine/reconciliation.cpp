@@ -11,10 +11,12 @@
 
 #include "engine/engine.hpp"
 
+#include "core/clock.hpp"
 #include "core/log.hpp"
 #include "engine/controllers.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/event_repository.hpp"
+#include "store/notification_repository.hpp"
 #include "store/session_repository.hpp"
 
 namespace agentry::engine {
@@ -47,6 +49,14 @@ boost::json::value attempt_checkpoint(store::Connection& c, const core::Run& run
 }  // namespace
 
 core::Result<int> Engine::reconcile_after_restart() {
+  // run.finished notifications held for afterExit hooks that a stopped or crashed daemon
+  // never ran (engine/after_exit.hpp) go out as they were.
+  auto released = db_.write<int>([](store::Connection& c) -> core::Result<int> {
+    return store::NotificationRepository::release_all_held(c, core::now_ms());
+  });
+  if (!released) return released.failure();
+  if (*released > 0) core::log_warn("released notifications held for afterExit hooks that never ran",
+                                    {{"count", std::to_string(*released)}});
   auto ids = db_.read([&](store::Connection& c) -> core::Result<std::vector<std::string>> {
     return store::RunRepository::ids_with_status(c, core::RunStatus::running);
   });
@@ -89,6 +99,7 @@ core::Result<int> Engine::reconcile_stale_owners() {
 core::Result<bool> Engine::reconcile_run(const std::string& id, bool at_startup) {
   const Actor daemon{"daemon"};
   core::Run adoptee;
+  std::optional<core::Run> finalized_run;
   std::string prompt, previous_controller;
   boost::json::value checkpoint;
   // The decision is made again on the writer, against the run as it is now: it may have
@@ -132,11 +143,13 @@ core::Result<bool> Engine::reconcile_run(const std::string& id, bool at_startup)
     data["reason"] = "controller_gone";
     data["status"] = "error";
     detail::save_with_audit(c, *run, "run.controller_reconciled", daemon, std::move(data));
+    finalized_run = *run;
     return Verdict::finalized;
   });
   if (!verdict) return verdict.failure();
   if (*verdict == Verdict::finalized) {
     bus_.run_changed(id);
+    if (finalized_run) session_ended(*finalized_run, finalized_run->session_count - 1);
     core::log_warn("finalized orphaned run", {{"runId", id}, {"status", "error"}});
     return true;
   }

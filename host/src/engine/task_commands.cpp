@@ -6,6 +6,7 @@
 
 #include "core/clock.hpp"
 #include "core/ids.hpp"
+#include "core/log.hpp"
 #include "engine/hook_runner.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/task_repository.hpp"
@@ -37,10 +38,14 @@ core::Result<void> check_length(std::string_view field, const std::string& value
 }
 
 /// Task changes bump the run too, so its summary (counts, active task) is re-published.
-void finish_task_change(store::Connection& c, core::Run& run, const Actor& actor) {
+/// Returns the session end whose afterExit hooks must run once this commits, if any.
+std::optional<SessionEnd> finish_task_change(store::Connection& c, core::Run& run, const Actor& actor) {
   detail::touch(run);
-  detail::settle_passive_run(c, run, actor);
+  const int session = run.session_count - 1;
+  auto ended = detail::settle_passive_run(c, run, actor);
   store::RunRepository::update(c, run);
+  if (!ended || !has_hooks(run, core::HookPhase::after_exit)) return std::nullopt;
+  return SessionEnd{run.id, session, std::string(core::to_string(*ended))};
 }
 
 }  // namespace
@@ -78,9 +83,12 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
     return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
 
   // taskTransition hooks run here, on the request's worker, before the write: each is
-  // bounded by its timeout (at most 120 s), and a refusal answers the request with
-  // CONFLICT. They see the status the task had when they started.
+  // bounded by its timeout (at most 120 s) and killed by an abort of the run or a
+  // shutdown, and a refusal answers the request with CONFLICT. They see the status the
+  // task had when they started; the write below re-checks it (`seen`), so a change that
+  // slipped in meanwhile cannot ride on a verdict given for another transition.
   std::optional<HookPhaseResult> hooks;
+  std::optional<core::TaskStatus> seen;
   if (status) {
     auto before = db_.read([&](store::Connection& c) -> core::Result<std::pair<core::Run, Task>> {
       auto run = detail::load_run(c, run_id);
@@ -91,8 +99,12 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
     });
     if (!before) return before.failure();
     auto& [run, task] = *before;
+    if (has_hooks(run, core::HookPhase::task_transition)) seen = task.status;
     if (task.status != *status && has_hooks(run, core::HookPhase::task_transition)) {
       const std::string from(core::to_string(task.status)), to(core::to_string(*status));
+      HookJobs::Scope scope(hook_jobs_, run_id);
+      HookServices services{db_, config_.state_dir, &attachments_};
+      services.cancelled = scope.cancelled();
       hooks = run_hooks(run,
                         HookInvocation{core::HookPhase::task_transition,
                                        {{"task", task_id}, {"from", from}, {"to", to}},
@@ -101,7 +113,7 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
                                         {"actor", actor.name}},
                                        task_id,
                                        {}},
-                        HookServices{db_, config_.state_dir, &attachments_});
+                        services);
       if (hooks->stop) {
         auto recorded = mutate<bool>(run_id, [&](store::Connection& c) -> core::Result<bool> {
           auto fresh = detail::load_run(c, run_id);
@@ -120,7 +132,11 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
     }
   }
 
-  return mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
+  std::optional<SessionEnd> ended;
+  bool superseded = false;
+  auto result = mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
+    ended.reset();
+    superseded = false;
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     auto task = load_task(c, run_id, task_id);
@@ -128,6 +144,16 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
     if (status)
       if (auto ok = detail::check_allowed(Operation::task_set_status, *run, "set task status on"); !ok)
         return ok.failure();
+    // Decided in this write: the transition the hooks judged (or found nothing to judge)
+    // must still be the one being made.
+    if (status && seen && task->status != *seen && task->status != *status) {
+      superseded = true;
+      return core::fail(core::ErrorCode::conflict,
+                        "task '" + task_id + "' changed from " + std::string(core::to_string(*seen)) + " to " +
+                            std::string(core::to_string(task->status)) +
+                            " while its taskTransition hooks ran; send the change again",
+                        {{"runId", run_id}, {"taskId", task_id}, {"reason", "task_changed"}});
+    }
     if (hooks && record_hook_results(c, *run, *hooks)) store::RunRepository::update(c, *run);
     if (patch.notes)
       if (auto ok = detail::check_allowed(Operation::task_set_notes, *run, "set task notes on"); !ok)
@@ -162,15 +188,30 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
     task->updated_at = core::now_iso8601();
     store::TaskRepository::update(c, *task);
     detail::append_audit(c, run_id, "task.updated", actor, {{"taskId", task_id}, {"changed", changed}});
-    finish_task_change(c, *run, actor);
+    ended = finish_task_change(c, *run, actor);
     return task;
   });
+  // The hooks ran all the same: what they did is recorded, though their verdict is void.
+  if (superseded && hooks && hooks->any()) {
+    auto recorded = mutate<bool>(run_id, [&](store::Connection& c) -> core::Result<bool> {
+      auto fresh = detail::load_run(c, run_id);
+      if (!fresh) return false;
+      if (record_hook_results(c, *fresh, *hooks)) store::RunRepository::update(c, *fresh);
+      return true;
+    });
+    if (!recorded) core::log_warn("cannot record taskTransition hooks", {{"runId", run_id}, {"error", recorded.error().message}});
+  }
+  // A passive run whose tasks ended its session: afterExit, off this worker.
+  if (result && ended) hook_jobs_.after_session_end(std::move(*ended));
+  return result;
 }
 
 core::Result<Task> Engine::append_task_notes(const std::string& run_id, const std::string& task_id,
                                              const std::string& text, const Actor& actor) {
   if (text.empty()) return core::fail(core::ErrorCode::invalid_request, "text must not be empty", {{"field", "text"}});
-  return mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
+  std::optional<SessionEnd> ended;
+  auto result = mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
+    ended.reset();
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::task_append_notes, *run, "append task notes on"); !ok)
@@ -183,9 +224,12 @@ core::Result<Task> Engine::append_task_notes(const std::string& run_id, const st
     task->updated_at = core::now_iso8601();
     store::TaskRepository::update(c, *task);
     detail::append_audit(c, run_id, "task.notes_appended", actor, {{"taskId", task_id}, {"length", text.size()}});
-    finish_task_change(c, *run, actor);
+    ended = finish_task_change(c, *run, actor);
     return task;
   });
+  // A passive run whose tasks ended its session: afterExit, off this worker.
+  if (result && ended) hook_jobs_.after_session_end(std::move(*ended));
+  return result;
 }
 
 core::Result<Task> Engine::add_task(const std::string& run_id, const NewTask& input, const Actor& actor) {
@@ -196,7 +240,9 @@ core::Result<Task> Engine::add_task(const std::string& run_id, const NewTask& in
     return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
   if (auto ok = check_length("title", input.title, max_task_text); !ok) return ok.failure();
   if (auto ok = check_length("body", input.body, max_task_text); !ok) return ok.failure();
-  return mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
+  std::optional<SessionEnd> ended;
+  auto result = mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
+    ended.reset();
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::task_add, *run, "add tasks to"); !ok) return ok.failure();
@@ -213,14 +259,18 @@ core::Result<Task> Engine::add_task(const std::string& run_id, const NewTask& in
     task.created_at = task.updated_at = core::now_iso8601();
     store::TaskRepository::insert(c, task);
     detail::append_audit(c, run_id, "task.added", actor, {{"taskId", task.id}, {"title", task.title}});
-    finish_task_change(c, *run, actor);
+    ended = finish_task_change(c, *run, actor);
     return task;
   });
+  // A passive run whose tasks ended its session: afterExit, off this worker.
+  if (result && ended) hook_jobs_.after_session_end(std::move(*ended));
+  return result;
 }
 
 core::Result<DeletedTask> Engine::delete_task(const std::string& run_id, const std::string& task_id,
                                               const Actor& actor) {
-  return mutate<DeletedTask>(run_id, [&](store::Connection& c) -> core::Result<DeletedTask> {
+  std::optional<SessionEnd> ended;
+  auto result = mutate<DeletedTask>(run_id, [&](store::Connection& c) -> core::Result<DeletedTask> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::task_delete_pending, *run, "delete tasks of"); !ok)
@@ -234,9 +284,12 @@ core::Result<DeletedTask> Engine::delete_task(const std::string& run_id, const s
                         {{"runId", run_id}, {"taskId", task_id}});
     store::TaskRepository::remove(c, run_id, task_id);
     detail::append_audit(c, run_id, "task.deleted", actor, {{"taskId", task_id}});
-    finish_task_change(c, *run, actor);
+    ended = finish_task_change(c, *run, actor);
     return DeletedTask{run_id, task_id, run->updated_at};
   });
+  // A passive run whose tasks ended its session: afterExit, off this worker.
+  if (result && ended) hook_jobs_.after_session_end(std::move(*ended));
+  return result;
 }
 
 }  // namespace agentry::engine

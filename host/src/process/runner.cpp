@@ -124,6 +124,10 @@ RunResult run_program(const RunRequest& request, const RunLimits& limits) {
   std::string stdout_text, stderr_text;
   const auto deadline = std::chrono::steady_clock::now() + limits.timeout;
   bool timed_out = false;
+  bool cancelled = false;
+  // How often a cancellation is looked at: often enough that an abort feels prompt.
+  const long long slice_ms = limits.cancelled ? 100 : 1000;
+  auto cancel_requested = [&] { return limits.cancelled && limits.cancelled(); };
   if (request.stdin_data.empty()) in_write.reset();
   while (out_read.fd >= 0 || err_read.fd >= 0 || in_write.fd >= 0) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -131,12 +135,16 @@ RunResult run_program(const RunRequest& request, const RunLimits& limits) {
       timed_out = true;
       break;
     }
+    if (cancel_requested()) {
+      cancelled = true;
+      break;
+    }
     pollfd fds[3];
     nfds_t n = 0;
     if (in_write.fd >= 0) fds[n++] = {in_write.fd, POLLOUT, 0};
     if (out_read.fd >= 0) fds[n++] = {out_read.fd, POLLIN, 0};
     if (err_read.fd >= 0) fds[n++] = {err_read.fd, POLLIN, 0};
-    int ready = ::poll(fds, n, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    int ready = ::poll(fds, n, static_cast<int>(std::min<long long>(left.count(), slice_ms)));
     if (ready < 0 && errno != EINTR) break;
     for (nfds_t i = 0; i < n && ready > 0; ++i) {
       if (fds[i].revents == 0) continue;
@@ -166,21 +174,31 @@ RunResult run_program(const RunRequest& request, const RunLimits& limits) {
   in_write.reset();
   out_read.reset();
   err_read.reset();
-  if (timed_out) ::kill(-pid, SIGKILL);
+  if (timed_out || cancelled) ::kill(-pid, SIGKILL);
   int status = 0;
   pid_t waited = -1;
   // The pipes closed: the program is exiting. Wait for it, up to the deadline.
   while (true) {
     waited = ::waitpid(pid, &status, WNOHANG);
     if (waited != 0) break;
-    if (std::chrono::steady_clock::now() >= deadline && !timed_out) {
-      timed_out = true;
-      ::kill(-pid, SIGKILL);
+    if (!timed_out && !cancelled) {
+      if (std::chrono::steady_clock::now() >= deadline) {
+        timed_out = true;
+        ::kill(-pid, SIGKILL);
+      } else if (cancel_requested()) {
+        cancelled = true;
+        ::kill(-pid, SIGKILL);
+      }
     }
     ::usleep(5000);
   }
   out.stdout_text = std::move(stdout_text);
   out.stderr_text = std::move(stderr_text);
+  if (cancelled) {
+    out.cancelled = true;
+    out.error = request.argv.front() + " was cancelled; its process group was killed";
+    return finish();
+  }
   if (timed_out) {
     out.timed_out = true;
     out.error = request.argv.front() + " did not finish within " + std::to_string(limits.timeout.count()) + " ms";

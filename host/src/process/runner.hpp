@@ -6,9 +6,12 @@
 // to a cap each; past the deadline its whole group is killed. Blocking: callers run it
 // on a thread of their own (a notifier worker, a run's hook lane), never on a request
 // worker or the writer. Shared by completion notifications and lifecycle hooks.
+// Another thread can stop it early through RunLimits::cancelled (an abort, a shutdown):
+// the caller's thread checks it at least every 100 ms and then kills the whole group.
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -27,12 +30,16 @@ struct RunLimits {
   std::chrono::milliseconds timeout{10000};
   std::size_t max_stdout_bytes = 64 * 1024;
   std::size_t max_stderr_bytes = 64 * 1024;
+  /// Polled while the program runs (thread-safe, cheap): true kills its process group at
+  /// once and ends the run as cancelled. Empty: never.
+  std::function<bool()> cancelled{};
 };
 
 struct RunResult {
   bool started = false;
   bool not_startable = false;    // ENOENT/EACCES: retrying will not help
   bool timed_out = false;
+  bool cancelled = false;        // RunLimits::cancelled said so; its group was killed
   std::optional<int> exit_code;  // set when it exited
   std::optional<int> signal;     // set when a signal ended it
   std::string stdout_text, stderr_text;

@@ -4,16 +4,32 @@
 
 namespace agentry::store {
 
-void HookAuditRepository::append(Connection& c, std::string_view run_id, const core::HookAudit& a) {
-  auto s = c.prepare(
-      "INSERT INTO hook_audits (run_id, hook_id, phase, outcome, message, duration_ms, exit_code, stderr, truncated, "
-      "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  s.bind(1, run_id).bind(2, a.hook_id).bind(3, core::to_string(a.phase)).bind(4, a.outcome).bind(5, a.message);
-  s.bind(6, a.duration_ms);
-  if (a.exit_code) s.bind(7, *a.exit_code);
-  else s.bind(7, std::optional<std::string>{});
-  s.bind(8, a.stderr_excerpt).bind(9, a.output_truncated).bind(10, a.created_at);
-  s.run();
+void HookAuditRepository::append(Connection& c, std::string_view run_id, const std::vector<core::HookAudit>& audits,
+                                 int keep) {
+  if (audits.empty()) return;
+  for (const auto& a : audits) {
+    auto s = c.prepare(
+        "INSERT INTO hook_audits (run_id, hook_id, phase, outcome, message, duration_ms, exit_code, stderr, "
+        "truncated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    s.bind(1, run_id).bind(2, a.hook_id).bind(3, core::to_string(a.phase)).bind(4, a.outcome).bind(5, a.message);
+    s.bind(6, a.duration_ms);
+    if (a.exit_code) s.bind(7, *a.exit_code);
+    else s.bind(7, std::optional<std::string>{});
+    s.bind(8, a.stderr_excerpt).bind(9, a.output_truncated).bind(10, a.created_at);
+    s.run();
+  }
+  // Everything older than the run's keep-th latest row goes (hook_audits_by_run serves both).
+  auto prune = c.prepare(
+      "DELETE FROM hook_audits WHERE run_id = ?1 AND id <= (SELECT id FROM hook_audits WHERE run_id = ?1 "
+      "ORDER BY id DESC LIMIT 1 OFFSET ?2)");
+  prune.bind(1, run_id).bind(2, std::max(keep, 1));
+  prune.run();
+}
+
+int HookAuditRepository::count(Connection& c, std::string_view run_id) {
+  auto s = c.prepare("SELECT count(*) FROM hook_audits WHERE run_id = ?");
+  s.bind(1, run_id);
+  return s.step() ? s.column_int(0) : 0;
 }
 
 std::vector<core::HookAudit> HookAuditRepository::latest(Connection& c, std::string_view run_id, int limit) {

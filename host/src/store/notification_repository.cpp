@@ -83,4 +83,20 @@ void NotificationRepository::update(Connection& c, const OutboxEntry& e) {
   s.run();
 }
 
+void NotificationRepository::release(Connection& c, std::int64_t id, const std::string& payload_json,
+                                     std::int64_t due_ms) {
+  auto s = c.prepare(
+      "UPDATE notification_outbox SET state = 'pending', payload_json = ?2, next_attempt_ms = ?3 "
+      "WHERE id = ?1 AND state = 'held'");
+  s.bind(1, id).bind(2, payload_json).bind(3, due_ms);
+  s.run();
+}
+
+int NotificationRepository::release_all_held(Connection& c, std::int64_t due_ms) {
+  auto s = c.prepare("UPDATE notification_outbox SET state = 'pending', next_attempt_ms = ? WHERE state = 'held'");
+  s.bind(1, due_ms);
+  s.run();
+  return static_cast<int>(c.changes());
+}
+
 }  // namespace agentry::store

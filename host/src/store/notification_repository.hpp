@@ -20,7 +20,9 @@ struct OutboxEntry {
   int target_index = 0;         // the target's position in the run's frozen notify list
   std::string target_json;      // the target as frozen (may hold a secret: never shown)
   std::string payload_json;     // the exact body every attempt sends
-  std::string state = "pending";  // pending | delivered | failed
+  /// held | pending | delivered | failed. `held`: a run.finished whose afterExit hooks
+  /// have not run yet; never due until released (engine/after_exit.hpp).
+  std::string state = "pending";
   int attempts = 0;
   std::int64_t next_attempt_ms = 0;  // unix ms; due when <= now
   std::string last_error;
@@ -42,6 +44,11 @@ class NotificationRepository {
   static std::vector<OutboxEntry> list_for_run(Connection& c, std::string_view run_id);
   /// Writes state, attempts, next_attempt_ms, last_error, updated_at and delivered_at.
   static void update(Connection& c, const OutboxEntry& entry);
+  /// A held row becomes pending, due at `due_ms`, with `payload_json` as its body.
+  static void release(Connection& c, std::int64_t id, const std::string& payload_json, std::int64_t due_ms);
+  /// Startup: every held row becomes pending as it is (the process that held it is gone
+  /// and its hooks will not run). Returns how many.
+  static int release_all_held(Connection& c, std::int64_t due_ms);
 };
 
 }  // namespace agentry::store

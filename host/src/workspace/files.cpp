@@ -237,6 +237,18 @@ core::Result<RawFile> read_raw(const Root& root, std::string_view path, const Li
   return out;
 }
 
+core::Result<RawDownload> locate_raw(const Root& root, std::string_view path) {
+  auto file = root.open_file(path);  // every confinement check, on the opened file too
+  if (!file) return file.failure();
+  RawDownload out;
+  out.path = file->relative;
+  const auto slash = out.path.rfind('/');
+  out.name = slash == std::string::npos ? out.path : out.path.substr(slash + 1);
+  out.size = file->size;
+  out.absolute = root.path() / file->relative;
+  return out;
+}
+
 json::object to_json(const FileEntry& entry) {
   json::object out{{"name", entry.name}, {"path", entry.path}, {"type", entry.type}};
   out["size"] = entry.size ? json::value(static_cast<std::int64_t>(*entry.size)) : json::value(nullptr);

@@ -52,6 +52,17 @@ struct RawFile {
   std::string bytes;
 };
 
+/// A file to download, found and checked as read_raw() does (a regular file with one
+/// link, inside the root after symlink resolution, checked again once open), but not
+/// read: the HTTP server streams it from `absolute` (HttpResponse::file), so its size
+/// costs no memory and needs no cap.
+struct RawDownload {
+  std::string path;  // relative to the root, symlinks resolved
+  std::string name;  // its last component, for Content-Disposition
+  std::uint64_t size = 0;
+  std::filesystem::path absolute;  // the root's real path / `path`: what was opened and checked
+};
+
 /// Directory names a search never enters: dependency trees and version-control data.
 bool is_skipped_directory(std::string_view name);
 
@@ -64,6 +75,7 @@ core::Result<SearchResult> search_paths(const Root& root, std::string_view query
 /// UTF-8 text, PAYLOAD_TOO_LARGE over the preview limit.
 core::Result<Preview> preview_file(const Root& root, std::string_view path, const Limits& limits);
 core::Result<RawFile> read_raw(const Root& root, std::string_view path, const Limits& limits);
+core::Result<RawDownload> locate_raw(const Root& root, std::string_view path);
 
 boost::json::object to_json(const FileEntry& entry);
 boost::json::object to_json(const Listing& listing);
