@@ -63,7 +63,7 @@ class TimelineStream final : public EventStream {
   StreamBatch poll(std::size_t max_frames, bool look_in_store) override {
     auto history = [this](std::int64_t after, std::int64_t upto,
                           std::size_t limit) -> std::optional<std::vector<Frame>> {
-      store::EventPageQuery q{after, limit, upto, true};
+      store::EventPageQuery q{.after = after, .limit = limit, .upto = upto, .stored_payload = true};
       auto page = engine_.timeline(run_id_, q);
       if (!page) return std::nullopt;
       std::vector<Frame> frames;
