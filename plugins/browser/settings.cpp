@@ -28,6 +28,9 @@ const json::value* field(const json::object& bc, std::string_view key) {
   if (const json::value* nested = bc.if_contains("browser"); nested && nested->is_object())
     if (const json::value* v = nested->get_object().if_contains(key)) return v->is_null() ? nullptr : v;
   const json::value* v = bc.if_contains("browser." + std::string(key));
+  if (v && !v->is_null()) return v;
+  // The host hands a plugin its own section (agent.md's backendConfig.browser) directly.
+  v = bc.if_contains(key);
   return v && !v->is_null() ? v : nullptr;
 }
 

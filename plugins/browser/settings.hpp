@@ -1,7 +1,8 @@
 // What one attempt of the browser backend is told to do, read from the start params:
 // the Chromium binary, the script, the timeouts, the live view switch and the per-run
 // profile directory. Every field is read from backendConfig.browser.<name> (a nested
-// object) or from the dotted key backendConfig["browser.<name>"].
+// object), the dotted key backendConfig["browser.<name>"], or backendConfig.<name> (the
+// host passes the agent's backendConfig.browser section as the plugin's backendConfig).
 #pragma once
 
 #include <boost/json/object.hpp>
