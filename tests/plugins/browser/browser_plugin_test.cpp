@@ -326,5 +326,64 @@ TEST_F(BrowserPlugin, AFailingStepNamesTheStep) {
   EXPECT_EQ(chromium_processes(profile), 0);
 }
 
+// A host of ABI 1.2 or later knows the live view event (type 15): frames flow.
+TEST_F(BrowserPlugin, LiveViewSendsFramesToANewerHost) {
+  Site site;
+  Instance in;
+  const_cast<agentry_host_t*>(in.host_.table())->abi_version.minor = 2;  // test host: claim ABI 1.2
+  const std::string profile = (in.profile_.path() / "p").string();
+  json::array steps{step({{"action", "navigate"}, {"url", site.url("/")}}),
+                    step({{"action", "type"}, {"selector", "#q"}, {"text", "frames"}}),
+                    step({{"action", "waitFor"}, {"text", "never"}, {"timeoutMs", 1500}})};
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(in.start({{"steps", steps}, {"liveView", true}}, profile), AGENTRY_OK);
+  ASSERT_TRUE(in.host_.wait_until(
+      [](const auto& events) {
+        for (const auto& ev : events)
+          if (ev.type == AGENTRY_EVENT_TOOL_COMPLETED) return true;
+        return false;
+      },
+      std::chrono::seconds(60)));
+  std::cerr << "start to first page loaded: "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count()
+            << " ms\n";
+  const json::object fin = in.wait_finished();
+  EXPECT_EQ(fin.at("outcome"), "error");  // the waitFor times out
+  int frames = 0;
+  for (const auto& ev : in.host_.events())
+    if (ev.type == 15) {
+      ++frames;
+      EXPECT_EQ(ev.payload.at("mime"), "image/jpeg");
+      EXPECT_TRUE(ev.flags & AGENTRY_EVENT_FLAG_EPHEMERAL);
+      EXPECT_GT(ev.payload.at("width").as_int64(), 0);
+      EXPECT_FALSE(ev.payload.at("data").as_string().empty());
+    }
+  EXPECT_GT(frames, 0);
+  EXPECT_LE(frames, 20);  // at most ~4 per second
+}
+
+TEST_F(BrowserPlugin, LiveViewSaysUnavailableWhenChromiumCannotStart) {
+  Instance in;
+  const_cast<agentry_host_t*>(in.host_.table())->abi_version.minor = 2;
+  const std::string profile = (in.profile_.path() / "p").string();
+  ASSERT_EQ(in.start({{"steps", json::array{step({{"action", "read"}})}}, {"liveView", true}, {"chromium", "/nonexistent"}},
+                     profile),
+            AGENTRY_OK);
+  EXPECT_EQ(in.wait_finished().at("outcome"), "error");
+  int unavailable = 0;
+  for (const auto& ev : in.host_.events())
+    if (ev.type == 15 && ev.payload.at("status") == "unavailable") ++unavailable;
+  EXPECT_EQ(unavailable, 1);
+}
+
+TEST_F(BrowserPlugin, NoFramesByDefault) {
+  Instance in;
+  const_cast<agentry_host_t*>(in.host_.table())->abi_version.minor = 2;
+  const std::string profile = (in.profile_.path() / "p").string();
+  ASSERT_EQ(in.start({{"steps", json::array{step({{"action", "read"}})}}, {"chromium", "/nonexistent"}}, profile), AGENTRY_OK);
+  EXPECT_EQ(in.wait_finished().at("outcome"), "error");
+  for (const auto& ev : in.host_.events()) EXPECT_NE(ev.type, 15);
+}
+
 }  // namespace
 }  // namespace agentry::test
