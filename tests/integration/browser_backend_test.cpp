@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 namespace agentry::integration {
@@ -109,6 +110,58 @@ TEST_F(BrowserBackendTest, AScriptRunFillsTheFormAndReportsTheResultPage) {
   EXPECT_EQ(tools, 5);
   EXPECT_TRUE(fs::exists(work_ / "browser-artifacts" / "shot.png"));
   EXPECT_TRUE(fs::is_directory(home_ / "browser-profiles")) << "the profile lives under the daemon's home";
+}
+
+// Chromium processes whose command line names `needle` (zombies excluded).
+int chromium_processes(const std::string& needle) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmd.find(needle) == std::string::npos) continue;
+    std::ifstream st(entry.path() / "stat");
+    std::string line;
+    std::getline(st, line);
+    const auto p = line.rfind(')');
+    if (p != std::string::npos && p + 2 < line.size() && line[p + 2] != 'Z') ++count;
+  }
+  return count;
+}
+
+TEST_F(BrowserBackendTest, AbortLeavesNoChromium) {
+  FormSite site;
+  write_agent("waiter", "browser",
+              "{steps: [{action: navigate, url: '" + site.url("/") +
+                  "'}, {action: waitFor, text: 'never there', timeoutMs: 60000}]}");
+  auto run = start_agent_run("waiter");
+  const std::string profiles = (home_ / "browser-profiles").string();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool waiting = false;
+  while (!waiting && std::chrono::steady_clock::now() < deadline) {
+    for (const auto& e : timeline(run))
+      if (e.at("kind") == "tool.started" && e.at("payload").at("input").at("action") == "waitFor") waiting = true;
+    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(waiting);
+  EXPECT_GT(chromium_processes(profiles), 0);
+  auto aborted = client().post_json("/api/runs/" + run + "/abort", json::object{{"reason", "enough"}});
+  ASSERT_EQ(aborted.status, 200) << aborted.body;
+  EXPECT_EQ(wait_until_settled(run), "aborted");
+  EXPECT_EQ(chromium_processes(profiles), 0);
+}
+
+TEST_F(BrowserBackendTest, AMissingChromiumEndsTheRunWithTheReason) {
+  write_agent("nochrome", "browser", "{chromium: /nonexistent, steps: [{action: read}]}");
+  auto run = start_agent_run("nochrome");
+  EXPECT_EQ(wait_until_settled(run), "error");
+  bool saw = false;
+  for (const auto& e : timeline(run)) {
+    const std::string text = json::serialize(e.at("payload"));
+    saw = saw || (text.find("/nonexistent") != std::string::npos && text.find("apt-get install chromium") != std::string::npos);
+  }
+  EXPECT_TRUE(saw);
 }
 
 }  // namespace
