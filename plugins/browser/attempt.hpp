@@ -1,0 +1,86 @@
+// One attempt of the browser backend: a worker thread that starts Chromium, plays the
+// script and always takes Chromium down before its terminal FINISHED.
+#pragma once
+
+#include <agentry/plugin/cpp/backend.hpp>
+#include <boost/json/object.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "browser/cdp_pipe.hpp"
+#include "browser/settings.hpp"
+
+namespace agentry::browser {
+
+// The live view event; AGENTRY_EVENT_BROWSER_FRAME in plugin-api/events.h from ABI 1.2.
+// A local constant until that header lands; the value is fixed by the ABI.
+constexpr uint16_t kEventBrowserFrame = 15;
+
+struct StepFailure {
+  std::string message;
+};
+
+class Attempt {
+ public:
+  Attempt(plugin::Host& host, plugin::StartParams params);
+  ~Attempt();  // interrupts and joins (obligation 10)
+  Attempt(const Attempt&) = delete;
+  Attempt& operator=(const Attempt&) = delete;
+
+  void launch();
+  bool finishing() const noexcept { return finishing_.load(); }
+  void interrupt(std::string_view reason);  // [control] kills Chromium's group at once
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  void run() noexcept;
+  std::pair<std::string, std::string> play();  // outcome, message
+  void start_browser();
+  void emit(uint16_t type, const boost::json::object& payload, uint32_t flags = 0);
+  void notice(const std::string& level, const std::string& message);
+  void unavailable(const std::string& reason);
+  bool frames_allowed() const;
+  void on_event(const std::string& method, const boost::json::object& params, const std::string& session);
+
+  // Actions: the tool output text; throw StepFailure.
+  std::string act(const Step& step, std::size_t index, boost::json::object& result);
+  boost::json::value eval(const std::string& expression, Clock::time_point deadline);
+  CdpReply page_call(const std::string& method, boost::json::object params, Clock::time_point deadline);
+  void wait_navigation(uint64_t generation_before, Clock::time_point deadline, bool must_start);
+  boost::json::object locate(const Step& step, Clock::time_point deadline);
+  void mouse_click(double x, double y, Clock::time_point deadline);
+  std::string artifacts_dir();
+
+  plugin::Host& host_;
+  const plugin::StartParams params_;
+  Settings settings_;
+  std::unique_ptr<Chromium> chromium_;
+  std::string session_;     // the page's flattened DevTools session
+  std::string main_frame_;
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint64_t nav_started_ = 0;  // main-frame loads started
+  uint64_t nav_stopped_ = 0;  // main-frame loads stopped
+  std::string url_;
+  struct Download {
+    std::string guid, filename, state;
+  };
+  std::optional<Download> download_;
+  Clock::time_point last_frame_{};
+
+  std::atomic<bool> interrupted_{false};
+  std::string reason_;
+  std::atomic<bool> finishing_{false};
+  uint64_t ids_ = 0;
+  std::thread worker_;
+};
+
+}  // namespace agentry::browser

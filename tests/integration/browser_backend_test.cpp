@@ -1,0 +1,168 @@
+// The browser backend through the real daemon: a script-mode run against a loopback site.
+#include "daemon_fixture.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace agentry::integration {
+namespace {
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+// A two-page site: a form and the page showing what it received. One request per connection.
+class FormSite {
+ public:
+  FormSite() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    ::listen(fd_, 64);
+    socklen_t len = sizeof a;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    thread_ = std::thread([this] {
+      for (;;) {
+        const int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (c < 0 || stopping_) {
+          if (c >= 0) ::close(c);
+          return;
+        }
+        std::thread([c] { serve(c); }).detach();
+      }
+    });
+  }
+  ~FormSite() {
+    stopping_ = true;
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+    thread_.join();
+  }
+  std::string url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
+
+ private:
+  static void serve(int c) {
+    std::string req;
+    char buf[4096];
+    while (req.find("\r\n\r\n") == std::string::npos) {
+      const ssize_t n = ::recv(c, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      req.append(buf, static_cast<std::size_t>(n));
+    }
+    std::string target = req.substr(req.find(' ') + 1);
+    target = target.substr(0, target.find(' '));
+    std::string body;
+    if (target.rfind("/result?q=", 0) == 0) {
+      std::string q = target.substr(10);
+      for (auto& ch : q) if (ch == '+') ch = ' ';
+      body = "<html><head><title>Result</title></head><body>You sent: " + q + "</body></html>";
+    } else {
+      body = "<html><head><title>Form</title></head><body><form action=\"/result\"><input id=\"q\" name=\"q\">"
+             "<button id=\"go\">Send</button></form></body></html>";
+    }
+    const std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " +
+                             std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    ::send(c, resp.data(), resp.size(), MSG_NOSIGNAL);
+    ::close(c);
+  }
+  int fd_ = -1;
+  uint16_t port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+class BrowserBackendTest : public DaemonTest {
+ protected:
+  void SetUp() override {
+    if (!fs::exists("/usr/bin/chromium")) GTEST_SKIP() << "/usr/bin/chromium is not installed (apt-get install chromium)";
+    DaemonTest::SetUp();
+  }
+};
+
+TEST_F(BrowserBackendTest, AScriptRunFillsTheFormAndReportsTheResultPage) {
+  FormSite site;
+  write_agent("surfer", "browser",
+              "{steps: [{action: navigate, url: '" + site.url("/") +
+                  "'}, {action: type, selector: '#q', text: 'daemon words'}, {action: click, selector: '#go'}, "
+                  "{action: read}, {action: screenshot, name: shot}, {action: finish, summary: 'form sent'}]}");
+  auto run = start_agent_run("surfer");
+  EXPECT_EQ(wait_until_settled(run, std::chrono::seconds(90)), "success");
+  bool saw_text = false, saw_summary = false;
+  int tools = 0;
+  for (const auto& e : timeline(run)) {
+    const std::string kind(e.at("kind").as_string());
+    if (kind == "tool.completed") ++tools;
+    if (kind != "message.completed") continue;
+    const std::string text(e.at("payload").at("text").as_string());
+    saw_text = saw_text || text.find("You sent: daemon words") != std::string::npos;
+    saw_summary = saw_summary || text == "form sent";
+  }
+  EXPECT_TRUE(saw_text);
+  EXPECT_TRUE(saw_summary);
+  EXPECT_EQ(tools, 5);
+  EXPECT_TRUE(fs::exists(work_ / "browser-artifacts" / "shot.png"));
+  EXPECT_TRUE(fs::is_directory(home_ / "browser-profiles")) << "the profile lives under the daemon's home";
+}
+
+// Chromium processes whose command line names `needle` (zombies excluded).
+int chromium_processes(const std::string& needle) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmd.find(needle) == std::string::npos) continue;
+    std::ifstream st(entry.path() / "stat");
+    std::string line;
+    std::getline(st, line);
+    const auto p = line.rfind(')');
+    if (p != std::string::npos && p + 2 < line.size() && line[p + 2] != 'Z') ++count;
+  }
+  return count;
+}
+
+TEST_F(BrowserBackendTest, AbortLeavesNoChromium) {
+  FormSite site;
+  write_agent("waiter", "browser",
+              "{steps: [{action: navigate, url: '" + site.url("/") +
+                  "'}, {action: waitFor, text: 'never there', timeoutMs: 60000}]}");
+  auto run = start_agent_run("waiter");
+  const std::string profiles = (home_ / "browser-profiles").string();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool waiting = false;
+  while (!waiting && std::chrono::steady_clock::now() < deadline) {
+    for (const auto& e : timeline(run))
+      if (e.at("kind") == "tool.started" && e.at("payload").at("input").at("action") == "waitFor") waiting = true;
+    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(waiting);
+  EXPECT_GT(chromium_processes(profiles), 0);
+  auto aborted = client().post_json("/api/runs/" + run + "/abort", json::object{{"reason", "enough"}});
+  ASSERT_EQ(aborted.status, 200) << aborted.body;
+  EXPECT_EQ(wait_until_settled(run), "aborted");
+  EXPECT_EQ(chromium_processes(profiles), 0);
+}
+
+TEST_F(BrowserBackendTest, AMissingChromiumEndsTheRunWithTheReason) {
+  write_agent("nochrome", "browser", "{chromium: /nonexistent, steps: [{action: read}]}");
+  auto run = start_agent_run("nochrome");
+  EXPECT_EQ(wait_until_settled(run), "error");
+  bool saw = false;
+  for (const auto& e : timeline(run)) {
+    const std::string text = json::serialize(e.at("payload"));
+    saw = saw || (text.find("/nonexistent") != std::string::npos && text.find("apt-get install chromium") != std::string::npos);
+  }
+  EXPECT_TRUE(saw);
+}
+
+}  // namespace
+}  // namespace agentry::integration
