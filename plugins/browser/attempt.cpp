@@ -201,7 +201,7 @@ bool Attempt::frames_allowed() const {
 
 void Attempt::unavailable(const std::string& reason) {
   if (frames_allowed())
-    emit(kEventBrowserFrame, {{"status", "unavailable"}, {"reason", reason}}, AGENTRY_EVENT_FLAG_EPHEMERAL);
+    emit(AGENTRY_EVENT_BROWSER_FRAME, {{"status", "unavailable"}, {"reason", reason}}, AGENTRY_EVENT_FLAG_EPHEMERAL);
 }
 
 void Attempt::run() noexcept {
@@ -341,7 +341,7 @@ void Attempt::on_event(const std::string& method, const json::object& p, const s
       const double scale = std::min({1.0, w > 0 ? 1280 / w : 1.0, h > 0 ? 800 / h : 1.0});
       w = std::round(w * scale), h = std::round(h * scale);
     }
-    emit(kEventBrowserFrame,
+    emit(AGENTRY_EVENT_BROWSER_FRAME,
          {{"mime", "image/jpeg"}, {"data", str(p, "data")}, {"width", static_cast<int64_t>(w)},
           {"height", static_cast<int64_t>(h)}, {"url", url}},
          AGENTRY_EVENT_FLAG_EPHEMERAL);

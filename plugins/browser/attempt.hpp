@@ -19,10 +19,6 @@
 
 namespace agentry::browser {
 
-// The live view event; AGENTRY_EVENT_BROWSER_FRAME in plugin-api/events.h from ABI 1.2.
-// A local constant until that header lands; the value is fixed by the ABI.
-constexpr uint16_t kEventBrowserFrame = 15;
-
 struct StepFailure {
   std::string message;
 };

@@ -1,6 +1,7 @@
 /* The public ABI headers compile as strict C11 (-std=c11 -Wpedantic -Werror), so they
  * never pick up C++-only constructs, and their layout rules hold. */
 #include "agentry/plugin/plugin.h"
+#include "agentry/plugin/ext/ask.h"
 #include "agentry/plugin/ext/detach.h"
 #include "agentry/plugin/ext/thread_check.h"
 

@@ -1,10 +1,12 @@
 // The public ABI headers, the thread-check extension and the C++ glue compile as strict
 // C++20 with the project's warnings as errors, and the glue instantiates.
 #include "agentry/plugin/plugin.h"
+#include "agentry/plugin/ext/ask.h"
 #include "agentry/plugin/ext/detach.h"
 #include "agentry/plugin/ext/thread_check.h"
 #include "agentry/plugin/cpp/backend.hpp"
 #include "agentry/plugin/cpp/detach.hpp"
+#include "agentry/plugin/cpp/ask.hpp"
 
 #include <cstddef>
 #include <type_traits>

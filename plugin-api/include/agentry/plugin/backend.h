@@ -21,6 +21,7 @@ extern "C" {
 #define AGENTRY_FEATURE_INPUT "input"         /* send_input() while running */
 #define AGENTRY_FEATURE_APPROVALS "approvals" /* emits APPROVAL_REQUEST, takes answers */
 #define AGENTRY_FEATURE_DETACH "detach"       /* offers ext/detach.h (ABI 1.1) */
+#define AGENTRY_FEATURE_ASK "ask"             /* offers ext/ask.h (ABI 1.2) */
 
 typedef struct agentry_backend_descriptor {
   agentry_version_t abi_version;

@@ -52,7 +52,15 @@ enum {
   AGENTRY_EVENT_PLAN = 13,
   /* Since 1.1. {"diff": string, "truncated"?: bool}: the unified diff of the files the
    * agent changed in this attempt so far, whole; each one replaces the last. */
-  AGENTRY_EVENT_DIFF = 14
+  AGENTRY_EVENT_DIFF = 14,
+  /* Since 1.2. A browser's live view, always flagged EPHEMERAL (the host keeps each
+   * run's latest one in memory, never in the timeline). Either a frame
+   *   {"mime": "image/jpeg", "data": string (base64), "width"?: int, "height"?: int,
+   *    "url"?: string}
+   * or, when there is nothing to show, why:
+   *   {"status": "unavailable", "reason": string}.
+   * A plugin sends at most a few per second and only to a host of minor 2 or later. */
+  AGENTRY_EVENT_BROWSER_FRAME = 15
 };
 
 enum {
