@@ -83,6 +83,7 @@ class Attempt {
   std::optional<Finish> step(const Hang& s);
   std::optional<Finish> step(const Fail& s);
   std::optional<Finish> step(const Exec& s);
+  std::optional<Finish> step(const Frame& s);
 
   plugin::Host& host_;
   const plugin::StartParams params_;

@@ -18,7 +18,17 @@ std::optional<std::string> string_member(const std::string& payload, std::string
 }
 }  // namespace
 
-MockBackend::~MockBackend() { attempt_.reset(); }
+MockBackend::~MockBackend() {
+  question_.reset();
+  attempt_.reset();
+}
+
+agentry_status_t MockBackend::ask(std::string ask_id, std::string request_json) {
+  if (attempt_ || question_) return AGENTRY_ERR_INVALID_STATE;  // the host asks a fresh instance, once
+  if (const agentry_status_t st = Question::check(request_json); st != AGENTRY_OK) return st;
+  question_ = std::make_unique<Question>(host(), std::move(ask_id), std::move(request_json));
+  return AGENTRY_OK;
+}
 
 agentry_status_t MockBackend::start(const plugin::StartParams& params) {
   if (attempt_ && !attempt_->finishing()) return AGENTRY_ERR_INVALID_STATE;
@@ -57,8 +67,8 @@ agentry_status_t MockBackend::interrupt(std::string_view reason) {
 }
 
 namespace {
-constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME, AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT,
-                                     AGENTRY_FEATURE_APPROVALS, nullptr};
+constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME,    AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT,
+                                     AGENTRY_FEATURE_APPROVALS, AGENTRY_FEATURE_ASK,       nullptr};
 }  // namespace
 
 const agentry_backend_descriptor_t kMockDescriptor{

@@ -81,9 +81,9 @@ class StepReader {
   std::string_view kind_;
 };
 
-constexpr std::array<std::string_view, 13> kKinds = {"say",        "events", "reasoning", "tool",     "usage",
+constexpr std::array<std::string_view, 14> kKinds = {"say",        "events", "reasoning", "tool",     "usage",
                                                      "notice",     "checkpoint", "ask",   "waitInput", "sleepMs",
-                                                     "hang",       "fail",   "exec"};
+                                                     "hang",       "fail",   "exec",      "frame"};
 
 Step parse_step(const json::value& value) {
   if (!value.is_object()) fail("a step must be a JSON object");
@@ -95,7 +95,7 @@ Step parse_step(const json::value& value) {
     kind = k;
   }
   if (kind.empty()) fail("a step needs one of: say, events, reasoning, tool, usage, notice, checkpoint, ask, "
-                         "waitInput, sleepMs, hang, fail, exec");
+                         "waitInput, sleepMs, hang, fail, exec, frame");
   const StepReader r(obj, kind);
   if (kind == "say") {
     r.allow({"deltas", "rateHz"});
@@ -124,6 +124,14 @@ Step parse_step(const json::value& value) {
   if (kind == "usage") {
     if (!obj.at("usage").is_object()) fail("\"usage\" step: the value must be an object");
     return Usage{json::serialize(obj.at("usage"))};
+  }
+  if (kind == "frame") {
+    if (!obj.at("frame").is_object()) fail("\"frame\" step: the value must be an object");
+    const StepReader inner(obj.at("frame").get_object(), kind);
+    inner.allow({"count", "rateHz", "unavailable"});
+    Frame frame{inner.count("count", 1), inner.rate("rateHz"), inner.string("unavailable", "")};
+    if (frame.count > 100000) fail("\"frame\" step: \"count\" is over 100000");
+    return frame;
   }
   if (kind == "tool" || kind == "ask") {
     if (!obj.at(kind).is_object()) fail("\"" + std::string(kind) + "\" step: the value must be an object");

@@ -29,6 +29,10 @@
 //   {"sleepMs": N}             waits N ms.
 //   {"hang": true}             waits until interrupted.
 //   {"fail": "message"}        ends the attempt: FINISHED {"outcome":"error"}.
+//   {"frame": {"count": N, "rateHz": R}}
+//       N browser live view frames (BROWSER_FRAME, ephemeral; a tiny grey JPEG with
+//       "url": "mock://frame/<i>"), paced at R per second; only to a host of ABI 1.2+.
+//   {"frame": {"unavailable": "reason"}}   one BROWSER_FRAME saying there is no view.
 //   {"exec": ["prog", "arg", ...]}
 //       runs prog (PATH lookup) in the workspace with the start env added; TOOL_STARTED,
 //       TOOL_COMPLETED with its combined output (first 64 KiB) and exit code; a nonzero
@@ -90,9 +94,14 @@ struct Fail {
 struct Exec {
   std::vector<std::string> argv;
 };
+struct Frame {
+  uint64_t count = 1;
+  double rate_hz = 0;
+  std::string unavailable;  // non-empty: one "unavailable" frame with this reason
+};
 
 using Step = std::variant<Say, Events, Reasoning, Tool, Usage, Notice, Checkpoint, Ask, WaitInput, Sleep, Hang,
-                          Fail, Exec>;
+                          Fail, Exec, Frame>;
 
 struct Script {
   std::vector<Step> steps;

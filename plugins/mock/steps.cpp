@@ -9,6 +9,7 @@
 #include "agentry/plugin/cpp/json.hpp"
 #include "mock/attempt.hpp"
 #include "mock/exec.hpp"
+#include "mock/jpeg.hpp"
 
 namespace agentry::mock {
 namespace json = boost::json;
@@ -66,6 +67,29 @@ std::optional<Finish> Attempt::step(const Events& s) {
   }
   if (s.complete)
     emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", whole}, {"itemId", item}, {"role", "assistant"}});
+  return std::nullopt;
+}
+
+std::optional<Finish> Attempt::step(const Frame& s) {
+  // A host older than ABI 1.2 does not know the event: it would show up as "event.15".
+  const agentry_version_t v = host_.raw()->abi_version;
+  if (v.major == 1 && v.minor < 2) {
+    notice("warning", "frame step skipped: the host's ABI is older than 1.2");
+    return std::nullopt;
+  }
+  if (!s.unavailable.empty()) {
+    emit(AGENTRY_EVENT_BROWSER_FRAME, {{"status", "unavailable"}, {"reason", s.unavailable}},
+         AGENTRY_EVENT_FLAG_EPHEMERAL);
+    return std::nullopt;
+  }
+  const auto t0 = Clock::now();
+  for (uint64_t i = 1; i <= s.count; ++i) {
+    if (!pace(t0, i - 1, s.rate_hz)) return std::nullopt;
+    emit(AGENTRY_EVENT_BROWSER_FRAME,
+         {{"mime", "image/jpeg"}, {"data", tiny_jpeg_base64()}, {"width", 8}, {"height", 8},
+          {"url", "mock://frame/" + std::to_string(i)}},
+         AGENTRY_EVENT_FLAG_EPHEMERAL);
+  }
   return std::nullopt;
 }
 

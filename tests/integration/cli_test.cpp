@@ -44,6 +44,25 @@ TEST_P(CliTest, RunFollowsAMockRunToSuccess) {
   EXPECT_TRUE(contains(audit.out, "run.started")) << audit.out;
 }
 
+TEST_P(CliTest, AskPrintsTheBackendsAnswerWithoutATurn) {
+  auto r = cli({"run", "talker", "-m", "go"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto id = run_id_from(r);
+  auto answered = cli({"ask", id, "what happened?"});
+  EXPECT_EQ(answered.code, 0) << answered.err;
+  EXPECT_TRUE(contains(answered.out, "status=success")) << answered.out;
+  EXPECT_TRUE(contains(answered.out, "question=what happened?")) << answered.out;
+  auto as_json = cli({"ask", id, "and now?", "--json"});
+  ASSERT_EQ(as_json.code, 0) << as_json.err;
+  auto body = boost::json::parse(as_json.out).as_object();
+  EXPECT_EQ(body.at("runId").as_string(), id);
+  EXPECT_TRUE(contains(std::string(body.at("answer").as_string()), "question=and now?"));
+  EXPECT_NE(cli({"ask", id, "q", "--timeout", "0"}).code, 0);
+  auto types = audit_types(id);
+  EXPECT_EQ(std::count(types.begin(), types.end(), "run.asked"), 2) << "each ask is audited";
+  EXPECT_EQ(show(id).at("status"), "success");
+}
+
 TEST_P(CliTest, ExitCodesFollowHowTheRunEnded) {
   EXPECT_EQ(cli({"run", "failer", "-m", "go"}).code, 4);
 

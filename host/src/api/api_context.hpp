@@ -33,6 +33,8 @@ class Operations;
 void add_public_routes(Router& router, ApiContext& context);
 /// The Server-Sent Events routes.
 void add_stream_routes(Router& router, ApiContext& context);
+/// GET /api/runs/:runId/browser/frame (browser_routes.cpp).
+void add_browser_routes(Router& router, ApiContext& context);
 
 /// PUT/DELETE /api/runs/:runId/schedule, POST .../schedule/enable|disable (schedule_operations.cpp).
 void add_schedule_routes(Router& router, const Operations& ops);

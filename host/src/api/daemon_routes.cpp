@@ -30,6 +30,7 @@ void add_all_routes(Router& router, ApiContext& context, const Operations& ops) 
   add_attachment_routes(router, context, ops);
   add_workspace_routes(router, context);
   add_stream_routes(router, context);
+  add_browser_routes(router, context);
 }
 
 }  // namespace agentry::api

@@ -32,6 +32,7 @@ constexpr Route routes[] = {
     {"POST",   "/api/runs/:runId/ready",                           "runs.ready"},
     {"POST",   "/api/runs/:runId/resume",                          "runs.resume"},
     {"POST",   "/api/runs/:runId/abort",                           "runs.abort"},
+    {"POST",   "/api/runs/:runId/ask",                             "runs.ask"},
     {"POST",   "/api/runs/:runId/archive",                         "runs.archive"},
     {"POST",   "/api/runs/:runId/unarchive",                       "runs.unarchive"},
     {"POST",   "/api/runs/:runId/reset",                           "runs.reset"},

@@ -73,5 +73,7 @@ class JsonBody {
 inline constexpr std::size_t max_message_bytes = 256 * 1024;
 inline constexpr std::size_t max_name_bytes = 200;
 inline constexpr std::size_t max_note_bytes = 64 * 1024;
+/// A question put to a run's backend (runs.ask).
+inline constexpr std::size_t max_question_bytes = 16 * 1024;
 
 }  // namespace agentry::api

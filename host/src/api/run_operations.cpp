@@ -189,6 +189,28 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
     return OperationResult{
         json::object{{"runId", *id}, {"brief", events::redact_text(view->run.frozen, view->run.frozen.brief)}}};
   });
+  // Waits on the backend: the server runs it on the slow-work pool (api/slow_work.hpp).
+  ops.add("runs.ask", [&engine](const OperationRequest& request) -> Result<OperationResult> {
+    auto params = params_of(request, {"runId", "question", "timeoutSec"});
+    if (!params) return params.failure();
+    auto id = run_id_of(*params);
+    if (!id) return id.failure();
+    auto question = params->required_string("question");
+    if (!question) return question.failure();
+    if (question->find_first_not_of(" \t\r\n") == std::string::npos)
+      return core::fail(core::ErrorCode::invalid_request, "question must not be empty", {{"field", "question"}});
+    if (question->size() > max_question_bytes) return too_long("question", "16 KiB");
+    auto timeout = params->optional_int("timeoutSec", 1, 300);
+    if (!timeout) return timeout.failure();
+    engine::AskRequest ask{*question, std::chrono::seconds(timeout->value_or(60))};
+    auto answer = engine.ask(*id, ask, request.actor);
+    if (!answer) return answer.failure();
+    json::object body{{"askId", answer->ask_id},       {"runId", answer->run_id},
+                      {"backend", answer->backend},    {"question", *question},
+                      {"answer", answer->answer},      {"durationMs", answer->duration_ms}};
+    if (!answer->usage.empty()) body["usage"] = answer->usage;
+    return OperationResult{std::move(body)};
+  });
   ops.add("runs.delete", [&engine](const OperationRequest& request) -> Result<OperationResult> {
     auto params = params_of(request, {"runId"});
     if (!params) return params.failure();

@@ -2,6 +2,7 @@
 
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "events/browser_frames.hpp"
 #include "events/projections.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -157,6 +158,48 @@ class DetailStream final : public StreamBase {
   std::string sent_;  // the last snapshot sent
 };
 
+/// A run's browser live view: the newest frame at each wake, never a queue of old ones
+/// (events/browser_frames.hpp). Before any frame, one browser_unavailable saying why.
+class BrowserStream final : public StreamBase {
+ public:
+  BrowserStream(engine::Engine& engine, std::string run_id) : engine_(engine), run_id_(std::move(run_id)) {}
+
+  const char* channel() const override { return "browser"; }
+
+  void start(std::function<void()> w) override {
+    set_waker(std::move(w));
+    subscribe(engine_.bus(), Channel::browser, run_id_);
+    wake();
+  }
+
+  StreamBatch poll(std::size_t, bool) override {
+    StreamBatch out;
+    auto latest = engine_.bus().browser().latest(run_id_);
+    if (latest && latest->seq == sent_seq_) return out;
+    if (latest) {
+      out.frames.push_back(latest->frame);
+      sent_seq_ = latest->seq;
+      return out;
+    }
+    // No view kept: the stream just began, or the run was deleted.
+    auto view = engine_.view(run_id_);
+    if (!view) {
+      out.closed = true;
+      out.frames.push_back(object_frame({{"type", "run_removed"}, {"runId", run_id_}}));
+      return out;
+    }
+    if (!explained_) out.frames.push_back(events::no_view_frame(view->run));
+    explained_ = true;
+    return out;
+  }
+
+ private:
+  engine::Engine& engine_;
+  std::string run_id_;
+  std::uint64_t sent_seq_ = 0;
+  bool explained_ = false;
+};
+
 /// Every run's summary: a set of runs changed since the last poll, so a subscriber that
 /// falls behind gets each run once, as it is now.
 class SummaryStream final : public StreamBase {
@@ -225,9 +268,10 @@ StreamBatch poll_stream(EventStream& source, std::size_t max_frames, bool look_i
 core::Result<std::shared_ptr<EventStream>> open_stream(engine::Engine& engine, const StreamRequest& request) {
   const bool summary = request.channel == "run_summary";
   if (!summary && request.channel != "run_detail" && request.channel != "run_timeline" &&
-      request.channel != "run_audit")
+      request.channel != "run_audit" && request.channel != "run_browser")
     return core::fail(core::ErrorCode::invalid_request,
-                      "channel must be run_summary, run_detail, run_timeline or run_audit", {{"field", "channel"}});
+                      "channel must be run_summary, run_detail, run_timeline, run_audit or run_browser",
+                      {{"field", "channel"}});
   if (summary) {
     if (!request.run_id.empty())
       return core::fail(core::ErrorCode::invalid_request, "run_summary covers every run; leave runId out");
@@ -239,6 +283,8 @@ core::Result<std::shared_ptr<EventStream>> open_stream(engine::Engine& engine, c
   // The run must exist before the stream starts, so a bad id gets an error, not a stream.
   if (auto view = engine.view(request.run_id); !view) return view.failure();
   if (request.channel == "run_detail") return std::shared_ptr<EventStream>(std::make_shared<DetailStream>(engine, request.run_id));
+  if (request.channel == "run_browser")
+    return std::shared_ptr<EventStream>(std::make_shared<BrowserStream>(engine, request.run_id));
   if (request.channel == "run_timeline")
     return std::shared_ptr<EventStream>(std::make_shared<TimelineStream>(engine, request.run_id, request.after));
   return std::shared_ptr<EventStream>(std::make_shared<AuditStream>(engine, request.run_id, request.after));

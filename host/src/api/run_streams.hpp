@@ -6,6 +6,7 @@
 //   timeline  one run's timeline envelopes from a cursor on (id: <cursor>), ephemeral
 //             deltas (no id) in their place among them (events/timeline_feed.hpp)
 //   audit     one run's audit envelopes from a cursor on (id: <cursor>)
+//   browser   one run's browser live view: the newest frame at each change, or why none
 
 #include "api/event_stream.hpp"
 #include "core/result.hpp"
@@ -24,7 +25,7 @@ inline constexpr std::size_t max_pending_summaries = 10000;
 inline constexpr std::size_t stream_batch_frames = 1024;
 
 struct StreamRequest {
-  std::string channel;  // run_summary, run_detail, run_timeline, run_audit
+  std::string channel;  // run_summary, run_detail, run_timeline, run_audit, run_browser
   std::string run_id;   // empty for run_summary
   std::int64_t after = 0;
 };

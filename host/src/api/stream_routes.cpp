@@ -67,6 +67,7 @@ void add_stream_routes(Router& router, ApiContext& ctx) {
   router.add("GET", "/api/runs/:runId/events/detail", run_stream(ctx, "run_detail", false));
   router.add("GET", "/api/runs/:runId/events/timeline", run_stream(ctx, "run_timeline", true));
   router.add("GET", "/api/runs/:runId/events/audit", run_stream(ctx, "run_audit", true));
+  router.add("GET", "/api/runs/:runId/events/browser", run_stream(ctx, "run_browser", false));
 }
 
 }  // namespace agentry::api

@@ -150,15 +150,6 @@ std::string content_disposition(const std::string& name) {
 
 }  // namespace
 
-bool is_slow_path(std::string_view path) {
-  // /api/runs/<id>/workspace/<what> (still percent-encoded: an id has no '/')
-  constexpr std::string_view prefix = "/api/runs/";
-  if (path.substr(0, prefix.size()) != prefix) return false;
-  const auto slash = path.find('/', prefix.size());
-  return slash != std::string_view::npos && path.substr(slash, 11) == "/workspace/";
-}
-
-bool is_slow_method(std::string_view method) { return method.substr(0, 10) == "workspace."; }
 
 void add_workspace_operations(Operations& ops, ApiContext& ctx) {
   auto& engine = ctx.engine;

@@ -204,6 +204,20 @@ void add_query_commands(CLI::App& app, Invocation& inv) {
     add_run_id(cmd, *id);
     on_parsed(cmd, inv, [id](CommandContext& ctx) { return brief_command(ctx, *id); });
   }
+  {
+    auto id = std::make_shared<std::string>();
+    auto question = std::make_shared<std::string>();
+    auto timeout = std::make_shared<int>(60);
+    auto* cmd = app.add_subcommand(
+        "ask", "Ask a run's agent about its state without starting a turn (backends with the ask feature)");
+    add_run_id(cmd, *id);
+    cmd->add_option("question", *question, "The question")->required();
+    cmd->add_option("--timeout", *timeout, "Seconds to wait for the answer (1-300, default 60)")
+        ->check(CLI::Range(1, 300));
+    on_parsed(cmd, inv, [id, question, timeout](CommandContext& ctx) {
+      return ask_command(ctx, *id, *question, *timeout);
+    });
+  }
   for (bool logs : {true, false}) {
     auto o = std::make_shared<HistoryOptions>();
     auto* cmd = logs ? app.add_subcommand("logs", "Print a run's timeline; -f follows it live until the run ends")

@@ -10,6 +10,7 @@
 #include "core/attachment.hpp"
 #include "core/base64.hpp"
 
+#include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -294,11 +295,15 @@ struct ConnectedClient::Impl {
       pending[id] = call;
     }
     send(rpc_request_text(id, method, params));
-    if (answer.wait_for(options.call_timeout) != std::future_status::ready) {
+    // An operation that waits on something of its own (runs.ask's timeoutSec) gets that long and a margin.
+    auto patience = options.call_timeout;
+    if (const json::value* t = params.if_contains("timeoutSec"); t && t->is_int64())
+      patience = std::max<std::chrono::milliseconds>(patience, std::chrono::seconds(t->get_int64() + 10));
+    if (answer.wait_for(patience) != std::future_status::ready) {
       std::lock_guard lock(mutex);
       pending.erase(id);
       return core::fail(ErrorCode::internal, "no answer from the daemon at " + where() + " to " + method + " within " +
-                                                 seconds(options.call_timeout));
+                                                 seconds(patience));
     }
     return answer.get();
   }

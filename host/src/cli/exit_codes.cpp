@@ -3,7 +3,9 @@
 namespace agentry::cli::exit_code {
 
 int for_error(const core::Error& error) {
-  return error.code == core::ErrorCode::internal ? runtime_error : config_error;
+  // A refusal changed nothing and was the request's fault; these are things that broke.
+  return error.code == core::ErrorCode::internal || error.code == core::ErrorCode::unavailable ? runtime_error
+                                                                                                : config_error;
 }
 
 int for_run_status(std::string_view status) {

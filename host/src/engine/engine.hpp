@@ -24,6 +24,8 @@
 
 #include <boost/json/object.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -184,6 +186,14 @@ class Engine {
   /// The schedules' clock (EngineConfig::schedule_timers).
   std::int64_t now_ms() const;
 
+  /// Answers a question about the run's state through its backend's ask extension,
+  /// without a turn of the run and without touching its timeline; audited as run.asked.
+  /// Waits for the backend (up to request.timeout): call it on a slow-work thread.
+  /// CONFLICT {"reason": "not_supported"} when the backend cannot answer; UNAVAILABLE
+  /// {"reason": "timeout"|"backend_error"} when it did not.
+  core::Result<AskAnswer> ask(const std::string& run_id, const AskRequest& request, const Actor& actor);
+  static constexpr int max_asks_in_flight = 2;
+
   // Reads.
   core::Result<RunView> view(const std::string& run_id);
   core::Result<RunListView> list(const store::RunQuery& query);
@@ -289,6 +299,8 @@ class Engine {
 
   store::Database& db_;
   BackendCatalog backends_;
+  /// Questions being answered now (ask): a few at most, so they never fill the slow pool.
+  std::atomic<int> asks_in_flight_{0};
   events::EventBus& bus_;
   core::ThreadPool& pool_;
   EngineConfig config_;

@@ -268,11 +268,15 @@ core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor)
     if (auto allowed = detail::check_allowed(Operation::remove, *run, "delete"); !allowed) return allowed.failure();
     cwd = run->cwd;
     worktree = run_worktree(c, run_id);
-    c.after_commit([this, run_id] { bus_.timeline().reset(run_id); });
+    c.after_commit([this, run_id] {
+      bus_.timeline().reset(run_id);
+      bus_.browser().forget(run_id);
+    });
     return store::RunRepository::remove(c, run_id);
   });
   if (!removed) return removed.failure();
   bus_.run_changed(run_id);
+  bus_.notify(events::Channel::browser, run_id);  // a live view stream closes
   forget_workspace_baseline(pool_, cwd, run_id, std::move(worktree));
   // The run's audit trail goes with it (cascade), so the deletion is recorded in the log.
   core::log_info("run deleted", {{"runId", run_id}, {"actor", actor.name}});

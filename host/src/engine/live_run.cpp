@@ -5,6 +5,7 @@
 #include "core/clock.hpp"
 #include "core/log.hpp"
 #include "engine/mutation_support.hpp"
+#include "engine/start_config.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
 #include "store/database.hpp"
@@ -20,20 +21,6 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::size_t max_batch = 1024;
-
-std::string config_json(const core::Run& run) {
-  const auto& f = run.frozen;
-  json::object config{{"backendConfig", f.backend_config}, {"model", f.model},
-                      {"effort", f.effort},                {"timeoutSec", f.timeout_sec},
-                      {"unrestricted", f.unrestricted},    {"extraArgs", json::value_from(f.extra_args)}};
-  if (f.launcher)
-    config["launcher"] = json::object{{"name", f.launcher->name},
-                                      {"command", json::value_from(f.launcher->command)},
-                                      {"env", f.launcher->env}};
-  else
-    config["launcher"] = nullptr;
-  return json::serialize(config);
-}
 
 }  // namespace
 
@@ -114,7 +101,7 @@ void LiveRun::start_attempt(const std::string& original_prompt) {
   json::object input{{"prompt", prompt}, {"brief", run.frozen.brief}, {"message", run.frozen.message}};
   if (attempt_.adopting) input["checkpoint"] = spec_.adopt_checkpoint;
   request.input_json = json::serialize(input);
-  request.config_json = config_json(run);
+  request.config_json = json::serialize(backend_start_config(run));
   request.resume_token = spec_.run.backend_session_id;
   request.env = spec_.env;
   if (attempt_.adopting) {
@@ -218,6 +205,15 @@ bool LiveRun::wait_finished(std::chrono::milliseconds timeout) {
 }
 
 bool LiveRun::offer(plugins::BackendEvent event) {
+  // The live view never reaches the writer or the timeline: only the latest frame is
+  // kept, and viewers skip to it (events/browser_frames.hpp).
+  if (event.kind == "browser.frame") {
+    if (auto problem = services_.bus.browser().publish(run_id(), event.payload))
+      core::log_warn("dropped a malformed browser frame: " + *problem, {{"runId", run_id()}});
+    else
+      services_.bus.notify(events::Channel::browser, run_id());
+    return true;
+  }
   bool schedule = false;
   {
     std::lock_guard lock(mutex_);

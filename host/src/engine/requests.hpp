@@ -7,6 +7,8 @@
 
 #include <boost/json/object.hpp>
 
+#include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +63,21 @@ struct InitRequest {
 
 struct ResumeRequest {
   std::optional<std::string> message;  // the follow-up prompt for the new session
+};
+
+/// A question about a run's state, answered by its backend without a turn (ext/ask.h).
+struct AskRequest {
+  std::string question;
+  std::chrono::milliseconds timeout{60000};
+};
+
+struct AskAnswer {
+  std::string ask_id;
+  std::string run_id;
+  std::string backend;
+  std::string answer;
+  boost::json::object usage;  // empty when the backend reported none
+  std::int64_t duration_ms = 0;
 };
 
 struct ReconfigureRequest {

@@ -8,6 +8,7 @@
 //
 // Listeners run synchronously on the notifying thread and must not block.
 
+#include "events/browser_frames.hpp"
 #include "events/timeline_feed.hpp"
 
 #include <cstddef>
@@ -20,7 +21,8 @@
 
 namespace agentry::events {
 
-enum class Channel { summary, detail, audit };
+/// browser: a run's live view changed (BrowserFrames holds the latest frame).
+enum class Channel { summary, detail, audit, browser };
 
 struct Notification {
   Channel channel = Channel::summary;
@@ -55,6 +57,8 @@ class EventBus {
   void run_changed(const std::string& run_id);
   /// Every run's live timeline.
   TimelineFeeds& timeline() { return timeline_; }
+  /// Every run's browser live view; notify(Channel::browser) after a change.
+  BrowserFrames& browser() { return browser_; }
 
   std::size_t subscriber_count() const;
 
@@ -71,6 +75,7 @@ class EventBus {
   mutable std::mutex mutex_;
   std::vector<Entry> entries_;
   TimelineFeeds timeline_;
+  BrowserFrames browser_;
   std::uint64_t next_id_ = 1;
 };
 

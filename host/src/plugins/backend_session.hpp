@@ -46,6 +46,13 @@ class BackendEventSink {
   virtual void on_log(int severity, std::string message, int policy) = 0;
   /// [any thread] The plugin asked for on_callback() on the control context.
   virtual void on_callback_requested() = 0;
+  /// [any thread] The answer to a question put with BackendSession::ask() (ext/ask.h):
+  /// {"answer", "usage"?} or {"error"}. False when no such question waits for one.
+  virtual bool on_answer(const std::string& ask_id, boost::json::object answer) {
+    static_cast<void>(ask_id);
+    static_cast<void>(answer);
+    return false;
+  }
 };
 
 struct StartRequest {
@@ -78,6 +85,10 @@ class BackendSession {
   /// Begins an attempt that takes over the one a gone controller left running, from the
   /// request's resume token. CONFLICT when the backend cannot adopt it.
   virtual core::Result<void> adopt(const StartRequest& request) = 0;
+  /// Puts a question about the run to an idle instance (ext/ask.h); the answer arrives
+  /// through the sink's on_answer(). CONFLICT {"reason": "not_supported"} when the
+  /// backend, or this configuration, cannot answer.
+  virtual core::Result<void> ask(const std::string& ask_id, const std::string& request_json) = 0;
   virtual void on_callback() = 0;
   /// The instance broke its contract (no terminal event after interrupt): never destroy it.
   virtual void poison() = 0;

@@ -1,5 +1,6 @@
 #include "plugins/plugin_backend_session.hpp"
 
+#include "agentry/plugin/ext/ask.h"
 #include "agentry/plugin/ext/detach.h"
 #include "agentry/plugin/plugin.h"
 #include "core/log.hpp"
@@ -33,6 +34,7 @@ std::string timeline_kind(std::uint16_t type) {
     case AGENTRY_EVENT_TOOL_OUTPUT_DELTA: return "tool.output.delta";
     case AGENTRY_EVENT_PLAN: return "plan";
     case AGENTRY_EVENT_DIFF: return "diff";
+    case AGENTRY_EVENT_BROWSER_FRAME: return "browser.frame";
     default: return "event." + std::to_string(type);  // a type from a newer ABI minor
   }
 }
@@ -158,7 +160,26 @@ class HostChannel {
     }
   }
 
-  static const void* get_extension(const agentry_host_t*, const char*) noexcept { return nullptr; }
+  static const void* get_extension(const agentry_host_t*, const char* id) noexcept {
+    static constexpr agentry_host_ask_answer_t ask_answer{sizeof(agentry_host_ask_answer_t), &HostChannel::answer};
+    if (id != nullptr && std::string_view(id) == AGENTRY_EXT_ASK_ANSWER) return &ask_answer;
+    return nullptr;
+  }
+
+  static agentry_status_t answer(const agentry_host_t* host, const char* ask_id, const char* answer_json) noexcept {
+    auto* channel = self(host);
+    if (!channel || !ask_id || !answer_json) return AGENTRY_ERR_INVALID_ARGUMENT;
+    try {
+      boost::system::error_code ec;
+      auto parsed = boost::json::parse(answer_json, ec);
+      if (ec || !parsed.is_object()) return AGENTRY_ERR_INVALID_ARGUMENT;
+      std::shared_lock lock(channel->mutex_);
+      if (!channel->sink_) return AGENTRY_ERR_INVALID_STATE;
+      return channel->sink_->on_answer(ask_id, std::move(parsed.as_object())) ? AGENTRY_OK : AGENTRY_ERR_INVALID_STATE;
+    } catch (...) {
+      return AGENTRY_ERR_INTERNAL;
+    }
+  }
 
   agentry_host_t host_{};
   std::shared_mutex mutex_;
@@ -221,6 +242,9 @@ class PluginBackendSession final : public BackendSession {
       const auto* table = static_cast<const agentry_backend_detach_t*>(found);
       constexpr std::size_t v1_size = offsetof(agentry_backend_detach_t, adopt) + sizeof(table->adopt);
       if (table && table->struct_size >= v1_size && table->detach && table->adopt) detach_ = table;
+      const auto* asking = static_cast<const agentry_backend_ask_t*>(instance_->get_extension(instance_, AGENTRY_EXT_ASK));
+      if (asking && asking->struct_size >= offsetof(agentry_backend_ask_t, ask) + sizeof(asking->ask) && asking->ask)
+        ask_ = asking;
     }
     return core::ok();
   }
@@ -237,6 +261,18 @@ class PluginBackendSession final : public BackendSession {
   core::Result<void> detach(const std::string& reason) override {
     if (!detach_) return core::fail(core::ErrorCode::conflict, "backend '" + backend_id_ + "' cannot detach");
     return check("detach", detach_->detach(instance_, reason.c_str()));
+  }
+
+  core::Result<void> ask(const std::string& ask_id, const std::string& request_json) override {
+    if (!ask_)
+      return core::fail(core::ErrorCode::conflict, "backend '" + backend_id_ + "' does not support ask",
+                        {{"backend", backend_id_}, {"reason", "not_supported"}});
+    const agentry_status_t status = ask_->ask(instance_, ask_id.c_str(), request_json.c_str());
+    if (status == AGENTRY_ERR_UNSUPPORTED)
+      return core::fail(core::ErrorCode::conflict,
+                        "backend '" + backend_id_ + "' cannot answer questions with this run's configuration",
+                        {{"backend", backend_id_}, {"reason", "not_supported"}});
+    return check("ask", status);
   }
 
   core::Result<void> send_input(InputKind kind, const std::string& input_id, const std::string& payload) override {
@@ -299,6 +335,7 @@ class PluginBackendSession final : public BackendSession {
   std::unique_ptr<HostChannel> channel_;  // the instance's host table; outlives the session if poisoned
   const agentry_backend_t* instance_ = nullptr;
   const agentry_backend_detach_t* detach_ = nullptr;  // the instance's ext/detach.h table, if offered
+  const agentry_backend_ask_t* ask_ = nullptr;        // the instance's ext/ask.h table, if offered
   bool poisoned_ = false;
 };
 

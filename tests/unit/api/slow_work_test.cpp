@@ -20,5 +20,13 @@ TEST(SlowWork, WorkspaceRoutesAndMethodsRunOffTheRequestWorkers) {
   EXPECT_FALSE(is_slow_method("workspace"));
 }
 
+TEST(SlowWork, QuestionsToABackendRunOffTheRequestWorkers) {
+  EXPECT_TRUE(is_slow_path("/api/runs/abc123/ask"));
+  EXPECT_FALSE(is_slow_path("/api/runs/abc123/ask/more"));
+  EXPECT_FALSE(is_slow_path("/api/runs/abc123/tasks/ask"));
+  EXPECT_TRUE(is_slow_method("runs.ask"));
+  EXPECT_FALSE(is_slow_method("runs.abort"));
+}
+
 }  // namespace
 }  // namespace agentry::api

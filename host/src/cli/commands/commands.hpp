@@ -124,6 +124,8 @@ int show_command(CommandContext& ctx, const std::string& run_id);
 int status_command(CommandContext& ctx, const std::string& run_id);
 /// The prompt the run's first session receives (runs.brief), verbatim.
 int brief_command(CommandContext& ctx, const std::string& run_id);
+/// A question about the run's state, answered by its backend without a turn (runs.ask).
+int ask_command(CommandContext& ctx, const std::string& run_id, const std::string& question, int timeout_sec);
 int logs_command(CommandContext& ctx, const HistoryOptions& options);
 int audit_command(CommandContext& ctx, const HistoryOptions& options);
 

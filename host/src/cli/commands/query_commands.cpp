@@ -64,6 +64,17 @@ int brief_command(CommandContext& ctx, const std::string& run_id) {
   });
 }
 
+int ask_command(CommandContext& ctx, const std::string& run_id, const std::string& question, int timeout_sec) {
+  auto result =
+      ctx.call("runs.ask", json::object{{"runId", run_id}, {"question", question}, {"timeoutSec", timeout_sec}});
+  if (!result) return ctx.report(result.error());
+  return ctx.print(*result, [](const json::value& v) {
+    std::string answer = text_at(v, "answer");
+    if (answer.empty() || answer.back() != '\n') answer += '\n';
+    return answer;
+  });
+}
+
 namespace {
 
 /// Every page of a history operation after `after` (up to `limit` events when > 0),
