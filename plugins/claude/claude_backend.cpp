@@ -7,9 +7,11 @@
 
 #include <boost/json/parse.hpp>
 
+#include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin/cpp/backend.hpp"
 #include "attempt.hpp"
 #include "config.hpp"
+#include "question.hpp"
 
 namespace agentry::claude {
 
@@ -17,13 +19,29 @@ namespace {
 
 namespace json = boost::json;
 
-class ClaudeBackend final : public agentry::plugin::Backend {
+class ClaudeBackend final : public agentry::plugin::Backend, public agentry::plugin::Askable {
  public:
   using Backend::Backend;
-  ~ClaudeBackend() override { attempt_.reset(); }  // joins the worker (obligation 10)
+  ~ClaudeBackend() override {  // joins the workers (obligation 10)
+    question_.reset();
+    attempt_.reset();
+  }
+
+  // A fresh instance answers one question, never started (ext/ask.h).
+  agentry_status_t ask(std::string ask_id, std::string request_json) override {
+    if (attempt_ || question_) return AGENTRY_ERR_INVALID_STATE;
+    std::string why;
+    if (const agentry_status_t st = Question::check(request_json, why); st != AGENTRY_OK) {
+      host().log(AGENTRY_LOG_ERROR, "claude: cannot ask: " + why);
+      return st;
+    }
+    question_ = std::make_unique<Question>(host(), std::move(ask_id), std::move(request_json));
+    return AGENTRY_OK;
+  }
+  const void* get_extension(std::string_view id) noexcept override { return agentry::plugin::ask_extension_for(id); }
 
   agentry_status_t start(const agentry::plugin::StartParams& params) override {
-    if (attempt_ && attempt_->running()) return AGENTRY_ERR_INVALID_STATE;
+    if ((attempt_ && attempt_->running()) || question_) return AGENTRY_ERR_INVALID_STATE;
     ParsedLaunch parsed = parse_launch(params);
     if (!parsed.spec) {
       host().log(AGENTRY_LOG_ERROR, "claude: run " + params.run_id + ": " + parsed.error);
@@ -63,10 +81,11 @@ class ClaudeBackend final : public agentry::plugin::Backend {
 
  private:
   std::unique_ptr<Attempt> attempt_;
+  std::unique_ptr<Question> question_;
 };
 
-constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME, AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT,
-                                     AGENTRY_FEATURE_APPROVALS, nullptr};
+constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME,    AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT,
+                                     AGENTRY_FEATURE_APPROVALS, AGENTRY_FEATURE_ASK,       nullptr};
 
 constexpr agentry_backend_descriptor_t kDescriptor{
     AGENTRY_PLUGIN_ABI_VERSION_INIT,

@@ -40,7 +40,7 @@ std::vector<std::string> claude_command(const json::object& backend) {
   return {"claude"};
 }
 
-LaunchSpec build(const agentry::plugin::StartParams& params) {
+LaunchSpec build(const agentry::plugin::StartParams& params, bool asking) {
   if (params.workspace_path.empty()) config_fail("the start params have no workspace path");
   const json::object config = parse_config_object(params.config_json, "config_json");
   json::object backend;
@@ -62,11 +62,17 @@ LaunchSpec build(const agentry::plugin::StartParams& params) {
     apply_env(launcher->get_object().if_contains("env"), "launcher.env", env);
   }
   for (std::string& part : claude_command(backend)) spec.argv.push_back(std::move(part));
-  // stream-json needs --verbose; partial messages give the text deltas; the stdio
-  // permission tool turns every permission prompt into a can_use_tool control request.
-  for (const char* flag : {"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
-                           "--include-partial-messages", "--permission-prompt-tool", "stdio"})
-    spec.argv.emplace_back(flag);
+  if (asking) {
+    // One answer as one JSON object; the side conversation is never saved, so the run's
+    // session stays as it was. Tools that need permission are denied (-p as root).
+    for (const char* flag : {"-p", "--output-format", "json", "--no-session-persistence"}) spec.argv.emplace_back(flag);
+  } else {
+    // stream-json needs --verbose; partial messages give the text deltas; the stdio
+    // permission tool turns every permission prompt into a can_use_tool control request.
+    for (const char* flag : {"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+                             "--include-partial-messages", "--permission-prompt-tool", "stdio"})
+      spec.argv.emplace_back(flag);
+  }
   if (std::string model = optional_string(config, "model", "model"); !model.empty()) {
     spec.argv.emplace_back("--model");
     spec.argv.push_back(std::move(model));
@@ -81,12 +87,14 @@ LaunchSpec build(const agentry::plugin::StartParams& params) {
     spec.resuming = true;
     spec.session_id = token;
     spec.argv.emplace_back("--resume");
-  } else {
+    spec.argv.push_back(spec.session_id);
+    if (asking) spec.argv.emplace_back("--fork-session");  // a copy of the session answers, not the session
+  } else if (!asking) {
     // Chosen here so the session id (the resume token) is known before Claude says it.
     spec.session_id = random_uuid();
     spec.argv.emplace_back("--session-id");
+    spec.argv.push_back(spec.session_id);
   }
-  spec.argv.push_back(spec.session_id);
   append_strings(config.if_contains("extraArgs"), "extraArgs", spec.argv);
 
   if (const json::value* u = config.if_contains("unrestricted"); u != nullptr && !u->is_null()) {
@@ -126,7 +134,15 @@ std::string random_uuid() {
 
 ParsedLaunch parse_launch(const agentry::plugin::StartParams& params) {
   try {
-    return ParsedLaunch{build(params), {}};
+    return ParsedLaunch{build(params, false), {}};
+  } catch (const ConfigError& e) {
+    return ParsedLaunch{std::nullopt, e.message};
+  }
+}
+
+ParsedLaunch parse_ask_launch(const agentry::plugin::StartParams& params) {
+  try {
+    return ParsedLaunch{build(params, true), {}};
   } catch (const ConfigError& e) {
     return ParsedLaunch{std::nullopt, e.message};
   }

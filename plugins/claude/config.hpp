@@ -39,6 +39,11 @@ struct ParsedLaunch {
 // ({"prompt"}), env and resume_token. Throws only bad_alloc.
 ParsedLaunch parse_launch(const agentry::plugin::StartParams& params);
 
+// The same for a question about the run (ext/ask.h): `claude -p --output-format json
+// --no-session-persistence`, forking the run's session (--resume <token> --fork-session)
+// when there is one; input_json's prompt is the question, written on stdin.
+ParsedLaunch parse_ask_launch(const agentry::plugin::StartParams& params);
+
 // A random RFC 4122 version-4 UUID, for --session-id.
 std::string random_uuid();
 
