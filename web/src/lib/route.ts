@@ -23,7 +23,7 @@ export function withBase(appPath: string, basePath: string): string {
   return base + appPath.replace(/^\/+/, '');
 }
 
-export const RUN_TABS = ['timeline', 'tasks', 'approvals', 'queue', 'sessions', 'audit', 'diff', 'files', 'attachments'] as const;
+export const RUN_TABS = ['timeline', 'tasks', 'approvals', 'queue', 'sessions', 'audit', 'diff', 'files', 'attachments', 'browser'] as const;
 export type RunTab = (typeof RUN_TABS)[number];
 
 export type Route =

@@ -8,6 +8,7 @@ import { RUN_TABS, runPath, type RunTab } from '../lib/route';
 import { CursorGate } from '../lib/sse';
 import { TimelineModel, type TimelineEvent } from '../lib/timeline';
 import type { RunDetail } from '../lib/types';
+import { BrowserTab } from './BrowserTab';
 import { Approvals, Attachments, Audit, DiffTab, Files, Queue, Sessions, Tasks } from './RunTabs';
 import { Timeline } from './Timeline';
 
@@ -240,6 +241,7 @@ export function RunView({ runId, tab }: { runId: string; tab: RunTab }) {
         {tab === 'diff' && <DiffTab runId={runId} />}
         {tab === 'files' && <Files runId={runId} />}
         {tab === 'attachments' && <Attachments run={run} />}
+        {tab === 'browser' && <BrowserTab run={run} />}
       </div>
     </section>
   );
