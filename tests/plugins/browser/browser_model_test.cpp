@@ -1,4 +1,4 @@
-// The browser plugin's model mode, through the C ABI, against the
+// The browser plugin's model mode and its ask extension, through the C ABI, against the
 // real Chromium, the loopback test site and the real mock model process (tests/e2e/mock_model),
 // scripted with TOOL: directives.
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 
 #include <boost/json.hpp>
 
+#include "agentry/plugin/ext/ask.h"
 #include "browser_fixture.hpp"
 #include "support/mock_model.hpp"
 #include "support/temp_dir.hpp"
@@ -303,6 +304,88 @@ TEST_F(BrowserModel, BadModelSettingsFailNamingTheField) {
     EXPECT_NE(text_of(fin.at("message")).find(c.expected), std::string::npos) << json::serialize(fin);
   }
   EXPECT_FALSE(fs::exists(profile)) << "no Chromium was started";
+}
+
+// --- ask -------------------------------------------------------------------------------
+
+const agentry_backend_ask_t* ask_table(const Instance& in) {
+  return static_cast<const agentry_backend_ask_t*>(in.backend()->get_extension(in.backend(), AGENTRY_EXT_ASK));
+}
+
+json::object ask_request(const json::object& config, const std::string& question) {
+  return {{"askId", "ask-1"},
+          {"question", question},
+          {"runId", "run-1"},
+          {"config", config},
+          {"workspacePath", "/tmp"},
+          {"resumeToken", nullptr},
+          {"state",
+           {{"status", "success"},
+            {"statusReason", nullptr},
+            {"tasks", json::array{{{"id", "t1"}, {"title", "Send the form"}, {"status", "completed"}}}},
+            {"recentTimeline",
+             json::array{{{"type", "tool.completed"}, {"tool", "browser"}, {"status", "completed"}, {"text", "typed model words"}}}},
+            {"finalMessage", "The result page says: You sent: model words"},
+            {"latestFrame", {{"mime", "image/jpeg"}, {"data", "/9j/4AAQSkZJRgABAQ=="}}}}}};
+}
+
+TEST_F(BrowserModel, AskAnswersThroughTheHostWithOneModelCallAndNoEvents) {
+  MockModel mock(log_);
+  Instance in;
+  const auto* ask = ask_table(in);
+  ASSERT_NE(ask, nullptr);
+  bool listed = false;
+  for (const char* const* f = browser_factory()->get_backend_descriptor(browser_factory(), 0)->features; *f; ++f)
+    listed = listed || std::string(*f) == "ask";
+  EXPECT_TRUE(listed);
+  const std::string request = json::serialize(ask_request(
+      {{"model", model_section(mock, "openai-responses")}}, "What did the agent send?\nSAY: It sent model words."));
+  ASSERT_EQ(ask->ask(in.backend(), "ask-1", request.c_str()), AGENTRY_OK);
+  ASSERT_TRUE(in.host_.wait_for_answers(1, seconds(30)));
+  const auto answers = in.host_.answers();
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].ask_id, "ask-1");
+  EXPECT_EQ(answers[0].answer.at("answer"), "It sent model words.") << json::serialize(answers[0].answer);
+  EXPECT_GT(answers[0].answer.at("usage").at("inputTokens").as_int64(), 0);
+  EXPECT_TRUE(in.host_.events().empty());
+  // One call, no tools; the state and the frame went with the question.
+  const auto bodies = mock.request_bodies("/responses");
+  ASSERT_EQ(bodies.size(), 1u);
+  EXPECT_FALSE(bodies[0].contains("tools"));
+  const auto& content = bodies[0].at("input").as_array()[0].at("content").as_array();
+  const std::string text = text_of(content[0].at("text"));
+  for (const char* part : {"Send the form", "typed model words", "You sent: model words", "What did the agent send?"})
+    EXPECT_NE(text.find(part), std::string::npos) << part << " missing from:\n" << text;
+  ASSERT_EQ(content.size(), 2u);
+  EXPECT_EQ(content[1].at("image_url"), "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ==");
+}
+
+TEST_F(BrowserModel, AskWithoutAModelIsUnsupportedAndAMalformedOneInvalid) {
+  Instance in;
+  const auto* ask = ask_table(in);
+  ASSERT_NE(ask, nullptr);
+  const std::string scripted = json::serialize(ask_request({{"steps", json::array{{{"action", "read"}}}}}, "what?"));
+  EXPECT_EQ(ask->ask(in.backend(), "ask-1", scripted.c_str()), AGENTRY_ERR_UNSUPPORTED);
+  EXPECT_EQ(ask->ask(in.backend(), "ask-2", "not json"), AGENTRY_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(ask->ask(in.backend(), "ask-3", R"({"question": 42})"), AGENTRY_ERR_INVALID_ARGUMENT);
+  in.destroy();
+  EXPECT_TRUE(in.host_.answers().empty());
+}
+
+TEST_F(BrowserModel, DestroyAbandonsAPendingAskAtOnceAndAnswersOnce) {
+  MockModel mock(log_);
+  Instance in;
+  const std::string request = json::serialize(
+      ask_request({{"backendConfig", {{"model", model_section(mock, "anthropic-messages")}}}}, "STALL: 60"));
+  ASSERT_EQ(ask_table(in)->ask(in.backend(), "ask-1", request.c_str()), AGENTRY_OK);
+  ASSERT_TRUE(wait_for_requests(mock, "/messages", 1, seconds(30)));
+  const auto t0 = Clock::now();
+  in.destroy();
+  const auto ms = std::chrono::duration_cast<milliseconds>(Clock::now() - t0).count();
+  EXPECT_LT(ms, 5000) << "destroy waited for the stalled model call";
+  const auto answers = in.host_.answers();
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_NE(text_of(answers[0].answer.at("error")).find("abandoned"), std::string::npos);
 }
 
 }  // namespace
