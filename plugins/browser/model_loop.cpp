@@ -70,7 +70,11 @@ std::pair<std::string, std::string> run_model_loop(const LoopInput& in, const Lo
     if (reply.calls.empty()) {
       // A reply without a tool call is the model's last word.
       save();
-      if (reply.text.empty()) return {"error", "the model answered with neither text nor a tool call"};
+      if (reply.text.empty()) {
+        const std::string message = "model call " + std::to_string(step) + " answered with neither text nor a tool call";
+        host.send(AGENTRY_EVENT_NOTICE, {{"level", "error"}, {"message", message}});
+        return {"error", message};
+      }
       say(host, reply.text, item_id("model", in.attempt_number, step));
       return {"success", ""};
     }
