@@ -1,7 +1,6 @@
 // The Anthropic Messages API (POST {baseUrl}/v1/messages, stream false): the conversation as
 // alternating user/assistant messages, tool calls as tool_use blocks and their results as
 // tool_result blocks in the user message that follows.
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "browser/json_fields.hpp"
@@ -70,15 +69,9 @@ WireRequest anthropic_request(const ModelSettings& settings, const std::string& 
   return out;
 }
 
-ModelReply anthropic_parse(std::string_view body) {
+ModelReply anthropic_parse(const json::object& root) {
   ModelReply reply;
-  json::error_code ec;
-  const json::value root = json::parse(body, ec);
-  const json::object* o = ec ? nullptr : root.if_object();
-  if (!o) {
-    reply.error = "the answer is not a JSON object";
-    return reply;
-  }
+  const json::object* o = &root;
   if (text_field(o, "type") == "error") {
     reply.error = "the API reported an error: " + text_field(object_field(o, "error"), "message");
     return reply;

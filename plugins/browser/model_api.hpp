@@ -46,13 +46,13 @@ struct WireRequest {
 };
 
 // The request for `conversation` with `system` as the instructions and `tools` offered (none:
-// a plain question).
+// a plain question); the parse functions read a successful answer's JSON object.
 WireRequest openai_request(const ModelSettings& settings, const std::string& system, const Conversation& conversation,
                            const std::vector<ToolSpec>& tools);
-ModelReply openai_parse(std::string_view body);
+ModelReply openai_parse(const boost::json::object& answer);
 
 WireRequest anthropic_request(const ModelSettings& settings, const std::string& system,
                               const Conversation& conversation, const std::vector<ToolSpec>& tools);
-ModelReply anthropic_parse(std::string_view body);
+ModelReply anthropic_parse(const boost::json::object& answer);
 
 }  // namespace agentry::browser

@@ -64,7 +64,10 @@ ModelReply call_model(const ModelSettings& settings, const std::string& system, 
   } else if (!response.error.empty()) {
     reply.error = "the model API's answer was incomplete: " + response.error;
   } else {
-    reply = openai ? openai_parse(response.body) : anthropic_parse(response.body);
+    json::error_code ec;
+    const json::value answer = json::parse(response.body, ec);
+    if (ec || !answer.is_object()) reply.error = "the answer is not a JSON object";
+    else reply = openai ? openai_parse(answer.get_object()) : anthropic_parse(answer.get_object());
     if (!reply.error.empty()) reply.error = "unusable answer from the model API (" + request.url + "): " + reply.error;
   }
   return reply;

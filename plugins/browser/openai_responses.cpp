@@ -68,15 +68,9 @@ WireRequest openai_request(const ModelSettings& settings, const std::string& sys
   return out;
 }
 
-ModelReply openai_parse(std::string_view body) {
+ModelReply openai_parse(const json::object& root) {
   ModelReply reply;
-  json::error_code ec;
-  const json::value root = json::parse(body, ec);
-  const json::object* o = ec ? nullptr : root.if_object();
-  if (!o) {
-    reply.error = "the answer is not a JSON object";
-    return reply;
-  }
+  const json::object* o = &root;
   if (const json::object* err = object_field(o, "error")) {
     reply.error = "the API reported an error: " + text_field(err, "message");
     return reply;
