@@ -87,8 +87,12 @@ asio::awaitable<void> exchange(HttpUrl url, const HttpRequest& request, ssl::con
       co_await send_and_read(stream, url, request, out);
   } else {
     beast::ssl_stream<beast::tcp_stream> stream(ex, *tls);
-    // SNI; SSL_set_tlsext_host_name is a macro with an old-style cast, hence SSL_ctrl.
-    SSL_ctrl(stream.native_handle(), SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name, url.host.data());
+    // SNI for names only (RFC 6066 has no room for address literals); SSL_set_tlsext_host_name
+    // is a macro with an old-style cast, hence SSL_ctrl.
+    boost::system::error_code not_an_address;
+    asio::ip::make_address(url.host, not_an_address);
+    if (not_an_address)
+      SSL_ctrl(stream.native_handle(), SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name, url.host.data());
     stream.set_verify_callback(ssl::host_name_verification(url.host));
     if (auto [cec, ep] = co_await beast::get_lowest_layer(stream).async_connect(endpoints, kAwait); cec) {
       out.error = "cannot connect to " + url.host + ":" + url.port + ": " + cec.message();
