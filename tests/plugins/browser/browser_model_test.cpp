@@ -249,6 +249,45 @@ TEST_F(BrowserModel, AnApiErrorEndsTheAttemptNamingTheStatus) {
   EXPECT_EQ(chromium_processes(profile), 0);
 }
 
+TEST_F(BrowserModel, AModelCallOverRequestTimeoutMsEndsInError) {
+  MockModel mock(log_);
+  Instance in;
+  const std::string profile = (in.profile_.path() / "p").string();
+  json::object model = model_section(mock, "openai-responses");
+  model["requestTimeoutMs"] = 1000;
+  ASSERT_EQ(in.start({{"model", model}}, profile, false, {}, "SAY: slow\nSTALL: 30"), AGENTRY_OK);
+  const json::object fin = in.wait_finished(seconds(30));
+  EXPECT_EQ(fin.at("outcome"), "error");
+  EXPECT_NE(text_of(fin.at("message")).find("did not answer within 1000 ms (requestTimeoutMs)"), std::string::npos)
+      << json::serialize(fin);
+  EXPECT_EQ(chromium_processes(profile), 0);
+}
+
+TEST_F(BrowserModel, AnUnknownToolOrABadArgumentIsRefusedAndTheModelGoesOn) {
+  MockModel mock(log_);
+  Instance in;
+  const std::string profile = (in.profile_.path() / "p").string();
+  const std::string prompt = tool("hover", {{"ref", "e1"}}) + tool("click", {}) + "TOOL: read {not json\n" +
+                             tool("finish", {{"summary", "gave up"}});
+  ASSERT_EQ(in.start({{"model", model_section(mock, "openai-responses")}}, profile, false, {}, prompt), AGENTRY_OK);
+  const json::object fin = in.wait_finished();
+  EXPECT_EQ(fin.at("outcome"), "success") << json::serialize(fin);
+  const auto pairs = tool_pairs(in.host_.events());
+  ASSERT_EQ(pairs.size(), 3u);
+  for (const auto& p : pairs) EXPECT_EQ(p.completed.at("status"), "failed");
+  EXPECT_NE(text_of(pairs[0].completed.at("output")).find("no tool \"hover\""), std::string::npos);
+  EXPECT_NE(text_of(pairs[1].completed.at("output")).find("exactly one of \"selector\" or \"ref\""), std::string::npos);
+  EXPECT_NE(text_of(pairs[2].completed.at("output")).find("not a JSON object"), std::string::npos);
+  // The refusals went back to the model, which then finished.
+  std::vector<std::string> outputs;
+  const auto bodies = mock.request_bodies("/responses");
+  for (const auto& item : bodies.back().at("input").as_array())
+    if (item.at("type") == "function_call_output") outputs.emplace_back(item.at("output").as_string());
+  ASSERT_EQ(outputs.size(), 3u);
+  for (const auto& o : outputs) EXPECT_EQ(o.rfind("refused: ", 0), 0u) << o;
+  EXPECT_EQ(in.messages(), "gave up\n");
+}
+
 TEST_F(BrowserModel, TooManyStepsEndInError) {
   MockModel mock(log_);
   Instance in;
