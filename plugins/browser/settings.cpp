@@ -40,8 +40,6 @@ const json::value* config_field(const json::object& bc, std::string_view key) {
 
 namespace {
 
-const json::value* field(const json::object& bc, std::string_view key) { return config_field(bc, key); }
-
 constexpr std::array<std::string_view, 11> kActions = {"navigate", "click",    "type",     "press",
                                                        "scroll",   "read",     "screenshot", "back",
                                                        "waitFor",  "download", "finish"};
@@ -181,7 +179,7 @@ Settings read_settings(const plugin::StartParams& params) {
     json::object bc;
     if (const json::value* v = config.get_object().if_contains("backendConfig"); v && v->is_object()) bc = v->get_object();
 
-    if (const json::value* v = field(bc, "chromium")) {
+    if (const json::value* v = config_field(bc, "chromium")) {
       if (!v->is_string() || v->get_string().empty()) fail("backendConfig.browser.chromium must be a non-empty string");
       s.chromium = std::string(v->get_string());
     } else if (auto env = env_value(s.env, "AGENTRY_CHROMIUM"); !env.empty()) {
@@ -189,23 +187,23 @@ Settings read_settings(const plugin::StartParams& params) {
     } else {
       s.chromium = "chromium";
     }
-    if (const json::value* v = field(bc, "actionTimeoutMs")) {
+    if (const json::value* v = config_field(bc, "actionTimeoutMs")) {
       if (!v->is_int64() || v->get_int64() < 100 || v->get_int64() > 600000)
         fail("backendConfig.browser.actionTimeoutMs must be an integer from 100 to 600000");
       s.action_timeout = std::chrono::milliseconds(v->get_int64());
     }
-    if (const json::value* v = field(bc, "liveView")) {
+    if (const json::value* v = config_field(bc, "liveView")) {
       if (!v->is_bool()) fail("backendConfig.browser.liveView must be true or false");
       s.live_view = v->get_bool();
     }
-    if (const json::value* v = field(bc, "args")) {
+    if (const json::value* v = config_field(bc, "args")) {
       if (!v->is_array()) fail("backendConfig.browser.args must be an array of strings");
       for (const auto& a : v->get_array()) {
         if (!a.is_string()) fail("backendConfig.browser.args must be an array of strings");
         s.extra_args.emplace_back(a.get_string());
       }
     }
-    if (const json::value* v = field(bc, "profileDir")) {
+    if (const json::value* v = config_field(bc, "profileDir")) {
       if (!v->is_string() || v->get_string().empty() || v->get_string()[0] != '/')
         fail("backendConfig.browser.profileDir must be an absolute path");
       s.profile_dir = std::string(v->get_string());
@@ -214,14 +212,14 @@ Settings read_settings(const plugin::StartParams& params) {
     }
 
     s.prompt = prompt_of(params.input_json);
-    if (const json::value* model = field(bc, "model")) {
+    if (const json::value* model = config_field(bc, "model")) {
       std::string why, fallback;
       if (const json::value* m = config.get_object().if_contains("model"); m && m->is_string()) fallback = m->get_string();
       s.model = read_model_settings(*model, s.env, fallback, why);
       if (!s.model) throw ModelError{why};
     }
 
-    if (const json::value* steps = field(bc, "steps")) {
+    if (const json::value* steps = config_field(bc, "steps")) {
       if (!steps->is_array()) fail("backendConfig.browser.steps must be an array");
       for (const auto& step : steps->get_array()) ++index, s.steps.push_back(parse_step(step));
     } else {
