@@ -15,6 +15,8 @@ packages=(
   python3 iproute2
   # The dashboard's browser tests and the browser runner drive Debian's headless Chromium.
   chromium fonts-dejavu-core
+  # The browser backend's https test makes its own certificate with the openssl command.
+  openssl
 )
 # npm installs the pinned agent CLIs (scripts/install-agents.sh). Only when none is on PATH:
 # Debian's npm would drag in its own older nodejs over a newer node installed some other way.

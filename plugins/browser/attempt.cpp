@@ -487,9 +487,10 @@ std::string Attempt::act(const Step& s, std::size_t index, json::object& result)
     json::value v = eval(std::string(kRead) + "(" + std::to_string(kMaxText) + "," + std::to_string(kMaxElements) + ")", deadline);
     if (!v.is_object()) throw StepFailure{"the page gave no answer"};
     const std::string text = render_read(v.get_object());
-    emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", text}, {"itemId", "read-" + std::to_string(params_.attempt_number) + "-" + std::to_string(index)}, {"role", "assistant"}});
     result = v.get_object();
     result.erase("text");
+    if (model_mode_) return text;  // the model reads it in the tool result; it is not the agent's message
+    emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", text}, {"itemId", "read-" + std::to_string(params_.attempt_number) + "-" + std::to_string(index)}, {"role", "assistant"}});
     const json::value* els = v.get_object().if_contains("elements");
     return "read " + str(v.get_object(), "url") + " (" + str(v.get_object(), "title") + "): " +
            std::to_string(str(v.get_object(), "text").size()) + " bytes of text, " +
@@ -597,6 +598,18 @@ std::pair<std::string, std::string> Attempt::play() {
     notice("error", f.message);
     return {"error", f.message};
   }
+  if (!settings_.model) return play_script();
+  model_mode_ = true;
+  const LoopHost loop_host{
+      [this](const Step& s, std::size_t index, const std::string& id) { return run_tool(s, index, id); },
+      [this](uint16_t type, const json::object& payload) { emit(type, payload); },
+      [this] { return interrupted_.load(); }};
+  return run_model_loop(LoopInput{*settings_.model, settings_.prompt, settings_.profile_dir + "/conversation.json",
+                                  params_.resume_token.has_value(), params_.attempt_number},
+                        loop_host);
+}
+
+std::pair<std::string, std::string> Attempt::play_script() {
   for (std::size_t i = 0; i < settings_.steps.size(); ++i) {
     if (interrupted_.load()) return {"interrupted", ""};
     const Step& s = settings_.steps[i];
@@ -605,30 +618,40 @@ std::pair<std::string, std::string> Attempt::play() {
       return {"success", ""};
     }
     const std::string id = "browser-" + std::to_string(params_.attempt_number) + "-" + std::to_string(++ids_);
-    json::object input = s.args;
-    input["action"] = s.action;
-    emit(AGENTRY_EVENT_TOOL_STARTED, {{"toolCallId", id}, {"tool", "browser"}, {"command", command_of(s)}, {"input", input}});
-    json::object result;
-    std::string output, failure;
-    try {
-      output = act(s, i + 1, result);
-    } catch (const StepFailure& f) {
-      failure = f.message;
-    }
-    if (failure.empty() && chromium_->exited() && !interrupted_.load()) failure = "Chromium exited";
-    if (!failure.empty()) {
-      emit(AGENTRY_EVENT_TOOL_COMPLETED, {{"toolCallId", id}, {"tool", "browser"}, {"status", "failed"}, {"output", failure}});
+    const ToolOutcome outcome = run_tool(s, i + 1, id);
+    if (!outcome.ok) {
       if (interrupted_.load()) return {"interrupted", ""};
-      std::string message = "step " + std::to_string(i + 1) + " (" + command_of(s) + ") failed: " + failure;
-      if (chromium_->exited()) unavailable("Chromium exited unexpectedly");
+      std::string message = "step " + std::to_string(i + 1) + " (" + command_of(s) + ") failed: " + outcome.output;
       notice("error", message);
       return {"error", message};
     }
-    json::object done{{"toolCallId", id}, {"tool", "browser"}, {"status", "completed"}, {"output", output}};
-    if (!result.empty()) done["result"] = std::move(result);
-    emit(AGENTRY_EVENT_TOOL_COMPLETED, done);
   }
   return {"success", ""};
+}
+
+ToolOutcome Attempt::run_tool(const Step& s, std::size_t index, const std::string& id) {
+  json::object input = s.args;
+  input["action"] = s.action;
+  emit(AGENTRY_EVENT_TOOL_STARTED, {{"toolCallId", id}, {"tool", "browser"}, {"command", command_of(s)}, {"input", input}});
+  json::object result;
+  ToolOutcome outcome;
+  try {
+    outcome.output = act(s, index, result);
+    outcome.ok = true;
+  } catch (const StepFailure& f) {
+    outcome.output = f.message;
+  }
+  if (outcome.ok && chromium_->exited() && !interrupted_.load()) outcome = {false, "Chromium exited", false};
+  outcome.fatal = !outcome.ok && (interrupted_.load() || chromium_->exited());
+  if (!outcome.ok) {
+    emit(AGENTRY_EVENT_TOOL_COMPLETED, {{"toolCallId", id}, {"tool", "browser"}, {"status", "failed"}, {"output", outcome.output}});
+    if (chromium_->exited() && !interrupted_.load()) unavailable("Chromium exited unexpectedly");
+    return outcome;
+  }
+  json::object done{{"toolCallId", id}, {"tool", "browser"}, {"status", "completed"}, {"output", outcome.output}};
+  if (!result.empty()) done["result"] = std::move(result);
+  emit(AGENTRY_EVENT_TOOL_COMPLETED, done);
+  return outcome;
 }
 
 }  // namespace agentry::browser

@@ -1,5 +1,6 @@
 // One attempt of the browser backend: a worker thread that starts Chromium, plays the
-// script and always takes Chromium down before its terminal FINISHED.
+// script or runs the model loop (model_loop.hpp), and always takes Chromium down before
+// its terminal FINISHED.
 #pragma once
 
 #include <agentry/plugin/cpp/backend.hpp>
@@ -15,6 +16,7 @@
 #include <thread>
 
 #include "browser/cdp_pipe.hpp"
+#include "browser/model_loop.hpp"
 #include "browser/settings.hpp"
 
 namespace agentry::browser {
@@ -38,6 +40,9 @@ class Attempt {
   using Clock = std::chrono::steady_clock;
   void run() noexcept;
   std::pair<std::string, std::string> play();  // outcome, message
+  std::pair<std::string, std::string> play_script();
+  // One action with its TOOL_STARTED/TOOL_COMPLETED events (script and model mode alike).
+  ToolOutcome run_tool(const Step& step, std::size_t index, const std::string& call_id);
   void start_browser();
   void emit(uint16_t type, const boost::json::object& payload, uint32_t flags = 0);
   void notice(const std::string& level, const std::string& message);
@@ -76,6 +81,7 @@ class Attempt {
   std::string reason_;
   std::atomic<bool> finishing_{false};
   uint64_t ids_ = 0;
+  bool model_mode_ = false;  // read answers the page text to the model instead of a message
   std::thread worker_;
 };
 

@@ -1,5 +1,6 @@
 #include "browser/cdp_pipe.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -10,6 +11,8 @@
 #include <boost/json/serialize.hpp>
 
 #include <cerrno>
+#include <cstdio>
+#include <fstream>
 #include <system_error>
 
 #include "agentry/plugin_common/child_process.hpp"
@@ -28,6 +31,32 @@ int high_copy(int fd) {
   if (copy < 0) throw std::system_error(errno, std::generic_category(), "fcntl(F_DUPFD_CLOEXEC)");
   return copy;
 }
+// Whether a process of group `pgid` is still alive (zombies do not count): SIGKILL is
+// delivered at once but a process takes a moment to die, and "no Chromium outlives its
+// attempt" means gone, not signalled. /proc/<pid>/stat: "pid (comm) state ppid pgrp ...".
+bool group_alive(pid_t pgid) {
+  DIR* dir = ::opendir("/proc");
+  if (dir == nullptr) return false;
+  bool alive = false;
+  while (const dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+    std::ifstream in(std::string("/proc/") + e->d_name + "/stat");
+    std::string line;
+    if (!std::getline(in, line)) continue;
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    long ppid = 0, pgrp = 0;
+    if (std::sscanf(line.c_str() + close + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3) continue;
+    if (pgrp == pgid && state != 'Z' && state != 'X') {
+      alive = true;
+      break;
+    }
+  }
+  ::closedir(dir);
+  return alive;
+}
+
 }  // namespace
 
 Chromium::Chromium(const std::string& program, const std::vector<std::string>& args,
@@ -218,6 +247,7 @@ void Chromium::close(std::chrono::milliseconds grace) noexcept {
     kill_now();
     reap(std::chrono::seconds(10));
   }
+  for (int i = 0; i < 200 && group_alive(pid_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   {
     std::lock_guard lock(write_mutex_);
     if (to_browser_ >= 0) ::close(to_browser_), to_browser_ = -1;

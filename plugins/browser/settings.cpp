@@ -22,9 +22,13 @@ struct SettingsError {
   std::string message;
 };
 [[noreturn]] void fail(std::string message) { throw SettingsError{std::move(message)}; }
+struct ModelError {
+  std::string message;
+};
 
-// backendConfig.browser.<key>, else backendConfig["browser.<key>"], else nullptr.
-const json::value* field(const json::object& bc, std::string_view key) {
+}  // namespace
+
+const json::value* config_field(const json::object& bc, std::string_view key) {
   if (const json::value* nested = bc.if_contains("browser"); nested && nested->is_object())
     if (const json::value* v = nested->get_object().if_contains(key)) return v->is_null() ? nullptr : v;
   const json::value* v = bc.if_contains("browser." + std::string(key));
@@ -33,6 +37,8 @@ const json::value* field(const json::object& bc, std::string_view key) {
   v = bc.if_contains(key);
   return v && !v->is_null() ? v : nullptr;
 }
+
+namespace {
 
 constexpr std::array<std::string_view, 11> kActions = {"navigate", "click",    "type",     "press",
                                                        "scroll",   "read",     "screenshot", "back",
@@ -112,7 +118,7 @@ Step parse_step(const json::value& value) {
   return step;
 }
 
-std::string prompt_of(const std::string& input_json) {
+std::string prompt_of(const std::string& input_json) {  // "" when absent
   json::error_code ec;
   const json::value input = json::parse(input_json, ec);
   if (ec || !input.is_object()) return {};
@@ -139,6 +145,15 @@ std::string path_component(const std::string& id) {
 
 }  // namespace
 
+std::optional<Step> step_from_json(const json::value& value, std::string& error) {
+  try {
+    return parse_step(value);
+  } catch (const SettingsError& e) {
+    error = e.message;
+    return std::nullopt;
+  }
+}
+
 std::string default_profile_dir(const std::string& run_id, const std::vector<std::string>& env) {
   const std::string leaf = path_component(run_id);
   if (auto home = env_value(env, "AGENTRY_HOME"); !home.empty()) return (fs::path(home) / "browser-profiles" / leaf).string();
@@ -164,7 +179,7 @@ Settings read_settings(const plugin::StartParams& params) {
     json::object bc;
     if (const json::value* v = config.get_object().if_contains("backendConfig"); v && v->is_object()) bc = v->get_object();
 
-    if (const json::value* v = field(bc, "chromium")) {
+    if (const json::value* v = config_field(bc, "chromium")) {
       if (!v->is_string() || v->get_string().empty()) fail("backendConfig.browser.chromium must be a non-empty string");
       s.chromium = std::string(v->get_string());
     } else if (auto env = env_value(s.env, "AGENTRY_CHROMIUM"); !env.empty()) {
@@ -172,23 +187,23 @@ Settings read_settings(const plugin::StartParams& params) {
     } else {
       s.chromium = "chromium";
     }
-    if (const json::value* v = field(bc, "actionTimeoutMs")) {
+    if (const json::value* v = config_field(bc, "actionTimeoutMs")) {
       if (!v->is_int64() || v->get_int64() < 100 || v->get_int64() > 600000)
         fail("backendConfig.browser.actionTimeoutMs must be an integer from 100 to 600000");
       s.action_timeout = std::chrono::milliseconds(v->get_int64());
     }
-    if (const json::value* v = field(bc, "liveView")) {
+    if (const json::value* v = config_field(bc, "liveView")) {
       if (!v->is_bool()) fail("backendConfig.browser.liveView must be true or false");
       s.live_view = v->get_bool();
     }
-    if (const json::value* v = field(bc, "args")) {
+    if (const json::value* v = config_field(bc, "args")) {
       if (!v->is_array()) fail("backendConfig.browser.args must be an array of strings");
       for (const auto& a : v->get_array()) {
         if (!a.is_string()) fail("backendConfig.browser.args must be an array of strings");
         s.extra_args.emplace_back(a.get_string());
       }
     }
-    if (const json::value* v = field(bc, "profileDir")) {
+    if (const json::value* v = config_field(bc, "profileDir")) {
       if (!v->is_string() || v->get_string().empty() || v->get_string()[0] != '/')
         fail("backendConfig.browser.profileDir must be an absolute path");
       s.profile_dir = std::string(v->get_string());
@@ -196,11 +211,19 @@ Settings read_settings(const plugin::StartParams& params) {
       s.profile_dir = default_profile_dir(params.run_id, s.env);
     }
 
-    if (const json::value* steps = field(bc, "steps")) {
+    s.prompt = prompt_of(params.input_json);
+    if (const json::value* model = config_field(bc, "model")) {
+      std::string why, fallback;
+      if (const json::value* m = config.get_object().if_contains("model"); m && m->is_string()) fallback = m->get_string();
+      s.model = read_model_settings(*model, s.env, fallback, why);
+      if (!s.model) throw ModelError{why};
+    }
+
+    if (const json::value* steps = config_field(bc, "steps")) {
       if (!steps->is_array()) fail("backendConfig.browser.steps must be an array");
       for (const auto& step : steps->get_array()) ++index, s.steps.push_back(parse_step(step));
     } else {
-      std::istringstream in{prompt_of(params.input_json)};
+      std::istringstream in{s.prompt};
       for (std::string line; std::getline(in, line);) {
         if (line.rfind("@browser ", 0) != 0) continue;
         ++index;
@@ -208,14 +231,21 @@ Settings read_settings(const plugin::StartParams& params) {
         if (ec) fail("not a JSON object: " + line.substr(9));
         s.steps.push_back(parse_step(step));
       }
-      if (s.steps.empty())
-        fail("no script: give backendConfig.browser.steps (a JSON array) or prompt lines beginning "
-             "\"@browser \" followed by one step object");
+      if (s.steps.empty() && !s.model)
+        fail("no script and no model: give backendConfig.browser.steps (a JSON array), prompt lines beginning "
+             "\"@browser \" followed by one step object, or backendConfig.browser.model for the model mode");
     }
+    if (s.steps.empty() && s.prompt.empty()) throw ModelError{"the prompt is empty: there is no task for the model"};
+    if (!s.steps.empty()) s.model.reset();  // a script wins: the model section only serves asks then
     for (std::size_t i = 0; i + 1 < s.steps.size(); ++i)
       if (s.steps[i].action == "finish") index = i + 1, fail("\"finish\" must be the last step");
+  } catch (const ModelError& e) {
+    s.steps.clear();
+    s.model.reset();
+    s.error = "browser model: " + e.message;
   } catch (const SettingsError& e) {
     s.steps.clear();
+    s.model.reset();
     s.error = "browser script: " + (index > 0 ? "step " + std::to_string(index) + ": " : std::string()) + e.message;
   }
   return s;

@@ -7,11 +7,15 @@
 
 #include <boost/json/object.hpp>
 
+#include <boost/json/value.hpp>
+
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "agentry/plugin/cpp/params.hpp"
+#include "browser/model_settings.hpp"
 
 namespace agentry::browser {
 
@@ -25,7 +29,9 @@ struct Step {
 struct Settings {
   std::string chromium;          // as configured ("chromium" by default): resolved at launch
   std::vector<std::string> env;  // the child's environment (the daemon's plus the start env)
-  std::vector<Step> steps;
+  std::vector<Step> steps;        // script mode; empty in model mode
+  std::optional<ModelSettings> model;  // model mode: backendConfig.browser.model and no script
+  std::string prompt;            // input_json's prompt: the model's task (or the follow-up on a resume)
   std::chrono::milliseconds action_timeout{15000};
   bool live_view = false;        // screencast frames as events of type 15
   std::string profile_dir;       // absolute; kept across attempts of the run
@@ -35,7 +41,15 @@ struct Settings {
 };
 
 // Never throws for bad input: a mistake lands in Settings::error, naming the field/step.
+// With a script (backendConfig steps or "@browser" prompt lines) the attempt plays it; else,
+// with a model section, the model chooses the actions; with neither, Settings::error says so.
 Settings read_settings(const plugin::StartParams& params);
+
+// One step from its JSON form (either shape above); nullopt with `error` saying what is wrong.
+std::optional<Step> step_from_json(const boost::json::value& value, std::string& error);
+
+// backendConfig.browser.<key>, backendConfig["browser.<key>"] or backendConfig.<key>, or nullptr.
+const boost::json::value* config_field(const boost::json::object& backend_config, std::string_view key);
 
 // The default profile directory of a run: $AGENTRY_HOME/browser-profiles/<run>, else
 // $XDG_STATE_HOME/agentry/browser-profiles/<run>, else

@@ -1,4 +1,5 @@
-// The browser backend through the real daemon: a script-mode run against a loopback site.
+// The browser backend through the real daemon: script-mode and model-mode runs against a
+// loopback site (the model is the real mock model, tests/e2e/mock_model).
 #include "daemon_fixture.hpp"
 
 #include <arpa/inet.h>
@@ -10,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+
+#include "support/mock_model.hpp"
 
 namespace agentry::integration {
 namespace {
@@ -110,6 +113,42 @@ TEST_F(BrowserBackendTest, AScriptRunFillsTheFormAndReportsTheResultPage) {
   EXPECT_EQ(tools, 5);
   EXPECT_TRUE(fs::exists(work_ / "browser-artifacts" / "shot.png"));
   EXPECT_TRUE(fs::is_directory(home_ / "browser-profiles")) << "the profile lives under the daemon's home";
+}
+
+TEST_F(BrowserBackendTest, AModelRunFillsTheFormAndEndsWithTheResultInItsFinalMessage) {
+  FormSite site;
+  test::MockModel mock(dir_.path() / "model-requests.jsonl");
+  write_agent("pilot", "browser",
+              "{model: {api: openai-responses, baseUrl: '" + mock.openai_base_url() + "', model: mock-model}}");
+  const auto directive = [](const std::string& tool, const json::object& args) {
+    return "TOOL: " + tool + " " + json::serialize(args) + "\n";
+  };
+  const std::string message = "Send 'pilot words' through the form.\n" + directive("navigate", {{"url", site.url("/")}}) +
+                              directive("type", {{"selector", "#q"}, {"text", "pilot words"}}) +
+                              directive("click", {{"selector", "#go"}}) + directive("read", {}) +
+                              directive("finish", {{"summary", "Done: the result page says You sent: pilot words"}});
+  auto run = start_agent_run("pilot", message);
+  EXPECT_EQ(wait_until_settled(run, std::chrono::seconds(90)), "success");
+  std::string final_message, read_output;
+  int started = 0, completed = 0, usage = 0;
+  for (const auto& e : timeline(run)) {
+    const std::string kind(e.at("kind").as_string());
+    started += kind == "tool.started";
+    completed += kind == "tool.completed";
+    usage += kind == "usage";
+    if (kind == "message.completed") final_message = std::string(e.at("payload").at("text").as_string());
+    if (kind == "tool.completed" && e.at("payload").at("output").as_string().starts_with("Page: Result"))
+      read_output = std::string(e.at("payload").at("output").as_string());
+  }
+  EXPECT_EQ(started, 4);
+  EXPECT_EQ(completed, 4);
+  EXPECT_EQ(usage, 5);
+  EXPECT_NE(read_output.find("You sent: pilot words"), std::string::npos) << read_output;
+  EXPECT_EQ(final_message, "Done: the result page says You sent: pilot words");
+  // The model saw the page the read returned.
+  const auto bodies = mock.request_bodies("/responses");
+  ASSERT_EQ(bodies.size(), 5u);
+  EXPECT_NE(json::serialize(bodies.back()).find("You sent: pilot words"), std::string::npos);
 }
 
 // Chromium processes whose command line names `needle` (zombies excluded).

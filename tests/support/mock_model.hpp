@@ -1,6 +1,6 @@
 // The loopback mock model (tests/e2e/mock_model/server.py): the OpenAI Responses API for
 // Codex and the Anthropic Messages API for Claude Code, scripted by directives in the
-// prompt (SAY:, SHELL:, STALL:, FAIL:; see tests/e2e/README.md).
+// prompt (SAY:, SHELL:, TOOL:, STALL:, FAIL:; see tests/e2e/README.md).
 #pragma once
 
 #include <sys/types.h>

@@ -73,12 +73,21 @@ def _text(step: script.Step) -> str:
 def reply(handler, body: dict, step: script.Step, ids) -> dict:
     """The non-streamed form (`stream` false), for side requests."""
     content = [{"type": "text", "text": _text(step)}] if step.actions else []
-    if step.shell is not None:
-        content.append({"type": "tool_use", "id": ids("toolu_mock"), "name": SHELL_TOOL,
-                        "input": {"command": step.shell, "description": _description(step.shell)}})
+    call = _tool_call(step)
+    if call is not None:
+        content.append({"type": "tool_use", "id": ids("toolu_mock"), "name": call[0], "input": call[1]})
     return {"id": ids("msg_mock"), "type": "message", "role": "assistant", "model": body.get("model", "mock-model"),
-            "content": content, "stop_reason": "tool_use" if step.shell is not None else "end_turn",
+            "content": content, "stop_reason": "tool_use" if call is not None else "end_turn",
             "stop_sequence": None, "usage": _usage(handler, script.estimate_tokens(len(json.dumps(content))))}
+
+
+def _tool_call(step: script.Step):
+    """(name, input object) of the step's tool call: SHELL becomes Bash, TOOL names its own."""
+    if step.shell is not None:
+        return SHELL_TOOL, {"command": step.shell, "description": _description(step.shell)}
+    if step.tool is not None:
+        return step.tool[0], script.tool_input(step.tool[1])
+    return None
 
 
 def _description(command: str) -> str:
@@ -115,17 +124,18 @@ def stream(handler, body: dict, step: script.Step, ids):
         out.event("content_block_stop", {"type": "content_block_stop", "index": index})
         out_chars += len(text)
         index += 1
-    if step.shell is not None:
-        args = json.dumps({"command": step.shell, "description": _description(step.shell)})
+    call = _tool_call(step)
+    if call is not None:
+        args = json.dumps(call[1])
         out.event("content_block_start", {"type": "content_block_start", "index": index,
                                           "content_block": {"type": "tool_use", "id": ids("toolu_mock"),
-                                                            "name": SHELL_TOOL, "input": {}}})
+                                                            "name": call[0], "input": {}}})
         for part in (args[:len(args) // 2], args[len(args) // 2:]):
             out.event("content_block_delta", {"type": "content_block_delta", "index": index,
                                               "delta": {"type": "input_json_delta", "partial_json": part}})
         out.event("content_block_stop", {"type": "content_block_stop", "index": index})
         out_chars += len(args)
-    stop = "tool_use" if step.shell is not None else "end_turn"
+    stop = "tool_use" if call is not None else "end_turn"
     out.event("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
                                 "usage": {"output_tokens": script.estimate_tokens(out_chars)}})
     out.event("message_stop", {"type": "message_stop"})

@@ -104,13 +104,44 @@ def stream(handler, body: dict, step: script.Step, ids):
     if step.write is not None:
         tool_call("custom_tool_call", "ctc_mock", PATCH_TOOL, "input", apply_patch_adding(*step.write),
                   "response.custom_tool_call_input")
+    if step.tool is not None:
+        tool_call("function_call", "fc_mock", step.tool[0], "arguments", step.tool[1],
+                  "response.function_call_arguments")
 
+    ev("response.completed", response={**response, "status": "completed", "output": output,
+                                       "usage": _usage(handler, output)})
+
+
+def _usage(handler, output: list) -> dict:
     in_tok = script.estimate_tokens(handler.body_size)
     out_tok = script.estimate_tokens(sum(len(json.dumps(o)) for o in output))
-    usage = {"input_tokens": in_tok, "input_tokens_details": {"cached_tokens": 0},
-             "output_tokens": out_tok, "output_tokens_details": {"reasoning_tokens": 0},
-             "total_tokens": in_tok + out_tok}
-    ev("response.completed", response={**response, "status": "completed", "output": output, "usage": usage})
+    return {"input_tokens": in_tok, "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": out_tok, "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": in_tok + out_tok}
+
+
+def reply(handler, body: dict, step: script.Step, ids) -> dict:
+    """The non-streamed form (`stream` false): the whole response object at once. STALLs
+    have already been waited out by the server."""
+    output = []
+    says = [a.arg for a in step.actions if a.kind == "SAY"]
+    if step.actions:
+        text = "\n\n".join(says) or "(stall over)"
+        output.append({"type": "message", "id": ids("msg_mock"), "role": "assistant", "status": "completed",
+                       "content": [{"type": "output_text", "text": text, "annotations": []}]})
+    calls = []
+    if step.shell is not None:
+        calls.append((SHELL_TOOL, json.dumps({"cmd": step.shell})))
+    if step.tool is not None:
+        calls.append(step.tool)
+    for name, arguments in calls:
+        output.append({"type": "function_call", "id": ids("fc_mock"), "call_id": ids("call_mock"),
+                       "name": name, "arguments": arguments, "status": "completed"})
+    if step.write is not None:
+        output.append({"type": "custom_tool_call", "id": ids("ctc_mock"), "call_id": ids("call_mock"),
+                       "name": PATCH_TOOL, "input": apply_patch_adding(*step.write), "status": "completed"})
+    return {"id": ids("resp_mock"), "object": "response", "created_at": int(time.time()), "status": "completed",
+            "model": body.get("model", "mock-model"), "output": output, "usage": _usage(handler, output)}
 
 
 def _stream_actions(out: SseWriter, step: script.Step, delta) -> str:

@@ -6,30 +6,33 @@ A prompt holds directives, one per line, each starting at the beginning of a lin
     SHELL: <command>   call the agent's shell tool with <command>
     WRITE: <path> <text>  Codex only: create file <path> holding <text> ("\\n" is a newline)
                        through Codex's apply_patch tool (the Anthropic side says so in text)
+    TOOL: <name> <json> call the tool <name> (any name the client offers) with the JSON object
+                       <json> as its arguments (omitted: {}); for clients with their own tools
     STALL: <seconds>   open the reply, then stall (keep-alives only) so an interrupt lands mid-turn
     FAIL: <status>     answer the model call with HTTP <status> and an API error body
 
 Lines that are not directives are ignored. A prompt without directives gets the reply "ok".
 
 The directives are cut into *steps*, one step per model call: a step runs up to and including
-the next SHELL or WRITE (a tool call ends a model response). The agent sends the tool's output back in
+the next SHELL, WRITE or TOOL (a tool call ends a model response). The agent sends the tool's output back in
 its next model call, and the mock picks the step by counting the tool results the agent has
 sent since the prompt. So "SHELL: touch a.txt / SAY: wrote it" is two model calls. When the
-last directive is a SHELL, the model call after its result gets the fixed reply "done".
+last directive is a tool call, the model call after its result gets the fixed reply "done".
 """
 
+import json
 import re
 from dataclasses import dataclass, field
 
 DEFAULT_REPLY = "ok"
 AFTER_LAST_TOOL_REPLY = "done"
 
-_DIRECTIVE = re.compile(r"^\s*(SAY|SHELL|WRITE|STALL|FAIL):[ \t]?(.*?)\s*$")
+_DIRECTIVE = re.compile(r"^\s*(SAY|SHELL|WRITE|TOOL|STALL|FAIL):[ \t]?(.*?)\s*$")
 
 
 @dataclass
 class Directive:
-    kind: str  # SAY | SHELL | WRITE | STALL | FAIL
+    kind: str  # SAY | SHELL | WRITE | TOOL | STALL | FAIL
     arg: str
 
 
@@ -39,11 +42,12 @@ class Step:
     actions: list = field(default_factory=list)  # Directive SAY/STALL in stream order
     shell: str | None = None
     write: tuple[str, str] | None = None  # (path, text)
+    tool: tuple[str, str] | None = None  # (name, arguments as JSON text)
     fail_status: int | None = None
 
     @property
     def calls_tool(self) -> bool:
-        return self.shell is not None or self.write is not None
+        return self.shell is not None or self.write is not None or self.tool is not None
 
     def summary(self) -> str:
         if self.fail_status is not None:
@@ -53,6 +57,8 @@ class Step:
             parts.append(f"SHELL {self.shell!r}")
         if self.write is not None:
             parts.append(f"WRITE {self.write[0]!r}")
+        if self.tool is not None:
+            parts.append(f"TOOL {self.tool[0]!r}")
         return ", ".join(parts) or "empty"
 
 
@@ -68,6 +74,22 @@ def parse(text: str) -> list[Directive]:
     return directives
 
 
+def tool_call(arg: str) -> tuple[str, str]:
+    """(name, arguments JSON text) of a TOOL directive. Arguments that are not a JSON object
+    are passed on as written, so a client's handling of malformed arguments can be tested."""
+    name, _, args = arg.partition(" ")
+    return name, args.strip() or "{}"
+
+
+def tool_input(arguments: str):
+    """The arguments as a JSON object where the API needs one (Anthropic's tool_use input)."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return {"unparsed": arguments}
+    return value if isinstance(value, dict) else {"unparsed": arguments}
+
+
 def has_directives(text: str) -> bool:
     return bool(parse(text))
 
@@ -75,9 +97,11 @@ def has_directives(text: str) -> bool:
 def steps(directives: list[Directive]) -> list[Step]:
     out, cur = [], Step()
     for d in directives:
-        if d.kind in ("SHELL", "WRITE"):
+        if d.kind in ("SHELL", "WRITE", "TOOL"):
             if d.kind == "SHELL":
                 cur.shell = d.arg
+            elif d.kind == "TOOL":
+                cur.tool = tool_call(d.arg)
             else:
                 path, _, text = d.arg.partition(" ")
                 cur.write = (path, text)

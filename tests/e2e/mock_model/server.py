@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import anthropic_messages
 import openai_responses
-from sse import ClientGone
+from sse import ClientGone, stall_plain
 
 # Credentials never reach a log, not even a mock's.
 _SECRET_HEADERS = {"authorization", "x-api-key", "cookie"}
@@ -110,6 +110,9 @@ class Handler(BaseHTTPRequestHandler):
             if body.get("stream", who == "codex"):
                 api.stream(self, body, step, self.server.new_id)
             else:
+                for action in step.actions:
+                    if action.kind == "STALL":
+                        stall_plain(self, float(action.arg or 0))
                 self._json(200, api.reply(self, body, step, self.server.new_id))
         except ClientGone:
             # Expected when an agent interrupts a turn: it drops the model connection.

@@ -5,6 +5,8 @@ quietly instead of stalling a thread for the rest of a STALL or printing a trace
 """
 
 import json
+import select
+import socket
 import time
 
 
@@ -52,3 +54,19 @@ class SseWriter:
             self._h.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError) as e:
             raise ClientGone() from e
+
+
+def stall_plain(handler, seconds: float):
+    """A STALL before a non-streamed reply: nothing can be sent while the answer is pending, so
+    the connection is watched instead; a client that closes it ends the wait (ClientGone)."""
+    conn = handler.connection
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        readable, _, _ = select.select([conn], [], [], min(0.1, left))
+        if readable:
+            try:
+                if conn.recv(1, socket.MSG_PEEK) == b"":
+                    raise ClientGone()
+            except OSError as e:
+                raise ClientGone() from e
+            time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))  # data, not EOF: keep waiting

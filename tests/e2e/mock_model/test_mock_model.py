@@ -7,6 +7,7 @@
 import json
 import subprocess
 import sys
+import time
 import unittest
 import urllib.request
 from pathlib import Path
@@ -43,6 +44,16 @@ class DirectiveTest(unittest.TestCase):
         self.assertEqual(script.plan("WRITE: a.txt x\nSAY: wrote it", 1).actions[0].arg, "wrote it")
         self.assertIsNone(anthropic_messages.plan({"messages": [{"role": "user", "content": "WRITE: a x"}],
                                                    "tools": [{"name": "Bash"}]}).write)
+
+    def test_tool_calls_a_named_tool_and_ends_a_step(self):
+        prompt = 'SAY: going\nTOOL: navigate {"url": "http://x/"}\nTOOL: read\nSAY: seen'
+        self.assertEqual(script.plan(prompt, 0).tool, ("navigate", '{"url": "http://x/"}'))
+        self.assertEqual(script.plan(prompt, 0).actions[0].arg, "going")
+        self.assertEqual(script.plan(prompt, 1).tool, ("read", "{}"))
+        self.assertEqual(script.plan(prompt, 2).actions[0].arg, "seen")
+        self.assertEqual(script.plan("TOOL: read", 1).actions[0].arg, script.AFTER_LAST_TOOL_REPLY)
+        self.assertIsNone(script.plan("TOOL: read", 0, tools_offered=False).tool)
+        self.assertEqual(script.tool_input("not json"), {"unparsed": "not json"})
 
     def test_no_tool_call_when_no_tools_offered(self):
         self.assertIsNone(script.plan("SHELL: ls", 0, tools_offered=False).shell)
@@ -102,6 +113,39 @@ class ServerTest(unittest.TestCase):
         self.assertEqual(status, 200)
         self.assertIn('"input_json_delta"', text)
         self.assertIn('"stop_reason":"tool_use"', text)
+
+    def test_openai_plain_reply_calls_the_named_tool(self):
+        status, text = self.post("/v1/responses", {"stream": False, "tools": [{}], "input": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text",
+                                                             "text": 'SAY: hi\nTOOL: click {"ref": "e1"}'}]}]})
+        self.assertEqual(status, 200)
+        reply = json.loads(text)
+        self.assertEqual([o["type"] for o in reply["output"]], ["message", "function_call"])
+        self.assertEqual(reply["output"][0]["content"][0]["text"], "hi")
+        call = reply["output"][1]
+        self.assertEqual((call["name"], json.loads(call["arguments"])), ("click", {"ref": "e1"}))
+        self.assertTrue(call["call_id"])
+        self.assertGreater(reply["usage"]["input_tokens"], 0)
+
+    def test_anthropic_tool_use_of_a_named_tool(self):
+        status, text = self.post("/v1/messages", {"stream": False, "tools": [{}], "messages": [
+            {"role": "user", "content": 'TOOL: type {"selector": "#q", "text": "a b"}'}]})
+        self.assertEqual(status, 200)
+        reply = json.loads(text)
+        self.assertEqual(reply["stop_reason"], "tool_use")
+        self.assertEqual(reply["content"][-1]["name"], "type")
+        self.assertEqual(reply["content"][-1]["input"], {"selector": "#q", "text": "a b"})
+        status, text = self.post("/v1/messages", {"stream": True, "tools": [{}], "messages": [
+            {"role": "user", "content": "TOOL: read"}]})
+        self.assertIn('"name":"read"', text)
+        self.assertIn('"stop_reason":"tool_use"', text)
+
+    def test_plain_reply_waits_out_a_stall(self):
+        start = time.monotonic()
+        status, text = self.post("/v1/responses", {"stream": False, "input": "SAY: late\nSTALL: 0.3"})
+        self.assertEqual(status, 200)
+        self.assertGreaterEqual(time.monotonic() - start, 0.3)
+        self.assertEqual(json.loads(text)["output"][0]["content"][0]["text"], "late")
 
     def test_fail_returns_status_and_error_body(self):
         status, text = self.post("/v1/messages", {"messages": [{"role": "user", "content": "FAIL: 529"}]})

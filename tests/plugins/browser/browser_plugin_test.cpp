@@ -1,204 +1,18 @@
 // The browser plugin through its C ABI against the real Chromium and a loopback site.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include "browser_fixture.hpp"
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <boost/json.hpp>
-
-#include "recording_host.hpp"
-#include "support/temp_dir.hpp"
 
 namespace agentry::test {
 namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
-
-// The test site: a thread per connection, one request per connection (Connection: close).
-class Site {
- public:
-  Site() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd_, 64);
-    socklen_t len = sizeof a;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
-    thread_ = std::thread([this] {
-      for (;;) {
-        const int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-        if (c < 0) return;
-        if (stopping_) {
-          ::close(c);
-          return;
-        }
-        std::thread([this, c] { serve(c); }).detach();
-      }
-    });
-  }
-  ~Site() {
-    stopping_ = true;
-    ::shutdown(fd_, SHUT_RDWR);
-    ::close(fd_);
-    thread_.join();
-  }
-  std::string url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
-
- private:
-  static void serve(int c) {
-    std::string req;
-    char buf[4096];
-    while (req.find("\r\n\r\n") == std::string::npos) {
-      const ssize_t n = ::recv(c, buf, sizeof buf, 0);
-      if (n <= 0) break;
-      req.append(buf, static_cast<std::size_t>(n));
-    }
-    const std::string line = req.substr(0, req.find("\r\n"));
-    std::string target = line.substr(line.find(' ') + 1);
-    target = target.substr(0, target.find(' '));
-    std::string cookie;
-    if (auto p = req.find("\r\nCookie: "); p != std::string::npos) cookie = req.substr(p + 10, req.find("\r\n", p + 2) - p - 10);
-    std::string type = "text/html", extra, body;
-    if (target == "/") {
-      body = "<html><head><title>Form</title></head><body><h1>The form</h1>"
-             "<form action=\"/result\" method=\"get\"><input id=\"q\" name=\"q\" placeholder=\"words\">"
-             "<button id=\"go\" type=\"submit\">Send</button></form>"
-             "<a id=\"other\" href=\"/other\">Other page</a> <a id=\"file\" href=\"/file.txt\" download>Get the file</a>"
-             "</body></html>";
-    } else if (target.rfind("/result?q=", 0) == 0) {
-      std::string q = target.substr(10);
-      for (auto& ch : q) if (ch == '+') ch = ' ';
-      body = "<html><head><title>Result</title></head><body><p id=\"out\">You sent: " + q + "</p></body></html>";
-    } else if (target == "/other") {
-      body = "<html><head><title>Other</title></head><body>The other page</body></html>";
-    } else if (target == "/file.txt") {
-      type = "text/plain";
-      extra = "Content-Disposition: attachment; filename=\"report.txt\"\r\n";
-      body = "downloaded content\n";
-    } else if (target == "/set-cookie") {
-      extra = "Set-Cookie: flavour=ginger; Max-Age=3600; Path=/\r\n";
-      body = "<html><head><title>Set</title></head><body>cookie set</body></html>";
-    } else if (target == "/show-cookie") {
-      body = "<html><head><title>Show</title></head><body>cookie: [" + cookie + "]</body></html>";
-    } else {
-      body = "not found";
-    }
-    const std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: " + type + "\r\nContent-Length: " +
-                             std::to_string(body.size()) + "\r\n" + extra + "Connection: close\r\n\r\n" + body;
-    ::send(c, resp.data(), resp.size(), MSG_NOSIGNAL);
-    ::close(c);
-  }
-  int fd_ = -1;
-  uint16_t port_ = 0;
-  std::atomic<bool> stopping_{false};
-  std::thread thread_;
-};
-
-const agentry_backend_factory_t* factory() {
-  static const agentry_backend_factory_t* f = load_backend_factory("AGENTRY_BROWSER_PLUGIN");
-  return f;
-}
-
-// Chromium processes whose command line names `profile`.
-int chromium_processes(const std::string& profile) {
-  int count = 0;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (cmd.find(profile) != std::string::npos) {
-      std::ifstream st(entry.path() / "stat");
-      std::string s;
-      std::getline(st, s);
-      const auto p = s.rfind(')');
-      if (p != std::string::npos && p + 2 < s.size() && s[p + 2] != 'Z') ++count;
-    }
-  }
-  return count;
-}
-
-class Instance {
- public:
-  Instance() {
-    backend_ = factory()->create_backend(factory(), host_.table(), "browser");
-    EXPECT_NE(backend_, nullptr);
-    EXPECT_EQ(backend_->init(backend_), AGENTRY_OK);
-  }
-  ~Instance() {
-    if (backend_) backend_->destroy(backend_);
-    EXPECT_TRUE(host_.violations().empty()) << host_.violations().front();
-  }
-  agentry_status_t start(json::object browser, const std::string& profile, bool resume = false,
-                         std::vector<std::string> env = {}) {
-    browser["profileDir"] = profile;
-    const std::string config = json::serialize(json::object{{"backendConfig", {{"browser", browser}}}});
-    const std::string input = R"({"prompt":"go"})";
-    const std::string ws = workspace_.path().string();
-    std::vector<const char*> e;
-    env.push_back("AGENTRY_RUN_ID=run-1");
-    for (auto& s : env) e.push_back(s.c_str());
-    e.push_back(nullptr);
-    agentry_start_params_t p{};
-    p.struct_size = sizeof p;
-    p.run_id = "run-1";
-    p.session_id = resume ? "run-1/s1" : "run-1/s0";
-    p.attempt_number = ++attempts_;
-    p.workspace_path = ws.c_str();
-    p.input_json = input.c_str();
-    p.input_size = input.size();
-    p.config_json = config.c_str();
-    p.config_size = config.size();
-    const std::string token = "browser-run-1";
-    if (resume) p.resume_token = token.c_str(), p.resume_token_size = token.size();
-    p.env = e.data();
-    host_.begin_attempt();
-    finished_before_ = host_.finished_count();
-    return backend_->start(backend_, &p);
-  }
-  json::object wait_finished(std::chrono::seconds limit = std::chrono::seconds(90)) {
-    EXPECT_TRUE(host_.wait_until([&](const auto&) { return false; }, std::chrono::milliseconds(0)) || true);
-    const bool done = host_.wait_until(
-        [&](const std::vector<RecordedEvent>& events) {
-          int n = 0;
-          for (const auto& ev : events) n += ev.type == AGENTRY_EVENT_FINISHED;
-          return n > finished_before_;
-        },
-        limit);
-    EXPECT_TRUE(done);
-    auto events = host_.events();
-    for (auto it = events.rbegin(); it != events.rend(); ++it)
-      if (it->type == AGENTRY_EVENT_FINISHED) return it->payload;
-    return {};
-  }
-  std::string messages() const {
-    std::string out;
-    for (const auto& ev : host_.events())
-      if (ev.type == AGENTRY_EVENT_MESSAGE_COMPLETED) out += std::string(ev.payload.at("text").as_string()) + "\n";
-    return out;
-  }
-  const agentry_backend_t* backend() const { return backend_; }
-  RecordingHost host_;
-  TempDir workspace_;
-  TempDir profile_;
-
- private:
-  const agentry_backend_t* backend_ = nullptr;
-  uint32_t attempts_ = 0;
-  int finished_before_ = 0;
-};
 
 json::object step(json::object o) { return o; }
 
@@ -206,7 +20,7 @@ class BrowserPlugin : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!fs::exists("/usr/bin/chromium")) GTEST_SKIP() << "/usr/bin/chromium is not installed (apt-get install chromium)";
-    ASSERT_NE(factory(), nullptr);
+    ASSERT_NE(browser_factory(), nullptr);
   }
 };
 

@@ -117,6 +117,40 @@ void RecordingHost::log(const agentry_host_t* host, int32_t severity, const char
 
 void RecordingHost::request_callback(const agentry_host_t*) {}
 
-const void* RecordingHost::get_extension(const agentry_host_t*, const char*) { return nullptr; }
+std::vector<RecordedAnswer> RecordingHost::answers() const {
+  std::lock_guard lock(mutex_);
+  return answers_;
+}
+
+bool RecordingHost::wait_for_answers(std::size_t count, std::chrono::milliseconds limit) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, limit, [&] { return answers_.size() >= count; });
+}
+
+agentry_status_t RecordingHost::answer(const agentry_host_t* host, const char* ask_id, const char* answer_json) {
+  auto& self = *static_cast<RecordingHost*>(host->host_data);
+  if (ask_id == nullptr || answer_json == nullptr) return AGENTRY_ERR_INVALID_ARGUMENT;
+  boost::system::error_code ec;
+  json::value parsed = json::parse(answer_json, ec);
+  std::lock_guard lock(self.mutex_);
+  if (ec || !parsed.is_object()) {
+    self.violations_.push_back(std::string("ask answer is not a JSON object: ") + answer_json);
+    return AGENTRY_ERR_INVALID_ARGUMENT;
+  }
+  for (const auto& a : self.answers_)
+    if (a.ask_id == ask_id) {
+      self.violations_.push_back(std::string("second answer to ask ") + ask_id);
+      return AGENTRY_ERR_INVALID_STATE;
+    }
+  self.answers_.push_back(RecordedAnswer{ask_id, std::move(parsed.get_object())});
+  self.changed_.notify_all();
+  return AGENTRY_OK;
+}
+
+const void* RecordingHost::get_extension(const agentry_host_t*, const char* id) {
+  static constexpr agentry_host_ask_answer_t kAskAnswer{sizeof(agentry_host_ask_answer_t), &RecordingHost::answer};
+  if (id != nullptr && std::string_view(id) == AGENTRY_EXT_ASK_ANSWER) return &kAskAnswer;
+  return nullptr;
+}
 
 }  // namespace agentry::test

@@ -13,9 +13,15 @@
 
 #include <boost/json.hpp>
 
+#include "agentry/plugin/ext/ask.h"
 #include "agentry/plugin/plugin.h"
 
 namespace agentry::test {
+
+struct RecordedAnswer {
+  std::string ask_id;
+  boost::json::object answer;
+};
 
 struct RecordedEvent {
   uint16_t type = 0;
@@ -42,6 +48,11 @@ class RecordingHost {
   std::vector<std::string> violations() const;  // broken rules, for EXPECT_THAT(..., IsEmpty())
   int finished_count() const;
 
+  // Answers that arrived through the host extension "agentry.ask-answer/1" (ABI 1.2), which
+  // the table offers; a second answer to one ask id is refused and counted as a violation.
+  std::vector<RecordedAnswer> answers() const;
+  bool wait_for_answers(std::size_t count, std::chrono::milliseconds limit) const;
+
   // Waits until `ready(events)` holds or `limit` passes; returns whether it held.
   bool wait_until(const std::function<bool(const std::vector<RecordedEvent>&)>& ready,
                   std::chrono::milliseconds limit) const;
@@ -51,6 +62,7 @@ class RecordingHost {
   static void log(const agentry_host_t* host, int32_t severity, const char* message);
   static void request_callback(const agentry_host_t* host);
   static const void* get_extension(const agentry_host_t* host, const char* id);
+  static agentry_status_t answer(const agentry_host_t* host, const char* ask_id, const char* answer_json);
 
   agentry_host_t table_{};
   mutable std::mutex mutex_;
@@ -58,6 +70,7 @@ class RecordingHost {
   std::vector<RecordedEvent> events_;
   std::vector<std::string> logs_;
   std::vector<std::string> violations_;
+  std::vector<RecordedAnswer> answers_;
   uint64_t next_seq_ = 1;  // the lowest seq the next accepted event may carry
   bool terminal_seen_ = false;
   int busy_left_ = 0;

@@ -1,0 +1,20 @@
+// One call of the configured model API: the adapter builds the request, the HTTP client
+// carries it, and every way it can fail becomes a ModelReply::error that names the cause
+// (the HTTP status and an excerpt of the body, the deadline, an unreachable endpoint).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "browser/conversation.hpp"
+#include "browser/model_api.hpp"
+#include "browser/model_settings.hpp"
+
+namespace agentry::browser {
+
+// [any thread; blocks for up to settings.request_timeout] `cancelled` is polled while waiting.
+ModelReply call_model(const ModelSettings& settings, const std::string& system, const Conversation& conversation,
+                      const std::vector<ToolSpec>& tools, const std::function<bool()>& cancelled);
+
+}  // namespace agentry::browser
