@@ -33,7 +33,7 @@ struct Settings {
   std::optional<ModelSettings> model;  // model mode: backendConfig.browser.model and no script
   std::string prompt;            // input_json's prompt: the model's task (or the follow-up on a resume)
   std::chrono::milliseconds action_timeout{15000};
-  bool live_view = false;        // screencast frames as events of type 15
+  bool live_view = true;         // screencast frames as events of type 15 (to a host of ABI 1.2+)
   std::string profile_dir;       // absolute; kept across attempts of the run
   std::string workspace;         // the run's working directory (artifacts go below it)
   std::vector<std::string> extra_args;  // backendConfig.browser.args, appended to the flags

@@ -190,11 +190,23 @@ TEST_F(BrowserPlugin, LiveViewSaysUnavailableWhenChromiumCannotStart) {
   EXPECT_EQ(unavailable, 1);
 }
 
-TEST_F(BrowserPlugin, NoFramesByDefault) {
+// A 1.1 host does not know type 15: it gets no frame even with the live view on (the default).
+TEST_F(BrowserPlugin, NoFramesToAnOlderHost) {
+  Instance in;
+  const_cast<agentry_host_t*>(in.host_.table())->abi_version.minor = 1;
+  const std::string profile = (in.profile_.path() / "p").string();
+  ASSERT_EQ(in.start({{"steps", json::array{step({{"action", "read"}})}}, {"chromium", "/nonexistent"}}, profile), AGENTRY_OK);
+  EXPECT_EQ(in.wait_finished().at("outcome"), "error");
+  for (const auto& ev : in.host_.events()) EXPECT_NE(ev.type, 15);
+}
+
+TEST_F(BrowserPlugin, NoFramesWithTheLiveViewOff) {
   Instance in;
   const_cast<agentry_host_t*>(in.host_.table())->abi_version.minor = 2;
   const std::string profile = (in.profile_.path() / "p").string();
-  ASSERT_EQ(in.start({{"steps", json::array{step({{"action", "read"}})}}, {"chromium", "/nonexistent"}}, profile), AGENTRY_OK);
+  ASSERT_EQ(in.start({{"steps", json::array{step({{"action", "read"}})}}, {"liveView", false}, {"chromium", "/nonexistent"}},
+                     profile),
+            AGENTRY_OK);
   EXPECT_EQ(in.wait_finished().at("outcome"), "error");
   for (const auto& ev : in.host_.events()) EXPECT_NE(ev.type, 15);
 }
