@@ -124,7 +124,7 @@ TEST(PluginLoading, MockDescriptor) {
   EXPECT_STREQ(d->id, "mock");
   std::vector<std::string> features;
   for (const char* const* p = d->features; *p != nullptr; ++p) features.emplace_back(*p);
-  EXPECT_EQ(features, (std::vector<std::string>{"resume", "interrupt", "input", "approvals"}));
+  EXPECT_EQ(features, (std::vector<std::string>{"resume", "interrupt", "input", "approvals", "ask"}));
 }
 
 }  // namespace

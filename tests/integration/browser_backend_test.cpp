@@ -19,7 +19,8 @@ namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
 
-// A two-page site: a form and the page showing what it received. One request per connection.
+// A small site: a form, the page showing what it received, a page that sets a cookie and one
+// that shows the cookie it was sent. One request per connection.
 class FormSite {
  public:
   FormSite() {
@@ -62,8 +63,16 @@ class FormSite {
     }
     std::string target = req.substr(req.find(' ') + 1);
     target = target.substr(0, target.find(' '));
-    std::string body;
-    if (target.rfind("/result?q=", 0) == 0) {
+    std::string body, extra_headers;
+    if (target == "/set-cookie") {
+      extra_headers = "Set-Cookie: keeper=kept; Max-Age=3600; Path=/\r\n";
+      body = "<html><head><title>Set</title></head><body>cookie set</body></html>";
+    } else if (target == "/cookie") {
+      std::string cookie;
+      if (auto at = req.find("\r\nCookie: "); at != std::string::npos)
+        cookie = req.substr(at + 10, req.find("\r\n", at + 2) - at - 10);
+      body = "<html><head><title>Cookie</title></head><body>Cookie: " + cookie + "</body></html>";
+    } else if (target.rfind("/result?q=", 0) == 0) {
       std::string q = target.substr(10);
       for (auto& ch : q) if (ch == '+') ch = ' ';
       body = "<html><head><title>Result</title></head><body>You sent: " + q + "</body></html>";
@@ -71,7 +80,7 @@ class FormSite {
       body = "<html><head><title>Form</title></head><body><form action=\"/result\"><input id=\"q\" name=\"q\">"
              "<button id=\"go\">Send</button></form></body></html>";
     }
-    const std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " +
+    const std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + extra_headers + "Content-Length: " +
                              std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
     ::send(c, resp.data(), resp.size(), MSG_NOSIGNAL);
     ::close(c);
@@ -149,6 +158,41 @@ TEST_F(BrowserBackendTest, AModelRunFillsTheFormAndEndsWithTheResultInItsFinalMe
   const auto bodies = mock.request_bodies("/responses");
   ASSERT_EQ(bodies.size(), 5u);
   EXPECT_NE(json::serialize(bodies.back()).find("You sent: pilot words"), std::string::npos);
+
+  // Asked afterwards: one side model call that sees the run's state, and no turn.
+  const auto events_before = timeline(run).size();
+  auto asked = client().post_json("/api/runs/" + run + "/ask", json::object{{"question", "SAY: The form went through."}});
+  ASSERT_EQ(asked.status, 200) << asked.body;
+  EXPECT_EQ(asked.json().at("answer"), "The form went through.");
+  EXPECT_EQ(asked.json().at("backend"), "browser");
+  const auto after = mock.request_bodies("/responses");
+  ASSERT_EQ(after.size(), 6u);
+  const std::string side_call = json::serialize(after.back());
+  EXPECT_NE(side_call.find("Final message: Done: the result page says You sent: pilot words"), std::string::npos)
+      << side_call;
+  EXPECT_EQ(side_call.find("\"tools\""), std::string::npos) << "the side call offers no tools";
+  EXPECT_EQ(timeline(run).size(), events_before);
+  EXPECT_EQ(run_status(run), "success");
+}
+
+TEST_F(BrowserBackendTest, AResumedRunKeepsItsCookies) {
+  FormSite site;
+  write_agent("keeper", "browser", "{actionTimeoutMs: 15000}");
+  const auto step = [](const json::object& s) { return "@browser " + json::serialize(s) + "\n"; };
+  auto run = start_agent_run("keeper", step({{"action", "navigate"}, {"url", site.url("/set-cookie")}}) +
+                                           step({{"action", "finish"}, {"summary", "cookie set"}}));
+  ASSERT_EQ(wait_until_settled(run, std::chrono::seconds(90)), "success");
+  auto resumed = client().post_json("/api/runs/" + run + "/resume",
+                                    json::object{{"message", step({{"action", "navigate"}, {"url", site.url("/cookie")}}) +
+                                                                 step({{"action", "read"}})}});
+  ASSERT_EQ(resumed.status, 200) << resumed.body;
+  ASSERT_EQ(wait_until_settled(run, std::chrono::seconds(90)), "success");
+  bool kept = false;
+  for (const auto& e : timeline(run))
+    if (e.at("kind") == "message.completed")
+      kept = kept || std::string_view(e.at("payload").at("text").as_string()).find("Cookie: keeper=kept") !=
+                         std::string_view::npos;
+  EXPECT_TRUE(kept) << "the second session's browser did not send the first session's cookie";
 }
 
 // Chromium processes whose command line names `needle` (zombies excluded).
