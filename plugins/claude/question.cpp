@@ -11,6 +11,7 @@
 
 #include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin_common/child_process.hpp"
+#include "agentry/plugin_common/side_question.hpp"
 #include "config.hpp"
 #include "process.hpp"
 
@@ -56,27 +57,6 @@ std::optional<plugin::StartParams> params_of(const json::object& request, const 
 
 }  // namespace
 
-std::string ask_prompt(const std::string& request_json) {
-  auto request = parse_object(request_json).value_or(json::object());
-  const json::object empty;
-  const json::object* state = object_at(request, "state");
-  if (!state) state = &empty;
-  std::string out =
-      "This is a side question about the work in this session, asked by the person who started it. Answer it "
-      "briefly from what you know. Do not run commands or change files: this conversation is discarded.\n\n"
-      "The run's status: " + string_at(*state, "status");
-  if (std::string reason = string_at(*state, "statusReason"); !reason.empty()) out += " (" + reason + ")";
-  out += "\n";
-  if (const json::value* tasks = state->if_contains("tasks"); tasks && tasks->is_array() && !tasks->get_array().empty()) {
-    out += "Its tasks:\n";
-    for (const auto& t : tasks->get_array())
-      if (t.is_object())
-        out += "- [" + string_at(t.get_object(), "status") + "] " + string_at(t.get_object(), "title") + "\n";
-  }
-  out += "\nThe question:\n" + string_at(request, "question") + "\n";
-  return out;
-}
-
 agentry_status_t Question::check(const std::string& request_json, std::string& why) {
   auto request = parse_object(request_json);
   if (!request) return why = "the request is not a JSON object", AGENTRY_ERR_INVALID_ARGUMENT;
@@ -113,7 +93,7 @@ void Question::run() noexcept {
 
 std::string Question::answer_json() {
   const auto request = parse_object(request_json_).value_or(json::object());
-  auto params = params_of(request, ask_prompt(request_json_));
+  auto params = params_of(request, plugin_common::side_question_prompt(request_json_));
   if (!params) return R"({"error":"the request has no config or workspacePath"})";
   ParsedLaunch launch = parse_ask_launch(*params);
   if (!launch.spec) return json::serialize(json::object{{"error", launch.error}});

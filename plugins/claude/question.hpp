@@ -33,7 +33,4 @@ class Question {
   std::thread worker_;
 };
 
-// The prompt the fork gets: what the host knows about the run, then the question.
-std::string ask_prompt(const std::string& request_json);
-
 }  // namespace agentry::claude

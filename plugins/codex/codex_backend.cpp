@@ -5,9 +5,11 @@
 #include <string>
 #include <string_view>
 
+#include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin/cpp/backend.hpp"
 #include "agentry/plugin/cpp/detach.hpp"
 #include "config.hpp"
+#include "question.hpp"
 #include "session.hpp"
 
 namespace agentry::codex {
@@ -23,11 +25,27 @@ std::optional<std::string> field(const json::object& o, std::string_view key) {
   return std::string(v->get_string());
 }
 
-class CodexBackend final : public agentry::plugin::Backend, public agentry::plugin::Detachable {
+class CodexBackend final : public agentry::plugin::Backend,
+                           public agentry::plugin::Detachable,
+                           public agentry::plugin::Askable {
  public:
   using Backend::Backend;
   ~CodexBackend() override {
+    question_.reset();
     if (session_) session_->join();
+  }
+
+  // A fresh instance answers one question from a fork of the run's thread (ext/ask.h).
+  agentry_status_t ask(std::string ask_id, std::string request_json) override {
+    if (session_ || question_) return AGENTRY_ERR_INVALID_STATE;
+    std::string why;
+    std::optional<AttemptConfig> config = Question::config_for(request_json, why);
+    if (!config) {
+      host().log(AGENTRY_LOG_ERROR, "codex: cannot ask: " + why);
+      return AGENTRY_ERR_INVALID_ARGUMENT;
+    }
+    question_ = std::make_unique<Question>(host().raw(), std::move(ask_id), std::move(*config));
+    return AGENTRY_OK;
   }
 
   agentry_status_t start(const agentry::plugin::StartParams& params) override {
@@ -45,7 +63,8 @@ class CodexBackend final : public agentry::plugin::Backend, public agentry::plug
   }
 
   const void* get_extension(std::string_view id) noexcept override {
-    return agentry::plugin::detach_extension_for(id);
+    if (const void* table = agentry::plugin::detach_extension_for(id)) return table;
+    return agentry::plugin::ask_extension_for(id);
   }
 
   agentry_status_t send_input(const agentry::plugin::Input& input) override {
@@ -76,7 +95,7 @@ class CodexBackend final : public agentry::plugin::Backend, public agentry::plug
 
  private:
   agentry_status_t begin(const agentry::plugin::StartParams& params, AttemptMode mode) {
-    if (session_ && session_->running()) return AGENTRY_ERR_INVALID_STATE;
+    if ((session_ && session_->running()) || question_) return AGENTRY_ERR_INVALID_STATE;
     ParsedConfig parsed = parse_config(params, mode);
     if (!parsed.config) {
       host().log(AGENTRY_LOG_ERROR, "codex: run " + params.run_id + ": " + parsed.error);
@@ -90,10 +109,12 @@ class CodexBackend final : public agentry::plugin::Backend, public agentry::plug
   }
 
   std::unique_ptr<Session> session_;
+  std::unique_ptr<Question> question_;
 };
 
 constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME, AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_APPROVALS,
-                                     AGENTRY_FEATURE_INPUT,  AGENTRY_FEATURE_DETACH,    nullptr};
+                                     AGENTRY_FEATURE_INPUT,  AGENTRY_FEATURE_DETACH,    AGENTRY_FEATURE_ASK,
+                                     nullptr};
 
 constexpr agentry_backend_descriptor_t kDescriptor{
     AGENTRY_PLUGIN_ABI_VERSION_INIT,

@@ -42,6 +42,9 @@ struct AttemptConfig {
   boost::json::object thread_config;
   std::string prompt;  // empty when adopting
   std::optional<std::string> resume_thread_id;
+  // Answer a question (ext/ask.h): thread/fork of resume_thread_id instead of resuming it,
+  // so the run's own thread never sees the turn.
+  bool fork = false;
   // Take over the turn an earlier attempt left running on resume_thread_id (ext/detach.h)
   // instead of starting one. The turn is the one the attempt checkpointed, when it got
   // that far (input_json.checkpoint.turnId).

@@ -373,7 +373,8 @@ class Session::Driver {
       case Purpose::open_thread: {
         if (failed)
           return fail(cfg_.resume_thread_id
-                          ? "codex could not resume thread " + *cfg_.resume_thread_id + ": " + error_text(*error)
+                          ? std::string(cfg_.fork ? "codex could not fork thread " : "codex could not resume thread ") +
+                                *cfg_.resume_thread_id + ": " + error_text(*error)
                           : "codex could not start a thread: " + error_text(*error));
         const json::value* thread = result.if_contains("thread");
         const json::value* thread_id =
@@ -436,7 +437,12 @@ class Session::Driver {
     if (!cfg_.model.empty()) params["model"] = cfg_.model;
     if (!cfg_.thread_config.empty()) params["config"] = cfg_.thread_config;
     open_sent_ = true;
-    if (cfg_.resume_thread_id) {
+    if (cfg_.resume_thread_id && cfg_.fork) {
+      params["threadId"] = *cfg_.resume_thread_id;
+      params["ephemeral"] = true;     // the copy is never saved as a thread of its own
+      params["excludeTurns"] = true;  // codex requires it of an ephemeral fork; we need only the id
+      request("thread/fork", std::move(params), Purpose::open_thread);
+    } else if (cfg_.resume_thread_id) {
       params["threadId"] = *cfg_.resume_thread_id;
       params["excludeTurns"] = true;  // we need the thread, not its history
       request("thread/resume", std::move(params), Purpose::open_thread);

@@ -357,33 +357,30 @@ TEST_P(DaemonAgents, ResumeContinuesTheSameBackendSession) {
   EXPECT_NE(last.find("SAY: again"), std::string::npos);
 }
 
-// Asking a finished run: Claude answers from a fork of the run's session (the mock model
-// sees the earlier turn and the question), the run's timeline, session and session files
-// stay as they were; Codex has no ask yet and says so.
+// Asking a finished run: the agent answers from a fork of the run's conversation (Claude:
+// --fork-session; Codex: an ephemeral thread/fork). The mock model sees the earlier turn
+// and the question; the run's timeline, backend session and saved sessions stay as they were.
 TEST_P(DaemonAgents, AskIsAnsweredWithoutATurnOfTheRun) {
   define("talker", true);
   const std::string run = start_agent_run("talker", "SAY: First reply from the mock.");
   ASSERT_EQ(wait_settled(run), "success") << describe(run);
   const json::object before = get_run(run);
   const std::size_t events_before = timeline(run).size();
-  const auto session_files = [&] {
+  const auto saved_sessions = [&] {
     std::size_t n = 0;
-    const fs::path projects = agent_home_ / ".claude" / "projects";
-    if (fs::exists(projects))
-      for (const auto& e : fs::recursive_directory_iterator(projects)) n += e.path().extension() == ".jsonl";
+    const fs::path root =
+        agent_ == Agent::codex ? codex_home_->path() / "sessions" : agent_home_ / ".claude" / "projects";
+    if (fs::exists(root))
+      for (const auto& e : fs::recursive_directory_iterator(root)) n += e.path().extension() == ".jsonl";
     return n;
   };
-  const std::size_t files_before = session_files();
+  const std::size_t saved_before = saved_sessions();
 
   const test::HttpResponse asked = client().post_json(
       "/api/runs/" + run + "/ask", json::object{{"question", "SAY: The first reply went out."}, {"timeoutSec", 90}});
-  if (agent_ == Agent::codex) {
-    EXPECT_EQ(asked.status, 422) << asked.body;
-    EXPECT_EQ(asked.json().at("error").at("details").at("reason"), "not_supported") << asked.body;
-    return;
-  }
   ASSERT_EQ(asked.status, 200) << asked.body << "\n" << describe(run);
   EXPECT_EQ(asked.json().at("answer"), "The first reply went out.") << asked.body;
+  EXPECT_EQ(asked.json().at("backend").as_string(), name_of(agent_));
   const std::string last = json::serialize(model_requests().back());
   EXPECT_NE(last.find("First reply from the mock."), std::string::npos) << "the fork lacks the session's turn: " << last;
   EXPECT_NE(last.find("The question:"), std::string::npos) << last;
@@ -392,7 +389,7 @@ TEST_P(DaemonAgents, AskIsAnsweredWithoutATurnOfTheRun) {
   EXPECT_EQ(timeline(run).size(), events_before) << describe(run);
   EXPECT_EQ(after.at("backendSessionId"), before.at("backendSessionId"));
   EXPECT_EQ(after.at("totalSessionCount"), before.at("totalSessionCount"));
-  EXPECT_EQ(session_files(), files_before) << "the fork was saved as a session";
+  EXPECT_EQ(saved_sessions(), saved_before) << "the fork was saved as a session of its own";
 }
 
 // Per-turn latency through the daemon: POST /api/runs -> run success for a text turn, each

@@ -1,0 +1,114 @@
+#include "question.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "agentry/plugin/cpp/ask.hpp"
+#include "agentry/plugin_common/side_question.hpp"
+#include "session.hpp"
+
+namespace agentry::codex {
+namespace json = boost::json;
+
+namespace {
+
+std::string string_at(const json::object& o, std::string_view key) {
+  const json::value* v = o.if_contains(key);
+  return v && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+}  // namespace
+
+std::optional<AttemptConfig> Question::config_for(const std::string& request_json, std::string& why) {
+  boost::system::error_code ec;
+  json::value parsed = json::parse(request_json, ec);
+  if (ec || !parsed.is_object()) return why = "the request is not a JSON object", std::nullopt;
+  const json::object& request = parsed.get_object();
+  const json::value* config = request.if_contains("config");
+  if (!config || !config->is_object()) return why = "the request has no config", std::nullopt;
+  plugin::StartParams params;
+  params.run_id = string_at(request, "runId");
+  params.session_id = params.run_id + "/ask";
+  params.workspace_path = string_at(request, "workspacePath");
+  params.config_json = json::serialize(*config);
+  params.input_json = json::serialize(json::object{{"prompt", plugin_common::side_question_prompt(request_json)}});
+  if (std::string token = string_at(request, "resumeToken"); !token.empty()) params.resume_token = token;
+  ParsedConfig out = parse_config(params, AttemptMode::start);
+  if (!out.config) return why = out.error, std::nullopt;
+  // A side conversation: it may read, never write, and nobody is there to approve.
+  out.config->fork = out.config->resume_thread_id.has_value();
+  out.config->approval_policy = "never";
+  out.config->sandbox = "read-only";
+  out.config->unrestricted = false;
+  return out.config;
+}
+
+Question::Question(const agentry_host_t* host, std::string ask_id, AttemptConfig config)
+    : real_(host), ask_id_(std::move(ask_id)), host_(&table_) {
+  table_.abi_version = host->abi_version;
+  table_.host_data = this;
+  table_.name = host->name;
+  table_.version = host->version;
+  table_.emit = &Question::emit;
+  table_.log = &Question::log;
+  table_.request_callback = &Question::request_callback;
+  table_.get_extension = &Question::get_extension;
+  session_ = std::make_unique<Session>(host_, std::move(config));
+  session_->start();
+}
+
+Question::~Question() {
+  if (session_) session_->join();
+}
+
+agentry_status_t Question::emit(const agentry_host_t* table, const agentry_event_t* event) noexcept {
+  try {
+    auto* self = static_cast<Question*>(table->host_data);
+    self->on_event(event->type, std::string(event->payload_json, static_cast<std::size_t>(event->payload_size)));
+  } catch (...) {
+  }
+  return AGENTRY_OK;
+}
+
+void Question::log(const agentry_host_t* table, int32_t severity, const char* message) noexcept {
+  const agentry_host_t* real = static_cast<Question*>(table->host_data)->real_;
+  real->log(real, severity, message);
+}
+
+const void* Question::get_extension(const agentry_host_t* table, const char* id) noexcept {
+  const agentry_host_t* real = static_cast<Question*>(table->host_data)->real_;
+  return real->get_extension ? real->get_extension(real, id) : nullptr;
+}
+
+// The fork's turn, as events: its last message is the answer once FINISHED arrives.
+void Question::on_event(uint16_t type, const std::string& payload) {
+  boost::system::error_code ec;
+  json::value v = json::parse(payload, ec);
+  if (ec || !v.is_object()) return;
+  const json::object& o = v.get_object();
+  std::string answer;
+  {
+    std::lock_guard lock(mutex_);
+    if (type == AGENTRY_EVENT_MESSAGE_COMPLETED) last_message_ = string_at(o, "text");
+    if (type == AGENTRY_EVENT_USAGE) usage_json_ = payload;
+    if (type != AGENTRY_EVENT_FINISHED || answered_) return;
+    answered_ = true;
+    json::object reply;
+    if (string_at(o, "outcome") == "success" && !last_message_.empty()) {
+      reply["answer"] = last_message_;
+      if (!usage_json_.empty()) {
+        json::value usage = json::parse(usage_json_, ec);
+        if (!ec && usage.is_object()) reply["usage"] = usage;
+      }
+    } else {
+      const std::string why = string_at(o, "message");
+      reply["error"] = "codex could not answer: " + (why.empty() ? "its turn ended " + string_at(o, "outcome") : why);
+    }
+    answer = json::serialize(reply);
+  }
+  plugin::Host real(real_);
+  if (plugin::answer_ask(real, ask_id_, answer) != AGENTRY_OK)
+    real.log(AGENTRY_LOG_WARNING, "codex: the host refused the answer to " + ask_id_);
+}
+
+}  // namespace agentry::codex
