@@ -1,95 +1,16 @@
 // The browser backend through the real daemon: script-mode and model-mode runs against a
 // loopback site (the model is the real mock model, tests/e2e/mock_model).
 #include "daemon_fixture.hpp"
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <filesystem>
-#include <fstream>
-#include <thread>
-
+#include "support/browser_site.hpp"
 #include "support/mock_model.hpp"
+
+#include <filesystem>
+#include <thread>
 
 namespace agentry::integration {
 namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
-
-// A small site: a form, the page showing what it received, a page that sets a cookie and one
-// that shows the cookie it was sent. One request per connection.
-class FormSite {
- public:
-  FormSite() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd_, 64);
-    socklen_t len = sizeof a;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
-    thread_ = std::thread([this] {
-      for (;;) {
-        const int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-        if (c < 0 || stopping_) {
-          if (c >= 0) ::close(c);
-          return;
-        }
-        std::thread([c] { serve(c); }).detach();
-      }
-    });
-  }
-  ~FormSite() {
-    stopping_ = true;
-    ::shutdown(fd_, SHUT_RDWR);
-    ::close(fd_);
-    thread_.join();
-  }
-  std::string url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
-
- private:
-  static void serve(int c) {
-    std::string req;
-    char buf[4096];
-    while (req.find("\r\n\r\n") == std::string::npos) {
-      const ssize_t n = ::recv(c, buf, sizeof buf, 0);
-      if (n <= 0) break;
-      req.append(buf, static_cast<std::size_t>(n));
-    }
-    std::string target = req.substr(req.find(' ') + 1);
-    target = target.substr(0, target.find(' '));
-    std::string body, extra_headers;
-    if (target == "/set-cookie") {
-      extra_headers = "Set-Cookie: keeper=kept; Max-Age=3600; Path=/\r\n";
-      body = "<html><head><title>Set</title></head><body>cookie set</body></html>";
-    } else if (target == "/cookie") {
-      std::string cookie;
-      if (auto at = req.find("\r\nCookie: "); at != std::string::npos)
-        cookie = req.substr(at + 10, req.find("\r\n", at + 2) - at - 10);
-      body = "<html><head><title>Cookie</title></head><body>Cookie: " + cookie + "</body></html>";
-    } else if (target.rfind("/result?q=", 0) == 0) {
-      std::string q = target.substr(10);
-      for (auto& ch : q) if (ch == '+') ch = ' ';
-      body = "<html><head><title>Result</title></head><body>You sent: " + q + "</body></html>";
-    } else {
-      body = "<html><head><title>Form</title></head><body><form action=\"/result\"><input id=\"q\" name=\"q\">"
-             "<button id=\"go\">Send</button></form></body></html>";
-    }
-    const std::string resp = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + extra_headers + "Content-Length: " +
-                             std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
-    ::send(c, resp.data(), resp.size(), MSG_NOSIGNAL);
-    ::close(c);
-  }
-  int fd_ = -1;
-  uint16_t port_ = 0;
-  std::atomic<bool> stopping_{false};
-  std::thread thread_;
-};
 
 class BrowserBackendTest : public DaemonTest {
  protected:
@@ -100,7 +21,7 @@ class BrowserBackendTest : public DaemonTest {
 };
 
 TEST_F(BrowserBackendTest, AScriptRunFillsTheFormAndReportsTheResultPage) {
-  FormSite site;
+  test::BrowserSite site;
   write_agent("surfer", "browser",
               "{steps: [{action: navigate, url: '" + site.url("/") +
                   "'}, {action: type, selector: '#q', text: 'daemon words'}, {action: click, selector: '#go'}, "
@@ -125,7 +46,7 @@ TEST_F(BrowserBackendTest, AScriptRunFillsTheFormAndReportsTheResultPage) {
 }
 
 TEST_F(BrowserBackendTest, AModelRunFillsTheFormAndEndsWithTheResultInItsFinalMessage) {
-  FormSite site;
+  test::BrowserSite site;
   test::MockModel mock(dir_.path() / "model-requests.jsonl");
   write_agent("pilot", "browser",
               "{model: {api: openai-responses, baseUrl: '" + mock.openai_base_url() + "', model: mock-model}}");
@@ -176,45 +97,28 @@ TEST_F(BrowserBackendTest, AModelRunFillsTheFormAndEndsWithTheResultInItsFinalMe
 }
 
 TEST_F(BrowserBackendTest, AResumedRunKeepsItsCookies) {
-  FormSite site;
+  test::BrowserSite site;
   write_agent("keeper", "browser", "{actionTimeoutMs: 15000}");
   const auto step = [](const json::object& s) { return "@browser " + json::serialize(s) + "\n"; };
   auto run = start_agent_run("keeper", step({{"action", "navigate"}, {"url", site.url("/set-cookie")}}) +
                                            step({{"action", "finish"}, {"summary", "cookie set"}}));
   ASSERT_EQ(wait_until_settled(run, std::chrono::seconds(90)), "success");
   auto resumed = client().post_json("/api/runs/" + run + "/resume",
-                                    json::object{{"message", step({{"action", "navigate"}, {"url", site.url("/cookie")}}) +
+                                    json::object{{"message", step({{"action", "navigate"}, {"url", site.url("/show-cookie")}}) +
                                                                  step({{"action", "read"}})}});
   ASSERT_EQ(resumed.status, 200) << resumed.body;
   ASSERT_EQ(wait_until_settled(run, std::chrono::seconds(90)), "success");
   bool kept = false;
   for (const auto& e : timeline(run))
     if (e.at("kind") == "message.completed")
-      kept = kept || std::string_view(e.at("payload").at("text").as_string()).find("Cookie: keeper=kept") !=
+      kept = kept || std::string_view(e.at("payload").at("text").as_string()).find("cookie: [flavour=ginger]") !=
                          std::string_view::npos;
   EXPECT_TRUE(kept) << "the second session's browser did not send the first session's cookie";
 }
 
-// Chromium processes whose command line names `needle` (zombies excluded).
-int chromium_processes(const std::string& needle) {
-  int count = 0;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (cmd.find(needle) == std::string::npos) continue;
-    std::ifstream st(entry.path() / "stat");
-    std::string line;
-    std::getline(st, line);
-    const auto p = line.rfind(')');
-    if (p != std::string::npos && p + 2 < line.size() && line[p + 2] != 'Z') ++count;
-  }
-  return count;
-}
 
 TEST_F(BrowserBackendTest, AbortLeavesNoChromium) {
-  FormSite site;
+  test::BrowserSite site;
   write_agent("waiter", "browser",
               "{steps: [{action: navigate, url: '" + site.url("/") +
                   "'}, {action: waitFor, text: 'never there', timeoutMs: 60000}]}");
@@ -228,11 +132,11 @@ TEST_F(BrowserBackendTest, AbortLeavesNoChromium) {
     if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_TRUE(waiting);
-  EXPECT_GT(chromium_processes(profiles), 0);
+  EXPECT_GT(test::live_processes_naming(profiles), 0);
   auto aborted = client().post_json("/api/runs/" + run + "/abort", json::object{{"reason", "enough"}});
   ASSERT_EQ(aborted.status, 200) << aborted.body;
   EXPECT_EQ(wait_until_settled(run), "aborted");
-  EXPECT_EQ(chromium_processes(profiles), 0);
+  EXPECT_EQ(test::live_processes_naming(profiles), 0);
 }
 
 TEST_F(BrowserBackendTest, AMissingChromiumEndsTheRunWithTheReason) {

@@ -1,6 +1,6 @@
-// What the browser plugin tests share: the loopback test site, the plugin's factory, a
-// count of live Chromium processes, and one plugin instance driven through the C ABI with
-// the recording host.
+// What the browser plugin tests share beside support/browser_site.hpp (the loopback site,
+// live Chromium processes): the plugin's factory and one plugin instance driven through
+// the C ABI with the recording host.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,34 +15,13 @@
 #include <boost/json.hpp>
 
 #include "recording_host.hpp"
+#include "support/browser_site.hpp"
 #include "support/temp_dir.hpp"
 
 namespace agentry::test {
 
-// The test site: a form (/), its result page (/result?q=), a link (/other), a download
-// (/file.txt), a page setting a cookie (/set-cookie) and one showing it (/show-cookie).
-// A thread per connection, one request per connection (Connection: close).
-class Site {
- public:
-  Site();
-  ~Site();
-  Site(const Site&) = delete;
-  Site& operator=(const Site&) = delete;
-  std::string url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
-
- private:
-  static void serve(int c);
-  int fd_ = -1;
-  uint16_t port_ = 0;
-  std::atomic<bool> stopping_{false};
-  std::thread thread_;
-};
-
 // The browser plugin's factory (AGENTRY_BROWSER_PLUGIN, set by ctest), loaded once.
 const agentry_backend_factory_t* browser_factory();
-
-// Live (non-zombie) processes whose command line names `needle` (a profile directory).
-int chromium_processes(const std::string& needle);
 
 // One browser backend instance on a recording host.
 class Instance {

@@ -91,7 +91,7 @@ class BrowserModel : public ::testing::Test {
 };
 
 TEST_F(BrowserModel, AnOpenAiModelFillsTheFormAndReportsTheResultPage) {
-  Site site;
+  BrowserSite site;
   MockModel mock(log_);
   Instance in;
   const std::string profile = (in.profile_.path() / "p").string();
@@ -148,11 +148,11 @@ TEST_F(BrowserModel, AnOpenAiModelFillsTheFormAndReportsTheResultPage) {
   ASSERT_EQ(outputs.size(), 6u);
   EXPECT_NE(outputs[1].find("[e1] input"), std::string::npos) << outputs[1];
   EXPECT_NE(outputs[4].find("You sent: model words"), std::string::npos) << outputs[4];
-  EXPECT_EQ(chromium_processes(profile), 0);
+  EXPECT_EQ(live_processes_naming(profile), 0);
 }
 
 TEST_F(BrowserModel, AnAnthropicModelSendsTheFormWithAKeyPress) {
-  Site site;
+  BrowserSite site;
   MockModel mock(log_);
   Instance in;
   const std::string profile = (in.profile_.path() / "p").string();
@@ -181,7 +181,7 @@ TEST_F(BrowserModel, AnAnthropicModelSendsTheFormWithAKeyPress) {
 }
 
 TEST_F(BrowserModel, AResumedAttemptContinuesTheConversationWithTheCookieKept) {
-  Site site;
+  BrowserSite site;
   MockModel mock(log_);
   Instance in;
   const std::string profile = (in.profile_.path() / "p").string();
@@ -218,14 +218,14 @@ TEST_F(BrowserModel, AResumedAttemptContinuesTheConversationWithTheCookieKept) {
 }
 
 TEST_F(BrowserModel, InterruptDuringAStalledModelCallEndsAtOnceWithoutChromium) {
-  Site site;
+  BrowserSite site;
   MockModel mock(log_);
   Instance in;
   const std::string profile = (in.profile_.path() / "p").string();
   const std::string prompt = tool("navigate", {{"url", site.url("/")}}) + "SAY: thinking\nSTALL: 60\n";
   ASSERT_EQ(in.start({{"model", model_section(mock, "openai-responses")}}, profile, false, {}, prompt), AGENTRY_OK);
   ASSERT_TRUE(wait_for_requests(mock, "/responses", 2, seconds(60)));  // the second call is the stalled one
-  EXPECT_GT(chromium_processes(profile), 0);
+  EXPECT_GT(live_processes_naming(profile), 0);
   const auto t0 = Clock::now();
   in.backend()->interrupt(in.backend(), "stop now");
   const json::object fin = in.wait_finished(seconds(10));
@@ -233,7 +233,7 @@ TEST_F(BrowserModel, InterruptDuringAStalledModelCallEndsAtOnceWithoutChromium) 
   std::cerr << "interrupt to FINISHED during a stalled model call: " << ms << " ms\n";
   EXPECT_EQ(fin.at("outcome"), "interrupted") << json::serialize(fin);
   EXPECT_EQ(fin.at("message"), "stop now");
-  EXPECT_EQ(chromium_processes(profile), 0);
+  EXPECT_EQ(live_processes_naming(profile), 0);
 }
 
 TEST_F(BrowserModel, AnApiErrorEndsTheAttemptNamingTheStatus) {
@@ -246,7 +246,7 @@ TEST_F(BrowserModel, AnApiErrorEndsTheAttemptNamingTheStatus) {
   const std::string message = text_of(fin.at("message"));
   EXPECT_NE(message.find("HTTP 500"), std::string::npos) << message;
   EXPECT_NE(message.find("scripted failure"), std::string::npos) << message;  // the API's own error text
-  EXPECT_EQ(chromium_processes(profile), 0);
+  EXPECT_EQ(live_processes_naming(profile), 0);
 }
 
 TEST_F(BrowserModel, AModelCallOverRequestTimeoutMsEndsInError) {
@@ -260,7 +260,7 @@ TEST_F(BrowserModel, AModelCallOverRequestTimeoutMsEndsInError) {
   EXPECT_EQ(fin.at("outcome"), "error");
   EXPECT_NE(text_of(fin.at("message")).find("did not answer within 1000 ms (requestTimeoutMs)"), std::string::npos)
       << json::serialize(fin);
-  EXPECT_EQ(chromium_processes(profile), 0);
+  EXPECT_EQ(live_processes_naming(profile), 0);
 }
 
 TEST_F(BrowserModel, AnUnknownToolOrABadArgumentIsRefusedAndTheModelGoesOn) {

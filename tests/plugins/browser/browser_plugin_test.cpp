@@ -25,7 +25,7 @@ class BrowserPlugin : public ::testing::Test {
 };
 
 TEST_F(BrowserPlugin, FillsTheFormReadsTheResultAndSavesAScreenshot) {
-  Site site;
+  BrowserSite site;
   Instance in;
   const std::string profile = (in.profile_.path() / "p").string();
   json::array steps{step({{"action", "navigate"}, {"url", site.url("/")}}),
@@ -51,7 +51,7 @@ TEST_F(BrowserPlugin, FillsTheFormReadsTheResultAndSavesAScreenshot) {
   ASSERT_TRUE(fs::exists(png));
   const std::string bytes = read_file(png);
   EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-  EXPECT_EQ(chromium_processes(profile), 0);
+  EXPECT_EQ(live_processes_naming(profile), 0);
   int started = 0, completed = 0;
   for (const auto& ev : in.host_.events()) {
     started += ev.type == AGENTRY_EVENT_TOOL_STARTED;
@@ -62,7 +62,7 @@ TEST_F(BrowserPlugin, FillsTheFormReadsTheResultAndSavesAScreenshot) {
 }
 
 TEST_F(BrowserPlugin, ClicksByRefAndDownloadsIntoTheWorkspace) {
-  Site site;
+  BrowserSite site;
   Instance in;
   const std::string profile = (in.profile_.path() / "p").string();
   json::array steps{step({{"action", "navigate"}, {"url", site.url("/")}}), step({{"action", "read"}}),
@@ -78,7 +78,7 @@ TEST_F(BrowserPlugin, ClicksByRefAndDownloadsIntoTheWorkspace) {
 }
 
 TEST_F(BrowserPlugin, ACookieSurvivesIntoTheNextAttempt) {
-  Site site;
+  BrowserSite site;
   Instance in;
   const std::string profile = (in.profile_.path() / "p").string();
   ASSERT_EQ(in.start({{"steps", json::array{step({{"action", "navigate"}, {"url", site.url("/set-cookie")}})}}}, profile),
@@ -93,7 +93,7 @@ TEST_F(BrowserPlugin, ACookieSurvivesIntoTheNextAttempt) {
 }
 
 TEST_F(BrowserPlugin, InterruptLeavesNoChromium) {
-  Site site;
+  BrowserSite site;
   Instance in;
   const std::string profile = (in.profile_.path() / "p").string();
   json::array steps{step({{"action", "navigate"}, {"url", site.url("/")}}),
@@ -106,11 +106,11 @@ TEST_F(BrowserPlugin, InterruptLeavesNoChromium) {
         return n >= 2;
       },
       std::chrono::seconds(60)));
-  EXPECT_GT(chromium_processes(profile), 0);
+  EXPECT_GT(live_processes_naming(profile), 0);
   in.backend()->interrupt(in.backend(), "stop");
   const json::object fin = in.wait_finished(std::chrono::seconds(15));
   EXPECT_EQ(fin.at("outcome"), "interrupted") << json::serialize(fin);
-  EXPECT_EQ(chromium_processes(profile), 0);
+  EXPECT_EQ(live_processes_naming(profile), 0);
 }
 
 TEST_F(BrowserPlugin, AMissingBinaryEndsWithAClearReason) {
@@ -127,7 +127,7 @@ TEST_F(BrowserPlugin, AMissingBinaryEndsWithAClearReason) {
 }
 
 TEST_F(BrowserPlugin, AFailingStepNamesTheStep) {
-  Site site;
+  BrowserSite site;
   Instance in;
   const std::string profile = (in.profile_.path() / "p").string();
   json::array steps{step({{"action", "navigate"}, {"url", site.url("/")}}),
@@ -137,12 +137,12 @@ TEST_F(BrowserPlugin, AFailingStepNamesTheStep) {
   EXPECT_EQ(fin.at("outcome"), "error");
   const std::string message(fin.at("message").as_string());
   EXPECT_NE(message.find("step 2 (click #nope)"), std::string::npos) << message;
-  EXPECT_EQ(chromium_processes(profile), 0);
+  EXPECT_EQ(live_processes_naming(profile), 0);
 }
 
 // A host of ABI 1.2 or later knows the live view event (type 15): frames flow.
 TEST_F(BrowserPlugin, LiveViewSendsFramesToANewerHost) {
-  Site site;
+  BrowserSite site;
   Instance in;
   const_cast<agentry_host_t*>(in.host_.table())->abi_version.minor = 2;  // test host: claim ABI 1.2
   const std::string profile = (in.profile_.path() / "p").string();
