@@ -236,3 +236,13 @@ export class TimelineModel {
     }
   }
 }
+
+/** What the run view holds of a run's timeline: the model, and paging backwards through it. */
+export interface TimelineState {
+  model: TimelineModel;
+  version: number;
+  /** Older events exist above the first one held; loadOlder() fetches the next page. */
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  loadOlder: () => void;
+}

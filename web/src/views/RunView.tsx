@@ -6,7 +6,7 @@ import { ago, time } from '../lib/format';
 import { linkProps, navigate } from '../lib/router';
 import { RUN_TABS, runPath, type RunTab } from '../lib/route';
 import { CursorGate } from '../lib/sse';
-import { TimelineModel, type TimelineEvent } from '../lib/timeline';
+import { TimelineModel, type TimelineEvent, type TimelineState } from '../lib/timeline';
 import type { RunDetail } from '../lib/types';
 import { BrowserTab } from './BrowserTab';
 import { Approvals, Attachments, Audit, DiffTab, Files, Queue, Sessions, Tasks } from './RunTabs';
@@ -51,15 +51,6 @@ interface HistoryPage {
   events: TimelineEvent[];
   firstCursor: number | null;
   lastCursor: number;
-}
-
-export interface TimelineState {
-  model: TimelineModel;
-  version: number;
-  /** Older events exist above the first one held; loadOlder() fetches the next page. */
-  hasOlder: boolean;
-  loadingOlder: boolean;
-  loadOlder: () => void;
 }
 
 /**

@@ -3,8 +3,7 @@
 
 import { useRef, useState } from 'preact/hooks';
 import { time } from '../lib/format';
-import type { TimelineItem } from '../lib/timeline';
-import type { TimelineState } from './RunView';
+import type { TimelineItem, TimelineState } from '../lib/timeline';
 import { scrollToBottom, VirtualList } from './VirtualList';
 
 export function Timeline({ timeline }: { timeline: TimelineState }) {
