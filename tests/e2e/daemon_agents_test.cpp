@@ -381,6 +381,8 @@ TEST_P(DaemonAgents, AskIsAnsweredWithoutATurnOfTheRun) {
   ASSERT_EQ(asked.status, 200) << asked.body << "\n" << describe(run);
   EXPECT_EQ(asked.json().at("answer"), "The first reply went out.") << asked.body;
   EXPECT_EQ(asked.json().at("backend").as_string(), name_of(agent_));
+  std::cerr << "[ measure ] " << name_of(agent_) << " ask answered by a fork in " << asked.json().at("durationMs")
+            << " ms (the daemon's figure: gathering the state, a fresh instance, the agent's cold start)\n";
   const std::string last = json::serialize(model_requests().back());
   EXPECT_NE(last.find("First reply from the mock."), std::string::npos) << "the fork lacks the session's turn: " << last;
   EXPECT_NE(last.find("The question:"), std::string::npos) << last;
