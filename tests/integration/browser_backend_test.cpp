@@ -151,5 +151,35 @@ TEST_F(BrowserBackendTest, AMissingChromiumEndsTheRunWithTheReason) {
   EXPECT_TRUE(saw);
 }
 
+// The example config's browser-demo agent: what a newcomer opens in the dashboard's
+// browser tab after `make run`. It runs offline, sends frames, and leaves its screenshot.
+TEST_F(BrowserBackendTest, TheExampleConfigsBrowserDemoFinishesWithAScreenshot) {
+  const fs::path source = daemon_source_tree();
+  ASSERT_FALSE(source.empty()) << "no CMakeCache.txt beside the daemon's bin/";
+  test::DaemonOptions options;
+  options.home = dir_.path() / "demo-home";
+  options.config_dir = source / "config";
+  daemon_->stop();
+  daemon_ = std::make_unique<test::DaemonProcess>(options);
+  daemon_->start();
+  auto run = start_agent_run("browser-demo");
+  auto sse = client().sse("/api/runs/" + run + "/events/browser");
+  bool framed = false;
+  for (int i = 0; i < 50 && !framed; ++i) {
+    auto event = sse.next(std::chrono::seconds(30));
+    if (!event) break;
+    framed = json::parse(event->data).at("type") == "browser_frame";
+  }
+  EXPECT_TRUE(framed) << "the demo's live view sent no frame";
+  ASSERT_EQ(wait_until_settled(run, std::chrono::seconds(90)), "success") << json::serialize(get_run(run));
+  EXPECT_TRUE(fs::exists(work_ / "browser-artifacts" / "thanks.png"));
+  bool thanked = false;
+  for (const auto& e : timeline(run))
+    if (e.at("kind") == "message.completed")
+      thanked = thanked || std::string_view(e.at("payload").at("text").as_string()).find("Thanks, agentry") !=
+                               std::string_view::npos;
+  EXPECT_TRUE(thanked);
+}
+
 }  // namespace
 }  // namespace agentry::integration

@@ -1,5 +1,7 @@
 #include "daemon_fixture.hpp"
 
+#include <fstream>
+
 #include <thread>
 
 namespace agentry::integration {
@@ -150,6 +152,14 @@ std::string error_code_of(const test::HttpResponse& response) {
   EXPECT_TRUE(error.at("message").is_string());
   EXPECT_TRUE(error.at("details").is_object());
   return std::string(error.at("code").as_string());
+}
+
+std::filesystem::path daemon_source_tree() {
+  std::ifstream cache(test::DaemonProcess::binary_path().parent_path().parent_path() / "CMakeCache.txt");
+  std::string line;
+  while (std::getline(cache, line))
+    if (line.rfind("CMAKE_HOME_DIRECTORY:INTERNAL=", 0) == 0) return line.substr(line.find('=') + 1);
+  return {};
 }
 
 }  // namespace agentry::integration

@@ -49,6 +49,10 @@ class DaemonTest : public ::testing::Test {
   std::unique_ptr<test::DaemonProcess> daemon_;
 };
 
+/// The source tree the daemon was built from, as its build recorded it (CMakeCache.txt
+/// beside its bin/; no absolute path in a -D flag). Empty when there is none.
+std::filesystem::path daemon_source_tree();
+
 /// The error code string of an error envelope, failing the test when the body is not one.
 std::string error_code_of(const test::HttpResponse& response);
 

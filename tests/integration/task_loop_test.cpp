@@ -239,15 +239,11 @@ TEST_F(TaskLoopAuthTest, ALiveRunsTokenReachesItsOwnRoutesAndNoOthers) {
 // The example config's demo agent (config/agents/demo) reports its tasks with the
 // commands a real agent is told to use, through PATH: what a newcomer sees after `make run`.
 TEST_F(TaskLoopTest, TheExampleConfigsDemoAgentFinishesItsRun) {
-  // The source tree, as the daemon's build recorded it (no absolute path in a -D flag).
-  std::ifstream cache(test::DaemonProcess::binary_path().parent_path().parent_path() / "CMakeCache.txt");
-  std::string line, source;
-  while (std::getline(cache, line))
-    if (line.rfind("CMAKE_HOME_DIRECTORY:INTERNAL=", 0) == 0) source = line.substr(line.find('=') + 1);
+  const std::filesystem::path source = daemon_source_tree();
   ASSERT_FALSE(source.empty()) << "no CMakeCache.txt beside the daemon's bin/";
   test::DaemonOptions options;
   options.home = dir_.path() / "demo-home";
-  options.config_dir = std::filesystem::path(source) / "config";
+  options.config_dir = source / "config";
   daemon_->stop();
   daemon_ = std::make_unique<test::DaemonProcess>(options);
   daemon_->start();
