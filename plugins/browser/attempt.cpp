@@ -5,6 +5,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -212,6 +213,10 @@ void Attempt::run() noexcept {
     finish.second += std::string(": ") + e.what();
   } catch (...) {
   }
+  try {
+    settle_frames();
+  } catch (...) {
+  }
   std::unique_ptr<Chromium> chromium;
   {
     std::lock_guard lock(mutex_);
@@ -325,10 +330,12 @@ void Attempt::on_event(const std::string& method, const json::object& p, const s
     if (sid && chromium_) chromium_->send("Page.screencastFrameAck", {{"sessionId", *sid}}, session);
     const auto now = Clock::now();
     std::string url;
+    bool throttled = false;
     {
       std::lock_guard lock(mutex_);
-      if (now - last_frame_ < std::chrono::milliseconds(250)) return;  // at most 4 frames/s
-      last_frame_ = now;
+      last_received_ = now;
+      throttled = now - last_frame_ < std::chrono::milliseconds(250);  // at most 4 frames/s
+      if (!throttled) last_frame_ = now, held_frame_.reset();
       url = url_;
     }
     double w = 0, h = 0;
@@ -341,11 +348,39 @@ void Attempt::on_event(const std::string& method, const json::object& p, const s
       const double scale = std::min({1.0, w > 0 ? 1280 / w : 1.0, h > 0 ? 800 / h : 1.0});
       w = std::round(w * scale), h = std::round(h * scale);
     }
-    emit(AGENTRY_EVENT_BROWSER_FRAME,
-         {{"mime", "image/jpeg"}, {"data", str(p, "data")}, {"width", static_cast<int64_t>(w)},
-          {"height", static_cast<int64_t>(h)}, {"url", url}},
-         AGENTRY_EVENT_FLAG_EPHEMERAL);
+    json::object frame{{"mime", "image/jpeg"}, {"data", str(p, "data")}, {"width", static_cast<int64_t>(w)},
+                       {"height", static_cast<int64_t>(h)}, {"url", url}};
+    if (throttled) {
+      // Kept, not dropped: the page's last state must reach the viewer even when it was
+      // painted right after another frame.
+      std::lock_guard lock(mutex_);
+      held_frame_ = std::move(frame);
+      return;
+    }
+    emit(AGENTRY_EVENT_BROWSER_FRAME, frame, AGENTRY_EVENT_FLAG_EPHEMERAL);
   }
+}
+
+void Attempt::flush_frame() {
+  std::optional<json::object> frame;
+  {
+    std::lock_guard lock(mutex_);
+    frame.swap(held_frame_);
+    if (frame) last_frame_ = Clock::now();
+  }
+  if (frame) emit(AGENTRY_EVENT_BROWSER_FRAME, *frame, AGENTRY_EVENT_FLAG_EPHEMERAL);
+}
+
+void Attempt::settle_frames() {
+  if (!frames_allowed() || interrupted_.load()) return;
+  // A paint the last action caused may still be on its way: wait until the page has been
+  // quiet for 300 ms (at most 300 ms from now).
+  std::unique_lock lock(mutex_);
+  if (last_received_ == Clock::time_point{}) return;  // Chromium never drew a frame
+  const auto until = std::max(Clock::now() + std::chrono::milliseconds(100), last_received_ + std::chrono::milliseconds(300));
+  changed_.wait_until(lock, std::min(until, Clock::now() + std::chrono::milliseconds(300)), [&] { return interrupted_.load(); });
+  lock.unlock();
+  flush_frame();
 }
 
 CdpReply Attempt::page_call(const std::string& method, json::object params, Clock::time_point deadline) {
@@ -650,6 +685,7 @@ ToolOutcome Attempt::run_tool(const Step& s, std::size_t index, const std::strin
   }
   json::object done{{"toolCallId", id}, {"tool", "browser"}, {"status", "completed"}, {"output", outcome.output}};
   if (!result.empty()) done["result"] = std::move(result);
+  flush_frame();
   emit(AGENTRY_EVENT_TOOL_COMPLETED, done);
   return outcome;
 }

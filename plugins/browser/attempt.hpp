@@ -75,7 +75,11 @@ class Attempt {
     std::string guid, filename, state;
   };
   std::optional<Download> download_;
-  Clock::time_point last_frame_{};
+  Clock::time_point last_frame_{};     // the last frame emitted
+  Clock::time_point last_received_{};  // the last frame Chromium sent
+  std::optional<boost::json::object> held_frame_;  // throttled: sent at the next step's end
+  void flush_frame();  // emits the held frame, if any
+  void settle_frames();  // at the end: lets the last paint arrive, then flushes
 
   std::atomic<bool> interrupted_{false};
   std::string reason_;

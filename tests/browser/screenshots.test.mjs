@@ -1,4 +1,4 @@
-// Screenshots of the dashboard (board, run view, new-run form, diff tab) at desktop
+// Screenshots of the dashboard (board, run view, new-run form, diff tab, browser tab) at desktop
 // (1280x800, light) and phone (390x844, dark) size, written to $AGENTRY_SCREENSHOTS_DIR
 // (docs/images/ when refreshing the committed ones) or a temp dir. Named
 // dashboard-<view>-<desktop|phone>.png. The diff tab is also checked against the API.
@@ -19,8 +19,21 @@ let browser;
 let runs;
 const outDir = screenshotsDir();
 
+// A real headless-Chromium run (the browser backend, script mode) for the browser tab.
+const PAGE = 'data:text/html,<title>Pocket calculator</title><body style="font:22px sans-serif;margin:48px">' +
+  '<h1>Pocket calculator</h1><input id=a value=7> + <input id=b value=5> <button id=eq ' +
+  'onclick="out.textContent=\'= \'+(+a.value + +b.value)">=</button><p id=out></p></body>';
+const browserAgent = {
+  'agents/surfer/agent.md': [
+    '---', 'schemaVersion: 1', 'description: "A scripted browser run"', 'backend: browser', 'backendConfig:',
+    `  browser: ${JSON.stringify({ steps: [
+      { action: 'navigate', url: PAGE }, { action: 'click', selector: '#eq' }, { action: 'waitFor', text: '= 12' },
+      { action: 'finish', summary: 'The calculator says 7 + 5 = 12.' }] })}`,
+    '---', 'You drive a browser.', ''].join('\n'),
+};
+
 before(async () => {
-  [daemon, browser] = await Promise.all([Daemon.start({ config: standardConfig() }), launchBrowser()]);
+  [daemon, browser] = await Promise.all([Daemon.start({ config: { ...standardConfig(), ...browserAgent } }), launchBrowser()]);
   const repo = makeGitRepo(path.join(daemon.tmp.path, 'repo'), {
     'README.md': '# Pocket calculator\n\nAdds numbers.\n',
     'src/calc.js': 'export function add(a, b) {\n  return a + b;\n}\n',
@@ -40,12 +53,14 @@ before(async () => {
   runs.hang = await daemon.createRun({ agent: 'mock', name: 'Long refactor', message: mock({ say: 'Working on it.' }, { hang: true }) });
   runs.ready = await daemon.createRun({ agent: 'mock', assignment: 'tasked', name: 'Release checklist', start: false });
   runs.aborted = await daemon.createRun({ agent: 'mock', name: 'Flaky test hunt', message: mock({ hang: true }) });
+  runs.browser = await daemon.createRun({ agent: 'surfer', name: 'Check the calculator page', message: 'go' });
   await daemon.waitForStatus(runs.aborted, 'running');
   await daemon.api('POST', `/api/runs/${runs.aborted}/abort`, { reason: 'superseded' });
   await Promise.all([
     daemon.waitForStatus(runs.diff, 'success'),
     daemon.waitForStatus(runs.done, 'success'),
     daemon.waitForStatus(runs.aborted, 'aborted'),
+    daemon.waitForStatus(runs.browser, 'success'),
     daemon.waitForRun(runs.hang, (r) => r.status === 'running' && r.totalAttemptCount > 0, { what: 'running' }),
   ]);
   // The run's changes: one file edited, one added, one deleted.
@@ -70,7 +85,7 @@ async function shoot(page, view, size) {
 }
 
 for (const [size, options] of Object.entries(SIZES)) {
-  test(`screenshots at ${size} size: board, run view, new-run form, diff; the files tab`, async (t) => {
+  test(`screenshots at ${size} size: board, run view, new-run form, diff, browser; the files tab`, async (t) => {
     const page = await newPage(t, browser, options);
 
     await page.goto(daemon.url('/'));
@@ -118,5 +133,14 @@ for (const [size, options] of Object.entries(SIZES)) {
     assert.deepEqual(listed, apiFiles.entries.map((e) => e.path));
     await page.locator(tid('file-entry', '[data-path="README.md"]')).locator('a').first().click();
     await page.locator(tid('file-preview'), { hasText: 'Adds numbers.' }).waitFor();
+
+    // The browser tab keeps the run's last frame after it ended: the page as Chromium drew it.
+    await page.goto(daemon.url(`/runs/${runs.browser}/browser`));
+    const frame = page.locator(tid('browser-frame'));
+    await frame.waitFor({ state: 'visible' }).catch((e) => {
+      throw new Error(`no browser frame: ${e.message}${problems(page)}`);
+    });
+    await until(async () => (await frame.evaluate((el) => el.complete && el.naturalWidth)) > 100, { what: 'the frame to decode' });
+    await shoot(page, 'browser', size);
   });
 }

@@ -176,6 +176,23 @@ TEST_F(BrowserPlugin, LiveViewSendsFramesToANewerHost) {
   EXPECT_LE(frames, 20);  // at most ~4 per second
 }
 
+// Throttled frames are held, not dropped: the page as the attempt left it is the last
+// frame, even when two pages are drawn within the 250 ms between frames.
+TEST_F(BrowserPlugin, TheLastFrameShowsWhereTheAttemptEnded) {
+  BrowserSite site;
+  Instance in;
+  const std::string profile = (in.profile_.path() / "p").string();
+  json::array steps{step({{"action", "navigate"}, {"url", site.url("/")}}),
+                    step({{"action", "navigate"}, {"url", site.url("/other")}}),
+                    step({{"action", "finish"}, {"summary", "two pages"}})};
+  ASSERT_EQ(in.start({{"steps", steps}}, profile), AGENTRY_OK);
+  EXPECT_EQ(in.wait_finished().at("outcome"), "success");
+  std::string last_url;
+  for (const auto& ev : in.host_.events())
+    if (ev.type == AGENTRY_EVENT_BROWSER_FRAME) last_url = std::string(ev.payload.at("url").as_string());
+  EXPECT_EQ(last_url, site.url("/other"));
+}
+
 TEST_F(BrowserPlugin, LiveViewSaysUnavailableWhenChromiumCannotStart) {
   Instance in;
   const_cast<agentry_host_t*>(in.host_.table())->abi_version.minor = 2;
