@@ -334,6 +334,7 @@ void Attempt::on_event(const std::string& method, const json::object& p, const s
     {
       std::lock_guard lock(mutex_);
       last_received_ = now;
+      received_url_ = url_;
       throttled = now - last_frame_ < std::chrono::milliseconds(250);  // at most 4 frames/s
       if (!throttled) last_frame_ = now, held_frame_.reset();
       url = url_;
@@ -373,12 +374,19 @@ void Attempt::flush_frame() {
 
 void Attempt::settle_frames() {
   if (!frames_allowed() || interrupted_.load()) return;
-  // A paint the last action caused may still be on its way: wait until the page has been
-  // quiet for 300 ms (at most 300 ms from now).
+  // A paint the last action caused may still be on its way. Wait at least 200 ms, then
+  // until a frame of the page now shown has come and the page has been quiet for 150 ms;
+  // at most 1 s in all.
+  const auto begun = Clock::now();
   std::unique_lock lock(mutex_);
   if (last_received_ == Clock::time_point{}) return;  // Chromium never drew a frame
-  const auto until = std::max(Clock::now() + std::chrono::milliseconds(100), last_received_ + std::chrono::milliseconds(300));
-  changed_.wait_until(lock, std::min(until, Clock::now() + std::chrono::milliseconds(300)), [&] { return interrupted_.load(); });
+  for (;;) {
+    const auto now = Clock::now();
+    const bool settled = now - begun >= std::chrono::milliseconds(200) && received_url_ == url_ &&
+                         now - last_received_ >= std::chrono::milliseconds(150);
+    if (settled || interrupted_.load() || now - begun >= std::chrono::seconds(1)) break;
+    changed_.wait_for(lock, std::chrono::milliseconds(50));
+  }
   lock.unlock();
   flush_frame();
 }

@@ -77,6 +77,7 @@ class Attempt {
   std::optional<Download> download_;
   Clock::time_point last_frame_{};     // the last frame emitted
   Clock::time_point last_received_{};  // the last frame Chromium sent
+  std::string received_url_;           // the page it showed
   std::optional<boost::json::object> held_frame_;  // throttled: sent at the next step's end
   void flush_frame();  // emits the held frame, if any
   void settle_frames();  // at the end: lets the last paint arrive, then flushes
