@@ -8,6 +8,12 @@ import type { RunDetail } from '../lib/types';
 
 const enc = encodeURIComponent;
 
+/** A page address short enough for a caption (data: URLs can be the whole page). */
+function shortUrl(url: string | undefined): string {
+  if (!url) return '';
+  return url.length > 100 ? url.slice(0, 99) + '…' : url;
+}
+
 interface BrowserFrame {
   type: 'browser_frame' | 'browser_unavailable' | 'run_removed';
   seq?: number;
@@ -57,7 +63,7 @@ export function BrowserTab({ run }: { run: RunDetail }) {
               alt={`The browser at ${view.url ?? 'an unknown page'}`}
             />
             <figcaption class="muted small">
-              {view.url} · {time(view.at ?? '')}
+              <span title={view.url}>{shortUrl(view.url)}</span> · {time(view.at ?? '')}
             </figcaption>
           </figure>
         )}
