@@ -154,14 +154,7 @@ TEST_F(BrowserBackendTest, AMissingChromiumEndsTheRunWithTheReason) {
 // The example config's browser-demo agent: what a newcomer opens in the dashboard's
 // browser tab after `make run`. It runs offline, sends frames, and leaves its screenshot.
 TEST_F(BrowserBackendTest, TheExampleConfigsBrowserDemoFinishesWithAScreenshot) {
-  const fs::path source = daemon_source_tree();
-  ASSERT_FALSE(source.empty()) << "no CMakeCache.txt beside the daemon's bin/";
-  test::DaemonOptions options;
-  options.home = dir_.path() / "demo-home";
-  options.config_dir = source / "config";
-  daemon_->stop();
-  daemon_ = std::make_unique<test::DaemonProcess>(options);
-  daemon_->start();
+  ASSERT_TRUE(start_daemon_on_example_config()) << "no CMakeCache.txt beside the daemon's bin/";
   auto run = start_agent_run("browser-demo");
   auto sse = client().sse("/api/runs/" + run + "/events/browser");
   bool framed = false;

@@ -58,6 +58,22 @@ void DaemonTest::start_daemon(std::vector<std::pair<std::string, std::string>> e
   daemon_->start();
 }
 
+bool DaemonTest::start_daemon_on_example_config() {
+  // The source tree, as the daemon's build recorded it (no absolute path in a -D flag).
+  std::ifstream cache(test::DaemonProcess::binary_path().parent_path().parent_path() / "CMakeCache.txt");
+  std::string line, source;
+  while (std::getline(cache, line))
+    if (line.rfind("CMAKE_HOME_DIRECTORY:INTERNAL=", 0) == 0) source = line.substr(line.find('=') + 1);
+  if (source.empty()) return false;
+  if (daemon_ && daemon_->running()) daemon_->stop();
+  test::DaemonOptions options;
+  options.home = dir_.path() / "example-home";
+  options.config_dir = std::filesystem::path(source) / "config";
+  daemon_ = std::make_unique<test::DaemonProcess>(options);
+  daemon_->start();
+  return true;
+}
+
 std::string DaemonTest::create_run(const std::string& feature, bool start) {
   json::object body{{"agent", "worker"},
                     {"assignment", "feature"},
@@ -152,14 +168,6 @@ std::string error_code_of(const test::HttpResponse& response) {
   EXPECT_TRUE(error.at("message").is_string());
   EXPECT_TRUE(error.at("details").is_object());
   return std::string(error.at("code").as_string());
-}
-
-std::filesystem::path daemon_source_tree() {
-  std::ifstream cache(test::DaemonProcess::binary_path().parent_path().parent_path() / "CMakeCache.txt");
-  std::string line;
-  while (std::getline(cache, line))
-    if (line.rfind("CMAKE_HOME_DIRECTORY:INTERNAL=", 0) == 0) return line.substr(line.find('=') + 1);
-  return {};
 }
 
 }  // namespace agentry::integration

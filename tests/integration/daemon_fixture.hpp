@@ -22,6 +22,9 @@ class DaemonTest : public ::testing::Test {
 
   /// Starts (or restarts) the daemon on the same home and config.
   void start_daemon(std::vector<std::pair<std::string, std::string>> env = {});
+  /// Restarts the daemon on the repository's example config (config/) and a fresh home:
+  /// what a newcomer gets after `make run`. False when the source tree is unknown.
+  [[nodiscard]] bool start_daemon_on_example_config();
   test::HttpClient client() const { return daemon_->client(); }
 
   /// POST /api/runs/init (or /api/runs when `start`), asserting 201; returns the run id.
@@ -48,10 +51,6 @@ class DaemonTest : public ::testing::Test {
   std::filesystem::path work_;
   std::unique_ptr<test::DaemonProcess> daemon_;
 };
-
-/// The source tree the daemon was built from, as its build recorded it (CMakeCache.txt
-/// beside its bin/; no absolute path in a -D flag). Empty when there is none.
-std::filesystem::path daemon_source_tree();
 
 /// The error code string of an error envelope, failing the test when the body is not one.
 std::string error_code_of(const test::HttpResponse& response);

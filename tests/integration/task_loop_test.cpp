@@ -239,14 +239,7 @@ TEST_F(TaskLoopAuthTest, ALiveRunsTokenReachesItsOwnRoutesAndNoOthers) {
 // The example config's demo agent (config/agents/demo) reports its tasks with the
 // commands a real agent is told to use, through PATH: what a newcomer sees after `make run`.
 TEST_F(TaskLoopTest, TheExampleConfigsDemoAgentFinishesItsRun) {
-  const std::filesystem::path source = daemon_source_tree();
-  ASSERT_FALSE(source.empty()) << "no CMakeCache.txt beside the daemon's bin/";
-  test::DaemonOptions options;
-  options.home = dir_.path() / "demo-home";
-  options.config_dir = source / "config";
-  daemon_->stop();
-  daemon_ = std::make_unique<test::DaemonProcess>(options);
-  daemon_->start();
+  ASSERT_TRUE(start_daemon_on_example_config()) << "no CMakeCache.txt beside the daemon's bin/";
   auto created = client().post_json("/api/runs", json::object{{"agent", "demo"},
                                                               {"assignment", "implement-feature"},
                                                               {"callerCwd", work_.string()},
