@@ -6,13 +6,16 @@
 #include <boost/json/serialize.hpp>
 
 #include "agentry/plugin_common/environment.hpp"
+#include "agentry/plugin_common/json_fields.hpp"
 #include "browser/browser_tools.hpp"
-#include "browser/json_fields.hpp"
 #include "browser/model_client.hpp"
 #include "browser/settings.hpp"
 
 namespace agentry::browser {
 namespace json = boost::json;
+using plugin_common::text_field;
+using plugin_common::object_field;
+using plugin_common::array_field;
 
 namespace {
 

@@ -3,11 +3,13 @@
 #include <boost/json/parse.hpp>
 
 #include "agentry/plugin/cpp/json.hpp"
+#include "agentry/plugin_common/json_fields.hpp"
 #include "browser/http_client.hpp"
-#include "browser/json_fields.hpp"
 
 namespace agentry::browser {
 namespace json = boost::json;
+using plugin_common::text_field;
+using plugin_common::object_field;
 
 namespace {
 

@@ -3,11 +3,14 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-#include "browser/json_fields.hpp"
+#include "agentry/plugin_common/json_fields.hpp"
 #include "browser/model_api.hpp"
 
 namespace agentry::browser {
 namespace json = boost::json;
+using plugin_common::text_field;
+using plugin_common::int_field;
+using plugin_common::object_field;
 
 namespace {
 

@@ -31,11 +31,12 @@ class ClaudeBackend final : public agentry::plugin::Backend, public agentry::plu
   agentry_status_t ask(std::string ask_id, std::string request_json) override {
     if (attempt_ || question_) return AGENTRY_ERR_INVALID_STATE;
     std::string why;
-    if (const agentry_status_t st = Question::check(request_json, why); st != AGENTRY_OK) {
+    std::optional<LaunchSpec> launch = Question::launch_for(request_json, why);
+    if (!launch) {
       host().log(AGENTRY_LOG_ERROR, "claude: cannot ask: " + why);
-      return st;
+      return AGENTRY_ERR_INVALID_ARGUMENT;
     }
-    question_ = std::make_unique<Question>(host(), std::move(ask_id), std::move(request_json));
+    question_ = std::make_unique<Question>(host(), std::move(ask_id), std::move(*launch));
     return AGENTRY_OK;
   }
   const void* get_extension(std::string_view id) noexcept override { return agentry::plugin::ask_extension_for(id); }

@@ -11,27 +11,20 @@
 
 #include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin_common/child_process.hpp"
+#include "agentry/plugin_common/json_fields.hpp"
 #include "agentry/plugin_common/side_question.hpp"
 #include "config.hpp"
 #include "process.hpp"
 
 namespace agentry::claude {
 namespace json = boost::json;
+using plugin_common::object_field;
+using plugin_common::text_field;
 
 namespace {
 
 constexpr std::size_t kMaxOutput = 4 * 1024 * 1024;
 constexpr std::size_t kMaxErrorText = 2000;
-
-std::string string_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-const json::object* object_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_object() ? &v->get_object() : nullptr;
-}
 
 std::optional<json::object> parse_object(const std::string& text) {
   boost::system::error_code ec;
@@ -40,35 +33,18 @@ std::optional<json::object> parse_object(const std::string& text) {
   return std::move(v.get_object());
 }
 
-// The start params a fork of the run's session needs, from the ask request.
-std::optional<plugin::StartParams> params_of(const json::object& request, const std::string& prompt) {
-  const json::object* config = object_at(request, "config");
-  const std::string workspace = string_at(request, "workspacePath");
-  if (!config || workspace.empty()) return std::nullopt;
-  plugin::StartParams p;
-  p.run_id = string_at(request, "runId");
-  p.session_id = p.run_id + "/ask";
-  p.workspace_path = workspace;
-  p.config_json = json::serialize(*config);
-  p.input_json = json::serialize(json::object{{"prompt", prompt}});
-  if (std::string token = string_at(request, "resumeToken"); !token.empty()) p.resume_token = token;
-  return p;
-}
-
 }  // namespace
 
-agentry_status_t Question::check(const std::string& request_json, std::string& why) {
-  auto request = parse_object(request_json);
-  if (!request) return why = "the request is not a JSON object", AGENTRY_ERR_INVALID_ARGUMENT;
-  auto params = params_of(*request, "?");
-  if (!params) return why = "the request has no config or workspacePath", AGENTRY_ERR_INVALID_ARGUMENT;
+std::optional<LaunchSpec> Question::launch_for(const std::string& request_json, std::string& why) {
+  auto params = plugin_common::side_question_params(request_json, why);
+  if (!params) return std::nullopt;
   ParsedLaunch launch = parse_ask_launch(*params);
-  if (!launch.spec) return why = launch.error, AGENTRY_ERR_INVALID_ARGUMENT;
-  return AGENTRY_OK;
+  if (!launch.spec) why = launch.error;
+  return launch.spec;
 }
 
-Question::Question(plugin::Host& host, std::string ask_id, std::string request_json)
-    : host_(host), ask_id_(std::move(ask_id)), request_json_(std::move(request_json)) {
+Question::Question(plugin::Host& host, std::string ask_id, LaunchSpec launch)
+    : host_(host), ask_id_(std::move(ask_id)), launch_(std::move(launch)) {
   worker_ = std::thread([this] { run(); });
 }
 
@@ -92,16 +68,12 @@ void Question::run() noexcept {
 }
 
 std::string Question::answer_json() {
-  const auto request = parse_object(request_json_).value_or(json::object());
-  auto params = params_of(request, plugin_common::side_question_prompt(request_json_));
-  if (!params) return R"({"error":"the request has no config or workspacePath"})";
-  ParsedLaunch launch = parse_ask_launch(*params);
-  if (!launch.spec) return json::serialize(json::object{{"error", launch.error}});
   plugin_common::block_sigpipe_on_this_thread();
-  ClaudeProcess child(*launch.spec);
+  ClaudeProcess child(launch_);
 
   // The prompt on stdin, then its output until it ends; the host's deadline ends it early.
-  std::string prompt = launch.spec->prompt, out, err;
+  const std::string& prompt = launch_.prompt;
+  std::string out, err;
   std::size_t written = 0;
   bool out_open = true, err_open = true;
   while ((out_open || err_open) && !cancelled_) {
@@ -132,18 +104,18 @@ std::string Question::answer_json() {
 
   // --output-format json: one object, {"type": "result", "is_error", "result", "usage"}.
   auto result = parse_object(out);
-  if (!result || string_at(*result, "type") != "result") {
+  if (!result || text_field(&*result, "type") != "result") {
     std::string why = err.empty() ? out : err;
     if (why.size() > kMaxErrorText) why.resize(kMaxErrorText);
     return json::serialize(json::object{{"error", "claude gave no result: " + why}});
   }
   const json::value* is_error = result->if_contains("is_error");
-  const std::string text = string_at(*result, "result");
+  const std::string text = text_field(&*result, "result");
   if ((is_error && is_error->is_bool() && is_error->get_bool()) || text.empty())
     return json::serialize(
-        json::object{{"error", "claude could not answer: " + (text.empty() ? string_at(*result, "subtype") : text)}});
+        json::object{{"error", "claude could not answer: " + (text.empty() ? text_field(&*result, "subtype") : text)}});
   json::object answer{{"answer", text}};
-  if (const json::object* usage = object_at(*result, "usage")) {
+  if (const json::object* usage = object_field(&*result, "usage")) {
     json::object u;
     if (const json::value* v = usage->if_contains("input_tokens"); v && v->is_number()) u["inputTokens"] = *v;
     if (const json::value* v = usage->if_contains("output_tokens"); v && v->is_number()) u["outputTokens"] = *v;

@@ -9,15 +9,16 @@
 #include <thread>
 
 #include "agentry/plugin/cpp/backend.hpp"
+#include "config.hpp"
 
 namespace agentry::claude {
 
 class Question {
  public:
-  // The launch for `request_json`, or why there is none (INVALID_ARGUMENT then).
-  static agentry_status_t check(const std::string& request_json, std::string& why);
+  // The fork's launch for ext/ask.h's `request_json`, or nullopt with `why`.
+  static std::optional<LaunchSpec> launch_for(const std::string& request_json, std::string& why);
 
-  Question(plugin::Host& host, std::string ask_id, std::string request_json);
+  Question(plugin::Host& host, std::string ask_id, LaunchSpec launch);
   ~Question();  // kills the claude process of an unanswered question and joins
   Question(const Question&) = delete;
   Question& operator=(const Question&) = delete;
@@ -28,7 +29,7 @@ class Question {
 
   plugin::Host& host_;
   const std::string ask_id_;
-  const std::string request_json_;
+  const LaunchSpec launch_;
   std::atomic<bool> cancelled_{false};
   std::thread worker_;
 };

@@ -4,36 +4,18 @@
 #include <boost/json/serialize.hpp>
 
 #include "agentry/plugin/cpp/ask.hpp"
+#include "agentry/plugin_common/json_fields.hpp"
 #include "agentry/plugin_common/side_question.hpp"
 #include "session.hpp"
 
 namespace agentry::codex {
 namespace json = boost::json;
-
-namespace {
-
-std::string string_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-}  // namespace
+using plugin_common::text_field;
 
 std::optional<AttemptConfig> Question::config_for(const std::string& request_json, std::string& why) {
-  boost::system::error_code ec;
-  json::value parsed = json::parse(request_json, ec);
-  if (ec || !parsed.is_object()) return why = "the request is not a JSON object", std::nullopt;
-  const json::object& request = parsed.get_object();
-  const json::value* config = request.if_contains("config");
-  if (!config || !config->is_object()) return why = "the request has no config", std::nullopt;
-  plugin::StartParams params;
-  params.run_id = string_at(request, "runId");
-  params.session_id = params.run_id + "/ask";
-  params.workspace_path = string_at(request, "workspacePath");
-  params.config_json = json::serialize(*config);
-  params.input_json = json::serialize(json::object{{"prompt", plugin_common::side_question_prompt(request_json)}});
-  if (std::string token = string_at(request, "resumeToken"); !token.empty()) params.resume_token = token;
-  ParsedConfig out = parse_config(params, AttemptMode::start);
+  std::optional<plugin::StartParams> params = plugin_common::side_question_params(request_json, why);
+  if (!params) return std::nullopt;
+  ParsedConfig out = parse_config(*params, AttemptMode::start);
   if (!out.config) return why = out.error, std::nullopt;
   // A side conversation: it may read, never write, and nobody is there to approve.
   out.config->fork = out.config->resume_thread_id.has_value();
@@ -89,20 +71,20 @@ void Question::on_event(uint16_t type, const std::string& payload) {
   std::string answer;
   {
     std::lock_guard lock(mutex_);
-    if (type == AGENTRY_EVENT_MESSAGE_COMPLETED) last_message_ = string_at(o, "text");
+    if (type == AGENTRY_EVENT_MESSAGE_COMPLETED) last_message_ = text_field(&o, "text");
     if (type == AGENTRY_EVENT_USAGE) usage_json_ = payload;
     if (type != AGENTRY_EVENT_FINISHED || answered_) return;
     answered_ = true;
     json::object reply;
-    if (string_at(o, "outcome") == "success" && !last_message_.empty()) {
+    if (text_field(&o, "outcome") == "success" && !last_message_.empty()) {
       reply["answer"] = last_message_;
       if (!usage_json_.empty()) {
         json::value usage = json::parse(usage_json_, ec);
         if (!ec && usage.is_object()) reply["usage"] = usage;
       }
     } else {
-      const std::string why = string_at(o, "message");
-      reply["error"] = "codex could not answer: " + (why.empty() ? "its turn ended " + string_at(o, "outcome") : why);
+      const std::string why = text_field(&o, "message");
+      reply["error"] = "codex could not answer: " + (why.empty() ? "its turn ended " + text_field(&o, "outcome") : why);
     }
     answer = json::serialize(reply);
   }

@@ -6,9 +6,13 @@
 #include <chrono>
 
 #include "agentry/plugin/cpp/ask.hpp"
+#include "agentry/plugin_common/json_fields.hpp"
 
 namespace agentry::mock {
 namespace json = boost::json;
+using plugin_common::int_field;
+using plugin_common::object_field;
+using plugin_common::text_field;
 
 namespace {
 
@@ -17,27 +21,17 @@ struct Settings {
   int64_t delay_ms = 0;
 };
 
-const json::object* object_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_object() ? &v->get_object() : nullptr;
-}
-
-std::string string_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
 // backendConfig.ask of the request's config; nullopt when the request is malformed.
 std::optional<std::pair<json::object, Settings>> read(const std::string& request_json) {
   json::error_code ec;
   json::value v = json::parse(request_json, ec);
   if (ec || !v.is_object()) return std::nullopt;
   Settings s;
-  if (const auto* config = object_at(v.get_object(), "config"))
-    if (const auto* backend = object_at(*config, "backendConfig"))
-      if (const auto* ask = object_at(*backend, "ask")) {
-        if (auto mode = string_at(*ask, "mode"); !mode.empty()) s.mode = mode;
-        if (const json::value* d = ask->if_contains("delayMs"); d && d->is_int64()) s.delay_ms = d->get_int64();
+  if (const auto* config = object_field(&v.get_object(), "config"))
+    if (const auto* backend = object_field(config, "backendConfig"))
+      if (const auto* ask = object_field(backend, "ask")) {
+        if (auto mode = text_field(ask, "mode"); !mode.empty()) s.mode = mode;
+        s.delay_ms = int_field(ask, "delayMs").value_or(0);
       }
   return std::make_pair(std::move(v.get_object()), s);
 }
@@ -45,24 +39,24 @@ std::optional<std::pair<json::object, Settings>> read(const std::string& request
 // "status=..; tasks=done/total; final=..; frame=yes|no; resume=..; question=..": what the host sent.
 std::string describe(const json::object& request) {
   const json::object empty;
-  const json::object* state = object_at(request, "state");
+  const json::object* state = object_field(&request, "state");
   if (!state) state = &empty;
   std::size_t total = 0, done = 0;
   if (const json::value* tasks = state->if_contains("tasks"); tasks && tasks->is_array())
     for (const auto& t : tasks->get_array()) {
       ++total;
-      if (t.is_object() && string_at(t.get_object(), "status") == "completed") ++done;
+      if (t.is_object() && text_field(&t.get_object(), "status") == "completed") ++done;
     }
   std::size_t recent = 0;
   if (const json::value* r = state->if_contains("recentTimeline"); r && r->is_array()) recent = r->get_array().size();
   const json::value* frame = state->if_contains("latestFrame");
   const json::value* resume = request.if_contains("resumeToken");
-  const std::string final_message = string_at(*state, "finalMessage");
-  return "status=" + string_at(*state, "status") + "; tasks=" + std::to_string(done) + "/" + std::to_string(total) +
+  const std::string final_message = text_field(state, "finalMessage");
+  return "status=" + text_field(state, "status") + "; tasks=" + std::to_string(done) + "/" + std::to_string(total) +
          "; recent=" + std::to_string(recent) + "; final=" + (final_message.empty() ? "none" : final_message) +
          "; frame=" + (frame && frame->is_object() ? "yes" : "no") +
          "; resume=" + (resume && resume->is_string() ? std::string(resume->get_string()) : "none") +
-         "; question=" + string_at(request, "question");
+         "; question=" + text_field(&request, "question");
 }
 
 }  // namespace

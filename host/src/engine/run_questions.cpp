@@ -46,7 +46,7 @@ json::object compact_event(const core::TimelineEvent& e) {
 }
 
 json::object run_state(const RunView& view, const std::vector<core::TimelineEvent>& events,
-                       const std::optional<events::BrowserView>& frame) {
+                       const events::BrowserView* frame) {
   json::array tasks;
   for (const auto& t : view.tasks) {
     json::object task{{"id", t.id}, {"title", t.title}, {"status", core::to_string(t.status)}};
@@ -111,7 +111,7 @@ core::Result<AskAnswer> Engine::ask(const std::string& run_id, const AskRequest&
                       {"config", backend_start_config(run)},
                       {"workspacePath", run.cwd},
                       {"resumeToken", run.backend_session_id ? json::value(*run.backend_session_id) : json::value(nullptr)},
-                      {"state", run_state(*view, *events, bus_.browser().latest(run_id))}};
+                      {"state", run_state(*view, *events, bus_.browser().latest(run_id).get())}};
   const auto began = std::chrono::steady_clock::now();
   QuestionResult result = put_question(backends_.registry(), question);
   const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began);
@@ -123,11 +123,13 @@ core::Result<AskAnswer> Engine::ask(const std::string& run_id, const AskRequest&
                      {"durationMs", took.count()}};
   if (result.outcome == QuestionOutcome::answered) audit["answerChars"] = result.answer.size();
   else audit["error"] = clip(result.error, max_event_text);
-  auto recorded = mutate<bool>(run_id, [&](store::Connection& c) -> core::Result<bool> {
+  // Only the audit trail changes: the run's summary and detail stay as they were.
+  auto recorded = db_.write<bool>([&](store::Connection& c) -> core::Result<bool> {
     detail::append_audit(c, run_id, "run.asked", actor, std::move(audit));
     return true;
   });
   if (!recorded) return recorded.failure();
+  bus_.notify(events::Channel::audit, run_id);
 
   switch (result.outcome) {
     case QuestionOutcome::answered:

@@ -56,26 +56,26 @@ std::optional<std::string> BrowserFrames::publish(const std::string& run_id, con
   out["seq"] = view.seq;
   out["at"] = view.at;
   view.frame = make_frame(json::serialize(out));
+  auto shared = std::make_shared<const BrowserView>(std::move(view));
   auto it = views_.find(run_id);
   if (it == views_.end()) {
     if (views_.size() >= max_runs) {
       views_.erase(order_.front());
       order_.pop_front();
     }
-    views_.emplace(run_id, std::move(view));
+    views_.emplace(run_id, std::move(shared));
   } else {
-    it->second = std::move(view);
+    it->second = std::move(shared);
     order_.remove(run_id);
   }
   order_.push_back(run_id);
   return std::nullopt;
 }
 
-std::optional<BrowserView> BrowserFrames::latest(const std::string& run_id) const {
+std::shared_ptr<const BrowserView> BrowserFrames::latest(const std::string& run_id) const {
   std::lock_guard lock(mutex_);
   auto it = views_.find(run_id);
-  if (it == views_.end()) return std::nullopt;
-  return it->second;
+  return it == views_.end() ? nullptr : it->second;
 }
 
 void BrowserFrames::forget(const std::string& run_id) {
@@ -86,8 +86,8 @@ void BrowserFrames::forget(const std::string& run_id) {
 std::string no_view_reason(const core::Run& run) {
   const std::string status(core::to_string(run.status));
   if (run.status == core::RunStatus::running)
-    return "no frame yet: the run is running, and its backend sends a live view only when it drives a browser "
-           "with the live view on (backend browser, backendConfig.browser.liveView: true)";
+    return "no frame yet: the run is running; a live view comes only from a backend that drives a browser "
+           "(backend browser, unless backendConfig.browser.liveView is false)";
   std::string why = "no live view: the run is " + status;
   if (!run.status_reason.empty()) why += " (" + run.status_reason + ")";
   return why + "; a browser's live view is shown only while an attempt runs, and the latest frame is kept until "

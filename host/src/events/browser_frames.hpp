@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -40,13 +41,14 @@ class BrowserFrames {
   /// Checks a BROWSER_FRAME payload and makes it the run's view. An error message when
   /// the payload is malformed (then nothing changes).
   std::optional<std::string> publish(const std::string& run_id, const boost::json::object& payload);
-  /// The run's view, if any arrived since the daemon started.
-  std::optional<BrowserView> latest(const std::string& run_id) const;
+  /// The run's view, if any arrived since the daemon started: shared, never copied (a
+  /// frame is tens of kilobytes and every viewer reads it at every change).
+  std::shared_ptr<const BrowserView> latest(const std::string& run_id) const;
   void forget(const std::string& run_id);
 
  private:
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, BrowserView> views_;
+  std::unordered_map<std::string, std::shared_ptr<const BrowserView>> views_;
   std::list<std::string> order_;  // least recently updated first
   std::uint64_t next_seq_ = 1;
 };

@@ -1,13 +1,17 @@
-// The prompt an agent's fork gets for a question about its run (ext/ask.h): what the
-// host knows of the run (status, tasks), then the question on a line of its own. Shared
-// by the backends that answer from a fork of the run's own conversation (claude, codex).
+// A question about a run (ext/ask.h) answered by a fork of the run's own conversation
+// (claude, codex): the start params such a fork gets. Its prompt gives what the host knows
+// of the run (status, tasks), then the question on a line of its own.
 #pragma once
 
+#include <optional>
 #include <string>
+
+#include "agentry/plugin/cpp/params.hpp"
 
 namespace agentry::plugin_common {
 
-// `request_json` is ext/ask.h's request; a malformed one gives a prompt with only the frame.
-std::string side_question_prompt(const std::string& request_json);
+// The run's config, workspace and resume token from ext/ask.h's request, with the side
+// question as input_json's prompt; nullopt, with `why`, for a request that lacks them.
+std::optional<plugin::StartParams> side_question_params(const std::string& request_json, std::string& why);
 
 }  // namespace agentry::plugin_common

@@ -1,5 +1,7 @@
-// Lenient reads of fields in JSON answers from model APIs: a missing or mistyped field reads
-// as absent, so an adapter decides what is required instead of catching exceptions.
+// Lenient reads of JSON fields (model API answers, ask requests, a child's output): a
+// missing or mistyped field reads as absent, so the caller decides what is required
+// instead of catching exceptions. Configuration, whose mistakes must be named, is read
+// with config_fields.hpp instead.
 #pragma once
 
 #include <boost/json/object.hpp>
@@ -10,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace agentry::browser {
+namespace agentry::plugin_common {
 
 inline std::string text_field(const boost::json::object* o, std::string_view key) {
   const boost::json::value* v = o ? o->if_contains(key) : nullptr;
@@ -32,4 +34,4 @@ inline const boost::json::array* array_field(const boost::json::object* o, std::
   return v ? v->if_array() : nullptr;
 }
 
-}  // namespace agentry::browser
+}  // namespace agentry::plugin_common
