@@ -38,10 +38,15 @@ TEST_F(DaemonTest, DefinitionErrorsNameTheProblem) {
   EXPECT_EQ(client().get("/api/agents?cwd=relative").status, 400);
 }
 
-TEST_F(DaemonTest, ProjectDefinitionsWinOverTheConfigDir) {
+TEST_F(DaemonTest, ATrustedProjectsDefinitionsWinOverTheConfigDir) {
   dir_.write_file("project/.agentry/agents/worker/agent.md",
                   "---\nschemaVersion: 1\nbackend: passive\nmodel: project-model\n---\nProject worker.\n");
-  auto agent = client().get("/api/agents/worker?cwd=" + (dir_.path() / "project").string());
+  const std::string project = (dir_.path() / "project").string();
+  auto untrusted = client().get("/api/agents/worker?cwd=" + project);
+  ASSERT_EQ(untrusted.status, 200) << untrusted.body;
+  EXPECT_NE(untrusted.json().at("agent").at("agent").at("model"), "project-model") << "the user's worker wins";
+  ASSERT_EQ(client().post_json("/api/projects/trust", boost::json::object{{"dir", project}}).status, 200);
+  auto agent = client().get("/api/agents/worker?cwd=" + project);
   ASSERT_EQ(agent.status, 200) << agent.body;
   EXPECT_EQ(agent.json().at("agent").at("agent").at("model").as_string(), "project-model");
 }

@@ -427,6 +427,57 @@ TEST_F(ParentCompletionTest, BadFieldsAreRefusedOverHttpAndWebSocket) {
 
 // The CLI: `run --detach` with a parent notifies unless told not to; a foreground `run`
 // does not (its caller reads the output); --no-inherit-run-group keeps a group of its own.
+TEST_F(ParentCompletionTest, CompletionsPastTheParentsResumeRateAreHeldAndDeliveredInOneResume) {
+  // One child-completion resume per 3 s: an agent that starts a child in every session
+  // can no longer loop as fast as the agents run.
+  start_daemon({{"AGENTRY_CHILD_RESUME_LIMIT", "1"}, {"AGENTRY_CHILD_RESUME_WINDOW_SEC", "3"}});
+  const auto parent = idle_parent();
+  const auto first = start_child(child_body(parent, say("first")));
+  EXPECT_EQ(wait_until_settled(first), "success");
+  wait_for_sessions(parent, 2);
+
+  const auto second = start_child(child_body(parent, say("second")));
+  const auto third = start_child(child_body(parent, say("third")));
+  for (const auto& child : {second, third}) {
+    EXPECT_EQ(wait_until_settled(child), "success");
+    auto n = wait_for_notification(child, "delivered").at("parentNotification");
+    EXPECT_EQ(n.at("delivery"), "held") << json::serialize(n);
+  }
+  // Held: recorded on the parent's queue, no session yet.
+  auto held = get_run(parent);
+  EXPECT_EQ(held.at("sessions").as_array().size(), 2u) << json::serialize(held.at("sessions"));
+
+  // Once the window allows, one resume delivers both.
+  auto detail = wait_for_sessions(parent, 3);
+  ASSERT_EQ(detail.at("sessions").as_array().size(), 3u);
+  const std::string prompt = prompt_of(detail, 2);
+  EXPECT_TRUE(contains(prompt, "Child run " + second + " ended: success")) << prompt;
+  EXPECT_TRUE(contains(prompt, "Child run " + third + " ended: success")) << prompt;
+  EXPECT_EQ(detail.at("queuedMessageCount"), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_EQ(get_run(parent).at("sessions").as_array().size(), 3u) << "one resume for the batch, not one each";
+}
+
+TEST_F(ParentCompletionTest, AParentHasABoundedNumberOfChildrenThatHaveNotEnded) {
+  start_daemon({{"AGENTRY_MAX_LIVE_CHILDREN", "2"}});
+  const auto parent = idle_parent();
+  auto init_child = [&] {
+    auto body = child_body(parent, say("later"));
+    return client().post_json("/api/runs/init", body);
+  };
+  EXPECT_EQ(init_child().status, 201);
+  auto second = init_child();
+  ASSERT_EQ(second.status, 201);
+  auto refused = init_child();
+  EXPECT_EQ(refused.status, 422) << refused.body;
+  EXPECT_EQ(refused.json().at("error").at("details").at("reason"), "too_many_children") << refused.body;
+  EXPECT_TRUE(contains(refused.body, "AGENTRY_MAX_LIVE_CHILDREN")) << refused.body;
+  // An archived (or ended) child no longer counts.
+  const std::string id(second.json().at("run").at("runId").as_string());
+  ASSERT_EQ(client().post_json("/api/runs/" + id + "/archive", json::object{}).status, 200);
+  EXPECT_EQ(init_child().status, 201);
+}
+
 class ParentCompletionCliTest : public CliTest {};
 
 TEST_P(ParentCompletionCliTest, DetachedChildrenNotifyTheirParentByDefault) {

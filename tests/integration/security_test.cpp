@@ -148,6 +148,9 @@ TEST_F(SecurityTest, AHostileProjectDefinitionCannotCrashOrStallTheDaemon) {
   wide += "---\n";
   dir_.write_file("repo/.agentry/agents/wide/agent.md", wide);
   const std::string cwd = (dir_.path() / "repo").string();
+  // Trusted, so that its ${X} and backendConfig are read at all: trust must not make a
+  // hostile file any less bounded (untrusted, both are refused before that).
+  ASSERT_EQ(client().post_json("/api/projects/trust", boost::json::object{{"dir", cwd}}).status, 200);
 
   auto listing = client().get("/api/agents?cwd=" + cwd);
   ASSERT_EQ(listing.status, 200) << listing.body.substr(0, 500);

@@ -22,15 +22,15 @@ Result<DefinitionQuery> query_of(const ApiContext& ctx, const OperationRequest& 
   auto params = with_target ? params_of(r, {"cwd", "target"}) : params_of(r, {"cwd"});
   if (!params) return params.failure();
   DefinitionQuery q;
-  q.roots.config_dir = ctx.engine.config().config_dir;
   auto cwd = params->optional_string("cwd");
   if (!cwd) return cwd.failure();
   if (*cwd) {
     if ((*cwd)->empty() || (**cwd)[0] != '/')
       return core::fail(core::ErrorCode::invalid_request, "cwd must be an absolute path", {{"parameter", "cwd"}});
     q.cwd = fs::path(**cwd);
-    q.roots.project_dir = q.cwd;
   }
+  // The project at or above cwd, read under its trust (engine/project_trust.hpp).
+  q.roots = ctx.engine.projects().roots_for(q.cwd);
   if (with_target) {
     auto target = params->required_string("target");
     if (!target) return target.failure();
@@ -46,7 +46,11 @@ void add_kind(Operations& ops, ApiContext& ctx, const std::string& method_prefix
   ops.add(method_prefix + ".list", [&ctx, list, list_key](const OperationRequest& r) -> Result<OperationResult> {
     auto q = query_of(ctx, r, false);
     if (!q) return q.failure();
-    return OperationResult{json::object{{list_key, defs::to_json(list(q->roots))}}};
+    json::object out{{list_key, defs::to_json(list(q->roots))}};
+    // Whose definitions these are: the listing's warnings say what an untrusted project may not do.
+    if (q->roots.project_dir)
+      out["project"] = json::object{{"projectDir", q->roots.project_dir->string()}, {"trusted", q->roots.project_trusted}};
+    return OperationResult{std::move(out)};
   });
   ops.add(method_prefix + ".get", [&ctx, load, detail_key](const OperationRequest& r) -> Result<OperationResult> {
     auto q = query_of(ctx, r, true);

@@ -39,6 +39,14 @@ core::Result<OperationResult> Operations::call(std::string_view name, const Oper
   }
 }
 
+core::Result<OperationResult> finish(core::Result<OperationResult> result) {
+  while (result && result->blocking) {
+    auto blocking = std::move(result->blocking);
+    result = blocking();
+  }
+  return result;
+}
+
 Operations make_operations(ApiContext& context) {
   Operations ops;
   add_daemon_operations(ops, context);
@@ -50,6 +58,7 @@ Operations make_operations(ApiContext& context) {
   add_schedule_operations(ops, context);
   add_attachment_operations(ops, context);
   add_workspace_operations(ops, context);
+  add_project_operations(ops, context);
   return ops;
 }
 

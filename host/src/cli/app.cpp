@@ -345,6 +345,21 @@ void add_admin_commands(CLI::App& app, Invocation& inv) {
   }
 }
 
+void add_trust_command(CLI::App& app, Invocation& inv) {
+  auto o = std::make_shared<TrustOptions>();
+  auto* cmd = app.add_subcommand(
+      "trust",
+      "Trust a project's .agentry/ definitions as they are now (review them first): until then they may not run "
+      "programs, read the daemon's environment, or replace your own definitions; any change needs trust again");
+  cmd->add_option("dir", o->dir, "The project (or a directory inside it); default: the current directory");
+  auto* revoke = cmd->add_flag("--revoke", o->revoke, "Stop trusting the project");
+  auto* status = cmd->add_flag("--status", o->status, "Only say whether the project is trusted");
+  auto* list = cmd->add_flag("--list", o->list, "List the trusted projects");
+  revoke->excludes(status)->excludes(list);
+  status->excludes(list);
+  on_parsed(cmd, inv, [o](CommandContext& ctx) { return trust_command(ctx, *o); });
+}
+
 /// `name` and `note`: <run> <text> | <run> --clear.
 void add_text_setter(CLI::App& app, Invocation& inv, const char* name, const char* help, const char* what,
                      int (*command)(CommandContext&, const std::string&, const std::optional<std::string>&)) {
@@ -541,6 +556,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_schedule_commands(app, invocation);
   add_approval_command(app, invocation);
   add_admin_commands(app, invocation);
+  add_trust_command(app, invocation);
   add_metadata_commands(app, invocation);
   add_dependency_commands(app, invocation);
   add_info_commands(app, invocation);

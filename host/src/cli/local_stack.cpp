@@ -36,6 +36,34 @@ engine::EngineConfig engine_config(const Paths& paths, const std::string& contro
                          std::to_string(config.min_recurrence_interval_sec),
                      {{"value", sec}});
   }
+  // Child runs' hold on their parent (engine/child_resume_limits.hpp).
+  auto whole = [](const char* name, long low, long high) -> std::optional<long> {
+    const char* text = std::getenv(name);
+    if (!text || !*text) return std::nullopt;
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (end && *end == '\0' && value >= low && value <= high) return value;
+    core::log_warn(std::string(name) + " is not a whole number from " + std::to_string(low) + " to " +
+                       std::to_string(high) + "; using the default",
+                   {{"value", text}});
+    return std::nullopt;
+  };
+  if (auto n = whole("AGENTRY_CHILD_RESUME_LIMIT", 1, 10000)) config.child_limits.max_resumes = static_cast<int>(*n);
+  if (auto n = whole("AGENTRY_CHILD_RESUME_WINDOW_SEC", 1, 86400)) config.child_limits.window = std::chrono::seconds(*n);
+  if (auto n = whole("AGENTRY_MAX_LIVE_CHILDREN", 1, 100000))
+    config.child_limits.max_live_children = static_cast<int>(*n);
+  // Names an untrusted project's definitions may read through ${VAR} (engine/project_trust.hpp).
+  if (const char* allow = std::getenv("AGENTRY_PROJECT_ENV_ALLOW"); allow && *allow) {
+    std::string names = allow;
+    for (std::size_t start = 0; start <= names.size();) {
+      const std::size_t comma = std::min(names.find(',', start), names.size());
+      std::string name = names.substr(start, comma - start);
+      name.erase(0, name.find_first_not_of(" \t"));
+      name.erase(name.find_last_not_of(" \t") + 1);
+      if (!name.empty()) config.project_env_allow.push_back(name);
+      start = comma + 1;
+    }
+  }
   return config;
 }
 

@@ -28,6 +28,20 @@ std::string format_iso8601(std::int64_t unix_ms) {
   return buf;
 }
 
+std::optional<std::int64_t> parse_iso8601(std::string_view text) {
+  if (text.size() != 24) return std::nullopt;
+  std::tm tm{};
+  int millis = 0;
+  const std::string copy(text);
+  char z = 0;
+  if (std::sscanf(copy.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3d%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                  &tm.tm_min, &tm.tm_sec, &millis, &z) != 8 || z != 'Z')
+    return std::nullopt;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<std::int64_t>(timegm(&tm)) * 1000 + millis;
+}
+
 std::string now_iso8601() {
   // Events come by the thousand per millisecond: format each millisecond once per thread.
   thread_local std::int64_t formatted_ms = -1;

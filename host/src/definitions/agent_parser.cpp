@@ -1,6 +1,7 @@
 #include "definitions/document.hpp"
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
+#include "definitions/project_trust.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -62,11 +63,18 @@ std::map<std::string, BackendArgs> read_backend_args(FieldReader& reader) {
 
 std::optional<AgentDefinition> parse_agent(const Location& location, const Roots& roots,
                                            Diagnostics& diag) {
-  auto document = read_document(location.file, DocumentFormat::markdown, roots.getenv, diag);
+  auto document = read_document(location.file, DocumentFormat::markdown, roots.getenv, diag,
+                                env_allow_for(location.file, roots));
   if (!document) return std::nullopt;
   FieldReader reader(document->fields, "", diag);
   check_schema_version(reader);
   const auto name = definition_name(reader, location);
+  // Each of these can choose the program the backend runs (a command, a binary, an
+  // exec step, a flag that names one) or wraps it (a launcher).
+  for (auto [field, what] : {std::pair{"backendConfig", "configures the backend, which can choose the program it runs"},
+                             std::pair{"backendArgs", "passes arguments to the backend's program, which can name another"},
+                             std::pair{"launcher", "names a launcher, a program that starts the agent"}})
+    if (document->fields.find(field) != nullptr) refuse_if_untrusted(location.file, roots, diag, field, what);
 
   AgentDefinition agent;
   agent.source_path = location.file;
@@ -97,6 +105,7 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
                                "' is not a launcher name (the file name of launchers/<name>.yaml)");
   }
   agent.notify = reader.notify_targets("notify", "agent");
+  check_untrusted_notify(location.file, roots, diag, agent.notify, "notify");
   agent.worktree = read_worktree_option(reader, "agent", location.file);
   agent.instructions = std::move(document->body);
   reader.warn_unknown_keys();

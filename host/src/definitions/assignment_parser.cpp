@@ -1,6 +1,7 @@
 #include "definitions/document.hpp"
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
+#include "definitions/project_trust.hpp"
 #include "definitions/template.hpp"
 
 #include <algorithm>
@@ -31,7 +32,8 @@ void check_template_keys(const AssignmentDefinition& assignment, Diagnostics& di
 
 std::optional<AssignmentDefinition> parse_assignment(const Location& location, const Roots& roots,
                                                      Diagnostics& diag) {
-  auto document = read_document(location.file, DocumentFormat::markdown, roots.getenv, diag);
+  auto document = read_document(location.file, DocumentFormat::markdown, roots.getenv, diag,
+                                env_allow_for(location.file, roots));
   if (!document) return std::nullopt;
   FieldReader reader(document->fields, "", diag);
   check_schema_version(reader);
@@ -46,9 +48,13 @@ std::optional<AssignmentDefinition> parse_assignment(const Location& location, c
   assignment.task_prompt = reader.boolean("taskPrompt").value_or(true);
   assignment.schedule = reader.json("schedule").value_or(nullptr);
   assignment.notify = reader.notify_targets("notify", "assignment");
+  check_untrusted_notify(location.file, roots, diag, assignment.notify, "notify");
   assignment.caller_instructions = reader.string("callerInstructions").value_or("");
   if (const YamlNode* vars = reader.take("vars")) {
     assignment.vars = read_var_specs(*vars, "vars", diag);
+    for (const auto& spec : assignment.vars)
+      if (spec.allows(VarSource::env))
+        refuse_env_if_untrusted(location.file, roots, diag, "vars." + spec.name + ".env", spec.env_name());
   }
   if (const YamlNode* tasks = reader.take("tasks")) {
     assignment.tasks = read_tasks(*tasks, "tasks", location.file, roots, diag);

@@ -46,7 +46,7 @@ void make_utf8(std::string& text, Diagnostics& diag) {
 }  // namespace
 
 std::optional<Document> read_document(const std::filesystem::path& file, DocumentFormat format,
-                                      const EnvLookup& env, Diagnostics& diag) {
+                                      const EnvLookup& env, Diagnostics& diag, const EnvAllow& allow) {
   auto text = read_file(file, diag);
   if (!text) return std::nullopt;
   make_utf8(*text, diag);
@@ -67,7 +67,7 @@ std::optional<Document> read_document(const std::filesystem::path& file, Documen
     yaml = std::move(*text);
   }
 
-  auto fields = parse_yaml(yaml, first_line, env, diag);
+  auto fields = parse_yaml(yaml, first_line, env, diag, allow);
   if (!fields) return std::nullopt;
   if (fields->is_null()) {
     diag.error("", format == DocumentFormat::markdown

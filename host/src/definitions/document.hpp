@@ -26,7 +26,7 @@ struct Document {
 
 /// nullopt (with errors in `diag`) when the file cannot be read or is not a YAML map.
 std::optional<Document> read_document(const std::filesystem::path& file, DocumentFormat format,
-                                      const EnvLookup& env, Diagnostics& diag);
+                                      const EnvLookup& env, Diagnostics& diag, const EnvAllow& allow = {});
 
 /// The definition's name: the layout's name when there is one, else the `name` field,
 /// else the file name. nullopt, with a warning, when the `name` field disagrees with the

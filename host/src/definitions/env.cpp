@@ -1,5 +1,6 @@
 #include "definitions/env.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace agentry::definitions {
@@ -11,6 +12,10 @@ EnvLookup process_env() {
     if (value == nullptr) return std::nullopt;
     return std::string(value);
   };
+}
+
+bool EnvAllow::allows(std::string_view name) const {
+  return !only || std::find(only->begin(), only->end(), name) != only->end();
 }
 
 EnvLookup env_or_process(const EnvLookup& env) { return env ? env : process_env(); }

@@ -6,11 +6,24 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace agentry::definitions {
 
 /// Returns the variable's value, or nullopt when it is not set (set-but-empty is "").
 using EnvLookup = std::function<std::optional<std::string>(std::string_view)>;
+
+/// Which variables a file may read through ${VAR}. A file of an untrusted project
+/// (definitions/project_trust.hpp) may read only the names the user allow-listed: the
+/// daemon's environment holds the user's secrets, and the file someone else's wishes.
+struct EnvAllow {
+  /// nullopt: every variable; otherwise only these names.
+  std::optional<std::vector<std::string>> only;
+  /// Said when a name is refused: why, and what the user can do.
+  std::string refusal;
+
+  bool allows(std::string_view name) const;
+};
 
 /// Looks variables up in this process's environment.
 EnvLookup process_env();

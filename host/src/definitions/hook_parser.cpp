@@ -4,6 +4,7 @@
 
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
+#include "definitions/project_trust.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -19,19 +20,6 @@ constexpr std::string_view builtins[] = {core::builtin_command, core::builtin_gi
 
 std::string phase_list() {
   return "prepare, beforeAttempt, afterAttempt, afterExit or taskTransition";
-}
-
-/// A project's `.agentry/` may come from a repository someone else wrote: its files may
-/// not make the daemon run executables.
-bool from_project(const fs::path& file, const Roots& roots) {
-  if (!roots.project_dir) return false;
-  std::error_code ec;
-  const fs::path dir = fs::weakly_canonical(*roots.project_dir / ".agentry", ec);
-  if (ec) return false;
-  const fs::path real = fs::weakly_canonical(file, ec);
-  if (ec) return false;
-  auto [d, r] = std::mismatch(dir.begin(), dir.end(), real.begin(), real.end());
-  return d == dir.end();
 }
 
 bool valid_hook_id(std::string_view id) {
@@ -124,11 +112,9 @@ std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string&
     }
   }
   if (!hook.run.empty()) {
-    if (from_project(file, roots)) {
-      diag.error(field, "runs an executable, which a project's .agentry/ may not do (it may come from someone "
-                        "else's repository); declare the hook in the config directory instead");
+    if (refuse_if_untrusted(file, roots, diag, field,
+                            "runs an executable (declare the hook in the config directory, or trust the project)"))
       ok = false;
-    }
     // "./x.sh" is next to the definition; a bare name is looked up in PATH when it runs.
     std::string& exe = hook.run.front();
     if (exe.find('/') != std::string::npos && !fs::path(exe).is_absolute())

@@ -25,7 +25,8 @@ struct Open {
 // One pass over the text with an explicit stack instead of recursion: a definition
 // file (possibly from a cloned repository) must not be able to overflow the stack or
 // take time quadratic in its nesting. Skipped fallbacks are scanned only for braces.
-core::Result<std::string> interpolate(std::string_view text, const EnvLookup& env, const InterpolationLimits& limits) {
+core::Result<std::string> interpolate(std::string_view text, const EnvLookup& env, const InterpolationLimits& limits,
+                                      const EnvAllow& allow) {
   std::string out;
   out.reserve(text.size());
   std::vector<Open> open;
@@ -82,6 +83,11 @@ core::Result<std::string> interpolate(std::string_view text, const EnvLookup& en
       return malformed("'${' must be followed by a variable name (write '$${' for a literal '${')");
     while (j < text.size() && is_name_char(text[j])) ++j;
     const std::string name(text.substr(i + 2, j - i - 2));
+    // Refused even with a fallback: a file that asks for a secret should say so loudly.
+    if (!allow.allows(name))
+      return core::fail(core::ErrorCode::validation,
+                        "reads the environment variable '" + name + "' of the daemon; " + allow.refusal,
+                        {{"variable", name}, {"reason", "env_not_allowed"}});
     const std::optional<std::string> value = env(name);
 
     if (j < text.size() && text[j] == '}') {

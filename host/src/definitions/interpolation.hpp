@@ -23,9 +23,10 @@ struct InterpolationLimits {
 };
 
 /// The interpolated text, or a VALIDATION_FAILED error whose message says which
-/// variable is missing (details: { variable }), what is malformed, or which limit the
-/// value exceeds. Time and stack are linear in the text's length at any nesting.
+/// variable is missing (details: { variable }), which one `allow` refuses (details:
+/// { variable, reason: "env_not_allowed" }), what is malformed, or which limit the value
+/// exceeds. Time and stack are linear in the text's length at any nesting.
 core::Result<std::string> interpolate(std::string_view text, const EnvLookup& env,
-                                      const InterpolationLimits& limits = {});
+                                      const InterpolationLimits& limits = {}, const EnvAllow& allow = {});
 
 }  // namespace agentry::definitions

@@ -1,6 +1,7 @@
 #include "definitions/document.hpp"
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
+#include "definitions/project_trust.hpp"
 
 #include <algorithm>
 
@@ -81,6 +82,9 @@ std::vector<std::string> read_command(FieldReader& reader) {
 
 std::optional<LauncherDefinition> parse_launcher(const Location& location, const Roots& roots,
                                                  Diagnostics& diag) {
+  // A launcher is a program that starts the agent: a project's only once trusted.
+  if (refuse_if_untrusted(location.file, roots, diag, "", "is a launcher, a program the daemon would run"))
+    return std::nullopt;
   auto document = read_document(location.file, DocumentFormat::yaml, roots.getenv, diag);
   if (!document) return std::nullopt;
   FieldReader reader(document->fields, "", diag);

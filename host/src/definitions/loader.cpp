@@ -55,26 +55,27 @@ std::int64_t wall_clock_ns() {
 template <class T>
 class ParseCache {
  public:
-  std::optional<T> find(const Location& location, const FileStamp& stamp, const EnvLookup& env) {
+  std::optional<T> find(const Location& location, bool trusted, const FileStamp& stamp, const EnvLookup& env) {
     std::lock_guard lock(mutex_);
-    auto it = entries_.find(key(location));
+    auto it = entries_.find(key(location, trusted));
     if (it == entries_.end() || !(it->second.stamp == stamp)) return std::nullopt;
     for (const auto& [name, value] : it->second.env)
       if (env(name) != value) return std::nullopt;
     return it->second.definition;
   }
 
-  void store(const Location& location, const FileStamp& stamp, const T& definition,
+  void store(const Location& location, bool trusted, const FileStamp& stamp, const T& definition,
              std::vector<std::pair<std::string, std::optional<std::string>>> env) {
     std::lock_guard lock(mutex_);
     if (entries_.size() >= max_entries) entries_.clear();
-    entries_[key(location)] = Entry{stamp, definition, std::move(env)};
+    entries_[key(location, trusted)] = Entry{stamp, definition, std::move(env)};
   }
 
  private:
   static constexpr std::size_t max_entries = 256;
-  using Key = std::pair<std::string, std::optional<std::string>>;
-  static Key key(const Location& location) { return {location.file.string(), location.name}; }
+  // Trust is part of the key: the same project file parses differently before and after.
+  using Key = std::tuple<std::string, std::optional<std::string>, bool>;
+  static Key key(const Location& location, bool trusted) { return {location.file.string(), location.name, trusted}; }
 
   struct Entry {
     FileStamp stamp;
@@ -105,7 +106,7 @@ core::Result<T> load(const Roots& roots, Kind kind, std::string_view target,
   const EnvLookup env = env_or_process(roots.getenv);
   const auto stamp = stamp_of(location->file);
   if (stamp)
-    if (auto cached = cache.find(*location, *stamp, env)) return std::move(*cached);
+    if (auto cached = cache.find(*location, roots.project_trusted, *stamp, env)) return std::move(*cached);
 
   // Parse with an environment that notes what the file looked up.
   std::vector<std::pair<std::string, std::optional<std::string>>> looked_up;
@@ -126,7 +127,7 @@ core::Result<T> load(const Roots& roots, Kind kind, std::string_view target,
   // Kept only if the file is the version that was stat'ed before the read and has settled.
   if (stamp && reads_one_file(*definition) && stamp_of(location->file) == stamp &&
       wall_clock_ns() - std::max(stamp->mtime_ns, stamp->ctime_ns) > settle_ns)
-    cache.store(*location, *stamp, *definition, std::move(looked_up));
+    cache.store(*location, roots.project_trusted, *stamp, *definition, std::move(looked_up));
   return std::move(*definition);
 }
 

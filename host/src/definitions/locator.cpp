@@ -156,8 +156,9 @@ core::Result<Location> locate_path(const Roots& roots, Kind kind, std::string_vi
 
 std::vector<fs::path> search_roots(const Roots& roots) {
   std::vector<fs::path> out;
-  if (roots.project_dir) out.push_back(*roots.project_dir / ".agentry");
+  if (roots.project_dir && roots.project_trusted) out.push_back(*roots.project_dir / ".agentry");
   if (!roots.config_dir.empty()) out.push_back(roots.config_dir);
+  if (roots.project_dir && !roots.project_trusted) out.push_back(*roots.project_dir / ".agentry");
   return out;
 }
 
@@ -219,6 +220,9 @@ core::Result<Location> locate(const Roots& roots, Kind kind, std::string_view ta
 
 std::vector<Location> enumerate(const Roots& roots, Kind kind, std::vector<Problem>& warnings) {
   std::map<std::string, Location> found;  // sorted by name; the first root to claim a name wins
+  const std::optional<fs::path> untrusted_project =
+      roots.project_dir && !roots.project_trusted ? std::optional(*roots.project_dir / ".agentry") : std::nullopt;
+  fs::path current_root;
   auto consider = [&](const std::string& name, const fs::path& file) {
     if (!is_valid_name(kind, name)) {
       warnings.push_back(Problem{file.string(), "",
@@ -226,10 +230,18 @@ std::vector<Location> enumerate(const Roots& roots, Kind kind, std::vector<Probl
                                      " name (letters, digits, '.', '_', '-'); the file is skipped"});
       return;
     }
-    found.try_emplace(name, Location{file, name});
+    auto [at, added] = found.try_emplace(name, Location{file, name});
+    if (!added && untrusted_project && current_root == *untrusted_project) {
+      warnings.push_back(Problem{file.string(), "",
+                                 "is shadowed by " + at->second.file.string() + ": the config directory's " +
+                                     std::string(kind_noun(kind)) + " '" + name +
+                                     "' wins while the project is not trusted (run `agentry trust " +
+                                     roots.project_dir->string() + "` to use the project's)"});
+    }
   };
 
   for (const auto& root : search_roots(roots)) {
+    current_root = root;
     const fs::path dir = root / kind_dir(kind);
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) continue;

@@ -1,12 +1,14 @@
 #include "definitions/document.hpp"
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
+#include "definitions/project_trust.hpp"
 
 namespace agentry::definitions {
 
 std::optional<TaskDefinition> parse_task_definition(const Location& location, const Roots& roots,
                                                     Diagnostics& diag) {
-  auto document = read_document(location.file, DocumentFormat::markdown, roots.getenv, diag);
+  auto document = read_document(location.file, DocumentFormat::markdown, roots.getenv, diag,
+                                env_allow_for(location.file, roots));
   if (!document) return std::nullopt;
   FieldReader reader(document->fields, "", diag);
   check_schema_version(reader);

@@ -50,8 +50,9 @@ std::string_view describe_kind(const YamlNode& node);
 /// Parses `text` (one YAML document) and interpolates every scalar value with `env`.
 /// Problems (syntax errors, duplicate keys, unset variables) go to `diag`, naming the
 /// field; `first_line` is the file line where `text` starts. nullopt on a syntax error.
+/// Variables `allow` refuses are errors too.
 std::optional<YamlNode> parse_yaml(std::string_view text, int first_line, const EnvLookup& env,
-                                   Diagnostics& diag);
+                                   Diagnostics& diag, const EnvAllow& allow = {});
 
 // YAML 1.2 core-schema readings of a scalar's text.
 std::optional<bool> yaml_bool(std::string_view text);

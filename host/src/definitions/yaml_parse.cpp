@@ -14,8 +14,8 @@ namespace {
 
 class Converter {
  public:
-  Converter(int first_line, const EnvLookup& env, Diagnostics& diag)
-      : first_line_(first_line), env_(env), diag_(diag) {}
+  Converter(int first_line, const EnvLookup& env, const EnvAllow& allow, Diagnostics& diag)
+      : first_line_(first_line), env_(env), allow_(allow), diag_(diag) {}
 
   YamlNode convert(const YAML::Node& node, const std::string& field, std::size_t depth = 0) {
     YamlNode out;
@@ -90,7 +90,7 @@ class Converter {
 
   std::string interpolated(const std::string& text, const std::string& field) {
     if (text.find('$') == std::string::npos) return text;
-    auto result = interpolate(text, env_);
+    auto result = interpolate(text, env_, {}, allow_);
     if (!result) {
       diag_.error(field, result.error().message);
       return text;
@@ -135,13 +135,14 @@ class Converter {
   bool depth_reported_ = false;
   int first_line_;
   const EnvLookup& env_;
+  const EnvAllow& allow_;
   Diagnostics& diag_;
 };
 
 }  // namespace
 
 std::optional<YamlNode> parse_yaml(std::string_view text, int first_line, const EnvLookup& env,
-                                   Diagnostics& diag) {
+                                   Diagnostics& diag, const EnvAllow& allow) {
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
@@ -151,7 +152,7 @@ std::optional<YamlNode> parse_yaml(std::string_view text, int first_line, const 
     return std::nullopt;
   }
   const EnvLookup lookup = env_or_process(env);
-  Converter converter(first_line, lookup, diag);
+  Converter converter(first_line, lookup, allow, diag);
   try {
     return converter.convert(root, "");
   } catch (const YAML::Exception& e) {

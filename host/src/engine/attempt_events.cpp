@@ -202,7 +202,8 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
       // The session's agent is done: its token goes in this commit, before a queued-message
       // session (which gets its own) opens. A detached agent works on and keeps its token.
       store::RunTokenRepository::remove_for_run(c, a.run_id);
-      if (detail::delivers_queue(decision->ended_by) && !a.shutdown_requested)
+      if (detail::delivers_queue(decision->ended_by) && !a.shutdown_requested &&
+          !detail::holds_child_completions(c, *run, a.child_limits))
         if (auto prompt = detail::deliver_queued_messages(c, *run, a.controller_id, engine_actor, false, a.task_prompt))
           out.next_session = NextSession{*run, std::move(*prompt)};
     }

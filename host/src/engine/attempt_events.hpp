@@ -7,6 +7,7 @@
 // attempt and the start of the next are one commit.
 
 #include "core/run.hpp"
+#include "engine/child_resume_limits.hpp"
 #include "engine/task_prompt.hpp"
 #include "engine/requests.hpp"
 #include "plugins/backend_session.hpp"
@@ -42,6 +43,9 @@ struct AttemptContext {
   bool adoption_failed = false;    // ... and it could not
   /// How the agent is told about its tasks: nudges and queued-message sessions use it.
   const TaskPromptSettings* task_prompt = nullptr;
+  /// Children's completions queued past this rate stay queued when the session ends
+  /// (held: engine/child_resume_limits.hpp); null: no limit.
+  const ChildResumeLimits* child_limits = nullptr;
 };
 
 /// The next attempt of the same session, opened (attempt.started) in the same commit.

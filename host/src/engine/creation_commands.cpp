@@ -3,9 +3,12 @@
 
 #include "engine/engine.hpp"
 
+#include "definitions/project_trust.hpp"
+
 #include "core/clock.hpp"
 #include "core/log.hpp"
 #include "core/ids.hpp"
+#include "engine/child_resume_limits.hpp"
 #include "engine/dependencies.hpp"
 #include "engine/lineage.hpp"
 #include "engine/mutation_support.hpp"
@@ -13,6 +16,23 @@
 #include "store/task_repository.hpp"
 
 namespace agentry::engine {
+namespace {
+
+/// A definition an untrusted project may not use: the answer names the project, so a
+/// client (the dashboard) can offer to trust it.
+core::Failure with_trust_details(core::Failure failure, const definitions::Roots& roots) {
+  auto& e = failure.error;
+  if (!roots.project_dir || roots.project_trusted || e.code != core::ErrorCode::validation) return failure;
+  const auto* path = e.details.if_contains("path");
+  if (path == nullptr || !path->is_string() || !definitions::is_project_file(std::string(path->as_string()), roots))
+    return failure;
+  e.details["projectDir"] = roots.project_dir->string();
+  e.details["projectTrusted"] = false;
+  return failure;
+}
+
+}  // namespace
+
 namespace json = boost::json;
 using core::Run;
 
@@ -30,13 +50,16 @@ struct ParentInfo {
 /// deeper than `max_depth`: a request for a run in the wrong place, like an unknown
 /// parent, rather than an operation the parent's state forbids.
 core::Result<std::optional<ParentInfo>> parent_info(store::Database& db, const std::optional<std::string>& parent,
-                                                    int max_depth) {
+                                                    int max_depth, const ChildResumeLimits* limits = nullptr) {
   if (!parent) return std::optional<ParentInfo>{};
   return db.read([&](store::Connection& c) -> core::Result<std::optional<ParentInfo>> {
     auto run = store::RunRepository::get(c, *parent);
     if (!run)
       return core::fail(core::ErrorCode::validation, "parent run '" + *parent + "' does not exist",
                         {{"field", "parentRunId"}});
+    // A new child: bounded in number while the ones before it have not ended.
+    if (limits)
+      if (auto ok = detail::check_live_children(c, *parent, *limits); !ok) return ok.failure();
     ParentInfo info{run->frozen.vars, run->frozen.var_sources, lineage_depth(c, *run, max_depth + 1),
                     run->run_group_id};
     return std::optional<ParentInfo>(std::move(info));
@@ -70,7 +93,7 @@ core::Result<Run> Engine::init(const InitRequest& request, const Actor& actor) {
 }
 
 core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor& actor) {
-  auto parent = parent_info(db_, request.parent_run_id, config_.max_call_depth);
+  auto parent = parent_info(db_, request.parent_run_id, config_.max_call_depth, &config_.child_limits);
   if (!parent) return parent.failure();
   if (*parent)
     if (auto ok = check_call_depth(**parent, *request.parent_run_id, config_.max_call_depth); !ok) return ok.failure();
@@ -84,11 +107,13 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
     run.run_group_id = (*parent)->run_group_id;
   else
     run.run_group_id = run.id;
-  RunInputContext context{config_.config_dir, config_.state_dir, run.id, run.run_group_id,
-                          *parent ? &(*parent)->vars : nullptr, *parent ? &(*parent)->var_sources : nullptr,
-                          request.parent_run_id.value_or("")};
+  std::optional<std::filesystem::path> definition_cwd;
+  if (request.definition_cwd) definition_cwd = std::filesystem::path(*request.definition_cwd);
+  RunInputContext context{projects_.roots_for(definition_cwd), config_.config_dir, config_.state_dir, run.id,
+                          run.run_group_id, *parent ? &(*parent)->vars : nullptr,
+                          *parent ? &(*parent)->var_sources : nullptr, request.parent_run_id.value_or("")};
   auto inputs = resolve_run_inputs(request, context, backends_);
-  if (!inputs) return inputs.failure();
+  if (!inputs) return with_trust_details(inputs.failure(), context.roots);
   auto schedule = assignment_schedule(inputs->schedule, inputs->frozen.assignment_name);
   if (!schedule) return schedule.failure();
 
@@ -171,7 +196,7 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(core::Operation::reconfigure, *run, "reconfigure"); !ok) return ok.failure();
-    RunInputContext context{config_.config_dir, config_.state_dir, run->id, run->run_group_id,
+    RunInputContext context{{}, config_.config_dir, config_.state_dir, run->id, run->run_group_id,
                             *parent ? &(*parent)->vars : nullptr, *parent ? &(*parent)->var_sources : nullptr,
                             run->parent_run_id.value_or("")};
     auto before_vars = run->frozen.vars;

@@ -12,9 +12,12 @@
 #include "engine/after_exit.hpp"
 #include "engine/attachments.hpp"
 #include "engine/backend_catalog.hpp"
+#include "engine/child_resume_limits.hpp"
+#include "engine/delayed_calls.hpp"
 #include "engine/dependency_watcher.hpp"
 #include "engine/lineage.hpp"
 #include "engine/live_runs.hpp"
+#include "engine/project_trust.hpp"
 #include "engine/requests.hpp"
 #include "engine/task_prompt.hpp"
 #include "store/database.hpp"
@@ -56,6 +59,12 @@ struct EngineConfig {
   /// may have between occurrences (AGENTRY_MIN_RECURRENCE_INTERVAL_SEC).
   std::shared_ptr<TimerSource> schedule_timers{};
   int min_recurrence_interval_sec = default_min_recurrence_interval_sec;
+  /// The environment variables an untrusted project's definitions may read
+  /// (AGENTRY_PROJECT_ENV_ALLOW, engine/project_trust.hpp).
+  std::vector<std::string> project_env_allow{};
+  /// How often children's completions may resume a parent, and how many children a
+  /// parent may have that have not ended (engine/child_resume_limits.hpp).
+  ChildResumeLimits child_limits{};
 };
 
 class ScheduleRuntime;
@@ -151,8 +160,12 @@ class Engine {
   // Tasks.
   core::Result<std::vector<core::Task>> list_tasks(const std::string& run_id);
   core::Result<core::Task> get_task(const std::string& run_id, const std::string& task_id);
+  /// May wait on the run's taskTransition hooks (up to their timeouts): callers that
+  /// must not wait ask transition_runs_hooks() first and call it elsewhere when it does.
   core::Result<core::Task> update_task(const std::string& run_id, const std::string& task_id, const TaskPatch& patch,
                                        const Actor& actor);
+  /// Whether update_task() with `patch` would run taskTransition hooks now (a quick read).
+  bool transition_runs_hooks(const std::string& run_id, const std::string& task_id, const TaskPatch& patch);
   core::Result<core::Task> append_task_notes(const std::string& run_id, const std::string& task_id,
                                              const std::string& text, const Actor& actor);
   core::Result<core::Task> add_task(const std::string& run_id, const NewTask& task, const Actor& actor);
@@ -244,6 +257,9 @@ class Engine {
 
   /// Files handed to runs (engine/attachments.hpp).
   Attachments& attachments() { return attachments_; }
+  /// Which projects' definitions the user trusts (engine/project_trust.hpp).
+  ProjectTrust& projects() { return projects_; }
+  const ProjectTrust& projects() const { return projects_; }
   const EngineConfig& config() const { return config_; }
   const BackendCatalog& backends() const { return backends_; }
   events::EventBus& bus() { return bus_; }
@@ -271,6 +287,9 @@ class Engine {
   /// `child_id` whose session has ended: one write, then the parent's session launches.
   /// `at_startup` audits those whose session has not ended. Returns how many it delivered.
   core::Result<int> deliver_parent_notifications(const std::string& child_id, bool at_startup);
+  /// Resumes `parent_id` once with every child completion held on its queue (past its
+  /// child-resume rate), when it is idle and the rate allows; else arms a later look.
+  void resume_held_completions(const std::string& parent_id);
   /// Starts the run when it is ready, not archived, and has dependencies, all met.
   void start_if_dependencies_met(const std::string& run_id);
   /// After a write that ended a session outside a live session (an abort, a passive
@@ -306,6 +325,7 @@ class Engine {
   EngineConfig config_;
   LiveRuns live_;
   Attachments attachments_{db_, bus_, config_.state_dir};
+  ProjectTrust projects_{db_, config_.config_dir, config_.project_env_allow};
   /// afterExit of session ends no live session follows through, and the cancellation of
   /// hooks run outside a live session (engine/after_exit.hpp).
   HookJobs hook_jobs_{pool_, HookServices{db_, config_.state_dir, &attachments_}, bus_};
@@ -319,6 +339,8 @@ class Engine {
   std::unique_ptr<DependencyWatcher> dependency_watcher_;
   /// Hears of child runs' changes and delivers their parent notifications (same shape).
   std::unique_ptr<DependencyWatcher> notification_watcher_;
+  /// Parents whose held child completions wait for their resume rate to allow them.
+  DelayedCalls held_resumes_{pool_, [this](const std::string& parent_id) { resume_held_completions(parent_id); }};
 };
 
 }  // namespace agentry::engine

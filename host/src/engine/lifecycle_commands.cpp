@@ -35,7 +35,7 @@ Engine::Engine(EngineServices services, EngineConfig config)
       config_(std::move(config)),
       live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace, {},
                             &config_.task_prompt, config_.per_run_tokens, config_.state_dir,
-                            &attachments_},
+                            &attachments_, &config_.child_limits},
             config_.controller_id),
       schedules_(std::make_unique<ScheduleRuntime>(
           config_.schedule_timers ? config_.schedule_timers : pool_timer_source(services.pool),
@@ -69,6 +69,7 @@ void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents)
   hook_jobs_.stop();
   // Sessions that end during the stop are delivered by the next startup.
   if (notification_watcher_) notification_watcher_->stop();
+  held_resumes_.stop();
   live_.stop_all(reason, config_.interrupt_grace + std::chrono::seconds(1),
                  leave_remote_agents ? StopCause::daemon_exit : StopCause::shutdown);
 }

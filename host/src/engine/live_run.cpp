@@ -36,6 +36,7 @@ LiveRun::LiveRun(LiveRunServices services, LaunchSpec spec, OnFinished on_finish
   attempt_.adopting = spec_.adopt;
   attempt_.previous_controller_id = spec_.previous_controller_id;
   attempt_.task_prompt = services_.task_prompt;
+  attempt_.child_limits = services_.child_limits;
 }
 
 LiveRun::~LiveRun() {

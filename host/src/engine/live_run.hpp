@@ -59,6 +59,8 @@ struct LiveRunServices {
   std::filesystem::path state_dir{};
   /// Where hooks' attachments go (engine/attachments.hpp); outlives the runs.
   Attachments* attachments = nullptr;
+  /// How often children's completions may resume a run (engine/child_resume_limits.hpp).
+  const ChildResumeLimits* child_limits = nullptr;
 };
 
 struct LaunchSpec {

@@ -8,6 +8,7 @@
 #include "core/clock.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "engine/child_resume_limits.hpp"
 #include "engine/dependencies.hpp"
 #include "engine/engine.hpp"
 #include "engine/mutation_support.hpp"
@@ -91,7 +92,32 @@ struct DeliveryOutcome {
   std::vector<std::string> changed;   // runs whose state the job wrote
   std::optional<core::Run> launch;    // a parent session to launch
   std::string prompt;
+  /// A parent past its child-resume rate, and how long until one resume may deliver
+  /// what was held for it (engine/child_resume_limits.hpp).
+  std::optional<std::pair<std::string, std::chrono::milliseconds>> hold;
 };
+
+/// Puts a child's completion message on the parent's queue, with its source: delivered
+/// with the parent's next session (now if it runs, else when it is resumed).
+std::string queue_on_parent(store::Connection& c, core::Run& parent, const std::string& text,
+                            const json::object& source, const std::string& child_id, int child_session_index) {
+  core::QueuedMessage m;
+  m.id = core::new_prefixed_id("qm");
+  m.run_id = parent.id;
+  m.text = text;
+  m.source = source;
+  m.created_at = core::now_iso8601();
+  store::QueuedMessageRepository::insert(c, m);
+  parent.queued_message_count += 1;
+  detail::save_with_audit(c, parent, "run.message_queued", daemon_actor,
+                          {{"messageId", m.id},
+                           {"length", text.size()},
+                           {"queuedMessageCount", parent.queued_message_count},
+                           {"source", "child_completion"},
+                           {"childRunId", child_id},
+                           {"childSessionIndex", child_session_index}});
+  return m.id;
+}
 
 /// Marks the row and audits it on the child.
 void settle(store::Connection& c, core::ParentNotification n, const std::string& state, const std::string& reason,
@@ -196,22 +222,7 @@ core::Result<int> Engine::deliver_parent_notifications(const std::string& child_
       const std::string message = parent_completion_message(completion);
       const auto facts = core::facts_of(*parent);
       if (!core::refusal(core::Operation::queue_message, facts)) {
-        core::QueuedMessage m;
-        m.id = core::new_prefixed_id("qm");
-        m.run_id = parent->id;
-        m.text = message;
-        m.source = source;
-        m.created_at = core::now_iso8601();
-        store::QueuedMessageRepository::insert(c, m);
-        parent->queued_message_count += 1;
-        detail::save_with_audit(c, *parent, "run.message_queued", daemon_actor,
-                                {{"messageId", m.id},
-                                 {"length", message.size()},
-                                 {"queuedMessageCount", parent->queued_message_count},
-                                 {"source", "child_completion"},
-                                 {"childRunId", child_id},
-                                 {"childSessionIndex", n.child_session_index}});
-        data["messageId"] = m.id;
+        data["messageId"] = queue_on_parent(c, *parent, message, source, child_id, n.child_session_index);
         settle(c, n, "delivered", "", "queued_message", std::move(data));
         out.changed.push_back(parent->id);
         ++out.delivered;
@@ -227,6 +238,17 @@ core::Result<int> Engine::deliver_parent_notifications(const std::string& child_
           !detail::check_dependencies_met(c, *parent, "resume")) {
         data["why"] = refused ? *refused : !backend ? "the parent's backend is not available" : "the parent cannot be resumed";
         settle(c, n, "skipped", detail::reason_parent_not_resumable, "", std::move(data));
+        continue;
+      }
+      // Past the parent's child-resume rate: held on its queue, and one resume delivers
+      // every completion held meanwhile once the rate allows (resume_held_completions).
+      if (auto wait = detail::child_resume_wait(c, *parent, config_.child_limits, core::now_ms())) {
+        data["messageId"] = queue_on_parent(c, *parent, message, source, child_id, n.child_session_index);
+        data["resumeInMs"] = wait->count();
+        settle(c, n, "delivered", "", "held", std::move(data));
+        out.changed.push_back(parent->id);
+        out.hold = std::pair{parent->id, *wait};
+        ++out.delivered;
         continue;
       }
       // A managed resume: the message is the prompt of the parent's next session, after
@@ -274,6 +296,7 @@ core::Result<int> Engine::deliver_parent_notifications(const std::string& child_
   std::sort(outcome->changed.begin(), outcome->changed.end());
   outcome->changed.erase(std::unique(outcome->changed.begin(), outcome->changed.end()), outcome->changed.end());
   for (const auto& id : outcome->changed) bus_.run_changed(id);
+  if (outcome->hold) held_resumes_.call_after(outcome->hold->first, outcome->hold->second);
   if (outcome->launch) {
     core::log_info("resumed a parent run with its child's completion",
                    {{"runId", outcome->launch->id}, {"childRunId", child_id}});
@@ -288,11 +311,26 @@ core::Result<int> Engine::start_parent_notifications() {
       if (auto done = deliver_parent_notifications(run_id, false); !done)
         core::log_error("delivering a parent-completion notification failed",
                         {{"runId", run_id}, {"error", done.error().message}});
+      // A parent whose session just ended with completions its rate held back.
+      resume_held_completions(run_id);
     });
   auto children = db_.read([](store::Connection& c) -> core::Result<std::vector<std::string>> {
     return store::ParentNotificationRepository::children_with_pending(c);
   });
   if (!children) return children.failure();
+  // Completions held past a parent's resume rate when the last daemon stopped.
+  auto holding = db_.read([](store::Connection& c) -> core::Result<std::vector<std::string>> {
+    std::vector<std::string> out;
+    for (const auto& id : store::QueuedMessageRepository::run_ids(c))
+      for (const auto& m : store::QueuedMessageRepository::list(c, id))
+        if (detail::carries_child_completion(m.source)) {
+          out.push_back(id);
+          break;
+        }
+    return out;
+  });
+  if (holding)
+    for (const auto& id : *holding) held_resumes_.call_after(id, std::chrono::milliseconds(0));
   int delivered = 0;
   for (const auto& id : *children) {
     auto done = deliver_parent_notifications(id, true);

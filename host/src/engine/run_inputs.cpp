@@ -16,15 +16,6 @@ using core::ErrorCode;
 
 namespace {
 
-std::optional<fs::path> find_project_dir(const fs::path& start) {
-  std::error_code ec;
-  for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
-    if (fs::is_directory(dir / ".agentry", ec)) return dir;
-    if (dir == dir.root_path()) break;
-  }
-  return std::nullopt;
-}
-
 bool locked(const std::vector<std::string>& locked_fields, std::string_view field) {
   return std::find(locked_fields.begin(), locked_fields.end(), field) != locked_fields.end();
 }
@@ -223,9 +214,7 @@ std::string compose_brief(const core::FrozenInputs& f) {
 
 core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const RunInputContext& ctx,
                                                    const BackendCatalog& backends) {
-  defs::Roots roots;
-  roots.config_dir = ctx.config_dir;
-  if (r.definition_cwd) roots.project_dir = find_project_dir(*r.definition_cwd);
+  const defs::Roots& roots = ctx.roots;
   std::optional<fs::path> path_base;
   if (r.definition_cwd) path_base = fs::path(*r.definition_cwd);
   else if (r.caller_cwd) path_base = fs::path(*r.caller_cwd);

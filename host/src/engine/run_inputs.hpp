@@ -6,6 +6,7 @@
 
 #include "core/result.hpp"
 #include "core/run.hpp"
+#include "definitions/roots.hpp"
 #include "engine/backend_catalog.hpp"
 #include "engine/requests.hpp"
 
@@ -20,6 +21,9 @@
 namespace agentry::engine {
 
 struct RunInputContext {
+  /// Where the run's definitions are read from, the project's trust decided
+  /// (ProjectTrust::roots_for its definitionCwd).
+  definitions::Roots roots;
   std::filesystem::path config_dir;
   std::filesystem::path state_dir;
   std::string run_id;

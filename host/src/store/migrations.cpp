@@ -9,7 +9,7 @@ namespace agentry::store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 8> migrations{
+constexpr std::array<std::string_view, 9> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -245,6 +245,16 @@ CREATE INDEX hook_audits_by_run ON hook_audits(run_id, id);
 -- The run's own git worktree (the git-worktree hook), JSON {repoRoot, path, branch,
 -- baseCommit}; NULL when it has none. Read when the run is deleted, to remove it.
 ALTER TABLE runs ADD COLUMN worktree_json TEXT;
+)sql",
+    // 9: projects whose .agentry/ the user trusts (engine/project_trust.hpp), each with
+    // the digest of its definition files when trusted: a change to them needs trust again.
+    R"sql(
+CREATE TABLE project_trust (
+  project_dir TEXT PRIMARY KEY,
+  digest      TEXT NOT NULL,
+  trusted_at  TEXT NOT NULL,
+  trusted_by  TEXT NOT NULL
+);
 )sql",
 };
 

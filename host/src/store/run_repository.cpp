@@ -280,4 +280,13 @@ std::int64_t RunRepository::next_timeline_cursor(Connection& c, std::string_view
   return cursor;
 }
 
+std::int64_t RunRepository::count_live_children(Connection& c, std::string_view parent_id) {
+  auto s = c.prepare(
+      "SELECT COUNT(*) FROM runs WHERE parent_run_id = ? AND archived = 0 "
+      "AND status IN ('initialized', 'ready', 'running')");
+  s.bind(1, parent_id);
+  s.step();
+  return s.column_int64(0);
+}
+
 }  // namespace agentry::store

@@ -41,6 +41,8 @@ class RunRepository {
   static std::vector<std::string> ids_updated_since(Connection& c, std::string_view since);
   /// Changes whenever a connection other than `c` commits (SQLite's data_version).
   static std::int64_t others_commit_mark(Connection& c);
+  /// Children of `parent_id` that have not ended: initialized, ready or running, not archived.
+  static std::int64_t count_live_children(Connection& c, std::string_view parent_id);
   static bool remove(Connection& c, std::string_view id);
   static RunPage list(Connection& c, const RunQuery& query);
   static std::vector<std::string> ids_with_status(Connection& c, core::RunStatus status);

@@ -235,12 +235,14 @@ TEST_F(AgentLoader, DirectPathsOutsideTheDefinitionRootsAreRefusedAlike) {
   EXPECT_EQ(beside.error().code, core::ErrorCode::forbidden);
 }
 
-TEST_F(AgentLoader, ProjectDirectoryWinsOverConfigDirectory) {
+TEST_F(AgentLoader, ATrustedProjectWinsOverTheConfigDirectoryAnUntrustedOneNever) {
   write_agent("planner", "---\nschemaVersion: 1\nbackend: passive\ndescription: global\n---\n");
   dir.write("project/.agentry/agents/planner/agent.md",
             "---\nschemaVersion: 1\nbackend: passive\ndescription: local\n---\n");
   Roots with_project = roots();
   with_project.project_dir = dir.path() / "project";
+  EXPECT_EQ(load_agent(with_project, "planner")->description, "global");
+  with_project.project_trusted = true;
   auto agent = load_agent(with_project, "planner");
   ASSERT_TRUE(agent.ok());
   EXPECT_EQ(agent->description, "local");

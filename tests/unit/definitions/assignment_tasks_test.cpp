@@ -66,6 +66,8 @@ TEST_F(AssignmentTasks, TaskDefinitionsFollowProjectPrecedence) {
   write_tasks("  - check\n");
   Roots with_project = roots();
   with_project.project_dir = dir.path() / "project";
+  EXPECT_EQ(load_assignment(with_project, "a")->tasks[0].title, "global") << "an untrusted project never wins";
+  with_project.project_trusted = true;
   auto assignment = load_assignment(with_project, "a");
   ASSERT_TRUE(assignment.ok()) << assignment.error().message;
   EXPECT_EQ(assignment->tasks[0].title, "local");

@@ -15,8 +15,12 @@ const char* const valid_agent = "---\nschemaVersion: 1\nbackend: passive\n---\n"
 
 class Listing : public ::testing::Test {
  protected:
+  // A trusted project: listings as they were before trust (project_trust_test.cpp has
+  // the untrusted ones).
   Roots roots() const {
-    return Roots{dir.path() / "config", dir.path() / "project", fake_env()};
+    Roots r{dir.path() / "config", dir.path() / "project", fake_env()};
+    r.project_trusted = true;
+    return r;
   }
   template <class T>
   static std::vector<std::string> names(const ListResult<T>& list) {

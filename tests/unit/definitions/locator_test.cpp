@@ -28,12 +28,15 @@ TEST(Locator, ValidatesNames) {
   EXPECT_FALSE(is_valid_name(Kind::task, "review/"));
 }
 
-TEST(Locator, SearchRootsPutTheProjectFirst) {
-  const Roots roots{"/cfg", std::filesystem::path("/repo"), {}};
+TEST(Locator, SearchRootsPutATrustedProjectFirstAndAnUntrustedOneLast) {
+  Roots roots{"/cfg", std::filesystem::path("/repo"), {}};
+  roots.project_trusted = true;
   const auto dirs = search_roots(roots);
   ASSERT_EQ(dirs.size(), 2u);
   EXPECT_EQ(dirs[0], std::filesystem::path("/repo/.agentry"));
   EXPECT_EQ(dirs[1], std::filesystem::path("/cfg"));
+  roots.project_trusted = false;
+  EXPECT_EQ(search_roots(roots), (std::vector<std::filesystem::path>{"/cfg", "/repo/.agentry"}));
 }
 
 }  // namespace

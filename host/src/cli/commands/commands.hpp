@@ -190,6 +190,18 @@ std::string describe_schedule(const boost::json::value& run);
 /// Answers an approval the run's agent waits on (`show` lists them).
 int approve_command(CommandContext& ctx, const std::string& run_id, const std::string& approval_id, bool deny);
 
+// --- commands/trust_commands.cpp: trust ---
+
+struct TrustOptions {
+  std::string dir;  // relative to the current directory; empty: the current directory
+  bool revoke = false;
+  bool status = false;
+  bool list = false;
+};
+
+/// projects.trust (or .revokeTrust, .trustStatus, .listTrusted) for the project at or above `dir`.
+int trust_command(CommandContext& ctx, const TrustOptions& options);
+
 // --- commands/admin_commands.cpp: archive, unarchive, reset, delete ---
 
 /// `name` is one of "archive", "unarchive", "reset", "delete".

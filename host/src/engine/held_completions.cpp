@@ -1,0 +1,74 @@
+// Engine: child completions held on a parent's queue because its child-resume rate was
+// reached (engine/child_resume_limits.hpp). Once the rate allows, one session delivers
+// all of them together, as a resume with queued messages would.
+
+#include "engine/engine.hpp"
+
+#include "core/clock.hpp"
+#include "core/log.hpp"
+#include "engine/child_resume_limits.hpp"
+#include "engine/dependencies.hpp"
+#include "engine/mutation_support.hpp"
+#include "engine/queued_delivery.hpp"
+#include "store/queued_message_repository.hpp"
+
+#include <algorithm>
+
+namespace agentry::engine {
+
+namespace {
+
+bool holds_completions(const std::vector<core::QueuedMessage>& queued) {
+  return std::any_of(queued.begin(), queued.end(),
+                     [](const core::QueuedMessage& m) { return detail::carries_child_completion(m.source); });
+}
+
+}  // namespace
+
+void Engine::resume_held_completions(const std::string& parent_id) {
+  // A read first: this looks at every run that changed, and few hold anything.
+  auto holding = db_.read([&](store::Connection& c) -> core::Result<bool> {
+    auto run = store::RunRepository::get(c, parent_id);
+    if (!run || run->queued_message_count == 0 || !core::is_terminal(run->status)) return false;
+    return holds_completions(store::QueuedMessageRepository::list(c, parent_id));
+  });
+  if (!holding || !*holding) return;
+  std::optional<std::chrono::milliseconds> again;
+  std::string prompt;
+  // Written only when a session opens: a look that changes nothing tells nobody (the
+  // watcher that called this would otherwise hear of it, and call again).
+  auto resumed = db_.write<std::optional<core::Run>>([&](store::Connection& c) -> core::Result<std::optional<core::Run>> {
+    again.reset();
+    auto run = store::RunRepository::get(c, parent_id);
+    // A running parent delivers its queue when its session ends; one resumed by hand
+    // took the queue with it.
+    if (!run || !core::is_terminal(run->status) || run->damaged) return std::optional<core::Run>{};
+    if (!holds_completions(store::QueuedMessageRepository::list(c, parent_id))) return std::optional<core::Run>{};
+    if (auto wait = detail::child_resume_wait(c, *run, config_.child_limits, core::now_ms())) {
+      again = wait;
+      return std::optional<core::Run>{};
+    }
+    if (core::refusal(core::Operation::resume, core::facts_of(*run)) || !backends_.has(run->frozen.backend) ||
+        !detail::check_dependencies_met(c, *run, "resume"))
+      return std::optional<core::Run>{};  // as for a completion delivered at once: it stays queued
+    auto text = detail::deliver_queued_messages(c, *run, config_.controller_id, Actor{"daemon"}, false,
+                                                &config_.task_prompt);
+    if (!text) return std::optional<core::Run>{};
+    prompt = std::move(*text);
+    detail::touch(*run);
+    store::RunRepository::update(c, *run);
+    return std::optional<core::Run>(std::move(*run));
+  });
+  if (!resumed) {
+    core::log_error("resuming a parent with its held child completions failed",
+                    {{"runId", parent_id}, {"error", resumed.error().message}});
+    return;
+  }
+  if (again) held_resumes_.call_after(parent_id, *again);
+  if (!*resumed) return;
+  bus_.run_changed(parent_id);
+  core::log_info("resumed a parent with the child completions held for it", {{"runId", parent_id}});
+  if ((*resumed)->frozen.backend != core::passive_backend) launch_session(**resumed, prompt);
+}
+
+}  // namespace agentry::engine
