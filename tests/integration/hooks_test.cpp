@@ -12,6 +12,8 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -472,6 +474,48 @@ TEST_F(HooksTest, AShutdownKillsARunningHookInsteadOfWaitingForIt) {
   EXPECT_EQ(detail.at("status"), "aborted") << json::serialize(detail);
   ASSERT_EQ(detail.at("hookAudits").as_array().size(), 1u);
   EXPECT_EQ(detail.at("hookAudits").at(0).at("outcome"), "cancelled");
+}
+
+TEST_F(HooksTest, SlowTaskTransitionHooksNeverHoldTheRequestWorkers) {
+  // 20 transitions whose hooks take 5 s each (more than the daemon has request workers)
+  // must leave every other request as fast as ever: the hooks wait elsewhere.
+  write_script("assignments/slow/wait.sh", "cat > /dev/null; sleep 5; echo '{}'\n");
+  write_assignment("slow", "tasks:\n  - {id: t, title: T}\n"
+                           "hooks:\n  - {id: wait, phase: taskTransition, run: [./wait.sh], timeoutSec: 60}\n");
+  std::vector<std::string> runs;
+  for (int i = 0; i < 20; ++i) runs.push_back(start("worker", "slow", "go"));
+  std::atomic<int> answered{0}, approved{0};
+  std::vector<std::thread> transitions;
+  for (const auto& run : runs)
+    transitions.emplace_back([&, run] {
+      auto http = client();
+      http.set_timeout(std::chrono::seconds(60));  // 20 hooks of 5 s, 16 at a time
+      try {
+        auto response = http.patch_json("/api/runs/" + run + "/tasks/t", json::object{{"status", "completed"}});
+        if (response.status == 200) ++approved;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "PATCH of run " << run << ": " << e.what();
+      }
+      ++answered;
+    });
+  // Every transition is in its hook (the hooks' audit is written when they end, so
+  // wait on the request count the daemon has accepted instead: a short settle).
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  std::vector<double> latencies;
+  for (int i = 0; i < 100; ++i) {
+    const auto started = std::chrono::steady_clock::now();
+    auto daemon = client().get("/api/daemon");
+    latencies.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+    ASSERT_EQ(daemon.status, 200);
+  }
+  const int answered_while_measuring = answered.load();
+  for (auto& t : transitions) t.join();
+  EXPECT_EQ(answered_while_measuring, 0) << "the hooks ended before the measurement did: it measured nothing";
+  EXPECT_EQ(approved.load(), 20);
+  std::sort(latencies.begin(), latencies.end());
+  EXPECT_LT(latencies[98], 50.0) << "GET /api/daemon p99 while 20 taskTransition hooks ran; max " << latencies.back();
+  for (const auto& run : runs)
+    EXPECT_EQ(client().get("/api/runs/" + run + "/tasks/t").json().at("task").at("status"), "completed");
 }
 
 }  // namespace

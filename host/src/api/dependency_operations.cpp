@@ -66,8 +66,8 @@ Handler dependency_route(const Operations& ops, std::string operation, bool with
       return error_response(core::ErrorCode::invalid_request, "'runId' is part of the path; leave it out of the request",
                             {{"field", "runId"}});
     params["runId"] = request.params.at("runId");
-    auto result = ops.call(operation, OperationRequest{std::move(params), engine::Actor{"api"}, engine::VarOrigin::web,
-                                                       request.scope_run_id, /*over_http=*/true});
+    auto result = finish(ops.call(operation, OperationRequest{std::move(params), engine::Actor{"api"}, engine::VarOrigin::web,
+                                                       request.scope_run_id, /*over_http=*/true}));
     if (!result) return error_response(result.error());
     return json_response(result->http_status, result->body);
   };

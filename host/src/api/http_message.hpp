@@ -7,6 +7,7 @@
 #include <boost/json/value.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -44,6 +45,9 @@ struct HttpResponse {
   std::shared_ptr<EventStream> stream;
   /// When set, the body is this file's content, sent from disk (downloads): `body` is unused.
   std::filesystem::path file{};
+  /// When set, the response is what this returns, called on the server's blocking pool
+  /// (OperationResult::blocking): the request worker is released meanwhile.
+  std::function<HttpResponse()> blocking{};
 };
 
 HttpResponse json_response(int status, const boost::json::value& body);

@@ -68,6 +68,10 @@ constexpr Route routes[] = {
     {"GET",    "/api/launchers/:target",                           "launchers.get"},
     {"GET",    "/api/task-definitions",                            "taskDefinitions.list"},
     {"GET",    "/api/task-definitions/:target",                    "taskDefinitions.get"},
+    {"GET",    "/api/projects/trust",                              "projects.trustStatus"},
+    {"POST",   "/api/projects/trust",                              "projects.trust"},
+    {"POST",   "/api/projects/trust/revoke",                       "projects.revokeTrust"},
+    {"GET",    "/api/projects/trusted",                            "projects.listTrusted"},
 };
 // clang-format on
 
@@ -90,6 +94,14 @@ Handler http_operation(const Operations& ops, std::string name, ParamsFrom from)
     auto result = ops.call(name, OperationRequest{std::move(params), engine::Actor{"api"}, engine::VarOrigin::web,
                                                   request.scope_run_id, /*over_http=*/true});
     if (!result) return error_response(result.error());
+    if (result->blocking) {
+      HttpResponse later;
+      later.blocking = [blocking = std::move(result->blocking)] {
+        auto done = finish(blocking());
+        return done ? json_response(done->http_status, done->body) : error_response(done.error());
+      };
+      return later;
+    }
     return json_response(result->http_status, result->body);
   };
 }

@@ -68,6 +68,7 @@ struct HttpServer::Impl {
         threads(t),
         workers(t.workers),
         slow_workers(t.slow_workers),
+        blocking_workers(t.blocking_workers),
         acceptor(ioc),
         signals(ioc, SIGINT, SIGTERM) {}
 
@@ -83,6 +84,7 @@ struct HttpServer::Impl {
   net::io_context ioc;
   net::thread_pool workers;
   net::thread_pool slow_workers;  // is_slow_path() requests: long git work never holds `workers`
+  net::thread_pool blocking_workers;  // answers that wait on a program (HttpResponse::blocking)
   tcp::acceptor acceptor;
   net::signal_set signals;
   std::atomic<int> stop_signal{0};
@@ -139,6 +141,11 @@ net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpReq
   return on_workers<HttpResponse>(pool, [&router, request = std::move(request)]() mutable {
     return router.dispatch(std::move(request));
   });
+}
+
+/// The part of an answer that waits on a program, on the blocking pool.
+net::awaitable<HttpResponse> finish_on_blocking_pool(HttpServer::Impl& impl, std::function<HttpResponse()> blocking) {
+  return on_workers<HttpResponse>(impl.blocking_workers, std::move(blocking));
 }
 
 /// poll() may read the store, so it runs on the worker pool like request handlers.
@@ -383,6 +390,7 @@ net::awaitable<void> serve_spooled(HttpServer::Impl& impl, beast::tcp_stream& st
         body_read = true;
         request.body_file = spool;
         response = co_await dispatch_on_workers(impl, std::move(request));
+        if (response.blocking) response = co_await finish_on_blocking_pool(impl, std::move(response.blocking));
       }
     }
   }
@@ -499,12 +507,14 @@ net::awaitable<void> session(HttpServer::Impl& impl, tcp::socket socket) {
           response = error_response(core::ErrorCode::not_found, "WebSocket JSON-RPC is served on / only");
       } else {
         response = co_await dispatch_on_workers(impl, std::move(request));
+        if (response.blocking) response = co_await finish_on_blocking_pool(impl, std::move(response.blocking));
       }
     }
     if (!(upgrade && response.body.empty())) response = client_response(std::move(response), request_id, what);
     if (upgrade && response.body.empty()) {
       co_await serve_websocket(
-          WebSocketServices{*impl.operations, *impl.engine, impl.workers, impl.limits, impl.slow_workers},
+          WebSocketServices{*impl.operations, *impl.engine, impl.workers, impl.limits, impl.slow_workers,
+                            impl.blocking_workers},
                                std::move(stream), parser.release(), request.scope_run_id);
       co_return;
     }
@@ -618,6 +628,7 @@ HttpServer::~HttpServer() {
   impl_->ioc.stop();
   impl_->workers.join();
   impl_->slow_workers.join();
+  impl_->blocking_workers.join();
 }
 
 void HttpServer::enable_websocket(const Operations& operations, engine::Engine& engine) {
@@ -664,6 +675,7 @@ int HttpServer::run() {
   for (auto& t : extra) t.join();
   impl.workers.join();
   impl.slow_workers.join();
+  impl.blocking_workers.join();
   return impl.stop_signal.load();
 }
 

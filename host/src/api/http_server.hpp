@@ -60,6 +60,10 @@ struct ServerThreads {
   /// Requests that may take long (workspace diffs, searches, raw reads: is_slow_path())
   /// run here, never on `workers`.
   std::size_t slow_workers = 4;
+  /// The waiting part of answers that wait on a program (a taskTransition hook, at most
+  /// 120 s each: OperationResult::blocking). Threads here mostly sleep in waitpid, so
+  /// there are more of them; past that, such answers queue and nothing else does.
+  std::size_t blocking_workers = 16;
 };
 
 class HttpServer {

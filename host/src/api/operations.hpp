@@ -34,7 +34,15 @@ struct OperationRequest {
 struct OperationResult {
   boost::json::value body;
   int http_status = 200;  // 201 for creations; other transports ignore it
+  /// Set instead of a body when the answer waits on a program (a taskTransition hook):
+  /// the transport calls it on its blocking pool, so no request worker waits on a child
+  /// process, and answers with what it returns. finish() runs it in place.
+  std::function<core::Result<OperationResult>()> blocking{};
 };
+
+/// `result`, with its blocking part (if any) run here: for callers that may wait (the
+/// embedded CLI, an operation calling another).
+core::Result<OperationResult> finish(core::Result<OperationResult> result);
 
 using Operation = std::function<core::Result<OperationResult>(const OperationRequest&)>;
 
@@ -62,6 +70,8 @@ void add_dependency_operations(Operations& ops, ApiContext& context);
 /// runs.setSchedule, runs.clearSchedule, runs.enableSchedule, runs.disableSchedule.
 void add_schedule_operations(Operations& ops, ApiContext& context);
 void add_attachment_operations(Operations& ops, ApiContext& context);
+/// projects.trustStatus, projects.trust, projects.revokeTrust, projects.listTrusted.
+void add_project_operations(Operations& ops, ApiContext& context);
 /// workspace.files, workspace.search, workspace.file, workspace.diff (workspace_operations.cpp).
 void add_workspace_operations(Operations& ops, ApiContext& context);
 

@@ -64,6 +64,14 @@ void add_task_operations(Operations& ops, ApiContext& ctx) {
     if (!t) return t.failure();
     auto patch = parse_task_patch(t->rest);
     if (!patch) return patch.failure();
+    // taskTransition hooks may take minutes: their wait happens off the request workers.
+    if (engine.transition_runs_hooks(t->run_id, t->task_id, *patch)) {
+      OperationResult later;
+      later.blocking = [&engine, run_id = t->run_id, task_id = t->task_id, patch = *patch, actor = r.actor] {
+        return task_result(engine.update_task(run_id, task_id, patch, actor));
+      };
+      return later;
+    }
     return task_result(engine.update_task(t->run_id, t->task_id, *patch, r.actor));
   });
   ops.add("tasks.appendNotes", [&engine](const OperationRequest& r) -> Result<OperationResult> {

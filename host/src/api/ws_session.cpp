@@ -25,8 +25,9 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
-#include <optional>
+#include <functional>
 #include <map>
+#include <optional>
 
 namespace agentry::api {
 namespace net = boost::asio;
@@ -258,7 +259,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
     } else if (!services_.operations.find(request.method)) {
       answer = jsonrpc_error(id, jsonrpc_method_not_found, "no method named '" + request.method + "'");
     } else {
-      answer = co_await call_operation(id, request);
+      OperationAnswer first = co_await call_operation(id, request);
+      // Not one conditional expression: GCC 12 mishandles a co_await inside one.
+      if (first.blocking)
+        answer = co_await finish_on_blocking_pool(std::move(first.blocking));
+      else
+        answer = std::move(first.text);
     }
     --in_flight_;
     if (request.id && !answer.empty()) send(std::move(answer));
@@ -378,7 +384,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // the callables handed to on_workers() are built in these plain (non-coroutine)
   // functions.
 
-  net::awaitable<std::string> call_operation(json::value id, JsonRpcRequest request) {
+  /// An operation's JSON-RPC answer, or the part of it that must wait on a program.
+  struct OperationAnswer {
+    std::string text;
+    std::function<std::string()> blocking;
+  };
+
+  net::awaitable<std::string> finish_on_blocking_pool(std::function<std::string()> blocking) {
+    return on_workers<std::string>(services_.blocking_workers, std::move(blocking));
+  }
+
+  net::awaitable<OperationAnswer> call_operation(json::value id, JsonRpcRequest request) {
     const auto& ops = services_.operations;
     // The reference names the run `target`; definitions' methods use `target` for theirs.
     const bool definition_method = request.method.rfind("agents.", 0) == 0 ||
@@ -393,11 +409,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     OperationRequest op{std::move(request.params), actor_, var_origin_, scope_run_id_};
     auto& pool = is_slow_method(request.method) ? services_.slow_workers : services_.workers;
-    return on_workers<std::string>(pool, [&ops, id = std::move(id), method = std::move(request.method),
-                                                       op = std::move(op)]() {
+    return on_workers<OperationAnswer>(pool, [&ops, id = std::move(id), method = std::move(request.method),
+                                              op = std::move(op)]() {
+      auto answer = [id, method](const core::Result<OperationResult>& result) {
+        if (result) return jsonrpc_result(id, result->body);
+        return jsonrpc_error(id, client_error(result.error(), new_request_id(), method));
+      };
       auto result = ops.call(method, op);
-      if (result) return jsonrpc_result(id, result->body);
-      return jsonrpc_error(id, client_error(result.error(), new_request_id(), method));
+      if (result && result->blocking)
+        return OperationAnswer{{}, [answer, blocking = std::move(result->blocking)] { return answer(finish(blocking())); }};
+      return OperationAnswer{answer(result), {}};
     });
   }
 

@@ -23,6 +23,8 @@ struct WebSocketServices {
   const ServerLimits& limits;
   /// Where `workspace.*` methods run (is_slow_method), so long git work never holds `workers`.
   boost::asio::thread_pool& slow_workers;
+  /// Where answers that wait on a program finish (OperationResult::blocking).
+  boost::asio::thread_pool& blocking_workers;
 };
 
 /// `scope_run_id`: the one run a per-run token limits this connection to (api/run_scope.hpp).

@@ -32,7 +32,7 @@ EmbeddedClient::~EmbeddedClient() {
 
 core::Result<boost::json::value> EmbeddedClient::call(const std::string& method, boost::json::object params) {
   api::OperationRequest request{std::move(params), engine::Actor{"cli"}, engine::VarOrigin::cli, {}};
-  auto result = stack_->operations().call(method, request);
+  auto result = api::finish(stack_->operations().call(method, request));
   if (!result) return result.failure();
   return std::move(result->body);
 }

@@ -64,6 +64,19 @@ core::Result<Task> Engine::get_task(const std::string& run_id, const std::string
   });
 }
 
+bool Engine::transition_runs_hooks(const std::string& run_id, const std::string& task_id, const TaskPatch& patch) {
+  if (!patch.status) return false;
+  const auto status = core::parse_task_status(*patch.status);
+  if (!status) return false;
+  auto runs = db_.read([&](store::Connection& c) -> core::Result<bool> {
+    auto run = store::RunRepository::get(c, run_id);
+    if (!run || !has_hooks(*run, core::HookPhase::task_transition)) return false;
+    auto task = store::TaskRepository::get(c, run_id, task_id);
+    return task && task->status != *status;
+  });
+  return runs && *runs;
+}
+
 core::Result<Task> Engine::update_task(const std::string& run_id, const std::string& task_id, const TaskPatch& patch,
                                        const Actor& actor) {
   std::optional<core::TaskStatus> status;
@@ -82,7 +95,8 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
   if (patch.title && patch.title->empty())
     return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
 
-  // taskTransition hooks run here, on the request's worker, before the write: each is
+  // taskTransition hooks run here, before the write (on a transport's blocking pool,
+  // never a request worker: api/task_operations.cpp asks transition_runs_hooks): each is
   // bounded by its timeout (at most 120 s) and killed by an abort of the run or a
   // shutdown, and a refusal answers the request with CONFLICT. They see the status the
   // task had when they started; the write below re-checks it (`seen`), so a change that
