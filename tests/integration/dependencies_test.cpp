@@ -281,6 +281,32 @@ TEST_F(DependenciesTest, GroupDependencyStartsWhenEveryMemberSucceeded) {
   EXPECT_TRUE(eventually_status(b, "running")) << run_status(b);
 }
 
+TEST_F(DependenciesTest, ArchivingOrMovingAFailedMemberLetsTheGroupsWaitersStart) {
+  // The failed member leaves the group (archived, or moved to another): the runs waiting
+  // on the group start at once, not at the daemon's next start.
+  for (const bool archive : {true, false}) {
+    SCOPED_TRACE(archive ? "archive" : "regroup");
+    const std::string group = archive ? "archived-wave" : "moved-wave";
+    auto good = create_run("good", true);
+    auto bad = create_run("bad", true);
+    for (const auto& id : {good, bad})
+      ASSERT_EQ(client().post_json("/api/runs/" + id + "/group", json::object{{"runGroupId", group}}).status, 200);
+    complete_tasks(good);
+    ASSERT_EQ(client().patch_json("/api/runs/" + bad + "/tasks/plan", json::object{{"status", "blocked"}}).status, 200);
+    ASSERT_TRUE(eventually_status(bad, "blocked")) << run_status(bad);
+    auto waiter = create_run("waiter");
+    ASSERT_EQ(add(waiter, on_group(group)).status, 200);
+    ASSERT_EQ(client().post_json("/api/runs/" + waiter + "/ready", json::object{}).status, 200);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ASSERT_EQ(run_status(waiter), "ready") << "a failed member keeps the group unmet";
+
+    auto left = archive ? client().post_json("/api/runs/" + bad + "/archive", json::object{})
+                        : client().post_json("/api/runs/" + bad + "/group", json::object{{"runGroupId", "elsewhere"}});
+    ASSERT_EQ(left.status, 200) << left.body;
+    EXPECT_TRUE(eventually_status(waiter, "running")) << run_status(waiter);
+  }
+}
+
 TEST_F(DependenciesTest, ALiveBackendRunEndingStartsItsDependents) {
   write_agent("talker", "mock", "{steps: [{say: hello}]}");
   auto b = create_run("b");

@@ -10,6 +10,8 @@
 #include "engine/mutation_support.hpp"
 #include "store/dependency_repository.hpp"
 
+#include <set>
+
 namespace agentry::engine {
 using core::Run;
 namespace json = boost::json;
@@ -77,12 +79,18 @@ void Engine::enable_dependency_auto_start() {
 void Engine::dependencies_changed(const std::string& run_id) {
   auto waiting = db_.read([&](store::Connection& c) -> core::Result<std::vector<std::string>> {
     auto point = store::DependencyRepository::point(c, run_id);
-    // A deleted run: whoever named it by id now waits on a missing run.
-    auto edges = store::DependencyRepository::naming(c, run_id, point && !point->archived ? point->group_id : "");
-    std::vector<std::string> ids;
-    for (const auto& e : edges)
-      if (e.run_id != run_id) ids.push_back(e.run_id);
-    return ids;
+    // A deleted run: whoever named it by id now waits on a missing run. Its group's
+    // waiters are looked at even when it is archived (it no longer counts there), and so
+    // are those of every group it was moved out of: either may have made them ready.
+    std::vector<std::string> groups = store::DependencyRepository::groups_left(c, run_id);
+    if (point) groups.push_back(point->group_id);
+    std::set<std::string> ids;
+    for (const auto& e : store::DependencyRepository::naming(c, run_id, ""))
+      if (e.run_id != run_id) ids.insert(e.run_id);
+    for (const auto& group : groups)
+      for (const auto& e : store::DependencyRepository::naming(c, "", group))
+        if (e.run_id != run_id) ids.insert(e.run_id);
+    return std::vector<std::string>(ids.begin(), ids.end());
   });
   if (!waiting) {
     core::log_error("cannot read the runs waiting on a run", {{"runId", run_id}, {"error", waiting.error().message}});

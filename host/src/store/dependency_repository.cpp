@@ -78,6 +78,19 @@ std::vector<DependencyEdge> DependencyRepository::naming(Connection& c, const st
   return out;
 }
 
+std::vector<std::string> DependencyRepository::groups_left(Connection& c, const std::string& run_id) {
+  // Most databases have no group dependency: then a run's past groups matter to nobody.
+  auto any = c.prepare("SELECT 1 FROM dependencies WHERE dep_type = 'group' LIMIT 1");
+  if (!any.step()) return {};
+  auto s = c.prepare("SELECT DISTINCT json_extract(data_json, '$.previous') FROM audit_events "
+                     "WHERE run_id = ? AND type = 'run.group_set'");
+  s.bind(1, run_id);
+  std::vector<std::string> out;
+  while (s.step())
+    if (auto group = s.column_text(0); !group.empty()) out.push_back(std::move(group));
+  return out;
+}
+
 std::vector<std::string> DependencyRepository::runs_with_dependencies(Connection& c) {
   auto s = c.prepare("SELECT DISTINCT run_id FROM dependencies");
   std::vector<std::string> out;

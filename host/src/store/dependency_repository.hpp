@@ -42,6 +42,9 @@ class DependencyRepository {
                                                                         const std::vector<std::string>& run_ids);
   /// Dependencies naming run `run_id`, or group `group_id` (empty: none), by any run.
   static std::vector<DependencyEdge> naming(Connection& c, const std::string& run_id, const std::string& group_id);
+  /// The groups `run_id` was moved out of (its run.group_set audit records), when any
+  /// run waits on a group at all; empty otherwise.
+  static std::vector<std::string> groups_left(Connection& c, const std::string& run_id);
   /// Every run that has at least one dependency.
   static std::vector<std::string> runs_with_dependencies(Connection& c);
 
