@@ -456,6 +456,28 @@ TEST_F(HooksTest, AbortKillsARunningHookPromptlyAndTheHookIsAuditedCancelled) {
   EXPECT_TRUE(process_gone(sleeper)) << "the hook's process group outlived the abort";
 }
 
+TEST_F(HooksTest, AHookIsDoneWhenItExitsEvenIfItsBackgroundChildKeepsItsOutputOpen) {
+  const auto pid_file = dir_.path() / "left-behind.pid";
+  // The background sleep inherits the hook's stdout and stderr and outlives it.
+  write_script("assignments/quick/quick.sh",
+               "cat > /dev/null\nsleep 60 &\necho $! > '" + pid_file.string() + "'\n"
+               "echo '{\"name\": \"named by a quick hook\"}'\n");
+  write_assignment("quick", "hooks:\n  - {id: quick, phase: beforeAttempt, run: [./quick.sh], timeoutSec: 10}\n");
+  auto run = start("scripted", "quick", "@mock {\"say\": \"ran after the hook\"}");
+  ASSERT_FALSE(run.empty());
+  const pid_t sleeper = wait_for_pid(pid_file);
+  EXPECT_EQ(wait_until_settled(run, std::chrono::seconds(20)), "success");
+  auto detail = get_run(run);
+  auto list = detail.at("hookAudits").as_array();
+  ASSERT_EQ(list.size(), 1u) << json::serialize(detail);
+  EXPECT_EQ(list.at(0).at("outcome"), "ok") << json::serialize(list);
+  EXPECT_EQ(list.at(0).at("exitCode").as_int64(), 0);
+  EXPECT_LT(list.at(0).at("durationMs").as_int64(), 5000) << "the hook waited for its child, not for itself";
+  EXPECT_EQ(detail.at("name"), "named by a quick hook");  // its output, read up to its exit
+  EXPECT_TRUE(timeline_mentions(run, "ran after the hook"));
+  if (sleeper > 0) ::kill(sleeper, SIGKILL);
+}
+
 TEST_F(HooksTest, AShutdownKillsARunningHookInsteadOfWaitingForIt) {
   const auto pid_file = dir_.path() / "hook.pid";
   write_script("assignments/slow/sleepy.sh",

@@ -10,6 +10,7 @@
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <signal.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -255,6 +256,23 @@ TEST_F(NotificationsTest, ACommandTargetGetsTheEventOnStdin) {
   auto body = json::parse(text.str()).as_object();
   EXPECT_EQ(body.at("event"), "run.finished");
   EXPECT_EQ(body.at("run").at("id"), run.c_str());
+}
+
+TEST_F(NotificationsTest, ACommandIsDeliveredWhenItExitsEvenIfItsBackgroundChildKeepsItsOutputOpen) {
+  auto environment = env();
+  environment.emplace_back("AGENTRY_NOTIFY_TIMEOUT_MS", "4000");
+  start_daemon(environment);
+  const auto pid_file = dir_.path() / "left-behind.pid";
+  // The background sleep inherits the command's stdout and outlives it.
+  write_notifying_agent("finisher", "{steps: [{say: done}]}",
+                        "  - command: [sh, -c, 'cat > /dev/null; sleep 60 & echo $! > \"" + pid_file.string() +
+                            "\"; echo sent']\n    events: [run.finished]\n");
+  auto run = start_agent_run("finisher");
+  auto delivered = wait_for_notification(run, "delivered", 10s);
+  EXPECT_EQ(delivered.at("attempts"), 1) << json::serialize(delivered);
+  std::ifstream in(pid_file);
+  pid_t sleeper = 0;
+  if (in >> sleeper && sleeper > 0) ::kill(sleeper, SIGKILL);
 }
 
 TEST_F(NotificationsTest, AnEmbeddedCliRunQueuesAndTheNextDaemonDelivers) {

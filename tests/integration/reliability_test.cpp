@@ -4,6 +4,7 @@
 #include "daemon_fixture.hpp"
 
 #include "support/socket_io.hpp"
+#include "support/ws_client.hpp"
 
 #include <sqlite3.h>
 
@@ -120,8 +121,7 @@ TEST_F(ReliabilityTest, AFloodOfIdleConnectionsLocksNobodyOut) {
 }
 
 TEST_F(ReliabilityTest, WhenNoConnectionCanBeEvictedNewcomersGetA503Envelope) {
-  // A stream notices its client is gone when it next writes: heartbeats come often here.
-  start_with_fakes({{"AGENTRY_HTTP_MAX_CONNECTIONS", "16"}, {"AGENTRY_SSE_HEARTBEAT_MS", "100"}});
+  start_with_fakes({{"AGENTRY_HTTP_MAX_CONNECTIONS", "16"}});
   write_agent("talker", "mock", "{steps: [{hang: true}]}");
   const std::string run = start_agent_run("talker");
   // Event streams are busy, not idle: they are never evicted.
@@ -141,6 +141,49 @@ TEST_F(ReliabilityTest, WhenNoConnectionCanBeEvictedNewcomersGetA503Envelope) {
   streams.clear();
   std::this_thread::sleep_for(200ms);
   EXPECT_EQ(client().get("/api/daemon").status, 200);
+}
+
+TEST_F(ReliabilityTest, ClosedStreamsAndWebSocketsFreeTheirSlotsAtOnce) {
+  // Heartbeats a minute apart: a stream must not need a write to learn its client left.
+  start_daemon({{"AGENTRY_HTTP_MAX_CONNECTIONS", "16"}, {"AGENTRY_SSE_HEARTBEAT_MS", "60000"}});
+  const std::string run = create_run();
+  auto wait_for_room = [&] {
+    // Bounded: the server learns of each close from its socket, within milliseconds.
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    int status = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+      status = client().get("/api/daemon").status;
+      if (status == 200) return status;
+      std::this_thread::sleep_for(50ms);
+    }
+    return status;
+  };
+  for (int round = 0; round < 3; ++round) {
+    std::vector<test::SseReader> streams;
+    for (int i = 0; i < 24; ++i) {
+      try {
+        streams.push_back(client().sse("/api/runs/" + run + "/events/timeline"));
+      } catch (const std::exception&) {
+        break;  // refused: every slot is taken
+      }
+    }
+    ASSERT_GE(streams.size(), 8u);
+    EXPECT_EQ(client().get("/api/daemon").status, 503);
+    streams.clear();  // each client closes its socket
+    EXPECT_EQ(wait_for_room(), 200) << "round " << round << ": closed streams still hold their slots";
+  }
+
+  std::vector<test::WsClient> sockets;
+  for (int i = 0; i < 24; ++i) {
+    try {
+      sockets.emplace_back("127.0.0.1", daemon_->port());
+    } catch (const std::exception&) {
+      break;
+    }
+  }
+  ASSERT_GE(sockets.size(), 8u);
+  sockets.clear();
+  EXPECT_EQ(wait_for_room(), 200) << "closed WebSocket connections still hold their slots";
 }
 
 TEST_F(ReliabilityTest, AServerErrorIsLoggedWithARequestIdAndKeepsItsInternals) {

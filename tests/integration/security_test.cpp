@@ -89,6 +89,28 @@ TEST_F(SecurityTest, CrossSiteSubresourcesAndEventStreamsAreRefused) {
   EXPECT_EQ(client().get("/api/runs?global=true", {{"Sec-Fetch-Site", "same-origin"}}).status, 200);
 }
 
+
+TEST_F(SecurityTest, TheAttachmentNameHeaderExemptsOnlyTheUploadRoute) {
+  // A page cannot send the header without a preflight today, but the exemption must
+  // not depend on that: every other route stays JSON-only with it.
+  const test::Headers plain{{"Content-Type", "text/plain"}, {"X-Agentry-Attachment-Name", "a.txt"}};
+  const std::string body = json::serialize(json::object{
+      {"agent", "worker"}, {"assignment", "feature"}, {"callerCwd", work_.string()}, {"cliVars", {{"feature", "x"}}}});
+  auto created = client().request("POST", "/api/runs", body, plain);
+  EXPECT_EQ(created.status, 415) << created.body;
+  EXPECT_EQ(client().request("POST", "/api/runs/init", body, plain).status, 415);
+  EXPECT_EQ(run_count(), 0u);
+
+  auto id = create_run();
+  EXPECT_EQ(client().request("POST", "/api/runs/" + id + "/name", R"({"name":"n"})", plain).status, 415);
+  EXPECT_EQ(client().request("PATCH", "/api/runs/" + id + "/tasks/plan", R"({"status":"completed"})", plain).status,
+            415);
+  EXPECT_TRUE(get_run(id).at("name").is_null());
+
+  // The upload itself: its body is the file, of any type.
+  auto uploaded = client().request("POST", "/api/runs/" + id + "/attachments", "hello", plain);
+  EXPECT_EQ(uploaded.status, 201) << uploaded.body;
+}
 TEST_F(SecurityTest, DefinitionPathsOutsideTheRootsAreOneAnswerNotAnOracle) {
   std::vector<std::string> answers;
   for (const char* target : {"%2fetc%2fpasswd", "%2fetc%2fnothing-here.md", "..%2f..%2fetc%2fhostname?cwd=%2ftmp",

@@ -181,6 +181,79 @@ TEST_F(WorkspaceApiTest, TraversalSuiteHasZeroEscapes) {
   EXPECT_EQ(escapes, 0);
 }
 
+TEST_F(WorkspaceApiTest, DiffsOmitTheContentThatFileAndRawRefuse) {
+  auto id = create_run();
+  const auto secret = dir_.path() / "secret.txt";
+  ASSERT_EQ(::link(secret.c_str(), (work_ / "hard-new.txt").c_str()), 0);  // untracked
+  fs::remove(work_ / "README.md");
+  ASSERT_EQ(::link(secret.c_str(), (work_ / "README.md").c_str()), 0);  // tracked, now modified
+  fs::create_symlink(secret, work_ / "link-out");                         // untracked
+  fs::remove(work_ / "src/app.cpp");
+  fs::create_symlink("../../secret.txt", work_ / "src/app.cpp");  // a type change, leading out
+  repo->write_file("untracked.txt", "new text\n");
+  const std::map<std::string, std::string> omitted = {
+      {"hard-new.txt", "hardlink"}, {"README.md", "hardlink"}, {"link-out", "outside"}, {"src/app.cpp", "outside"}};
+
+  auto check = [&](const std::string& query, const std::string& what) {
+    auto response = client().get(workspace(id, "diff?" + query));
+    ASSERT_EQ(response.status, 200) << what << ": " << response.body;
+    EXPECT_EQ(response.body.find("top secret"), std::string::npos) << what << ": " << response.body;
+    EXPECT_EQ(response.body.find(secret.string()), std::string::npos) << what << " shows where a link leads";
+    const auto diff = response.json();
+    for (const auto& [path, reason] : omitted) {
+      auto* entry = file_entry(diff, path);
+      ASSERT_TRUE(entry) << what << ": " << path << " is not listed: " << response.body;
+      EXPECT_EQ(entry->at("omittedReason"), reason.c_str()) << what << ": " << path;
+      EXPECT_TRUE(entry->at("additions").is_null()) << what << ": " << path;
+    }
+    ASSERT_TRUE(file_entry(diff, "untracked.txt"));
+    EXPECT_TRUE(file_entry(diff, "untracked.txt")->at("omittedReason").is_null());
+    // Only what may be shown is counted: untracked.txt's one line.
+    EXPECT_EQ(diff.at("stats").at("additions").as_int64(), 1) << what;
+    EXPECT_EQ(diff.at("stats").at("deletions").as_int64(), 0) << what;
+    const std::string patch(diff.at("patch").as_string());
+    if (query.find("stat=true") != std::string::npos) return;
+    EXPECT_NE(patch.find("+new text"), std::string::npos) << what;
+    // Each omitted file is named in the patch, with the reason.
+    for (const auto& [path, reason] : omitted) {
+      const auto at = patch.find("diff --git a/" + path + " b/" + path + "\n");
+      ASSERT_NE(at, std::string::npos) << what << ": " << path << " is not named in the patch:\n" << patch;
+      EXPECT_NE(patch.find("(" + reason + ")", at), std::string::npos) << what << ": " << path << "\n" << patch;
+    }
+  };
+  check("mode=working-tree", "working-tree");
+  check("mode=working-tree&stat=true", "working-tree --stat");
+  // A repository that says it has no symlinks must not make git read through one.
+  repo->git({"config", "core.symlinks", "false"});
+  check("mode=working-tree", "working-tree, core.symlinks=false");
+}
+
+TEST_F(WorkspaceApiTest, ARunsDiffAndDiffstatOmitAHardLinkItMade) {
+  write_agent("linker", "mock",
+              "{steps: [{exec: ['/bin/sh', '-c', 'ln ../secret.txt run-hard.txt; printf \"run\\\\n\" > run-file.txt']}, "
+              "{say: done}]}");
+  auto id = start_agent_run("linker");
+  ASSERT_FALSE(id.empty());
+  wait_until_settled(id);
+  json::object run;
+  for (int i = 0; i < 100; ++i) {
+    run = get_run(id);
+    if (!run.at("diffstat").is_null()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(run.at("diffstat").is_null()) << json::serialize(run);
+  EXPECT_EQ(run.at("diffstat").at("files").as_int64(), 2);
+  EXPECT_EQ(run.at("diffstat").at("additions").as_int64(), 1) << "the hard link's lines were counted";
+
+  auto diff = client().get(workspace(id, "diff?mode=run"));
+  ASSERT_EQ(diff.status, 200) << diff.body;
+  EXPECT_EQ(diff.body.find("top secret"), std::string::npos) << diff.body;
+  const auto answer = diff.json();
+  ASSERT_TRUE(file_entry(answer, "run-hard.txt")) << diff.body;
+  EXPECT_EQ(file_entry(answer, "run-hard.txt")->at("omittedReason"), "hardlink");
+  EXPECT_NE(answer.at("patch").as_string().find("+run"), std::string::npos);
+}
+
 TEST_F(WorkspaceApiTest, WorkingTreeAndBranchDiffs) {
   auto id = create_run();
   repo->git({"checkout", "-q", "-b", "feature"});

@@ -9,6 +9,7 @@
 // (api/byte_streams.cpp).
 
 #include "api/api_context.hpp"
+#include "api/browser_guard.hpp"
 #include "api/http_routes.hpp"
 #include "api/operations.hpp"
 #include "api/route_support.hpp"
@@ -149,13 +150,7 @@ void add_attachment_routes(Router& router, ApiContext& ctx, const Operations& op
 }
 
 std::optional<std::uint64_t> spooled_body_limit(std::string_view method, std::string_view path) {
-  // POST /api/runs/<id>/attachments, the one route whose body is a file.
-  constexpr std::string_view prefix = "/api/runs/", suffix = "/attachments";
-  if (method != "POST" || path.size() <= prefix.size() + suffix.size()) return std::nullopt;
-  if (path.substr(0, prefix.size()) != prefix || path.substr(path.size() - suffix.size()) != suffix)
-    return std::nullopt;
-  const auto id = path.substr(prefix.size(), path.size() - prefix.size() - suffix.size());
-  if (id.find('/') != std::string_view::npos) return std::nullopt;
+  if (!is_attachment_upload(method, path)) return std::nullopt;
   return core::max_attachment_bytes;
 }
 

@@ -94,6 +94,13 @@ std::string normalized_origin(std::string_view text) {
 
 }  // namespace
 
+bool is_attachment_upload(std::string_view method, std::string_view path) {
+  constexpr std::string_view prefix = "/api/runs/", suffix = "/attachments";
+  if (method != "POST" || path.size() <= prefix.size() + suffix.size()) return false;
+  if (path.substr(0, prefix.size()) != prefix || path.substr(path.size() - suffix.size()) != suffix) return false;
+  return path.substr(prefix.size(), path.size() - prefix.size() - suffix.size()).find('/') == std::string_view::npos;
+}
+
 std::string host_name_of(std::string_view header) {
   header = trim(header);
   if (header.empty()) return {};
@@ -188,8 +195,10 @@ std::optional<HttpResponse> BrowserGuard::refusal(const HttpRequest& request, bo
   }
   // An attachment upload's body is the file, of any type. The custom header it must
   // carry is what no form or simple request can send: a page would need a CORS
-  // preflight, which the daemon never grants.
-  const bool upload = request.method == "POST" && request.header("x-agentry-attachment-name");
+  // preflight, which the daemon never grants. The header exempts that route only: on
+  // any other, a body that is not JSON is refused whatever else comes with it.
+  const bool upload =
+      is_attachment_upload(request.method, request.path) && request.header("x-agentry-attachment-name");
   if (is_mutating(request.method) && !upload) {
     const std::string* type = request.header("content-type");
     const bool json = type && lower(trim(std::string_view(*type).substr(0, type->find(';')))) == "application/json";

@@ -11,7 +11,8 @@
 //     Non-browser clients send none and are not affected.
 //   - A request that changes something (POST, PUT, PATCH, DELETE) with a body must say
 //     `Content-Type: application/json`: a page can send text/plain or form bodies
-//     without asking first (no CORS preflight), but not JSON.
+//     without asking first (no CORS preflight), but not JSON. The attachment upload
+//     route alone takes any type, and only with its name header.
 // docs/security.md states the threat model.
 
 #include "api/http_message.hpp"
@@ -20,6 +21,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace agentry::api {
@@ -45,6 +47,10 @@ class BrowserGuard {
   std::vector<std::string> allowed_hosts_;    // lower case, without port
   std::vector<std::string> allowed_origins_;  // lower case scheme://host[:port]
 };
+
+/// POST /api/runs/<id>/attachments (a path without the web base path): the one route
+/// whose body is a file rather than JSON.
+bool is_attachment_upload(std::string_view method, std::string_view path);
 
 /// "Host" without its port, lower case; brackets kept off IPv6 literals. Empty when
 /// the header is malformed.

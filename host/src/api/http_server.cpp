@@ -31,6 +31,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -159,8 +160,24 @@ net::awaitable<StreamBatch> poll_on_workers(HttpServer::Impl& impl, std::shared_
 struct StreamWake {
   explicit StreamWake(const net::any_io_executor& executor) : timer(executor) {}
   std::atomic<bool> pending{false};
+  bool hung_up = false;  // [strand] the client closed its side
   net::steady_timer timer;
 };
+
+/// A stream's client sends nothing after its request, so its side of the connection
+/// ending (EOF, a reset) means it left: the writer is woken to give up its connection
+/// slot now, not at its next write, which may be a heartbeat many seconds away.
+/// Reads the socket beneath the tcp_stream, whose timer belongs to the writes.
+net::awaitable<void> watch_for_hangup(tcp::socket& socket, std::shared_ptr<StreamWake> wake) {
+  std::array<char, 512> ignored;
+  for (;;) {
+    auto [ec, n] = co_await socket.async_read_some(net::buffer(ignored), net::as_tuple(net::use_awaitable));
+    if (ec) break;  // bytes after the request are not ours to read; only the end matters
+  }
+  // `socket` may be gone by now (the stream ended first): only `wake` is touched.
+  wake->hung_up = true;
+  wake->timer.cancel();
+}
 
 /// Writes `buffers` in one go; a client that takes longer than the write timeout to
 /// accept them has stalled and is dropped (it resumes by cursor).
@@ -187,6 +204,7 @@ net::awaitable<void> serve_stream(HttpServer::Impl& impl, beast::tcp_stream& str
   if (head_ec) co_return;
 
   auto wake = std::make_shared<StreamWake>(stream.get_executor());
+  net::co_spawn(stream.get_executor(), watch_for_hangup(stream.socket(), wake), net::detached);
   response.stream->start([weak = std::weak_ptr<StreamWake>(wake)] {
     auto w = weak.lock();
     if (!w) return;
@@ -202,11 +220,11 @@ net::awaitable<void> serve_stream(HttpServer::Impl& impl, beast::tcp_stream& str
       for (const auto& frame : batch.frames) buffers.emplace_back(net::buffer(frame->text));
       if (!co_await write_all(stream, buffers, impl.limits)) break;
     }
-    if (batch.closed || impl.stopping) break;
+    if (batch.closed || impl.stopping || wake->hung_up) break;
     if (wake->pending || batch.more) continue;
     wake->timer.expires_after(impl.limits.sse_heartbeat);
     auto [timer_ec] = co_await wake->timer.async_wait(net::as_tuple(net::use_awaitable));
-    if (impl.stopping) break;
+    if (impl.stopping || wake->hung_up) break;
     if (!timer_ec && !wake->pending) {
       static constexpr std::string_view heartbeat = ": heartbeat\n\n";
       if (!co_await write_all(stream, net::buffer(heartbeat.data(), heartbeat.size()), impl.limits)) break;

@@ -5,10 +5,12 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <optional>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +19,10 @@ extern char** environ;
 namespace agentry::process {
 namespace {
 
+// Output still on its way after the program exited (a last write of a child it left
+// behind) is read this much longer, no more.
+constexpr std::chrono::milliseconds exit_drain{150};
+
 struct Fd {
   int fd = -1;
   Fd() = default;
@@ -24,11 +30,21 @@ struct Fd {
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
   ~Fd() { reset(); }
+  bool valid() const { return fd >= 0; }
   void reset() {
     if (fd >= 0) ::close(fd);
     fd = -1;
   }
 };
+
+/// A descriptor that polls readable once `pid` has exited, or -1 where there are none.
+int open_pidfd(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#else
+  return -1;
+#endif
+}
 
 bool make_pipe(Fd& read_end, Fd& write_end) {
   int fds[2];
@@ -120,34 +136,53 @@ RunResult run_program(const RunRequest& request, const RunLimits& limits) {
   err_write.reset();
   for (int fd : {in_write.fd, out_read.fd, err_read.fd}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
 
+  // The program is done when it exits, not when every process that inherited its pipes
+  // has closed them: a hook that leaves a server running in the background must not be
+  // waited on until its timeout. A pidfd tells of the exit at once where the kernel has
+  // them; elsewhere the loop looks every few milliseconds.
+  Fd exit_fd(open_pidfd(pid));
   std::size_t written = 0;
   std::string stdout_text, stderr_text;
   const auto deadline = std::chrono::steady_clock::now() + limits.timeout;
+  std::optional<std::chrono::steady_clock::time_point> drain_until;  // set once it has exited
   bool timed_out = false;
   bool cancelled = false;
-  // How often a cancellation is looked at: often enough that an abort feels prompt.
-  const long long slice_ms = limits.cancelled ? 100 : 1000;
+  int status = 0;
+  pid_t waited = 0;
+  // How often the loop looks again without being woken: for a cancellation, often
+  // enough that an abort feels prompt; for the exit, when no pidfd tells of it.
+  const long long slice_ms = !exit_fd.valid() ? 20 : limits.cancelled ? 100 : 1000;
   auto cancel_requested = [&] { return limits.cancelled && limits.cancelled(); };
   if (request.stdin_data.empty()) in_write.reset();
-  while (out_read.fd >= 0 || err_read.fd >= 0 || in_write.fd >= 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  for (;;) {
+    if (!drain_until) {
+      waited = ::waitpid(pid, &status, WNOHANG);
+      if (waited != 0) {  // it exited (or was reaped elsewhere: ECHILD, status lost)
+        in_write.reset();  // what it did not read, nobody will
+        drain_until = std::min(deadline, std::chrono::steady_clock::now() + exit_drain);
+      }
+    }
+    if (drain_until && out_read.fd < 0 && err_read.fd < 0) break;
+    const auto until = drain_until.value_or(deadline);
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
-      timed_out = true;
+      timed_out = !drain_until;
       break;
     }
-    if (cancel_requested()) {
+    if (!drain_until && cancel_requested()) {
       cancelled = true;
       break;
     }
-    pollfd fds[3];
+    pollfd fds[4];
     nfds_t n = 0;
     if (in_write.fd >= 0) fds[n++] = {in_write.fd, POLLOUT, 0};
     if (out_read.fd >= 0) fds[n++] = {out_read.fd, POLLIN, 0};
     if (err_read.fd >= 0) fds[n++] = {err_read.fd, POLLIN, 0};
+    if (!drain_until && exit_fd.valid()) fds[n++] = {exit_fd.fd, POLLIN, 0};
     int ready = ::poll(fds, n, static_cast<int>(std::min<long long>(left.count(), slice_ms)));
     if (ready < 0 && errno != EINTR) break;
     for (nfds_t i = 0; i < n && ready > 0; ++i) {
-      if (fds[i].revents == 0) continue;
+      if (fds[i].revents == 0 || fds[i].fd == exit_fd.fd) continue;  // the exit is reaped above
       if (fds[i].fd == in_write.fd) {
         ssize_t w = ::write(in_write.fd, request.stdin_data.data() + written, request.stdin_data.size() - written);
         if (w > 0) written += static_cast<std::size_t>(w);
@@ -174,11 +209,10 @@ RunResult run_program(const RunRequest& request, const RunLimits& limits) {
   in_write.reset();
   out_read.reset();
   err_read.reset();
+  // Only while it is unreaped does its pid still name its group.
   if (timed_out || cancelled) ::kill(-pid, SIGKILL);
-  int status = 0;
-  pid_t waited = -1;
-  // The pipes closed: the program is exiting. Wait for it, up to the deadline.
-  while (true) {
+  // Killed just now, or the loop stopped on a poll error: wait for it, up to the deadline.
+  while (waited == 0) {
     waited = ::waitpid(pid, &status, WNOHANG);
     if (waited != 0) break;
     if (!timed_out && !cancelled) {

@@ -3,9 +3,12 @@
 // (posix_spawnp, no shell) in a process group of its own, optionally in a given
 // directory, given `stdin_data` on stdin and extra environment variables. Its stdout
 // and stderr are always drained (so it never blocks on a full pipe) but kept only up
-// to a cap each; past the deadline its whole group is killed. Blocking: callers run it
-// on a thread of their own (a notifier worker, a run's hook lane), never on a request
-// worker or the writer. Shared by completion notifications and lifecycle hooks.
+// to a cap each; past the deadline its whole group is killed. It is done when it
+// exits: its output is read until then and 150 ms more, not until every process that
+// inherited its pipes (a server it left in the background) has closed them; those are
+// left running. Blocking: callers run it on a thread of their own (a notifier worker,
+// a run's hook lane), never on a request worker or the writer. Shared by completion
+// notifications and lifecycle hooks.
 // Another thread can stop it early through RunLimits::cancelled (an abort, a shutdown):
 // the caller's thread checks it at least every 100 ms and then kills the whole group.
 

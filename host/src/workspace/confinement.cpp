@@ -125,6 +125,17 @@ core::Result<ResolvedPath> Root::resolve(std::string_view requested) const {
   return out;
 }
 
+std::optional<std::string> Root::content_refusal(const std::string& relative) const {
+  const fs::path path = real_ / relative;
+  struct stat own {};
+  if (::lstat(path.c_str(), &own) != 0) return std::nullopt;
+  std::string real;
+  if (!real_path_of(path, real)) return std::nullopt;
+  if (!contains(fs::path(real))) return "outside";
+  if (S_ISREG(own.st_mode) && own.st_nlink > 1) return "hardlink";
+  return std::nullopt;
+}
+
 core::Result<void> Root::check_descriptor(int fd, const std::string& requested) const {
   const std::string link = "/proc/self/fd/" + std::to_string(fd);
   char buffer[PATH_MAX + 1];

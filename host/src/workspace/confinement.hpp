@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -86,6 +87,12 @@ class Root {
 
   /// A directory, opened (O_DIRECTORY|O_NOFOLLOW) and checked again after the open.
   core::Result<FileDescriptor> open_directory(const ResolvedPath& resolved) const;
+
+  /// Why the file and raw routes would not read `relative` (a path git gave, not a
+  /// request's): "outside" when it resolves out of the root (through a symlink),
+  /// "hardlink" for a regular file with several links. Nothing when they would read
+  /// it, or when nothing there can be read (it is gone, or a dangling symlink).
+  std::optional<std::string> content_refusal(const std::string& relative) const;
 
   /// True when `real_path` (already resolved) is the root or below it.
   bool contains(const std::filesystem::path& real_path) const;

@@ -116,6 +116,18 @@ core::Result<std::vector<std::string>> candidate_paths(git_repository* repo, git
   return std::vector<std::string>(paths.begin(), paths.end());
 }
 
+/// What stands in the patch for a file whose content is left out: git's first header
+/// line, naming it, and why, with the reason the file and raw routes give.
+std::string omitted_patch(const git_diff_delta& delta, const std::string& reason) {
+  const std::string new_path = delta.new_file.path ? delta.new_file.path : delta.old_file.path;
+  const std::string old_path = delta.old_file.path ? delta.old_file.path : new_path;
+  const std::string why = reason == "hardlink" ? "it has more than one hard link, and another of its names may lie "
+                                                 "outside the working directory"
+                          : reason == "outside" ? "it leads outside the working directory (through a symlink)"
+                                                : "the workspace routes do not read it";
+  return "diff --git a/" + old_path + " b/" + new_path + "\nContent omitted (" + reason + "): " + why + "\n";
+}
+
 }  // namespace
 
 std::string baseline_ref(const std::string& run_id) { return "refs/agentry/runs/" + run_id + "/base"; }
@@ -272,6 +284,18 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
   if (git_diff_find_similar(diff.get(), &find) < 0)
     return core::fail(ErrorCode::validation, "git rename detection failed: " + git::last_error());
 
+  // The work tree's side of a file gets the confinement of the file and raw routes.
+  // Branch mode compares two commits: it reads git's objects, never the work tree.
+  auto refusal = [&](const git_diff_delta& delta) -> std::optional<std::string> {
+    if (request.mode == DiffMode::branch || !delta.new_file.path) return std::nullopt;
+    std::string_view path = delta.new_file.path;
+    if (!prefix.empty()) {
+      if (path.size() <= prefix.size() || path.substr(0, prefix.size()) != prefix || path[prefix.size()] != '/')
+        return "outside";
+      path.remove_prefix(prefix.size() + 1);
+    }
+    return root->content_refusal(std::string(path));
+  };
   const std::size_t count = git_diff_num_deltas(diff.get());
   bool patch_full = false;
   for (std::size_t i = 0; i < count; ++i) {
@@ -295,12 +319,18 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
                                                                                         : status_name(delta->status);
     // A nested repository or an untracked directory git does not descend into.
     const bool directory = !file.path.empty() && file.path.back() == '/';
+    file.omitted_reason = refusal(*delta);
     git_patch* raw_patch = nullptr;
     git::Patch patch;
-    if (!directory && delta->status != GIT_DELTA_UNREADABLE && git_patch_from_diff(&raw_patch, diff.get(), i) == 0)
+    if (!directory && !file.omitted_reason && delta->status != GIT_DELTA_UNREADABLE &&
+        git_patch_from_diff(&raw_patch, diff.get(), i) == 0)
       patch = git::Patch(raw_patch);
+    if (patch) {  // asked again once read: a file made a hard link meanwhile is not shown either
+      file.omitted_reason = refusal(*delta);
+      if (file.omitted_reason) patch.reset();
+    }
     const git_diff_delta* loaded = patch ? git_patch_get_delta(patch.get()) : delta;
-    file.binary = (loaded->flags & GIT_DIFF_FLAG_BINARY) != 0;
+    file.binary = !file.omitted_reason && (loaded->flags & GIT_DIFF_FLAG_BINARY) != 0;
     if (patch && !file.binary) {
       std::size_t additions = 0, deletions = 0;
       if (git_patch_line_stats(nullptr, &additions, &deletions, patch.get()) == 0) {
@@ -310,16 +340,17 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
         out.totals.deletions += deletions;
       }
     }
-    if (request.with_patch && patch && !patch_full) {
+    if (request.with_patch && !patch_full) {
       git::Buffer text;
-      if (git_patch_to_buf(&text.buf, patch.get()) == 0) {
-        if (out.patch.size() + text.buf.size > limits.max_patch_bytes) {
-          patch_full = true;  // whole file patches only: the rest is listed, not shown
-          out.truncated = true;
-          out.truncated_reason = "patch_bytes";
-        } else {
-          out.patch.append(text.buf.ptr, text.buf.size);
-        }
+      const std::string omitted = file.omitted_reason ? omitted_patch(*delta, *file.omitted_reason) : "";
+      std::string_view piece = omitted;
+      if (patch && git_patch_to_buf(&text.buf, patch.get()) == 0) piece = {text.buf.ptr, text.buf.size};
+      if (out.patch.size() + piece.size() > limits.max_patch_bytes) {
+        patch_full = true;  // whole file patches only: the rest is listed, not shown
+        out.truncated = true;
+        out.truncated_reason = "patch_bytes";
+      } else {
+        out.patch.append(piece);
       }
     }
     out.files.push_back(std::move(file));
@@ -351,6 +382,7 @@ json::object to_json(const DiffResult& result) {
   json::array files;
   for (const auto& f : result.files) {
     json::object file{{"path", f.path}, {"status", f.status}, {"binary", f.binary}};
+    file["omittedReason"] = f.omitted_reason ? json::value(*f.omitted_reason) : json::value(nullptr);
     file["oldPath"] = f.old_path ? json::value(*f.old_path) : json::value(nullptr);
     file["additions"] = f.additions ? json::value(static_cast<std::int64_t>(*f.additions)) : json::value(nullptr);
     file["deletions"] = f.deletions ? json::value(static_cast<std::int64_t>(*f.deletions)) : json::value(nullptr);

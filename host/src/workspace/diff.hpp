@@ -7,6 +7,8 @@
 //  - run: the run's baseline (baseline.hpp) against the work tree: what the run changed,
 //    exact even when the tree was dirty when it started.
 // Everything is bounded (Limits): a truncated answer carries whole file patches only.
+// A work tree file the file and raw routes would not read (confinement.hpp: a hard
+// link, a symlink leading out) is listed, but its content is neither shown nor counted.
 
 #include "core/result.hpp"
 #include "workspace/limits.hpp"
@@ -38,6 +40,7 @@ struct DiffFile {
   std::optional<std::size_t> additions;  // null for binary or unpreviewable entries
   std::optional<std::size_t> deletions;
   bool binary = false;
+  std::optional<std::string> omitted_reason;  // why its content is left out: "hardlink", "outside"
 };
 
 struct DiffTotals {

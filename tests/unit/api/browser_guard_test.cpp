@@ -80,6 +80,25 @@ TEST(BrowserGuard, MutatingRequestsWithABodyMustBeJson) {
   EXPECT_EQ(status_of(guard, with_type("GET", "text/plain", "")), 0);
 }
 
+TEST(BrowserGuard, OnlyTheUploadRouteTakesAnyTypeAndOnlyWithItsNameHeader) {
+  auto upload = [](const char* method, const char* path, bool named) {
+    auto r = request(method, {{"host", "127.0.0.1"}, {"content-type", "text/plain"}}, "file bytes");
+    r.target = r.path = path;
+    if (named) r.headers["x-agentry-attachment-name"] = "notes.txt";
+    return r;
+  };
+  EXPECT_EQ(status_of(guard, upload("POST", "/api/runs/r1/attachments", true)), 0);
+  EXPECT_EQ(status_of(guard, upload("POST", "/api/runs/r1/attachments", false)), 415);
+  for (const char* path : {"/api/runs", "/api/runs/init", "/api/runs/r1/name", "/api/runs/r1/attachments/a1",
+                           "/api/runs/r1/x/attachments", "/api/runs//attachments"})
+    EXPECT_EQ(status_of(guard, upload("POST", path, true)), 415) << path;
+  EXPECT_EQ(status_of(guard, upload("PATCH", "/api/runs/r1/attachments", true)), 415);
+
+  EXPECT_TRUE(is_attachment_upload("POST", "/api/runs/r1/attachments"));
+  EXPECT_FALSE(is_attachment_upload("PUT", "/api/runs/r1/attachments"));
+  EXPECT_FALSE(is_attachment_upload("POST", "/api/runs/attachments"));
+}
+
 TEST(BrowserGuard, SettingsAreReadAndCheckedFromTheEnvironment) {
   auto env = [](std::map<std::string, std::string> vars) {
     return [vars](const char* name) -> std::optional<std::string> {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 
 namespace agentry::process {
@@ -48,6 +50,21 @@ TEST(ProcessRunner, CapsEachStreamAndKillsAtTheDeadline) {
   auto m = run_program(missing, RunLimits{});
   EXPECT_FALSE(m.started);
   EXPECT_TRUE(m.not_startable);
+}
+
+TEST(ProcessRunner, IsDoneWhenTheProgramExitsThoughAChildKeepsItsOutputOpen) {
+  RunRequest rq;
+  // The background sleep inherits stdout and stderr; its pid goes to stderr for cleanup.
+  rq.argv = {"sh", "-c", "sleep 30 & echo $! >&2; yes o | head -c 100000; echo; echo done"};
+  RunLimits limits;
+  limits.timeout = 20s;
+  limits.max_stdout_bytes = 200000;
+  auto r = run_program(rq, limits);
+  EXPECT_FALSE(r.timed_out) << r.error;
+  EXPECT_EQ(r.exit_code, 0) << r.error;
+  EXPECT_EQ(r.stdout_text.size(), 100006u);  // all it wrote before it exited
+  EXPECT_EQ(r.stdout_text.substr(r.stdout_text.size() - 5), "done\n");
+  if (const long child = std::atol(r.stderr_text.c_str()); child > 0) ::kill(static_cast<pid_t>(child), SIGKILL);
 }
 
 }  // namespace

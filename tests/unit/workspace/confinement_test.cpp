@@ -137,6 +137,27 @@ TEST_F(ConfinementTest, RefusesHardLinkedFiles) {
   expect_refused("src/main.cpp", ErrorCode::forbidden, true);
 }
 
+TEST_F(ConfinementTest, ContentRefusalGivesTheReasonOfTheReadRoutes) {
+  ASSERT_EQ(::link((outer.path() / "secret.txt").c_str(), (cwd / "hardlink.txt").c_str()), 0);
+  fs::create_symlink(outer.path() / "secret.txt", cwd / "link-out");
+  fs::create_symlink(outer.path(), cwd / "dir-out");
+  fs::create_symlink("src/main.cpp", cwd / "inside-link");
+  fs::create_symlink(outer.path() / "does-not-exist", cwd / "dangling-out");
+  fs::create_symlink("hardlink.txt", cwd / "link-to-hardlink");  // git shows a link's text, not its target
+  EXPECT_EQ(root->content_refusal("hardlink.txt"), "hardlink");
+  EXPECT_EQ(root->content_refusal("link-out"), "outside");
+  EXPECT_EQ(root->content_refusal("dir-out"), "outside");
+  EXPECT_EQ(root->content_refusal("dir-out/secret.txt"), "outside");
+  EXPECT_EQ(root->content_refusal("src/main.cpp"), std::nullopt);
+  EXPECT_EQ(root->content_refusal("inside-link"), std::nullopt);
+  EXPECT_EQ(root->content_refusal("link-to-hardlink"), std::nullopt);
+  EXPECT_EQ(root->content_refusal("dangling-out"), std::nullopt);  // nothing there to read
+  EXPECT_EQ(root->content_refusal("gone.txt"), std::nullopt);
+  // Git's names are not a request's: a percent sign or a backslash in one is just a name.
+  test::write_file(cwd / "100%2e.txt", "x\n");
+  EXPECT_EQ(root->content_refusal("100%2e.txt"), std::nullopt);
+}
+
 TEST_F(ConfinementTest, MissingPathsAreNotFound) {
   expect_refused("nope.txt", ErrorCode::not_found);
   expect_refused("src/nope/deeper.txt", ErrorCode::not_found);

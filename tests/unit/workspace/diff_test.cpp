@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <unistd.h>
+
 namespace agentry::workspace {
 namespace {
 namespace fs = std::filesystem;
@@ -186,6 +188,48 @@ TEST_F(DiffTest, ASubdirectoryCwdSeesItsOwnChanges) {
   ASSERT_TRUE(result) << result.error().message;
   ASSERT_EQ(result->files.size(), 1u);
   EXPECT_EQ(result->files[0].path, "pkg/a.txt");
+}
+
+TEST_F(DiffTest, WhatTheReadRoutesRefuseIsListedWithoutItsContent) {
+  // The cwd is pkg/: other/ is in the repository but outside the run's cwd.
+  repo.commit_files({{"pkg/a.txt", "a\n"}, {"other/secret.txt", "not the run's\n"}}, "packages");
+  ASSERT_EQ(::link((dir.path() / "other/secret.txt").c_str(), (dir.path() / "pkg/hard.txt").c_str()), 0);
+  fs::create_symlink("../other/secret.txt", dir.path() / "pkg/link-up");
+  fs::create_symlink("a.txt", dir.path() / "pkg/link-in");
+  for (bool with_patch : {true, false}) {
+    DiffRequest request;
+    request.with_patch = with_patch;
+    auto result = diff_workspace(dir.path() / "pkg", request, Limits{});
+    ASSERT_TRUE(result) << result.error().message;
+    ASSERT_EQ(result->files.size(), 3u);
+    const auto* hard = find_file(*result, "pkg/hard.txt");
+    ASSERT_TRUE(hard);
+    EXPECT_EQ(hard->omitted_reason, "hardlink");
+    EXPECT_FALSE(hard->additions);
+    ASSERT_TRUE(find_file(*result, "pkg/link-up"));
+    EXPECT_EQ(find_file(*result, "pkg/link-up")->omitted_reason, "outside");
+    ASSERT_TRUE(find_file(*result, "pkg/link-in"));
+    EXPECT_EQ(find_file(*result, "pkg/link-in")->omitted_reason, std::nullopt);
+    EXPECT_EQ(result->totals.additions, 1u);  // the inside link's one line (its target's name)
+    EXPECT_EQ(result->patch.find("not the run's"), std::string::npos);
+    EXPECT_EQ(result->patch.find("../other"), std::string::npos);
+    if (with_patch) {
+      EXPECT_NE(result->patch.find("diff --git a/pkg/hard.txt b/pkg/hard.txt\nContent omitted (hardlink)"),
+                std::string::npos)
+          << result->patch;
+      EXPECT_NE(result->patch.find("+a.txt"), std::string::npos) << result->patch;
+    }
+  }
+  // Branch mode compares commits: a file committed through a hard link is the commit's.
+  repo.commit_all("link them");
+  DiffRequest branch;
+  branch.mode = DiffMode::branch;
+  branch.base = "HEAD~1";
+  branch.merge_base = false;
+  auto committed = diff_workspace(dir.path() / "pkg", branch, Limits{});
+  ASSERT_TRUE(committed) << committed.error().message;
+  ASSERT_TRUE(find_file(*committed, "pkg/hard.txt"));
+  EXPECT_EQ(find_file(*committed, "pkg/hard.txt")->omitted_reason, std::nullopt);
 }
 
 TEST_F(DiffTest, UnbornBranchShowsEverythingAsNew) {
