@@ -1,6 +1,7 @@
 #include "config.hpp"
 
 #include <boost/json.hpp>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -172,6 +173,7 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
       binary = std::string(plugin_common::find_variable(out.stdio.env, "AGENTRY_CODEX_BIN").value_or("codex"));
     plugin_common::ResolvedProgram codex = plugin_common::resolve_program(binary, out.stdio.env, out.cwd);
     if (!codex.error.empty()) config_fail(codex.error + " (set backendConfig.command or AGENTRY_CODEX_BIN)");
+    out.stdio.codex_binary = std::filesystem::path(out.cwd) / codex.path;  // as it is when absolute
     out.stdio.argv = launcher;
     out.stdio.argv.push_back(codex.path);
     out.stdio.argv.emplace_back("app-server");

@@ -18,6 +18,7 @@ struct StdioLaunch {
   std::string program;            // resolved path of argv[0]
   std::vector<std::string> argv;  // [launcher...] codex app-server [-c k=v]... [extraArgs...]
   std::vector<std::string> env;   // the child's whole environment
+  std::string codex_binary;       // the codex binary itself (argv[0] unless a launcher goes first)
 };
 
 struct SocketTarget {

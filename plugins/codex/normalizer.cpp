@@ -5,6 +5,7 @@
 
 #include "agentry/plugin/events.h"
 #include "agentry/plugin_common/line_splitter.hpp"
+#include "sandbox.hpp"
 
 namespace agentry::codex {
 
@@ -227,7 +228,13 @@ std::vector<Event> Normalizer::on_item(const json::object& item, bool completed)
       if (const json::value* code = item.if_contains("exitCode"); code && code->is_number())
         payload["exitCode"] = *code;
       if (const json::value* ms = item.if_contains("durationMs"); ms && ms->is_number()) payload["durationMs"] = *ms;
+      const bool failed = tool_status(item) == "failed";
       out.push_back(make(AGENTRY_EVENT_TOOL_COMPLETED, std::move(payload)));
+      // The sandbox kept the command from running: say so, not only in the tool's output.
+      if (const std::optional<std::string> why = failed ? sandbox_failure_message(str(item, "aggregatedOutput"))
+                                                        : std::nullopt)
+        out.push_back(
+            make(AGENTRY_EVENT_NOTICE, json::object{{"level", "error"}, {"message", *why}, {"toolCallId", id}}));
     }
   } else if (type == "fileChange") {
     json::object payload{{"toolCallId", id}, {"tool", "file_change"}};

@@ -16,6 +16,7 @@
 #include "agentry/plugin_common/child_process.hpp"
 #include "connection.hpp"
 #include "normalizer.hpp"
+#include "sandbox.hpp"
 
 namespace agentry::codex {
 
@@ -73,8 +74,13 @@ class Session::Driver {
     if (cfg_.timeout_sec > 0) timeout_at_ = started_ + std::chrono::seconds(cfg_.timeout_sec);
     setup_deadline_ = started_ + milliseconds(cfg_.connect_timeout_ms);
     try {
-      conn_ = cfg_.transport == Transport::stdio ? open_stdio(cfg_.stdio, cfg_.cwd, cfg_.shutdown_grace_ms)
-                                                 : open_socket(cfg_.transport, cfg_.socket, cfg_.connect_timeout_ms);
+      if (cfg_.transport == Transport::stdio) {
+        StdioLaunch launch = cfg_.stdio;
+        provide_helper_links(launch);
+        conn_ = open_stdio(launch, cfg_.cwd, cfg_.shutdown_grace_ms);
+      } else {
+        conn_ = open_socket(cfg_.transport, cfg_.socket, cfg_.connect_timeout_ms);
+      }
       request("initialize",
               json::object{{"clientInfo", {{"name", "agentry"}, {"title", "agentry"}, {"version", kClientVersion}}},
                            {"capabilities", {{"experimentalApi", false}}}},
@@ -93,6 +99,23 @@ class Session::Driver {
 
  private:
   enum class Purpose { initialize, open_thread, start_turn, interrupt, steer, read_thread, reattach };
+
+  // Codex makes no helper links (codex-linux-sandbox, ...) while its CODEX_HOME is in the
+  // temp dir, and then a system bubblewrap older than 0.9 cannot start its sandbox: every
+  // sandboxed command fails. We make the links codex would have made, for this child only.
+  void provide_helper_links(StdioLaunch& launch) {
+    if (cfg_.sandbox == "danger-full-access" || !codex_makes_no_helper_links(launch.env)) return;
+    try {
+      helper_links_.emplace(launch.codex_binary, temp_dir_of(launch.env));
+      host_.log(AGENTRY_LOG_INFO, "codex: CODEX_HOME " + codex_home_of(launch.env) +
+                                      " is in the temp dir, where codex links no sandbox helper; linked it in " +
+                                      helper_links_->dir());
+      launch.env = with_path_prefix(std::move(launch.env), helper_links_->dir());
+    } catch (const std::exception& e) {
+      host_.log(AGENTRY_LOG_WARNING,
+                std::string("codex: ") + e.what() + "; codex's sandbox may not start with an old system bubblewrap");
+    }
+  }
 
   void loop() {
     while (!final_) {
@@ -661,6 +684,7 @@ class Session::Driver {
   Session& s_;
   const AttemptConfig& cfg_;
   agentry::plugin::Host& host_;
+  std::optional<HelperLinks> helper_links_;  // outlives the app-server that uses it
   std::unique_ptr<Connection> conn_;
   Normalizer normalizer_;
   std::map<int64_t, Purpose> pending_;

@@ -9,9 +9,11 @@ import { mock, problems, standardConfig } from './fixtures.mjs';
 const suite = sharedDaemonAndBrowser(standardConfig());
 
 test('live frames show in the browser tab and the newest one replaces the last', async (t) => {
+  // Frames keep coming until the test aborts the run (100,000 at 10 per second), so a newer
+  // frame always follows the one the page first shows, however late the page gets there.
   const runId = await suite.daemon.createRun({
     agent: 'mock',
-    message: mock({ frame: { count: 20, rateHz: 10 } }, { hang: true }),
+    message: mock({ frame: { count: 100_000, rateHz: 10 } }, { hang: true }),
   });
   const page = await newPage(t, suite.browser);
   await page.goto(suite.daemon.url(`/runs/${runId}/browser`));

@@ -7,10 +7,14 @@
 // behind by a run fails it. Skipped loudly only when a binary is not installed
 // (scripts/install-agents.sh).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -581,6 +585,121 @@ TEST_F(DaemonCodexServer, AFileChangeIsRecordedAsTheAttemptsDiff) {
   const std::vector<json::object> tools = events_of(run, "tool.completed");
   ASSERT_EQ(tools.size(), 1u) << describe(run);
   EXPECT_EQ(tools[0].at("payload").at("tool"), "file_change");
+}
+
+// Codex's Linux sandbox (docs/backends/codex.md, "The Linux sandbox"). codex prefers a
+// `bwrap` on its PATH to its own copy; these tests put a stand-in first on the child's PATH,
+// so that their result does not depend on whether the machine has Debian's bubblewrap.
+class DaemonCodexSandbox : public AgentDaemonTest {
+ protected:
+  DaemonCodexSandbox() : AgentDaemonTest(Agent::codex) {}
+
+  void TearDown() override {
+    AgentDaemonTest::TearDown();
+    std::error_code ignored;
+    if (!stand_in_.empty()) fs::remove_all(stand_in_, ignored);
+  }
+
+  // A private /var/tmp/agentry-e2e-bwrap-XXXXXX/bwrap holding `script` (codex passes over a
+  // bwrap in the temp dir or under the run's cwd), first on the PATH of a restarted daemon
+  // (the host gives agents the daemon's PATH, after its own bin dir); the restricted agent
+  // "sandboxed" (approvalPolicy untrusted, the default sandbox workspace-write).
+  void define_with_bwrap(const std::string& script) {
+    std::string pattern = "/var/tmp/agentry-e2e-bwrap-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << "mkdtemp " << pattern << ": " << std::strerror(errno);
+    stand_in_ = pattern;
+    const fs::path bwrap = stand_in_ / "bwrap";
+    test::write_file(bwrap, "#!/bin/sh\n" + script);
+    fs::permissions(bwrap, fs::perms::owner_all);
+    const char* path = std::getenv("PATH");
+    start_daemon({{"PATH", stand_in_.string() + ":" + (path != nullptr ? path : "/usr/bin:/bin")}});
+    json::object config = stdio_config();
+    config["approvalPolicy"] = "untrusted";
+    define("sandboxed", false, config);
+  }
+
+  // Starts `message` on "sandboxed", approves its one command, waits for the end.
+  std::string approve_and_settle(const std::string& message) {
+    const std::string run = start_agent_run("sandboxed", message);
+    const json::object approval = wait_for_approval(run);
+    if (approval.empty()) return run;
+    const test::HttpResponse answered =
+        client().post_json("/api/runs/" + run + "/approvals/" + std::string(approval.at("approvalId").as_string()),
+                           json::object{{"decision", "approve"}});
+    EXPECT_EQ(answered.status, 200) << answered.body;
+    EXPECT_EQ(wait_settled(run), "success") << describe(run);
+    return run;
+  }
+
+  std::vector<json::object> error_notices(const std::string& run) {
+    std::vector<json::object> out;
+    for (json::object& e : events_of(run, "notice"))
+      if (e.at("payload").as_object().if_contains("level") && e.at("payload").at("level") == "error")
+        out.push_back(std::move(e));
+    return out;
+  }
+
+  fs::path stand_in_;
+};
+
+// Debian 12's bubblewrap (0.8.0) has no --argv0, so codex runs its helper by the bare name
+// codex-linux-sandbox, found on PATH only through links codex does not make while CODEX_HOME
+// is in the temp dir (this test's is). The stand-in is codex's own bubblewrap, with --argv0
+// hidden from its help as in 0.8.0; the plugin's links make the approved command run.
+TEST_F(DaemonCodexSandbox, ApprovedCommandRunsUnderABubblewrapWithoutArgv0) {
+  const fs::path own = binary_->parent_path().parent_path() / "codex-resources" / "bwrap";
+  if (!fs::exists(own)) GTEST_SKIP() << "codex ships no bubblewrap at " << own << "; the stand-in needs it";
+  ASSERT_TRUE(fs::path(codex_home_->path()).string().rfind(fs::temp_directory_path().string(), 0) == 0)
+      << "the case needs CODEX_HOME in the temp dir: " << codex_home_->path();
+  define_with_bwrap("# bubblewrap 0.8.0 as Debian 12 ships it: no --argv0\n"
+                    "if [ \"$1\" = --help ]; then \"" + own.string() + "\" --help | grep -v -e --argv0; exit 0; fi\n"
+                    "exec \"" + own.string() + "\" \"$@\"\n");
+  if (HasFatalFailure()) return;
+  const std::string run = approve_and_settle("SHELL: touch approved.txt\nSAY: approved and done");
+  EXPECT_TRUE(fs::exists(work_ / "approved.txt")) << describe(run);
+  const std::vector<json::object> tools = events_of(run, "tool.completed");
+  ASSERT_EQ(tools.size(), 1u) << describe(run);
+  EXPECT_EQ(tools[0].at("payload").at("status"), "completed") << describe(run);
+  EXPECT_TRUE(error_notices(run).empty()) << describe(run);
+}
+
+// A machine that refuses bubblewrap its user namespaces (a container): the approved command
+// cannot run, and the timeline says why and what to do instead of a silent no-op.
+TEST_F(DaemonCodexSandbox, ASandboxThatCannotStartIsNamedInTheTimeline) {
+  // Its help lists bubblewrap 0.8.0's options: codex passes over a bwrap that lacks some.
+  define_with_bwrap("# bubblewrap on a machine without unprivileged user namespaces\n"
+                    "if [ \"$1\" = --help ]; then\n"
+                    "  echo 'usage: bwrap [OPTIONS...] [--] COMMAND [ARGS...]'\n"
+                    "  for o in --help --version --args --unshare-all --share-net --unshare-user --unshare-user-try "
+                    "--unshare-ipc --unshare-pid --unshare-net --unshare-uts --unshare-cgroup --unshare-cgroup-try "
+                    "--userns --userns2 --disable-userns --assert-userns-disabled --pidns --uid --gid --hostname "
+                    "--chdir --clearenv --setenv --unsetenv --lock-file --sync-fd --bind --bind-try --dev-bind "
+                    "--dev-bind-try --ro-bind --ro-bind-try --bind-fd --ro-bind-fd --remount-ro --exec-label "
+                    "--file-label --proc --dev --tmpfs --mqueue --dir --file --bind-data --ro-bind-data --symlink "
+                    "--seccomp --add-seccomp-fd --block-fd --userns-block-fd --info-fd --json-status-fd --new-session "
+                    "--die-with-parent --as-pid-1 --cap-add --cap-drop --perms --size --chmod; do\n"
+                    "    echo \"    $o\"\n"
+                    "  done\n"
+                    "  exit 0\n"
+                    "fi\n"
+                    "echo \"bwrap: No permissions to creating new namespace, likely because the kernel does not "
+                    "allow non-privileged user namespaces. On e.g. debian this can be enabled with 'sysctl "
+                    "kernel.unprivileged_userns_clone=1'.\" >&2\nexit 1\n");
+  if (HasFatalFailure()) return;
+  const std::string run = approve_and_settle("SHELL: touch approved.txt\nSAY: approved and done");
+  EXPECT_FALSE(fs::exists(work_ / "approved.txt")) << describe(run);
+  const std::vector<json::object> tools = events_of(run, "tool.completed");
+  ASSERT_EQ(tools.size(), 1u) << describe(run);
+  EXPECT_EQ(tools[0].at("payload").at("status"), "failed") << describe(run);
+  const std::vector<json::object> notices = error_notices(run);
+  ASSERT_EQ(notices.size(), 1u) << describe(run);
+  const json::object& notice = notices[0].at("payload").as_object();
+  EXPECT_EQ(notice.at("toolCallId"), tools[0].at("payload").at("toolCallId"));
+  const std::string message(notice.at("message").as_string());
+  for (const std::string& words : {std::string("sandbox did not start, so the command did not run"),
+                                   std::string("No permissions to creating new namespace"),
+                                   std::string("does not allow them"), std::string("danger-full-access")})
+    EXPECT_NE(message.find(words), std::string::npos) << words << " not in: " << message;
 }
 
 // Restart recovery (ext/detach.h): the app-server is not ours, so its turn outlives the daemon.
