@@ -74,7 +74,9 @@ std::string render_stat(const json::object& diff, bool colour) {
     std::string line = " " + name;
     if (name.size() < width) line += std::string(width - name.size(), ' ');
     line += " | ";
-    if (f.at("binary").as_bool() || f.at("additions").is_null()) {
+    if (const auto* omitted = f.if_contains("omittedReason"); omitted && omitted->is_string()) {
+      line += "content omitted (" + text_of(*omitted) + ")";  // confined like `files --show`
+    } else if (f.at("binary").as_bool() || f.at("additions").is_null()) {
       line += "binary";
     } else {
       line += paint(colour, green, "+" + std::to_string(f.at("additions").to_number<std::int64_t>())) + " " +
