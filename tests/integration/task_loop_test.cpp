@@ -51,6 +51,19 @@ class TaskLoopTest : public DaemonTest {
   }
 };
 
+TEST_F(TaskLoopTest, TheAgentsPathIsTheOneItsDefinitionAskedForWithAgentryInFront) {
+  // The daemon puts its own directory first so that a bare `agentry` is this one, in
+  // front of the definition's PATH (not in place of it).
+  dir_.write_file("config/agents/pathy/agent.md",
+                  "---\nschemaVersion: 1\nbackend: subprocess\nbackendConfig:\n  subprocess:\n"
+                  "    command: [sh, -c, 'printf %s \"$PATH\" > path.txt']\n"
+                  "    env: {PATH: '/opt/agent-tools/bin:/usr/bin:/bin'}\n---\nPrints its PATH.\n");
+  const std::string run = start_agent_run("pathy");
+  wait_until_settled(run);
+  const std::string bin_dir = test::DaemonProcess::binary_path().parent_path().string();
+  EXPECT_EQ(read_work_file("path.txt"), bin_dir + ":/opt/agent-tools/bin:/usr/bin:/bin");
+}
+
 TEST_F(TaskLoopTest, TheFirstPromptListsTheTasksAndTheCommandsAfterTheInstructions) {
   define_follower("follower", "true");
   const std::string run = start_feature("follower");

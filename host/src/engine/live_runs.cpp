@@ -27,11 +27,22 @@ LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) c
   spec.env = {"AGENTRY_RUN_ID=" + run.id, "AGENTRY_RUN_GROUP_ID=" + run.run_group_id,
               "AGENTRY_PARENT_RUN_ID=" + run.parent_run_id.value_or("")};
   if (!connect_url_.empty()) spec.env.push_back("AGENTRY_CONNECT=" + connect_url_);
-  // An agent that types plain `agentry` gets this one.
+  // An agent that types plain `agentry` gets this one, in front of the PATH its
+  // definition asked for (backends apply the host's variables last), else the daemon's.
   if (services_.task_prompt && !services_.task_prompt->agentry_binary.empty()) {
-    const char* path = std::getenv("PATH");
+    const char* own = std::getenv("PATH");
+    std::string path = own ? own : "";
+    auto defined = [](const boost::json::object* env) -> const boost::json::value* {
+      return env ? env->if_contains("PATH") : nullptr;
+    };
+    const auto* config_env = run.frozen.backend_config.if_contains("env");
+    const auto* launcher_env = run.frozen.launcher ? &run.frozen.launcher->env : nullptr;
+    if (auto* p = defined(config_env && config_env->is_object() ? &config_env->as_object() : nullptr); p && p->is_string())
+      path = p->as_string();
+    else if (auto* l = defined(launcher_env); l && l->is_string())
+      path = l->as_string();
     spec.env.push_back("PATH=" + services_.task_prompt->agentry_binary.parent_path().string() +
-                       (path && *path ? std::string(":") + path : ""));
+                       (path.empty() ? "" : ":" + path));
   }
   if (services_.per_run_tokens) {
     // Never the daemon's own token: one that reaches this run only, revoked at its end.
