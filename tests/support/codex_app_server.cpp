@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
@@ -68,9 +69,16 @@ AppServer::AppServer(const fs::path& binary, const CodexHome& home, Kind kind) {
     listen = "unix://" + socket_;
   }
   options.argv = {binary.string(), "app-server", "--listen", listen};
+  // codex links no sandbox helper while CODEX_HOME is in the temp dir, and an old system
+  // bubblewrap (Debian 12's) then cannot start its sandbox: give it the link on PATH, as
+  // a user running a server there is told to (docs/backends/codex.md, "The Linux sandbox").
+  const fs::path helpers = dir_.make_dir("sandbox-helpers");
+  fs::create_symlink(binary, helpers / "codex-linux-sandbox");
+  const char* path = std::getenv("PATH");
   options.env = environment_with({{"CODEX_HOME", home.path().string()},
                                   {kMockKeyName, kMockKeyValue},
-                                  {"HOME", dir_.make_dir("home").string()}});
+                                  {"HOME", dir_.make_dir("home").string()},
+                                  {"PATH", helpers.string() + ":" + (path ? path : "/usr/bin:/bin")}});
   options.cwd = dir_.path();
   options.new_process_group = true;
   options.die_with_parent = true;
