@@ -17,6 +17,9 @@ packages=(
   chromium fonts-dejavu-core
   # The browser backend's https test makes its own certificate with the openssl command.
   openssl
+  # Many desktops have bubblewrap (Flatpak needs it) and the real Codex uses it for its
+  # sandbox when present: the tests run with it so they hold where users are.
+  bubblewrap
 )
 # npm installs the pinned agent CLIs (scripts/install-agents.sh). Only when none is on PATH:
 # Debian's npm would drag in its own older nodejs over a newer node installed some other way.

@@ -1,7 +1,7 @@
 // The new-run form, generated from the chosen assignment's typed vars.
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { api, errorText } from '../lib/api';
+import { api, ApiError, errorText } from '../lib/api';
 import { navigate } from '../lib/router';
 import { runPath } from '../lib/route';
 import { summaries } from '../lib/summaries';
@@ -30,6 +30,18 @@ type Submit = 'init' | 'ready' | 'start';
 
 const CWD_KEY = 'agentry.lastCwd';
 
+/** The project (a `.agentry/` at or above the working directory) the definitions came from. */
+interface Project {
+  projectDir: string;
+  trusted: boolean;
+}
+
+/** `?cwd=` for the definition routes: the working directory when it is an absolute path. */
+function cwdQuery(cwd: string): string {
+  const c = cwd.trim();
+  return c.startsWith('/') ? `?cwd=${encodeURIComponent(c)}` : '';
+}
+
 /** The working directory last used here, else the newest run's. */
 function defaultCwd(): string {
   try {
@@ -56,25 +68,53 @@ export function NewRun() {
   const [errors, setErrors] = useState<string[]>([]);
   const [varErrors, setVarErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const [project, setProject] = useState<Project | null>(null);
+  const [definitionsCwd, setDefinitionsCwd] = useState(f.cwd);
+  const [reloads, setReloads] = useState(0);
+
+  // The working directory's project adds its definitions: looked up once typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => setDefinitionsCwd(f.cwd), 400);
+    return () => clearTimeout(timer);
+  }, [f.cwd]);
 
   useEffect(() => {
-    Promise.all([api('api/agents'), api('api/assignments'), api('api/launchers')])
+    let live = true;
+    const q = cwdQuery(definitionsCwd);
+    Promise.all([api(`api/agents${q}`), api(`api/assignments${q}`), api(`api/launchers${q}`)])
       .then(([a, s, l]) => {
+        if (!live) return;
         const ag: DefEntry[] = a.agents?.entries ?? [];
         setAgents(ag);
         setAssignments(s.assignments?.entries ?? []);
         setLaunchers(l.launchers?.entries ?? []);
-        if (ag.length && !agent) setAgent(ag[0].name);
+        setProject(a.project ?? null);
+        setLoadErr(null);
+        if (ag.length && !ag.some((x) => x.name === agent)) setAgent(ag[0].name);
       })
-      .catch((e) => setLoadErr(errorText(e)));
-  }, []);
+      .catch((e) => live && setLoadErr(errorText(e)));
+    return () => {
+      live = false;
+    };
+  }, [definitionsCwd, reloads]);
+
+  const trustProject = async () => {
+    if (!project) return;
+    try {
+      await api('api/projects/trust', { method: 'POST', body: { dir: project.projectDir } });
+      setErrors([]);
+      setReloads((n) => n + 1);
+    } catch (e) {
+      setErrors([errorText(e)]);
+    }
+  };
 
   useEffect(() => {
     setDetail(null);
     setVarErrors({});
     if (!assignment) return;
     let live = true;
-    api(`api/assignments/${encodeURIComponent(assignment)}`)
+    api(`api/assignments/${encodeURIComponent(assignment)}${cwdQuery(definitionsCwd)}`)
       .then((r) => {
         if (!live) return;
         const d: AssignmentDetail = r.assignment?.assignment;
@@ -89,7 +129,7 @@ export function NewRun() {
     return () => {
       live = false;
     };
-  }, [assignment]);
+  }, [assignment, definitionsCwd, reloads]);
 
   const specs = detail?.vars ?? {};
   const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.currentTarget as HTMLInputElement).value });
@@ -124,6 +164,8 @@ export function NewRun() {
     if (f.timeoutSec.trim()) overrides.timeoutSec = Number(f.timeoutSec.trim());
     if (f.launcher) overrides.launcher = f.launcher;
     const body: Record<string, unknown> = { agent };
+    // Definitions come from the working directory's project too, as `agentry run` does.
+    if (f.cwd.trim().startsWith('/')) body.definitionCwd = f.cwd.trim();
     if (assignment) body.assignment = assignment;
     if (f.name.trim()) body.name = f.name.trim();
     if (Object.keys(webVars).length) body.webVars = webVars;
@@ -136,6 +178,9 @@ export function NewRun() {
       navigate(runPath(id));
     } catch (e) {
       setErrors([errorText(e)]);
+      // A project's definition it may not use untrusted: offer to trust it.
+      if (e instanceof ApiError && typeof e.details.projectDir === 'string' && e.details.projectTrusted === false)
+        setProject({ projectDir: e.details.projectDir, trusted: false });
     } finally {
       setBusy(false);
     }
@@ -145,6 +190,18 @@ export function NewRun() {
     <section class="pad new-run">
       <h1>New run</h1>
       {loadErr && <div class="error">Loading definitions failed: {loadErr}</div>}
+      {project && !project.trusted && (
+        <div class="notice" data-testid="project-trust" role="alert">
+          <p>
+            <strong>{project.projectDir}</strong> has a <code>.agentry/</code> you have not trusted. Until you do, its
+            definitions may not run programs, read the daemon’s environment or replace yours of the same name. Read them
+            first: trusted, they may do all of that, until any of its files changes.
+          </p>
+          <button type="button" data-testid="trust-project" onClick={trustProject}>
+            Trust this project
+          </button>
+        </div>
+      )}
       <form
         data-testid="new-run-form"
         class="form"
