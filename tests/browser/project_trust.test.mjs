@@ -38,35 +38,42 @@ test('an untrusted project is shown, refused, and trusted from the form', async 
   await form.waitFor();
   await form.locator('input[name=cwd]').fill(repo);
 
-  // The project's agent appears, and the prompt says the project is not trusted.
+  // The prompt says the project is not trusted and what of it cannot be used: its agent
+  // names a program, so it is not offered.
   const prompt = page.locator(tid('project-trust'));
   await prompt.waitFor({ state: 'visible' });
-  assert.match(await prompt.textContent(), new RegExp(repo.replace(/[/.]/g, '\\$&')));
-  await until(async () => (await form.locator('select[name=agent] option[value=theirs]').count()) === 1, {
-    what: "the project's agent in the list",
-  });
-  await form.locator('select[name=agent]').selectOption('theirs');
-  await form.locator('textarea[name=message]').fill('hello');
+  const said = await prompt.textContent();
+  assert.ok(said.includes(repo), said);
+  assert.match(said, /agents\/theirs\/agent\.md: notify\[0\]\.command/);
+  assert.match(said, /agentry trust/);
+  const theirs = form.locator('select[name=agent] option', { hasText: /^theirs$/ });
+  assert.equal(await theirs.count(), 0);
 
-  // Refused: the error names the field and `agentry trust`, and nothing ran.
-  await form.locator(tid('submit-start')).click();
-  const error = page.locator(tid('form-error'));
-  await error.waitFor({ state: 'visible' });
-  const text = await error.textContent();
-  assert.match(text, /notify\[0\]\.command/);
-  assert.match(text, /agentry trust/);
+  // A start that names it anyway is refused, naming the field, and nothing runs.
+  const refused = await suite.daemon.call('POST', '/api/runs', {
+    agent: 'theirs', callerCwd: repo, definitionCwd: repo, overrides: { message: 'hello' },
+  });
+  assert.equal(refused.status, 422);
+  assert.equal(refused.body.error.details.field, 'notify[0].command');
+  assert.equal(refused.body.error.details.projectDir, repo);
   assert.deepEqual(await suite.daemon.runIds(), [], 'a refused start created a run');
+  await sleep(200);
+  assert.ok(!fs.existsSync(marker), 'the untrusted command ran');
 
   // Trusted from the prompt: the same start goes through and the command runs at the end.
   await page.locator(tid('trust-project')).click();
   await prompt.waitFor({ state: 'detached' });
   const status = await suite.daemon.api('GET', `/api/projects/trust?dir=${encodeURIComponent(repo)}`);
   assert.equal(status.project.trusted, true);
+  await until(async () => (await theirs.count()) === 1, {
+    what: "the trusted project's agent in the list",
+  });
+  await form.locator('select[name=agent]').selectOption('theirs');
+  await form.locator('textarea[name=message]').fill('hello');
   await form.locator(tid('submit-start')).click();
   await page.waitForURL(/\/runs\/[^/?#]+$/);
   await until(() => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').includes('run.finished'), {
     timeoutMs: 20_000,
     what: "the trusted project's notify command",
   });
-  await sleep(0);
 });

@@ -69,6 +69,7 @@ export function NewRun() {
   const [varErrors, setVarErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [project, setProject] = useState<Project | null>(null);
+  const [projectProblems, setProjectProblems] = useState<string[]>([]);
   const [definitionsCwd, setDefinitionsCwd] = useState(f.cwd);
   const [reloads, setReloads] = useState(0);
 
@@ -89,6 +90,14 @@ export function NewRun() {
         setAssignments(s.assignments?.entries ?? []);
         setLaunchers(l.launchers?.entries ?? []);
         setProject(a.project ?? null);
+        // What the listings skipped or shadowed of the project's files, said in the prompt.
+        const dir: string | undefined = a.project?.projectDir;
+        const problems: string[] = [];
+        for (const list of [a.agents, s.assignments, l.launchers])
+          for (const w of list?.warnings ?? [])
+            if (dir && typeof w.path === 'string' && w.path.startsWith(`${dir}/.agentry/`))
+              problems.push(`${w.path.slice(dir.length + 1)}${w.field ? `: ${w.field}` : ''}: ${w.message}`);
+        setProjectProblems(problems);
         setLoadErr(null);
         if (ag.length && !ag.some((x) => x.name === agent)) setAgent(ag[0].name);
       })
@@ -197,6 +206,13 @@ export function NewRun() {
             definitions may not run programs, read the daemon’s environment or replace yours of the same name. Read them
             first: trusted, they may do all of that, until any of its files changes.
           </p>
+          {projectProblems.length > 0 && (
+            <ul class="small" data-testid="project-problems">
+              {projectProblems.slice(0, 8).map((p) => (
+                <li>{p}</li>
+              ))}
+            </ul>
+          )}
           <button type="button" data-testid="trust-project" onClick={trustProject}>
             Trust this project
           </button>
