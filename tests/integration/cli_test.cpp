@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <map>
 #include <thread>
 
 namespace agentry::integration {
@@ -720,6 +721,27 @@ TEST_P(CliTest, DepsCommandsAndAfter) {
   ASSERT_EQ(cli({"task", "set", "one", "--run", wid, "--status", "completed"}).code, 0);
   auto started = wait_for_run(cid, [](const json::object& r) { return r.at("status") == "running"; });
   EXPECT_EQ(started.at("dependencyState").at("state"), "satisfied");
+}
+
+TEST_P(CliTest, ConfigPrintsTheEffectiveSettingsAndABadOneStopsEveryCommand) {
+  auto shown = cli({"config", "--json"}, {{"AGENTRY_HTTP_MAX_CONNECTIONS", "64"}, {"AGENTRY_DAEMON_TOKEN", "s3cret"}});
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  EXPECT_EQ(shown.out.find("s3cret"), std::string::npos) << "the token is never printed";
+  std::map<std::string, json::object> by_name;
+  const auto parsed = json::parse(shown.out);
+  for (const auto& e : parsed.at("settings").as_array())
+    by_name[std::string(e.at("name").as_string())] = e.as_object();
+  EXPECT_EQ(by_name["AGENTRY_HTTP_MAX_CONNECTIONS"].at("value"), "64");
+  EXPECT_EQ(by_name["AGENTRY_HTTP_MAX_CONNECTIONS"].at("from"), "environment");
+  EXPECT_EQ(by_name["AGENTRY_MAX_CALL_DEPTH"].at("from"), "default");
+  EXPECT_EQ(by_name["AGENTRY_DAEMON_TOKEN"].at("value"), "(set)");
+  auto table = cli({"config"});
+  EXPECT_EQ(table.code, 0);
+  EXPECT_NE(table.out.find("AGENTRY_SSE_HEARTBEAT_MS"), std::string::npos) << table.out;
+
+  auto refused = cli({"list"}, {{"AGENTRY_INTERRUPT_GRACE_MS", "soon"}});
+  EXPECT_EQ(refused.code, 3);
+  EXPECT_NE(refused.err.find("AGENTRY_INTERRUPT_GRACE_MS='soon'"), std::string::npos) << refused.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);

@@ -76,6 +76,19 @@ TEST_F(DaemonTest, RefusesADatabaseFromANewerVersion) {
   daemon_.reset();
 }
 
+TEST_F(DaemonTest, ABadSettingStopsServeWithExit3NamingTheVariableTheValueAndWhatIsAllowed) {
+  for (auto [name, value, allowed] : {std::tuple{"AGENTRY_HTTP_MAX_CONNECTIONS", "abc", "a whole number from 8"},
+                                      std::tuple{"AGENTRY_HTTP_READ_TIMEOUT_MS", "-1", "milliseconds from 1"},
+                                      std::tuple{"AGENTRY_LOG_LEVEL", "chatty", "debug, info, warn, error"}}) {
+    test::DaemonProcess refused({.home = dir_.path() / "refused", .config_dir = config_, .env = {{name, value}}});
+    EXPECT_THROW(refused.start(), std::exception) << name;
+    EXPECT_EQ(refused.exit_code(), 3) << name;
+    const std::string err = refused.stderr_text();
+    EXPECT_NE(err.find(std::string(name) + "='" + value + "'"), std::string::npos) << err;
+    EXPECT_NE(err.find(allowed), std::string::npos) << err;
+  }
+}
+
 // One daemon per home (cli/daemon_lock.hpp): a second one waits for the first to stop,
 // and gives up with a message naming it.
 TEST_F(DaemonTest, ASecondDaemonOnTheSameHomeIsRefused) {

@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 namespace agentry::cli {
@@ -345,6 +346,12 @@ void add_admin_commands(CLI::App& app, Invocation& inv) {
   }
 }
 
+void add_config_command(CLI::App& app, Invocation& inv) {
+  auto* cmd = app.add_subcommand(
+      "config", "Print the effective settings (AGENTRY_* variables and flags) and where each came from");
+  on_parsed(cmd, inv, [](CommandContext& ctx) { return config_command(ctx); });
+}
+
 void add_trust_command(CLI::App& app, Invocation& inv) {
   auto o = std::make_shared<TrustOptions>();
   auto* cmd = app.add_subcommand(
@@ -557,6 +564,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_approval_command(app, invocation);
   add_admin_commands(app, invocation);
   add_trust_command(app, invocation);
+  add_config_command(app, invocation);
   add_metadata_commands(app, invocation);
   add_dependency_commands(app, invocation);
   add_info_commands(app, invocation);
@@ -571,17 +579,35 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
     int code = app.exit(e, out, err);
     return code == 0 ? exit_code::success : exit_code::config_error;
   }
+  // Every setting, once, before anything runs: a bad value stops here, named.
+  std::vector<std::pair<std::string, std::string>> flags;
+  const bool listen_given = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a.rfind("--listen", 0) == 0;
+  });
+  if (serve_cmd->parsed() && listen_given) flags.emplace_back("AGENTRY_LISTEN", serve.listen);
+  if (connect->count()) flags.emplace_back("AGENTRY_CONNECT", invocation.global.connect);
+  auto settings = core::parse_settings(
+      [&env](std::string_view name) -> std::optional<std::string> {
+        auto it = env.vars.find(std::string(name));
+        return it == env.vars.end() ? std::nullopt : std::optional<std::string>(it->second);
+      },
+      flags);
+  if (!settings) {
+    err << (serve_cmd->parsed() ? "agentry serve: " : "agentry: ") << settings.error().message << "\n";
+    return exit_code::config_error;
+  }
+  invocation.global.settings = std::move(*settings);
   if (serve_cmd->parsed()) {
     if (connect->count()) {
       err << "agentry serve: --connect is for client commands; serve is the daemon (use --listen)\n";
       return exit_code::config_error;
     }
-    return run_serve(serve);
+    return run_serve(serve, invocation.global.settings);
   }
   if (!invocation.action) return exit_code::success;
   // Client commands log only what needs attention, unless asked for more.
   if (!env.has("AGENTRY_LOG_LEVEL")) core::set_log_level(core::LogLevel::warn);
-  else core::set_log_level(env.get("AGENTRY_LOG_LEVEL"));
+  else core::set_log_level(invocation.global.settings.log_level);
   CommandContext context(invocation.global, std::move(env), out, err, std::move(factory));
   return invocation.action(context);
 }

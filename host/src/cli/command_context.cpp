@@ -39,7 +39,7 @@ core::Result<std::unique_ptr<Client>> open_client(const GlobalOptions& global, c
   }
   auto paths = resolve_paths();
   if (!paths) return paths.failure();
-  auto client = EmbeddedClient::open(*paths);
+  auto client = EmbeddedClient::open(*paths, global.settings);
   if (!client) return client.failure();
   return std::unique_ptr<Client>(std::move(*client));
 }

@@ -5,6 +5,7 @@
 
 #include "cli/client.hpp"
 #include "cli/environment.hpp"
+#include "core/settings.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -18,6 +19,7 @@ namespace agentry::cli {
 struct GlobalOptions {
   std::string connect;  // --connect; empty: AGENTRY_CONNECT, else embedded
   bool json = false;    // --json: print the operation's JSON result as is
+  core::Settings settings{};  // parsed once from the environment, before any command runs
 };
 
 using ClientFactory =

@@ -10,10 +10,11 @@
 
 namespace agentry::cli {
 
-core::Result<std::unique_ptr<EmbeddedClient>> EmbeddedClient::open(const Paths& paths) {
+core::Result<std::unique_ptr<EmbeddedClient>> EmbeddedClient::open(const Paths& paths, const core::Settings& settings) {
   const long pid = static_cast<long>(::getpid());
-  auto stack = LocalStack::open(paths, api::DaemonInfo{core::new_cli_instance_id(pid, core::process_start_time(pid)), pid,
-                                                       "", AGENTRY_VERSION, core::now_iso8601()});
+  auto stack = LocalStack::open(paths, settings,
+                                api::DaemonInfo{core::new_cli_instance_id(pid, core::process_start_time(pid)), pid, "",
+                                                AGENTRY_VERSION, core::now_iso8601()});
   if (!stack) return stack.failure();
   return std::unique_ptr<EmbeddedClient>(new EmbeddedClient(std::move(*stack)));
 }

@@ -7,6 +7,7 @@
 #include "cli/client.hpp"
 #include "cli/local_stack.hpp"
 #include "cli/paths.hpp"
+#include "core/settings.hpp"
 
 #include <map>
 #include <memory>
@@ -22,7 +23,7 @@ class EmbeddedClient final : public Client {
   /// other processes reach it this way.
   static constexpr std::chrono::milliseconds poll_interval{500};
 
-  static core::Result<std::unique_ptr<EmbeddedClient>> open(const Paths& paths);
+  static core::Result<std::unique_ptr<EmbeddedClient>> open(const Paths& paths, const core::Settings& settings);
   ~EmbeddedClient() override;
 
   core::Result<boost::json::value> call(const std::string& method, boost::json::object params) override;

@@ -10,6 +10,7 @@
 #include "core/executor.hpp"
 #include "core/repeating_task.hpp"
 #include "core/result.hpp"
+#include "core/settings.hpp"
 #include "engine/engine.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
@@ -25,8 +26,8 @@ class LocalStack {
   /// is the controller id recorded on the runs this process drives. Failures are
   /// runtime errors (the database cannot be opened).
   /// `per_run_tokens`: auth is on, so each session's agent gets a token of its own.
-  static core::Result<std::unique_ptr<LocalStack>> open(const Paths& paths, api::DaemonInfo info,
-                                                        bool per_run_tokens = false);
+  static core::Result<std::unique_ptr<LocalStack>> open(const Paths& paths, const core::Settings& settings,
+                                                        api::DaemonInfo info, bool per_run_tokens = false);
 
   LocalStack(const LocalStack&) = delete;
   LocalStack& operator=(const LocalStack&) = delete;
@@ -49,7 +50,8 @@ class LocalStack {
   events::EventBus& bus() { return bus_; }
 
  private:
-  LocalStack(const Paths& paths, std::unique_ptr<store::Database> db, api::DaemonInfo info, bool per_run_tokens);
+  LocalStack(const Paths& paths, const core::Settings& settings, std::unique_ptr<store::Database> db,
+             api::DaemonInfo info, bool per_run_tokens);
 
   // Declaration order is destruction order reversed: the engine goes before the pool
   // and bus it uses, the plugins after every instance, the database last.

@@ -41,8 +41,8 @@ struct DaemonLockKnowledge {
 
 }  // namespace
 
-int run_serve(const ServeOptions& options) {
-  if (const char* level = std::getenv("AGENTRY_LOG_LEVEL")) core::set_log_level(level);
+int run_serve(const ServeOptions& options, const core::Settings& settings) {
+  core::set_log_level(settings.log_level);
   auto url = parse_listen_url(options.listen);
   if (!url) {
     std::cerr << "agentry serve: " << url.error().message << "\n";
@@ -67,10 +67,7 @@ int run_serve(const ServeOptions& options) {
     std::cerr << "agentry serve: " << guard.error().message << "\n";
     return exit_code::config_error;
   }
-  auto web_base_path = api::normalize_web_base_path([] {
-    const char* v = std::getenv("AGENTRY_WEB_BASE_PATH");
-    return std::string(v ? v : "");
-  }());
+  auto web_base_path = api::normalize_web_base_path(settings.web_base_path);
   if (!web_base_path) {
     std::cerr << "agentry serve: " << web_base_path.error().message << "\n";
     return exit_code::config_error;
@@ -81,10 +78,7 @@ int run_serve(const ServeOptions& options) {
     return exit_code::config_error;
   }
   // Held until this function returns, after the runs are stopped or detached.
-  std::chrono::milliseconds lock_wait(30000);
-  if (const char* ms = std::getenv("AGENTRY_DAEMON_LOCK_WAIT_MS"); ms && std::atol(ms) >= 0)
-    lock_wait = std::chrono::milliseconds(std::atol(ms));
-  auto lock = DaemonLock::acquire(paths->home, lock_wait, [&](long holder) {
+  auto lock = DaemonLock::acquire(paths->home, settings.daemon_lock_wait, [&](long holder) {
     std::cerr << "agentry serve: waiting for the daemon that serves " << paths->home.string() << " (pid " << holder
               << ") to stop ..." << std::endl;
   });
@@ -94,7 +88,7 @@ int run_serve(const ServeOptions& options) {
   }
   DaemonLockKnowledge sole_daemon;
   const long pid = static_cast<long>(::getpid());
-  auto stack = LocalStack::open(*paths,
+  auto stack = LocalStack::open(*paths, settings,
                                 api::DaemonInfo{core::new_daemon_instance_id(pid, core::process_start_time(pid)), pid,
                                                 "", AGENTRY_VERSION, core::now_iso8601()},
                                 access->enabled());
@@ -109,17 +103,11 @@ int run_serve(const ServeOptions& options) {
   api::Router router;
   api::add_all_routes(router, context, operations);
   api::ServerLimits limits;
-  // For tests and unusual clients; the default suits interactive use.
-  if (const char* ms = std::getenv("AGENTRY_HTTP_READ_TIMEOUT_MS"); ms && std::atol(ms) > 0)
-    limits.read_timeout = std::chrono::milliseconds(std::atol(ms));
-  if (const char* ms = std::getenv("AGENTRY_HTTP_IDLE_TIMEOUT_MS"); ms && std::atol(ms) > 0)
-    limits.idle_timeout = std::chrono::milliseconds(std::atol(ms));
-  if (const char* n = std::getenv("AGENTRY_HTTP_MAX_CONNECTIONS"); n && std::atol(n) >= 8)
-    limits.max_connections = static_cast<std::size_t>(std::atol(n));
-  if (const char* ms = std::getenv("AGENTRY_HTTP_WRITE_TIMEOUT_MS"); ms && std::atol(ms) > 0)
-    limits.write_timeout = std::chrono::milliseconds(std::atol(ms));
-  if (const char* ms = std::getenv("AGENTRY_SSE_HEARTBEAT_MS"); ms && std::atol(ms) > 0)
-    limits.sse_heartbeat = std::chrono::milliseconds(std::atol(ms));
+  limits.read_timeout = settings.http_read_timeout;
+  limits.idle_timeout = settings.http_idle_timeout;
+  limits.max_connections = static_cast<std::size_t>(settings.http_max_connections);
+  limits.write_timeout = settings.http_write_timeout;
+  limits.sse_heartbeat = settings.sse_heartbeat;
   // Handler threads spend most of their time waiting for a commit (and its fsync), not on
   // the CPU; their number caps how many writes can share one group commit. With 4, eight
   // clients creating runs got at most 4 creations per fsync.
@@ -162,19 +150,13 @@ int run_serve(const ServeOptions& options) {
   engine.enable_dependency_auto_start();
   // Runs left alone above because their controller (an embedded CLI) was alive are
   // looked at again now and then: once that process is gone, they are reconciled too.
-  std::chrono::milliseconds sweep_interval(30000);
-  if (const char* ms = std::getenv("AGENTRY_RECONCILE_INTERVAL_MS"); ms && std::atol(ms) > 0)
-    sweep_interval = std::chrono::milliseconds(std::atol(ms));
-  (*stack)->start_owner_sweep(sweep_interval);
+  (*stack)->start_owner_sweep(settings.reconcile_interval);
   // Changes an embedded CLI commits (a run it drove ended, a schedule it set) are
   // noticed within a second: streams wake, dependents start, schedules are armed.
-  std::chrono::milliseconds watch_interval(1000);
-  if (const char* ms = std::getenv("AGENTRY_FOREIGN_CHANGE_INTERVAL_MS"); ms && std::atol(ms) > 0)
-    watch_interval = std::chrono::milliseconds(std::atol(ms));
-  (*stack)->start_foreign_change_watch(watch_interval);
+  (*stack)->start_foreign_change_watch(settings.foreign_change_interval);
   // Completion notifications: only the serving daemon delivers them, those queued while
   // no daemon ran (by embedded CLIs, or left over from the last daemon) first.
-  notify::Notifier notifier((*stack)->database(), (*stack)->bus(), notify::NotifierOptions::from_environment());
+  notify::Notifier notifier((*stack)->database(), (*stack)->bus(), notify::NotifierOptions::from_settings(settings));
   notifier.start();
   // Schedules after reconciliation (the reference's order): missed occurrences are
   // recorded, not started late; the rest are armed on one timer.

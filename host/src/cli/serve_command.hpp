@@ -1,6 +1,8 @@
 #pragma once
 // `agentry serve`: the local control plane.
 
+#include "core/settings.hpp"
+
 #include <string>
 
 namespace agentry::cli {
@@ -10,6 +12,7 @@ struct ServeOptions {
 };
 
 /// Runs the daemon until SIGINT (returns 130) or SIGTERM (returns 0).
-int run_serve(const ServeOptions& options);
+/// `settings`: parsed once at start (core/settings.hpp).
+int run_serve(const ServeOptions& options, const core::Settings& settings);
 
 }  // namespace agentry::cli

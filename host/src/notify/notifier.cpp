@@ -14,28 +14,13 @@
 namespace agentry::notify {
 namespace json = boost::json;
 
-namespace {
-
-std::optional<long> env_ms(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return std::nullopt;
-  char* end = nullptr;
-  long n = std::strtol(v, &end, 10);
-  if (*end != '\0' || n <= 0) return std::nullopt;
-  return n;
-}
-
-}  // namespace
-
-NotifierOptions NotifierOptions::from_environment() {
+NotifierOptions NotifierOptions::from_settings(const core::Settings& settings) {
   NotifierOptions o;
-  if (auto ms = env_ms("AGENTRY_NOTIFY_POLL_MS")) o.poll = std::chrono::milliseconds(*ms);
-  if (const char* b = std::getenv("AGENTRY_NOTIFY_BACKOFF_MS"); b && *b) o.retry.backoff = parse_backoff(b);
-  if (auto ms = env_ms("AGENTRY_NOTIFY_TIMEOUT_MS")) {
-    o.webhook.total_timeout = std::chrono::milliseconds(*ms);
-    o.webhook.connect_timeout = std::min(o.webhook.connect_timeout, o.webhook.total_timeout);
-    o.command.timeout = std::chrono::milliseconds(*ms);
-  }
+  o.poll = settings.notify_poll;
+  o.retry.backoff = settings.notify_backoff;
+  o.webhook.total_timeout = settings.notify_timeout;
+  o.webhook.connect_timeout = std::min(o.webhook.connect_timeout, o.webhook.total_timeout);
+  o.command.timeout = settings.notify_timeout;
   return o;
 }
 

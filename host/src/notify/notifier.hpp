@@ -14,6 +14,7 @@
 // answer: delivery is at least once, and every attempt carries the same idempotency key.
 
 #include "core/executor.hpp"
+#include "core/settings.hpp"
 #include "events/event_bus.hpp"
 #include "notify/command.hpp"
 #include "notify/retry_policy.hpp"
@@ -39,9 +40,9 @@ struct NotifierOptions {
   std::size_t workers = 2;  // deliveries in flight at once
   std::string user_agent = "agentry";
 
-  /// Defaults, changed by AGENTRY_NOTIFY_POLL_MS, AGENTRY_NOTIFY_BACKOFF_MS ("1000,5000"),
-  /// AGENTRY_NOTIFY_TIMEOUT_MS (webhook total and command timeout).
-  static NotifierOptions from_environment();
+  /// AGENTRY_NOTIFY_POLL_MS, AGENTRY_NOTIFY_BACKOFF_MS ("1000,5000") and
+  /// AGENTRY_NOTIFY_TIMEOUT_MS (webhook total and command timeout), as parsed at start.
+  static NotifierOptions from_settings(const core::Settings& settings);
 };
 
 class Notifier {

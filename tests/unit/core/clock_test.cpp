@@ -27,6 +27,13 @@ TEST(FormatIso8601, SortsLexicographicallyInTimeOrder) {
   EXPECT_LT(format_iso8601(9'999'999'999), format_iso8601(10'000'000'000));
 }
 
+TEST(ParseIso8601, ReadsBackWhatFormatWrote) {
+  for (std::int64_t ms : {std::int64_t{0}, std::int64_t{1'700'000'000'123}, std::int64_t{951'782'400'000}})
+    EXPECT_EQ(parse_iso8601(format_iso8601(ms)), ms);
+  for (const char* bad : {"", "2023-11-14", "2023-11-14T22:13:20Z", "2023-11-14T22:13:20.123+01:00", "nonsense-text-24-chars!!"})
+    EXPECT_FALSE(parse_iso8601(bad).has_value()) << bad;
+}
+
 TEST(NowIso8601, IsUtcWithMilliseconds) {
   const std::string now = now_iso8601();
   EXPECT_TRUE(std::regex_match(now, std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)"))) << now;

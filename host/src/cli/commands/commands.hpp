@@ -190,6 +190,11 @@ std::string describe_schedule(const boost::json::value& run);
 /// Answers an approval the run's agent waits on (`show` lists them).
 int approve_command(CommandContext& ctx, const std::string& run_id, const std::string& approval_id, bool deny);
 
+// --- commands/config_command.cpp: config ---
+
+/// The effective settings (core/settings.hpp): name, value, where it came from, meaning.
+int config_command(CommandContext& ctx);
+
 // --- commands/trust_commands.cpp: trust ---
 
 struct TrustOptions {

@@ -1,0 +1,85 @@
+#pragma once
+// Every documented AGENTRY_* setting, parsed once when agentry starts, from the
+// environment (and the flags that stand for some of them). A value that does not parse
+// or is out of range is an error naming the variable, the value and what is allowed:
+// never silently replaced by the default, as `atol` used to. `agentry config` prints the
+// effective settings and where each came from.
+
+#include "core/result.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentry::core {
+
+/// Where an effective setting came from.
+enum class SettingOrigin { built_in, environment, flag };
+std::string_view to_string(SettingOrigin origin);
+
+struct Settings {
+  // Where things are (empty: the defaults cli/paths.hpp works out).
+  std::string listen = "ws://127.0.0.1:4773/";
+  std::string connect;
+  std::string home;
+  std::string config_dir;
+  std::string web_dir;
+  std::string web_base_path;
+  std::string plugin_path;
+  std::string log_level = "info";
+
+  // The HTTP server.
+  std::chrono::milliseconds http_read_timeout{30000};
+  std::chrono::milliseconds http_idle_timeout{5000};
+  std::chrono::milliseconds http_write_timeout{30000};
+  std::chrono::milliseconds sse_heartbeat{15000};
+  std::int64_t http_max_connections = 512;
+  bool auth_enabled = false;
+  bool token_set = false;  // the token itself is never kept here, nor shown
+
+  // Runs.
+  int max_call_depth = 8;
+  int min_recurrence_interval_sec = 300;
+  std::chrono::milliseconds interrupt_grace{10000};
+  std::chrono::milliseconds daemon_lock_wait{30000};
+  std::vector<std::string> project_env_allow;
+  int child_resume_limit = 6;
+  int child_resume_window_sec = 60;
+  int max_live_children = 32;
+
+  // Background work of a serving daemon.
+  std::chrono::milliseconds notify_poll{1000};
+  std::vector<std::chrono::milliseconds> notify_backoff{std::chrono::milliseconds(1000), std::chrono::milliseconds(5000)};
+  std::chrono::milliseconds notify_timeout{10000};
+  std::chrono::milliseconds foreign_change_interval{1000};
+  std::chrono::milliseconds reconcile_interval{30000};
+
+  /// Every setting as `agentry config` shows it, in the order of the table.
+  struct Entry {
+    std::string name;      // the environment variable
+    std::string value;     // as effective; "(set)" for a secret
+    SettingOrigin origin;
+    std::string meaning;   // one line
+  };
+  std::vector<Entry> entries;
+};
+
+/// Looks a variable up: nullopt when unset.
+using SettingLookup = std::function<std::optional<std::string>(std::string_view name)>;
+
+/// Parses every setting from `env`, then from `flags` (variable name -> value, e.g.
+/// {"AGENTRY_LISTEN", "ws://127.0.0.1:0/"} for --listen), which win. An empty variable
+/// counts as unset. VALIDATION_FAILED for the first bad value, its message naming the
+/// variable, the value and what is allowed; details { variable, value, allowed }.
+Result<Settings> parse_settings(const SettingLookup& env,
+                                const std::vector<std::pair<std::string, std::string>>& flags = {});
+
+/// This process's environment as a SettingLookup.
+SettingLookup process_settings_env();
+
+}  // namespace agentry::core
