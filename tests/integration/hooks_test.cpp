@@ -524,7 +524,7 @@ TEST_F(HooksTest, SlowTaskTransitionHooksNeverHoldTheRequestWorkers) {
   // wait on the request count the daemon has accepted instead: a short settle).
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   std::vector<double> latencies;
-  for (int i = 0; i < 100; ++i) {
+  for (int i = 0; i < 200; ++i) {
     const auto started = std::chrono::steady_clock::now();
     auto daemon = client().get("/api/daemon");
     latencies.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
@@ -535,7 +535,7 @@ TEST_F(HooksTest, SlowTaskTransitionHooksNeverHoldTheRequestWorkers) {
   EXPECT_EQ(answered_while_measuring, 0) << "the hooks ended before the measurement did: it measured nothing";
   EXPECT_EQ(approved.load(), 20);
   std::sort(latencies.begin(), latencies.end());
-  EXPECT_LT(latencies[98], 50.0) << "GET /api/daemon p99 while 20 taskTransition hooks ran; max " << latencies.back();
+  EXPECT_LT(latencies[197], 50.0) << "GET /api/daemon p99 while 20 taskTransition hooks ran; max " << latencies.back();
   for (const auto& run : runs)
     EXPECT_EQ(client().get("/api/runs/" + run + "/tasks/t").json().at("task").at("status"), "completed");
 }
