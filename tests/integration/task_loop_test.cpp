@@ -226,6 +226,10 @@ TEST_F(TaskLoopAuthTest, ALiveRunsTokenReachesItsOwnRoutesAndNoOthers) {
            {"GET", "/api/runs?global=true"},
            {"GET", "/api/agents"},
            {"GET", "/api/events/run-summaries"},
+           {"GET", "/api/projects/trusted"},
+           {"GET", "/api/projects/trust?dir=" + work_.string()},
+           {"POST", "/api/projects/trust"},
+           {"POST", "/api/projects/trust/revoke"},
            {"GET", "/api/runs/" + other_id + "/events/timeline"}}) {
     auto response = agent.request(method, path, method == "GET" ? "" : R"({"status":"completed"})");
     EXPECT_EQ(response.status, 403) << method << " " << path << ": " << response.body;
