@@ -3,6 +3,7 @@
 
 #include <sqlite3.h>
 
+#include <fstream>
 #include <thread>
 
 namespace agentry::integration {
@@ -102,8 +103,19 @@ TEST_F(DaemonTest, ASecondDaemonOnTheSameHomeIsRefused) {
 
 TEST_F(DaemonTest, ASecondDaemonStartsOnceTheFirstHasStopped) {
   test::DaemonProcess second({.home = home_, .config_dir = config_});
-  std::thread stopper([this] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // The first stops once the second says it waits for it (a sanitized binary takes about
+  // a second just to start, so a fixed delay would stop the first before anyone waits).
+  // Both write the home's log; only the second ever waits.
+  const auto log = second.stderr_path();
+  std::thread stopper([this, log] {
+    auto waits = [&log] {
+      std::ifstream in(log);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      return text.find("waiting for the daemon that serves") != std::string::npos;
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!waits() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     daemon_->stop();
   });
   EXPECT_NO_THROW(second.start());

@@ -47,6 +47,17 @@ class WorkspaceApiTest : public DaemonTest {
                        "initial");
     test::write_file(dir_.path() / "secret.txt", "top secret\n");
   }
+  /// The run's detail once its diffstat is written (when the attempt ends; the status
+  /// may settle first), or as it is after 5 s.
+  json::object wait_for_diffstat(const std::string& id) {
+    json::object run;
+    for (int i = 0; i < 100; ++i) {
+      run = get_run(id);
+      if (!run.at("diffstat").is_null()) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return run;
+  }
   std::string workspace(const std::string& run_id, const std::string& what) {
     return "/api/runs/" + run_id + "/workspace/" + what;
   }
@@ -235,12 +246,7 @@ TEST_F(WorkspaceApiTest, ARunsDiffAndDiffstatOmitAHardLinkItMade) {
   auto id = start_agent_run("linker");
   ASSERT_FALSE(id.empty());
   wait_until_settled(id);
-  json::object run;
-  for (int i = 0; i < 100; ++i) {
-    run = get_run(id);
-    if (!run.at("diffstat").is_null()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  json::object run = wait_for_diffstat(id);
   ASSERT_FALSE(run.at("diffstat").is_null()) << json::serialize(run);
   EXPECT_EQ(run.at("diffstat").at("files").as_int64(), 2);
   EXPECT_EQ(run.at("diffstat").at("additions").as_int64(), 1) << "the hard link's lines were counted";
@@ -360,13 +366,7 @@ TEST_F(WorkspaceApiTest, ARunsOwnDiffIsExactOnADirtyTreeAndItsSummaryHasADiffsta
   auto id = start_agent_run("editor");
   ASSERT_FALSE(id.empty());
   wait_until_settled(id);
-  // The diffstat is written when the attempt ends; the status may settle first.
-  json::object run;
-  for (int i = 0; i < 100; ++i) {
-    run = get_run(id);
-    if (!run.at("diffstat").is_null()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  json::object run = wait_for_diffstat(id);
   ASSERT_FALSE(run.at("diffstat").is_null()) << json::serialize(run);
   EXPECT_EQ(run.at("diffstat").at("files").as_int64(), 2);
   EXPECT_EQ(run.at("diffstat").at("additions").as_int64(), 2);

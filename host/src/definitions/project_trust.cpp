@@ -1,5 +1,7 @@
 #include "definitions/project_trust.hpp"
 
+#include "core/text.hpp"
+
 #include <openssl/evp.h>
 
 #include <algorithm>
@@ -33,13 +35,7 @@ class Digest {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
     EVP_DigestFinal_ex(ctx_.get(), digest, &length);
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned i = 0; i < length; ++i) {
-      out += digits[digest[i] >> 4];
-      out += digits[digest[i] & 15];
-    }
-    return out;
+    return core::lower_hex(digest, length);
   }
 
  private:

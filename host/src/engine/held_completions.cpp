@@ -5,10 +5,10 @@
 #include "engine/engine.hpp"
 
 #include "core/clock.hpp"
+#include "core/lifecycle.hpp"
 #include "core/log.hpp"
 #include "engine/child_resume_limits.hpp"
 #include "engine/dependencies.hpp"
-#include "engine/mutation_support.hpp"
 #include "engine/queued_delivery.hpp"
 #include "store/queued_message_repository.hpp"
 
@@ -51,12 +51,9 @@ void Engine::resume_held_completions(const std::string& parent_id) {
     if (core::refusal(core::Operation::resume, core::facts_of(*run)) || !backends_.has(run->frozen.backend) ||
         !detail::check_dependencies_met(c, *run, "resume"))
       return std::optional<core::Run>{};  // as for a completion delivered at once: it stays queued
-    auto text = detail::deliver_queued_messages(c, *run, config_.controller_id, Actor{"daemon"}, false,
-                                                &config_.task_prompt);
+    auto text = detail::resume_with_queue(c, *run, config_.controller_id, Actor{"daemon"}, false, &config_.task_prompt);
     if (!text) return std::optional<core::Run>{};
     prompt = std::move(*text);
-    detail::touch(*run);
-    store::RunRepository::update(c, *run);
     return std::optional<core::Run>(std::move(*run));
   });
   if (!resumed) {

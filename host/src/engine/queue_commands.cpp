@@ -109,12 +109,9 @@ core::Result<int> Engine::deliver_queued_after_restart() {
                        {{"runId", id}, {"backend", run->frozen.backend}});
         return std::optional<core::Run>{};
       }
-      auto text = detail::deliver_queued_messages(c, *run, config_.controller_id, daemon, true,
-                                                    &config_.task_prompt);
+      auto text = detail::resume_with_queue(c, *run, config_.controller_id, daemon, true, &config_.task_prompt);
       if (!text) return std::optional<core::Run>{};
       prompt = std::move(*text);
-      detail::touch(*run);
-      store::RunRepository::update(c, *run);
       return std::optional<core::Run>(std::move(*run));
     });
     if (!delivered) return delivered.failure();

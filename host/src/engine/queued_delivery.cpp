@@ -3,6 +3,7 @@
 #include "core/lifecycle.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/queued_message_repository.hpp"
+#include "store/run_repository.hpp"
 
 namespace agentry::engine::detail {
 
@@ -44,6 +45,15 @@ std::optional<std::string> deliver_queued_messages(store::Connection& c, core::R
                            {"length", prompt.size()}};
   if (recovered) data["recovered"] = true;
   append_audit(c, run.id, "run.resumed", actor, std::move(data));
+  return prompt;
+}
+
+std::optional<std::string> resume_with_queue(store::Connection& c, core::Run& run, const std::string& controller_id,
+                                             const Actor& actor, bool recovered, const TaskPromptSettings* tasks) {
+  auto prompt = deliver_queued_messages(c, run, controller_id, actor, recovered, tasks);
+  if (!prompt) return std::nullopt;
+  touch(run);
+  store::RunRepository::update(c, run);
   return prompt;
 }
 

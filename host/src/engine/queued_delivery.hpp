@@ -39,4 +39,9 @@ std::optional<std::string> deliver_queued_messages(store::Connection& c, core::R
                                                    const std::string& controller_id, const Actor& actor,
                                                    bool recovered = false, const TaskPromptSettings* tasks = nullptr);
 
+/// deliver_queued_messages() for a run no live session holds (startup recovery, held
+/// child completions), the run saved with it. Returns the prompt when a session opened.
+std::optional<std::string> resume_with_queue(store::Connection& c, core::Run& run, const std::string& controller_id,
+                                             const Actor& actor, bool recovered, const TaskPromptSettings* tasks);
+
 }  // namespace agentry::engine::detail

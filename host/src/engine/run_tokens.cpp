@@ -1,6 +1,7 @@
 #include "engine/run_tokens.hpp"
 
 #include "core/clock.hpp"
+#include "core/text.hpp"
 #include "store/run_token_repository.hpp"
 
 #include <openssl/evp.h>
@@ -35,13 +36,7 @@ std::string token_sha256(std::string_view token) {
   unsigned length = 0;
   if (EVP_Digest(token.data(), token.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1)
     throw std::runtime_error("SHA-256 failed");
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < length; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  return core::lower_hex(digest.data(), length);
 }
 
 core::Result<std::string> issue_run_token(store::Database& db, const std::string& run_id) {

@@ -1,5 +1,7 @@
 #include "notify/signature.hpp"
 
+#include "core/text.hpp"
+
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
@@ -15,14 +17,7 @@ std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
   const auto* d = data.empty() ? &empty : reinterpret_cast<const unsigned char*>(data.data());
   if (!HMAC(EVP_sha256(), k, static_cast<int>(key.size()), d, data.size(), mac, &length))
     throw std::runtime_error("HMAC-SHA256 failed");
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(digits[mac[i] >> 4]);
-    out.push_back(digits[mac[i] & 0x0f]);
-  }
-  return out;
+  return core::lower_hex(mac, length);
 }
 
 std::string signature_header(std::string_view secret, std::string_view body) {

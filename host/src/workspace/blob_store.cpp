@@ -1,6 +1,7 @@
 #include "workspace/blob_store.hpp"
 
 #include "core/log.hpp"
+#include "core/text.hpp"
 
 #include <openssl/evp.h>
 
@@ -37,13 +38,7 @@ struct BlobWriter::Hash {
     std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
     unsigned int n = 0;
     EVP_DigestFinal_ex(ctx, digest.data(), &n);
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < n; ++i) {
-      out += digits[digest[i] >> 4];
-      out += digits[digest[i] & 0xf];
-    }
-    return out;
+    return core::lower_hex(digest.data(), n);
   }
   EVP_MD_CTX* ctx;
 };
