@@ -18,11 +18,5 @@ int lineage_depth(store::Connection& c, const core::Run& run, int limit = 64);
 
 /// How many runs may nest (a top-level run is 1 deep) unless AGENTRY_MAX_CALL_DEPTH says.
 inline constexpr int default_max_call_depth = 8;
-/// The largest AGENTRY_MAX_CALL_DEPTH accepted: deeper chains are read to check them.
-inline constexpr int max_call_depth_limit = 1000;
-
-/// AGENTRY_MAX_CALL_DEPTH's value: a whole number from 1 to max_call_depth_limit, else
-/// nullopt (the caller keeps the default and says so).
-std::optional<int> parse_max_call_depth(std::string_view text);
 
 }  // namespace agentry::engine

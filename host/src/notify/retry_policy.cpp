@@ -10,22 +10,6 @@ std::chrono::milliseconds RetryPolicy::delay_after(int failed_attempts) const {
   return backoff[std::min(i, backoff.size() - 1)];
 }
 
-std::vector<std::chrono::milliseconds> parse_backoff(std::string_view text) {
-  std::vector<std::chrono::milliseconds> out;
-  while (!text.empty()) {
-    auto comma = text.find(',');
-    auto item = text.substr(0, comma);
-    long long ms = 0;
-    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), ms);
-    if (ec != std::errc() || end != item.data() + item.size() || ms < 0 || ms > 24LL * 3600 * 1000)
-      return RetryPolicy{}.backoff;
-    out.emplace_back(ms);
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
-  }
-  return out.empty() ? RetryPolicy{}.backoff : out;
-}
-
 void apply_attempt(store::OutboxEntry& entry, const AttemptOutcome& outcome, const RetryPolicy& policy,
                    std::int64_t now_ms, const std::string& now_iso) {
   entry.attempts += 1;

@@ -22,10 +22,6 @@ struct RetryPolicy {
   std::chrono::milliseconds delay_after(int failed_attempts) const;
 };
 
-/// `AGENTRY_NOTIFY_BACKOFF_MS`-style text: comma-separated milliseconds ("1000,5000").
-/// Returns the default backoff when `text` is empty or malformed.
-std::vector<std::chrono::milliseconds> parse_backoff(std::string_view text);
-
 struct AttemptOutcome {
   bool delivered = false;
   bool permanent = false;  // retrying cannot help (the target is misconfigured)

@@ -227,13 +227,6 @@ TEST_F(EngineTest, RunsNestAtMostMaxCallDepthDeep) {
   EXPECT_TRUE(engine_->init(request, actor_).ok());
 }
 
-TEST(MaxCallDepth, ParsesWholeNumbersInRange) {
-  EXPECT_EQ(parse_max_call_depth("8"), 8);
-  EXPECT_EQ(parse_max_call_depth("1"), 1);
-  EXPECT_EQ(parse_max_call_depth("1000"), 1000);
-  for (const char* bad : {"", "0", "-1", "1001", "eight", "8 ", "2.5"}) EXPECT_EQ(parse_max_call_depth(bad), std::nullopt) << bad;
-}
-
 TEST_F(EngineTest, VarsRememberWhereTheyCameFromAndEnvValuesAreRedacted) {
   write_config("assignments/deploy/assignment.md", R"(---
 schemaVersion: 1

@@ -65,13 +65,5 @@ TEST(RetryPolicy, TheLastBackoffRepeats) {
   EXPECT_EQ(policy.delay_after(4), milliseconds(20));
 }
 
-TEST(RetryPolicy, BackoffParsesCommaSeparatedMillisecondsAndFallsBackOnNonsense) {
-  EXPECT_EQ(parse_backoff("100,250"), (std::vector<milliseconds>{milliseconds(100), milliseconds(250)}));
-  EXPECT_EQ(parse_backoff("0"), (std::vector<milliseconds>{milliseconds(0)}));
-  EXPECT_EQ(parse_backoff("abc"), RetryPolicy{}.backoff);
-  EXPECT_EQ(parse_backoff("100,-1"), RetryPolicy{}.backoff);
-  EXPECT_EQ(parse_backoff(""), RetryPolicy{}.backoff);
-}
-
 }  // namespace
 }  // namespace agentry::notify

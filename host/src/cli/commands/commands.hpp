@@ -13,9 +13,6 @@
 
 namespace agentry::cli {
 
-/// The nesting limit `run` enforces through AGENTRY_CALL_DEPTH, unless AGENTRY_MAX_CALL_DEPTH sets another.
-inline constexpr int max_call_depth = 8;
-
 // --- commands/run_commands.cpp: run, init, ready, resume, reconfigure, abort ---
 
 /// A message given inline (-m) or read from a file (--message-file, "-" for stdin);

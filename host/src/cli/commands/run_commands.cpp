@@ -7,7 +7,6 @@
 #include "cli/follow.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/render.hpp"
-#include "engine/lineage.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -108,8 +107,8 @@ bool waits_on_dependencies(const core::Error& error) {
   return reason && *reason == "unmet_dependencies";
 }
 
-/// Refuses to nest deeper than max_call_depth: an agent starting agents in a loop.
-core::Result<void> check_call_depth(const Environment& env) {
+/// Refuses to nest deeper than AGENTRY_MAX_CALL_DEPTH (`limit`): an agent starting agents in a loop.
+core::Result<void> check_call_depth(const Environment& env, int limit) {
   std::string text = env.get(env_call_depth);
   if (text.empty()) return core::ok();
   int depth = 0;
@@ -117,8 +116,6 @@ core::Result<void> check_call_depth(const Environment& env) {
   if (ec != std::errc{} || end != text.data() + text.size() || depth < 0)
     return core::fail(core::ErrorCode::invalid_request,
                       std::string(env_call_depth) + " must be a non-negative integer (got '" + text + "')");
-  // The daemon's limit, when the environment sets one (agents inherit it).
-  const int limit = engine::parse_max_call_depth(env.get("AGENTRY_MAX_CALL_DEPTH")).value_or(max_call_depth);
   if (depth >= limit)
     return core::fail(core::ErrorCode::conflict,
                       "refusing to start a run nested " + std::to_string(depth + 1) + " deep (" + env_call_depth + "=" +
@@ -221,7 +218,7 @@ core::Result<std::optional<std::string>> read_message(const MessageInput& input,
 int start_command(CommandContext& ctx, const StartOptions& o, bool start) {
   if (start) {
     if (o.detach && !ctx.connected()) return refuse_detach(ctx);
-    if (auto ok = check_call_depth(ctx.env()); !ok) return ctx.report(ok.error());
+    if (auto ok = check_call_depth(ctx.env(), ctx.global().settings.max_call_depth); !ok) return ctx.report(ok.error());
   }
   auto message = read_message(o.message, ctx.env());
   if (!message) return ctx.report(message.error());
