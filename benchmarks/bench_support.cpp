@@ -28,9 +28,9 @@ BenchEnvironment::BenchEnvironment(const std::string& name, bool synchronous_ful
       << "---\nschemaVersion: 1\nmessage: \"Build {{feature}}.\"\nvars:\n  feature:\n    type: string\n    required: true\n"
          "tasks:\n  - id: plan\n    title: Plan {{feature}}\n  - id: build\n    title: Build it\n"
          "  - id: review\n    title: Review it\n---\nWork carefully in {{cwd}}.\n";
-  store::DatabaseOptions options;
+  sqlite_store::SqliteOptions options;
   options.synchronous_full = synchronous_full;
-  auto db = store::Database::open(root_ / "home/agentry.db", options);
+  auto db = sqlite_store::SqliteStore::open(root_ / "home/agentry.db", options);
   if (!db) {
     std::fprintf(stderr, "cannot open benchmark database: %s\n", db.error().message.c_str());
     std::abort();
@@ -64,7 +64,7 @@ void BenchEnvironment::seed_runs(int count, const std::string& cwd_prefix, int d
   const std::int64_t base = core::now_ms() - count;
   constexpr int batch = 5000;
   for (int start = 0; start < count; start += batch) {
-    auto written = db_->write<bool>([&](store::Connection& c) -> core::Result<bool> {
+    auto written = db_->write<bool>([&](store::Transaction& c) -> core::Result<bool> {
       for (int i = start; i < std::min(count, start + batch); ++i) {
         core::Run run = *model;
         char id[16];
@@ -73,10 +73,10 @@ void BenchEnvironment::seed_runs(int count, const std::string& cwd_prefix, int d
         run.run_group_id = id;
         run.cwd = cwd_prefix + std::to_string(i % distinct_cwds);
         run.created_at = run.updated_at = core::format_iso8601(base + i);
-        store::RunRepository::insert(c, run);
+        c.runs().insert(run);
         for (auto task : *tasks) {
           task.run_id = run.id;
-          store::TaskRepository::insert(c, task);
+          c.tasks().insert(task);
         }
       }
       return true;

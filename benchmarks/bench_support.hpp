@@ -6,7 +6,7 @@
 #include "engine/engine.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
-#include "store/database.hpp"
+#include "sqlite_store/store.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -20,7 +20,7 @@ class BenchEnvironment {
   ~BenchEnvironment();
 
   engine::Engine& engine() { return *engine_; }
-  store::Database& db() { return *db_; }
+  store::Store& db() { return *db_; }
   engine::InitRequest request(const std::string& feature) const;
   /// Inserts `count` initialized runs (3 tasks each) in bulk, bypassing definitions.
   void seed_runs(int count, const std::string& cwd_prefix, int distinct_cwds);
@@ -29,7 +29,7 @@ class BenchEnvironment {
  private:
   std::filesystem::path root_;
   std::filesystem::path work_;
-  std::unique_ptr<store::Database> db_;
+  std::unique_ptr<sqlite_store::SqliteStore> db_;
   plugins::PluginRegistry plugins_;
   core::ThreadPool pool_{2};
   events::EventBus bus_;

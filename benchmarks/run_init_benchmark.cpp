@@ -22,7 +22,7 @@ void BM_InitRun(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
   if (state.thread_index() == 0) {
-    auto stats = environment->db().writer().stats();
+    auto stats = environment->db().write_stats();
     state.counters["jobs_per_commit"] =
         stats.transactions ? static_cast<double>(stats.jobs) / static_cast<double>(stats.transactions) : 0;
   }

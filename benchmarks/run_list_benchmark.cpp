@@ -22,11 +22,11 @@ BenchEnvironment& seeded(int runs) {
   return *env;
 }
 
-void list_page(benchmark::State& state, store::RunQuery query) {
+void list_page(benchmark::State& state, core::RunQuery query) {
   auto& env = seeded(static_cast<int>(state.range(0)));
   if (state.range(1) != 0) {
     // A deep page: walk to the middle once, then measure that page.
-    store::RunQuery walk = query;
+    core::RunQuery walk = query;
     for (int i = 0; i < state.range(0) / 2 / static_cast<int>(query.limit); ++i) {
       auto page = env.engine().list(walk);
       if (!page || !page->next_cursor) break;
@@ -42,11 +42,11 @@ void list_page(benchmark::State& state, store::RunQuery query) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(query.limit));
 }
 
-void BM_ListGlobalPage(benchmark::State& state) { list_page(state, store::RunQuery{}); }
+void BM_ListGlobalPage(benchmark::State& state) { list_page(state, core::RunQuery{}); }
 
 void BM_ListCwdPage(benchmark::State& state) {
-  store::RunQuery q;
-  q.scope = store::RunQuery::Scope::cwd;
+  core::RunQuery q;
+  q.scope = core::RunQuery::Scope::cwd;
   q.value = "/work/project-7";
   list_page(state, q);
 }

@@ -9,6 +9,8 @@
 #include "core/clock.hpp"
 #include "engine/scheduler.hpp"
 #include "store/schedule_repository.hpp"
+#include "store/transaction.hpp"
+#include "store/run_repository.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -60,10 +62,11 @@ BenchEnvironment& startup_environment() {
     env = std::make_unique<BenchEnvironment>("schedule-startup", false);
     env->seed_runs(100000, "/work/project-", 20);
     // 10,000 of them get a one-time schedule an hour or more away.
-    auto scheduled = env->db().write<int>([](store::Connection& c) -> core::Result<int> {
-      auto s = c.prepare("SELECT id FROM runs LIMIT 10000");
+    auto scheduled = env->db().write<int>([](store::Transaction& c) -> core::Result<int> {
+      core::RunQuery first;
+      first.limit = 10000;
       std::vector<std::string> ids;
-      while (s.step()) ids.push_back(s.column_text(0));
+      for (const auto& run : c.runs().list(first).runs) ids.push_back(run.id);
       const std::int64_t base = core::now_ms() + 3600 * 1000;
       int i = 0;
       for (const auto& id : ids) {
@@ -73,7 +76,7 @@ BenchEnvironment& startup_environment() {
         schedule.spec.at_ms = base + i * 1000;
         schedule.next_ms = schedule.spec.at_ms;
         schedule.updated_at = core::now_iso8601();
-        store::ScheduleRepository::put(c, schedule);
+        c.schedules().put(schedule);
         ++i;
       }
       return i;

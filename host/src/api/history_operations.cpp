@@ -13,7 +13,7 @@ namespace {
 
 struct PageRequest {
   std::string run_id;
-  store::EventPageQuery query;
+  core::EventPageQuery query;
 };
 
 Result<PageRequest> page_of(const OperationRequest& request) {
@@ -58,7 +58,7 @@ json::value first_cursor(const std::vector<Event>& events) {
 
 /// The cursor of the last event of the page; when it is empty, where the page started.
 template <typename Event>
-std::int64_t last_cursor(const std::vector<Event>& events, const store::EventPageQuery& q) {
+std::int64_t last_cursor(const std::vector<Event>& events, const core::EventPageQuery& q) {
   return events.empty() ? q.after : events.back().cursor;
 }
 

@@ -223,8 +223,8 @@ core::Result<engine::NewTask> parse_new_task(const JsonBody& body) {
   return t;
 }
 
-core::Result<store::RunQuery> parse_run_query(const std::map<std::string, std::string>& query) {
-  store::RunQuery q;
+core::Result<core::RunQuery> parse_run_query(const std::map<std::string, std::string>& query) {
+  core::RunQuery q;
   int scopes = 0;
   auto get = [&](const char* key) -> const std::string* {
     auto it = query.find(key);
@@ -232,17 +232,17 @@ core::Result<store::RunQuery> parse_run_query(const std::map<std::string, std::s
   };
   if (auto* v = get("cwd")) {
     ++scopes;
-    q.scope = store::RunQuery::Scope::cwd;
+    q.scope = core::RunQuery::Scope::cwd;
     q.value = *v;
   }
   if (auto* v = get("repo")) {
     ++scopes;
-    q.scope = store::RunQuery::Scope::repo;
+    q.scope = core::RunQuery::Scope::repo;
     q.value = *v;
   }
   if (auto* v = get("runGroupId")) {
     ++scopes;
-    q.scope = store::RunQuery::Scope::group;
+    q.scope = core::RunQuery::Scope::group;
     q.value = *v;
     if (!core::is_valid_key(*v))
       return core::fail(ErrorCode::invalid_request, "runGroupId is empty or malformed", {{"parameter", "runGroupId"}});
@@ -251,15 +251,15 @@ core::Result<store::RunQuery> parse_run_query(const std::map<std::string, std::s
     if (*v != "true")
       return core::fail(ErrorCode::invalid_request, "global must be 'true' when given", {{"parameter", "global"}});
     ++scopes;
-    q.scope = store::RunQuery::Scope::global;
+    q.scope = core::RunQuery::Scope::global;
   }
   // No scope lists every run, as the reference does.
-  if (scopes == 0) q.scope = store::RunQuery::Scope::global;
+  if (scopes == 0) q.scope = core::RunQuery::Scope::global;
   if (scopes > 1)
     return core::fail(ErrorCode::invalid_request,
                       "give exactly one of cwd=<path>, repo=<path>, global=true or runGroupId=<id>",
                       {{"reason", scopes == 0 ? "missing_scope" : "conflicting_scopes"}});
-  if (q.scope == store::RunQuery::Scope::cwd || q.scope == store::RunQuery::Scope::repo) {
+  if (q.scope == core::RunQuery::Scope::cwd || q.scope == core::RunQuery::Scope::repo) {
     if (q.value.empty() || q.value[0] != '/')
       return core::fail(ErrorCode::invalid_request, "cwd and repo must be absolute paths");
     // Runs store canonical paths; compare like with like.
@@ -281,7 +281,7 @@ core::Result<store::RunQuery> parse_run_query(const std::map<std::string, std::s
     q.limit = static_cast<std::size_t>(n);
   }
   if (auto* v = get("cursor")) {
-    if (!store::is_valid_page_cursor(*v))
+    if (!core::is_valid_run_page_cursor(*v))
       return core::fail(ErrorCode::invalid_request, "cursor is malformed; pass nextCursor from a previous page",
                         {{"parameter", "cursor"}});
     q.after = *v;

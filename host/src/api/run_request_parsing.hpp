@@ -4,7 +4,7 @@
 
 #include "api/json_body.hpp"
 #include "engine/requests.hpp"
-#include "store/run_repository.hpp"
+#include "core/pages.hpp"
 
 #include <map>
 #include <string>
@@ -22,6 +22,6 @@ core::Result<engine::NewTask> parse_new_task(const JsonBody& body);
 
 /// GET /api/runs query: exactly one of cwd, repo, global=true, runGroupId; plus
 /// includeArchived, limit (1-500, default 100) and cursor.
-core::Result<store::RunQuery> parse_run_query(const std::map<std::string, std::string>& query);
+core::Result<core::RunQuery> parse_run_query(const std::map<std::string, std::string>& query);
 
 }  // namespace agentry::api

@@ -64,7 +64,7 @@ class TimelineStream final : public EventStream {
   StreamBatch poll(std::size_t max_frames, bool look_in_store) override {
     auto history = [this](std::int64_t after, std::int64_t upto,
                           std::size_t limit) -> std::optional<std::vector<Frame>> {
-      store::EventPageQuery q{.after = after, .limit = limit, .upto = upto, .stored_payload = true};
+      core::EventPageQuery q{.after = after, .limit = limit, .upto = upto, .stored_payload = true};
       auto page = engine_.timeline(run_id_, q);
       if (!page) return std::nullopt;
       std::vector<Frame> frames;
@@ -107,7 +107,7 @@ class AuditStream final : public StreamBase {
 
   StreamBatch poll(std::size_t max_frames, bool) override {
     StreamBatch out;
-    auto page = engine_.audit(run_id_, store::EventPageQuery{cursor_, max_frames});
+    auto page = engine_.audit(run_id_, core::EventPageQuery{cursor_, max_frames});
     if (!page) return out.closed = true, out;
     for (const auto& e : *page)
       out.frames.push_back(events::make_frame(json::serialize(events::audit_event_json(e)), e.cursor));

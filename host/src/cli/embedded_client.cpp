@@ -60,6 +60,6 @@ void EmbeddedClient::unsubscribe(const std::string& subscription_id) {
   pump.reset();  // joins outside the lock
 }
 
-std::string EmbeddedClient::describe() const { return "embedded (" + stack_->database().path().string() + ")"; }
+std::string EmbeddedClient::describe() const { return "embedded (" + stack_->database().describe() + ")"; }
 
 }  // namespace agentry::cli

@@ -1,5 +1,6 @@
 #include "cli/local_stack.hpp"
 
+#include "cli/open_store.hpp"
 #include "core/log.hpp"
 
 namespace agentry::cli {
@@ -28,12 +29,12 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
 
 core::Result<std::unique_ptr<LocalStack>> LocalStack::open(const Paths& paths, const core::Settings& settings,
                                                        api::DaemonInfo info, bool per_run_tokens) {
-  auto db = store::Database::open(paths.database());
+  auto db = open_store(paths);
   if (!db) return db.failure();
   return std::unique_ptr<LocalStack>(new LocalStack(paths, settings, std::move(*db), std::move(info), per_run_tokens));
 }
 
-LocalStack::LocalStack(const Paths& paths, const core::Settings& settings, std::unique_ptr<store::Database> db,
+LocalStack::LocalStack(const Paths& paths, const core::Settings& settings, std::unique_ptr<store::Store> db,
                        api::DaemonInfo info, bool per_run_tokens)
     : db_(std::move(db)), pool_(4) {
   registry_.load_all(plugins::PluginRegistry::default_search_path(paths.config_dir));

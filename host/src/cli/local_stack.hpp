@@ -14,7 +14,7 @@
 #include "engine/engine.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
-#include "store/database.hpp"
+#include "store/store.hpp"
 
 #include <memory>
 
@@ -46,16 +46,16 @@ class LocalStack {
   engine::Engine& engine() { return *engine_; }
   api::ApiContext& context() { return *context_; }
   const api::Operations& operations() const { return operations_; }
-  store::Database& database() { return *db_; }
+  store::Store& database() { return *db_; }
   events::EventBus& bus() { return bus_; }
 
  private:
-  LocalStack(const Paths& paths, const core::Settings& settings, std::unique_ptr<store::Database> db,
+  LocalStack(const Paths& paths, const core::Settings& settings, std::unique_ptr<store::Store> db,
              api::DaemonInfo info, bool per_run_tokens);
 
   // Declaration order is destruction order reversed: the engine goes before the pool
   // and bus it uses, the plugins after every instance, the database last.
-  std::unique_ptr<store::Database> db_;
+  std::unique_ptr<store::Store> db_;
   plugins::PluginRegistry registry_;
   core::ThreadPool pool_;
   events::EventBus bus_;

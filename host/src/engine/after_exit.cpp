@@ -4,7 +4,7 @@
 #include "core/log.hpp"
 #include "engine/mutation_support.hpp"
 #include "events/event_bus.hpp"
-#include "store/database.hpp"
+#include "store/store.hpp"
 #include "store/notification_repository.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
@@ -33,8 +33,8 @@ constexpr const char* stopping_reason = "agentry is stopping";
 /// The held run.finished rows of the session become pending. When the run is still at
 /// that session's end, their body says its status and reason as they are now (a hook
 /// may have turned success into blocked, or renamed the run).
-void release_held(store::Connection& c, const core::Run& run, int session_index, bool current) {
-  for (auto& row : store::NotificationRepository::list_for_run(c, run.id)) {
+void release_held(store::Transaction& c, const core::Run& run, int session_index, bool current) {
+  for (auto& row : c.outbox().list_for_run(run.id)) {
     if (row.state != "held") continue;
     boost::system::error_code ec;
     auto body = json::parse(row.payload_json, ec);
@@ -42,7 +42,7 @@ void release_held(store::Connection& c, const core::Run& run, int session_index,
     if (!ec && body.is_object())
       if (auto* r = body.as_object().if_contains("run")) brief = r->if_object();
     if (!brief) {
-      store::NotificationRepository::release(c, row.id, row.payload_json, core::now_ms());
+      c.outbox().release(row.id, row.payload_json, core::now_ms());
       continue;
     }
     auto* index = brief->if_contains("sessionIndex");
@@ -52,7 +52,7 @@ void release_held(store::Connection& c, const core::Run& run, int session_index,
       (*brief)["statusReason"] = run.status_reason;
       (*brief)["name"] = run.name ? json::value(*run.name) : json::value(nullptr);
     }
-    store::NotificationRepository::release(c, row.id, json::serialize(body), core::now_ms());
+    c.outbox().release(row.id, json::serialize(body), core::now_ms());
   }
 }
 
@@ -60,7 +60,7 @@ void release_held(store::Connection& c, const core::Run& run, int session_index,
 
 void settle_session_end(const SessionEnd& end, const HookServices& services, events::EventBus& bus) {
   // The run as it is now (status, name), as the hooks must see it.
-  auto run = services.db.read([&](store::Connection& c) { return detail::load_run(c, end.run_id); });
+  auto run = services.db.read([&](store::Transaction& c) { return detail::load_run(c, end.run_id); });
   if (!run) return;  // deleted meanwhile: its notifications went with it
   HookPhaseResult result;
   if (has_hooks(*run, core::HookPhase::after_exit))
@@ -72,7 +72,7 @@ void settle_session_end(const SessionEnd& end, const HookServices& services, eve
                                       {}},
                        services);
   bool changed = false;
-  auto written = services.db.write<bool>([&](store::Connection& c) -> core::Result<bool> {
+  auto written = services.db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
     changed = false;
     auto fresh = detail::load_run(c, end.run_id);
     if (!fresh) return false;
@@ -84,10 +84,10 @@ void settle_session_end(const SessionEnd& end, const HookServices& services, eve
     if (result.stop && current && fresh->status == core::RunStatus::success) {
       fresh->status = core::RunStatus::blocked;
       fresh->status_reason = *result.stop;
-      if (auto session = store::SessionRepository::get(c, fresh->id, end.session_index)) {
+      if (auto session = c.sessions().get(fresh->id, end.session_index)) {
         session->status = std::string(core::to_string(core::RunStatus::blocked));
         session->end_reason = *result.stop;
-        store::SessionRepository::update(c, *session);
+        c.sessions().update(*session);
       }
       detail::append_audit(c, fresh->id, "run.blocked_by_hook", Actor{"hook"},
                            {{"reason", *result.stop}, {"sessionIndex", end.session_index}});
@@ -95,7 +95,7 @@ void settle_session_end(const SessionEnd& end, const HookServices& services, eve
       changed = true;
     }
     release_held(c, *fresh, end.session_index, current);
-    if (changed) store::RunRepository::update(c, *fresh);
+    if (changed) c.runs().update(*fresh);
     return true;
   });
   if (!written) {

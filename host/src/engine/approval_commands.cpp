@@ -6,6 +6,7 @@
 
 #include "engine/controllers.hpp"
 #include "engine/mutation_support.hpp"
+#include "store/transaction.hpp"
 
 namespace agentry::engine {
 
@@ -14,7 +15,7 @@ core::Result<ApprovalAnswer> Engine::answer_approval(const std::string& run_id, 
   if (decision != "approve" && decision != "deny")
     return core::fail(core::ErrorCode::invalid_request, "decision must be \"approve\" or \"deny\"",
                       {{"field", "decision"}});
-  auto run = db_.read([&](store::Connection& c) { return detail::load_run(c, run_id); });
+  auto run = db_.read([&](store::Transaction& c) { return detail::load_run(c, run_id); });
   if (!run) return run.failure();
   auto live = live_.find(run_id);
   if (!live) {
@@ -31,7 +32,7 @@ core::Result<ApprovalAnswer> Engine::answer_approval(const std::string& run_id, 
     return core::fail(core::ErrorCode::not_found, "run " + run_id + " is not waiting on approval '" + approval_id + "'",
                       {{"approvalId", approval_id}});
   // The answer is recorded first, so a failure the backend reports later follows it.
-  auto audited = mutate<core::Run>(run_id, [&](store::Connection& c) -> core::Result<core::Run> {
+  auto audited = mutate<core::Run>(run_id, [&](store::Transaction& c) -> core::Result<core::Run> {
     auto current = detail::load_run(c, run_id);
     if (!current) return current.failure();
     detail::append_audit(c, run_id, "run.approval_answered", actor,

@@ -1,12 +1,13 @@
 #include "engine/attachment_prompt.hpp"
 
 #include "store/attachment_repository.hpp"
+#include "store/transaction.hpp"
 
 namespace agentry::engine {
 
-std::string attachment_prompt_section(store::Connection& c, const core::Run& run, const workspace::BlobStore* blobs) {
+std::string attachment_prompt_section(store::Transaction& c, const core::Run& run, const workspace::BlobStore* blobs) {
   if (!blobs) return {};
-  const auto all = store::AttachmentRepository::list_for_group(c, run.run_group_id);
+  const auto all = c.attachments().list_for_group(run.run_group_id);
   if (all.empty()) return {};
   // Bounded: the newest 20 are listed, the rest counted.
   constexpr std::size_t shown = 20;

@@ -4,7 +4,7 @@
 // (read-only) file, so the agent can read it. Nothing when there are none.
 
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
+#include "store/transaction.hpp"
 #include "workspace/blob_store.hpp"
 
 #include <string>
@@ -12,6 +12,6 @@
 namespace agentry::engine {
 
 /// Read in the caller's transaction; at most the newest 20 are listed, the rest counted.
-std::string attachment_prompt_section(store::Connection& c, const core::Run& run, const workspace::BlobStore* blobs);
+std::string attachment_prompt_section(store::Transaction& c, const core::Run& run, const workspace::BlobStore* blobs);
 
 }  // namespace agentry::engine

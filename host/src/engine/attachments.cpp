@@ -5,6 +5,7 @@
 #include "core/log.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/attachment_repository.hpp"
+#include "store/store.hpp"
 
 #include <fstream>
 #include <vector>
@@ -26,7 +27,7 @@ core::Failure attachment_not_found(const std::string& run_id, const std::string&
 
 }  // namespace
 
-Attachments::Attachments(store::Database& db, events::EventBus& bus, const fs::path& state_dir)
+Attachments::Attachments(store::Store& db, events::EventBus& bus, const fs::path& state_dir)
     : db_(db), bus_(bus) {
   auto blobs = workspace::BlobStore::open(state_dir / "blobs");
   if (blobs) blobs_ = std::move(*blobs);
@@ -95,10 +96,10 @@ core::Result<core::Attachment> Attachments::insert(const std::string& run_id, co
     return core::fail(core::ErrorCode::payload_too_large,
                       "an attachment may have at most " + std::to_string(core::max_attachment_bytes) + " bytes",
                       {{"limit", core::max_attachment_bytes}, {"size", blob.size}});
-  auto added = db_.write<core::Attachment>([&](store::Connection& c) -> core::Result<core::Attachment> {
+  auto added = db_.write<core::Attachment>([&](store::Transaction& c) -> core::Result<core::Attachment> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
-    const auto totals = store::AttachmentRepository::totals_for_run(c, run_id);
+    const auto totals = c.attachments().totals_for_run(run_id);
     if (totals.count >= core::max_attachments_per_run)
       return core::fail(core::ErrorCode::payload_too_large,
                         "run " + run_id + " has " + std::to_string(totals.count) + " attachments, the most it may have",
@@ -121,7 +122,7 @@ core::Result<core::Attachment> Attachments::insert(const std::string& run_id, co
     a.size = blob.size;
     a.content_type = core::attachment_content_type(what.content_type);
     a.created_at = core::now_iso8601();
-    store::AttachmentRepository::insert(c, a);
+    c.attachments().insert(a);
     detail::save_with_audit(c, *run, "attachment.added", actor, audit_data(a));
     return a;
   });
@@ -130,21 +131,21 @@ core::Result<core::Attachment> Attachments::insert(const std::string& run_id, co
 }
 
 core::Result<std::vector<core::Attachment>> Attachments::list(const std::string& run_id, bool group) {
-  return db_.read([&](store::Connection& c) -> core::Result<std::vector<core::Attachment>> {
+  return db_.read([&](store::Transaction& c) -> core::Result<std::vector<core::Attachment>> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
-    return group ? store::AttachmentRepository::list_for_group(c, run->run_group_id)
-                 : store::AttachmentRepository::list_for_run(c, run_id);
+    return group ? c.attachments().list_for_group(run->run_group_id)
+                 : c.attachments().list_for_run(run_id);
   });
 }
 
 core::Result<std::pair<core::Attachment, fs::path>> Attachments::content(const std::string& run_id,
                                                                         const std::string& attachment_id) {
   if (!blobs_) return unavailable();
-  auto found = db_.read([&](store::Connection& c) -> core::Result<core::Attachment> {
+  auto found = db_.read([&](store::Transaction& c) -> core::Result<core::Attachment> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
-    auto a = store::AttachmentRepository::get_in_group(c, run->run_group_id, attachment_id);
+    auto a = c.attachments().get_in_group(run->run_group_id, attachment_id);
     if (!a) return attachment_not_found(run_id, attachment_id);
     return *a;
   });
@@ -159,18 +160,18 @@ core::Result<std::pair<core::Attachment, fs::path>> Attachments::content(const s
 
 core::Result<core::Attachment> Attachments::remove(const std::string& run_id, const std::string& attachment_id,
                                                    const Actor& actor) {
-  auto removed = db_.write<core::Attachment>([&](store::Connection& c) -> core::Result<core::Attachment> {
+  auto removed = db_.write<core::Attachment>([&](store::Transaction& c) -> core::Result<core::Attachment> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
-    auto a = store::AttachmentRepository::get(c, run_id, attachment_id);
+    auto a = c.attachments().get(run_id, attachment_id);
     if (!a) return attachment_not_found(run_id, attachment_id);
-    store::AttachmentRepository::remove(c, attachment_id);
+    c.attachments().remove(attachment_id);
     detail::save_with_audit(c, *run, "attachment.removed", actor, audit_data(*a));
     // Here, in the write job, where inserts check that their content exists (insert()):
     // an insert is either before this (and counted) or after (and sees it gone). Were
     // the transaction rolled back, the row would stay without content; a download then
     // says the content is missing.
-    if (blobs_ && store::AttachmentRepository::references(c, a->sha256) == 0) blobs_->remove(a->sha256);
+    if (blobs_ && c.attachments().references(a->sha256) == 0) blobs_->remove(a->sha256);
     return *a;
   });
   if (removed) bus_.run_changed(run_id);
@@ -182,8 +183,8 @@ void Attachments::sweep() {
     core::log_warn("attachments are unavailable", {{"error", blobs_error_}});
     return;
   }
-  auto referenced = db_.read([](store::Connection& c) -> core::Result<std::set<std::string>> {
-    return store::AttachmentRepository::referenced(c);
+  auto referenced = db_.read([](store::Transaction& c) -> core::Result<std::set<std::string>> {
+    return c.attachments().referenced();
   });
   if (!referenced) return;
   // Younger files may be an upload in flight in another process (an embedded CLI).

@@ -8,7 +8,7 @@
 #include "core/result.hpp"
 #include "engine/requests.hpp"
 #include "events/event_bus.hpp"
-#include "store/database.hpp"
+#include "store/store.hpp"
 #include "workspace/blob_store.hpp"
 
 #include <filesystem>
@@ -27,7 +27,7 @@ class Attachments {
  public:
   /// Contents under `state_dir`/blobs. Without a usable directory every command fails
   /// with the reason (the rest of the engine works on).
-  Attachments(store::Database& db, events::EventBus& bus, const std::filesystem::path& state_dir);
+  Attachments(store::Store& db, events::EventBus& bus, const std::filesystem::path& state_dir);
 
   /// Where uploads are spooled; null when the blob directory is unusable.
   const workspace::BlobStore* blobs() const { return blobs_.get(); }
@@ -62,7 +62,7 @@ class Attachments {
                                         const workspace::BlobInfo& blob, const Actor& actor);
   core::Failure unavailable() const;
 
-  store::Database& db_;
+  store::Store& db_;
   events::EventBus& bus_;
   std::unique_ptr<workspace::BlobStore> blobs_;
   std::string blobs_error_;

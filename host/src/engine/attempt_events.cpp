@@ -11,6 +11,7 @@
 #include "store/run_token_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
+#include "store/transaction.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -33,20 +34,20 @@ core::TimelineEvent timeline_event(const AttemptContext& a, std::string kind, js
 
 /// Ends the attempt; appends attempt.finished when the backend did not, and decides what
 /// comes next. When the session ends, closes it with run.finished (timeline and audit).
-AttemptDecision finish(store::Connection& c, core::Run& run, const AttemptContext& a, const std::string& outcome,
+AttemptDecision finish(store::Transaction& c, core::Run& run, const AttemptContext& a, const std::string& outcome,
                        const std::string& message, std::vector<core::TimelineEvent>& rows, bool forced,
                        bool adoption_failed) {
-  for (auto& attempt : store::SessionRepository::list_attempts(c, a.run_id)) {
+  for (auto& attempt : c.sessions().list_attempts(a.run_id)) {
     if (attempt.number != a.attempt_number || attempt.ended_at) continue;
     attempt.ended_at = core::now_iso8601();
     attempt.outcome = outcome;
-    store::SessionRepository::update_attempt(c, attempt);
+    c.sessions().update_attempt(attempt);
   }
   if (forced)
     rows.push_back(timeline_event(a, "attempt.finished", {{"outcome", outcome}, {"message", message}, {"forced", true}}));
   AttemptEnd end{outcome, message, forced, a.abort_requested, a.shutdown_requested, a.timeout_message, adoption_failed};
   // The tasks as the agent left them: it reports progress through the task API while it works.
-  auto decision = decide_after_attempt(end, store::TaskRepository::list(c, a.run_id),
+  auto decision = decide_after_attempt(end, c.tasks().list(a.run_id),
                                        detail::attempts_in_current_session(c, run),
                                        std::max(1, run.frozen.max_attempts_per_session));
   if (decision.retry) return decision;
@@ -68,7 +69,7 @@ json::object recovery_audit(const core::Run& run) {
 
 // The backend's answer to an adoption (ext/detach.h): the audit record of the restart's
 // reconciliation of this run.
-void record_adoption(store::Connection& c, const core::Run& run, const AttemptContext& a, const json::object& adoption) {
+void record_adoption(store::Transaction& c, const core::Run& run, const AttemptContext& a, const json::object& adoption) {
   json::object data = recovery_audit(run);
   data["controllerId"] = a.previous_controller_id;
   for (const auto& [key, value] : adoption) data[key] = value;
@@ -78,7 +79,7 @@ void record_adoption(store::Connection& c, const core::Run& run, const AttemptCo
 // The attempt goes on without us: the session and the attempt stay open, and the next
 // daemon to start takes them over. Nobody drives the run meanwhile, so no live owner
 // check can keep that daemon from it.
-void record_detached(store::Connection& c, core::Run& run, const AttemptContext& a, const json::object& payload,
+void record_detached(store::Transaction& c, core::Run& run, const AttemptContext& a, const json::object& payload,
                      std::vector<core::TimelineEvent>& rows) {
   run.controller_id.clear();
   json::object data = recovery_audit(run);
@@ -89,7 +90,7 @@ void record_detached(store::Connection& c, core::Run& run, const AttemptContext&
 }
 
 // The agent waits on the user: tell the run's run.needs_user targets, once per approval.
-void queue_needs_user(store::Connection& c, const core::Run& run, const json::object& payload) {
+void queue_needs_user(store::Transaction& c, const core::Run& run, const json::object& payload) {
   auto* id = payload.if_contains("approvalId");
   if (!id || !id->is_string() || id->as_string().empty()) return;
   json::object approval{{"approvalId", id->as_string()}};
@@ -110,7 +111,7 @@ json::array strings(const std::vector<std::string>& items) {
 
 }  // namespace
 
-BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
+BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a,
                                   std::vector<plugins::BackendEvent>& events, const std::optional<ForcedEnd>& forced) {
   BatchOutcome out;
   auto run = detail::load_run(c, a.run_id);
@@ -185,7 +186,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
   if (out.detached) out.session_ended = true;  // for this process: the store keeps it open
   // This attempt's rows first, so whatever follows gets later cursors. Subscribers get
   // them, ephemeral ones in place, once the commit is done.
-  store::TimelineRepository::append_batch(c, a.run_id, rows);
+  c.timeline().append_batch(a.run_id, rows);
   if (decision) {
     out.attempt_ended = true;
     out.run_changed = true;
@@ -201,7 +202,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
       out.ended_status = core::to_string(decision->status);
       // The session's agent is done: its token goes in this commit, before a queued-message
       // session (which gets its own) opens. A detached agent works on and keeps its token.
-      store::RunTokenRepository::remove_for_run(c, a.run_id);
+      c.run_tokens().remove_for_run(a.run_id);
       if (detail::delivers_queue(decision->ended_by) && !a.shutdown_requested &&
           !detail::holds_child_completions(c, *run, a.child_limits))
         if (auto prompt = detail::deliver_queued_messages(c, *run, a.controller_id, engine_actor, false, a.task_prompt))
@@ -210,7 +211,7 @@ BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& a,
   }
   if (out.run_changed) {
     detail::touch(*run);
-    store::RunRepository::update(c, *run);
+    c.runs().update(*run);
     if (out.next_session) out.next_session->run = *run;
   }
   return out;

@@ -11,7 +11,7 @@
 #include "engine/task_prompt.hpp"
 #include "engine/requests.hpp"
 #include "plugins/backend_session.hpp"
-#include "store/sqlite.hpp"
+#include "store/transaction.hpp"
 
 #include <optional>
 #include <string>
@@ -76,7 +76,7 @@ struct BatchOutcome {
 
 /// Applies `events` (in arrival order) for the attempt; `forced` ends the attempt
 /// without a terminal event from the backend.
-BatchOutcome apply_backend_events(store::Connection& c, const AttemptContext& attempt,
+BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& attempt,
                                   std::vector<plugins::BackendEvent>& events, const std::optional<ForcedEnd>& forced);
 
 }  // namespace agentry::engine

@@ -4,6 +4,7 @@
 #include "store/queued_message_repository.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
+#include "store/transaction.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -22,11 +23,11 @@ bool carries_child_completion(const json::object& source) {
   return false;
 }
 
-std::optional<std::chrono::milliseconds> child_resume_wait(store::Connection& c, const core::Run& parent,
+std::optional<std::chrono::milliseconds> child_resume_wait(store::Transaction& c, const core::Run& parent,
                                                            const ChildResumeLimits& limits, std::int64_t now_ms) {
   const std::int64_t window_ms = std::chrono::duration_cast<std::chrono::milliseconds>(limits.window).count();
   std::vector<std::int64_t> recent;  // starts of child-completion sessions within the window
-  for (const auto& session : store::SessionRepository::list(c, parent.id)) {
+  for (const auto& session : c.sessions().list(parent.id)) {
     if (!carries_child_completion(session.source)) continue;
     const auto started = core::parse_iso8601(session.started_at);
     if (started && *started > now_ms - window_ms) recent.push_back(*started);
@@ -38,18 +39,18 @@ std::optional<std::chrono::milliseconds> child_resume_wait(store::Connection& c,
   return std::chrono::milliseconds(std::max<std::int64_t>(1, oldest_counted + window_ms - now_ms));
 }
 
-bool holds_child_completions(store::Connection& c, const core::Run& run, const ChildResumeLimits* limits) {
+bool holds_child_completions(store::Transaction& c, const core::Run& run, const ChildResumeLimits* limits) {
   if (!limits || run.queued_message_count == 0) return false;
-  const auto queued = store::QueuedMessageRepository::list(c, run.id);
+  const auto queued = c.queued_messages().list(run.id);
   const bool from_children = std::any_of(queued.begin(), queued.end(), [](const core::QueuedMessage& m) {
     return carries_child_completion(m.source);
   });
   return from_children && child_resume_wait(c, run, *limits, core::now_ms()).has_value();
 }
 
-core::Result<void> check_live_children(store::Connection& c, const std::string& parent_id,
+core::Result<void> check_live_children(store::Transaction& c, const std::string& parent_id,
                                        const ChildResumeLimits& limits) {
-  const auto live = store::RunRepository::count_live_children(c, parent_id);
+  const auto live = c.runs().count_live_children(parent_id);
   if (live < limits.max_live_children) return core::ok();
   return core::fail(core::ErrorCode::validation,
                     "run " + parent_id + " already has " + std::to_string(live) +

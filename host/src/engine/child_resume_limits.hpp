@@ -10,7 +10,7 @@
 //    (initialized, ready or running, not archived); creating one more is refused.
 
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
+#include "store/transaction.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -29,7 +29,7 @@ namespace detail {
 
 /// How long until `parent` may be resumed by a child's completion again: nullopt when
 /// it may now (fewer than max_resumes such sessions started within the window).
-std::optional<std::chrono::milliseconds> child_resume_wait(store::Connection& c, const core::Run& parent,
+std::optional<std::chrono::milliseconds> child_resume_wait(store::Transaction& c, const core::Run& parent,
                                                            const ChildResumeLimits& limits, std::int64_t now_ms);
 
 /// Whether a session's source says it delivered a child's completion (directly, or
@@ -39,11 +39,11 @@ bool carries_child_completion(const boost::json::object& session_source);
 /// When `run`'s session ends: whether its queued messages include a child's completion
 /// that its resume rate holds back (they then stay queued for
 /// Engine::resume_held_completions). False without `limits`.
-bool holds_child_completions(store::Connection& c, const core::Run& run, const ChildResumeLimits* limits);
+bool holds_child_completions(store::Transaction& c, const core::Run& run, const ChildResumeLimits* limits);
 
 /// VALIDATION_FAILED (reason too_many_children) when `parent_id` already has
 /// max_live_children children that have not ended.
-core::Result<void> check_live_children(store::Connection& c, const std::string& parent_id,
+core::Result<void> check_live_children(store::Transaction& c, const std::string& parent_id,
                                        const ChildResumeLimits& limits);
 
 }  // namespace detail

@@ -14,6 +14,8 @@
 #include "engine/mutation_support.hpp"
 #include "engine/run_inputs.hpp"
 #include "store/task_repository.hpp"
+#include "store/store.hpp"
+#include "store/run_repository.hpp"
 
 namespace agentry::engine {
 namespace {
@@ -49,11 +51,11 @@ struct ParentInfo {
 /// VALIDATION_FAILED if the parent does not exist, or if a child of it would be nested
 /// deeper than `max_depth`: a request for a run in the wrong place, like an unknown
 /// parent, rather than an operation the parent's state forbids.
-core::Result<std::optional<ParentInfo>> parent_info(store::Database& db, const std::optional<std::string>& parent,
+core::Result<std::optional<ParentInfo>> parent_info(store::Store& db, const std::optional<std::string>& parent,
                                                     int max_depth, const ChildResumeLimits* limits = nullptr) {
   if (!parent) return std::optional<ParentInfo>{};
-  return db.read([&](store::Connection& c) -> core::Result<std::optional<ParentInfo>> {
-    auto run = store::RunRepository::get(c, *parent);
+  return db.read([&](store::Transaction& c) -> core::Result<std::optional<ParentInfo>> {
+    auto run = c.runs().get(*parent);
     if (!run)
       return core::fail(core::ErrorCode::validation, "parent run '" + *parent + "' does not exist",
                         {{"field", "parentRunId"}});
@@ -128,13 +130,13 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
   run.frozen.notify_parent_on_complete = run.parent_run_id.has_value() && request.notify_parent_on_complete.value_or(true);
   run.revision = 1;
 
-  auto created = mutate<RunView>(run.id, [&](store::Connection& c) -> core::Result<RunView> {
-    store::RunRepository::insert(c, run);
+  auto created = mutate<RunView>(run.id, [&](store::Transaction& c) -> core::Result<RunView> {
+    c.runs().insert(run);
     RunView view{run, {}, {}, {}};
     for (auto task : inputs->tasks) {
       task.run_id = run.id;
       task.created_at = task.updated_at = run.created_at;
-      store::TaskRepository::insert(c, task);
+      c.tasks().insert(task);
       view.tasks.push_back(std::move(task));
     }
     json::object data{{"agent", run.frozen.agent_name},
@@ -185,14 +187,14 @@ core::Result<Run> Engine::start(const InitRequest& request, const Actor& actor) 
 
 core::Result<Run> Engine::reconfigure(const std::string& run_id, const ReconfigureRequest& request,
                                       const Actor& actor) {
-  auto current = db_.read([&](store::Connection& c) { return detail::load_run(c, run_id); });
+  auto current = db_.read([&](store::Transaction& c) { return detail::load_run(c, run_id); });
   if (!current) return current.failure();
   // The depth was checked when the run was created; reconfigure only needs the vars.
   auto parent = parent_info(db_, current->parent_run_id, config_.max_call_depth);
   if (!parent) return parent.failure();
 
   std::vector<UnknownTemplateKey> unknown_keys;
-  auto reconfigured = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  auto reconfigured = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(core::Operation::reconfigure, *run, "reconfigure"); !ok) return ok.failure();
@@ -207,13 +209,13 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
     // Tasks from the assignment follow the new vars; tasks the user added or already
     // edited away from pending keep their text.
     for (const auto& rendered : texts->tasks) {
-      auto task = store::TaskRepository::get(c, run_id, rendered.id);
+      auto task = c.tasks().get(run_id, rendered.id);
       if (!task || task->status != core::TaskStatus::pending) continue;
       if (task->title == rendered.title && task->body == rendered.body) continue;
       task->title = rendered.title;
       task->body = rendered.body;
       task->updated_at = core::now_iso8601();
-      store::TaskRepository::update(c, *task);
+      c.tasks().update(*task);
     }
     json::array changed;
     for (const auto& [name, value] : run->frozen.vars) {

@@ -3,6 +3,7 @@
 #include "core/clock.hpp"
 #include "core/ids.hpp"
 #include "store/dependency_repository.hpp"
+#include "store/transaction.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -11,7 +12,6 @@
 namespace agentry::engine::detail {
 namespace json = boost::json;
 using core::DependencyType;
-using store::DependencyRepository;
 
 namespace {
 
@@ -32,17 +32,17 @@ core::Failure cycle_error(const std::string& run_id, const std::vector<std::stri
 
 }  // namespace
 
-core::DependencyStatus evaluate_dependency(store::Connection& c, const core::Dependency& d) {
+core::DependencyStatus evaluate_dependency(store::Transaction& c, const core::Dependency& d) {
   core::DependencyStatus s;
   s.dependency = d;
   if (d.type == DependencyType::run) {
-    auto target = DependencyRepository::point(c, d.target);
+    auto target = c.dependencies().point(d.target);
     s.missing = !target;
     if (target) s.status = target->status;
     s.satisfied = target && target->status == core::RunStatus::success;
     return s;
   }
-  for (const auto& member : DependencyRepository::group_members(c, d.target)) {
+  for (const auto& member : c.dependencies().group_members(d.target)) {
     if (member.archived) continue;
     s.members += 1;
     if (member.status == core::RunStatus::success) s.succeeded += 1;
@@ -52,7 +52,7 @@ core::DependencyStatus evaluate_dependency(store::Connection& c, const core::Dep
   return s;
 }
 
-std::vector<core::DependencyStatus> evaluate_dependencies(store::Connection& c,
+std::vector<core::DependencyStatus> evaluate_dependencies(store::Transaction& c,
                                                           const std::vector<core::Dependency>& dependencies) {
   std::vector<core::DependencyStatus> out;
   out.reserve(dependencies.size());
@@ -60,17 +60,17 @@ std::vector<core::DependencyStatus> evaluate_dependencies(store::Connection& c,
   return out;
 }
 
-std::vector<core::DependencyStatus> dependencies_of(store::Connection& c, const std::string& run_id) {
-  return evaluate_dependencies(c, DependencyRepository::list(c, run_id));
+std::vector<core::DependencyStatus> dependencies_of(store::Transaction& c, const std::string& run_id) {
+  return evaluate_dependencies(c, c.dependencies().list(run_id));
 }
 
-std::vector<core::Dependent> dependents_of(store::Connection& c, const core::Run& run) {
+std::vector<core::Dependent> dependents_of(store::Transaction& c, const core::Run& run) {
   // An archived run no longer counts in its group; only direct dependents wait on it.
-  auto edges = DependencyRepository::naming(c, run.id, run.archived ? std::string() : run.run_group_id);
+  auto edges = c.dependencies().naming(run.id, run.archived ? std::string() : run.run_group_id);
   std::vector<core::Dependent> out;
   for (const auto& edge : edges) {
     if (edge.run_id == run.id) continue;
-    auto point = DependencyRepository::point(c, edge.run_id);
+    auto point = c.dependencies().point(edge.run_id);
     if (!point) continue;
     out.push_back({edge.run_id, point->status, edge.dependency.type, edge.dependency.target});
   }
@@ -87,7 +87,7 @@ std::string describe_status(const core::DependencyStatus& s) {
   return name + " (" + std::to_string(s.succeeded) + " of " + std::to_string(s.members) + " succeeded)";
 }
 
-core::Result<void> check_dependencies_met(store::Connection& c, const core::Run& run, std::string_view operation) {
+core::Result<void> check_dependencies_met(store::Transaction& c, const core::Run& run, std::string_view operation) {
   std::vector<std::string> unmet;
   json::array details;
   for (const auto& s : dependencies_of(c, run.id)) {
@@ -106,7 +106,7 @@ core::Result<void> check_dependencies_met(store::Connection& c, const core::Run&
                      {"unmetDependencies", std::move(details)}});
 }
 
-core::Result<void> check_no_cycle(store::Connection& c, const std::string& run_id) {
+core::Result<void> check_no_cycle(store::Transaction& c, const std::string& run_id) {
   // Breadth first from the run along "waits on" edges; `came_from` keeps the way back,
   // so the shortest cycle through the run is named.
   struct Step {
@@ -129,11 +129,11 @@ core::Result<void> check_no_cycle(store::Connection& c, const std::string& run_i
       came_from.emplace(to, Step{node, std::move(label)});
       queue.push_back(to);
     };
-    for (const auto& d : DependencyRepository::list(c, node)) {
+    for (const auto& d : c.dependencies().list(node)) {
       if (d.type == DependencyType::run) {
         reach(d.target, d.target);
       } else {
-        for (const auto& m : DependencyRepository::group_members(c, d.target))
+        for (const auto& m : c.dependencies().group_members(d.target))
           reach(m.id, "group:" + d.target + " (" + m.id + ")");
       }
     }
@@ -153,7 +153,7 @@ core::Result<void> check_no_cycle(store::Connection& c, const std::string& run_i
   return cycle_error(run_id, steps);
 }
 
-core::Result<core::Dependency> add_dependency_row(store::Connection& c, const core::Run& run, core::Dependency d) {
+core::Result<core::Dependency> add_dependency_row(store::Transaction& c, const core::Run& run, core::Dependency d) {
   const std::string name = core::describe(d);
   if (d.type == DependencyType::run ? !core::is_valid_run_id(d.target) : !core::is_valid_key(d.target))
     return core::fail(core::ErrorCode::invalid_request,
@@ -164,7 +164,7 @@ core::Result<core::Dependency> add_dependency_row(store::Connection& c, const co
   if (d.type == DependencyType::run && d.target == run.id)
     return core::fail(core::ErrorCode::conflict, "run " + run.id + " cannot depend on itself",
                       {{"runId", run.id}, {"reason", "self"}, {"dependency", name}});
-  auto existing = DependencyRepository::list(c, run.id);
+  auto existing = c.dependencies().list(run.id);
   for (const auto& e : existing)
     if (e.type == d.type && e.target == d.target)
       return core::fail(core::ErrorCode::conflict, "run " + run.id + " already depends on " + name,
@@ -177,7 +177,7 @@ core::Result<core::Dependency> add_dependency_row(store::Connection& c, const co
   if (d.created_at.empty()) d.created_at = core::now_iso8601();
   // Written first so the search sees the graph as it would be; a refusal rolls the
   // job back (the write queue runs each job in its own savepoint).
-  DependencyRepository::insert(c, run.id, d);
+  c.dependencies().insert(run.id, d);
   if (auto ok = check_no_cycle(c, run.id); !ok) return ok.failure();
   return d;
 }

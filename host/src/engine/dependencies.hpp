@@ -7,7 +7,7 @@
 #include "core/dependency.hpp"
 #include "core/result.hpp"
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
+#include "store/transaction.hpp"
 
 #include <string>
 #include <string_view>
@@ -18,25 +18,25 @@ namespace agentry::engine::detail {
 /// How many dependencies one run may have.
 inline constexpr std::size_t max_dependencies_per_run = 64;
 
-core::DependencyStatus evaluate_dependency(store::Connection& c, const core::Dependency& dependency);
-std::vector<core::DependencyStatus> evaluate_dependencies(store::Connection& c,
+core::DependencyStatus evaluate_dependency(store::Transaction& c, const core::Dependency& dependency);
+std::vector<core::DependencyStatus> evaluate_dependencies(store::Transaction& c,
                                                           const std::vector<core::Dependency>& dependencies);
 /// The run's dependencies, evaluated (for summaries and views).
-std::vector<core::DependencyStatus> dependencies_of(store::Connection& c, const std::string& run_id);
+std::vector<core::DependencyStatus> dependencies_of(store::Transaction& c, const std::string& run_id);
 /// The runs that wait on `run`: on it by id, or on its group while it is not archived.
-std::vector<core::Dependent> dependents_of(store::Connection& c, const core::Run& run);
+std::vector<core::Dependent> dependents_of(store::Transaction& c, const core::Run& run);
 /// "run:abc (running)", "group:wave (1 of 2 succeeded)": for messages.
 std::string describe_status(const core::DependencyStatus& status);
 
 /// CONFLICT naming each unmet dependency: a run may start (or resume) only once all are met.
-core::Result<void> check_dependencies_met(store::Connection& c, const core::Run& run, std::string_view operation);
+core::Result<void> check_dependencies_met(store::Transaction& c, const core::Run& run, std::string_view operation);
 
 /// Checks and stores a new dependency of `run`: its target is well formed, not the run
 /// itself, not a duplicate, and does not close a cycle. Nothing is written on refusal.
-core::Result<core::Dependency> add_dependency_row(store::Connection& c, const core::Run& run,
+core::Result<core::Dependency> add_dependency_row(store::Transaction& c, const core::Run& run,
                                                   core::Dependency dependency);
 
 /// CONFLICT naming the cycle when the stored graph leads from `run_id` back to it.
-core::Result<void> check_no_cycle(store::Connection& c, const std::string& run_id);
+core::Result<void> check_no_cycle(store::Transaction& c, const std::string& run_id);
 
 }  // namespace agentry::engine::detail

@@ -9,6 +9,7 @@
 #include "engine/dependencies.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/dependency_repository.hpp"
+#include "store/transaction.hpp"
 
 #include <set>
 
@@ -17,7 +18,7 @@ using core::Run;
 namespace json = boost::json;
 
 core::Result<Run> Engine::add_dependency(const std::string& run_id, core::Dependency dependency, const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(core::Operation::edit_dependencies, *run, "change the dependencies of"); !ok)
@@ -32,13 +33,13 @@ core::Result<Run> Engine::add_dependency(const std::string& run_id, core::Depend
 
 core::Result<Run> Engine::remove_dependency(const std::string& run_id, core::DependencyType type,
                                             const std::string& target, const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(core::Operation::edit_dependencies, *run, "change the dependencies of"); !ok)
       return ok.failure();
     const std::string name = core::describe(core::Dependency{type, target, {}});
-    if (!store::DependencyRepository::remove(c, run_id, type, target))
+    if (!c.dependencies().remove(run_id, type, target))
       return core::fail(core::ErrorCode::not_found, "run " + run_id + " does not depend on " + name,
                         {{"runId", run_id}, {"dependency", name}});
     detail::save_with_audit(c, *run, "run.dependency_removed", actor,
@@ -48,12 +49,12 @@ core::Result<Run> Engine::remove_dependency(const std::string& run_id, core::Dep
 }
 
 core::Result<Run> Engine::clear_dependencies(const std::string& run_id, const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(core::Operation::edit_dependencies, *run, "change the dependencies of"); !ok)
       return ok.failure();
-    const int removed = store::DependencyRepository::remove_all(c, run_id);
+    const int removed = c.dependencies().remove_all(run_id);
     if (removed == 0) return run;  // nothing changed: no revision, no audit
     detail::save_with_audit(c, *run, "run.dependencies_cleared", actor, {{"removed", removed}});
     return run;
@@ -66,8 +67,8 @@ void Engine::enable_dependency_auto_start() {
       bus_, pool_, [this](const std::string& run_id) { dependencies_changed(run_id); });
   // The startup sweep: runs whose dependencies were met while no daemon was serving
   // (or whose start a stopping daemon never made).
-  auto waiting = db_.read([](store::Connection& c) -> core::Result<std::vector<std::string>> {
-    return store::DependencyRepository::runs_with_dependencies(c);
+  auto waiting = db_.read([](store::Transaction& c) -> core::Result<std::vector<std::string>> {
+    return c.dependencies().runs_with_dependencies();
   });
   if (!waiting) {
     core::log_error("cannot list runs with dependencies", {{"error", waiting.error().message}});
@@ -77,18 +78,18 @@ void Engine::enable_dependency_auto_start() {
 }
 
 void Engine::dependencies_changed(const std::string& run_id) {
-  auto waiting = db_.read([&](store::Connection& c) -> core::Result<std::vector<std::string>> {
-    auto point = store::DependencyRepository::point(c, run_id);
+  auto waiting = db_.read([&](store::Transaction& c) -> core::Result<std::vector<std::string>> {
+    auto point = c.dependencies().point(run_id);
     // A deleted run: whoever named it by id now waits on a missing run. Its group's
     // waiters are looked at even when it is archived (it no longer counts there), and so
     // are those of every group it was moved out of: either may have made them ready.
-    std::vector<std::string> groups = store::DependencyRepository::groups_left(c, run_id);
+    std::vector<std::string> groups = c.dependencies().groups_left(run_id);
     if (point) groups.push_back(point->group_id);
     std::set<std::string> ids;
-    for (const auto& e : store::DependencyRepository::naming(c, run_id, ""))
+    for (const auto& e : c.dependencies().naming(run_id, ""))
       if (e.run_id != run_id) ids.insert(e.run_id);
     for (const auto& group : groups)
-      for (const auto& e : store::DependencyRepository::naming(c, "", group))
+      for (const auto& e : c.dependencies().naming("", group))
         if (e.run_id != run_id) ids.insert(e.run_id);
     return std::vector<std::string>(ids.begin(), ids.end());
   });
@@ -108,8 +109,8 @@ void Engine::dependencies_changed(const std::string& run_id) {
 void Engine::start_if_dependencies_met(const std::string& run_id) {
   // A read first: most changes concern runs that are not waiting, and those cost the
   // writer nothing. The write re-checks everything (open_next_session).
-  auto waiting = db_.read([&](store::Connection& c) -> core::Result<bool> {
-    auto point = store::DependencyRepository::point(c, run_id);
+  auto waiting = db_.read([&](store::Transaction& c) -> core::Result<bool> {
+    auto point = c.dependencies().point(run_id);
     if (!point || point->archived || point->status != core::RunStatus::ready) return false;
     auto statuses = detail::dependencies_of(c, run_id);
     if (statuses.empty()) return false;

@@ -5,6 +5,7 @@
 // check and the write are atomic even against another process (the embedded CLI)
 // writing the same database. Reads use reader connections and see committed state.
 
+#include "core/pages.hpp"
 #include "core/result.hpp"
 #include "core/run.hpp"
 #include "core/schedule.hpp"
@@ -20,9 +21,6 @@
 #include "engine/project_trust.hpp"
 #include "engine/requests.hpp"
 #include "engine/task_prompt.hpp"
-#include "store/database.hpp"
-#include "store/event_repository.hpp"
-#include "store/run_repository.hpp"
 #include "events/event_bus.hpp"
 
 #include <boost/json/object.hpp>
@@ -34,6 +32,11 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+namespace agentry::store {
+class Store;
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 
@@ -101,7 +104,7 @@ struct DeletedTask {
 
 /// What the engine works with; all outlive it.
 struct EngineServices {
-  store::Database& db;
+  store::Store& db;
   const plugins::PluginRegistry& plugins;
   core::ThreadPool& pool;
   events::EventBus& bus;
@@ -209,9 +212,9 @@ class Engine {
 
   // Reads.
   core::Result<RunView> view(const std::string& run_id);
-  core::Result<RunListView> list(const store::RunQuery& query);
-  core::Result<std::vector<core::AuditEvent>> audit(const std::string& run_id, const store::EventPageQuery& q);
-  core::Result<std::vector<core::TimelineEvent>> timeline(const std::string& run_id, const store::EventPageQuery& q);
+  core::Result<RunListView> list(const core::RunQuery& query);
+  core::Result<std::vector<core::AuditEvent>> audit(const std::string& run_id, const core::EventPageQuery& q);
+  core::Result<std::vector<core::TimelineEvent>> timeline(const std::string& run_id, const core::EventPageQuery& q);
   /// The run's last timeline cursor (0 when it has none).
   core::Result<std::int64_t> timeline_last_cursor(const std::string& run_id);
 
@@ -313,10 +316,10 @@ class Engine {
   core::Result<void> check_schedule(const core::ScheduleSpec& spec) const;
   /// Inside a write job (init, ready): stores the run's schedule and audits schedule.set
   /// with `source` ("assignment", "ready"); the caller saves the run, then arms it.
-  void store_schedule(store::Connection& c, core::Run& run, const core::ScheduleSpec& spec, const Actor& actor,
+  void store_schedule(store::Transaction& c, core::Run& run, const core::ScheduleSpec& spec, const Actor& actor,
                       const std::string& source);
 
-  store::Database& db_;
+  store::Store& db_;
   BackendCatalog backends_;
   /// Questions being answered now (ask): a few at most, so they never fill the slow pool.
   std::atomic<int> asks_in_flight_{0};

@@ -14,6 +14,7 @@
 #include "engine/schedule_runtime.hpp"
 #include "store/run_repository.hpp"
 #include "store/schedule_repository.hpp"
+#include "store/transaction.hpp"
 
 namespace agentry::engine {
 namespace {
@@ -30,8 +31,8 @@ struct ForeignRun {
 }  // namespace
 
 core::Result<int> Engine::notice_foreign_changes() {
-  auto version = db_.write<std::int64_t>([](store::Connection& c) -> core::Result<std::int64_t> {
-    return store::RunRepository::others_commit_mark(c);
+  auto version = db_.write<std::int64_t>([](store::Transaction& c) -> core::Result<std::int64_t> {
+    return c.runs().others_commit_mark();
   });
   if (!version) return version.failure();
   const std::int64_t now = core::now_ms();
@@ -43,10 +44,10 @@ core::Result<int> Engine::notice_foreign_changes() {
   if (first || changed) foreign_watch_.since_ms = now - watermark_slack_ms;
   if (!changed) return 0;
 
-  auto runs = db_.read([&](store::Connection& c) -> core::Result<std::vector<ForeignRun>> {
+  auto runs = db_.read([&](store::Transaction& c) -> core::Result<std::vector<ForeignRun>> {
     std::vector<ForeignRun> out;
-    for (auto& id : store::RunRepository::ids_updated_since(c, core::format_iso8601(since))) {
-      auto schedule = store::ScheduleRepository::get(c, id);
+    for (auto& id : c.runs().ids_updated_since(core::format_iso8601(since))) {
+      auto schedule = c.schedules().get(id);
       out.push_back({std::move(id), std::move(schedule)});
     }
     return out;

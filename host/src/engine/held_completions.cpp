@@ -11,6 +11,8 @@
 #include "engine/dependencies.hpp"
 #include "engine/queued_delivery.hpp"
 #include "store/queued_message_repository.hpp"
+#include "store/transaction.hpp"
+#include "store/run_repository.hpp"
 
 #include <algorithm>
 
@@ -27,23 +29,23 @@ bool holds_completions(const std::vector<core::QueuedMessage>& queued) {
 
 void Engine::resume_held_completions(const std::string& parent_id) {
   // A read first: this looks at every run that changed, and few hold anything.
-  auto holding = db_.read([&](store::Connection& c) -> core::Result<bool> {
-    auto run = store::RunRepository::get(c, parent_id);
+  auto holding = db_.read([&](store::Transaction& c) -> core::Result<bool> {
+    auto run = c.runs().get(parent_id);
     if (!run || run->queued_message_count == 0 || !core::is_terminal(run->status)) return false;
-    return holds_completions(store::QueuedMessageRepository::list(c, parent_id));
+    return holds_completions(c.queued_messages().list(parent_id));
   });
   if (!holding || !*holding) return;
   std::optional<std::chrono::milliseconds> again;
   std::string prompt;
   // Written only when a session opens: a look that changes nothing tells nobody (the
   // watcher that called this would otherwise hear of it, and call again).
-  auto resumed = db_.write<std::optional<core::Run>>([&](store::Connection& c) -> core::Result<std::optional<core::Run>> {
+  auto resumed = db_.write<std::optional<core::Run>>([&](store::Transaction& c) -> core::Result<std::optional<core::Run>> {
     again.reset();
-    auto run = store::RunRepository::get(c, parent_id);
+    auto run = c.runs().get(parent_id);
     // A running parent delivers its queue when its session ends; one resumed by hand
     // took the queue with it.
     if (!run || !core::is_terminal(run->status) || run->damaged) return std::optional<core::Run>{};
-    if (!holds_completions(store::QueuedMessageRepository::list(c, parent_id))) return std::optional<core::Run>{};
+    if (!holds_completions(c.queued_messages().list(parent_id))) return std::optional<core::Run>{};
     if (auto wait = detail::child_resume_wait(c, *run, config_.child_limits, core::now_ms())) {
       again = wait;
       return std::optional<core::Run>{};

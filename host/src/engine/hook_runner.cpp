@@ -7,9 +7,11 @@
 #include "core/utf8.hpp"
 #include "engine/mutation_support.hpp"
 #include "process/runner.hpp"
-#include "store/database.hpp"
+#include "store/store.hpp"
 #include "store/hook_audit_repository.hpp"
 #include "workspace/worktree.hpp"
+#include "store/transaction.hpp"
+#include "store/run_repository.hpp"
 
 #include <boost/json.hpp>
 
@@ -189,8 +191,8 @@ void run_executable(const core::Run& run, const core::HookSpec& hook, const json
 void run_require_children_success(const core::Run& run, const HookServices& services, core::HookAudit& audit,
                                   Verdict& verdict) {
   auto children = services.db.read(
-      [&](store::Connection& c) -> core::Result<std::vector<std::pair<std::string, std::string>>> {
-        return store::child_run_statuses(c, run.id);
+      [&](store::Transaction& c) -> core::Result<std::vector<std::pair<std::string, std::string>>> {
+        return c.runs().child_statuses(run.id);
       });
   if (!children) {
     audit.outcome = "failed";
@@ -210,7 +212,7 @@ void run_require_children_success(const core::Run& run, const HookServices& serv
 void run_git_worktree(const core::Run& run, const core::HookSpec& hook, const HookServices& services,
                       core::HookAudit& audit, HookPhaseResult& result) {
   // A run started again after a reset keeps the worktree it made the first time.
-  auto existing = services.db.read([&](store::Connection& c) -> core::Result<std::optional<json::object>> {
+  auto existing = services.db.read([&](store::Transaction& c) -> core::Result<std::optional<json::object>> {
     return run_worktree(c, run.id);
   });
   if (existing && *existing) {
@@ -322,8 +324,8 @@ std::optional<std::string> HookCancel::reason() const {
   return reason_;
 }
 
-bool record_hook_results(store::Connection& c, core::Run& run, const HookPhaseResult& result) {
-  store::HookAuditRepository::append(c, run.id, result.audits);
+bool record_hook_results(store::Transaction& c, core::Run& run, const HookPhaseResult& result) {
+  c.hook_audits().append(run.id, result.audits);
   bool changed = false;
   if (result.name && run.name != result.name) {
     run.name = result.name;
@@ -341,8 +343,8 @@ bool record_hook_results(store::Connection& c, core::Run& run, const HookPhaseRe
     changed = true;
   }
   if (result.worktree) {
-    const bool kept = store::RunWorktreeRepository::get(c, run.id) == json::serialize(*result.worktree);
-    store::RunWorktreeRepository::set(c, run.id, json::serialize(*result.worktree));
+    const bool kept = c.worktrees().get(run.id) == json::serialize(*result.worktree);
+    c.worktrees().set(run.id, json::serialize(*result.worktree));
     run.cwd = std::string(result.worktree->at("cwd").as_string());
     run.repo_root = std::string(result.worktree->at("path").as_string());
     detail::append_audit(c, run.id, kept ? "run.worktree_kept" : "run.worktree_created", hook_actor,
@@ -354,8 +356,8 @@ bool record_hook_results(store::Connection& c, core::Run& run, const HookPhaseRe
   return changed;
 }
 
-std::optional<json::object> run_worktree(store::Connection& c, const std::string& run_id) {
-  auto text = store::RunWorktreeRepository::get(c, run_id);
+std::optional<json::object> run_worktree(store::Transaction& c, const std::string& run_id) {
+  auto text = c.worktrees().get(run_id);
   if (!text) return std::nullopt;
   boost::system::error_code ec;
   auto value = json::parse(*text, ec);

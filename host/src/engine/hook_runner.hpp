@@ -19,7 +19,7 @@
 
 #include "core/hook.hpp"
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
+#include "store/store.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -49,7 +49,7 @@ struct HookInvocation {
 class Attachments;
 
 struct HookServices {
-  store::Database& db;
+  store::Store& db;
   std::filesystem::path state_dir;  // worktrees go under <state_dir>/worktrees
   Attachments* attachments = nullptr;  // where a hook's `attachments` go; null: refused
   /// Polled while hooks run (from the running thread): a reason once they must stop.
@@ -93,10 +93,10 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& invocation
 /// Records `result` in the write transaction: its audits, and the name, note, pin and
 /// worktree (with the run's new cwd) the hooks set, with audit records. The caller
 /// saves the run when this returns true (the row changed).
-bool record_hook_results(store::Connection& c, core::Run& run, const HookPhaseResult& result);
+bool record_hook_results(store::Transaction& c, core::Run& run, const HookPhaseResult& result);
 
 /// The run's worktree record (runs.worktree_json), if it has one.
-std::optional<boost::json::object> run_worktree(store::Connection& c, const std::string& run_id);
+std::optional<boost::json::object> run_worktree(store::Transaction& c, const std::string& run_id);
 
 /// Removes a deleted run's worktree per the policy of workspace/worktree.hpp. Blocking.
 void remove_worktree(const boost::json::object& worktree, const std::string& run_id);

@@ -22,6 +22,8 @@
 #include "store/session_repository.hpp"
 #include "store/parent_notification_repository.hpp"
 #include "store/task_repository.hpp"
+#include "store/transaction.hpp"
+#include "store/run_repository.hpp"
 
 namespace agentry::engine {
 using core::Operation;
@@ -41,13 +43,13 @@ Engine::Engine(EngineServices services, EngineConfig config)
           config_.schedule_timers ? config_.schedule_timers : pool_timer_source(services.pool),
           [this](const std::string& run_id, std::int64_t due_ms) { on_schedule_due(run_id, due_ms); })) {
   // Live timeline subscribers hear of every timeline write once it has committed.
-  db_.writer().set_timeline_listener(
+  db_.set_timeline_listener(
       [&feeds = bus_.timeline()](const std::string& run_id, std::int64_t base, std::vector<core::TimelineEvent>&& events) {
         feeds.publish(run_id, base, std::move(events));
       });
   // Tokens of sessions a crash ended are no use to anyone.
-  auto stale = db_.write<int>([](store::Connection& c) -> core::Result<int> {
-    return store::RunTokenRepository::remove_stale(c);
+  auto stale = db_.write<int>([](store::Transaction& c) -> core::Result<int> {
+    return c.run_tokens().remove_stale();
   });
   if (!stale) core::log_warn("cannot clear stale run tokens", {{"error", stale.error().message}});
 }
@@ -57,7 +59,7 @@ std::optional<std::string> Engine::run_of_token(std::string_view token) { return
 Engine::~Engine() {
   stop_schedules();  // no due start may begin while the live runs are stopped
   stop_live_runs("agentry is shutting down");
-  db_.writer().set_timeline_listener(nullptr);
+  db_.set_timeline_listener(nullptr);
 }
 
 void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url); }
@@ -78,7 +80,7 @@ core::Result<Run> Engine::ready(const std::string& run_id, const Actor& actor,
                                 const std::optional<core::ScheduleSpec>& schedule) {
   if (schedule)
     if (auto ok = check_schedule(*schedule); !ok) return ok.failure();
-  auto promoted = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  auto promoted = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::ready, *run, "ready"); !allowed) return allowed.failure();
@@ -98,13 +100,13 @@ core::Result<Run> Engine::resume(const std::string& run_id, const ResumeRequest&
 core::Result<Run> Engine::open_next_session(const std::string& run_id, const ResumeRequest& request,
                                             const Actor& actor, bool automatic) {
   std::string prompt;
-  auto resumed = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  auto resumed = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     // The daemon starts a run for its dependencies once: only while it is still ready
     // (not started by hand meanwhile, nor archived) and still waits on something.
     if (automatic && (run->status != core::RunStatus::ready || run->archived ||
-                      store::DependencyRepository::list(c, run_id).empty()))
+                      c.dependencies().list(run_id).empty()))
       return core::fail(core::ErrorCode::conflict, "run " + run_id + " is no longer waiting to start",
                         {{"runId", run_id}, {"reason", "not_waiting"}});
     if (auto allowed = detail::check_allowed(Operation::resume, *run, "resume"); !allowed) return allowed.failure();
@@ -127,11 +129,11 @@ core::Result<Run> Engine::open_next_session(const std::string& run_id, const Res
                    : later_session_prompt(section, request.message.value_or(""));
     // Messages still queued (the user aborted the session they waited for) belong to
     // the next session, whichever starts it: they go first, and are cleared with it.
-    auto queued = store::QueuedMessageRepository::list(c, run_id);
+    auto queued = c.queued_messages().list(run_id);
     if (!queued.empty()) {
       auto texts = detail::join_queued_texts(queued);
       prompt = prompt.empty() ? texts : texts + "\n\n" + prompt;
-      store::QueuedMessageRepository::remove_all(c, run_id);
+      c.queued_messages().remove_all(run_id);
       run->queued_message_count = 0;
     }
     detail::open_session(c, *run, prompt, config_.controller_id, detail::queued_session_source(queued));
@@ -165,7 +167,7 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
     // terminal event is recorded, or when the grace period runs out. Nobody waits here:
     // a backend slow to stop must not hold the caller (a request worker).
     std::string why = reason.empty() ? "aborted by " + actor.name : reason;
-    auto audited = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+    auto audited = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
       auto run = detail::load_run(c, run_id);
       if (!run) return run.failure();
       if (auto allowed = detail::check_allowed(Operation::abort, *run, "abort"); !allowed) return allowed.failure();
@@ -178,7 +180,7 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
     // The session ended between the check and the interrupt: the run is settled, or a
     // queued-message session has not been registered yet; either way the store decides.
   }
-  auto aborted = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  auto aborted = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::abort, *run, "abort"); !allowed) return allowed.failure();
@@ -208,7 +210,7 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
 }
 
 core::Result<Run> Engine::archive(const std::string& run_id, const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::archive, *run, "archive"); !allowed) return allowed.failure();
@@ -220,7 +222,7 @@ core::Result<Run> Engine::archive(const std::string& run_id, const Actor& actor)
 }
 
 core::Result<Run> Engine::unarchive(const std::string& run_id, const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::unarchive, *run, "unarchive"); !allowed)
@@ -233,20 +235,20 @@ core::Result<Run> Engine::unarchive(const std::string& run_id, const Actor& acto
 }
 
 core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::reset, *run, "reset"); !allowed) return allowed.failure();
     const auto previous = std::string(core::to_string(run->status));
     restore_initial_snapshot(c, *run);
-    store::SessionRepository::remove_all(c, run_id);
-    store::TimelineRepository::remove_all(c, run_id);
+    c.sessions().remove_all(run_id);
+    c.timeline().remove_all(run_id);
     c.after_commit([this, run_id] { bus_.timeline().reset(run_id); });
     // Queued messages were meant for a session of the run being undone.
-    const int dropped = store::QueuedMessageRepository::remove_all(c, run_id);
+    const int dropped = c.queued_messages().remove_all(run_id);
     run->queued_message_count = 0;
     // So were its parent-completion notifications (session indexes start again at 0).
-    store::ParentNotificationRepository::remove_all(c, run_id);
+    c.parent_notifications().remove_all(run_id);
     run->status = core::RunStatus::initialized;
     run->status_reason.clear();
     run->started_at.reset();
@@ -263,7 +265,7 @@ core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
 core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor) {
   std::string cwd;
   std::optional<boost::json::object> worktree;
-  auto removed = db_.write<bool>([&](store::Connection& c) -> core::Result<bool> {
+  auto removed = db_.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::remove, *run, "delete"); !allowed) return allowed.failure();
@@ -273,7 +275,7 @@ core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor)
       bus_.timeline().reset(run_id);
       bus_.browser().forget(run_id);
     });
-    return store::RunRepository::remove(c, run_id);
+    return c.runs().remove(run_id);
   });
   if (!removed) return removed.failure();
   bus_.run_changed(run_id);

@@ -5,7 +5,7 @@
 // a run deeper than AGENTRY_MAX_CALL_DEPTH, whoever asks.
 
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
+#include "store/transaction.hpp"
 
 #include <optional>
 #include <string_view>
@@ -14,7 +14,7 @@ namespace agentry::engine {
 
 /// 1 for a run without a parent, its parent's depth + 1 otherwise. A parent that no
 /// longer exists ends the chain; at most `limit` levels are read (a cycle cannot loop).
-int lineage_depth(store::Connection& c, const core::Run& run, int limit = 64);
+int lineage_depth(store::Transaction& c, const core::Run& run, int limit = 64);
 
 /// How many runs may nest (a top-level run is 1 deep) unless AGENTRY_MAX_CALL_DEPTH says.
 inline constexpr int default_max_call_depth = 8;

@@ -8,7 +8,7 @@
 #include "engine/start_config.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
-#include "store/database.hpp"
+#include "store/store.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
 
@@ -297,7 +297,7 @@ core::Result<void> LiveRun::answer_approval(const std::string& approval_id, cons
                    {{"runId", self->run_id()}, {"approvalId", answered.approval_id}, {"error", sent.error().message}});
     const bool still_asking = self->session_ && self->attempt_.attempt_number == attempt;
     const std::string run_id = self->run_id();
-    auto audited = self->services_.db.write<bool>([&](store::Connection& c) -> core::Result<bool> {
+    auto audited = self->services_.db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
       detail::append_audit(c, run_id, "run.approval_answer_failed", Actor{"daemon"},
                            {{"approvalId", answered.approval_id},
                             {"decision", decision},
@@ -354,7 +354,7 @@ void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optiona
   }
   AttemptContext attempt = attempt_;
   if (services_.stopping && services_.stopping->load()) attempt.shutdown_requested = true;
-  auto outcome = services_.db.write<BatchOutcome>([&](store::Connection& c) -> core::Result<BatchOutcome> {
+  auto outcome = services_.db.write<BatchOutcome>([&](store::Transaction& c) -> core::Result<BatchOutcome> {
     return apply_backend_events(c, attempt, batch, forced);
   });
   if (!outcome) {
@@ -430,26 +430,26 @@ void LiveRun::end_for_cancelled_hook(const std::string& message) {
 
 HookPhaseResult LiveRun::run_phase_hooks(HookInvocation invocation, std::optional<int> prompt_session) {
   // The run as it is now (status, name), not as it was at launch.
-  auto current = services_.db.read([&](store::Connection& c) { return detail::load_run(c, run_id()); });
+  auto current = services_.db.read([&](store::Transaction& c) { return detail::load_run(c, run_id()); });
   const core::Run& run = current ? *current : spec_.run;
   auto result = run_hooks(run, invocation, hook_services(true));
   if (!result.any()) return result;
   std::optional<core::Run> saved;
-  auto written = services_.db.write<bool>([&](store::Connection& c) -> core::Result<bool> {
+  auto written = services_.db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
     auto fresh = detail::load_run(c, run_id());
     if (!fresh) return false;
     bool changed = record_hook_results(c, *fresh, result);
     // The session's record shows the prompt its agent was actually given.
     if (prompt_session && result.prompt && !result.stop)
-      if (auto session = store::SessionRepository::get(c, run_id(), *prompt_session); session) {
+      if (auto session = c.sessions().get(run_id(), *prompt_session); session) {
         session->prompt = *result.prompt;
-        store::SessionRepository::update(c, *session);
+        c.sessions().update(*session);
         detail::append_audit(c, run_id(), "session.prompt_rewritten", Actor{"hook"},
                              {{"sessionIndex", *prompt_session}, {"length", result.prompt->size()}});
         if (!changed) detail::touch(*fresh);
         changed = true;
       }
-    if (changed) store::RunRepository::update(c, *fresh);
+    if (changed) c.runs().update(*fresh);
     saved = *fresh;
     return true;
   });

@@ -16,6 +16,7 @@
 #include "engine/attempt_events.hpp"
 #include "engine/hook_runner.hpp"
 #include "plugins/backend_session.hpp"
+#include "store/store.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -42,7 +43,7 @@ namespace agentry::engine {
 class Attachments;
 
 struct LiveRunServices {
-  store::Database& db;
+  store::Store& db;
   const plugins::PluginRegistry& plugins;
   core::ThreadPool& pool;
   events::EventBus& bus;

@@ -4,7 +4,7 @@
 #include "engine/lineage.hpp"
 #include "engine/run_tokens.hpp"
 #include "plugins/plugin_registry.hpp"
-#include "store/database.hpp"
+#include "store/store.hpp"
 
 
 #include <algorithm>
@@ -49,7 +49,7 @@ LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) c
     if (auto token = issue_run_token(services_.db, run.id)) spec.env.push_back("AGENTRY_DAEMON_TOKEN=" + *token);
     else core::log_error("cannot issue a run token; the agent cannot call back", {{"runId", run.id}});
   }
-  auto depth = services_.db.read([&](store::Connection& c) -> core::Result<int> { return lineage_depth(c, run); });
+  auto depth = services_.db.read([&](store::Transaction& c) -> core::Result<int> { return lineage_depth(c, run); });
   spec.env.push_back("AGENTRY_CALL_DEPTH=" + std::to_string(depth ? *depth : 1));
   return spec;
 }

@@ -6,6 +6,7 @@
 #include "core/ids.hpp"
 #include "engine/dependencies.hpp"
 #include "engine/mutation_support.hpp"
+#include "store/transaction.hpp"
 
 namespace agentry::engine {
 using core::Run;
@@ -17,7 +18,7 @@ json::value nullable(const std::optional<std::string>& s) { return s ? json::val
 }  // namespace
 
 core::Result<Run> Engine::set_name(const std::string& run_id, std::optional<std::string> name, const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (run->name == name) return run;
@@ -28,7 +29,7 @@ core::Result<Run> Engine::set_name(const std::string& run_id, std::optional<std:
 }
 
 core::Result<Run> Engine::set_note(const std::string& run_id, std::optional<std::string> note, const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (run->note == note) return run;
@@ -41,7 +42,7 @@ core::Result<Run> Engine::set_note(const std::string& run_id, std::optional<std:
 }
 
 core::Result<Run> Engine::set_pinned(const std::string& run_id, bool pinned, const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (run->pinned == pinned) return run;
@@ -53,7 +54,7 @@ core::Result<Run> Engine::set_pinned(const std::string& run_id, bool pinned, con
 
 core::Result<Run> Engine::set_backend_session(const std::string& run_id, std::optional<std::string> session_id,
                                               const Actor& actor) {
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(core::Operation::set_backend_session, *run, "set the backend session of");
@@ -73,7 +74,7 @@ core::Result<Run> Engine::set_group(const std::string& run_id, std::optional<std
     return core::fail(core::ErrorCode::invalid_request,
                       "runGroupId must be 1-128 characters of letters, digits and _ . : / -",
                       {{"field", "runGroupId"}});
-  return mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     // Clearing returns the run to its singleton group, named after the run itself.

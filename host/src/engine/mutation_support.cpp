@@ -9,11 +9,12 @@
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
+#include "store/transaction.hpp"
 
 namespace agentry::engine::detail {
 
-core::Result<core::Run> load_run(store::Connection& c, const std::string& run_id) {
-  auto run = store::RunRepository::get(c, run_id);
+core::Result<core::Run> load_run(store::Transaction& c, const std::string& run_id) {
+  auto run = c.runs().get(run_id);
   if (!run) return core::fail(core::ErrorCode::not_found, "no run with id '" + run_id + "'", {{"runId", run_id}});
   return std::move(*run);
 }
@@ -32,7 +33,7 @@ void touch(core::Run& run) {
   run.revision += 1;
 }
 
-void append_audit(store::Connection& c, const std::string& run_id, std::string type, const Actor& actor,
+void append_audit(store::Transaction& c, const std::string& run_id, std::string type, const Actor& actor,
                   boost::json::object data) {
   core::AuditEvent event;
   event.run_id = run_id;
@@ -40,17 +41,17 @@ void append_audit(store::Connection& c, const std::string& run_id, std::string t
   event.actor = actor.name;
   event.at = core::now_iso8601();
   event.data = std::move(data);
-  store::AuditRepository::append(c, event);
+  c.audit().append(event);
 }
 
-void save_with_audit(store::Connection& c, core::Run& run, std::string type, const Actor& actor,
+void save_with_audit(store::Transaction& c, core::Run& run, std::string type, const Actor& actor,
                      boost::json::object data) {
   touch(run);
-  store::RunRepository::update(c, run);
+  c.runs().update(run);
   append_audit(c, run.id, std::move(type), actor, std::move(data));
 }
 
-void open_session(store::Connection& c, core::Run& run, const std::string& prompt, const std::string& controller_id,
+void open_session(store::Transaction& c, core::Run& run, const std::string& prompt, const std::string& controller_id,
                   boost::json::object source) {
   core::Session session;
   session.run_id = run.id;
@@ -60,7 +61,7 @@ void open_session(store::Connection& c, core::Run& run, const std::string& promp
   session.backend_session_id = run.backend_session_id;
   session.prompt = prompt;
   session.source = std::move(source);
-  store::SessionRepository::insert(c, session);
+  c.sessions().insert(session);
   record_parent_notification(c, run, session.index, session.started_at);
   run.session_count += 1;
   run.status = core::RunStatus::running;
@@ -71,15 +72,15 @@ void open_session(store::Connection& c, core::Run& run, const std::string& promp
   run.controller_id = run.frozen.backend == core::passive_backend ? std::string() : controller_id;
 }
 
-int attempts_in_current_session(store::Connection& c, const core::Run& run) {
+int attempts_in_current_session(store::Transaction& c, const core::Run& run) {
   const int session = run.session_count - 1;
   int in_session = 0;
-  for (const auto& a : store::SessionRepository::list_attempts(c, run.id))
+  for (const auto& a : c.sessions().list_attempts(run.id))
     if (a.session_index == session) ++in_session;
   return in_session;
 }
 
-void open_attempt(store::Connection& c, core::Run& run, boost::json::object extra) {
+void open_attempt(store::Transaction& c, core::Run& run, boost::json::object extra) {
   const int session = run.session_count - 1;
   const int in_session = attempts_in_current_session(c, run);
   core::Attempt attempt;
@@ -88,7 +89,7 @@ void open_attempt(store::Connection& c, core::Run& run, boost::json::object extr
   attempt.session_index = session;
   attempt.index_in_session = in_session;
   attempt.started_at = core::now_iso8601();
-  store::SessionRepository::insert_attempt(c, attempt);
+  c.sessions().insert_attempt(attempt);
   run.attempt_count = attempt.number;
   core::TimelineEvent started;
   started.run_id = run.id;
@@ -100,20 +101,20 @@ void open_attempt(store::Connection& c, core::Run& run, boost::json::object extr
                      {"attemptIndexInSession", in_session},
                      {"backend", run.frozen.backend}};
   for (auto& [key, value] : extra) started.payload[key] = std::move(value);
-  store::TimelineRepository::append(c, started);
+  c.timeline().append(started);
 }
 
-void close_session(store::Connection& c, core::Run& run, core::RunStatus status, const std::string& reason,
+void close_session(store::Transaction& c, core::Run& run, core::RunStatus status, const std::string& reason,
                    const std::string& ended_by) {
   auto now = core::now_iso8601();
   if (run.session_count > 0) {
-    if (auto session = store::SessionRepository::get(c, run.id, run.session_count - 1); session && !session->ended_at) {
+    if (auto session = c.sessions().get(run.id, run.session_count - 1); session && !session->ended_at) {
       session->status = std::string(core::to_string(status));
       session->ended_at = now;
       session->end_reason = reason;
       session->ended_by = ended_by;
       session->backend_session_id = run.backend_session_id;
-      store::SessionRepository::update(c, *session);
+      c.sessions().update(*session);
     }
   }
   run.status = status;
@@ -131,9 +132,9 @@ void close_session(store::Connection& c, core::Run& run, core::RunStatus status,
                      {{"endedBy", ended_by}}, has_hooks(run, core::HookPhase::after_exit));
 }
 
-std::optional<core::RunStatus> settle_passive_run(store::Connection& c, core::Run& run, const Actor& actor) {
+std::optional<core::RunStatus> settle_passive_run(store::Transaction& c, core::Run& run, const Actor& actor) {
   if (run.frozen.backend != core::passive_backend || run.status != core::RunStatus::running) return std::nullopt;
-  auto derived = core::passive_status_from_tasks(store::TaskRepository::list(c, run.id));
+  auto derived = core::passive_status_from_tasks(c.tasks().list(run.id));
   if (derived == core::RunStatus::running) return std::nullopt;
   std::string reason = derived == core::RunStatus::success ? "all tasks completed" : "a task is blocked";
   close_session(c, run, derived, reason, "tasks");

@@ -3,6 +3,7 @@
 #include "core/clock.hpp"
 #include "core/utf8.hpp"
 #include "store/notification_repository.hpp"
+#include "store/transaction.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -17,7 +18,7 @@ json::value optional_text(const std::optional<std::string>& s) { return s ? json
 
 }  // namespace
 
-int queue_notification(store::Connection& c, const core::Run& run, std::string_view event,
+int queue_notification(store::Transaction& c, const core::Run& run, std::string_view event,
                        const std::string& occurrence, json::object extra, bool held) {
   if (run.frozen.notify.empty()) return 0;
   const std::string key = run.id + ":" + std::string(event) + ":" +
@@ -54,7 +55,7 @@ int queue_notification(store::Connection& c, const core::Run& run, std::string_v
     e.state = held ? "held" : "pending";
     e.next_attempt_ms = core::now_ms();
     e.created_at = e.updated_at = now;
-    if (store::NotificationRepository::insert(c, e)) ++queued;
+    if (c.outbox().insert(e)) ++queued;
   }
   return queued;
 }

@@ -5,7 +5,7 @@
 // committed is delivered (notify/ in the serving daemon); what rolls back never is.
 
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
+#include "store/transaction.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -19,7 +19,7 @@ namespace agentry::engine::detail {
 /// across retries; queuing the same occurrence twice is a no-op. `extra` is merged into
 /// the event body (e.g. "approval"). `held`: queued but not due until released
 /// (engine/after_exit.hpp). Returns how many rows were queued.
-int queue_notification(store::Connection& c, const core::Run& run, std::string_view event,
+int queue_notification(store::Transaction& c, const core::Run& run, std::string_view event,
                        const std::string& occurrence, boost::json::object extra = {}, bool held = false);
 
 }  // namespace agentry::engine::detail

@@ -18,6 +18,8 @@
 #include "store/parent_notification_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/session_repository.hpp"
+#include "store/transaction.hpp"
+#include "store/run_repository.hpp"
 
 #include <algorithm>
 
@@ -26,7 +28,7 @@ namespace json = boost::json;
 
 namespace detail {
 
-void record_parent_notification(store::Connection& c, const core::Run& run, int session_index,
+void record_parent_notification(store::Transaction& c, const core::Run& run, int session_index,
                                 const std::string& at) {
   if (!run.parent_run_id || !run.frozen.notify_parent_on_complete) return;
   core::ParentNotification n;
@@ -35,7 +37,7 @@ void record_parent_notification(store::Connection& c, const core::Run& run, int 
   n.parent_run_id = *run.parent_run_id;
   n.state = "pending";
   n.created_at = n.updated_at = at;
-  store::ParentNotificationRepository::upsert(c, n);
+  c.parent_notifications().upsert(n);
   append_audit(c, run.id, "parent_notification.pending", Actor{"engine"},
                {{"parentRunId", n.parent_run_id}, {"sessionIndex", session_index}});
 }
@@ -57,15 +59,15 @@ bool same_child_completion(const json::object& source, const json::object& wante
   return true;
 }
 
-std::vector<std::string> session_transcript(store::Connection& c, const std::string& run_id, int session_index) {
+std::vector<std::string> session_transcript(store::Transaction& c, const std::string& run_id, int session_index) {
   std::vector<int> attempts;
-  for (const auto& a : store::SessionRepository::list_attempts(c, run_id))
+  for (const auto& a : c.sessions().list_attempts(run_id))
     if (a.session_index == session_index) attempts.push_back(a.number);
   std::vector<std::string> out;
   if (attempts.empty()) return out;
   const int first = *std::min_element(attempts.begin(), attempts.end());
   const int last = *std::max_element(attempts.begin(), attempts.end());
-  auto events = store::TimelineRepository::last_of_attempts(c, run_id, "message.completed", first, last, 32);
+  auto events = c.timeline().last_of_attempts(run_id, "message.completed", first, last, 32);
   std::optional<int> attempt;  // the last attempt that said anything
   for (auto it = events.rbegin(); it != events.rend(); ++it) {
     auto* role = it->payload.if_contains("role");
@@ -99,7 +101,7 @@ struct DeliveryOutcome {
 
 /// Puts a child's completion message on the parent's queue, with its source: delivered
 /// with the parent's next session (now if it runs, else when it is resumed).
-std::string queue_on_parent(store::Connection& c, core::Run& parent, const std::string& text,
+std::string queue_on_parent(store::Transaction& c, core::Run& parent, const std::string& text,
                             const json::object& source, const std::string& child_id, int child_session_index) {
   core::QueuedMessage m;
   m.id = core::new_prefixed_id("qm");
@@ -107,7 +109,7 @@ std::string queue_on_parent(store::Connection& c, core::Run& parent, const std::
   m.text = text;
   m.source = source;
   m.created_at = core::now_iso8601();
-  store::QueuedMessageRepository::insert(c, m);
+  c.queued_messages().insert(m);
   parent.queued_message_count += 1;
   detail::save_with_audit(c, parent, "run.message_queued", daemon_actor,
                           {{"messageId", m.id},
@@ -120,7 +122,7 @@ std::string queue_on_parent(store::Connection& c, core::Run& parent, const std::
 }
 
 /// Marks the row and audits it on the child.
-void settle(store::Connection& c, core::ParentNotification n, const std::string& state, const std::string& reason,
+void settle(store::Transaction& c, core::ParentNotification n, const std::string& state, const std::string& reason,
             const std::string& delivery, json::object data) {
   const std::string now = core::now_iso8601();
   n.state = state;
@@ -128,7 +130,7 @@ void settle(store::Connection& c, core::ParentNotification n, const std::string&
   n.delivery = delivery;
   n.updated_at = now;
   if (state == "delivered") n.delivered_at = now;
-  store::ParentNotificationRepository::upsert(c, n);
+  c.parent_notifications().upsert(n);
   data["parentRunId"] = n.parent_run_id;
   data["sessionIndex"] = n.child_session_index;
   if (!reason.empty()) data["reason"] = reason;
@@ -149,11 +151,11 @@ bool delivered_with_queue(const json::object& session_source, const json::object
 
 /// How the parent already got this notification, if it did: a queued message or a
 /// session carrying the same source metadata.
-std::optional<std::string> existing_delivery(store::Connection& c, const std::string& parent_id,
+std::optional<std::string> existing_delivery(store::Transaction& c, const std::string& parent_id,
                                              const json::object& source) {
-  for (const auto& m : store::QueuedMessageRepository::list(c, parent_id))
+  for (const auto& m : c.queued_messages().list(parent_id))
     if (detail::same_child_completion(m.source, source)) return std::string("queued_message");
-  for (const auto& s : store::SessionRepository::list(c, parent_id)) {
+  for (const auto& s : c.sessions().list(parent_id)) {
     if (detail::same_child_completion(s.source, source)) return std::string("resumed");
     if (delivered_with_queue(s.source, source)) return std::string("queued_message");
   }
@@ -164,19 +166,19 @@ std::optional<std::string> existing_delivery(store::Connection& c, const std::st
 
 core::Result<int> Engine::deliver_parent_notifications(const std::string& child_id, bool at_startup) {
   // A read first: most changes are of runs that owe nobody anything.
-  auto owes = db_.read([&](store::Connection& c) -> core::Result<bool> {
-    return !store::ParentNotificationRepository::pending(c, child_id).empty();
+  auto owes = db_.read([&](store::Transaction& c) -> core::Result<bool> {
+    return !c.parent_notifications().pending(child_id).empty();
   });
   if (!owes) return owes.failure();
   if (!*owes) return 0;
-  auto outcome = db_.write<DeliveryOutcome>([&](store::Connection& c) -> core::Result<DeliveryOutcome> {
+  auto outcome = db_.write<DeliveryOutcome>([&](store::Transaction& c) -> core::Result<DeliveryOutcome> {
     DeliveryOutcome out;
-    auto rows = store::ParentNotificationRepository::pending(c, child_id);
+    auto rows = c.parent_notifications().pending(child_id);
     if (rows.empty()) return out;
-    auto child = store::RunRepository::get(c, child_id);
+    auto child = c.runs().get(child_id);
     if (!child) return out;  // deleted: its rows went with it
     for (auto& n : rows) {
-      auto session = store::SessionRepository::get(c, child_id, n.child_session_index);
+      auto session = c.sessions().get(child_id, n.child_session_index);
       if (!session || n.child_session_index < child->session_count - 1) {
         settle(c, n, "skipped", detail::reason_session_not_current, "", {{"currentSessionIndex", child->session_count - 1}});
         out.changed.push_back(child_id);
@@ -198,7 +200,7 @@ core::Result<int> Engine::deliver_parent_notifications(const std::string& child_
       const json::object source = detail::child_completion_source(child_id, n.child_session_index, session->started_at);
       json::object data{{"status", session->status}};
       if (at_startup) data["recovered"] = true;
-      auto parent = store::RunRepository::get(c, n.parent_run_id);
+      auto parent = c.runs().get(n.parent_run_id);
       if (!parent) {
         settle(c, n, "skipped", detail::reason_parent_not_found, "", std::move(data));
         continue;
@@ -254,10 +256,10 @@ core::Result<int> Engine::deliver_parent_notifications(const std::string& child_
       // A managed resume: the message is the prompt of the parent's next session, after
       // any messages still queued for it (as a resume by hand would deliver them).
       std::string prompt = later_session_prompt(task_section(c, *parent, config_.task_prompt), message);
-      auto queued = store::QueuedMessageRepository::list(c, parent->id);
+      auto queued = c.queued_messages().list(parent->id);
       if (!queued.empty()) {
         prompt = detail::join_queued_texts(queued) + "\n\n" + prompt;
-        store::QueuedMessageRepository::remove_all(c, parent->id);
+        c.queued_messages().remove_all(parent->id);
         parent->queued_message_count = 0;
       }
       json::object session_source = source;
@@ -284,10 +286,10 @@ core::Result<int> Engine::deliver_parent_notifications(const std::string& child_
     }
     if (!out.changed.empty()) {
       // The child's revision moves with its notification (RunDetail.parentNotification).
-      auto fresh = store::RunRepository::get(c, child_id);
+      auto fresh = c.runs().get(child_id);
       if (fresh) {
         detail::touch(*fresh);
-        store::RunRepository::update(c, *fresh);
+        c.runs().update(*fresh);
       }
     }
     return out;
@@ -314,15 +316,15 @@ core::Result<int> Engine::start_parent_notifications() {
       // A parent whose session just ended with completions its rate held back.
       resume_held_completions(run_id);
     });
-  auto children = db_.read([](store::Connection& c) -> core::Result<std::vector<std::string>> {
-    return store::ParentNotificationRepository::children_with_pending(c);
+  auto children = db_.read([](store::Transaction& c) -> core::Result<std::vector<std::string>> {
+    return c.parent_notifications().children_with_pending();
   });
   if (!children) return children.failure();
   // Completions held past a parent's resume rate when the last daemon stopped.
-  auto holding = db_.read([](store::Connection& c) -> core::Result<std::vector<std::string>> {
+  auto holding = db_.read([](store::Transaction& c) -> core::Result<std::vector<std::string>> {
     std::vector<std::string> out;
-    for (const auto& id : store::QueuedMessageRepository::run_ids(c))
-      for (const auto& m : store::QueuedMessageRepository::list(c, id))
+    for (const auto& id : c.queued_messages().run_ids())
+      for (const auto& m : c.queued_messages().list(id))
         if (detail::carries_child_completion(m.source)) {
           out.push_back(id);
           break;

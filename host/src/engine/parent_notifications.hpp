@@ -10,7 +10,7 @@
 // parent session already carrying it counts as the delivery (startup recovery).
 
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
+#include "store/transaction.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -30,7 +30,7 @@ inline constexpr const char* reason_child_session_not_terminal = "child_session_
 
 /// Inside the write that opens session `session_index` of `run`: when the run has a
 /// parent and notifies it, records the pending notification (audit parent_notification.pending).
-void record_parent_notification(store::Connection& c, const core::Run& run, int session_index,
+void record_parent_notification(store::Transaction& c, const core::Run& run, int session_index,
                                 const std::string& at);
 
 /// {kind: "child_completion", childRunId, childSessionIndex, childSessionStartedAt}: the
@@ -43,6 +43,6 @@ bool same_child_completion(const boost::json::object& source, const boost::json:
 
 /// The last transcript of a session: the assistant messages of its last attempt that
 /// recorded any, oldest first (at most a few dozen).
-std::vector<std::string> session_transcript(store::Connection& c, const std::string& run_id, int session_index);
+std::vector<std::string> session_transcript(store::Transaction& c, const std::string& run_id, int session_index);
 
 }  // namespace agentry::engine::detail

@@ -4,6 +4,7 @@
 #include "core/log.hpp"
 #include "definitions/project_trust.hpp"
 #include "store/project_trust_repository.hpp"
+#include "store/store.hpp"
 
 namespace agentry::engine {
 namespace fs = std::filesystem;
@@ -33,14 +34,14 @@ boost::json::object to_json(const ProjectTrustStatus& s) {
   return out;
 }
 
-ProjectTrust::ProjectTrust(store::Database& db, fs::path config_dir, std::vector<std::string> env_allow)
+ProjectTrust::ProjectTrust(store::Store& db, fs::path config_dir, std::vector<std::string> env_allow)
     : db_(db), config_dir_(std::move(config_dir)), env_allow_(std::move(env_allow)) {}
 
 ProjectTrustStatus ProjectTrust::evaluate(const fs::path& project_dir, bool always_digest) const {
   ProjectTrustStatus out;
   out.project_dir = project_dir.string();
-  auto record = db_.read([&](store::Connection& c) -> core::Result<std::optional<store::ProjectTrustRecord>> {
-    return store::ProjectTrustRepository::get(c, out.project_dir);
+  auto record = db_.read([&](store::Transaction& c) -> core::Result<std::optional<store::ProjectTrustRecord>> {
+    return c.project_trust().get(out.project_dir);
   });
   if (!record) core::log_error("cannot read project trust", {{"projectDir", out.project_dir}, {"error", record.error().message}});
   const bool has_record = record && *record;
@@ -98,8 +99,8 @@ core::Result<ProjectTrustStatus> ProjectTrust::trust(const fs::path& dir, const 
   auto digest = defs::project_digest(*project);
   if (!digest) return digest.failure();
   store::ProjectTrustRecord record{project->string(), *digest, core::now_iso8601(), actor};
-  auto written = db_.write<bool>([&](store::Connection& c) -> core::Result<bool> {
-    store::ProjectTrustRepository::put(c, record);
+  auto written = db_.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
+    c.project_trust().put(record);
     return true;
   });
   if (!written) return written.failure();
@@ -114,8 +115,8 @@ core::Result<ProjectTrustStatus> ProjectTrust::revoke(const fs::path& dir, const
   // A project whose .agentry/ is gone can still be forgotten by its own directory.
   auto found = defs::find_project_dir(canonical_dir(dir));
   const fs::path project = found ? *found : canonical_dir(dir);
-  auto removed = db_.write<bool>([&](store::Connection& c) -> core::Result<bool> {
-    return store::ProjectTrustRepository::remove(c, project.string());
+  auto removed = db_.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
+    return c.project_trust().remove(project.string());
   });
   if (!removed) return removed.failure();
   if (!*removed)
@@ -126,8 +127,8 @@ core::Result<ProjectTrustStatus> ProjectTrust::revoke(const fs::path& dir, const
 }
 
 core::Result<std::vector<ProjectTrustStatus>> ProjectTrust::list() const {
-  auto records = db_.read([](store::Connection& c) -> core::Result<std::vector<store::ProjectTrustRecord>> {
-    return store::ProjectTrustRepository::list(c);
+  auto records = db_.read([](store::Transaction& c) -> core::Result<std::vector<store::ProjectTrustRecord>> {
+    return c.project_trust().list();
   });
   if (!records) return records.failure();
   std::vector<ProjectTrustStatus> out;

@@ -10,7 +10,6 @@
 
 #include "core/result.hpp"
 #include "definitions/roots.hpp"
-#include "store/database.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -18,6 +17,10 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace agentry::store {
+class Store;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 
@@ -38,7 +41,7 @@ class ProjectTrust {
  public:
   /// `env_allow`: the variables an untrusted project's files may read
   /// (AGENTRY_PROJECT_ENV_ALLOW).
-  ProjectTrust(store::Database& db, std::filesystem::path config_dir, std::vector<std::string> env_allow);
+  ProjectTrust(store::Store& db, std::filesystem::path config_dir, std::vector<std::string> env_allow);
 
   /// The roots for definitions named from `cwd`: the config directory and the project
   /// found at or above `cwd` (if any), with its trust decided now.
@@ -59,7 +62,7 @@ class ProjectTrust {
   core::Result<std::filesystem::path> project_of(const std::filesystem::path& dir) const;
   ProjectTrustStatus evaluate(const std::filesystem::path& project_dir, bool always_digest) const;
 
-  store::Database& db_;
+  store::Store& db_;
   std::filesystem::path config_dir_;
   std::vector<std::string> env_allow_;
 };

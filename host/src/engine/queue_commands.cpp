@@ -12,6 +12,7 @@
 #include "engine/queued_delivery.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/session_repository.hpp"
+#include "store/transaction.hpp"
 
 namespace agentry::engine {
 using core::Operation;
@@ -24,9 +25,9 @@ constexpr int max_queued_messages = 64;
 constexpr std::int64_t max_queued_bytes = 1024 * 1024;
 
 /// Whether the run's last session ended in a way that still owes the queue a delivery.
-bool owes_delivery(store::Connection& c, const core::Run& run) {
+bool owes_delivery(store::Transaction& c, const core::Run& run) {
   if (run.session_count == 0) return false;
-  auto session = store::SessionRepository::get(c, run.id, run.session_count - 1);
+  auto session = c.sessions().get(run.id, run.session_count - 1);
   return session && session->ended_at && session->ended_by != "user";
 }
 
@@ -40,12 +41,12 @@ core::Result<core::QueuedMessage> Engine::queue_message(const std::string& run_i
     return core::fail(core::ErrorCode::invalid_request,
                       "text is too long (" + std::to_string(text.size()) + " bytes; limit 256 KiB)",
                       {{"field", "text"}});
-  return mutate<core::QueuedMessage>(run_id, [&](store::Connection& c) -> core::Result<core::QueuedMessage> {
+  return mutate<core::QueuedMessage>(run_id, [&](store::Transaction& c) -> core::Result<core::QueuedMessage> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::queue_message, *run, "queue a message for"); !ok)
       return ok.failure();
-    auto totals = store::QueuedMessageRepository::totals(c, run_id);
+    auto totals = c.queued_messages().totals(run_id);
     if (totals.count >= max_queued_messages ||
         totals.bytes + static_cast<std::int64_t>(text.size()) > max_queued_bytes)
       return core::fail(core::ErrorCode::conflict,
@@ -59,7 +60,7 @@ core::Result<core::QueuedMessage> Engine::queue_message(const std::string& run_i
     message.text = text;
     message.source = {{"actor", actor.name}};
     message.created_at = core::now_iso8601();
-    store::QueuedMessageRepository::insert(c, message);
+    c.queued_messages().insert(message);
     detail::save_with_audit(c, *run, "run.message_queued", actor,
                             {{"messageId", message.id}, {"length", text.size()}, {"queuedMessageCount", totals.count + 1}});
     return message;
@@ -67,20 +68,20 @@ core::Result<core::QueuedMessage> Engine::queue_message(const std::string& run_i
 }
 
 core::Result<std::vector<core::QueuedMessage>> Engine::list_queued_messages(const std::string& run_id) {
-  return db_.read([&](store::Connection& c) -> core::Result<std::vector<core::QueuedMessage>> {
+  return db_.read([&](store::Transaction& c) -> core::Result<std::vector<core::QueuedMessage>> {
     if (auto run = detail::load_run(c, run_id); !run) return run.failure();
-    return store::QueuedMessageRepository::list(c, run_id);
+    return c.queued_messages().list(run_id);
   });
 }
 
 core::Result<DeletedQueuedMessage> Engine::remove_queued_message(const std::string& run_id,
                                                                  const std::string& message_id, const Actor& actor) {
-  return mutate<DeletedQueuedMessage>(run_id, [&](store::Connection& c) -> core::Result<DeletedQueuedMessage> {
+  return mutate<DeletedQueuedMessage>(run_id, [&](store::Transaction& c) -> core::Result<DeletedQueuedMessage> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::remove_queued_message, *run, "remove a queued message of"); !ok)
       return ok.failure();
-    if (!store::QueuedMessageRepository::remove(c, run_id, message_id))
+    if (!c.queued_messages().remove(run_id, message_id))
       return core::fail(core::ErrorCode::not_found,
                         "run " + run_id + " has no queued message '" + message_id +
                             "' (it may have been delivered already)",
@@ -92,8 +93,8 @@ core::Result<DeletedQueuedMessage> Engine::remove_queued_message(const std::stri
 }
 
 core::Result<int> Engine::deliver_queued_after_restart() {
-  auto ids = db_.read([&](store::Connection& c) -> core::Result<std::vector<std::string>> {
-    return store::QueuedMessageRepository::run_ids(c);
+  auto ids = db_.read([&](store::Transaction& c) -> core::Result<std::vector<std::string>> {
+    return c.queued_messages().run_ids();
   });
   if (!ids) return ids.failure();
   int started = 0;
@@ -101,7 +102,7 @@ core::Result<int> Engine::deliver_queued_after_restart() {
   for (const auto& id : *ids) {
     if (live_.find(id)) continue;  // its session is running here and will deliver them itself
     std::string prompt;
-    auto delivered = mutate<std::optional<core::Run>>(id, [&](store::Connection& c) -> core::Result<std::optional<core::Run>> {
+    auto delivered = mutate<std::optional<core::Run>>(id, [&](store::Transaction& c) -> core::Result<std::optional<core::Run>> {
       auto run = detail::load_run(c, id);
       if (!run || !owes_delivery(c, *run)) return std::optional<core::Run>{};
       if (!backends_.has(run->frozen.backend)) {

@@ -4,6 +4,7 @@
 #include "engine/mutation_support.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/run_repository.hpp"
+#include "store/transaction.hpp"
 
 namespace agentry::engine::detail {
 
@@ -26,17 +27,17 @@ boost::json::object queued_session_source(const std::vector<core::QueuedMessage>
 
 bool delivers_queue(const std::string& ended_by) { return ended_by != "user" && ended_by != "shutdown"; }
 
-std::optional<std::string> deliver_queued_messages(store::Connection& c, core::Run& run,
+std::optional<std::string> deliver_queued_messages(store::Transaction& c, core::Run& run,
                                                    const std::string& controller_id, const Actor& actor,
                                                    bool recovered, const TaskPromptSettings* tasks) {
   if (!core::is_terminal(run.status) || core::refusal(core::Operation::resume, core::facts_of(run))) return std::nullopt;
-  auto messages = store::QueuedMessageRepository::list(c, run.id);
+  auto messages = c.queued_messages().list(run.id);
   if (messages.empty()) return std::nullopt;
   std::string prompt = join_queued_texts(messages);
   if (tasks) prompt = later_session_prompt(task_section(c, run, *tasks), prompt);
   open_session(c, run, prompt, controller_id, queued_session_source(messages));
   if (run.frozen.backend != core::passive_backend) open_attempt(c, run);
-  const int count = store::QueuedMessageRepository::remove_all(c, run.id);
+  const int count = c.queued_messages().remove_all(run.id);
   run.queued_message_count = 0;
   boost::json::object data{{"sessionIndex", run.session_count - 1},
                            {"backend", run.frozen.backend},
@@ -48,12 +49,12 @@ std::optional<std::string> deliver_queued_messages(store::Connection& c, core::R
   return prompt;
 }
 
-std::optional<std::string> resume_with_queue(store::Connection& c, core::Run& run, const std::string& controller_id,
+std::optional<std::string> resume_with_queue(store::Transaction& c, core::Run& run, const std::string& controller_id,
                                              const Actor& actor, bool recovered, const TaskPromptSettings* tasks) {
   auto prompt = deliver_queued_messages(c, run, controller_id, actor, recovered, tasks);
   if (!prompt) return std::nullopt;
   touch(run);
-  store::RunRepository::update(c, run);
+  c.runs().update(run);
   return prompt;
 }
 

@@ -8,7 +8,7 @@
 #include "engine/task_prompt.hpp"
 #include "core/run.hpp"
 #include "engine/requests.hpp"
-#include "store/sqlite.hpp"
+#include "store/transaction.hpp"
 
 #include <optional>
 #include <string>
@@ -35,13 +35,13 @@ bool delivers_queue(const std::string& ended_by);
 /// messages, and audits run.resumed {source: "queued_messages", count}. The caller
 /// saves the run. Returns the prompt when a session was opened.
 /// With `tasks`, the prompt starts with the run's task section (engine/task_prompt.hpp).
-std::optional<std::string> deliver_queued_messages(store::Connection& c, core::Run& run,
+std::optional<std::string> deliver_queued_messages(store::Transaction& c, core::Run& run,
                                                    const std::string& controller_id, const Actor& actor,
                                                    bool recovered = false, const TaskPromptSettings* tasks = nullptr);
 
 /// deliver_queued_messages() for a run no live session holds (startup recovery, held
 /// child completions), the run saved with it. Returns the prompt when a session opened.
-std::optional<std::string> resume_with_queue(store::Connection& c, core::Run& run, const std::string& controller_id,
+std::optional<std::string> resume_with_queue(store::Transaction& c, core::Run& run, const std::string& controller_id,
                                              const Actor& actor, bool recovered, const TaskPromptSettings* tasks);
 
 }  // namespace agentry::engine::detail

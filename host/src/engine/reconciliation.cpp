@@ -18,6 +18,8 @@
 #include "store/event_repository.hpp"
 #include "store/notification_repository.hpp"
 #include "store/session_repository.hpp"
+#include "store/transaction.hpp"
+#include "store/run_repository.hpp"
 
 namespace agentry::engine {
 namespace {
@@ -25,24 +27,24 @@ namespace {
 enum class Verdict { untouched, finalized, adopt };
 
 // The attempt the gone controller was driving, still open in the store.
-bool has_open_attempt(store::Connection& c, const core::Run& run) {
-  for (const auto& attempt : store::SessionRepository::list_attempts(c, run.id))
+bool has_open_attempt(store::Transaction& c, const core::Run& run) {
+  for (const auto& attempt : c.sessions().list_attempts(run.id))
     if (attempt.number == run.attempt_count && !attempt.ended_at) return true;
   return false;
 }
 
 // What the open attempt was to say: a retry's nudge, else its session's prompt.
-std::string attempt_prompt(store::Connection& c, const core::Run& run) {
-  if (auto started = store::TimelineRepository::last_of_attempt(c, run.id, "attempt.started", run.attempt_count))
+std::string attempt_prompt(store::Transaction& c, const core::Run& run) {
+  if (auto started = c.timeline().last_of_attempt(run.id, "attempt.started", run.attempt_count))
     if (auto* nudge = started->payload.if_contains("prompt"); nudge && nudge->is_string())
       return std::string(nudge->as_string());
-  auto session = store::SessionRepository::get(c, run.id, run.session_count - 1);
+  auto session = c.sessions().get(run.id, run.session_count - 1);
   return session ? session->prompt : std::string();
 }
 
 // The attempt's last checkpoint (a Codex thread and turn id), so the backend finds its work.
-boost::json::value attempt_checkpoint(store::Connection& c, const core::Run& run) {
-  auto checkpoint = store::TimelineRepository::last_of_attempt(c, run.id, "session.checkpoint", run.attempt_count);
+boost::json::value attempt_checkpoint(store::Transaction& c, const core::Run& run) {
+  auto checkpoint = c.timeline().last_of_attempt(run.id, "session.checkpoint", run.attempt_count);
   return checkpoint ? boost::json::value(checkpoint->payload) : boost::json::value(nullptr);
 }
 
@@ -51,14 +53,14 @@ boost::json::value attempt_checkpoint(store::Connection& c, const core::Run& run
 core::Result<int> Engine::reconcile_after_restart() {
   // run.finished notifications held for afterExit hooks that a stopped or crashed daemon
   // never ran (engine/after_exit.hpp) go out as they were.
-  auto released = db_.write<int>([](store::Connection& c) -> core::Result<int> {
-    return store::NotificationRepository::release_all_held(c, core::now_ms());
+  auto released = db_.write<int>([](store::Transaction& c) -> core::Result<int> {
+    return c.outbox().release_all_held(core::now_ms());
   });
   if (!released) return released.failure();
   if (*released > 0) core::log_warn("released notifications held for afterExit hooks that never ran",
                                     {{"count", std::to_string(*released)}});
-  auto ids = db_.read([&](store::Connection& c) -> core::Result<std::vector<std::string>> {
-    return store::RunRepository::ids_with_status(c, core::RunStatus::running);
+  auto ids = db_.read([&](store::Transaction& c) -> core::Result<std::vector<std::string>> {
+    return c.runs().ids_with_status(core::RunStatus::running);
   });
   if (!ids) return ids.failure();
   int finalized = 0;
@@ -71,9 +73,9 @@ core::Result<int> Engine::reconcile_after_restart() {
 }
 
 core::Result<int> Engine::reconcile_stale_owners() {
-  auto runs = db_.read([&](store::Connection& c) -> core::Result<std::vector<core::Run>> {
+  auto runs = db_.read([&](store::Transaction& c) -> core::Result<std::vector<core::Run>> {
     std::vector<core::Run> out;
-    for (const auto& id : store::RunRepository::ids_with_status(c, core::RunStatus::running))
+    for (const auto& id : c.runs().ids_with_status(core::RunStatus::running))
       if (auto run = detail::load_run(c, id)) out.push_back(std::move(*run));
     return out;
   });
@@ -104,7 +106,7 @@ core::Result<bool> Engine::reconcile_run(const std::string& id, bool at_startup)
   boost::json::value checkpoint;
   // The decision is made again on the writer, against the run as it is now: it may have
   // ended, or been taken over, since it was listed.
-  auto verdict = db_.write<Verdict>([&](store::Connection& c) -> core::Result<Verdict> {
+  auto verdict = db_.write<Verdict>([&](store::Transaction& c) -> core::Result<Verdict> {
     auto run = detail::load_run(c, id);
     if (!run || run->status != core::RunStatus::running) return Verdict::untouched;
     if (run->frozen.backend == core::passive_backend) return Verdict::untouched;
@@ -128,7 +130,7 @@ core::Result<bool> Engine::reconcile_run(const std::string& id, bool at_startup)
     if (live_.can_adopt(run->frozen.backend) && run->backend_session_id && has_open_attempt(c, *run)) {
       previous_controller = run->controller_id.empty() ? "detached" : run->controller_id;
       run->controller_id = config_.controller_id;
-      store::RunRepository::update(c, *run);
+      c.runs().update(*run);
       adoptee = *run;
       prompt = attempt_prompt(c, *run);
       checkpoint = attempt_checkpoint(c, *run);

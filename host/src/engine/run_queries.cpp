@@ -1,5 +1,5 @@
-// Engine: reads. Each borrows a reader connection and holds one read transaction,
-// so the parts of a view (run, tasks, sessions) come from the same snapshot.
+// Engine: reads. Each is one store read, which sees one snapshot, so the parts of a
+// view (run, tasks, sessions) agree.
 
 #include "engine/engine.hpp"
 #include "store/hook_audit_repository.hpp"
@@ -16,39 +16,21 @@
 #include "store/schedule_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
+#include "store/transaction.hpp"
+#include "store/event_repository.hpp"
+#include "store/run_repository.hpp"
 
 #include <boost/json/parse.hpp>
 
 namespace agentry::engine {
-namespace {
-
-/// Holds a read transaction so several SELECTs see one snapshot.
-class ReadSnapshot {
- public:
-  explicit ReadSnapshot(store::Connection& c) : c_(c) { c_.exec("BEGIN"); }
-  ~ReadSnapshot() {
-    try {
-      c_.exec("COMMIT");
-    } catch (const store::StoreError&) {
-      // A read transaction has nothing to lose; the connection stays usable.
-    }
-  }
-
- private:
-  store::Connection& c_;
-};
-
-}  // namespace
-
 core::Result<RunView> Engine::view(const std::string& run_id) {
-  auto view = db_.read([&](store::Connection& c) -> core::Result<RunView> {
-    ReadSnapshot snapshot(c);
+  auto view = db_.read([&](store::Transaction& c) -> core::Result<RunView> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     RunView v{std::move(*run), {}, {}, {}};
-    v.run.queued_messages = store::QueuedMessageRepository::list(c, run_id);
-    v.run.parent_notification = store::ParentNotificationRepository::latest(c, run_id);
-    for (auto& e : store::NotificationRepository::list_for_run(c, run_id)) {
+    v.run.queued_messages = c.queued_messages().list(run_id);
+    v.run.parent_notification = c.parent_notifications().latest(run_id);
+    for (auto& e : c.outbox().list_for_run(run_id)) {
       core::NotificationDelivery n;
       n.id = e.id;
       n.event = std::move(e.event);
@@ -64,14 +46,14 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
       if (n.state == "pending") n.next_attempt_at = core::format_iso8601(e.next_attempt_ms);
       v.run.notifications.push_back(std::move(n));
     }
-    store::ScheduleRepository::attach(c, v.run);
-    v.tasks = store::TaskRepository::list(c, run_id);
-    v.sessions = store::SessionRepository::list(c, run_id);
-    v.attempts = store::SessionRepository::list_attempts(c, run_id);
+    c.schedules().attach(v.run);
+    v.tasks = c.tasks().list(run_id);
+    v.sessions = c.sessions().list(run_id);
+    v.attempts = c.sessions().list_attempts(run_id);
     v.run.dependencies = detail::dependencies_of(c, run_id);
     v.run.dependents = detail::dependents_of(c, v.run);
-    v.run.attachments = store::AttachmentRepository::list_for_run(c, run_id);
-    v.run.hook_audits = store::HookAuditRepository::latest(c, run_id);
+    v.run.attachments = c.attachments().list_for_run(run_id);
+    v.run.hook_audits = c.hook_audits().latest(run_id);
     return v;
   });
   // Pending approvals live with the attempt that asked, not in the store.
@@ -80,18 +62,17 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
   return view;
 }
 
-core::Result<RunListView> Engine::list(const store::RunQuery& query) {
-  return db_.read([&](store::Connection& c) -> core::Result<RunListView> {
-    ReadSnapshot snapshot(c);
-    auto page = store::RunRepository::list(c, query);
-    store::ScheduleRepository::attach(c, page.runs);
+core::Result<RunListView> Engine::list(const core::RunQuery& query) {
+  return db_.read([&](store::Transaction& c) -> core::Result<RunListView> {
+    auto page = c.runs().list(query);
+    c.schedules().attach(page.runs);
     std::vector<std::string> ids;
     ids.reserve(page.runs.size());
     for (const auto& r : page.runs) ids.push_back(r.id);
-    auto tallies = store::TaskRepository::tallies(c, ids);
-    auto sessions = store::SessionRepository::latest(c, ids);
+    auto tallies = c.tasks().tallies(ids);
+    auto sessions = c.sessions().latest(ids);
     // Only runs that have dependencies cost more than this one statement.
-    auto dependencies = store::DependencyRepository::list_many(c, ids);
+    auto dependencies = c.dependencies().list_many(ids);
     RunListView out;
     out.next_cursor = page.next_cursor;
     out.summaries.reserve(page.runs.size());
@@ -108,29 +89,26 @@ core::Result<RunListView> Engine::list(const store::RunQuery& query) {
   });
 }
 
-core::Result<std::vector<core::AuditEvent>> Engine::audit(const std::string& run_id, const store::EventPageQuery& q) {
-  return db_.read([&](store::Connection& c) -> core::Result<std::vector<core::AuditEvent>> {
-    ReadSnapshot snapshot(c);
+core::Result<std::vector<core::AuditEvent>> Engine::audit(const std::string& run_id, const core::EventPageQuery& q) {
+  return db_.read([&](store::Transaction& c) -> core::Result<std::vector<core::AuditEvent>> {
     if (auto run = detail::load_run(c, run_id); !run) return run.failure();
-    return store::AuditRepository::list(c, run_id, q);
+    return c.audit().list(run_id, q);
   });
 }
 
 core::Result<std::vector<core::TimelineEvent>> Engine::timeline(const std::string& run_id,
-                                                                const store::EventPageQuery& q) {
-  return db_.read([&](store::Connection& c) -> core::Result<std::vector<core::TimelineEvent>> {
-    ReadSnapshot snapshot(c);
+                                                                const core::EventPageQuery& q) {
+  return db_.read([&](store::Transaction& c) -> core::Result<std::vector<core::TimelineEvent>> {
     if (auto run = detail::load_run(c, run_id); !run) return run.failure();
-    return store::TimelineRepository::list(c, run_id, q);
+    return c.timeline().list(run_id, q);
   });
 }
 
 core::Result<std::int64_t> Engine::timeline_last_cursor(const std::string& run_id) {
-  return db_.read([&](store::Connection& c) -> core::Result<std::int64_t> {
-    ReadSnapshot snapshot(c);
-    if (!store::RunRepository::exists(c, run_id))
+  return db_.read([&](store::Transaction& c) -> core::Result<std::int64_t> {
+    if (!c.runs().exists(run_id))
       return core::fail(core::ErrorCode::not_found, "no run with id '" + run_id + "'", {{"runId", run_id}});
-    return store::TimelineRepository::last_cursor(c, run_id);
+    return c.timeline().last_cursor(run_id);
   });
 }
 

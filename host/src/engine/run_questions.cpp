@@ -11,6 +11,7 @@
 #include "core/ids.hpp"
 #include "core/utf8.hpp"
 #include "events/event_bus.hpp"
+#include "store/transaction.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -98,7 +99,7 @@ core::Result<AskAnswer> Engine::ask(const std::string& run_id, const AskRequest&
     std::atomic<int>& n;
     ~Release() { n.fetch_sub(1); }
   } release{asks_in_flight_};
-  auto events = timeline(run_id, store::EventPageQuery{.limit = scanned_events, .newest = true});
+  auto events = timeline(run_id, core::EventPageQuery{.limit = scanned_events, .newest = true});
   if (!events) return events.failure();
 
   BackendQuestion question;
@@ -124,7 +125,7 @@ core::Result<AskAnswer> Engine::ask(const std::string& run_id, const AskRequest&
   if (result.outcome == QuestionOutcome::answered) audit["answerChars"] = result.answer.size();
   else audit["error"] = clip(result.error, max_event_text);
   // Only the audit trail changes: the run's summary and detail stay as they were.
-  auto recorded = db_.write<bool>([&](store::Connection& c) -> core::Result<bool> {
+  auto recorded = db_.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
     detail::append_audit(c, run_id, "run.asked", actor, std::move(audit));
     return true;
   });

@@ -3,15 +3,16 @@
 #include "core/clock.hpp"
 #include "store/run_repository.hpp"
 #include "store/task_repository.hpp"
+#include "store/transaction.hpp"
 
 #include <boost/json.hpp>
 
 namespace agentry::engine {
 namespace json = boost::json;
 
-void save_initial_snapshot(store::Connection& c, const core::Run& run) {
+void save_initial_snapshot(store::Transaction& c, const core::Run& run) {
   json::array tasks;
-  for (const auto& t : store::TaskRepository::list(c, run.id)) {
+  for (const auto& t : c.tasks().list(run.id)) {
     tasks.push_back(json::object{{"id", t.id},
                                  {"title", t.title},
                                  {"body", t.body},
@@ -22,18 +23,18 @@ void save_initial_snapshot(store::Connection& c, const core::Run& run) {
   }
   json::object snapshot{{"frozen", core::to_json(run.frozen)}, {"tasks", std::move(tasks)}};
   snapshot["backendSessionId"] = run.backend_session_id ? json::value(*run.backend_session_id) : json::value(nullptr);
-  store::RunRepository::set_initial_snapshot(c, run.id, json::serialize(snapshot));
+  c.runs().set_initial_snapshot(run.id, json::serialize(snapshot));
 }
 
-void restore_initial_snapshot(store::Connection& c, core::Run& run) {
-  auto text = store::RunRepository::initial_snapshot(c, run.id);
+void restore_initial_snapshot(store::Transaction& c, core::Run& run) {
+  auto text = c.runs().initial_snapshot(run.id);
   if (!text || text->empty()) return;
   auto snapshot = json::parse(*text).as_object();
   run.frozen = core::frozen_inputs_from_json(snapshot.at("frozen"));
   const auto& session = snapshot.at("backendSessionId");
   run.backend_session_id = session.is_string() ? std::optional<std::string>(std::string(session.as_string()))
                                                : std::nullopt;
-  store::TaskRepository::remove_all(c, run.id);
+  c.tasks().remove_all(run.id);
   auto now = core::now_iso8601();
   for (const auto& item : snapshot.at("tasks").as_array()) {
     const auto& o = item.as_object();
@@ -48,7 +49,7 @@ void restore_initial_snapshot(store::Connection& c, core::Run& run) {
     t.position = static_cast<int>(o.at("position").as_int64());
     t.created_at = now;
     t.updated_at = now;
-    store::TaskRepository::insert(c, t);
+    c.tasks().insert(t);
   }
 }
 

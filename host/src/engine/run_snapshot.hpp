@@ -3,13 +3,13 @@
 // as they were when the first session started.
 
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
+#include "store/transaction.hpp"
 
 namespace agentry::engine {
 
-void save_initial_snapshot(store::Connection& c, const core::Run& run);
+void save_initial_snapshot(store::Transaction& c, const core::Run& run);
 /// Restores frozen inputs, backend session id and tasks; leaves the rest to the caller.
 /// A run that never started has no snapshot and keeps what it has.
-void restore_initial_snapshot(store::Connection& c, core::Run& run);
+void restore_initial_snapshot(store::Transaction& c, core::Run& run);
 
 }  // namespace agentry::engine

@@ -3,6 +3,7 @@
 #include "core/clock.hpp"
 #include "core/text.hpp"
 #include "store/run_token_repository.hpp"
+#include "store/store.hpp"
 
 #include <openssl/evp.h>
 #include <openssl/rand.h>
@@ -39,22 +40,22 @@ std::string token_sha256(std::string_view token) {
   return core::lower_hex(digest.data(), length);
 }
 
-core::Result<std::string> issue_run_token(store::Database& db, const std::string& run_id) {
+core::Result<std::string> issue_run_token(store::Store& db, const std::string& run_id) {
   std::string token = new_run_token();
   const std::string hash = token_sha256(token);
-  auto stored = db.write<bool>([&](store::Connection& c) -> core::Result<bool> {
-    store::RunTokenRepository::insert(c, hash, run_id, core::now_iso8601());
+  auto stored = db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
+    c.run_tokens().insert(hash, run_id, core::now_iso8601());
     return true;
   });
   if (!stored) return stored.failure();
   return token;
 }
 
-std::optional<std::string> run_of_token(store::Database& db, std::string_view token) {
+std::optional<std::string> run_of_token(store::Store& db, std::string_view token) {
   if (token.rfind("agr_", 0) != 0) return std::nullopt;
   const std::string hash = token_sha256(token);
-  auto run = db.read([&](store::Connection& c) -> core::Result<std::optional<std::string>> {
-    return store::RunTokenRepository::run_of(c, hash);
+  auto run = db.read([&](store::Transaction& c) -> core::Result<std::optional<std::string>> {
+    return c.run_tokens().run_of(hash);
   });
   return run ? *run : std::nullopt;
 }

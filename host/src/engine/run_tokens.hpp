@@ -6,7 +6,7 @@
 // by the API (api/run_scope.hpp).
 
 #include "core/result.hpp"
-#include "store/database.hpp"
+#include "store/store.hpp"
 
 #include <optional>
 #include <string>
@@ -19,9 +19,9 @@ std::string new_run_token();
 std::string token_sha256(std::string_view token);
 
 /// Mints a token for `run_id` and stores its hash; the token itself is returned once.
-core::Result<std::string> issue_run_token(store::Database& db, const std::string& run_id);
+core::Result<std::string> issue_run_token(store::Store& db, const std::string& run_id);
 /// The run a token belongs to, while its session lives. (The write that ends a session
 /// revokes its tokens: engine/attempt_events.cpp.)
-std::optional<std::string> run_of_token(store::Database& db, std::string_view token);
+std::optional<std::string> run_of_token(store::Store& db, std::string_view token);
 
 }  // namespace agentry::engine

@@ -10,6 +10,7 @@
 #include "engine/mutation_support.hpp"
 #include "engine/schedule_runtime.hpp"
 #include "store/schedule_repository.hpp"
+#include "store/transaction.hpp"
 
 namespace agentry::engine {
 namespace json = boost::json;
@@ -58,7 +59,7 @@ core::Result<Run> Engine::set_schedule(const std::string& run_id, const core::Sc
   auto next = core::next_due_ms(spec, now);
   if (!next)
     return core::fail(core::ErrorCode::validation, "the schedule never comes due", {{"field", "cron"}});
-  auto saved = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  auto saved = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (run->damaged)
@@ -69,7 +70,7 @@ core::Result<Run> Engine::set_schedule(const std::string& run_id, const core::Sc
     schedule.spec = spec;
     schedule.next_ms = next;
     schedule.updated_at = core::format_iso8601(now);
-    store::ScheduleRepository::put(c, schedule);
+    c.schedules().put(schedule);
     detail::save_with_audit(c, *run, "schedule.set", actor,
                             {{"schedule", core::spec_to_json(spec)}, {"nextAt", core::format_iso8601(*next)}});
     run->schedule = std::move(schedule);
@@ -80,16 +81,16 @@ core::Result<Run> Engine::set_schedule(const std::string& run_id, const core::Sc
 }
 
 core::Result<Run> Engine::clear_schedule(const std::string& run_id, const Actor& actor) {
-  auto cleared = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  auto cleared = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
-    auto schedule = store::ScheduleRepository::get(c, run_id);
+    auto schedule = c.schedules().get(run_id);
     if (!schedule) return no_schedule(run_id);
     if (schedule->spec.kind == core::ScheduleKind::recurring)
       return core::fail(core::ErrorCode::conflict,
                         "run " + run_id + " has a recurring schedule, which cannot be cleared; disable it instead",
                         {{"runId", run_id}, {"kind", "recurring"}});
-    store::ScheduleRepository::remove(c, run_id);
+    c.schedules().remove(run_id);
     detail::save_with_audit(c, *run, "schedule.cleared", actor, {{"schedule", core::spec_to_json(schedule->spec)}});
     return run;
   });
@@ -99,10 +100,10 @@ core::Result<Run> Engine::clear_schedule(const std::string& run_id, const Actor&
 
 core::Result<Run> Engine::set_schedule_enabled(const std::string& run_id, bool enabled, const Actor& actor) {
   const std::int64_t now = now_ms();
-  auto changed = mutate<Run>(run_id, [&](store::Connection& c) -> core::Result<Run> {
+  auto changed = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
-    auto schedule = store::ScheduleRepository::get(c, run_id);
+    auto schedule = c.schedules().get(run_id);
     if (!schedule) return no_schedule(run_id);
     if (schedule->enabled == enabled) {
       run->schedule = std::move(schedule);
@@ -124,7 +125,7 @@ core::Result<Run> Engine::set_schedule_enabled(const std::string& run_id, bool e
     }
     schedule->enabled = enabled;
     schedule->updated_at = core::format_iso8601(now);
-    store::ScheduleRepository::put(c, *schedule);
+    c.schedules().put(*schedule);
     json::object data{{"kind", core::to_string(schedule->spec.kind)}};
     if (enabled && schedule->next_ms) data["nextAt"] = core::format_iso8601(*schedule->next_ms);
     detail::save_with_audit(c, *run, enabled ? "schedule.enabled" : "schedule.disabled", actor, std::move(data));
@@ -161,7 +162,7 @@ core::Result<std::optional<core::ScheduleSpec>> Engine::assignment_schedule(cons
   return std::optional<core::ScheduleSpec>(std::move(*spec));
 }
 
-void Engine::store_schedule(store::Connection& c, Run& run, const core::ScheduleSpec& spec, const Actor& actor,
+void Engine::store_schedule(store::Transaction& c, Run& run, const core::ScheduleSpec& spec, const Actor& actor,
                             const std::string& source) {
   const std::int64_t now = now_ms();
   Schedule schedule;
@@ -169,7 +170,7 @@ void Engine::store_schedule(store::Connection& c, Run& run, const core::Schedule
   schedule.spec = spec;
   schedule.next_ms = core::next_due_ms(spec, now);
   schedule.updated_at = core::format_iso8601(now);
-  store::ScheduleRepository::put(c, schedule);
+  c.schedules().put(schedule);
   json::object data{{"schedule", core::spec_to_json(spec)}, {"source", source}};
   if (schedule.next_ms) data["nextAt"] = core::format_iso8601(*schedule.next_ms);
   detail::append_audit(c, run.id, "schedule.set", actor, std::move(data));

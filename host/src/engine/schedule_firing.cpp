@@ -22,6 +22,8 @@
 #include "engine/start_checks.hpp"
 #include "store/schedule_repository.hpp"
 #include "store/task_repository.hpp"
+#include "store/transaction.hpp"
+#include "store/run_repository.hpp"
 
 namespace agentry::engine {
 namespace json = boost::json;
@@ -62,10 +64,10 @@ void apply_advance(Schedule& s, const Advance& a) {
 
 /// After an occurrence (fired, skipped or missed): a one-time schedule is spent and
 /// removed; a recurring one advances from `from_ms`. Says which in the audit `data`.
-void spend_or_advance(store::Connection& c, const std::string& run_id, std::optional<Schedule>& schedule,
+void spend_or_advance(store::Transaction& c, const std::string& run_id, std::optional<Schedule>& schedule,
                       std::int64_t from_ms, int min_interval_sec, json::object& data) {
   if (schedule->spec.kind == core::ScheduleKind::once) {
-    store::ScheduleRepository::remove(c, run_id);
+    c.schedules().remove(run_id);
     data["cleared"] = true;
     schedule.reset();
     return;
@@ -73,7 +75,7 @@ void spend_or_advance(store::Connection& c, const std::string& run_id, std::opti
   apply_advance(*schedule, advance(schedule->spec, from_ms, min_interval_sec));
   if (schedule->next_ms) data["nextAt"] = core::format_iso8601(*schedule->next_ms);
   if (!schedule->enabled) data["disabled"] = schedule->last_reason;
-  store::ScheduleRepository::put(c, *schedule);
+  c.schedules().put(*schedule);
 }
 
 }  // namespace
@@ -86,15 +88,15 @@ void Engine::on_schedule_due(const std::string& run_id, std::int64_t due_ms) {
     Schedule schedule;
     std::optional<core::ScheduleSkip> skip;
   };
-  auto loaded = db_.read([&](store::Connection& c) -> core::Result<std::optional<Loaded>> {
-    auto run = store::RunRepository::get(c, run_id);
+  auto loaded = db_.read([&](store::Transaction& c) -> core::Result<std::optional<Loaded>> {
+    auto run = c.runs().get(run_id);
     if (!run) return std::optional<Loaded>{};  // deleted since it was armed
-    auto schedule = store::ScheduleRepository::get(c, run_id);
+    auto schedule = c.schedules().get(run_id);
     // Changed since it was armed: the change re-armed it.
     if (!schedule || !schedule->enabled || schedule->next_ms != due_ms) return std::optional<Loaded>{};
     std::optional<Run> last_clone;
     if (schedule->spec.mode == core::ScheduleMode::clone && schedule->last_run_id)
-      last_clone = store::RunRepository::get(c, *schedule->last_run_id);
+      last_clone = c.runs().get(*schedule->last_run_id);
     auto skip = scheduled_start_refusal(c, *run, *schedule, last_clone ? &*last_clone : nullptr);
     return std::optional<Loaded>(Loaded{std::move(*run), std::move(*schedule), std::move(skip)});
   });
@@ -137,7 +139,7 @@ core::Result<Run> Engine::start_due_run(const Run& run, const Schedule& schedule
 core::Result<Run> Engine::clone_for_schedule(const std::string& template_id, const Actor& actor) {
   Run copy;
   std::string new_id = core::new_run_id();
-  return mutate<Run>(new_id, [&](store::Connection& c) -> core::Result<Run> {
+  return mutate<Run>(new_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto source = detail::load_run(c, template_id);
     if (!source) return source.failure();
     copy = *source;
@@ -159,14 +161,14 @@ core::Result<Run> Engine::clone_for_schedule(const std::string& template_id, con
     copy.queued_message_count = 0;
     copy.schedule.reset();
     // Copies stay in the template's group (run_group_id is copied): found together.
-    store::RunRepository::insert(c, copy);
+    c.runs().insert(copy);
     int count = 0;
-    for (auto task : store::TaskRepository::list(c, template_id)) {
+    for (auto task : c.tasks().list(template_id)) {
       task.run_id = new_id;
       task.status = core::TaskStatus::pending;
       task.notes.clear();
       task.created_at = task.updated_at = copy.created_at;
-      store::TaskRepository::insert(c, task);
+      c.tasks().insert(task);
       ++count;
     }
     detail::append_audit(c, new_id, "run.initialized", actor,
@@ -185,11 +187,11 @@ void Engine::record_occurrence(const std::string& run_id, std::int64_t due_ms, c
                                const std::optional<core::ScheduleSkip>& skip,
                                const std::optional<std::string>& started) {
   const std::int64_t now = now_ms();
-  auto recorded = mutate<std::optional<Schedule>>(run_id, [&](store::Connection& c)
+  auto recorded = mutate<std::optional<Schedule>>(run_id, [&](store::Transaction& c)
                                                               -> core::Result<std::optional<Schedule>> {
-    auto run = store::RunRepository::get(c, run_id);
+    auto run = c.runs().get(run_id);
     if (!run) return std::optional<Schedule>{};
-    auto schedule = store::ScheduleRepository::get(c, run_id);
+    auto schedule = c.schedules().get(run_id);
     json::object data{{"dueAt", core::format_iso8601(due_ms)}};
     if (started) data["startedRunId"] = *started;
     if (skip) {
@@ -220,10 +222,10 @@ void Engine::record_occurrence(const std::string& run_id, std::int64_t due_ms, c
 
 core::Result<void> Engine::advance_missed(const std::string& run_id, std::int64_t due_ms) {
   const std::int64_t now = now_ms();
-  auto advanced = mutate<std::optional<Schedule>>(run_id, [&](store::Connection& c)
+  auto advanced = mutate<std::optional<Schedule>>(run_id, [&](store::Transaction& c)
                                                               -> core::Result<std::optional<Schedule>> {
-    auto run = store::RunRepository::get(c, run_id);
-    auto schedule = store::ScheduleRepository::get(c, run_id);
+    auto run = c.runs().get(run_id);
+    auto schedule = c.schedules().get(run_id);
     if (!run || !schedule || schedule->next_ms != due_ms) return std::optional<Schedule>{};
     json::object data{{"dueAt", core::format_iso8601(due_ms)}, {"reason", "the daemon was not running"}};
     schedule->last_at = core::format_iso8601(due_ms);
@@ -241,8 +243,8 @@ core::Result<void> Engine::advance_missed(const std::string& run_id, std::int64_
 
 core::Result<int> Engine::start_schedules() {
   schedules_->start();
-  auto armed = db_.read([](store::Connection& c) -> core::Result<std::vector<store::ArmedSchedule>> {
-    return store::ScheduleRepository::armed(c);
+  auto armed = db_.read([](store::Transaction& c) -> core::Result<std::vector<store::ArmedSchedule>> {
+    return c.schedules().armed();
   });
   if (!armed) return armed.failure();
   const std::int64_t now = now_ms();

@@ -1,10 +1,11 @@
 #include "engine/start_checks.hpp"
 
 #include "engine/dependencies.hpp"
+#include "store/transaction.hpp"
 
 namespace agentry::engine {
 
-std::optional<core::ScheduleSkip> scheduled_start_refusal(store::Connection& c, const core::Run& run,
+std::optional<core::ScheduleSkip> scheduled_start_refusal(store::Transaction& c, const core::Run& run,
                                                           const core::Schedule& schedule,
                                                           const core::Run* last_clone) {
   if (auto blocked = core::schedule_blocker(run, schedule, last_clone)) return blocked;

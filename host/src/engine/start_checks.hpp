@@ -7,13 +7,13 @@
 
 #include "core/run.hpp"
 #include "core/schedule_rules.hpp"
-#include "store/sqlite.hpp"
+#include "store/transaction.hpp"
 
 #include <optional>
 
 namespace agentry::engine {
 
-std::optional<core::ScheduleSkip> scheduled_start_refusal(store::Connection& c, const core::Run& run,
+std::optional<core::ScheduleSkip> scheduled_start_refusal(store::Transaction& c, const core::Run& run,
                                                           const core::Schedule& schedule,
                                                           const core::Run* last_clone);
 

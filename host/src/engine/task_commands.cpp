@@ -10,6 +10,8 @@
 #include "engine/hook_runner.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/task_repository.hpp"
+#include "store/transaction.hpp"
+#include "store/run_repository.hpp"
 
 namespace agentry::engine {
 using core::Operation;
@@ -20,8 +22,8 @@ namespace {
 constexpr std::size_t max_task_text = 64 * 1024;
 constexpr std::size_t max_notes = 256 * 1024;
 
-core::Result<Task> load_task(store::Connection& c, const std::string& run_id, const std::string& task_id) {
-  auto task = store::TaskRepository::get(c, run_id, task_id);
+core::Result<Task> load_task(store::Transaction& c, const std::string& run_id, const std::string& task_id) {
+  auto task = c.tasks().get(run_id, task_id);
   if (!task)
     return core::fail(core::ErrorCode::not_found, "run " + run_id + " has no task '" + task_id + "'",
                       {{"runId", run_id}, {"taskId", task_id}});
@@ -39,11 +41,11 @@ core::Result<void> check_length(std::string_view field, const std::string& value
 
 /// Task changes bump the run too, so its summary (counts, active task) is re-published.
 /// Returns the session end whose afterExit hooks must run once this commits, if any.
-std::optional<SessionEnd> finish_task_change(store::Connection& c, core::Run& run, const Actor& actor) {
+std::optional<SessionEnd> finish_task_change(store::Transaction& c, core::Run& run, const Actor& actor) {
   detail::touch(run);
   const int session = run.session_count - 1;
   auto ended = detail::settle_passive_run(c, run, actor);
-  store::RunRepository::update(c, run);
+  c.runs().update(run);
   if (!ended || !has_hooks(run, core::HookPhase::after_exit)) return std::nullopt;
   return SessionEnd{run.id, session, std::string(core::to_string(*ended))};
 }
@@ -51,15 +53,15 @@ std::optional<SessionEnd> finish_task_change(store::Connection& c, core::Run& ru
 }  // namespace
 
 core::Result<std::vector<Task>> Engine::list_tasks(const std::string& run_id) {
-  return db_.read([&](store::Connection& c) -> core::Result<std::vector<Task>> {
-    if (!store::RunRepository::get(c, run_id)) return detail::load_run(c, run_id).failure();
-    return store::TaskRepository::list(c, run_id);
+  return db_.read([&](store::Transaction& c) -> core::Result<std::vector<Task>> {
+    if (!c.runs().get(run_id)) return detail::load_run(c, run_id).failure();
+    return c.tasks().list(run_id);
   });
 }
 
 core::Result<Task> Engine::get_task(const std::string& run_id, const std::string& task_id) {
-  return db_.read([&](store::Connection& c) -> core::Result<Task> {
-    if (!store::RunRepository::get(c, run_id)) return detail::load_run(c, run_id).failure();
+  return db_.read([&](store::Transaction& c) -> core::Result<Task> {
+    if (!c.runs().get(run_id)) return detail::load_run(c, run_id).failure();
     return load_task(c, run_id, task_id);
   });
 }
@@ -68,10 +70,10 @@ bool Engine::transition_runs_hooks(const std::string& run_id, const std::string&
   if (!patch.status) return false;
   const auto status = core::parse_task_status(*patch.status);
   if (!status) return false;
-  auto runs = db_.read([&](store::Connection& c) -> core::Result<bool> {
-    auto run = store::RunRepository::get(c, run_id);
+  auto runs = db_.read([&](store::Transaction& c) -> core::Result<bool> {
+    auto run = c.runs().get(run_id);
     if (!run || !has_hooks(*run, core::HookPhase::task_transition)) return false;
-    auto task = store::TaskRepository::get(c, run_id, task_id);
+    auto task = c.tasks().get(run_id, task_id);
     return task && task->status != *status;
   });
   return runs && *runs;
@@ -104,7 +106,7 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
   std::optional<HookPhaseResult> hooks;
   std::optional<core::TaskStatus> seen;
   if (status) {
-    auto before = db_.read([&](store::Connection& c) -> core::Result<std::pair<core::Run, Task>> {
+    auto before = db_.read([&](store::Transaction& c) -> core::Result<std::pair<core::Run, Task>> {
       auto run = detail::load_run(c, run_id);
       if (!run) return run.failure();
       auto task = load_task(c, run_id, task_id);
@@ -129,14 +131,14 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
                                        {}},
                         services);
       if (hooks->stop) {
-        auto recorded = mutate<bool>(run_id, [&](store::Connection& c) -> core::Result<bool> {
+        auto recorded = mutate<bool>(run_id, [&](store::Transaction& c) -> core::Result<bool> {
           auto fresh = detail::load_run(c, run_id);
           if (!fresh) return fresh.failure();
           record_hook_results(c, *fresh, *hooks);
           detail::append_audit(c, run_id, "task.transition_refused", actor,
                                {{"taskId", task_id}, {"from", from}, {"to", to}, {"reason", *hooks->stop}});
           detail::touch(*fresh);
-          store::RunRepository::update(c, *fresh);
+          c.runs().update(*fresh);
           return true;
         });
         if (!recorded) return recorded.failure();
@@ -148,7 +150,7 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
 
   std::optional<SessionEnd> ended;
   bool superseded = false;
-  auto result = mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
+  auto result = mutate<Task>(run_id, [&](store::Transaction& c) -> core::Result<Task> {
     ended.reset();
     superseded = false;
     auto run = detail::load_run(c, run_id);
@@ -168,7 +170,7 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
                             " while its taskTransition hooks ran; send the change again",
                         {{"runId", run_id}, {"taskId", task_id}, {"reason", "task_changed"}});
     }
-    if (hooks && record_hook_results(c, *run, *hooks)) store::RunRepository::update(c, *run);
+    if (hooks && record_hook_results(c, *run, *hooks)) c.runs().update(*run);
     if (patch.notes)
       if (auto ok = detail::check_allowed(Operation::task_set_notes, *run, "set task notes on"); !ok)
         return ok.failure();
@@ -200,17 +202,17 @@ core::Result<Task> Engine::update_task(const std::string& run_id, const std::str
     }
     if (changed.empty()) return task;
     task->updated_at = core::now_iso8601();
-    store::TaskRepository::update(c, *task);
+    c.tasks().update(*task);
     detail::append_audit(c, run_id, "task.updated", actor, {{"taskId", task_id}, {"changed", changed}});
     ended = finish_task_change(c, *run, actor);
     return task;
   });
   // The hooks ran all the same: what they did is recorded, though their verdict is void.
   if (superseded && hooks && hooks->any()) {
-    auto recorded = mutate<bool>(run_id, [&](store::Connection& c) -> core::Result<bool> {
+    auto recorded = mutate<bool>(run_id, [&](store::Transaction& c) -> core::Result<bool> {
       auto fresh = detail::load_run(c, run_id);
       if (!fresh) return false;
-      if (record_hook_results(c, *fresh, *hooks)) store::RunRepository::update(c, *fresh);
+      if (record_hook_results(c, *fresh, *hooks)) c.runs().update(*fresh);
       return true;
     });
     if (!recorded) core::log_warn("cannot record taskTransition hooks", {{"runId", run_id}, {"error", recorded.error().message}});
@@ -224,7 +226,7 @@ core::Result<Task> Engine::append_task_notes(const std::string& run_id, const st
                                              const std::string& text, const Actor& actor) {
   if (text.empty()) return core::fail(core::ErrorCode::invalid_request, "text must not be empty", {{"field", "text"}});
   std::optional<SessionEnd> ended;
-  auto result = mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
+  auto result = mutate<Task>(run_id, [&](store::Transaction& c) -> core::Result<Task> {
     ended.reset();
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
@@ -236,7 +238,7 @@ core::Result<Task> Engine::append_task_notes(const std::string& run_id, const st
     if (auto ok = check_length("notes", notes, max_notes); !ok) return ok.failure();
     task->notes = std::move(notes);
     task->updated_at = core::now_iso8601();
-    store::TaskRepository::update(c, *task);
+    c.tasks().update(*task);
     detail::append_audit(c, run_id, "task.notes_appended", actor, {{"taskId", task_id}, {"length", text.size()}});
     ended = finish_task_change(c, *run, actor);
     return task;
@@ -255,7 +257,7 @@ core::Result<Task> Engine::add_task(const std::string& run_id, const NewTask& in
   if (auto ok = check_length("title", input.title, max_task_text); !ok) return ok.failure();
   if (auto ok = check_length("body", input.body, max_task_text); !ok) return ok.failure();
   std::optional<SessionEnd> ended;
-  auto result = mutate<Task>(run_id, [&](store::Connection& c) -> core::Result<Task> {
+  auto result = mutate<Task>(run_id, [&](store::Transaction& c) -> core::Result<Task> {
     ended.reset();
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
@@ -263,15 +265,15 @@ core::Result<Task> Engine::add_task(const std::string& run_id, const NewTask& in
     Task task;
     task.run_id = run_id;
     task.id = input.id.value_or(core::new_prefixed_id("task"));
-    if (store::TaskRepository::get(c, run_id, task.id))
+    if (c.tasks().get(run_id, task.id))
       return core::fail(core::ErrorCode::conflict, "run " + run_id + " already has a task '" + task.id + "'",
                         {{"runId", run_id}, {"taskId", task.id}});
     task.title = input.title;
     task.body = input.body;
     task.source = "added";
-    task.position = store::TaskRepository::next_position(c, run_id);
+    task.position = c.tasks().next_position(run_id);
     task.created_at = task.updated_at = core::now_iso8601();
-    store::TaskRepository::insert(c, task);
+    c.tasks().insert(task);
     detail::append_audit(c, run_id, "task.added", actor, {{"taskId", task.id}, {"title", task.title}});
     ended = finish_task_change(c, *run, actor);
     return task;
@@ -284,7 +286,7 @@ core::Result<Task> Engine::add_task(const std::string& run_id, const NewTask& in
 core::Result<DeletedTask> Engine::delete_task(const std::string& run_id, const std::string& task_id,
                                               const Actor& actor) {
   std::optional<SessionEnd> ended;
-  auto result = mutate<DeletedTask>(run_id, [&](store::Connection& c) -> core::Result<DeletedTask> {
+  auto result = mutate<DeletedTask>(run_id, [&](store::Transaction& c) -> core::Result<DeletedTask> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::task_delete_pending, *run, "delete tasks of"); !ok)
@@ -296,7 +298,7 @@ core::Result<DeletedTask> Engine::delete_task(const std::string& run_id, const s
                         "task '" + task_id + "' is " + std::string(core::to_string(task->status)) +
                             "; only pending tasks can be deleted",
                         {{"runId", run_id}, {"taskId", task_id}});
-    store::TaskRepository::remove(c, run_id, task_id);
+    c.tasks().remove(run_id, task_id);
     detail::append_audit(c, run_id, "task.deleted", actor, {{"taskId", task_id}});
     ended = finish_task_change(c, *run, actor);
     return DeletedTask{run_id, task_id, run->updated_at};

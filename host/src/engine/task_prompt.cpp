@@ -4,6 +4,7 @@
 #include "core/text.hpp"
 #include "definitions/template.hpp"
 #include "store/task_repository.hpp"
+#include "store/transaction.hpp"
 
 #include <fstream>
 #include <iterator>
@@ -89,9 +90,9 @@ std::string render_task_section(const core::Run& run, const std::vector<core::Ta
   return rendered.text;
 }
 
-std::string task_section(store::Connection& c, const core::Run& run, const TaskPromptSettings& settings) {
+std::string task_section(store::Transaction& c, const core::Run& run, const TaskPromptSettings& settings) {
   if (!run.frozen.task_prompt) return {};
-  return render_task_section(run, store::TaskRepository::list(c, run.id), settings);
+  return render_task_section(run, c.tasks().list(run.id), settings);
 }
 
 std::string task_commands(const core::Run& run, const TaskPromptSettings& settings) {

@@ -13,11 +13,14 @@
 // or assignment with `taskPrompt: false` leaves it out.
 
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
 
 #include <filesystem>
 #include <string>
 #include <vector>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 
@@ -36,7 +39,7 @@ std::string render_task_section(const core::Run& run, const std::vector<core::Ta
                                 const TaskPromptSettings& settings);
 
 /// The section for a session of `run` that opens now, with its tasks as stored.
-std::string task_section(store::Connection& c, const core::Run& run, const TaskPromptSettings& settings);
+std::string task_section(store::Transaction& c, const core::Run& run, const TaskPromptSettings& settings);
 
 /// The reporting commands alone, for a retry's nudge (empty when the run turns it off).
 std::string task_commands(const core::Run& run, const TaskPromptSettings& settings);

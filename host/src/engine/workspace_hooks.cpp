@@ -5,7 +5,7 @@
 #include "core/executor.hpp"
 #include "core/log.hpp"
 #include "events/event_bus.hpp"
-#include "store/database.hpp"
+#include "store/store.hpp"
 #include "store/run_repository.hpp"
 #include "workspace/baseline.hpp"
 #include "workspace/diff.hpp"
@@ -30,13 +30,13 @@ void record_workspace_baseline(const core::Run& run) {
                                                  {"ms", std::to_string(ms)}});
 }
 
-void refresh_workspace_diffstat(store::Database& db, events::EventBus& bus, const core::Run& run) {
+void refresh_workspace_diffstat(store::Store& db, events::EventBus& bus, const core::Run& run) {
   auto totals = workspace::run_diffstat(run.cwd, run.id, workspace::Limits{});
   if (!totals) return;
   core::DiffStat stat{static_cast<std::int64_t>(totals->files), static_cast<std::int64_t>(totals->additions),
                       static_cast<std::int64_t>(totals->deletions), core::now_iso8601()};
-  auto written = db.write<bool>([&](store::Connection& c) -> core::Result<bool> {
-    return store::RunRepository::set_diffstat(c, run.id, stat);
+  auto written = db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
+    return c.runs().set_diffstat(run.id, stat);
   });
   if (!written) {
     core::log_warn("cannot store the run's diffstat", {{"runId", run.id}, {"error", written.error().message}});

@@ -5,6 +5,7 @@
 // a problem is logged and the run goes on without a baseline or diffstat.
 
 #include "core/run.hpp"
+#include "store/store.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -29,7 +30,7 @@ void record_workspace_baseline(const core::Run& run);
 
 /// After an attempt ended: the run's changes since its baseline, stored on the run and
 /// published (RunSummary.diffstat). Nothing when the run has no baseline.
-void refresh_workspace_diffstat(store::Database& db, events::EventBus& bus, const core::Run& run);
+void refresh_workspace_diffstat(store::Store& db, events::EventBus& bus, const core::Run& run);
 
 /// After a run was deleted: removes its baseline ref and then, when the run had its own
 /// worktree (the git-worktree hook), the worktree and its branch if unchanged

@@ -6,6 +6,7 @@
 #include "notify/signature.hpp"
 #include "store/event_repository.hpp"
 #include "store/notification_repository.hpp"
+#include "store/store.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -24,7 +25,7 @@ NotifierOptions NotifierOptions::from_settings(const core::Settings& settings) {
   return o;
 }
 
-Notifier::Notifier(store::Database& db, events::EventBus& bus, NotifierOptions options)
+Notifier::Notifier(store::Store& db, events::EventBus& bus, NotifierOptions options)
     : db_(db), bus_(bus), options_(std::move(options)) {}
 
 Notifier::~Notifier() { stop(); }
@@ -61,9 +62,9 @@ void Notifier::poll_loop() {
     const std::size_t free_slots = busy >= options_.workers ? 0 : options_.workers - busy;
     if (free_slots > 0) {
       lock.unlock();
-      auto due = db_.read([&](store::Connection& c) -> core::Result<std::vector<store::OutboxEntry>> {
+      auto due = db_.read([&](store::Transaction& c) -> core::Result<std::vector<store::OutboxEntry>> {
         // A few extra: some of them may be in flight already.
-        return store::NotificationRepository::due(c, core::now_ms(), static_cast<int>(free_slots + busy));
+        return c.outbox().due(core::now_ms(), static_cast<int>(free_slots + busy));
       });
       lock.lock();
       if (!due) {
@@ -148,11 +149,11 @@ void Notifier::deliver(store::OutboxEntry entry) {
 
 void Notifier::record(const store::OutboxEntry& sent, const AttemptOutcome& outcome) {
   auto settled = db_.write<std::optional<store::OutboxEntry>>(
-      [&](store::Connection& c) -> core::Result<std::optional<store::OutboxEntry>> {
-        auto entry = store::NotificationRepository::get(c, sent.id);
+      [&](store::Transaction& c) -> core::Result<std::optional<store::OutboxEntry>> {
+        auto entry = c.outbox().get(sent.id);
         if (!entry || entry->state != "pending") return std::optional<store::OutboxEntry>{};  // run deleted
         apply_attempt(*entry, outcome, options_.retry, core::now_ms(), core::now_iso8601());
-        store::NotificationRepository::update(c, *entry);
+        c.outbox().update(*entry);
         if (entry->state != "pending") {
           boost::system::error_code ec;
           auto target = core::notify_target_from_json(json::parse(entry->target_json, ec));
@@ -167,7 +168,7 @@ void Notifier::record(const store::OutboxEntry& sent, const AttemptOutcome& outc
                         {"idempotencyKey", entry->idempotency_key},
                         {"attempts", entry->attempts}};
           if (entry->state == "failed") audit.data["error"] = entry->last_error;
-          store::AuditRepository::append(c, audit);
+          c.audit().append(audit);
         }
         return entry;
       });

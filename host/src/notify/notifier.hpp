@@ -19,7 +19,7 @@
 #include "notify/command.hpp"
 #include "notify/retry_policy.hpp"
 #include "notify/webhook.hpp"
-#include "store/database.hpp"
+#include "store/store.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -47,7 +47,7 @@ struct NotifierOptions {
 
 class Notifier {
  public:
-  Notifier(store::Database& db, events::EventBus& bus, NotifierOptions options);
+  Notifier(store::Store& db, events::EventBus& bus, NotifierOptions options);
   /// stop()
   ~Notifier();
   Notifier(const Notifier&) = delete;
@@ -65,7 +65,7 @@ class Notifier {
   AttemptOutcome attempt(const store::OutboxEntry& entry);
   void record(const store::OutboxEntry& entry, const AttemptOutcome& outcome);
 
-  store::Database& db_;
+  store::Store& db_;
   events::EventBus& bus_;
   NotifierOptions options_;
   std::mutex mutex_;

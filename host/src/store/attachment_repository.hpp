@@ -2,7 +2,6 @@
 // Attachment rows (core/attachment.hpp); their contents are blobs (workspace/blob_store.hpp).
 
 #include "core/attachment.hpp"
-#include "store/sqlite.hpp"
 
 #include <optional>
 #include <set>
@@ -19,19 +18,21 @@ struct AttachmentTotals {
 
 class AttachmentRepository {
  public:
-  static void insert(Connection& c, const core::Attachment& a);
+  virtual ~AttachmentRepository() = default;
+
+  virtual void insert(const core::Attachment& a) = 0;
   /// Oldest first.
-  static std::vector<core::Attachment> list_for_run(Connection& c, std::string_view run_id);
-  static std::vector<core::Attachment> list_for_group(Connection& c, std::string_view group_id);
-  static std::optional<core::Attachment> get(Connection& c, std::string_view run_id, std::string_view id);
+  virtual std::vector<core::Attachment> list_for_run(std::string_view run_id) = 0;
+  virtual std::vector<core::Attachment> list_for_group(std::string_view group_id) = 0;
+  virtual std::optional<core::Attachment> get(std::string_view run_id, std::string_view id) = 0;
   /// An attachment of any run of the group.
-  static std::optional<core::Attachment> get_in_group(Connection& c, std::string_view group_id, std::string_view id);
-  static void remove(Connection& c, std::string_view id);
-  static AttachmentTotals totals_for_run(Connection& c, std::string_view run_id);
+  virtual std::optional<core::Attachment> get_in_group(std::string_view group_id, std::string_view id) = 0;
+  virtual void remove(std::string_view id) = 0;
+  virtual AttachmentTotals totals_for_run(std::string_view run_id) = 0;
   /// How many rows name this content.
-  static int references(Connection& c, std::string_view sha256);
+  virtual int references(std::string_view sha256) = 0;
   /// Every content some row names (the startup sweep keeps these).
-  static std::set<std::string> referenced(Connection& c);
+  virtual std::set<std::string> referenced() = 0;
 };
 
 }  // namespace agentry::store

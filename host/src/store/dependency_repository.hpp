@@ -5,7 +5,6 @@
 
 #include "core/dependency.hpp"
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
 
 #include <map>
 #include <optional>
@@ -30,27 +29,28 @@ struct DependencyEdge {
 
 class DependencyRepository {
  public:
-  static void insert(Connection& c, const std::string& run_id, const core::Dependency& dependency);
+  virtual ~DependencyRepository() = default;
+
+  virtual void insert(const std::string& run_id, const core::Dependency& dependency) = 0;
   /// False when the run had no such dependency.
-  static bool remove(Connection& c, const std::string& run_id, core::DependencyType type, const std::string& target);
+  virtual bool remove(const std::string& run_id, core::DependencyType type, const std::string& target) = 0;
   /// Returns how many were removed.
-  static int remove_all(Connection& c, const std::string& run_id);
+  virtual int remove_all(const std::string& run_id) = 0;
   /// Oldest first.
-  static std::vector<core::Dependency> list(Connection& c, const std::string& run_id);
+  virtual std::vector<core::Dependency> list(const std::string& run_id) = 0;
   /// The dependencies of each of `run_ids` that has any.
-  static std::map<std::string, std::vector<core::Dependency>> list_many(Connection& c,
-                                                                        const std::vector<std::string>& run_ids);
+  virtual std::map<std::string, std::vector<core::Dependency>> list_many(const std::vector<std::string>& run_ids) = 0;
   /// Dependencies naming run `run_id`, or group `group_id` (empty: none), by any run.
-  static std::vector<DependencyEdge> naming(Connection& c, const std::string& run_id, const std::string& group_id);
+  virtual std::vector<DependencyEdge> naming(const std::string& run_id, const std::string& group_id) = 0;
   /// The groups `run_id` was moved out of (its run.group_set audit records), when any
   /// run waits on a group at all; empty otherwise.
-  static std::vector<std::string> groups_left(Connection& c, const std::string& run_id);
+  virtual std::vector<std::string> groups_left(const std::string& run_id) = 0;
   /// Every run that has at least one dependency.
-  static std::vector<std::string> runs_with_dependencies(Connection& c);
+  virtual std::vector<std::string> runs_with_dependencies() = 0;
 
-  static std::optional<RunPoint> point(Connection& c, const std::string& run_id);
+  virtual std::optional<RunPoint> point(const std::string& run_id) = 0;
   /// Every member of the group, archived ones too.
-  static std::vector<RunPoint> group_members(Connection& c, const std::string& group_id);
+  virtual std::vector<RunPoint> group_members(const std::string& group_id) = 0;
 };
 
 }  // namespace agentry::store

@@ -4,7 +4,6 @@
 // database without bound, and the views show only the latest `view_limit` anyway.
 
 #include "core/hook.hpp"
-#include "store/sqlite.hpp"
 
 #include <optional>
 #include <string>
@@ -16,6 +15,8 @@ namespace agentry::store {
 
 class HookAuditRepository {
  public:
+  virtual ~HookAuditRepository() = default;
+
   /// How many of a run's latest executions views show.
   static constexpr int view_limit = 100;
   /// How many of a run's executions are kept (docs/definitions.md "What is recorded").
@@ -23,21 +24,21 @@ class HookAuditRepository {
 
   /// Adds `audits` in order, then deletes the run's oldest beyond `keep`, in the
   /// caller's transaction: the table never holds more than `keep` rows of a run.
-  static void append(Connection& c, std::string_view run_id, const std::vector<core::HookAudit>& audits,
-                     int keep = keep_limit);
-  static int count(Connection& c, std::string_view run_id);
+  virtual void append(std::string_view run_id, const std::vector<core::HookAudit>& audits,
+                     int keep = keep_limit) = 0;
+  virtual int count(std::string_view run_id) = 0;
   /// The latest `limit`, oldest first.
-  static std::vector<core::HookAudit> latest(Connection& c, std::string_view run_id, int limit = view_limit);
+  virtual std::vector<core::HookAudit> latest(std::string_view run_id, int limit = view_limit) = 0;
 };
 
 /// runs.worktree_json: the run's own git worktree, as the engine wrote it (JSON text).
 class RunWorktreeRepository {
  public:
-  static void set(Connection& c, std::string_view run_id, const std::string& json);
-  static std::optional<std::string> get(Connection& c, std::string_view run_id);
+  virtual ~RunWorktreeRepository() = default;
+
+  virtual void set(std::string_view run_id, const std::string& json) = 0;
+  virtual std::optional<std::string> get(std::string_view run_id) = 0;
 };
 
-/// (id, status) of every child run of `parent_run_id` (require-children-success).
-std::vector<std::pair<std::string, std::string>> child_run_statuses(Connection& c, std::string_view parent_run_id);
 
 }  // namespace agentry::store

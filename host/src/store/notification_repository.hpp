@@ -3,7 +3,6 @@
 // someone about, written in the transaction that made the event happen, and the
 // delivery state the notifier (notify/) records after each attempt.
 
-#include "store/sqlite.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -33,22 +32,24 @@ struct OutboxEntry {
 
 class NotificationRepository {
  public:
+  virtual ~NotificationRepository() = default;
+
   /// Queues one delivery; false when (idempotency_key, target_index) was queued already.
-  static bool insert(Connection& c, const OutboxEntry& entry);
+  virtual bool insert(const OutboxEntry& entry) = 0;
   /// Pending rows due at `now_ms`, oldest first, at most `limit`.
-  static std::vector<OutboxEntry> due(Connection& c, std::int64_t now_ms, int limit);
+  virtual std::vector<OutboxEntry> due(std::int64_t now_ms, int limit) = 0;
   /// The earliest next_attempt_ms of a pending row, if any.
-  static std::optional<std::int64_t> next_due(Connection& c);
-  static std::optional<OutboxEntry> get(Connection& c, std::int64_t id);
+  virtual std::optional<std::int64_t> next_due() = 0;
+  virtual std::optional<OutboxEntry> get(std::int64_t id) = 0;
   /// Every row of a run, in the order they were queued.
-  static std::vector<OutboxEntry> list_for_run(Connection& c, std::string_view run_id);
+  virtual std::vector<OutboxEntry> list_for_run(std::string_view run_id) = 0;
   /// Writes state, attempts, next_attempt_ms, last_error, updated_at and delivered_at.
-  static void update(Connection& c, const OutboxEntry& entry);
+  virtual void update(const OutboxEntry& entry) = 0;
   /// A held row becomes pending, due at `due_ms`, with `payload_json` as its body.
-  static void release(Connection& c, std::int64_t id, const std::string& payload_json, std::int64_t due_ms);
+  virtual void release(std::int64_t id, const std::string& payload_json, std::int64_t due_ms) = 0;
   /// Startup: every held row becomes pending as it is (the process that held it is gone
   /// and its hooks will not run). Returns how many.
-  static int release_all_held(Connection& c, std::int64_t due_ms);
+  virtual int release_all_held(std::int64_t due_ms) = 0;
 };
 
 }  // namespace agentry::store

@@ -4,7 +4,6 @@
 // the session is allocated and becomes delivered or skipped exactly once.
 
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
 
 #include <optional>
 #include <string>
@@ -14,16 +13,18 @@ namespace agentry::store {
 
 class ParentNotificationRepository {
  public:
+  virtual ~ParentNotificationRepository() = default;
+
   /// Inserts (or, for the same child session, replaces) the row.
-  static void upsert(Connection& c, const core::ParentNotification& notification);
+  virtual void upsert(const core::ParentNotification& notification) = 0;
   /// The pending rows of one child, oldest session first.
-  static std::vector<core::ParentNotification> pending(Connection& c, std::string_view child_run_id);
+  virtual std::vector<core::ParentNotification> pending(std::string_view child_run_id) = 0;
   /// The child's row for its latest session that has one.
-  static std::optional<core::ParentNotification> latest(Connection& c, std::string_view child_run_id);
+  virtual std::optional<core::ParentNotification> latest(std::string_view child_run_id) = 0;
   /// Every child with a pending row (the startup sweep).
-  static std::vector<std::string> children_with_pending(Connection& c);
+  virtual std::vector<std::string> children_with_pending() = 0;
   /// Every row of the child (reset). Returns how many were removed.
-  static int remove_all(Connection& c, std::string_view child_run_id);
+  virtual int remove_all(std::string_view child_run_id) = 0;
 };
 
 }  // namespace agentry::store

@@ -2,7 +2,6 @@
 // Which projects' `.agentry/` directories the user trusts, and as of which digest of
 // their files (engine/project_trust.hpp decides what the records mean).
 
-#include "store/sqlite.hpp"
 
 #include <optional>
 #include <string>
@@ -19,13 +18,15 @@ struct ProjectTrustRecord {
 
 class ProjectTrustRepository {
  public:
-  static std::optional<ProjectTrustRecord> get(Connection& c, const std::string& project_dir);
+  virtual ~ProjectTrustRepository() = default;
+
+  virtual std::optional<ProjectTrustRecord> get(const std::string& project_dir) = 0;
   /// Inserts or replaces the record of `record.project_dir`.
-  static void put(Connection& c, const ProjectTrustRecord& record);
+  virtual void put(const ProjectTrustRecord& record) = 0;
   /// Whether there was a record to remove.
-  static bool remove(Connection& c, const std::string& project_dir);
+  virtual bool remove(const std::string& project_dir) = 0;
   /// Every record, by directory.
-  static std::vector<ProjectTrustRecord> list(Connection& c);
+  virtual std::vector<ProjectTrustRecord> list() = 0;
 };
 
 }  // namespace agentry::store

@@ -4,7 +4,6 @@
 // before one queued earlier, even when their timestamps tie.
 
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -20,16 +19,18 @@ struct QueueTotals {
 
 class QueuedMessageRepository {
  public:
-  static void insert(Connection& c, const core::QueuedMessage& message);
+  virtual ~QueuedMessageRepository() = default;
+
+  virtual void insert(const core::QueuedMessage& message) = 0;
   /// Oldest first.
-  static std::vector<core::QueuedMessage> list(Connection& c, std::string_view run_id);
-  static QueueTotals totals(Connection& c, std::string_view run_id);
+  virtual std::vector<core::QueuedMessage> list(std::string_view run_id) = 0;
+  virtual QueueTotals totals(std::string_view run_id) = 0;
   /// False when the run has no message with that id (removed or delivered already).
-  static bool remove(Connection& c, std::string_view run_id, std::string_view message_id);
+  virtual bool remove(std::string_view run_id, std::string_view message_id) = 0;
   /// Returns how many were removed.
-  static int remove_all(Connection& c, std::string_view run_id);
+  virtual int remove_all(std::string_view run_id) = 0;
   /// Every run that has at least one queued message (startup recovery).
-  static std::vector<std::string> run_ids(Connection& c);
+  virtual std::vector<std::string> run_ids() = 0;
 };
 
 }  // namespace agentry::store

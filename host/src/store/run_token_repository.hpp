@@ -1,7 +1,6 @@
 #pragma once
 // The per-run tokens agents call back with (engine/run_tokens.hpp): hashes only.
 
-#include "store/sqlite.hpp"
 
 #include <optional>
 #include <string>
@@ -11,13 +10,15 @@ namespace agentry::store {
 
 class RunTokenRepository {
  public:
-  static void insert(Connection& c, std::string_view token_sha256, std::string_view run_id, std::string_view at);
+  virtual ~RunTokenRepository() = default;
+
+  virtual void insert(std::string_view token_sha256, std::string_view run_id, std::string_view at) = 0;
   /// The run a token hash belongs to.
-  static std::optional<std::string> run_of(Connection& c, std::string_view token_sha256);
+  virtual std::optional<std::string> run_of(std::string_view token_sha256) = 0;
   /// Revokes every token of the run; returns how many there were.
-  static int remove_for_run(Connection& c, std::string_view run_id);
+  virtual int remove_for_run(std::string_view run_id) = 0;
   /// Revokes the tokens of runs that are no longer running (left by a crash).
-  static int remove_stale(Connection& c);
+  virtual int remove_stale() = 0;
 };
 
 }  // namespace agentry::store

@@ -5,7 +5,6 @@
 
 #include "core/run.hpp"
 #include "core/schedule.hpp"
-#include "store/sqlite.hpp"
 
 #include <map>
 #include <optional>
@@ -22,18 +21,20 @@ struct ArmedSchedule {
 
 class ScheduleRepository {
  public:
+  virtual ~ScheduleRepository() = default;
+
   /// Inserts or replaces the run's schedule.
-  static void put(Connection& c, const core::Schedule& schedule);
+  virtual void put(const core::Schedule& schedule) = 0;
   /// nullopt when the run has none, or when the stored row cannot be read (logged).
-  static std::optional<core::Schedule> get(Connection& c, std::string_view run_id);
-  static bool remove(Connection& c, std::string_view run_id);
+  virtual std::optional<core::Schedule> get(std::string_view run_id) = 0;
+  virtual bool remove(std::string_view run_id) = 0;
   /// The schedules of these runs (lists, summaries), by run id.
-  static std::map<std::string, core::Schedule> for_runs(Connection& c, const std::vector<std::string>& run_ids);
+  virtual std::map<std::string, core::Schedule> for_runs(const std::vector<std::string>& run_ids) = 0;
   /// Sets run.schedule of each run from the store (views and lists show it).
-  static void attach(Connection& c, std::vector<core::Run>& runs);
-  static void attach(Connection& c, core::Run& run);
+  virtual void attach(std::vector<core::Run>& runs) = 0;
+  virtual void attach(core::Run& run) = 0;
   /// Every enabled schedule with a next due time: what startup arms. Reads two columns.
-  static std::vector<ArmedSchedule> armed(Connection& c);
+  virtual std::vector<ArmedSchedule> armed() = 0;
 };
 
 }  // namespace agentry::store

@@ -3,7 +3,6 @@
 // invocations inside a session).
 
 #include "core/run.hpp"
-#include "store/sqlite.hpp"
 
 #include <map>
 #include <optional>
@@ -13,19 +12,21 @@ namespace agentry::store {
 
 class SessionRepository {
  public:
-  static void insert(Connection& c, const core::Session& session);
-  static void update(Connection& c, const core::Session& session);
-  static std::optional<core::Session> get(Connection& c, std::string_view run_id, int index);
-  static std::vector<core::Session> list(Connection& c, std::string_view run_id);
-  /// The latest session of each run, for list pages.
-  static std::map<std::string, core::Session> latest(Connection& c, const std::vector<std::string>& run_ids);
+  virtual ~SessionRepository() = default;
 
-  static void insert_attempt(Connection& c, const core::Attempt& attempt);
-  static void update_attempt(Connection& c, const core::Attempt& attempt);
-  static std::vector<core::Attempt> list_attempts(Connection& c, std::string_view run_id);
+  virtual void insert(const core::Session& session) = 0;
+  virtual void update(const core::Session& session) = 0;
+  virtual std::optional<core::Session> get(std::string_view run_id, int index) = 0;
+  virtual std::vector<core::Session> list(std::string_view run_id) = 0;
+  /// The latest session of each run, for list pages.
+  virtual std::map<std::string, core::Session> latest(const std::vector<std::string>& run_ids) = 0;
+
+  virtual void insert_attempt(const core::Attempt& attempt) = 0;
+  virtual void update_attempt(const core::Attempt& attempt) = 0;
+  virtual std::vector<core::Attempt> list_attempts(std::string_view run_id) = 0;
 
   /// Removes sessions and attempts (reset).
-  static void remove_all(Connection& c, std::string_view run_id);
+  virtual void remove_all(std::string_view run_id) = 0;
 };
 
 }  // namespace agentry::store

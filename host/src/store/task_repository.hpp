@@ -3,7 +3,6 @@
 
 #include "core/run.hpp"
 #include "core/task_tally.hpp"
-#include "store/sqlite.hpp"
 
 #include <map>
 #include <optional>
@@ -14,16 +13,18 @@ namespace agentry::store {
 
 class TaskRepository {
  public:
-  static void insert(Connection& c, const core::Task& task);
-  static bool update(Connection& c, const core::Task& task);
-  static bool remove(Connection& c, std::string_view run_id, std::string_view task_id);
-  static void remove_all(Connection& c, std::string_view run_id);
-  static std::optional<core::Task> get(Connection& c, std::string_view run_id, std::string_view task_id);
+  virtual ~TaskRepository() = default;
+
+  virtual void insert(const core::Task& task) = 0;
+  virtual bool update(const core::Task& task) = 0;
+  virtual bool remove(std::string_view run_id, std::string_view task_id) = 0;
+  virtual void remove_all(std::string_view run_id) = 0;
+  virtual std::optional<core::Task> get(std::string_view run_id, std::string_view task_id) = 0;
   /// In position order.
-  static std::vector<core::Task> list(Connection& c, std::string_view run_id);
-  static int next_position(Connection& c, std::string_view run_id);
+  virtual std::vector<core::Task> list(std::string_view run_id) = 0;
+  virtual int next_position(std::string_view run_id) = 0;
   /// Tallies for many runs in one query (list pages).
-  static std::map<std::string, core::TaskTally> tallies(Connection& c, const std::vector<std::string>& run_ids);
+  virtual std::map<std::string, core::TaskTally> tallies(const std::vector<std::string>& run_ids) = 0;
 };
 
 }  // namespace agentry::store

@@ -74,7 +74,7 @@ TEST(RunRequestParsingTest, ReconfigureRejectsNullMessageAndEmptyBodies) {
 TEST(RunRequestParsingTest, RunQueryTakesAtMostOneScope) {
   auto all = parse_run_query({});
   ASSERT_TRUE(all.ok());
-  EXPECT_EQ(all->scope, store::RunQuery::Scope::global) << "no scope lists every run, as the reference";
+  EXPECT_EQ(all->scope, core::RunQuery::Scope::global) << "no scope lists every run, as the reference";
   EXPECT_FALSE(parse_run_query({{"global", "true"}, {"cwd", "/tmp"}}).ok());
   EXPECT_FALSE(parse_run_query({{"global", "yes"}}).ok());
   EXPECT_FALSE(parse_run_query({{"runGroupId", ""}}).ok());
@@ -84,7 +84,7 @@ TEST(RunRequestParsingTest, RunQueryTakesAtMostOneScope) {
   EXPECT_FALSE(parse_run_query({{"global", "true"}, {"cursor", "nobar"}}).ok());
   auto q = parse_run_query({{"runGroupId", "wave"}, {"includeArchived", "true"}, {"limit", "5"}});
   ASSERT_TRUE(q.ok());
-  EXPECT_EQ(q->scope, store::RunQuery::Scope::group);
+  EXPECT_EQ(q->scope, core::RunQuery::Scope::group);
   EXPECT_TRUE(q->include_archived);
   EXPECT_EQ(q->limit, 5u);
 }

@@ -100,9 +100,9 @@ core::Run EngineTest::start_run(const InitRequest& request) {
 void EngineTest::restart() {
   engine_.reset();
   db_.reset();
-  store::DatabaseOptions options;
+  sqlite_store::SqliteOptions options;
   options.synchronous_full = false;  // tests check logic, not power-loss durability
-  auto db = store::Database::open(root_ / "home" / "agentry.db", options);
+  auto db = sqlite_store::SqliteStore::open(root_ / "home" / "agentry.db", options);
   ASSERT_TRUE(db.ok()) << db.error().message;
   db_ = std::move(*db);
   EngineConfig config{config_dir_, root_ / "home", "daemon-" + std::to_string(::getpid()) + "-test"};

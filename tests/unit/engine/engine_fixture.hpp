@@ -6,7 +6,7 @@
 #include "engine/scheduler.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
-#include "store/database.hpp"
+#include "sqlite_store/store.hpp"
 
 #include <gtest/gtest.h>
 
@@ -33,7 +33,7 @@ class EngineTest : public ::testing::Test {
   std::filesystem::path root_;
   std::filesystem::path config_dir_;
   std::filesystem::path work_dir_;
-  std::unique_ptr<store::Database> db_;
+  std::unique_ptr<sqlite_store::SqliteStore> db_;
   plugins::PluginRegistry plugins_;
   core::ThreadPool pool_{2};
   events::EventBus bus_;

@@ -81,7 +81,7 @@ void LiveRunTest::set_task(const std::string& run_id, const std::string& task_id
 }
 
 std::vector<core::TimelineEvent> LiveRunTest::timeline_of(const std::string& run_id) {
-  store::EventPageQuery q;
+  core::EventPageQuery q;
   q.limit = 5000;
   auto events = engine_->timeline(run_id, q);
   EXPECT_TRUE(events.ok());
@@ -89,7 +89,7 @@ std::vector<core::TimelineEvent> LiveRunTest::timeline_of(const std::string& run
 }
 
 std::vector<core::AuditEvent> LiveRunTest::audit_of(const std::string& run_id) {
-  store::EventPageQuery q;
+  core::EventPageQuery q;
   q.limit = 5000;
   auto events = engine_->audit(run_id, q);
   EXPECT_TRUE(events.ok());

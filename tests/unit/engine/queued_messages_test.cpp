@@ -164,11 +164,11 @@ TEST_F(QueuedMessagesTest, ARunFoundOrphanedAtStartupDeliversThem) {
   ASSERT_TRUE(engine_->queue_message(run.id, "after the crash", actor_).ok());
   // What a killed daemon leaves: the run still running under a controller that is gone.
   restart();
-  auto saved = db_->write<bool>([&](store::Connection& c) -> core::Result<bool> {
-    auto r = *store::RunRepository::get(c, run.id);
+  auto saved = db_->write<bool>([&](store::Transaction& c) -> core::Result<bool> {
+    auto r = *c.runs().get(run.id);
     r.status = core::RunStatus::running;
     r.controller_id = "daemon-1073741823-gone00";
-    return store::RunRepository::update(c, r);
+    return c.runs().update(r);
   });
   ASSERT_TRUE(saved.ok());
   ASSERT_EQ(*engine_->reconcile_after_restart(), 1);

@@ -22,8 +22,8 @@ class ReconciliationTest : public EngineTest {
     run.status = core::RunStatus::running;
     run.controller_id = controller_id;
     run.session_count = 1;
-    auto saved = db_->write<bool>([&](store::Connection& c) -> core::Result<bool> {
-      return store::RunRepository::update(c, run);
+    auto saved = db_->write<bool>([&](store::Transaction& c) -> core::Result<bool> {
+      return c.runs().update(run);
     });
     EXPECT_TRUE(saved.ok());
     return run.id;

@@ -11,7 +11,7 @@ namespace agentry::engine::testing {
 namespace {
 
 std::size_t run_count(Engine& engine) {
-  auto page = engine.list(store::RunQuery{});
+  auto page = engine.list(core::RunQuery{});
   return page.ok() ? page->summaries.size() : 0;
 }
 

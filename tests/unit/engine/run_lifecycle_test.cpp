@@ -68,8 +68,8 @@ TEST_F(EngineTest, UnknownRunIsNotFound) {
 TEST_F(EngineTest, ArchiveThenDeleteRemovesTheRun) {
   auto run = init_run(feature_request());
   ASSERT_TRUE(engine_->archive(run.id, actor_).ok());
-  EXPECT_EQ(engine_->list(store::RunQuery{})->summaries.size(), 0u);
-  store::RunQuery with_archived;
+  EXPECT_EQ(engine_->list(core::RunQuery{})->summaries.size(), 0u);
+  core::RunQuery with_archived;
   with_archived.include_archived = true;
   EXPECT_EQ(engine_->list(with_archived)->summaries.size(), 1u);
   ASSERT_TRUE(engine_->remove(run.id, actor_).ok());

@@ -65,7 +65,7 @@ TEST_F(EngineTest, TaskChangesBumpTheRunRevision) {
   ASSERT_TRUE(engine_->update_task(run.id, "plan", patch, actor_).ok());
   auto view = engine_->view(run.id);
   EXPECT_GT(view->run.revision, run.revision);
-  auto page = engine_->list(store::RunQuery{});
+  auto page = engine_->list(core::RunQuery{});
   const auto& summary = page->summaries.at(0);
   EXPECT_EQ(summary.at("activeTask").at("id").as_string(), "plan");
   EXPECT_EQ(summary.at("taskCounts").at("inProgress").as_int64(), 1);

@@ -1,4 +1,4 @@
-#include "store/database.hpp"
+#include "sqlite_store/store.hpp"
 
 #include "store/run_repository.hpp"
 #include "store_test_support.hpp"
@@ -11,10 +11,11 @@
 #include <thread>
 #include <vector>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 using testing::open_database;
+using testing::connection_of;
 using testing::query_int;
 using testing::read;
 using testing::TempDir;
@@ -32,7 +33,7 @@ TEST(Database, OpenFailsWithAMessageNamingTheDirectoryItCannotCreate) {
   TempDir dir;
   const auto blocker = dir.path() / "a-file";
   std::ofstream(blocker) << "not a directory";
-  auto db = Database::open(blocker / "sub" / "agentry.db");
+  auto db = SqliteStore::open(blocker / "sub" / "agentry.db");
   ASSERT_FALSE(db.ok());
   EXPECT_EQ(db.error().code, core::ErrorCode::internal);
   EXPECT_NE(db.error().message.find((blocker / "sub").string()), std::string::npos) << db.error().message;
@@ -42,7 +43,7 @@ TEST(Database, OpenFailsWhenThePathIsNotADatabase) {
   TempDir dir;
   const auto path = dir.path() / "garbage.db";
   std::ofstream(path) << std::string(4096, 'x');
-  auto db = Database::open(path);
+  auto db = SqliteStore::open(path);
   ASSERT_FALSE(db.ok());
   EXPECT_FALSE(db.error().message.empty());
 }
@@ -50,26 +51,26 @@ TEST(Database, OpenFailsWhenThePathIsNotADatabase) {
 TEST(Database, ReadReportsStoreFailuresAsErrors) {
   TempDir dir;
   auto db = open_database(dir.path() / "agentry.db");
-  auto r = db->read([](Connection& c) -> core::Result<int> {
-    c.exec("SELECT * FROM no_such_table");
+  auto r = db->read([](store::Transaction& c) -> core::Result<int> {
+    connection_of(c).exec("SELECT * FROM no_such_table");
     return 1;
   });
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, core::ErrorCode::internal);
   EXPECT_NE(r.error().message.find("no_such_table"), std::string::npos) << r.error().message;
   // The pool is still usable afterwards.
-  EXPECT_EQ(read(*db, [](Connection& c) { return query_int(c, "SELECT 7"); }), 7);
+  EXPECT_EQ(read(*db, [](store::Transaction& c) { return query_int(c, "SELECT 7"); }), 7);
 }
 
 TEST(Database, ReaderConnectionsCannotWrite) {
   TempDir dir;
   auto db = open_database(dir.path() / "agentry.db");
-  auto r = db->read([](Connection& c) -> core::Result<bool> {
-    RunRepository::insert(c, testing::make_run("sneaky"));
+  auto r = db->read([](store::Transaction& c) -> core::Result<bool> {
+    c.runs().insert(testing::make_run("sneaky"));
     return true;
   });
   EXPECT_FALSE(r.ok());
-  EXPECT_FALSE(read(*db, [](Connection& c) { return RunRepository::get(c, "sneaky"); }).has_value());
+  EXPECT_FALSE(read(*db, [](store::Transaction& c) { return c.runs().get("sneaky"); }).has_value());
 }
 
 TEST(Database, ManyThreadsReadWhileTheWriterCommits) {
@@ -81,8 +82,8 @@ TEST(Database, ManyThreadsReadWhileTheWriterCommits) {
   for (int w = 0; w < writers; ++w)
     threads.emplace_back([&, w] {
       for (int i = 0; i < per_thread; ++i) {
-        auto r = db->write<bool>([&](Connection& c) -> core::Result<bool> {
-          RunRepository::insert(c, testing::make_run("w" + std::to_string(w) + "-" + std::to_string(i)));
+        auto r = db->write<bool>([&](store::Transaction& c) -> core::Result<bool> {
+          c.runs().insert(testing::make_run("w" + std::to_string(w) + "-" + std::to_string(i)));
           return true;
         });
         if (!r.ok()) ++failures;
@@ -92,15 +93,15 @@ TEST(Database, ManyThreadsReadWhileTheWriterCommits) {
     threads.emplace_back([&] {
       std::int64_t last = 0;
       for (int i = 0; i < per_thread; ++i) {
-        auto r = db->read([](Connection& c) -> core::Result<std::int64_t> { return query_int(c, "SELECT count(*) FROM runs"); });
+        auto r = db->read([](store::Transaction& c) -> core::Result<std::int64_t> { return query_int(c, "SELECT count(*) FROM runs"); });
         if (!r.ok() || *r < last) ++failures;  // a reader never sees committed rows disappear
         if (r.ok()) last = *r;
       }
     });
   for (auto& t : threads) t.join();
   EXPECT_EQ(failures.load(), 0);
-  EXPECT_EQ(read(*db, [](Connection& c) { return query_int(c, "SELECT count(*) FROM runs"); }), writers * per_thread);
+  EXPECT_EQ(read(*db, [](store::Transaction& c) { return query_int(c, "SELECT count(*) FROM runs"); }), writers * per_thread);
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 using testing::make_run;
@@ -40,8 +40,8 @@ class EventRepositoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = open_database(path());
-    write(*db_, [](Connection& c) {
-      for (const char* id : {"runA", "runB"}) RunRepository::insert(c, make_run(id));
+    write(*db_, [](store::Transaction& c) {
+      for (const char* id : {"runA", "runB"}) c.runs().insert(make_run(id));
     });
   }
 
@@ -49,24 +49,24 @@ class EventRepositoryTest : public ::testing::Test {
 
   std::int64_t append_audit(const std::string& run_id, const std::string& type = "run.updated") {
     auto e = audit(run_id, type);
-    write(*db_, [&](Connection& c) { AuditRepository::append(c, e); });
+    write(*db_, [&](store::Transaction& c) { c.audit().append(e); });
     return e.cursor;
   }
   std::int64_t append_timeline(const std::string& run_id, const std::string& kind = "message") {
     auto e = timeline(run_id, kind);
-    write(*db_, [&](Connection& c) { TimelineRepository::append(c, e); });
+    write(*db_, [&](store::Transaction& c) { c.timeline().append(e); });
     return e.cursor;
   }
-  std::vector<core::AuditEvent> audits(const std::string& run_id, EventPageQuery q = {}) {
-    return read(*db_, [&](Connection& c) { return AuditRepository::list(c, run_id, q); });
+  std::vector<core::AuditEvent> audits(const std::string& run_id, core::EventPageQuery q = {}) {
+    return read(*db_, [&](store::Transaction& c) { return c.audit().list(run_id, q); });
   }
-  std::vector<core::TimelineEvent> events(const std::string& run_id, EventPageQuery q = {}) {
-    return read(*db_, [&](Connection& c) { return TimelineRepository::list(c, run_id, q); });
+  std::vector<core::TimelineEvent> events(const std::string& run_id, core::EventPageQuery q = {}) {
+    return read(*db_, [&](store::Transaction& c) { return c.timeline().list(run_id, q); });
   }
 
   using C = std::vector<std::int64_t>;
   TempDir dir_;
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<SqliteStore> db_;
 };
 
 TEST_F(EventRepositoryTest, AuditCursorsStartAtOneAndAreIndependentPerRun) {
@@ -77,15 +77,15 @@ TEST_F(EventRepositoryTest, AuditCursorsStartAtOneAndAreIndependentPerRun) {
   EXPECT_EQ(append_audit("runB"), 2);
   EXPECT_EQ(cursors_of(audits("runA")), (C{1, 2, 3}));
   EXPECT_EQ(cursors_of(audits("runB")), (C{1, 2}));
-  EXPECT_EQ(read(*db_, [](Connection& c) { return AuditRepository::last_cursor(c, "runA"); }), 3);
-  EXPECT_EQ(read(*db_, [](Connection& c) { return AuditRepository::last_cursor(c, "runB"); }), 2);
+  EXPECT_EQ(read(*db_, [](store::Transaction& c) { return c.audit().last_cursor("runA"); }), 3);
+  EXPECT_EQ(read(*db_, [](store::Transaction& c) { return c.audit().last_cursor("runB"); }), 2);
 }
 
 TEST_F(EventRepositoryTest, AuditEventsKeepEveryField) {
   auto e = audit("runA", "task.status_changed", {{"taskId", "t1"}, {"from", "pending"}, {"to", "completed"}});
   e.actor = "engine";
   e.at = "2024-06-06T06:06:06.606Z";
-  write(*db_, [&](Connection& c) { AuditRepository::append(c, e); });
+  write(*db_, [&](store::Transaction& c) { c.audit().append(e); });
   const auto listed = audits("runA");
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].run_id, "runA");
@@ -109,15 +109,15 @@ TEST_F(EventRepositoryTest, ListingHonoursAfterAndLimit) {
   EXPECT_TRUE(events("runA", {10, 100}).empty());
   EXPECT_EQ(audits("runA").size(), 10u);
   EXPECT_TRUE(audits("runB").empty());
-  EXPECT_EQ(read(*db_, [](Connection& c) { return AuditRepository::last_cursor(c, "runB"); }), 0);
+  EXPECT_EQ(read(*db_, [](store::Transaction& c) { return c.audit().last_cursor("runB"); }), 0);
 }
 
 TEST_F(EventRepositoryTest, TimelineEventsKeepEveryField) {
   auto with_attempt = timeline("runA", "tool_call", 3, {{"name", "bash"}, {"args", boost::json::array{"ls", "-l"}}});
   auto without_attempt = timeline("runA", "session.started");
-  write(*db_, [&](Connection& c) {
-    TimelineRepository::append(c, with_attempt);
-    TimelineRepository::append(c, without_attempt);
+  write(*db_, [&](store::Transaction& c) {
+    c.timeline().append(with_attempt);
+    c.timeline().append(without_attempt);
   });
   const auto listed = events("runA");
   ASSERT_EQ(listed.size(), 2u);
@@ -135,7 +135,7 @@ TEST_F(EventRepositoryTest, TimelineEventsKeepEveryField) {
 TEST_F(EventRepositoryTest, TimelineNumberingContinuesAfterRemoveAll) {
   for (int i = 0; i < 3; ++i) append_timeline("runA");
   append_timeline("runB");
-  write(*db_, [](Connection& c) { TimelineRepository::remove_all(c, "runA"); });
+  write(*db_, [](store::Transaction& c) { c.timeline().remove_all("runA"); });
   EXPECT_TRUE(events("runA").empty());
   EXPECT_EQ(cursors_of(events("runB")), (C{1}));
   // Cursors are never reused: a client holding cursor 3 must not miss the next event.
@@ -148,7 +148,7 @@ TEST_F(EventRepositoryTest, TimelineNumberingContinuesAfterRemoveAll) {
 
 TEST_F(EventRepositoryTest, ReservingSeveralTimelineCursorsSkipsPastThem) {
   std::int64_t first = 0;
-  write(*db_, [&](Connection& c) { first = RunRepository::next_timeline_cursor(c, "runA", 5); });
+  write(*db_, [&](store::Transaction& c) { first = c.runs().next_timeline_cursor("runA", 5); });
   EXPECT_EQ(first, 1);
   EXPECT_EQ(append_timeline("runA"), 6);
 }
@@ -157,7 +157,7 @@ TEST_F(EventRepositoryTest, CursorsSurviveReopening) {
   append_audit("runA");
   append_timeline("runA");
   append_timeline("runA");
-  write(*db_, [](Connection& c) { TimelineRepository::remove_all(c, "runA"); });
+  write(*db_, [](store::Transaction& c) { c.timeline().remove_all("runA"); });
   db_.reset();
   db_ = open_database(path());
   EXPECT_EQ(append_audit("runA"), 2);
@@ -179,9 +179,9 @@ TEST_F(EventRepositoryTest, ConcurrentAppendsGetDistinctConsecutiveCursors) {
   for (int t = 0; t < threads; ++t)
     workers.emplace_back([&] {
       for (int i = 0; i < per_thread; ++i) {
-        auto cursor = db_->write<std::int64_t>([](Connection& c) -> core::Result<std::int64_t> {
+        auto cursor = db_->write<std::int64_t>([](store::Transaction& c) -> core::Result<std::int64_t> {
           auto e = audit("runA", "concurrent");
-          AuditRepository::append(c, e);
+          c.audit().append(e);
           return e.cursor;
         });
         std::lock_guard lock(mutex);
@@ -197,4 +197,4 @@ TEST_F(EventRepositoryTest, ConcurrentAppendsGetDistinctConsecutiveCursors) {
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

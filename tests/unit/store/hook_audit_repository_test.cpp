@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 using testing::make_run;
@@ -31,28 +31,28 @@ class HookAuditRepositoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = open_database(dir_.path() / "agentry.db");
-    write(*db_, [](Connection& c) {
-      RunRepository::insert(c, make_run("runA"));
-      RunRepository::insert(c, make_run("runB"));
+    write(*db_, [](store::Transaction& c) {
+      c.runs().insert(make_run("runA"));
+      c.runs().insert(make_run("runB"));
     });
   }
   TempDir dir_;
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<SqliteStore> db_;
 };
 
 TEST_F(HookAuditRepositoryTest, AppendingKeepsOnlyTheRunsLatestAndLeavesOtherRunsAlone) {
-  write(*db_, [](Connection& c) { HookAuditRepository::append(c, "runB", audits(0, 3), 4); });
-  write(*db_, [](Connection& c) { HookAuditRepository::append(c, "runA", audits(0, 3), 4); });
-  write(*db_, [](Connection& c) { HookAuditRepository::append(c, "runA", audits(3, 3), 4); });
-  EXPECT_EQ(read(*db_, [](Connection& c) { return HookAuditRepository::count(c, "runA"); }), 4);
-  EXPECT_EQ(read(*db_, [](Connection& c) { return HookAuditRepository::count(c, "runB"); }), 3);
-  auto kept = read(*db_, [](Connection& c) { return HookAuditRepository::latest(c, "runA", 10); });
+  write(*db_, [](store::Transaction& c) { c.hook_audits().append("runB", audits(0, 3), 4); });
+  write(*db_, [](store::Transaction& c) { c.hook_audits().append("runA", audits(0, 3), 4); });
+  write(*db_, [](store::Transaction& c) { c.hook_audits().append("runA", audits(3, 3), 4); });
+  EXPECT_EQ(read(*db_, [](store::Transaction& c) { return c.hook_audits().count("runA"); }), 4);
+  EXPECT_EQ(read(*db_, [](store::Transaction& c) { return c.hook_audits().count("runB"); }), 3);
+  auto kept = read(*db_, [](store::Transaction& c) { return c.hook_audits().latest("runA", 10); });
   ASSERT_EQ(kept.size(), 4u);
   EXPECT_EQ(kept.front().hook_id, "h2");  // the oldest two went
   EXPECT_EQ(kept.back().hook_id, "h5");
   // One batch larger than the bound keeps its own latest.
-  write(*db_, [](Connection& c) { HookAuditRepository::append(c, "runA", audits(10, 6), 4); });
-  kept = read(*db_, [](Connection& c) { return HookAuditRepository::latest(c, "runA", 10); });
+  write(*db_, [](store::Transaction& c) { c.hook_audits().append("runA", audits(10, 6), 4); });
+  kept = read(*db_, [](store::Transaction& c) { return c.hook_audits().latest("runA", 10); });
   ASSERT_EQ(kept.size(), 4u);
   EXPECT_EQ(kept.front().hook_id, "h12");
   EXPECT_EQ(kept.back().hook_id, "h15");
@@ -60,12 +60,12 @@ TEST_F(HookAuditRepositoryTest, AppendingKeepsOnlyTheRunsLatestAndLeavesOtherRun
 
 TEST_F(HookAuditRepositoryTest, TheDefaultBoundIsFiveHundred) {
   EXPECT_EQ(HookAuditRepository::keep_limit, 500);
-  write(*db_, [](Connection& c) { HookAuditRepository::append(c, "runA", audits(0, 520)); });
-  EXPECT_EQ(read(*db_, [](Connection& c) { return HookAuditRepository::count(c, "runA"); }), 500);
-  auto latest = read(*db_, [](Connection& c) { return HookAuditRepository::latest(c, "runA", 1); });
+  write(*db_, [](store::Transaction& c) { c.hook_audits().append("runA", audits(0, 520)); });
+  EXPECT_EQ(read(*db_, [](store::Transaction& c) { return c.hook_audits().count("runA"); }), 500);
+  auto latest = read(*db_, [](store::Transaction& c) { return c.hook_audits().latest("runA", 1); });
   ASSERT_EQ(latest.size(), 1u);
   EXPECT_EQ(latest.front().hook_id, "h519");
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,4 +1,4 @@
-#include "store/migrations.hpp"
+#include "sqlite_store/migrations.hpp"
 
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
@@ -15,10 +15,11 @@
 #include <thread>
 #include <vector>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 using testing::open_database;
+using testing::connection_of;
 using testing::query_int;
 using testing::read;
 using testing::TempDir;
@@ -39,7 +40,7 @@ TEST(Migrations, ANewDatabaseEndsAtTheLatestVersion) {
   TempDir dir;
   auto db = open_database(dir.path() / "agentry.db");
   EXPECT_GE(latest_schema_version(), 1);
-  EXPECT_EQ(read(*db, [](Connection& c) { return query_int(c, "PRAGMA user_version"); }), latest_schema_version());
+  EXPECT_EQ(read(*db, [](store::Transaction& c) { return query_int(c, "PRAGMA user_version"); }), latest_schema_version());
 }
 
 TEST(Migrations, MigrateIsIdempotent) {
@@ -89,7 +90,7 @@ TEST(Migrations, ConnectionsMigratingOneFileAtOnceApplyEachMigrationOnce) {
 TEST(Migrations, DatabaseIsInWalMode) {
   TempDir dir;
   auto db = open_database(dir.path() / "agentry.db");
-  EXPECT_EQ(read(*db, [](Connection& c) { return query_text(c, "PRAGMA journal_mode"); }), "wal");
+  EXPECT_EQ(read(*db, [](store::Transaction& c) { return query_text(connection_of(c), "PRAGMA journal_mode"); }), "wal");
   // The mode is persistent: a plain connection opened later sees it too.
   db.reset();
   auto plain = Connection::open(dir.path() / "agentry.db", true);
@@ -100,38 +101,38 @@ TEST(Migrations, ForeignKeysAreOnForWriterAndReaders) {
   TempDir dir;
   auto db = open_database(dir.path() / "agentry.db");
   std::int64_t writer_fk = -1;
-  write(*db, [&](Connection& c) { writer_fk = query_int(c, "PRAGMA foreign_keys"); });
+  write(*db, [&](store::Transaction& c) { writer_fk = query_int(c, "PRAGMA foreign_keys"); });
   EXPECT_EQ(writer_fk, 1);
-  EXPECT_EQ(read(*db, [](Connection& c) { return query_int(c, "PRAGMA foreign_keys"); }), 1);
+  EXPECT_EQ(read(*db, [](store::Transaction& c) { return query_int(c, "PRAGMA foreign_keys"); }), 1);
   // A task for a run that does not exist is refused.
-  EXPECT_THROW(write(*db, [](Connection& c) { TaskRepository::insert(c, testing::make_task("nope", "t1", 0)); }),
+  EXPECT_THROW(write(*db, [](store::Transaction& c) { c.tasks().insert(testing::make_task("nope", "t1", 0)); }),
                std::runtime_error);
 }
 
 TEST(Migrations, DeletingARunCascadesToEverythingItOwns) {
   TempDir dir;
   auto db = open_database(dir.path() / "agentry.db");
-  write(*db, [](Connection& c) {
+  write(*db, [](store::Transaction& c) {
     for (const char* id : {"doomed", "kept"}) {
-      RunRepository::insert(c, testing::make_run(id));
-      TaskRepository::insert(c, testing::make_task(id, "t1", 0));
-      SessionRepository::insert(c, core::Session{id, 0, "running", "2024-01-01T00:00:00.000Z", {}, {}, "", "go"});
-      SessionRepository::insert_attempt(c, core::Attempt{id, 1, 0, 0, "2024-01-01T00:00:00.000Z", {}, ""});
+      c.runs().insert(testing::make_run(id));
+      c.tasks().insert(testing::make_task(id, "t1", 0));
+      c.sessions().insert(core::Session{id, 0, "running", "2024-01-01T00:00:00.000Z", {}, {}, "", "go"});
+      c.sessions().insert_attempt(core::Attempt{id, 1, 0, 0, "2024-01-01T00:00:00.000Z", {}, ""});
       core::AuditEvent audit{id, 0, "run.initialized", "api", "2024-01-01T00:00:00.000Z", {}};
-      AuditRepository::append(c, audit);
+      c.audit().append(audit);
       core::TimelineEvent event{id, 0, "message", 1, "2024-01-01T00:00:00.000Z", {}, false, {}};
-      TimelineRepository::append(c, event);
+      c.timeline().append(event);
     }
   });
   bool removed = false;
-  write(*db, [&](Connection& c) { removed = RunRepository::remove(c, "doomed"); });
+  write(*db, [&](store::Transaction& c) { removed = c.runs().remove("doomed"); });
   EXPECT_TRUE(removed);
 
   for (const char* table : {"runs", "tasks", "sessions", "attempts", "audit_events", "timeline_events"}) {
     const std::string where = std::string(table) == "runs" ? " WHERE id = " : " WHERE run_id = ";
-    EXPECT_EQ(read(*db, [&](Connection& c) { return query_int(c, "SELECT count(*) FROM " + std::string(table) + where + "'doomed'"); }), 0)
+    EXPECT_EQ(read(*db, [&](store::Transaction& c) { return query_int(c, "SELECT count(*) FROM " + std::string(table) + where + "'doomed'"); }), 0)
         << table;
-    EXPECT_EQ(read(*db, [&](Connection& c) { return query_int(c, "SELECT count(*) FROM " + std::string(table) + where + "'kept'"); }), 1)
+    EXPECT_EQ(read(*db, [&](store::Transaction& c) { return query_int(c, "SELECT count(*) FROM " + std::string(table) + where + "'kept'"); }), 1)
         << table;
   }
 }
@@ -141,17 +142,17 @@ TEST(Migrations, ReopeningKeepsTheData) {
   const auto path = dir.path() / "agentry.db";
   {
     auto db = open_database(path);
-    write(*db, [](Connection& c) {
-      RunRepository::insert(c, testing::make_run("persisted"));
-      TaskRepository::insert(c, testing::make_task("persisted", "t1", 0));
+    write(*db, [](store::Transaction& c) {
+      c.runs().insert(testing::make_run("persisted"));
+      c.tasks().insert(testing::make_task("persisted", "t1", 0));
     });
   }
   auto db = open_database(path);
-  EXPECT_EQ(read(*db, [](Connection& c) { return query_int(c, "PRAGMA user_version"); }), latest_schema_version());
-  auto run = read(*db, [](Connection& c) { return RunRepository::get(c, "persisted"); });
+  EXPECT_EQ(read(*db, [](store::Transaction& c) { return query_int(c, "PRAGMA user_version"); }), latest_schema_version());
+  auto run = read(*db, [](store::Transaction& c) { return c.runs().get("persisted"); });
   ASSERT_TRUE(run.has_value());
   EXPECT_EQ(run->id, "persisted");
-  EXPECT_EQ(read(*db, [](Connection& c) { return TaskRepository::list(c, "persisted"); }).size(), 1u);
+  EXPECT_EQ(read(*db, [](store::Transaction& c) { return c.tasks().list("persisted"); }).size(), 1u);
 }
 
 void expect_newer_database_refused_and_untouched(const std::string& journal_mode) {
@@ -168,7 +169,7 @@ void expect_newer_database_refused_and_untouched(const std::string& journal_mode
   const std::string before = file_bytes(path);
   ASSERT_FALSE(before.empty());
 
-  auto db = Database::open(path);
+  auto db = SqliteStore::open(path);
   ASSERT_FALSE(db.ok()) << "a database with schema version " << future << " was accepted";
   const std::string& message = db.error().message;
   EXPECT_NE(message.find(path.string()), std::string::npos) << message;
@@ -192,4 +193,4 @@ TEST(Migrations, ANewerRollbackJournalDatabaseIsNotSwitchedToWal) {
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

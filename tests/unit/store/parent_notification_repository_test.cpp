@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 using testing::make_run;
@@ -31,71 +31,71 @@ class ParentNotificationRepositoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = open_database(dir_.path() / "agentry.db");
-    write(*db_, [](Connection& c) {
-      for (const char* id : {"parent", "child", "other"}) RunRepository::insert(c, make_run(id));
+    write(*db_, [](store::Transaction& c) {
+      for (const char* id : {"parent", "child", "other"}) c.runs().insert(make_run(id));
     });
   }
   TempDir dir_;
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<SqliteStore> db_;
 };
 
 TEST_F(ParentNotificationRepositoryTest, PendingRowsBecomeDeliveredInPlace) {
-  write(*db_, [](Connection& c) {
-    ParentNotificationRepository::upsert(c, pending("child", 0));
-    ParentNotificationRepository::upsert(c, pending("child", 1));
-    ParentNotificationRepository::upsert(c, pending("other", 0));
+  write(*db_, [](store::Transaction& c) {
+    c.parent_notifications().upsert(pending("child", 0));
+    c.parent_notifications().upsert(pending("child", 1));
+    c.parent_notifications().upsert(pending("other", 0));
   });
-  auto rows = read(*db_, [](Connection& c) { return ParentNotificationRepository::pending(c, "child"); });
+  auto rows = read(*db_, [](store::Transaction& c) { return c.parent_notifications().pending("child"); });
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].child_session_index, 0);
   EXPECT_EQ(rows[1].child_session_index, 1);
-  EXPECT_EQ(read(*db_, [](Connection& c) { return ParentNotificationRepository::children_with_pending(c); }).size(), 2u);
+  EXPECT_EQ(read(*db_, [](store::Transaction& c) { return c.parent_notifications().children_with_pending(); }).size(), 2u);
 
-  write(*db_, [&](Connection& c) {
+  write(*db_, [&](store::Transaction& c) {
     auto n = rows[1];
     n.state = "delivered";
     n.delivery = "resumed";
     n.delivered_at = "2024-01-01T00:00:01.000Z";
-    ParentNotificationRepository::upsert(c, n);
+    c.parent_notifications().upsert(n);
   });
-  auto latest = read(*db_, [](Connection& c) { return ParentNotificationRepository::latest(c, "child"); });
+  auto latest = read(*db_, [](store::Transaction& c) { return c.parent_notifications().latest("child"); });
   ASSERT_TRUE(latest);
   EXPECT_EQ(latest->child_session_index, 1);
   EXPECT_EQ(latest->state, "delivered");
   EXPECT_EQ(latest->delivery, "resumed");
   EXPECT_EQ(latest->delivered_at, "2024-01-01T00:00:01.000Z");
-  EXPECT_EQ(read(*db_, [](Connection& c) { return ParentNotificationRepository::pending(c, "child"); }).size(), 1u);
+  EXPECT_EQ(read(*db_, [](store::Transaction& c) { return c.parent_notifications().pending("child"); }).size(), 1u);
 
   int removed = 0;
-  write(*db_, [&](Connection& c) { removed = ParentNotificationRepository::remove_all(c, "child"); });
+  write(*db_, [&](store::Transaction& c) { removed = c.parent_notifications().remove_all("child"); });
   EXPECT_EQ(removed, 2);
-  EXPECT_FALSE(read(*db_, [](Connection& c) { return ParentNotificationRepository::latest(c, "child"); }));
+  EXPECT_FALSE(read(*db_, [](store::Transaction& c) { return c.parent_notifications().latest("child"); }));
 }
 
 TEST_F(ParentNotificationRepositoryTest, DeletingTheChildDeletesItsRows) {
-  write(*db_, [](Connection& c) { ParentNotificationRepository::upsert(c, pending("other", 0)); });
-  write(*db_, [](Connection& c) { RunRepository::remove(c, "other"); });
-  EXPECT_TRUE(read(*db_, [](Connection& c) { return ParentNotificationRepository::children_with_pending(c); }).empty());
+  write(*db_, [](store::Transaction& c) { c.parent_notifications().upsert(pending("other", 0)); });
+  write(*db_, [](store::Transaction& c) { c.runs().remove("other"); });
+  EXPECT_TRUE(read(*db_, [](store::Transaction& c) { return c.parent_notifications().children_with_pending(); }).empty());
 }
 
 TEST_F(ParentNotificationRepositoryTest, SessionsKeepTheirSourceMetadata) {
-  write(*db_, [](Connection& c) {
+  write(*db_, [](store::Transaction& c) {
     core::Session s;
     s.run_id = "parent";
     s.index = 0;
     s.status = "running";
     s.started_at = "2024-01-01T00:00:00.000Z";
     s.source = {{"kind", "child_completion"}, {"childRunId", "child"}, {"childSessionIndex", 0}};
-    SessionRepository::insert(c, s);
+    c.sessions().insert(s);
     s.index = 1;
     s.source = {};
-    SessionRepository::insert(c, s);
+    c.sessions().insert(s);
   });
-  auto sessions = read(*db_, [](Connection& c) { return SessionRepository::list(c, "parent"); });
+  auto sessions = read(*db_, [](store::Transaction& c) { return c.sessions().list("parent"); });
   ASSERT_EQ(sessions.size(), 2u);
   EXPECT_EQ(sessions[0].source.at("childRunId"), "child");
   EXPECT_TRUE(sessions[1].source.empty());
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

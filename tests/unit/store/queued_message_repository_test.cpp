@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 using testing::make_run;
@@ -31,23 +31,23 @@ class QueuedMessageRepositoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = open_database(dir_.path() / "agentry.db");
-    write(*db_, [](Connection& c) {
-      for (const char* id : {"runA", "runB"}) RunRepository::insert(c, make_run(id));
+    write(*db_, [](store::Transaction& c) {
+      for (const char* id : {"runA", "runB"}) c.runs().insert(make_run(id));
     });
   }
   std::vector<core::QueuedMessage> list(const std::string& run_id) {
-    return read(*db_, [&](Connection& c) { return QueuedMessageRepository::list(c, run_id); });
+    return read(*db_, [&](store::Transaction& c) { return c.queued_messages().list(run_id); });
   }
 
   TempDir dir_;
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<SqliteStore> db_;
 };
 
 TEST_F(QueuedMessageRepositoryTest, ListsInInsertionOrderWithTheirSource) {
-  write(*db_, [](Connection& c) {
+  write(*db_, [](store::Transaction& c) {
     // Ids sort the other way round, and timestamps tie: only insertion order is right.
-    for (const char* id : {"qm_z", "qm_m", "qm_a"}) QueuedMessageRepository::insert(c, make_message("runA", id, id));
-    QueuedMessageRepository::insert(c, make_message("runB", "qm_b", "other run"));
+    for (const char* id : {"qm_z", "qm_m", "qm_a"}) c.queued_messages().insert(make_message("runA", id, id));
+    c.queued_messages().insert(make_message("runB", "qm_b", "other run"));
   });
   auto messages = list("runA");
   ASSERT_EQ(messages.size(), 3u);
@@ -58,53 +58,53 @@ TEST_F(QueuedMessageRepositoryTest, ListsInInsertionOrderWithTheirSource) {
 }
 
 TEST_F(QueuedMessageRepositoryTest, TotalsCountMessagesAndBytes) {
-  write(*db_, [](Connection& c) {
-    QueuedMessageRepository::insert(c, make_message("runA", "qm_1", "abc"));
-    QueuedMessageRepository::insert(c, make_message("runA", "qm_2", "h\xc3\xa9"));  // 3 bytes, 2 characters
+  write(*db_, [](store::Transaction& c) {
+    c.queued_messages().insert(make_message("runA", "qm_1", "abc"));
+    c.queued_messages().insert(make_message("runA", "qm_2", "h\xc3\xa9"));  // 3 bytes, 2 characters
   });
-  auto totals = read(*db_, [](Connection& c) { return QueuedMessageRepository::totals(c, "runA"); });
+  auto totals = read(*db_, [](store::Transaction& c) { return c.queued_messages().totals("runA"); });
   EXPECT_EQ(totals.count, 2);
   EXPECT_EQ(totals.bytes, 6);
-  auto none = read(*db_, [](Connection& c) { return QueuedMessageRepository::totals(c, "runB"); });
+  auto none = read(*db_, [](store::Transaction& c) { return c.queued_messages().totals("runB"); });
   EXPECT_EQ(none.count, 0);
   EXPECT_EQ(none.bytes, 0);
 }
 
 TEST_F(QueuedMessageRepositoryTest, RemoveOneOrAllAndTheRunsThatHaveAny) {
-  write(*db_, [](Connection& c) {
-    QueuedMessageRepository::insert(c, make_message("runA", "qm_1", "one"));
-    QueuedMessageRepository::insert(c, make_message("runA", "qm_2", "two"));
-    QueuedMessageRepository::insert(c, make_message("runB", "qm_3", "three"));
+  write(*db_, [](store::Transaction& c) {
+    c.queued_messages().insert(make_message("runA", "qm_1", "one"));
+    c.queued_messages().insert(make_message("runA", "qm_2", "two"));
+    c.queued_messages().insert(make_message("runB", "qm_3", "three"));
   });
-  auto runs = read(*db_, [](Connection& c) { return QueuedMessageRepository::run_ids(c); });
+  auto runs = read(*db_, [](store::Transaction& c) { return c.queued_messages().run_ids(); });
   EXPECT_EQ(runs.size(), 2u);
   bool removed = false, wrong_run = true;
-  write(*db_, [&](Connection& c) {
-    wrong_run = QueuedMessageRepository::remove(c, "runB", "qm_1");
-    removed = QueuedMessageRepository::remove(c, "runA", "qm_1");
+  write(*db_, [&](store::Transaction& c) {
+    wrong_run = c.queued_messages().remove("runB", "qm_1");
+    removed = c.queued_messages().remove("runA", "qm_1");
   });
   EXPECT_FALSE(wrong_run) << "a message is removed only through its own run";
   EXPECT_TRUE(removed);
   int cleared = 0;
-  write(*db_, [&](Connection& c) { cleared = QueuedMessageRepository::remove_all(c, "runA"); });
+  write(*db_, [&](store::Transaction& c) { cleared = c.queued_messages().remove_all("runA"); });
   EXPECT_EQ(cleared, 1);
   EXPECT_TRUE(list("runA").empty());
   EXPECT_EQ(list("runB").size(), 1u);
 }
 
 TEST_F(QueuedMessageRepositoryTest, TheRunCountsItsQueueAndDeletingItCascades) {
-  write(*db_, [](Connection& c) {
-    QueuedMessageRepository::insert(c, make_message("runA", "qm_1", "one"));
-    QueuedMessageRepository::insert(c, make_message("runA", "qm_2", "two"));
+  write(*db_, [](store::Transaction& c) {
+    c.queued_messages().insert(make_message("runA", "qm_1", "one"));
+    c.queued_messages().insert(make_message("runA", "qm_2", "two"));
   });
-  auto run = read(*db_, [](Connection& c) { return RunRepository::get(c, "runA"); });
+  auto run = read(*db_, [](store::Transaction& c) { return c.runs().get("runA"); });
   ASSERT_TRUE(run.has_value());
   EXPECT_EQ(run->queued_message_count, 2);
-  auto page = read(*db_, [](Connection& c) { return RunRepository::list(c, RunQuery{}); });
+  auto page = read(*db_, [](store::Transaction& c) { return c.runs().list(core::RunQuery{}); });
   for (const auto& r : page.runs) EXPECT_EQ(r.queued_message_count, r.id == "runA" ? 2 : 0) << r.id;
-  write(*db_, [](Connection& c) { RunRepository::remove(c, "runA"); });
+  write(*db_, [](store::Transaction& c) { c.runs().remove("runA"); });
   EXPECT_TRUE(list("runA").empty());
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

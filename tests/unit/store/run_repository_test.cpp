@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 using testing::make_run;
@@ -84,31 +84,31 @@ void expect_same_run(const core::Run& a, const core::Run& b) {
   EXPECT_EQ(core::to_json(a.frozen), core::to_json(b.frozen));
 }
 
-std::optional<core::Run> get(Database& db, const std::string& id) {
-  return read(db, [&](Connection& c) { return RunRepository::get(c, id); });
+std::optional<core::Run> get(store::Store& db, const std::string& id) {
+  return read(db, [&](store::Transaction& c) { return c.runs().get(id); });
 }
 
-void insert(Database& db, const std::vector<core::Run>& runs) {
-  write(db, [&](Connection& c) {
-    for (const auto& r : runs) RunRepository::insert(c, r);
+void insert(store::Store& db, const std::vector<core::Run>& runs) {
+  write(db, [&](store::Transaction& c) {
+    for (const auto& r : runs) c.runs().insert(r);
   });
 }
 
-std::vector<std::string> ids_of(const RunPage& page) {
+std::vector<std::string> ids_of(const core::RunPage& page) {
   std::vector<std::string> out;
   for (const auto& r : page.runs) out.push_back(r.id);
   return out;
 }
 
 /// Follows next_cursor to the end; returns the ids in the order served and each page's size.
-std::vector<std::string> page_through(Database& db, RunQuery q, std::vector<std::size_t>& sizes) {
+std::vector<std::string> page_through(store::Store& db, core::RunQuery q, std::vector<std::size_t>& sizes) {
   std::vector<std::string> ids;
   for (int guard = 0; guard < 1000; ++guard) {
-    RunPage page = read(db, [&](Connection& c) { return RunRepository::list(c, q); });
+    core::RunPage page = read(db, [&](store::Transaction& c) { return c.runs().list(q); });
     sizes.push_back(page.runs.size());
     for (const auto& r : page.runs) ids.push_back(r.id);
     if (!page.next_cursor) return ids;
-    EXPECT_TRUE(is_valid_page_cursor(*page.next_cursor)) << *page.next_cursor;
+    EXPECT_TRUE(core::is_valid_run_page_cursor(*page.next_cursor)) << *page.next_cursor;
     q.after = page.next_cursor;
   }
   ADD_FAILURE() << "paging did not end";
@@ -160,7 +160,7 @@ TEST(RunRepository, UpdateWritesEveryColumn) {
   insert(*db, {make_run("upd0000001")});
   const core::Run changed = full_run("upd0000001");
   bool updated = false;
-  write(*db, [&](Connection& c) { updated = RunRepository::update(c, changed); });
+  write(*db, [&](store::Transaction& c) { updated = c.runs().update(changed); });
   EXPECT_TRUE(updated);
   auto back = get(*db, changed.id);
   ASSERT_TRUE(back.has_value());
@@ -168,7 +168,7 @@ TEST(RunRepository, UpdateWritesEveryColumn) {
 
   // And back again: optional columns can be cleared.
   const core::Run cleared = make_run("upd0000001");
-  write(*db, [&](Connection& c) { updated = RunRepository::update(c, cleared); });
+  write(*db, [&](store::Transaction& c) { updated = c.runs().update(cleared); });
   EXPECT_TRUE(updated);
   back = get(*db, cleared.id);
   ASSERT_TRUE(back.has_value());
@@ -180,7 +180,7 @@ TEST(RunRepository, UpdateOfAMissingRunReturnsFalseAndCreatesNothing) {
   auto db = open_database(dir.path() / "agentry.db");
   insert(*db, {make_run("exists0001")});
   bool updated = true;
-  write(*db, [&](Connection& c) { updated = RunRepository::update(c, full_run("missing001")); });
+  write(*db, [&](store::Transaction& c) { updated = c.runs().update(full_run("missing001")); });
   EXPECT_FALSE(updated);
   EXPECT_FALSE(get(*db, "missing001").has_value());
   EXPECT_TRUE(get(*db, "exists0001").has_value());
@@ -209,9 +209,9 @@ TEST(RunRepository, RemoveDeletesOnlyThatRun) {
   auto db = open_database(dir.path() / "agentry.db");
   insert(*db, {make_run("gone000001"), make_run("stay000001")});
   bool removed = false, removed_again = true;
-  write(*db, [&](Connection& c) {
-    removed = RunRepository::remove(c, "gone000001");
-    removed_again = RunRepository::remove(c, "gone000001");
+  write(*db, [&](store::Transaction& c) {
+    removed = c.runs().remove("gone000001");
+    removed_again = c.runs().remove("gone000001");
   });
   EXPECT_TRUE(removed);
   EXPECT_FALSE(removed_again);
@@ -240,49 +240,49 @@ class RunListing : public ::testing::Test {
     insert(*db_, runs_);
   }
 
-  std::vector<std::string> list(RunQuery::Scope scope, std::string value, bool include_archived) {
-    RunQuery q;
+  std::vector<std::string> list(core::RunQuery::Scope scope, std::string value, bool include_archived) {
+    core::RunQuery q;
     q.scope = scope;
     q.value = std::move(value);
     q.include_archived = include_archived;
-    return ids_of(read(*db_, [&](Connection& c) { return RunRepository::list(c, q); }));
+    return ids_of(read(*db_, [&](store::Transaction& c) { return c.runs().list(q); }));
   }
 
   using V = std::vector<std::string>;
   TempDir dir_;
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<SqliteStore> db_;
   std::vector<core::Run> runs_;
 };
 
 TEST_F(RunListing, GlobalScopeListsEveryRunNewestFirst) {
-  EXPECT_EQ(list(RunQuery::Scope::global, "", false), (V{"r5", "r3", "r2", "r1"}));
-  EXPECT_EQ(list(RunQuery::Scope::global, "", true), (V{"r5", "r4", "r3", "r2", "r1"}));
+  EXPECT_EQ(list(core::RunQuery::Scope::global, "", false), (V{"r5", "r3", "r2", "r1"}));
+  EXPECT_EQ(list(core::RunQuery::Scope::global, "", true), (V{"r5", "r4", "r3", "r2", "r1"}));
 }
 
 TEST_F(RunListing, CwdScopeMatchesTheDirectoryExactly) {
-  EXPECT_EQ(list(RunQuery::Scope::cwd, "/a", false), (V{"r3", "r1"}));
-  EXPECT_EQ(list(RunQuery::Scope::cwd, "/a", true), (V{"r4", "r3", "r1"}));
-  EXPECT_EQ(list(RunQuery::Scope::cwd, "/nowhere", true), V{});
+  EXPECT_EQ(list(core::RunQuery::Scope::cwd, "/a", false), (V{"r3", "r1"}));
+  EXPECT_EQ(list(core::RunQuery::Scope::cwd, "/a", true), (V{"r4", "r3", "r1"}));
+  EXPECT_EQ(list(core::RunQuery::Scope::cwd, "/nowhere", true), V{});
 }
 
 TEST_F(RunListing, RepoScopeMatchesTheRepositoryRoot) {
-  EXPECT_EQ(list(RunQuery::Scope::repo, "/repo", false), (V{"r2", "r1"}));
-  EXPECT_EQ(list(RunQuery::Scope::repo, "/repo", true), (V{"r4", "r2", "r1"}));
-  EXPECT_EQ(list(RunQuery::Scope::repo, "/other", false), (V{"r3"}));
+  EXPECT_EQ(list(core::RunQuery::Scope::repo, "/repo", false), (V{"r2", "r1"}));
+  EXPECT_EQ(list(core::RunQuery::Scope::repo, "/repo", true), (V{"r4", "r2", "r1"}));
+  EXPECT_EQ(list(core::RunQuery::Scope::repo, "/other", false), (V{"r3"}));
 }
 
 TEST_F(RunListing, GroupScopeMatchesTheRunGroup) {
-  EXPECT_EQ(list(RunQuery::Scope::group, "g1", false), (V{"r2", "r1"}));
-  EXPECT_EQ(list(RunQuery::Scope::group, "g1", true), (V{"r4", "r2", "r1"}));
-  EXPECT_EQ(list(RunQuery::Scope::group, "g3", false), (V{"r5"}));
-  EXPECT_EQ(list(RunQuery::Scope::group, "g9", true), V{});
+  EXPECT_EQ(list(core::RunQuery::Scope::group, "g1", false), (V{"r2", "r1"}));
+  EXPECT_EQ(list(core::RunQuery::Scope::group, "g1", true), (V{"r4", "r2", "r1"}));
+  EXPECT_EQ(list(core::RunQuery::Scope::group, "g3", false), (V{"r5"}));
+  EXPECT_EQ(list(core::RunQuery::Scope::group, "g9", true), V{});
 }
 
 TEST_F(RunListing, ASinglePageHasNoNextCursor) {
-  RunQuery q;
+  core::RunQuery q;
   q.include_archived = true;
   q.limit = 5;
-  auto page = read(*db_, [&](Connection& c) { return RunRepository::list(c, q); });
+  auto page = read(*db_, [&](store::Transaction& c) { return c.runs().list(q); });
   EXPECT_EQ(page.runs.size(), 5u);
   EXPECT_FALSE(page.next_cursor.has_value());
 }
@@ -295,7 +295,7 @@ TEST(RunRepositoryList, OrdersByCreatedAtDescendingThenIdDescending) {
       make_run("z", "2024-01-01T00:00:00.000Z"), make_run("c", "2024-01-02T00:00:00.000Z"),
       make_run("y", "2024-01-03T00:00:00.000Z")};
   insert(*db, runs);
-  auto page = read(*db, [](Connection& c) { return RunRepository::list(c, RunQuery{}); });
+  auto page = read(*db, [](store::Transaction& c) { return c.runs().list(core::RunQuery{}); });
   EXPECT_EQ(ids_of(page), (std::vector<std::string>{"y", "c", "b", "a", "z"}));
 }
 
@@ -308,7 +308,7 @@ TEST(RunRepositoryList, KeysetPagingServesEveryRunExactlyOnce) {
   std::shuffle(runs.begin(), runs.end(), std::mt19937{7});
   insert(*db, runs);
 
-  RunQuery q;
+  core::RunQuery q;
   q.limit = 100;
   std::vector<std::size_t> sizes;
   const auto ids = page_through(*db, q, sizes);
@@ -324,7 +324,7 @@ TEST(RunRepositoryList, AnExactlyFullLastPageHasNoNextCursor) {
   for (int i = 0; i < 200; ++i)
     runs.push_back(make_run("run" + std::to_string(1000 + i), core::format_iso8601(1'700'000'000'000 + i)));
   insert(*db, runs);
-  RunQuery q;
+  core::RunQuery q;
   q.limit = 100;
   std::vector<std::size_t> sizes;
   const auto ids = page_through(*db, q, sizes);
@@ -345,7 +345,7 @@ TEST(RunRepositoryList, RunsCreatedInTheSameMillisecondArePagedByIdWithoutLossOr
   insert(*db, runs);
 
   for (std::size_t limit : {1u, 3u, 10u, 37u, 44u}) {
-    RunQuery q;
+    core::RunQuery q;
     q.limit = limit;
     std::vector<std::size_t> sizes;
     const auto ids = page_through(*db, q, sizes);
@@ -366,8 +366,8 @@ TEST(RunRepositoryList, PagingWithinAScopeSkipsArchivedRuns) {
     runs.push_back(r);
   }
   insert(*db, runs);
-  RunQuery q;
-  q.scope = RunQuery::Scope::cwd;
+  core::RunQuery q;
+  q.scope = core::RunQuery::Scope::cwd;
   q.value = "/even";
   q.limit = 7;
   std::vector<std::size_t> sizes;
@@ -381,25 +381,25 @@ TEST(RunRepositoryList, RunsCreatedWhilePagingDoNotShiftLaterPages) {
   for (int i = 0; i < 30; ++i)
     runs.push_back(make_run("k" + std::to_string(100 + i), core::format_iso8601(1'700'000'000'000 + i)));
   insert(*db, runs);
-  RunQuery q;
+  core::RunQuery q;
   q.limit = 10;
-  auto first = read(*db, [&](Connection& c) { return RunRepository::list(c, q); });
+  auto first = read(*db, [&](store::Transaction& c) { return c.runs().list(q); });
   ASSERT_TRUE(first.next_cursor.has_value());
   insert(*db, {make_run("newest", core::format_iso8601(1'800'000'000'000))});
   q.after = first.next_cursor;
-  auto second = read(*db, [&](Connection& c) { return RunRepository::list(c, q); });
+  auto second = read(*db, [&](store::Transaction& c) { return c.runs().list(q); });
   const auto order = expected_order(runs);
   EXPECT_EQ(ids_of(second), std::vector<std::string>(order.begin() + 10, order.begin() + 20));
 }
 
 TEST(RunRepositoryList, PageCursorValidation) {
-  EXPECT_TRUE(is_valid_page_cursor("2024-01-01T00:00:00.000Z|abc"));
-  EXPECT_TRUE(is_valid_page_cursor("a|b"));
-  EXPECT_FALSE(is_valid_page_cursor(""));
-  EXPECT_FALSE(is_valid_page_cursor("no-separator"));
-  EXPECT_FALSE(is_valid_page_cursor("|id-only"));
-  EXPECT_FALSE(is_valid_page_cursor("2024-01-01T00:00:00.000Z|"));
-  EXPECT_FALSE(is_valid_page_cursor("|"));
+  EXPECT_TRUE(core::is_valid_run_page_cursor("2024-01-01T00:00:00.000Z|abc"));
+  EXPECT_TRUE(core::is_valid_run_page_cursor("a|b"));
+  EXPECT_FALSE(core::is_valid_run_page_cursor(""));
+  EXPECT_FALSE(core::is_valid_run_page_cursor("no-separator"));
+  EXPECT_FALSE(core::is_valid_run_page_cursor("|id-only"));
+  EXPECT_FALSE(core::is_valid_run_page_cursor("2024-01-01T00:00:00.000Z|"));
+  EXPECT_FALSE(core::is_valid_run_page_cursor("|"));
 }
 
 TEST(RunRepository, IdsWithStatus) {
@@ -412,13 +412,13 @@ TEST(RunRepository, IdsWithStatus) {
     runs.push_back(r);
   }
   insert(*db, runs);
-  auto running = read(*db, [](Connection& c) { return RunRepository::ids_with_status(c, core::RunStatus::running); });
+  auto running = read(*db, [](store::Transaction& c) { return c.runs().ids_with_status(core::RunStatus::running); });
   std::sort(running.begin(), running.end());
   EXPECT_EQ(running, (std::vector<std::string>{"st0", "st1", "st2"}));
-  auto success = read(*db, [](Connection& c) { return RunRepository::ids_with_status(c, core::RunStatus::success); });
+  auto success = read(*db, [](store::Transaction& c) { return c.runs().ids_with_status(core::RunStatus::success); });
   std::sort(success.begin(), success.end());
   EXPECT_EQ(success, (std::vector<std::string>{"st3", "st4"}));
-  EXPECT_TRUE(read(*db, [](Connection& c) { return RunRepository::ids_with_status(c, core::RunStatus::error); })
+  EXPECT_TRUE(read(*db, [](store::Transaction& c) { return c.runs().ids_with_status(core::RunStatus::error); })
                   .empty());
 }
 
@@ -426,15 +426,15 @@ TEST(RunRepository, InitialSnapshotIsStoredPerRun) {
   TempDir dir;
   auto db = open_database(dir.path() / "agentry.db");
   insert(*db, {make_run("snap000001"), make_run("none000001")});
-  write(*db, [](Connection& c) { RunRepository::set_initial_snapshot(c, "snap000001", R"({"tasks":[]})"); });
-  EXPECT_EQ(read(*db, [](Connection& c) { return RunRepository::initial_snapshot(c, "snap000001"); }),
+  write(*db, [](store::Transaction& c) { c.runs().set_initial_snapshot("snap000001", R"({"tasks":[]})"); });
+  EXPECT_EQ(read(*db, [](store::Transaction& c) { return c.runs().initial_snapshot("snap000001"); }),
             std::optional<std::string>(R"({"tasks":[]})"));
-  EXPECT_FALSE(read(*db, [](Connection& c) { return RunRepository::initial_snapshot(c, "none000001"); }).has_value());
-  EXPECT_FALSE(read(*db, [](Connection& c) { return RunRepository::initial_snapshot(c, "missing"); }).has_value());
+  EXPECT_FALSE(read(*db, [](store::Transaction& c) { return c.runs().initial_snapshot("none000001"); }).has_value());
+  EXPECT_FALSE(read(*db, [](store::Transaction& c) { return c.runs().initial_snapshot("missing"); }).has_value());
   // Updating the run's other columns keeps its snapshot.
-  write(*db, [](Connection& c) { RunRepository::update(c, full_run("snap000001")); });
-  EXPECT_TRUE(read(*db, [](Connection& c) { return RunRepository::initial_snapshot(c, "snap000001"); }).has_value());
+  write(*db, [](store::Transaction& c) { c.runs().update(full_run("snap000001")); });
+  EXPECT_TRUE(read(*db, [](store::Transaction& c) { return c.runs().initial_snapshot("snap000001"); }).has_value());
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 using testing::make_run;
@@ -41,34 +41,34 @@ class SessionRepositoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = open_database(dir_.path() / "agentry.db");
-    write(*db_, [](Connection& c) {
-      for (const char* id : {"runA", "runB", "runC"}) RunRepository::insert(c, make_run(id));
+    write(*db_, [](store::Transaction& c) {
+      for (const char* id : {"runA", "runB", "runC"}) c.runs().insert(make_run(id));
     });
   }
 
   std::vector<core::Session> list(const std::string& run_id) {
-    return read(*db_, [&](Connection& c) { return SessionRepository::list(c, run_id); });
+    return read(*db_, [&](store::Transaction& c) { return c.sessions().list(run_id); });
   }
   std::vector<core::Attempt> attempts(const std::string& run_id) {
-    return read(*db_, [&](Connection& c) { return SessionRepository::list_attempts(c, run_id); });
+    return read(*db_, [&](store::Transaction& c) { return c.sessions().list_attempts(run_id); });
   }
   void set_session_count(const std::string& run_id, int count) {
-    write(*db_, [&](Connection& c) {
-      auto run = RunRepository::get(c, run_id);
+    write(*db_, [&](store::Transaction& c) {
+      auto run = c.runs().get(run_id);
       run->session_count = count;
-      RunRepository::update(c, *run);
+      c.runs().update(*run);
     });
   }
 
   TempDir dir_;
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<SqliteStore> db_;
 };
 
 TEST_F(SessionRepositoryTest, InsertGetAndListInIndexOrder) {
-  write(*db_, [](Connection& c) {
-    SessionRepository::insert(c, make_session("runA", 1, "success"));
-    SessionRepository::insert(c, make_session("runA", 0, "error"));
-    SessionRepository::insert(c, make_session("runB", 0));
+  write(*db_, [](store::Transaction& c) {
+    c.sessions().insert(make_session("runA", 1, "success"));
+    c.sessions().insert(make_session("runA", 0, "error"));
+    c.sessions().insert(make_session("runB", 0));
   });
   const auto sessions = list("runA");
   ASSERT_EQ(sessions.size(), 2u);
@@ -80,23 +80,23 @@ TEST_F(SessionRepositoryTest, InsertGetAndListInIndexOrder) {
   EXPECT_FALSE(sessions[1].ended_at.has_value());
   EXPECT_FALSE(sessions[1].backend_session_id.has_value());
 
-  auto one = read(*db_, [](Connection& c) { return SessionRepository::get(c, "runB", 0); });
+  auto one = read(*db_, [](store::Transaction& c) { return c.sessions().get("runB", 0); });
   ASSERT_TRUE(one.has_value());
   EXPECT_EQ(one->run_id, "runB");
   EXPECT_EQ(one->started_at, "2024-01-01T00:00:00.000Z");
-  EXPECT_FALSE(read(*db_, [](Connection& c) { return SessionRepository::get(c, "runB", 1); }).has_value());
+  EXPECT_FALSE(read(*db_, [](store::Transaction& c) { return c.sessions().get("runB", 1); }).has_value());
   EXPECT_TRUE(list("runC").empty());
 }
 
 TEST_F(SessionRepositoryTest, UpdateEndsASession) {
-  write(*db_, [](Connection& c) { SessionRepository::insert(c, make_session("runA", 0)); });
+  write(*db_, [](store::Transaction& c) { c.sessions().insert(make_session("runA", 0)); });
   core::Session ended = make_session("runA", 0, "success");
   ended.ended_at = "2024-01-01T01:00:00.000Z";
   ended.backend_session_id = "backend-xyz";
   ended.end_reason = "all tasks completed";
   ended.ended_by = "agent";
-  write(*db_, [&](Connection& c) { SessionRepository::update(c, ended); });
-  auto back = read(*db_, [](Connection& c) { return SessionRepository::get(c, "runA", 0); });
+  write(*db_, [&](store::Transaction& c) { c.sessions().update(ended); });
+  auto back = read(*db_, [](store::Transaction& c) { return c.sessions().get("runA", 0); });
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->status, "success");
   EXPECT_EQ(back->ended_at, ended.ended_at);
@@ -107,16 +107,16 @@ TEST_F(SessionRepositoryTest, UpdateEndsASession) {
 }
 
 TEST_F(SessionRepositoryTest, AttemptsInsertUpdateAndListInNumberOrder) {
-  write(*db_, [](Connection& c) {
-    SessionRepository::insert(c, make_session("runA", 0));
-    SessionRepository::insert_attempt(c, make_attempt("runA", 2, 0, 1));
-    SessionRepository::insert_attempt(c, make_attempt("runA", 1, 0, 0));
-    SessionRepository::insert_attempt(c, make_attempt("runB", 1, 0, 0));
+  write(*db_, [](store::Transaction& c) {
+    c.sessions().insert(make_session("runA", 0));
+    c.sessions().insert_attempt(make_attempt("runA", 2, 0, 1));
+    c.sessions().insert_attempt(make_attempt("runA", 1, 0, 0));
+    c.sessions().insert_attempt(make_attempt("runB", 1, 0, 0));
   });
   core::Attempt finished = make_attempt("runA", 1, 0, 0);
   finished.ended_at = "2024-01-01T00:10:00.000Z";
   finished.outcome = "rate_limited";
-  write(*db_, [&](Connection& c) { SessionRepository::update_attempt(c, finished); });
+  write(*db_, [&](store::Transaction& c) { c.sessions().update_attempt(finished); });
 
   const auto a = attempts("runA");
   ASSERT_EQ(a.size(), 2u);
@@ -131,14 +131,14 @@ TEST_F(SessionRepositoryTest, AttemptsInsertUpdateAndListInNumberOrder) {
 }
 
 TEST_F(SessionRepositoryTest, LatestReturnsEachRunsCurrentSession) {
-  write(*db_, [](Connection& c) {
-    for (int i = 0; i < 3; ++i) SessionRepository::insert(c, make_session("runA", i, i < 2 ? "error" : "running"));
-    SessionRepository::insert(c, make_session("runB", 0, "success"));
+  write(*db_, [](store::Transaction& c) {
+    for (int i = 0; i < 3; ++i) c.sessions().insert(make_session("runA", i, i < 2 ? "error" : "running"));
+    c.sessions().insert(make_session("runB", 0, "success"));
   });
   set_session_count("runA", 3);
   set_session_count("runB", 1);
 
-  auto latest = read(*db_, [](Connection& c) { return SessionRepository::latest(c, {"runA", "runB", "runC"}); });
+  auto latest = read(*db_, [](store::Transaction& c) { return c.sessions().latest({"runA", "runB", "runC"}); });
   ASSERT_EQ(latest.size(), 2u);
   ASSERT_TRUE(latest.count("runA"));
   EXPECT_EQ(latest.at("runA").index, 2);
@@ -149,19 +149,19 @@ TEST_F(SessionRepositoryTest, LatestReturnsEachRunsCurrentSession) {
   EXPECT_EQ(latest.at("runB").status, "success");
   EXPECT_FALSE(latest.count("runC"));
 
-  EXPECT_TRUE(read(*db_, [](Connection& c) { return SessionRepository::latest(c, {}); }).empty());
-  auto only_b = read(*db_, [](Connection& c) { return SessionRepository::latest(c, {"runB"}); });
+  EXPECT_TRUE(read(*db_, [](store::Transaction& c) { return c.sessions().latest({}); }).empty());
+  auto only_b = read(*db_, [](store::Transaction& c) { return c.sessions().latest({"runB"}); });
   EXPECT_EQ(only_b.size(), 1u);
 }
 
 TEST_F(SessionRepositoryTest, RemoveAllClearsOneRunsSessionsAndAttempts) {
-  write(*db_, [](Connection& c) {
+  write(*db_, [](store::Transaction& c) {
     for (const char* run : {"runA", "runB"}) {
-      SessionRepository::insert(c, make_session(run, 0));
-      SessionRepository::insert_attempt(c, make_attempt(run, 1, 0, 0));
+      c.sessions().insert(make_session(run, 0));
+      c.sessions().insert_attempt(make_attempt(run, 1, 0, 0));
     }
   });
-  write(*db_, [](Connection& c) { SessionRepository::remove_all(c, "runA"); });
+  write(*db_, [](store::Transaction& c) { c.sessions().remove_all("runA"); });
   EXPECT_TRUE(list("runA").empty());
   EXPECT_TRUE(attempts("runA").empty());
   EXPECT_EQ(list("runB").size(), 1u);
@@ -169,4 +169,4 @@ TEST_F(SessionRepositoryTest, RemoveAllClearsOneRunsSessionsAndAttempts) {
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,4 +1,4 @@
-#include "store/sqlite.hpp"
+#include "sqlite_store/sqlite.hpp"
 
 #include "store_test_support.hpp"
 
@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 Connection memory() { return Connection::open(":memory:", false); }
@@ -122,4 +122,4 @@ TEST(StoreGuard, ConvertsExceptionsIntoInternalErrors) {
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

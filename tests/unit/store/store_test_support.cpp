@@ -5,7 +5,7 @@
 #include <system_error>
 #include <unistd.h>
 
-namespace agentry::store::testing {
+namespace agentry::sqlite_store::testing {
 
 TempDir::TempDir() {
   static std::atomic<unsigned> counter{0};
@@ -21,8 +21,8 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-std::unique_ptr<Database> open_database(const std::filesystem::path& path, DatabaseOptions options) {
-  auto db = Database::open(path, options);
+std::unique_ptr<SqliteStore> open_database(const std::filesystem::path& path, SqliteOptions options) {
+  auto db = SqliteStore::open(path, options);
   if (!db.ok()) throw std::runtime_error("cannot open test database: " + db.error().message);
   return std::move(db).value();
 }
@@ -60,4 +60,8 @@ std::int64_t query_int(Connection& c, const std::string& sql) {
   return s.column_int64(0);
 }
 
-}  // namespace agentry::store::testing
+Connection& connection_of(store::Transaction& t) { return static_cast<SqliteTransaction&>(t).connection(); }
+
+std::int64_t query_int(store::Transaction& t, const std::string& sql) { return query_int(connection_of(t), sql); }
+
+}  // namespace agentry::sqlite_store::testing

@@ -5,8 +5,9 @@
 
 #include "core/result.hpp"
 #include "core/run.hpp"
-#include "store/database.hpp"
-#include "store/sqlite.hpp"
+#include "sqlite_store/store.hpp"
+#include "sqlite_store/sqlite.hpp"
+#include "sqlite_store/transaction.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -14,7 +15,7 @@
 #include <string>
 #include <utility>
 
-namespace agentry::store::testing {
+namespace agentry::sqlite_store::testing {
 
 /// A unique directory under the system temp dir, removed with everything in it.
 class TempDir {
@@ -32,10 +33,10 @@ class TempDir {
 
 /// synchronous=NORMAL: the tests check what is stored, not power-loss durability, and
 /// an fsync per commit would make the suite slow.
-inline constexpr DatabaseOptions fast_options{false, 512};
+inline constexpr SqliteOptions fast_options{false, 512};
 
 /// Opens (creating and migrating) `path`; throws std::runtime_error with the store's message on failure.
-std::unique_ptr<Database> open_database(const std::filesystem::path& path, DatabaseOptions options = fast_options);
+std::unique_ptr<SqliteStore> open_database(const std::filesystem::path& path, SqliteOptions options = fast_options);
 
 /// A run with every NOT NULL column filled; `created_at` also orders list pages.
 core::Run make_run(const std::string& id, const std::string& created_at = "2024-01-01T00:00:00.000Z");
@@ -45,24 +46,28 @@ core::Task make_task(const std::string& run_id, const std::string& id, int posit
 
 /// The integer in the first column of the first row of `sql`, read on `c`.
 std::int64_t query_int(Connection& c, const std::string& sql);
+std::int64_t query_int(store::Transaction& t, const std::string& sql);
 
-/// Runs `fn(Connection&)` on the writer and waits for the commit; throws on failure.
+/// The SQLite connection under a transaction of the SQLite store, for raw SQL checks.
+Connection& connection_of(store::Transaction& t);
+
+/// Runs `fn(store::Transaction&)` on the writer and waits for the commit; throws on failure.
 template <class F>
-void write(Database& db, F&& fn) {
-  auto r = db.write<bool>([&](Connection& c) -> core::Result<bool> {
+void write(store::Store& db, F&& fn) {
+  auto r = db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
     fn(c);
     return true;
   });
   if (!r.ok()) throw std::runtime_error("write failed: " + r.error().message);
 }
 
-/// Runs `fn(Connection&)` on a pooled reader and returns its value; throws on failure.
+/// Runs `fn(store::Transaction&)` on a pooled reader and returns its value; throws on failure.
 template <class F>
-auto read(Database& db, F&& fn) {
-  using T = decltype(fn(std::declval<Connection&>()));
-  auto r = db.read([&](Connection& c) -> core::Result<T> { return fn(c); });
+auto read(store::Store& db, F&& fn) {
+  using T = decltype(fn(std::declval<store::Transaction&>()));
+  auto r = db.read([&](store::Transaction& c) -> core::Result<T> { return fn(c); });
   if (!r.ok()) throw std::runtime_error("read failed: " + r.error().message);
   return std::move(r).value();
 }
 
-}  // namespace agentry::store::testing
+}  // namespace agentry::sqlite_store::testing

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 using core::TaskStatus;
@@ -23,19 +23,19 @@ class TaskRepositoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = open_database(dir_.path() / "agentry.db");
-    write(*db_, [](Connection& c) {
-      for (const char* id : {"runA", "runB", "runC"}) RunRepository::insert(c, make_run(id));
+    write(*db_, [](store::Transaction& c) {
+      for (const char* id : {"runA", "runB", "runC"}) c.runs().insert(make_run(id));
     });
   }
 
   void insert(const std::vector<core::Task>& tasks) {
-    write(*db_, [&](Connection& c) {
-      for (const auto& t : tasks) TaskRepository::insert(c, t);
+    write(*db_, [&](store::Transaction& c) {
+      for (const auto& t : tasks) c.tasks().insert(t);
     });
   }
 
   std::vector<core::Task> list(const std::string& run_id) {
-    return read(*db_, [&](Connection& c) { return TaskRepository::list(c, run_id); });
+    return read(*db_, [&](store::Transaction& c) { return c.tasks().list(run_id); });
   }
 
   static std::vector<std::string> ids_of(const std::vector<core::Task>& tasks) {
@@ -45,12 +45,12 @@ class TaskRepositoryTest : public ::testing::Test {
   }
 
   int next_position(const std::string& run_id) {
-    return read(*db_, [&](Connection& c) { return TaskRepository::next_position(c, run_id); });
+    return read(*db_, [&](store::Transaction& c) { return c.tasks().next_position(run_id); });
   }
 
   using V = std::vector<std::string>;
   TempDir dir_;
-  std::unique_ptr<Database> db_;
+  std::unique_ptr<SqliteStore> db_;
 };
 
 TEST_F(TaskRepositoryTest, InsertThenGetReturnsEveryField) {
@@ -60,7 +60,7 @@ TEST_F(TaskRepositoryTest, InsertThenGetReturnsEveryField) {
   t.created_at = "2024-02-02T02:02:02.002Z";
   t.updated_at = "2024-02-02T03:03:03.003Z";
   insert({t});
-  auto back = read(*db_, [](Connection& c) { return TaskRepository::get(c, "runA", "design"); });
+  auto back = read(*db_, [](store::Transaction& c) { return c.tasks().get("runA", "design"); });
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->run_id, "runA");
   EXPECT_EQ(back->id, "design");
@@ -72,7 +72,7 @@ TEST_F(TaskRepositoryTest, InsertThenGetReturnsEveryField) {
   EXPECT_EQ(back->position, 4);
   EXPECT_EQ(back->created_at, t.created_at);
   EXPECT_EQ(back->updated_at, t.updated_at);
-  EXPECT_FALSE(read(*db_, [](Connection& c) { return TaskRepository::get(c, "runB", "design"); }).has_value());
+  EXPECT_FALSE(read(*db_, [](store::Transaction& c) { return c.tasks().get("runB", "design"); }).has_value());
 }
 
 TEST_F(TaskRepositoryTest, ListIsInPositionOrderAndPerRun) {
@@ -98,9 +98,9 @@ TEST_F(TaskRepositoryTest, UpdateChangesTheTaskAndReportsMissingOnes) {
   changed.title = "New title";
   changed.notes = "done";
   bool updated = false, missing = true;
-  write(*db_, [&](Connection& c) {
-    updated = TaskRepository::update(c, changed);
-    missing = TaskRepository::update(c, make_task("runA", "zzz", 0));
+  write(*db_, [&](store::Transaction& c) {
+    updated = c.tasks().update(changed);
+    missing = c.tasks().update(make_task("runA", "zzz", 0));
   });
   EXPECT_TRUE(updated);
   EXPECT_FALSE(missing);
@@ -114,14 +114,14 @@ TEST_F(TaskRepositoryTest, UpdateChangesTheTaskAndReportsMissingOnes) {
 TEST_F(TaskRepositoryTest, RemoveAndRemoveAll) {
   insert({make_task("runA", "a", 0), make_task("runA", "b", 1), make_task("runB", "a", 0)});
   bool removed = false, removed_missing = true;
-  write(*db_, [&](Connection& c) {
-    removed = TaskRepository::remove(c, "runA", "a");
-    removed_missing = TaskRepository::remove(c, "runA", "a");
+  write(*db_, [&](store::Transaction& c) {
+    removed = c.tasks().remove("runA", "a");
+    removed_missing = c.tasks().remove("runA", "a");
   });
   EXPECT_TRUE(removed);
   EXPECT_FALSE(removed_missing);
   EXPECT_EQ(ids_of(list("runA")), (V{"b"}));
-  write(*db_, [](Connection& c) { TaskRepository::remove_all(c, "runA"); });
+  write(*db_, [](store::Transaction& c) { c.tasks().remove_all("runA"); });
   EXPECT_TRUE(list("runA").empty());
   EXPECT_EQ(ids_of(list("runB")), (V{"a"}));
 }
@@ -142,8 +142,8 @@ TEST_F(TaskRepositoryTest, TalliesForSeveralRunsInOneCall) {
           make_task("runB", "b1", 0, TaskStatus::completed),
           make_task("runB", "b2", 1, TaskStatus::completed)});
 
-  auto tallies = read(*db_, [](Connection& c) {
-    return TaskRepository::tallies(c, {"runA", "runB", "runC", "no-such-run"});
+  auto tallies = read(*db_, [](store::Transaction& c) {
+    return c.tasks().tallies({"runA", "runB", "runC", "no-such-run"});
   });
   ASSERT_TRUE(tallies.count("runA"));
   const auto& a = tallies.at("runA");
@@ -167,18 +167,18 @@ TEST_F(TaskRepositoryTest, TalliesForSeveralRunsInOneCall) {
   EXPECT_EQ(tallies.count("no-such-run") ? tallies.at("no-such-run").total : 0, 0);
 
   // Only the runs asked for.
-  auto only_b = read(*db_, [](Connection& c) { return TaskRepository::tallies(c, {"runB"}); });
+  auto only_b = read(*db_, [](store::Transaction& c) { return c.tasks().tallies({"runB"}); });
   EXPECT_EQ(only_b.size(), 1u);
-  EXPECT_TRUE(read(*db_, [](Connection& c) { return TaskRepository::tallies(c, {}); }).empty());
+  EXPECT_TRUE(read(*db_, [](store::Transaction& c) { return c.tasks().tallies({}); }).empty());
 }
 
 TEST_F(TaskRepositoryTest, TalliesAcceptRunIdsThatNeedQuoting) {
-  write(*db_, [](Connection& c) { RunRepository::insert(c, make_run("quo\"te'run")); });
+  write(*db_, [](store::Transaction& c) { c.runs().insert(make_run("quo\"te'run")); });
   insert({make_task("quo\"te'run", "t", 0, TaskStatus::pending)});
-  auto tallies = read(*db_, [](Connection& c) { return TaskRepository::tallies(c, {"quo\"te'run"}); });
+  auto tallies = read(*db_, [](store::Transaction& c) { return c.tasks().tallies({"quo\"te'run"}); });
   ASSERT_TRUE(tallies.count("quo\"te'run"));
   EXPECT_EQ(tallies.at("quo\"te'run").pending, 1);
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,4 +1,4 @@
-#include "store/write_queue.hpp"
+#include "sqlite_store/write_queue.hpp"
 
 #include "store_test_support.hpp"
 
@@ -12,11 +12,12 @@
 #include <thread>
 #include <vector>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 using namespace std::chrono_literals;
 using testing::open_database;
+using testing::connection_of;
 using testing::query_int;
 using testing::TempDir;
 
@@ -34,7 +35,7 @@ class Gate {
   WriteJob job() {
     auto entered = entered_;
     auto opened = opened_;
-    return [entered, opened](Connection&) -> core::Result<void> {
+    return [entered, opened](store::Transaction&) -> core::Result<void> {
       entered->set_value();
       opened.wait();
       return core::ok();
@@ -56,20 +57,20 @@ class Gate {
 };
 
 WriteJob create_items_table() {
-  return [](Connection& c) -> core::Result<void> {
-    c.exec("CREATE TABLE IF NOT EXISTS items (k INTEGER PRIMARY KEY)");
+  return [](store::Transaction& c) -> core::Result<void> {
+    connection_of(c).exec("CREATE TABLE IF NOT EXISTS items (k INTEGER PRIMARY KEY)");
     return core::ok();
   };
 }
 
-void insert_item(Connection& c, std::int64_t k) {
-  auto s = c.prepare("INSERT INTO items (k) VALUES (?)");
+void insert_item(store::Transaction& c, std::int64_t k) {
+  auto s = connection_of(c).prepare("INSERT INTO items (k) VALUES (?)");
   s.bind(1, k);
   s.run();
 }
 
 WriteJob insert_job(std::int64_t k) {
-  return [k](Connection& c) -> core::Result<void> {
+  return [k](store::Transaction& c) -> core::Result<void> {
     insert_item(c, k);
     return core::ok();
   };
@@ -97,16 +98,16 @@ TEST(WriteQueue, AFailingJobRollsBackAloneWhileTheRestOfItsBatchCommits) {
   const auto before = queue.stats();
 
   auto first = queue.submit(insert_job(1));
-  auto refuses = queue.submit([](Connection& c) -> core::Result<void> {
+  auto refuses = queue.submit([](store::Transaction& c) -> core::Result<void> {
     insert_item(c, 2);
     return core::fail(core::ErrorCode::conflict, "job two refuses");
   });
-  auto violates = queue.submit([](Connection& c) -> core::Result<void> {
+  auto violates = queue.submit([](store::Transaction& c) -> core::Result<void> {
     insert_item(c, 3);
     insert_item(c, 1);  // duplicate of the first job's row: throws StoreError
     return core::ok();
   });
-  auto throws = queue.submit([](Connection& c) -> core::Result<void> {
+  auto throws = queue.submit([](store::Transaction& c) -> core::Result<void> {
     insert_item(c, 4);
     throw std::runtime_error("job four blew up");
   });
@@ -180,7 +181,7 @@ TEST(WriteQueue, AWriteIsVisibleToAFreshReaderAsSoonAsItsFutureResolves) {
 
 TEST(WriteQueue, GroupCommitBatchesConcurrentSubmissions) {
   TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db", DatabaseOptions{true, 512});
+  auto db = open_database(dir.path() / "agentry.db", SqliteOptions{true, 512});
   auto& queue = db->writer();
   ASSERT_TRUE(queue.submit(create_items_table()).get().ok());
   Gate gate;
@@ -213,7 +214,7 @@ TEST(WriteQueue, GroupCommitBatchesConcurrentSubmissions) {
 
 TEST(WriteQueue, MaxBatchBoundsTheJobsInOneTransaction) {
   TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db", DatabaseOptions{false, 10});
+  auto db = open_database(dir.path() / "agentry.db", SqliteOptions{false, 10});
   auto& queue = db->writer();
   ASSERT_TRUE(queue.submit(create_items_table()).get().ok());
   Gate gate;
@@ -246,7 +247,7 @@ TEST(WriteQueue, SubmittersRacingTheWriterLoseNothing) {
         const int k = t * per_thread + i;
         if (i % 10 == 0) {
           // Some writers wait for each result, as request handlers do.
-          auto r = db->write<int>([k](Connection& c) -> core::Result<int> {
+          auto r = db->write<int>([k](store::Transaction& c) -> core::Result<int> {
             insert_item(c, k);
             return k;
           });
@@ -268,14 +269,14 @@ TEST(WriteQueue, ExecuteReturnsTheJobsValueOrItsErrorAndRollsBackOnError) {
   auto db = open_database(dir.path() / "agentry.db");
   ASSERT_TRUE(db->writer().submit(create_items_table()).get().ok());
 
-  auto value = db->write<std::string>([](Connection& c) -> core::Result<std::string> {
+  auto value = db->write<std::string>([](store::Transaction& c) -> core::Result<std::string> {
     insert_item(c, 7);
     return std::string("seven");
   });
   ASSERT_TRUE(value.ok()) << value.error().message;
   EXPECT_EQ(*value, "seven");
 
-  auto refused = db->write<int>([](Connection& c) -> core::Result<int> {
+  auto refused = db->write<int>([](store::Transaction& c) -> core::Result<int> {
     insert_item(c, 8);
     return core::fail(core::ErrorCode::validation, "eight is not allowed");
   });
@@ -283,7 +284,7 @@ TEST(WriteQueue, ExecuteReturnsTheJobsValueOrItsErrorAndRollsBackOnError) {
   EXPECT_EQ(refused.error().code, core::ErrorCode::validation);
   EXPECT_EQ(refused.error().message, "eight is not allowed");
 
-  auto thrown = db->write<int>([](Connection& c) -> core::Result<int> {
+  auto thrown = db->write<int>([](store::Transaction& c) -> core::Result<int> {
     insert_item(c, 9);
     throw StoreError("simulated failure", 1);
   });
@@ -323,4 +324,4 @@ TEST(WriteQueue, DestructionDrainsEveryQueuedJob) {
 }
 
 }  // namespace
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,14 +1,13 @@
-#include "store/hook_audit_repository.hpp"
-
+#include "sqlite_store/repositories.hpp"
 #include <algorithm>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 
-void HookAuditRepository::append(Connection& c, std::string_view run_id, const std::vector<core::HookAudit>& audits,
+void HookAuditRepository::append(std::string_view run_id, const std::vector<core::HookAudit>& audits,
                                  int keep) {
   if (audits.empty()) return;
   for (const auto& a : audits) {
-    auto s = c.prepare(
+    auto s = c_.prepare(
         "INSERT INTO hook_audits (run_id, hook_id, phase, outcome, message, duration_ms, exit_code, stderr, "
         "truncated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     s.bind(1, run_id).bind(2, a.hook_id).bind(3, core::to_string(a.phase)).bind(4, a.outcome).bind(5, a.message);
@@ -19,21 +18,21 @@ void HookAuditRepository::append(Connection& c, std::string_view run_id, const s
     s.run();
   }
   // Everything older than the run's keep-th latest row goes (hook_audits_by_run serves both).
-  auto prune = c.prepare(
+  auto prune = c_.prepare(
       "DELETE FROM hook_audits WHERE run_id = ?1 AND id <= (SELECT id FROM hook_audits WHERE run_id = ?1 "
       "ORDER BY id DESC LIMIT 1 OFFSET ?2)");
   prune.bind(1, run_id).bind(2, std::max(keep, 1));
   prune.run();
 }
 
-int HookAuditRepository::count(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("SELECT count(*) FROM hook_audits WHERE run_id = ?");
+int HookAuditRepository::count(std::string_view run_id) {
+  auto s = c_.prepare("SELECT count(*) FROM hook_audits WHERE run_id = ?");
   s.bind(1, run_id);
   return s.step() ? s.column_int(0) : 0;
 }
 
-std::vector<core::HookAudit> HookAuditRepository::latest(Connection& c, std::string_view run_id, int limit) {
-  auto s = c.prepare(
+std::vector<core::HookAudit> HookAuditRepository::latest(std::string_view run_id, int limit) {
+  auto s = c_.prepare(
       "SELECT hook_id, phase, outcome, message, duration_ms, exit_code, stderr, truncated, created_at "
       "FROM hook_audits WHERE run_id = ? ORDER BY id DESC LIMIT ?");
   s.bind(1, run_id).bind(2, limit);
@@ -55,25 +54,17 @@ std::vector<core::HookAudit> HookAuditRepository::latest(Connection& c, std::str
   return out;
 }
 
-void RunWorktreeRepository::set(Connection& c, std::string_view run_id, const std::string& json) {
-  auto s = c.prepare("UPDATE runs SET worktree_json = ? WHERE id = ?");
+void RunWorktreeRepository::set(std::string_view run_id, const std::string& json) {
+  auto s = c_.prepare("UPDATE runs SET worktree_json = ? WHERE id = ?");
   s.bind(1, json).bind(2, run_id);
   s.run();
 }
 
-std::optional<std::string> RunWorktreeRepository::get(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("SELECT worktree_json FROM runs WHERE id = ?");
+std::optional<std::string> RunWorktreeRepository::get(std::string_view run_id) {
+  auto s = c_.prepare("SELECT worktree_json FROM runs WHERE id = ?");
   s.bind(1, run_id);
   if (!s.step()) return std::nullopt;
   return s.column_optional_text(0);
 }
 
-std::vector<std::pair<std::string, std::string>> child_run_statuses(Connection& c, std::string_view parent_run_id) {
-  auto s = c.prepare("SELECT id, status FROM runs WHERE parent_run_id = ? ORDER BY created_at, id");
-  s.bind(1, parent_run_id);
-  std::vector<std::pair<std::string, std::string>> out;
-  while (s.step()) out.emplace_back(s.column_text(0), s.column_text(1));
-  return out;
-}
-
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

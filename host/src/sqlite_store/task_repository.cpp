@@ -1,8 +1,7 @@
-#include "store/task_repository.hpp"
+#include "sqlite_store/repositories.hpp"
+#include "sqlite_store/sql_lists.hpp"
 
-#include "store/sql_lists.hpp"
-
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 constexpr std::string_view task_columns =
@@ -32,60 +31,60 @@ void bind_task(Statement& s, const core::Task& t) {
 
 }  // namespace
 
-void TaskRepository::insert(Connection& c, const core::Task& task) {
-  auto s = c.prepare("INSERT INTO tasks (" + std::string(task_columns) + ") VALUES (?,?,?,?,?,?,?,?,?,?)");
+void TaskRepository::insert(const core::Task& task) {
+  auto s = c_.prepare("INSERT INTO tasks (" + std::string(task_columns) + ") VALUES (?,?,?,?,?,?,?,?,?,?)");
   bind_task(s, task);
   s.run();
 }
 
-bool TaskRepository::update(Connection& c, const core::Task& task) {
-  auto s = c.prepare(
+bool TaskRepository::update(const core::Task& task) {
+  auto s = c_.prepare(
       "UPDATE tasks SET position=?3, title=?4, body=?5, status=?6, notes=?7, source=?8, created_at=?9, "
       "updated_at=?10 WHERE run_id=?1 AND task_id=?2");
   bind_task(s, task);
   s.run();
-  return c.changes() > 0;
+  return c_.changes() > 0;
 }
 
-bool TaskRepository::remove(Connection& c, std::string_view run_id, std::string_view task_id) {
-  auto s = c.prepare("DELETE FROM tasks WHERE run_id = ? AND task_id = ?");
+bool TaskRepository::remove(std::string_view run_id, std::string_view task_id) {
+  auto s = c_.prepare("DELETE FROM tasks WHERE run_id = ? AND task_id = ?");
   s.bind(1, run_id).bind(2, task_id);
   s.run();
-  return c.changes() > 0;
+  return c_.changes() > 0;
 }
 
-void TaskRepository::remove_all(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("DELETE FROM tasks WHERE run_id = ?");
+void TaskRepository::remove_all(std::string_view run_id) {
+  auto s = c_.prepare("DELETE FROM tasks WHERE run_id = ?");
   s.bind(1, run_id);
   s.run();
 }
 
-std::optional<core::Task> TaskRepository::get(Connection& c, std::string_view run_id, std::string_view task_id) {
-  auto s = c.prepare("SELECT " + std::string(task_columns) + " FROM tasks WHERE run_id = ? AND task_id = ?");
+std::optional<core::Task> TaskRepository::get(std::string_view run_id, std::string_view task_id) {
+  auto s = c_.prepare("SELECT " + std::string(task_columns) + " FROM tasks WHERE run_id = ? AND task_id = ?");
   s.bind(1, run_id).bind(2, task_id);
   if (!s.step()) return std::nullopt;
   return read_task(s);
 }
 
-std::vector<core::Task> TaskRepository::list(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("SELECT " + std::string(task_columns) + " FROM tasks WHERE run_id = ? ORDER BY position");
+std::vector<core::Task> TaskRepository::list(std::string_view run_id) {
+  auto s = c_.prepare("SELECT " + std::string(task_columns) + " FROM tasks WHERE run_id = ? ORDER BY position");
   s.bind(1, run_id);
   std::vector<core::Task> tasks;
   while (s.step()) tasks.push_back(read_task(s));
   return tasks;
 }
 
-int TaskRepository::next_position(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("SELECT COALESCE(MAX(position), -1) + 1 FROM tasks WHERE run_id = ?");
+int TaskRepository::next_position(std::string_view run_id) {
+  auto s = c_.prepare("SELECT COALESCE(MAX(position), -1) + 1 FROM tasks WHERE run_id = ?");
   s.bind(1, run_id);
   s.step();
   return s.column_int(0);
 }
 
-std::map<std::string, core::TaskTally> TaskRepository::tallies(Connection& c, const std::vector<std::string>& run_ids) {
+std::map<std::string, core::TaskTally> TaskRepository::tallies(const std::vector<std::string>& run_ids) {
   std::map<std::string, core::TaskTally> out;
   if (run_ids.empty()) return out;
-  auto s = c.prepare("SELECT run_id, task_id, title, status FROM tasks WHERE run_id IN "
+  auto s = c_.prepare("SELECT run_id, task_id, title, status FROM tasks WHERE run_id IN "
                      "(SELECT value FROM json_each(?)) ORDER BY run_id, position");
   s.bind(1, json_array_text(run_ids));
   while (s.step())
@@ -94,4 +93,4 @@ std::map<std::string, core::TaskTally> TaskRepository::tallies(Connection& c, co
   return out;
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

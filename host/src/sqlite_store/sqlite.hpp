@@ -3,6 +3,7 @@
 // bind/column helpers, and errors that carry SQLite's own message.
 
 #include "core/result.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -18,11 +19,10 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace agentry::core {
-struct TimelineEvent;
-}
+namespace agentry::sqlite_store {
 
-namespace agentry::store {
+using store::guard;
+using store::StoreError;
 
 class Statement {
  public:
@@ -66,15 +66,6 @@ class Statement {
 
 /// Thrown by the wrapper on SQLite failures; the store converts it into core::Error
 /// at its boundary so domain code sees Result<T>.
-class StoreError : public std::runtime_error {
- public:
-  StoreError(std::string message, int code) : std::runtime_error(std::move(message)), code_(code) {}
-  int code() const { return code_; }
-
- private:
-  int code_;
-};
-
 class Connection {
  public:
   static Connection open(const std::filesystem::path& path, bool read_only);
@@ -100,11 +91,7 @@ class Connection {
   void drop_after_commit(std::size_t mark) { after_commit_.resize(mark); }
   std::vector<std::function<void()>> take_after_commit() { return std::exchange(after_commit_, {}); }
 
-  /// Told, after commit, of each run's timeline events as they were written (durable
-  /// ones with their cursors, ephemeral ones in place), with `base`: the run's last
-  /// cursor before them. Set on the writer connection.
-  using TimelineListener =
-      std::function<void(const std::string& run_id, std::int64_t base, std::vector<core::TimelineEvent>&&)>;
+  using TimelineListener = store::TimelineListener;
   void set_timeline_listener(TimelineListener listener) { timeline_listener_ = std::move(listener); }
   const TimelineListener& timeline_listener() const { return timeline_listener_; }
 
@@ -120,17 +107,4 @@ class Connection {
   TimelineListener timeline_listener_;
 };
 
-/// Converts a StoreError (or any std::exception, e.g. corrupt JSON in a row) thrown by
-/// `fn` into a core::Error.
-template <class F>
-auto guard(F&& fn) -> decltype(fn()) {
-  try {
-    return fn();
-  } catch (const StoreError& e) {
-    return core::fail(core::ErrorCode::internal, std::string("database error: ") + e.what());
-  } catch (const std::exception& e) {
-    return core::fail(core::ErrorCode::internal, std::string("unexpected error in the store: ") + e.what());
-  }
-}
-
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,13 +1,11 @@
-#include "store/event_repository.hpp"
-
+#include "sqlite_store/repositories.hpp"
 #include <algorithm>
 
-#include "store/run_repository.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace json = boost::json;
 namespace {
 
@@ -21,16 +19,16 @@ json::object parse_object(const std::string& text) {
 
 }  // namespace
 
-void AuditRepository::append(Connection& c, core::AuditEvent& e) {
-  e.cursor = RunRepository::next_audit_cursor(c, e.run_id);
-  auto s = c.prepare("INSERT INTO audit_events (run_id, cursor, type, actor, at, data_json) VALUES (?,?,?,?,?,?)");
+void AuditRepository::append(core::AuditEvent& e) {
+  e.cursor = RunRepository(c_).next_audit_cursor(e.run_id);
+  auto s = c_.prepare("INSERT INTO audit_events (run_id, cursor, type, actor, at, data_json) VALUES (?,?,?,?,?,?)");
   s.bind(1, e.run_id).bind(2, e.cursor).bind(3, e.type).bind(4, e.actor).bind(5, e.at);
   s.bind(6, json::serialize(e.data));
   s.run();
 }
 
-std::vector<core::AuditEvent> AuditRepository::list(Connection& c, std::string_view run_id, const EventPageQuery& q) {
-  auto s = c.prepare(q.newest ? "SELECT cursor, type, actor, at, data_json FROM audit_events "
+std::vector<core::AuditEvent> AuditRepository::list(std::string_view run_id, const core::EventPageQuery& q) {
+  auto s = c_.prepare(q.newest ? "SELECT cursor, type, actor, at, data_json FROM audit_events "
                                 "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor DESC LIMIT ?"
                               : "SELECT cursor, type, actor, at, data_json FROM audit_events "
                                 "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?");
@@ -50,8 +48,8 @@ std::vector<core::AuditEvent> AuditRepository::list(Connection& c, std::string_v
   return out;
 }
 
-std::int64_t AuditRepository::last_cursor(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("SELECT COALESCE(MAX(cursor), 0) FROM audit_events WHERE run_id = ?");
+std::int64_t AuditRepository::last_cursor(std::string_view run_id) {
+  auto s = c_.prepare("SELECT COALESCE(MAX(cursor), 0) FROM audit_events WHERE run_id = ?");
   s.bind(1, run_id);
   s.step();
   return s.column_int64(0);
@@ -84,31 +82,31 @@ void publish_after_commit(Connection& c, const std::string& run_id, std::int64_t
 
 }  // namespace
 
-void TimelineRepository::append(Connection& c, core::TimelineEvent& e) {
-  e.cursor = RunRepository::next_timeline_cursor(c, e.run_id);
-  auto insert = c.prepare(insert_timeline_sql);
+void TimelineRepository::append(core::TimelineEvent& e) {
+  e.cursor = RunRepository(c_).next_timeline_cursor(e.run_id, 1);
+  auto insert = c_.prepare(insert_timeline_sql);
   insert_timeline(insert, e);
-  publish_after_commit(c, e.run_id, e.cursor - 1, {e});
+  publish_after_commit(c_, e.run_id, e.cursor - 1, {e});
 }
 
-void TimelineRepository::append_batch(Connection& c, const std::string& run_id, std::vector<core::TimelineEvent>& events) {
+void TimelineRepository::append_batch(const std::string& run_id, std::vector<core::TimelineEvent>& events) {
   std::int64_t durable = 0;
   for (const auto& e : events) durable += e.ephemeral ? 0 : 1;
   if (events.empty()) return;
-  auto cursor = durable ? RunRepository::next_timeline_cursor(c, run_id, durable) : last_cursor(c, run_id) + 1;
+  auto cursor = durable ? RunRepository(c_).next_timeline_cursor(run_id, durable) : last_cursor(run_id) + 1;
   const std::int64_t base = cursor - 1;
-  auto insert = c.prepare(insert_timeline_sql);
+  auto insert = c_.prepare(insert_timeline_sql);
   for (auto& e : events) {
     e.run_id = run_id;
     e.cursor = e.ephemeral ? 0 : cursor++;
     insert_timeline(insert, e);
   }
-  publish_after_commit(c, run_id, base, std::move(events));
+  publish_after_commit(c_, run_id, base, std::move(events));
 }
 
-std::vector<core::TimelineEvent> TimelineRepository::list(Connection& c, std::string_view run_id,
-                                                          const EventPageQuery& q) {
-  auto s = c.prepare(q.newest ? "SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events "
+std::vector<core::TimelineEvent> TimelineRepository::list(std::string_view run_id,
+                                                          const core::EventPageQuery& q) {
+  auto s = c_.prepare(q.newest ? "SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events "
                                 "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor DESC LIMIT ?"
                               : "SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events "
                                 "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?");
@@ -129,9 +127,9 @@ std::vector<core::TimelineEvent> TimelineRepository::list(Connection& c, std::st
   return out;
 }
 
-std::optional<core::TimelineEvent> TimelineRepository::last_of_attempt(Connection& c, std::string_view run_id,
+std::optional<core::TimelineEvent> TimelineRepository::last_of_attempt(std::string_view run_id,
                                                                       std::string_view kind, int attempt_number) {
-  auto s = c.prepare("SELECT cursor, at, payload_json FROM timeline_events "
+  auto s = c_.prepare("SELECT cursor, at, payload_json FROM timeline_events "
                      "WHERE run_id = ? AND kind = ? AND attempt_number = ? ORDER BY cursor DESC LIMIT 1");
   s.bind(1, run_id).bind(2, kind).bind(3, static_cast<std::int64_t>(attempt_number));
   if (!s.step()) return std::nullopt;
@@ -145,10 +143,10 @@ std::optional<core::TimelineEvent> TimelineRepository::last_of_attempt(Connectio
   return e;
 }
 
-std::vector<core::TimelineEvent> TimelineRepository::last_of_attempts(Connection& c, std::string_view run_id,
+std::vector<core::TimelineEvent> TimelineRepository::last_of_attempts(std::string_view run_id,
                                                                       std::string_view kind, int first_attempt,
                                                                       int last_attempt, std::size_t limit) {
-  auto s = c.prepare("SELECT cursor, attempt_number, at, payload_json FROM timeline_events "
+  auto s = c_.prepare("SELECT cursor, attempt_number, at, payload_json FROM timeline_events "
                      "WHERE run_id = ? AND kind = ? AND attempt_number >= ? AND attempt_number <= ? "
                      "ORDER BY cursor DESC LIMIT ?");
   s.bind(1, run_id).bind(2, kind).bind(3, static_cast<std::int64_t>(first_attempt));
@@ -168,18 +166,18 @@ std::vector<core::TimelineEvent> TimelineRepository::last_of_attempts(Connection
   return out;
 }
 
-std::int64_t TimelineRepository::last_cursor(Connection& c, std::string_view run_id) {
+std::int64_t TimelineRepository::last_cursor(std::string_view run_id) {
   // The last cursor ever assigned, even if reset deleted that event since.
-  auto s = c.prepare("SELECT COALESCE((SELECT next_timeline_cursor - 1 FROM runs WHERE id = ?), 0)");
+  auto s = c_.prepare("SELECT COALESCE((SELECT next_timeline_cursor - 1 FROM runs WHERE id = ?), 0)");
   s.bind(1, run_id);
   s.step();
   return s.column_int64(0);
 }
 
-void TimelineRepository::remove_all(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("DELETE FROM timeline_events WHERE run_id = ?");
+void TimelineRepository::remove_all(std::string_view run_id) {
+  auto s = c_.prepare("DELETE FROM timeline_events WHERE run_id = ?");
   s.bind(1, run_id);
   s.run();
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,6 +1,5 @@
-#include "store/notification_repository.hpp"
-
-namespace agentry::store {
+#include "sqlite_store/repositories.hpp"
+namespace agentry::sqlite_store {
 namespace {
 
 constexpr std::string_view columns =
@@ -30,8 +29,8 @@ std::string select(std::string_view rest) { return "SELECT " + std::string(colum
 
 }  // namespace
 
-bool NotificationRepository::insert(Connection& c, const OutboxEntry& e) {
-  auto s = c.prepare(
+bool NotificationRepository::insert(const OutboxEntry& e) {
+  auto s = c_.prepare(
       "INSERT INTO notification_outbox (run_id, event, idempotency_key, target_index, target_json, payload_json, "
       "state, attempts, next_attempt_ms, last_error, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
       "ON CONFLICT (idempotency_key, target_index) DO NOTHING");
@@ -39,43 +38,43 @@ bool NotificationRepository::insert(Connection& c, const OutboxEntry& e) {
   s.bind(6, e.payload_json).bind(7, e.state).bind(8, e.attempts).bind(9, e.next_attempt_ms).bind(10, e.last_error);
   s.bind(11, e.created_at).bind(12, e.updated_at);
   s.run();
-  return c.changes() > 0;
+  return c_.changes() > 0;
 }
 
-std::vector<OutboxEntry> NotificationRepository::due(Connection& c, std::int64_t now_ms, int limit) {
+std::vector<OutboxEntry> NotificationRepository::due(std::int64_t now_ms, int limit) {
   static const std::string sql = select("WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY next_attempt_ms, id LIMIT ?");
-  auto s = c.prepare(sql);
+  auto s = c_.prepare(sql);
   s.bind(1, now_ms).bind(2, limit);
   std::vector<OutboxEntry> out;
   while (s.step()) out.push_back(read_row(s));
   return out;
 }
 
-std::optional<std::int64_t> NotificationRepository::next_due(Connection& c) {
-  auto s = c.prepare("SELECT min(next_attempt_ms) FROM notification_outbox WHERE state = 'pending'");
+std::optional<std::int64_t> NotificationRepository::next_due() {
+  auto s = c_.prepare("SELECT min(next_attempt_ms) FROM notification_outbox WHERE state = 'pending'");
   if (s.step() && !s.column_is_null(0)) return s.column_int64(0);
   return std::nullopt;
 }
 
-std::optional<OutboxEntry> NotificationRepository::get(Connection& c, std::int64_t id) {
+std::optional<OutboxEntry> NotificationRepository::get(std::int64_t id) {
   static const std::string sql = select("WHERE id = ?");
-  auto s = c.prepare(sql);
+  auto s = c_.prepare(sql);
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
 }
 
-std::vector<OutboxEntry> NotificationRepository::list_for_run(Connection& c, std::string_view run_id) {
+std::vector<OutboxEntry> NotificationRepository::list_for_run(std::string_view run_id) {
   static const std::string sql = select("WHERE run_id = ? ORDER BY id");
-  auto s = c.prepare(sql);
+  auto s = c_.prepare(sql);
   s.bind(1, run_id);
   std::vector<OutboxEntry> out;
   while (s.step()) out.push_back(read_row(s));
   return out;
 }
 
-void NotificationRepository::update(Connection& c, const OutboxEntry& e) {
-  auto s = c.prepare(
+void NotificationRepository::update(const OutboxEntry& e) {
+  auto s = c_.prepare(
       "UPDATE notification_outbox SET state = ?, attempts = ?, next_attempt_ms = ?, last_error = ?, updated_at = ?, "
       "delivered_at = ? WHERE id = ?");
   s.bind(1, e.state).bind(2, e.attempts).bind(3, e.next_attempt_ms).bind(4, e.last_error).bind(5, e.updated_at);
@@ -83,20 +82,20 @@ void NotificationRepository::update(Connection& c, const OutboxEntry& e) {
   s.run();
 }
 
-void NotificationRepository::release(Connection& c, std::int64_t id, const std::string& payload_json,
+void NotificationRepository::release(std::int64_t id, const std::string& payload_json,
                                      std::int64_t due_ms) {
-  auto s = c.prepare(
+  auto s = c_.prepare(
       "UPDATE notification_outbox SET state = 'pending', payload_json = ?2, next_attempt_ms = ?3 "
       "WHERE id = ?1 AND state = 'held'");
   s.bind(1, id).bind(2, payload_json).bind(3, due_ms);
   s.run();
 }
 
-int NotificationRepository::release_all_held(Connection& c, std::int64_t due_ms) {
-  auto s = c.prepare("UPDATE notification_outbox SET state = 'pending', next_attempt_ms = ? WHERE state = 'held'");
+int NotificationRepository::release_all_held(std::int64_t due_ms) {
+  auto s = c_.prepare("UPDATE notification_outbox SET state = 'pending', next_attempt_ms = ? WHERE state = 'held'");
   s.bind(1, due_ms);
   s.run();
-  return static_cast<int>(c.changes());
+  return static_cast<int>(c_.changes());
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,11 +1,11 @@
-#include "store/migrations.hpp"
+#include "sqlite_store/migrations.hpp"
 
 #include "core/log.hpp"
 
 #include <array>
 #include <string_view>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
@@ -299,4 +299,4 @@ core::Result<void> migrate(Connection& c, const std::filesystem::path& path, int
   });
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

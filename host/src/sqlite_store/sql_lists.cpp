@@ -1,9 +1,9 @@
-#include "store/sql_lists.hpp"
+#include "sqlite_store/sql_lists.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 
 std::string json_array_text(const std::vector<std::string>& items) {
   boost::json::array array;
@@ -12,4 +12,4 @@ std::string json_array_text(const std::vector<std::string>& items) {
   return boost::json::serialize(array);
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,11 +1,10 @@
-#include "store/session_repository.hpp"
-
-#include "store/sql_lists.hpp"
+#include "sqlite_store/repositories.hpp"
+#include "sqlite_store/sql_lists.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 constexpr std::string_view session_columns =
@@ -55,14 +54,14 @@ void bind_attempt(Statement& s, const core::Attempt& a) {
 
 }  // namespace
 
-void SessionRepository::insert(Connection& c, const core::Session& session) {
-  auto s = c.prepare("INSERT INTO sessions (" + std::string(session_columns) + ") VALUES (?,?,?,?,?,?,?,?,?,?)");
+void SessionRepository::insert(const core::Session& session) {
+  auto s = c_.prepare("INSERT INTO sessions (" + std::string(session_columns) + ") VALUES (?,?,?,?,?,?,?,?,?,?)");
   bind_session(s, session);
   s.run();
 }
 
-void SessionRepository::update(Connection& c, const core::Session& session) {
-  auto s = c.prepare(
+void SessionRepository::update(const core::Session& session) {
+  auto s = c_.prepare(
       "UPDATE sessions SET status=?3, started_at=?4, ended_at=?5, backend_session_id=?6, end_reason=?7, prompt=?8, "
       "ended_by=?9, source_json=?10 "
       "WHERE run_id=?1 AND session_index=?2");
@@ -70,16 +69,16 @@ void SessionRepository::update(Connection& c, const core::Session& session) {
   s.run();
 }
 
-std::optional<core::Session> SessionRepository::get(Connection& c, std::string_view run_id, int index) {
-  auto s = c.prepare("SELECT " + std::string(session_columns) +
+std::optional<core::Session> SessionRepository::get(std::string_view run_id, int index) {
+  auto s = c_.prepare("SELECT " + std::string(session_columns) +
                      " FROM sessions WHERE run_id = ? AND session_index = ?");
   s.bind(1, run_id).bind(2, index);
   if (!s.step()) return std::nullopt;
   return read_session(s);
 }
 
-std::vector<core::Session> SessionRepository::list(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("SELECT " + std::string(session_columns) +
+std::vector<core::Session> SessionRepository::list(std::string_view run_id) {
+  auto s = c_.prepare("SELECT " + std::string(session_columns) +
                      " FROM sessions WHERE run_id = ? ORDER BY session_index");
   s.bind(1, run_id);
   std::vector<core::Session> out;
@@ -87,11 +86,10 @@ std::vector<core::Session> SessionRepository::list(Connection& c, std::string_vi
   return out;
 }
 
-std::map<std::string, core::Session> SessionRepository::latest(Connection& c,
-                                                               const std::vector<std::string>& run_ids) {
+std::map<std::string, core::Session> SessionRepository::latest(const std::vector<std::string>& run_ids) {
   std::map<std::string, core::Session> out;
   if (run_ids.empty()) return out;
-  auto s = c.prepare("SELECT s.run_id, s.session_index, s.status, s.started_at, s.ended_at, s.backend_session_id, "
+  auto s = c_.prepare("SELECT s.run_id, s.session_index, s.status, s.started_at, s.ended_at, s.backend_session_id, "
                      "s.end_reason, '', s.ended_by, s.source_json FROM sessions s JOIN runs r ON r.id = s.run_id "
                      "AND s.session_index = r.session_count - 1 "
                      "WHERE s.run_id IN (SELECT value FROM json_each(?))");
@@ -103,21 +101,21 @@ std::map<std::string, core::Session> SessionRepository::latest(Connection& c,
   return out;
 }
 
-void SessionRepository::insert_attempt(Connection& c, const core::Attempt& attempt) {
-  auto s = c.prepare("INSERT INTO attempts (" + std::string(attempt_columns) + ") VALUES (?,?,?,?,?,?,?)");
+void SessionRepository::insert_attempt(const core::Attempt& attempt) {
+  auto s = c_.prepare("INSERT INTO attempts (" + std::string(attempt_columns) + ") VALUES (?,?,?,?,?,?,?)");
   bind_attempt(s, attempt);
   s.run();
 }
 
-void SessionRepository::update_attempt(Connection& c, const core::Attempt& attempt) {
-  auto s = c.prepare("UPDATE attempts SET session_index=?3, index_in_session=?4, started_at=?5, ended_at=?6, "
+void SessionRepository::update_attempt(const core::Attempt& attempt) {
+  auto s = c_.prepare("UPDATE attempts SET session_index=?3, index_in_session=?4, started_at=?5, ended_at=?6, "
                      "outcome=?7 WHERE run_id=?1 AND attempt_number=?2");
   bind_attempt(s, attempt);
   s.run();
 }
 
-std::vector<core::Attempt> SessionRepository::list_attempts(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("SELECT " + std::string(attempt_columns) +
+std::vector<core::Attempt> SessionRepository::list_attempts(std::string_view run_id) {
+  auto s = c_.prepare("SELECT " + std::string(attempt_columns) +
                      " FROM attempts WHERE run_id = ? ORDER BY attempt_number");
   s.bind(1, run_id);
   std::vector<core::Attempt> out;
@@ -125,13 +123,13 @@ std::vector<core::Attempt> SessionRepository::list_attempts(Connection& c, std::
   return out;
 }
 
-void SessionRepository::remove_all(Connection& c, std::string_view run_id) {
-  auto a = c.prepare("DELETE FROM attempts WHERE run_id = ?");
+void SessionRepository::remove_all(std::string_view run_id) {
+  auto a = c_.prepare("DELETE FROM attempts WHERE run_id = ?");
   a.bind(1, run_id);
   a.run();
-  auto s = c.prepare("DELETE FROM sessions WHERE run_id = ?");
+  auto s = c_.prepare("DELETE FROM sessions WHERE run_id = ?");
   s.bind(1, run_id);
   s.run();
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

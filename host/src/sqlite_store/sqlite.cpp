@@ -1,10 +1,10 @@
-#include "store/sqlite.hpp"
+#include "sqlite_store/sqlite.hpp"
 
 #include <sqlite3.h>
 
 #include <mutex>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 [[noreturn]] void throw_error(sqlite3* db, int rc, std::string_view what) {
@@ -153,4 +153,4 @@ Statement Connection::prepare(std::string_view sql) {
 
 std::int64_t Connection::changes() const { return sqlite3_changes64(db_); }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

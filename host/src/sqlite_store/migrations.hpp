@@ -3,11 +3,11 @@
 // in PRAGMA user_version; a database from a newer agentry is refused, never touched.
 
 #include "core/result.hpp"
-#include "store/sqlite.hpp"
+#include "sqlite_store/sqlite.hpp"
 
 #include <filesystem>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 
 /// The schema version this build writes.
 int latest_schema_version();
@@ -16,4 +16,4 @@ int latest_schema_version();
 /// its own transaction. Safe when several processes open the same database at once.
 core::Result<void> migrate(Connection& connection, const std::filesystem::path& path_for_messages, int target = 0);
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

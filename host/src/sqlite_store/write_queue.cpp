@@ -1,8 +1,8 @@
-#include "store/write_queue.hpp"
+#include "sqlite_store/write_queue.hpp"
 
 #include "core/log.hpp"
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 
 WriteQueue::WriteQueue(Connection connection, std::size_t max_batch)
     : connection_(std::move(connection)), max_batch_(max_batch), thread_([this] { run(); }) {}
@@ -31,15 +31,15 @@ std::future<core::Result<void>> WriteQueue::submit(WriteJob job) {
   return future;
 }
 
-void WriteQueue::set_timeline_listener(Connection::TimelineListener listener) {
-  auto done = submit([&listener](Connection& c) -> core::Result<void> {
-    c.set_timeline_listener(std::move(listener));
+void WriteQueue::set_timeline_listener(store::TimelineListener listener) {
+  auto done = submit([&](store::Transaction&) -> core::Result<void> {
+    connection_.set_timeline_listener(std::move(listener));
     return core::ok();
   });
   (void)done.get();
 }
 
-WriteQueueStats WriteQueue::stats() const {
+store::WriteStats WriteQueue::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
 }
@@ -69,7 +69,7 @@ void WriteQueue::write_batch(std::deque<Pending>& batch) {
     for (auto& item : batch) {
       connection_.exec("SAVEPOINT job");
       const std::size_t mark = connection_.after_commit_mark();
-      core::Result<void> r = guard([&]() -> core::Result<void> { return item.job(connection_); });
+      core::Result<void> r = guard([&]() -> core::Result<void> { return item.job(transaction_); });
       if (r.ok()) {
         connection_.exec("RELEASE job");
       } else {
@@ -112,4 +112,4 @@ void WriteQueue::write_batch(std::deque<Pending>& batch) {
   for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done.set_value(std::move(results[i]));
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

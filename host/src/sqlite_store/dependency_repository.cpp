@@ -1,8 +1,7 @@
-#include "store/dependency_repository.hpp"
+#include "sqlite_store/repositories.hpp"
+#include "sqlite_store/sql_lists.hpp"
 
-#include "store/sql_lists.hpp"
-
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace {
 
 core::Dependency dependency_at(Statement& s, int first) {
@@ -26,29 +25,29 @@ RunPoint point_at(Statement& s) {
 
 }  // namespace
 
-void DependencyRepository::insert(Connection& c, const std::string& run_id, const core::Dependency& d) {
-  auto s = c.prepare("INSERT INTO dependencies (run_id, dep_type, target, created_at) VALUES (?,?,?,?)");
+void DependencyRepository::insert(const std::string& run_id, const core::Dependency& d) {
+  auto s = c_.prepare("INSERT INTO dependencies (run_id, dep_type, target, created_at) VALUES (?,?,?,?)");
   s.bind(1, run_id).bind(2, core::to_string(d.type)).bind(3, d.target).bind(4, d.created_at);
   s.run();
 }
 
-bool DependencyRepository::remove(Connection& c, const std::string& run_id, core::DependencyType type,
+bool DependencyRepository::remove(const std::string& run_id, core::DependencyType type,
                                   const std::string& target) {
-  auto s = c.prepare("DELETE FROM dependencies WHERE run_id = ? AND dep_type = ? AND target = ?");
+  auto s = c_.prepare("DELETE FROM dependencies WHERE run_id = ? AND dep_type = ? AND target = ?");
   s.bind(1, run_id).bind(2, core::to_string(type)).bind(3, target);
   s.run();
-  return c.changes() > 0;
+  return c_.changes() > 0;
 }
 
-int DependencyRepository::remove_all(Connection& c, const std::string& run_id) {
-  auto s = c.prepare("DELETE FROM dependencies WHERE run_id = ?");
+int DependencyRepository::remove_all(const std::string& run_id) {
+  auto s = c_.prepare("DELETE FROM dependencies WHERE run_id = ?");
   s.bind(1, run_id);
   s.run();
-  return static_cast<int>(c.changes());
+  return static_cast<int>(c_.changes());
 }
 
-std::vector<core::Dependency> DependencyRepository::list(Connection& c, const std::string& run_id) {
-  auto s = c.prepare("SELECT dep_type, target, created_at FROM dependencies WHERE run_id = ? "
+std::vector<core::Dependency> DependencyRepository::list(const std::string& run_id) {
+  auto s = c_.prepare("SELECT dep_type, target, created_at FROM dependencies WHERE run_id = ? "
                      "ORDER BY created_at, dep_type, target");
   s.bind(1, run_id);
   std::vector<core::Dependency> out;
@@ -56,20 +55,19 @@ std::vector<core::Dependency> DependencyRepository::list(Connection& c, const st
   return out;
 }
 
-std::map<std::string, std::vector<core::Dependency>> DependencyRepository::list_many(
-    Connection& c, const std::vector<std::string>& run_ids) {
+std::map<std::string, std::vector<core::Dependency>> DependencyRepository::list_many(const std::vector<std::string>& run_ids) {
   std::map<std::string, std::vector<core::Dependency>> out;
   if (run_ids.empty()) return out;
-  auto s = c.prepare("SELECT run_id, dep_type, target, created_at FROM dependencies WHERE run_id IN "
+  auto s = c_.prepare("SELECT run_id, dep_type, target, created_at FROM dependencies WHERE run_id IN "
                      "(SELECT value FROM json_each(?)) ORDER BY run_id, created_at, dep_type, target");
   s.bind(1, json_array_text(run_ids));
   while (s.step()) out[s.column_text(0)].push_back(dependency_at(s, 1));
   return out;
 }
 
-std::vector<DependencyEdge> DependencyRepository::naming(Connection& c, const std::string& run_id,
+std::vector<DependencyEdge> DependencyRepository::naming(const std::string& run_id,
                                                          const std::string& group_id) {
-  auto s = c.prepare("SELECT run_id, dep_type, target, created_at FROM dependencies "
+  auto s = c_.prepare("SELECT run_id, dep_type, target, created_at FROM dependencies "
                      "WHERE (dep_type = 'run' AND target = ?) OR (dep_type = 'group' AND target = ?) "
                      "ORDER BY created_at, run_id");
   s.bind(1, run_id).bind(2, group_id);
@@ -78,11 +76,11 @@ std::vector<DependencyEdge> DependencyRepository::naming(Connection& c, const st
   return out;
 }
 
-std::vector<std::string> DependencyRepository::groups_left(Connection& c, const std::string& run_id) {
+std::vector<std::string> DependencyRepository::groups_left(const std::string& run_id) {
   // Most databases have no group dependency: then a run's past groups matter to nobody.
-  auto any = c.prepare("SELECT 1 FROM dependencies WHERE dep_type = 'group' LIMIT 1");
+  auto any = c_.prepare("SELECT 1 FROM dependencies WHERE dep_type = 'group' LIMIT 1");
   if (!any.step()) return {};
-  auto s = c.prepare("SELECT DISTINCT json_extract(data_json, '$.previous') FROM audit_events "
+  auto s = c_.prepare("SELECT DISTINCT json_extract(data_json, '$.previous') FROM audit_events "
                      "WHERE run_id = ? AND type = 'run.group_set'");
   s.bind(1, run_id);
   std::vector<std::string> out;
@@ -91,26 +89,26 @@ std::vector<std::string> DependencyRepository::groups_left(Connection& c, const 
   return out;
 }
 
-std::vector<std::string> DependencyRepository::runs_with_dependencies(Connection& c) {
-  auto s = c.prepare("SELECT DISTINCT run_id FROM dependencies");
+std::vector<std::string> DependencyRepository::runs_with_dependencies() {
+  auto s = c_.prepare("SELECT DISTINCT run_id FROM dependencies");
   std::vector<std::string> out;
   while (s.step()) out.push_back(s.column_text(0));
   return out;
 }
 
-std::optional<RunPoint> DependencyRepository::point(Connection& c, const std::string& run_id) {
-  auto s = c.prepare("SELECT id, status, archived, run_group_id FROM runs WHERE id = ?");
+std::optional<RunPoint> DependencyRepository::point(const std::string& run_id) {
+  auto s = c_.prepare("SELECT id, status, archived, run_group_id FROM runs WHERE id = ?");
   s.bind(1, run_id);
   if (!s.step()) return std::nullopt;
   return point_at(s);
 }
 
-std::vector<RunPoint> DependencyRepository::group_members(Connection& c, const std::string& group_id) {
-  auto s = c.prepare("SELECT id, status, archived, run_group_id FROM runs WHERE run_group_id = ?");
+std::vector<RunPoint> DependencyRepository::group_members(const std::string& group_id) {
+  auto s = c_.prepare("SELECT id, status, archived, run_group_id FROM runs WHERE run_group_id = ?");
   s.bind(1, group_id);
   std::vector<RunPoint> out;
   while (s.step()) out.push_back(point_at(s));
   return out;
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

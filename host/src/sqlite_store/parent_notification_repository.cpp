@@ -1,6 +1,5 @@
-#include "store/parent_notification_repository.hpp"
-
-namespace agentry::store {
+#include "sqlite_store/repositories.hpp"
+namespace agentry::sqlite_store {
 namespace {
 
 constexpr std::string_view columns =
@@ -22,17 +21,16 @@ core::ParentNotification read_row(const Statement& s) {
 
 }  // namespace
 
-void ParentNotificationRepository::upsert(Connection& c, const core::ParentNotification& n) {
-  auto s = c.prepare("INSERT OR REPLACE INTO parent_notifications (" + std::string(columns) +
+void ParentNotificationRepository::upsert(const core::ParentNotification& n) {
+  auto s = c_.prepare("INSERT OR REPLACE INTO parent_notifications (" + std::string(columns) +
                      ") VALUES (?,?,?,?,?,?,?,?,?)");
   s.bind(1, n.child_run_id).bind(2, n.child_session_index).bind(3, n.parent_run_id).bind(4, n.state);
   s.bind(5, n.reason).bind(6, n.delivery).bind(7, n.created_at).bind(8, n.updated_at).bind(9, n.delivered_at);
   s.run();
 }
 
-std::vector<core::ParentNotification> ParentNotificationRepository::pending(Connection& c,
-                                                                           std::string_view child_run_id) {
-  auto s = c.prepare("SELECT " + std::string(columns) +
+std::vector<core::ParentNotification> ParentNotificationRepository::pending(std::string_view child_run_id) {
+  auto s = c_.prepare("SELECT " + std::string(columns) +
                      " FROM parent_notifications WHERE child_run_id = ? AND state = 'pending' "
                      "ORDER BY child_session_index");
   s.bind(1, child_run_id);
@@ -41,27 +39,26 @@ std::vector<core::ParentNotification> ParentNotificationRepository::pending(Conn
   return out;
 }
 
-std::optional<core::ParentNotification> ParentNotificationRepository::latest(Connection& c,
-                                                                            std::string_view child_run_id) {
-  auto s = c.prepare("SELECT " + std::string(columns) +
+std::optional<core::ParentNotification> ParentNotificationRepository::latest(std::string_view child_run_id) {
+  auto s = c_.prepare("SELECT " + std::string(columns) +
                      " FROM parent_notifications WHERE child_run_id = ? ORDER BY child_session_index DESC LIMIT 1");
   s.bind(1, child_run_id);
   if (!s.step()) return std::nullopt;
   return read_row(s);
 }
 
-std::vector<std::string> ParentNotificationRepository::children_with_pending(Connection& c) {
-  auto s = c.prepare("SELECT DISTINCT child_run_id FROM parent_notifications WHERE state = 'pending'");
+std::vector<std::string> ParentNotificationRepository::children_with_pending() {
+  auto s = c_.prepare("SELECT DISTINCT child_run_id FROM parent_notifications WHERE state = 'pending'");
   std::vector<std::string> out;
   while (s.step()) out.push_back(s.column_text(0));
   return out;
 }
 
-int ParentNotificationRepository::remove_all(Connection& c, std::string_view child_run_id) {
-  auto s = c.prepare("DELETE FROM parent_notifications WHERE child_run_id = ?");
+int ParentNotificationRepository::remove_all(std::string_view child_run_id) {
+  auto s = c_.prepare("DELETE FROM parent_notifications WHERE child_run_id = ?");
   s.bind(1, child_run_id);
   s.run();
-  return static_cast<int>(c.changes());
+  return static_cast<int>(c_.changes());
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,5 +1,4 @@
-#include "store/run_repository.hpp"
-
+#include "sqlite_store/repositories.hpp"
 #include "core/utf8.hpp"
 
 #include <algorithm>
@@ -8,7 +7,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace json = boost::json;
 namespace {
 
@@ -135,79 +134,74 @@ std::pair<std::string, std::string> split_cursor(std::string_view cursor) {
 
 }  // namespace
 
-bool is_valid_page_cursor(std::string_view cursor) {
-  auto bar = cursor.rfind('|');
-  return bar != std::string_view::npos && bar > 0 && bar + 1 < cursor.size();
-}
-
-void RunRepository::insert(Connection& c, const core::Run& run) {
+void RunRepository::insert(const core::Run& run) {
   std::string sql = "INSERT INTO runs (" + std::string(run_columns) +
                     ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-  auto s = c.prepare(sql);
+  auto s = c_.prepare(sql);
   bind_run(s, run);
   s.run();
 }
 
-bool RunRepository::update(Connection& c, const core::Run& run) {
-  auto s = c.prepare(
+bool RunRepository::update(const core::Run& run) {
+  auto s = c_.prepare(
       "UPDATE runs SET id=?1, status=?2, status_reason=?3, created_at=?4, updated_at=?5, started_at=?6, "
       "finished_at=?7, cwd=?8, repo_root=?9, run_group_id=?10, parent_run_id=?11, name=?12, note=?13, pinned=?14, "
       "archived=?15, archived_at=?16, agent_name=?17, assignment_name=?18, backend=?19, backend_session_id=?20, "
       "controller_id=?21, session_count=?22, attempt_count=?23, revision=?24, frozen_json=?25 WHERE id=?1");
   bind_run(s, run);
   s.run();
-  return c.changes() > 0;
+  return c_.changes() > 0;
 }
 
-std::optional<core::Run> RunRepository::get(Connection& c, std::string_view id) {
-  auto s = c.prepare("SELECT " + select_columns + " FROM runs WHERE id = ?");
+std::optional<core::Run> RunRepository::get(std::string_view id) {
+  auto s = c_.prepare("SELECT " + select_columns + " FROM runs WHERE id = ?");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_run(s);
 }
 
-std::vector<std::string> RunRepository::ids_updated_since(Connection& c, std::string_view since) {
-  auto s = c.prepare("SELECT id FROM runs WHERE updated_at >= ?1");
+std::vector<std::string> RunRepository::ids_updated_since(std::string_view since) {
+  auto s = c_.prepare("SELECT id FROM runs WHERE updated_at >= ?1");
   s.bind(1, since);
   std::vector<std::string> out;
   while (s.step()) out.push_back(s.column_text(0));
   return out;
 }
 
-std::int64_t RunRepository::others_commit_mark(Connection& c) {
-  auto s = c.prepare("PRAGMA data_version");
+std::int64_t RunRepository::others_commit_mark() {
+  auto s = c_.prepare("PRAGMA data_version");
   return s.step() ? s.column_int64(0) : 0;
 }
 
-bool RunRepository::exists(Connection& c, std::string_view id) {
-  auto s = c.prepare("SELECT 1 FROM runs WHERE id = ?");
+bool RunRepository::exists(std::string_view id) {
+  auto s = c_.prepare("SELECT 1 FROM runs WHERE id = ?");
   s.bind(1, id);
   return s.step();
 }
 
-bool RunRepository::remove(Connection& c, std::string_view id) {
-  auto s = c.prepare("DELETE FROM runs WHERE id = ?");
+bool RunRepository::remove(std::string_view id) {
+  auto s = c_.prepare("DELETE FROM runs WHERE id = ?");
   s.bind(1, id);
   s.run();
-  return c.changes() > 0;
+  return c_.changes() > 0;
 }
 
-RunPage RunRepository::list(Connection& c, const RunQuery& q) {
+core::RunPage RunRepository::list(const core::RunQuery& q) {
   std::string sql = "SELECT " + select_columns + " FROM runs";
   std::vector<std::string> where;
   switch (q.scope) {
-    case RunQuery::Scope::global: break;
-    case RunQuery::Scope::cwd: where.emplace_back("cwd = ?1"); break;
-    case RunQuery::Scope::repo: where.emplace_back("repo_root = ?1"); break;
-    case RunQuery::Scope::group: where.emplace_back("run_group_id = ?1"); break;
+    case core::RunQuery::Scope::global: break;
+    case core::RunQuery::Scope::cwd: where.emplace_back("cwd = ?1"); break;
+    case core::RunQuery::Scope::repo: where.emplace_back("repo_root = ?1"); break;
+    case core::RunQuery::Scope::group: where.emplace_back("run_group_id = ?1"); break;
   }
   if (!q.include_archived) where.emplace_back("archived = 0");
   if (q.after) where.emplace_back("(created_at < ?2 OR (created_at = ?2 AND id < ?3))");
   for (std::size_t i = 0; i < where.size(); ++i) sql += (i == 0 ? " WHERE " : " AND ") + where[i];
   sql += " ORDER BY created_at DESC, id DESC LIMIT ?4";
 
-  auto s = c.prepare(sql);
-  if (q.scope != RunQuery::Scope::global) s.bind(1, q.value);
+  auto s = c_.prepare(sql);
+  if (q.scope != core::RunQuery::Scope::global) s.bind(1, q.value);
   if (q.after) {
     auto [created, id] = split_cursor(*q.after);
     s.bind(2, created).bind(3, id);
@@ -215,7 +209,7 @@ RunPage RunRepository::list(Connection& c, const RunQuery& q) {
   const std::size_t limit = std::max<std::size_t>(q.limit, 1);
   // One extra row tells whether another page exists without a COUNT.
   s.bind(4, static_cast<std::int64_t>(limit + 1));
-  RunPage page;
+  core::RunPage page;
   while (s.step()) page.runs.push_back(read_run(s));
   if (page.runs.size() > limit) {
     page.runs.pop_back();
@@ -225,16 +219,16 @@ RunPage RunRepository::list(Connection& c, const RunQuery& q) {
   return page;
 }
 
-std::vector<std::string> RunRepository::ids_with_status(Connection& c, core::RunStatus status) {
-  auto s = c.prepare("SELECT id FROM runs WHERE status = ?");
+std::vector<std::string> RunRepository::ids_with_status(core::RunStatus status) {
+  auto s = c_.prepare("SELECT id FROM runs WHERE status = ?");
   s.bind(1, core::to_string(status));
   std::vector<std::string> ids;
   while (s.step()) ids.push_back(s.column_text(0));
   return ids;
 }
 
-bool RunRepository::set_diffstat(Connection& c, std::string_view id, const std::optional<core::DiffStat>& stat) {
-  auto s = c.prepare("UPDATE runs SET diffstat_json = ?2, revision = revision + 1 WHERE id = ?1");
+bool RunRepository::set_diffstat(std::string_view id, const std::optional<core::DiffStat>& stat) {
+  auto s = c_.prepare("UPDATE runs SET diffstat_json = ?2, revision = revision + 1 WHERE id = ?1");
   s.bind(1, id);
   if (stat)
     s.bind(2, json::serialize(json::object{{"files", stat->files},
@@ -244,24 +238,24 @@ bool RunRepository::set_diffstat(Connection& c, std::string_view id, const std::
   else
     s.bind_null(2);
   s.run();
-  return c.changes() > 0;
+  return c_.changes() > 0;
 }
 
-void RunRepository::set_initial_snapshot(Connection& c, std::string_view id, const std::string& snapshot) {
-  auto s = c.prepare("UPDATE runs SET initial_snapshot_json = ? WHERE id = ?");
+void RunRepository::set_initial_snapshot(std::string_view id, const std::string& snapshot) {
+  auto s = c_.prepare("UPDATE runs SET initial_snapshot_json = ? WHERE id = ?");
   s.bind(1, snapshot).bind(2, id);
   s.run();
 }
 
-std::optional<std::string> RunRepository::initial_snapshot(Connection& c, std::string_view id) {
-  auto s = c.prepare("SELECT initial_snapshot_json FROM runs WHERE id = ?");
+std::optional<std::string> RunRepository::initial_snapshot(std::string_view id) {
+  auto s = c_.prepare("SELECT initial_snapshot_json FROM runs WHERE id = ?");
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return s.column_optional_text(0);
 }
 
-std::int64_t RunRepository::next_audit_cursor(Connection& c, std::string_view id) {
-  auto s = c.prepare("UPDATE runs SET next_audit_cursor = next_audit_cursor + 1 WHERE id = ? "
+std::int64_t RunRepository::next_audit_cursor(std::string_view id) {
+  auto s = c_.prepare("UPDATE runs SET next_audit_cursor = next_audit_cursor + 1 WHERE id = ? "
                      "RETURNING next_audit_cursor - 1");
   s.bind(1, id);
   if (!s.step()) throw StoreError("no run " + std::string(id) + " to append an audit event to", 0);
@@ -270,8 +264,8 @@ std::int64_t RunRepository::next_audit_cursor(Connection& c, std::string_view id
   return cursor;
 }
 
-std::int64_t RunRepository::next_timeline_cursor(Connection& c, std::string_view id, std::int64_t count) {
-  auto s = c.prepare("UPDATE runs SET next_timeline_cursor = next_timeline_cursor + ?2 WHERE id = ?1 "
+std::int64_t RunRepository::next_timeline_cursor(std::string_view id, std::int64_t count) {
+  auto s = c_.prepare("UPDATE runs SET next_timeline_cursor = next_timeline_cursor + ?2 WHERE id = ?1 "
                      "RETURNING next_timeline_cursor - ?2");
   s.bind(1, id).bind(2, count);
   if (!s.step()) throw StoreError("no run " + std::string(id) + " to append a timeline event to", 0);
@@ -280,8 +274,8 @@ std::int64_t RunRepository::next_timeline_cursor(Connection& c, std::string_view
   return cursor;
 }
 
-std::int64_t RunRepository::count_live_children(Connection& c, std::string_view parent_id) {
-  auto s = c.prepare(
+std::int64_t RunRepository::count_live_children(std::string_view parent_id) {
+  auto s = c_.prepare(
       "SELECT COUNT(*) FROM runs WHERE parent_run_id = ? AND archived = 0 "
       "AND status IN ('initialized', 'ready', 'running')");
   s.bind(1, parent_id);
@@ -289,4 +283,12 @@ std::int64_t RunRepository::count_live_children(Connection& c, std::string_view 
   return s.column_int64(0);
 }
 
-}  // namespace agentry::store
+std::vector<std::pair<std::string, std::string>> RunRepository::child_statuses(std::string_view parent_run_id) {
+  auto s = c_.prepare("SELECT id, status FROM runs WHERE parent_run_id = ? ORDER BY created_at, id");
+  s.bind(1, parent_run_id);
+  std::vector<std::pair<std::string, std::string>> out;
+  while (s.step()) out.emplace_back(s.column_text(0), s.column_text(1));
+  return out;
+}
+
+}  // namespace agentry::sqlite_store

@@ -1,13 +1,12 @@
-#include "store/schedule_repository.hpp"
-
+#include "sqlite_store/repositories.hpp"
 #include "core/clock.hpp"
 #include "core/log.hpp"
-#include "store/sql_lists.hpp"
+#include "sqlite_store/sql_lists.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 namespace json = boost::json;
 namespace {
 
@@ -50,8 +49,8 @@ std::optional<core::Schedule> read_schedule(const Statement& s) {
 
 }  // namespace
 
-void ScheduleRepository::put(Connection& c, const core::Schedule& schedule) {
-  auto s = c.prepare("INSERT OR REPLACE INTO schedules (" + std::string(columns) + ") VALUES (?,?,?,?,?,?,?,?)");
+void ScheduleRepository::put(const core::Schedule& schedule) {
+  auto s = c_.prepare("INSERT OR REPLACE INTO schedules (" + std::string(columns) + ") VALUES (?,?,?,?,?,?,?,?)");
   json::object state;
   if (!schedule.last_outcome.empty()) state["lastOutcome"] = schedule.last_outcome;
   if (!schedule.last_reason.empty()) state["lastReason"] = schedule.last_reason;
@@ -64,25 +63,24 @@ void ScheduleRepository::put(Connection& c, const core::Schedule& schedule) {
   s.run();
 }
 
-std::optional<core::Schedule> ScheduleRepository::get(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("SELECT " + std::string(columns) + " FROM schedules WHERE run_id = ?");
+std::optional<core::Schedule> ScheduleRepository::get(std::string_view run_id) {
+  auto s = c_.prepare("SELECT " + std::string(columns) + " FROM schedules WHERE run_id = ?");
   s.bind(1, run_id);
   if (!s.step()) return std::nullopt;
   return read_schedule(s);
 }
 
-bool ScheduleRepository::remove(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("DELETE FROM schedules WHERE run_id = ?");
+bool ScheduleRepository::remove(std::string_view run_id) {
+  auto s = c_.prepare("DELETE FROM schedules WHERE run_id = ?");
   s.bind(1, run_id);
   s.run();
-  return c.changes() > 0;
+  return c_.changes() > 0;
 }
 
-std::map<std::string, core::Schedule> ScheduleRepository::for_runs(Connection& c,
-                                                                   const std::vector<std::string>& run_ids) {
+std::map<std::string, core::Schedule> ScheduleRepository::for_runs(const std::vector<std::string>& run_ids) {
   std::map<std::string, core::Schedule> out;
   if (run_ids.empty()) return out;
-  auto s = c.prepare("SELECT " + std::string(columns) +
+  auto s = c_.prepare("SELECT " + std::string(columns) +
                      " FROM schedules WHERE run_id IN (SELECT value FROM json_each(?))");
   s.bind(1, json_array_text(run_ids));
   while (s.step())
@@ -90,21 +88,21 @@ std::map<std::string, core::Schedule> ScheduleRepository::for_runs(Connection& c
   return out;
 }
 
-void ScheduleRepository::attach(Connection& c, std::vector<core::Run>& runs) {
+void ScheduleRepository::attach(std::vector<core::Run>& runs) {
   std::vector<std::string> ids;
   ids.reserve(runs.size());
   for (const auto& r : runs) ids.push_back(r.id);
-  auto schedules = for_runs(c, ids);
+  auto schedules = for_runs(ids);
   if (schedules.empty()) return;
   for (auto& r : runs)
     if (auto it = schedules.find(r.id); it != schedules.end()) r.schedule = std::move(it->second);
 }
 
-void ScheduleRepository::attach(Connection& c, core::Run& run) { run.schedule = get(c, run.id); }
+void ScheduleRepository::attach(core::Run& run) { run.schedule = get(run.id); }
 
-std::vector<ArmedSchedule> ScheduleRepository::armed(Connection& c) {
+std::vector<ArmedSchedule> ScheduleRepository::armed() {
   std::vector<ArmedSchedule> out;
-  auto s = c.prepare("SELECT run_id, next_at FROM schedules WHERE enabled = 1 AND next_at IS NOT NULL");
+  auto s = c_.prepare("SELECT run_id, next_at FROM schedules WHERE enabled = 1 AND next_at IS NOT NULL");
   while (s.step()) {
     auto ms = core::parse_instant_ms(s.column_text(1));
     if (!ms) continue;
@@ -113,4 +111,4 @@ std::vector<ArmedSchedule> ScheduleRepository::armed(Connection& c) {
   return out;
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,6 +1,5 @@
-#include "store/attachment_repository.hpp"
-
-namespace agentry::store {
+#include "sqlite_store/repositories.hpp"
+namespace agentry::sqlite_store {
 namespace {
 
 constexpr const char* columns = "id, run_id, run_group_id, name, sha256, size, content_type, created_at";
@@ -26,50 +25,50 @@ std::vector<core::Attachment> read_all(Statement& s) {
 
 }  // namespace
 
-void AttachmentRepository::insert(Connection& c, const core::Attachment& a) {
-  auto s = c.prepare(std::string("INSERT INTO attachments (") + columns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+void AttachmentRepository::insert(const core::Attachment& a) {
+  auto s = c_.prepare(std::string("INSERT INTO attachments (") + columns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, a.id).bind(2, a.run_id).bind(3, a.run_group_id).bind(4, a.name).bind(5, a.sha256);
   s.bind(6, static_cast<std::int64_t>(a.size)).bind(7, a.content_type).bind(8, a.created_at);
   s.run();
 }
 
-std::vector<core::Attachment> AttachmentRepository::list_for_run(Connection& c, std::string_view run_id) {
-  auto s = c.prepare(std::string("SELECT ") + columns + " FROM attachments WHERE run_id = ? ORDER BY created_at, id");
+std::vector<core::Attachment> AttachmentRepository::list_for_run(std::string_view run_id) {
+  auto s = c_.prepare(std::string("SELECT ") + columns + " FROM attachments WHERE run_id = ? ORDER BY created_at, id");
   s.bind(1, run_id);
   return read_all(s);
 }
 
-std::vector<core::Attachment> AttachmentRepository::list_for_group(Connection& c, std::string_view group_id) {
-  auto s = c.prepare(std::string("SELECT ") + columns +
+std::vector<core::Attachment> AttachmentRepository::list_for_group(std::string_view group_id) {
+  auto s = c_.prepare(std::string("SELECT ") + columns +
                      " FROM attachments WHERE run_group_id = ? ORDER BY created_at, id");
   s.bind(1, group_id);
   return read_all(s);
 }
 
-std::optional<core::Attachment> AttachmentRepository::get(Connection& c, std::string_view run_id,
+std::optional<core::Attachment> AttachmentRepository::get(std::string_view run_id,
                                                           std::string_view id) {
-  auto s = c.prepare(std::string("SELECT ") + columns + " FROM attachments WHERE run_id = ? AND id = ?");
+  auto s = c_.prepare(std::string("SELECT ") + columns + " FROM attachments WHERE run_id = ? AND id = ?");
   s.bind(1, run_id).bind(2, id);
   if (!s.step()) return std::nullopt;
   return read(s);
 }
 
-std::optional<core::Attachment> AttachmentRepository::get_in_group(Connection& c, std::string_view group_id,
+std::optional<core::Attachment> AttachmentRepository::get_in_group(std::string_view group_id,
                                                                    std::string_view id) {
-  auto s = c.prepare(std::string("SELECT ") + columns + " FROM attachments WHERE run_group_id = ? AND id = ?");
+  auto s = c_.prepare(std::string("SELECT ") + columns + " FROM attachments WHERE run_group_id = ? AND id = ?");
   s.bind(1, group_id).bind(2, id);
   if (!s.step()) return std::nullopt;
   return read(s);
 }
 
-void AttachmentRepository::remove(Connection& c, std::string_view id) {
-  auto s = c.prepare("DELETE FROM attachments WHERE id = ?");
+void AttachmentRepository::remove(std::string_view id) {
+  auto s = c_.prepare("DELETE FROM attachments WHERE id = ?");
   s.bind(1, id);
   s.run();
 }
 
-AttachmentTotals AttachmentRepository::totals_for_run(Connection& c, std::string_view run_id) {
-  auto s = c.prepare("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM attachments WHERE run_id = ?");
+AttachmentTotals AttachmentRepository::totals_for_run(std::string_view run_id) {
+  auto s = c_.prepare("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM attachments WHERE run_id = ?");
   s.bind(1, run_id);
   AttachmentTotals t;
   if (s.step()) {
@@ -79,17 +78,17 @@ AttachmentTotals AttachmentRepository::totals_for_run(Connection& c, std::string
   return t;
 }
 
-int AttachmentRepository::references(Connection& c, std::string_view sha256) {
-  auto s = c.prepare("SELECT COUNT(*) FROM attachments WHERE sha256 = ?");
+int AttachmentRepository::references(std::string_view sha256) {
+  auto s = c_.prepare("SELECT COUNT(*) FROM attachments WHERE sha256 = ?");
   s.bind(1, sha256);
   return s.step() ? s.column_int(0) : 0;
 }
 
-std::set<std::string> AttachmentRepository::referenced(Connection& c) {
-  auto s = c.prepare("SELECT DISTINCT sha256 FROM attachments");
+std::set<std::string> AttachmentRepository::referenced() {
+  auto s = c_.prepare("SELECT DISTINCT sha256 FROM attachments");
   std::set<std::string> out;
   while (s.step()) out.insert(s.column_text(0));
   return out;
 }
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 
 std::string json_array_text(const std::vector<std::string>& items);
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

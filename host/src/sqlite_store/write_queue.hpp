@@ -7,7 +7,9 @@
 // transaction has committed: durable before visible.
 
 #include "core/result.hpp"
-#include "store/sqlite.hpp"
+#include "sqlite_store/sqlite.hpp"
+#include "sqlite_store/transaction.hpp"
+#include "store/store.hpp"
 
 #include <condition_variable>
 #include <cstddef>
@@ -18,14 +20,9 @@
 #include <optional>
 #include <thread>
 
-namespace agentry::store {
+namespace agentry::sqlite_store {
 
-using WriteJob = std::function<core::Result<void>(Connection&)>;
-
-struct WriteQueueStats {
-  std::uint64_t jobs = 0;
-  std::uint64_t transactions = 0;
-};
+using store::WriteJob;
 
 class WriteQueue {
  public:
@@ -38,25 +35,10 @@ class WriteQueue {
   /// Queues a job; the future resolves after the job's transaction commits (or fails).
   std::future<core::Result<void>> submit(WriteJob job);
 
-  /// Runs `fn` on the writer inside a transaction and waits for the commit.
-  /// `fn` runs on the writer thread: it must not call back into the queue.
-  template <class T, class F>
-  core::Result<T> execute(F&& fn) {
-    std::optional<core::Result<T>> out;
-    auto done = submit([&](Connection& c) -> core::Result<void> {
-      out.emplace(guard([&]() -> core::Result<T> { return fn(c); }));
-      if (!out->ok()) return out->failure();
-      return core::ok();
-    });
-    auto committed = done.get();
-    if (!committed.ok()) return committed.failure();
-    return std::move(*out);
-  }
-
   /// Installs the writer connection's timeline listener (Connection::set_timeline_listener).
-  void set_timeline_listener(Connection::TimelineListener listener);
+  void set_timeline_listener(store::TimelineListener listener);
 
-  WriteQueueStats stats() const;
+  store::WriteStats stats() const;
 
  private:
   struct Pending {
@@ -68,13 +50,14 @@ class WriteQueue {
   void write_batch(std::deque<Pending>& batch);
 
   Connection connection_;
+  SqliteTransaction transaction_{connection_};
   std::size_t max_batch_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Pending> pending_;
   bool stopping_ = false;
-  WriteQueueStats stats_;
+  store::WriteStats stats_;
   std::thread thread_;
 };
 
-}  // namespace agentry::store
+}  // namespace agentry::sqlite_store

@@ -1,0 +1,82 @@
+#include "sqlite_store/store.hpp"
+
+#include "sqlite_store/migrations.hpp"
+#include "sqlite_store/transaction.hpp"
+
+namespace agentry::sqlite_store {
+namespace {
+
+constexpr std::size_t max_idle_readers = 8;
+
+void configure(Connection& c, bool synchronous_full) {
+  c.exec("PRAGMA foreign_keys = ON");
+  c.exec(synchronous_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+}
+
+}  // namespace
+
+SqliteStore::SqliteStore(std::filesystem::path path, SqliteOptions options)
+    : path_(std::move(path)), options_(options) {}
+
+SqliteStore::~SqliteStore() = default;
+
+core::Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::filesystem::path& path,
+                                                             SqliteOptions options) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec)
+    return core::fail(core::ErrorCode::internal,
+                      "cannot create directory " + path.parent_path().string() + ": " + ec.message());
+  return guard([&]() -> core::Result<std::unique_ptr<SqliteStore>> {
+    auto connection = Connection::open(path, false);
+    configure(connection, options.synchronous_full);
+    if (auto migrated = migrate(connection, path); !migrated.ok()) return migrated.failure();
+    connection.exec("PRAGMA journal_mode = WAL");  // after migrate: a refused newer database stays untouched
+    std::unique_ptr<SqliteStore> db(new SqliteStore(path, options));
+    db->writer_ = std::make_unique<WriteQueue>(std::move(connection), options.max_batch);
+    return db;
+  });
+}
+
+void SqliteStore::run_read(const std::function<void(store::Transaction&)>& fn) {
+  auto reader = borrow_reader();
+  // One snapshot for the whole read, so a page and the counts beside it agree even
+  // while the writer commits.
+  reader->exec("BEGIN");
+  try {
+    SqliteTransaction transaction(*reader);
+    fn(transaction);
+    reader->exec("COMMIT");
+  } catch (...) {
+    bool reusable = true;
+    try {
+      reader->exec("ROLLBACK");
+    } catch (const StoreError&) {
+      reusable = false;  // in an unknown state: dropped rather than pooled
+    }
+    if (reusable) give_back(std::move(reader));
+    throw;
+  }
+  give_back(std::move(reader));
+}
+
+std::unique_ptr<Connection> SqliteStore::borrow_reader() {
+  {
+    std::lock_guard lock(readers_mutex_);
+    if (!idle_readers_.empty()) {
+      auto reader = std::move(idle_readers_.back());
+      idle_readers_.pop_back();
+      return reader;
+    }
+  }
+  auto c = std::make_unique<Connection>(Connection::open(path_, true));
+  c->exec("PRAGMA foreign_keys = ON");
+  return c;
+}
+
+void SqliteStore::give_back(std::unique_ptr<Connection> reader) {
+  std::lock_guard lock(readers_mutex_);
+  if (idle_readers_.size() < max_idle_readers) idle_readers_.push_back(std::move(reader));
+}
+
+}  // namespace agentry::sqlite_store

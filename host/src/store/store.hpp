@@ -1,0 +1,84 @@
+#pragma once
+// The store's front door, whatever engine is behind it (sqlite_store/ is the embedded
+// one). Writes go through one queue with group commit: a job runs inside its own
+// savepoint of a shared transaction, and its result is delivered only after that
+// transaction commits (durable before visible). Reads run on a pooled connection
+// inside one snapshot. Nothing here names the engine underneath.
+
+#include "core/result.hpp"
+#include "core/run.hpp"
+#include "store/store_error.hpp"
+#include "store/transaction.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace agentry::store {
+
+using WriteJob = std::function<core::Result<void>(Transaction&)>;
+
+/// Told, after commit, of each run's timeline events as they were written (durable
+/// ones with their cursors, ephemeral ones in place), with `base`: the run's last
+/// cursor before them.
+using TimelineListener =
+    std::function<void(const std::string& run_id, std::int64_t base, std::vector<core::TimelineEvent>&&)>;
+
+struct WriteStats {
+  std::uint64_t jobs = 0;
+  std::uint64_t transactions = 0;
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  /// Queues a job; the future resolves after the job's transaction commits (or fails).
+  virtual std::future<core::Result<void>> submit(WriteJob job) = 0;
+
+  /// Runs `fn(Transaction&)` as one write and waits for the commit. `fn` runs on the
+  /// writer: it must not call back into the store.
+  template <class T, class F>
+  core::Result<T> write(F&& fn) {
+    std::optional<core::Result<T>> out;
+    auto done = submit([&](Transaction& t) -> core::Result<void> {
+      out.emplace(guard([&]() -> core::Result<T> { return fn(t); }));
+      if (!out->ok()) return out->failure();
+      return core::ok();
+    });
+    auto committed = done.get();
+    if (!committed.ok()) return committed.failure();
+    return std::move(*out);
+  }
+
+  /// Runs `fn(Transaction&)` over one consistent snapshot and returns what it returns
+  /// (a core::Result).
+  template <class F>
+  auto read(F&& fn) -> decltype(fn(std::declval<Transaction&>())) {
+    using R = decltype(fn(std::declval<Transaction&>()));
+    std::optional<R> out;
+    auto opened = guard([&]() -> core::Result<void> {
+      run_read([&](Transaction& t) { out.emplace(guard([&]() -> R { return fn(t); })); });
+      return core::ok();
+    });
+    if (!opened.ok()) return opened.failure();
+    return std::move(*out);
+  }
+
+  /// Installs the one listener every committed timeline append is told of.
+  virtual void set_timeline_listener(TimelineListener listener) = 0;
+
+  virtual WriteStats write_stats() const = 0;
+  /// Where the data lives, for messages ("/home/me/.agentry/agentry.db").
+  virtual std::string describe() const = 0;
+
+ protected:
+  /// Runs `fn` on a reader inside a snapshot; store failures throw StoreError.
+  virtual void run_read(const std::function<void(Transaction&)>& fn) = 0;
+};
+
+}  // namespace agentry::store

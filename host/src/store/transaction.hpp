@@ -1,0 +1,53 @@
+#pragma once
+// One unit of work against the store: every repository, seen through one transaction.
+// A write job gets one that commits or rolls back as a whole; a read gets one over a
+// consistent snapshot. Callers include the repository headers they use.
+
+#include <functional>
+
+namespace agentry::store {
+
+class AttachmentRepository;
+class AuditRepository;
+class DependencyRepository;
+class HookAuditRepository;
+class NotificationRepository;
+class ParentNotificationRepository;
+class ProjectTrustRepository;
+class QueuedMessageRepository;
+class RunRepository;
+class RunTokenRepository;
+class RunWorktreeRepository;
+class ScheduleRepository;
+class SessionRepository;
+class TaskRepository;
+class TimelineRepository;
+
+class Transaction {
+ public:
+  virtual ~Transaction() = default;
+
+  virtual RunRepository& runs() = 0;
+  virtual SessionRepository& sessions() = 0;
+  virtual TaskRepository& tasks() = 0;
+  virtual TimelineRepository& timeline() = 0;
+  virtual AuditRepository& audit() = 0;
+  virtual ScheduleRepository& schedules() = 0;
+  virtual DependencyRepository& dependencies() = 0;
+  /// Completion notifications waiting to be delivered.
+  virtual NotificationRepository& outbox() = 0;
+  virtual ParentNotificationRepository& parent_notifications() = 0;
+  virtual AttachmentRepository& attachments() = 0;
+  virtual HookAuditRepository& hook_audits() = 0;
+  virtual RunWorktreeRepository& worktrees() = 0;
+  virtual RunTokenRepository& run_tokens() = 0;
+  virtual QueuedMessageRepository& queued_messages() = 0;
+  virtual ProjectTrustRepository& project_trust() = 0;
+
+  /// Runs `action` once this transaction has committed (in commit order), or never if
+  /// the write that registered it rolls back. For publishing what a write made
+  /// durable; it must be quick and must not write.
+  virtual void after_commit(std::function<void()> action) = 0;
+};
+
+}  // namespace agentry::store
