@@ -1,6 +1,6 @@
 #include "cli/open_store.hpp"
 
-#include "sqlite_store/store.hpp"
+#include "sqlite_store/sqlite_store.hpp"
 
 namespace agentry::cli {
 

@@ -3,10 +3,11 @@
 // audited, then handed to the backend on the run's strand without waiting for it.
 
 #include "engine/engine.hpp"
+#include "engine/mutate.hpp"
 
 #include "engine/controllers.hpp"
 #include "engine/mutation_support.hpp"
-#include "store/transaction.hpp"
+#include "store/store.hpp"
 
 namespace agentry::engine {
 

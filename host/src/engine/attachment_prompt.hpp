@@ -4,10 +4,13 @@
 // (read-only) file, so the agent can read it. Nothing when there are none.
 
 #include "core/run.hpp"
-#include "store/transaction.hpp"
 #include "workspace/blob_store.hpp"
 
 #include <string>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

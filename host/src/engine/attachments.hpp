@@ -8,13 +8,16 @@
 #include "core/result.hpp"
 #include "engine/requests.hpp"
 #include "events/event_bus.hpp"
-#include "store/store.hpp"
 #include "workspace/blob_store.hpp"
 
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace agentry::store {
+class Store;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

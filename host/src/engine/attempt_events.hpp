@@ -11,11 +11,14 @@
 #include "engine/task_prompt.hpp"
 #include "engine/requests.hpp"
 #include "plugins/backend_session.hpp"
-#include "store/transaction.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

@@ -10,12 +10,15 @@
 //    (initialized, ready or running, not archived); creating one more is refused.
 
 #include "core/run.hpp"
-#include "store/transaction.hpp"
 
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

@@ -2,6 +2,7 @@
 // resolve definitions into frozen inputs (run_inputs.cpp), then write atomically.
 
 #include "engine/engine.hpp"
+#include "engine/mutate.hpp"
 
 #include "definitions/project_trust.hpp"
 

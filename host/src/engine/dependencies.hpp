@@ -7,11 +7,14 @@
 #include "core/dependency.hpp"
 #include "core/result.hpp"
 #include "core/run.hpp"
-#include "store/transaction.hpp"
 
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine::detail {
 

@@ -4,12 +4,13 @@
 // open_next_session (lifecycle_commands.cpp), shared by every start and resume.
 
 #include "engine/engine.hpp"
+#include "engine/mutate.hpp"
 
 #include "core/log.hpp"
 #include "engine/dependencies.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/dependency_repository.hpp"
-#include "store/transaction.hpp"
+#include "store/store.hpp"
 
 #include <set>
 

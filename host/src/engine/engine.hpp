@@ -270,12 +270,9 @@ class Engine {
 
  private:
   /// A write job for one run; subscribers hear of the change after it committed.
+  /// Defined in engine/mutate.hpp, which the command files include.
   template <class T, class F>
-  core::Result<T> mutate(const std::string& run_id, F&& job) {
-    auto result = db_.write<T>(std::forward<F>(job));
-    if (result) bus_.run_changed(run_id);
-    return result;
-  }
+  core::Result<T> mutate(const std::string& run_id, F&& job);
   /// Starts driving the session (and attempt) the last write opened.
   void launch_session(const core::Run& run, const std::string& prompt);
   /// The first (or next) session of `run_id`. `automatic`: the daemon starting a ready

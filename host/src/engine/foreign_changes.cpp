@@ -14,7 +14,7 @@
 #include "engine/schedule_runtime.hpp"
 #include "store/run_repository.hpp"
 #include "store/schedule_repository.hpp"
-#include "store/transaction.hpp"
+#include "store/store.hpp"
 
 namespace agentry::engine {
 namespace {

@@ -11,8 +11,8 @@
 #include "engine/dependencies.hpp"
 #include "engine/queued_delivery.hpp"
 #include "store/queued_message_repository.hpp"
-#include "store/transaction.hpp"
 #include "store/run_repository.hpp"
+#include "store/store.hpp"
 
 #include <algorithm>
 

@@ -19,7 +19,6 @@
 
 #include "core/hook.hpp"
 #include "core/run.hpp"
-#include "store/store.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -33,8 +32,9 @@
 #include <vector>
 
 namespace agentry::store {
-class Database;
-}
+class Store;
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

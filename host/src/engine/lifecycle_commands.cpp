@@ -2,6 +2,7 @@
 // delete). Reconfigure lives with init in creation_commands.cpp: both resolve definitions.
 
 #include "engine/engine.hpp"
+#include "engine/mutate.hpp"
 
 #include "core/clock.hpp"
 #include "core/log.hpp"
@@ -22,8 +23,8 @@
 #include "store/session_repository.hpp"
 #include "store/parent_notification_repository.hpp"
 #include "store/task_repository.hpp"
-#include "store/transaction.hpp"
 #include "store/run_repository.hpp"
+#include "store/store.hpp"
 
 namespace agentry::engine {
 using core::Operation;

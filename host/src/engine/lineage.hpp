@@ -5,10 +5,13 @@
 // a run deeper than AGENTRY_MAX_CALL_DEPTH, whoever asks.
 
 #include "core/run.hpp"
-#include "store/transaction.hpp"
 
 #include <optional>
 #include <string_view>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

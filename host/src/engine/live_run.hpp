@@ -16,7 +16,6 @@
 #include "engine/attempt_events.hpp"
 #include "engine/hook_runner.hpp"
 #include "plugins/backend_session.hpp"
-#include "store/store.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -35,8 +34,8 @@ namespace agentry::plugins {
 class PluginRegistry;
 }
 namespace agentry::store {
-class Database;
-}
+class Store;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

@@ -2,6 +2,7 @@
 // what the run does, only how it is shown, resumed or grouped.
 
 #include "engine/engine.hpp"
+#include "engine/mutate.hpp"
 
 #include "core/ids.hpp"
 #include "engine/dependencies.hpp"

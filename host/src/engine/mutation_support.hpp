@@ -6,11 +6,14 @@
 #include "core/result.hpp"
 #include "core/run.hpp"
 #include "engine/requests.hpp"
-#include "store/transaction.hpp"
 
 #include <boost/json/object.hpp>
 
 #include <string>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine::detail {
 

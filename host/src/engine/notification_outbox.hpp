@@ -5,12 +5,15 @@
 // committed is delivered (notify/ in the serving daemon); what rolls back never is.
 
 #include "core/run.hpp"
-#include "store/transaction.hpp"
 
 #include <boost/json/object.hpp>
 
 #include <string>
 #include <string_view>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine::detail {
 

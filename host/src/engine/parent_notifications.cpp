@@ -18,8 +18,8 @@
 #include "store/parent_notification_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/session_repository.hpp"
-#include "store/transaction.hpp"
 #include "store/run_repository.hpp"
+#include "store/store.hpp"
 
 #include <algorithm>
 
@@ -162,6 +162,42 @@ std::optional<std::string> existing_delivery(store::Transaction& c, const std::s
   return std::nullopt;
 }
 
+void touch_run(store::Transaction& c, const std::string& run_id) {
+  if (auto fresh = c.runs().get(run_id)) {
+    detail::touch(*fresh);
+    c.runs().update(*fresh);
+  }
+}
+
+/// A managed resume: the message is the prompt of the parent's next session, after any
+/// messages still queued for it (as a resume by hand would deliver them). Opens the
+/// session (and its attempt) and audits run.resumed; returns the prompt.
+std::string resume_parent(store::Transaction& c, core::Run& parent, const std::string& message,
+                          const json::object& source, const core::ParentNotification& n,
+                          const std::string& controller_id, const std::string& task_section_text) {
+  std::string prompt = later_session_prompt(task_section_text, message);
+  auto queued = c.queued_messages().list(parent.id);
+  if (!queued.empty()) {
+    prompt = detail::join_queued_texts(queued) + "\n\n" + prompt;
+    c.queued_messages().remove_all(parent.id);
+    parent.queued_message_count = 0;
+  }
+  json::object session_source = source;
+  if (auto carried = detail::queued_session_source(queued); !carried.empty())
+    session_source["queued"] = std::move(carried);
+  detail::open_session(c, parent, prompt, controller_id, std::move(session_source));
+  if (parent.frozen.backend != core::passive_backend) detail::open_attempt(c, parent);
+  json::object resumed{{"sessionIndex", parent.session_count - 1},
+                       {"backend", parent.frozen.backend},
+                       {"source", "child_completion"},
+                       {"childRunId", n.child_run_id},
+                       {"childSessionIndex", n.child_session_index},
+                       {"length", prompt.size()}};
+  if (!queued.empty()) resumed["queuedMessageCount"] = queued.size();
+  detail::save_with_audit(c, parent, "run.resumed", daemon_actor, std::move(resumed));
+  return prompt;
+}
+
 }  // namespace
 
 core::Result<int> Engine::deliver_parent_notifications(const std::string& child_id, bool at_startup) {
@@ -253,28 +289,8 @@ core::Result<int> Engine::deliver_parent_notifications(const std::string& child_
         ++out.delivered;
         continue;
       }
-      // A managed resume: the message is the prompt of the parent's next session, after
-      // any messages still queued for it (as a resume by hand would deliver them).
-      std::string prompt = later_session_prompt(task_section(c, *parent, config_.task_prompt), message);
-      auto queued = c.queued_messages().list(parent->id);
-      if (!queued.empty()) {
-        prompt = detail::join_queued_texts(queued) + "\n\n" + prompt;
-        c.queued_messages().remove_all(parent->id);
-        parent->queued_message_count = 0;
-      }
-      json::object session_source = source;
-      if (auto carried = detail::queued_session_source(queued); !carried.empty())
-        session_source["queued"] = std::move(carried);
-      detail::open_session(c, *parent, prompt, config_.controller_id, std::move(session_source));
-      if (parent->frozen.backend != core::passive_backend) detail::open_attempt(c, *parent);
-      json::object resumed{{"sessionIndex", parent->session_count - 1},
-                           {"backend", parent->frozen.backend},
-                           {"source", "child_completion"},
-                           {"childRunId", child_id},
-                           {"childSessionIndex", n.child_session_index},
-                           {"length", prompt.size()}};
-      if (!queued.empty()) resumed["queuedMessageCount"] = queued.size();
-      detail::save_with_audit(c, *parent, "run.resumed", daemon_actor, std::move(resumed));
+      std::string prompt = resume_parent(c, *parent, message, source, n, config_.controller_id,
+                                         task_section(c, *parent, config_.task_prompt));
       data["parentSessionIndex"] = parent->session_count - 1;
       settle(c, n, "delivered", "", "resumed", std::move(data));
       out.changed.push_back(parent->id);
@@ -284,14 +300,8 @@ core::Result<int> Engine::deliver_parent_notifications(const std::string& child_
         out.prompt = std::move(prompt);
       }
     }
-    if (!out.changed.empty()) {
-      // The child's revision moves with its notification (RunDetail.parentNotification).
-      auto fresh = c.runs().get(child_id);
-      if (fresh) {
-        detail::touch(*fresh);
-        c.runs().update(*fresh);
-      }
-    }
+    // The child's revision moves with its notification (RunDetail.parentNotification).
+    if (!out.changed.empty()) touch_run(c, child_id);
     return out;
   });
   if (!outcome) return outcome.failure();

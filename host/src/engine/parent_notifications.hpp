@@ -10,12 +10,15 @@
 // parent session already carrying it counts as the delivery (startup recovery).
 
 #include "core/run.hpp"
-#include "store/transaction.hpp"
 
 #include <boost/json/object.hpp>
 
 #include <string>
 #include <vector>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine::detail {
 

@@ -4,6 +4,7 @@
 // session ended while the daemon was going down.
 
 #include "engine/engine.hpp"
+#include "engine/mutate.hpp"
 
 #include "core/clock.hpp"
 #include "core/ids.hpp"
@@ -12,7 +13,7 @@
 #include "engine/queued_delivery.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/session_repository.hpp"
-#include "store/transaction.hpp"
+#include "store/store.hpp"
 
 namespace agentry::engine {
 using core::Operation;

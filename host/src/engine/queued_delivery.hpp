@@ -8,11 +8,14 @@
 #include "engine/task_prompt.hpp"
 #include "core/run.hpp"
 #include "engine/requests.hpp"
-#include "store/transaction.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine::detail {
 

@@ -18,8 +18,8 @@
 #include "store/event_repository.hpp"
 #include "store/notification_repository.hpp"
 #include "store/session_repository.hpp"
-#include "store/transaction.hpp"
 #include "store/run_repository.hpp"
+#include "store/store.hpp"
 
 namespace agentry::engine {
 namespace {

@@ -16,9 +16,9 @@
 #include "store/schedule_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
-#include "store/transaction.hpp"
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
+#include "store/store.hpp"
 
 #include <boost/json/parse.hpp>
 

@@ -11,7 +11,7 @@
 #include "core/ids.hpp"
 #include "core/utf8.hpp"
 #include "events/event_bus.hpp"
-#include "store/transaction.hpp"
+#include "store/store.hpp"
 
 #include <boost/json/array.hpp>
 

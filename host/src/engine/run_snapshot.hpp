@@ -3,7 +3,10 @@
 // as they were when the first session started.
 
 #include "core/run.hpp"
-#include "store/transaction.hpp"
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

@@ -6,10 +6,13 @@
 // by the API (api/run_scope.hpp).
 
 #include "core/result.hpp"
-#include "store/store.hpp"
 
 #include <optional>
 #include <string>
+
+namespace agentry::store {
+class Store;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

@@ -3,6 +3,7 @@
 // the scheduler is re-armed after the commit.
 
 #include "engine/engine.hpp"
+#include "engine/mutate.hpp"
 
 #include "core/clock.hpp"
 #include "core/cron.hpp"

@@ -11,6 +11,7 @@
 // runs), and is disabled if that would break the minimum interval.
 
 #include "engine/engine.hpp"
+#include "engine/mutate.hpp"
 
 #include "core/clock.hpp"
 #include "core/cron.hpp"
@@ -22,8 +23,8 @@
 #include "engine/start_checks.hpp"
 #include "store/schedule_repository.hpp"
 #include "store/task_repository.hpp"
-#include "store/transaction.hpp"
 #include "store/run_repository.hpp"
+#include "store/store.hpp"
 
 namespace agentry::engine {
 namespace json = boost::json;

@@ -7,9 +7,12 @@
 
 #include "core/run.hpp"
 #include "core/schedule_rules.hpp"
-#include "store/transaction.hpp"
 
 #include <optional>
+
+namespace agentry::store {
+class Transaction;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

@@ -3,6 +3,7 @@
 // a status change can finish the run.
 
 #include "engine/engine.hpp"
+#include "engine/mutate.hpp"
 
 #include "core/clock.hpp"
 #include "core/ids.hpp"
@@ -10,8 +11,8 @@
 #include "engine/hook_runner.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/task_repository.hpp"
-#include "store/transaction.hpp"
 #include "store/run_repository.hpp"
+#include "store/store.hpp"
 
 namespace agentry::engine {
 using core::Operation;

@@ -5,7 +5,6 @@
 // a problem is logged and the run goes on without a baseline or diffstat.
 
 #include "core/run.hpp"
-#include "store/store.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -15,12 +14,13 @@
 namespace agentry::core {
 class ThreadPool;
 }
-namespace agentry::store {
-class Database;
-}
 namespace agentry::events {
 class EventBus;
 }
+
+namespace agentry::store {
+class Store;
+}  // namespace agentry::store
 
 namespace agentry::engine {
 

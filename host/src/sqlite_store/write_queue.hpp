@@ -8,7 +8,7 @@
 
 #include "core/result.hpp"
 #include "sqlite_store/sqlite.hpp"
-#include "sqlite_store/transaction.hpp"
+#include "sqlite_store/sqlite_transaction.hpp"
 #include "store/store.hpp"
 
 #include <condition_variable>

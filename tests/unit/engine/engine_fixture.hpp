@@ -6,7 +6,7 @@
 #include "engine/scheduler.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/plugin_registry.hpp"
-#include "sqlite_store/store.hpp"
+#include "sqlite_store/sqlite_store.hpp"
 
 #include <gtest/gtest.h>
 

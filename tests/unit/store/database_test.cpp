@@ -1,4 +1,4 @@
-#include "sqlite_store/store.hpp"
+#include "sqlite_store/sqlite_store.hpp"
 
 #include "store/run_repository.hpp"
 #include "store_test_support.hpp"

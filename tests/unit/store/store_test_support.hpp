@@ -5,9 +5,9 @@
 
 #include "core/result.hpp"
 #include "core/run.hpp"
-#include "sqlite_store/store.hpp"
+#include "sqlite_store/sqlite_store.hpp"
 #include "sqlite_store/sqlite.hpp"
-#include "sqlite_store/transaction.hpp"
+#include "sqlite_store/sqlite_transaction.hpp"
 
 #include <filesystem>
 #include <memory>

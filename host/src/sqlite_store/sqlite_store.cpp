@@ -1,7 +1,7 @@
-#include "sqlite_store/store.hpp"
+#include "sqlite_store/sqlite_store.hpp"
 
 #include "sqlite_store/migrations.hpp"
-#include "sqlite_store/transaction.hpp"
+#include "sqlite_store/sqlite_transaction.hpp"
 
 namespace agentry::sqlite_store {
 namespace {
