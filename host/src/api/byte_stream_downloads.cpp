@@ -113,7 +113,7 @@ struct OpenedFile {
 };
 
 // GCC 12 destroys lambda temporaries created inside a co_await expression twice, so the
-// callables handed to on_workers() are built in these plain functions.
+// callable handed to on_workers() is built in this plain function.
 
 net::awaitable<OpenedFile> open_download(net::thread_pool& pool, engine::Attachments& attachments,
                                          std::string run_id, std::string attachment_id) {
