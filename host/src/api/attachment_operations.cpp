@@ -6,7 +6,7 @@
 //   GET    /api/runs/:runId/attachments/:attachmentId/content
 // Upload bodies are spooled to a file by the server, never held in memory; downloads
 // are sent from the stored file. WebSocket uploads and downloads are byte streams
-// (api/byte_streams.cpp).
+// (api/byte_streams.hpp).
 
 #include "api/api_context.hpp"
 #include "api/browser_guard.hpp"

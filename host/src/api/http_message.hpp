@@ -1,6 +1,6 @@
 #pragma once
 // Transport-neutral HTTP request/response values. Route handlers work on these, so
-// only http_server.cpp ever instantiates Beast.
+// only the server's files (http_server_impl.hpp) ever instantiate Beast.
 
 #include "core/error.hpp"
 

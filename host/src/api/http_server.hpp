@@ -1,7 +1,8 @@
 #pragma once
-// The daemon's HTTP listener. Boost.Beast is confined to http_server.cpp; callers
-// see only this interface. Every connection has header and body size limits and
-// a read timeout; handlers run on a worker pool so a slow commit never stalls I/O.
+// The daemon's HTTP listener. Boost.Beast is confined to the server's own files
+// (http_server_impl.hpp names them); callers see only this interface. Every connection
+// has header and body size limits and a read timeout; handlers run on a worker pool so
+// a slow commit never stalls I/O.
 
 #include "api/router.hpp"
 #include "core/result.hpp"
@@ -94,7 +95,7 @@ class HttpServer {
   /// Thread-safe.
   void stop();
 
-  struct Impl;  // defined in http_server.cpp, where Beast lives
+  struct Impl;  // defined in http_server_impl.hpp, where Beast lives
 
  private:
   std::unique_ptr<Impl> impl_;

@@ -164,13 +164,10 @@ void add_approval_operations(Operations& ops, ApiContext& ctx) {
   });
 }
 
-}  // namespace
-
-void add_run_operations(Operations& ops, ApiContext& ctx) {
+/// Reading runs, and asking a run's agent about its state (an ask starts no turn).
+void add_run_query_operations(Operations& ops, ApiContext& ctx) {
   auto& engine = ctx.engine;
   ops.add("runs.list", [&ctx](const OperationRequest& r) { return list_runs(ctx, r); });
-  ops.add("runs.start", create_run(ctx, true));
-  ops.add("runs.init", create_run(ctx, false));
   ops.add("runs.get", [&engine](const OperationRequest& request) -> Result<OperationResult> {
     auto params = params_of(request, {"runId"});
     if (!params) return params.failure();
@@ -211,6 +208,14 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
     if (!answer->usage.empty()) body["usage"] = answer->usage;
     return OperationResult{std::move(body)};
   });
+}
+
+/// Creating runs and moving them through their lifecycle: start, ready, resume, abort,
+/// archive, reset, reconfigure, delete.
+void add_run_lifecycle_operations(Operations& ops, ApiContext& ctx) {
+  auto& engine = ctx.engine;
+  ops.add("runs.start", create_run(ctx, true));
+  ops.add("runs.init", create_run(ctx, false));
   ops.add("runs.delete", [&engine](const OperationRequest& request) -> Result<OperationResult> {
     auto params = params_of(request, {"runId"});
     if (!params) return params.failure();
@@ -263,7 +268,12 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
             request->var_origin = r.var_origin;
             return engine.reconfigure(id, *request, r.actor);
           }));
+}
 
+/// What is recorded about a run besides its lifecycle: name, note, pin, backend session,
+/// group.
+void add_run_metadata_operations(Operations& ops, ApiContext& ctx) {
+  auto& engine = ctx.engine;
   ops.add("runs.setName", run_command(ctx, {"name"}, [&engine](auto& id, auto& rest, auto& r) {
             auto name = rest.nullable_string("name");
             if (!name) return Result<core::Run>(name.failure());
@@ -302,6 +312,14 @@ void add_run_operations(Operations& ops, ApiContext& ctx) {
           }));
   ops.add("runs.clearGroup",
           run_command(ctx, {}, [&engine](auto& id, auto&, auto& r) { return engine.set_group(id, std::nullopt, r.actor); }));
+}
+
+}  // namespace
+
+void add_run_operations(Operations& ops, ApiContext& ctx) {
+  add_run_query_operations(ops, ctx);
+  add_run_lifecycle_operations(ops, ctx);
+  add_run_metadata_operations(ops, ctx);
   add_queued_message_operations(ops, ctx);
   add_approval_operations(ops, ctx);
 }

@@ -1,14 +1,13 @@
 // The WebSocket JSON-RPC client: the one CLI translation unit that compiles Beast and
 // Asio headers (their out-of-line code comes from agentry_api_server's boost_impl.cpp).
 // One I/O thread owns the socket; callers post writes to it and wait, bounded, for the
-// answer with their request id.
+// answer with their request id. Attachment transfers are in
+// connected_attachment_transfer.cpp, on the stream notifications this file routes.
 
 #include "cli/connected_client.hpp"
 
 #include "cli/listen_url.hpp"
 #include "cli/rpc_protocol.hpp"
-#include "core/attachment.hpp"
-#include "core/base64.hpp"
 
 #include <algorithm>
 #include <boost/asio/connect.hpp>
@@ -24,7 +23,6 @@
 
 #include <condition_variable>
 #include <deque>
-#include <fstream>
 #include <future>
 #include <map>
 #include <mutex>
@@ -423,122 +421,29 @@ void ConnectedClient::unsubscribe(const std::string& subscription_id) {
   impl_->send(rpc_request_text(id, "events.unsubscribe", json::object{{"subscriptionId", subscription_id}}));
 }
 
-namespace {
+// --- the byte streams of attachment transfers (connected_attachment_transfer.cpp) ---
 
-std::string stream_message(const RpcNotification& n) {
-  auto* m = n.params.if_contains("message");
-  return m && m->is_string() ? std::string(m->as_string()) : std::string("the daemon failed the stream");
+void ConnectedClient::send_stream_notification(const std::string& method, json::object params) {
+  impl_->send_notification(method, std::move(params));
 }
 
-}  // namespace
-
-core::Result<json::value> ConnectedClient::upload_attachment(const std::string& run_id, const std::filesystem::path& file,
-                                                             const std::string& name, const TransferProgress& progress) {
-  auto size = attachment_file_size(file);
-  if (!size) return size.failure();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return core::fail(ErrorCode::invalid_request, "cannot open '" + file.string() + "'");
-  auto opened = call("attachments.upload.open", json::object{{"runId", run_id}, {"name", name}, {"size", *size}});
-  if (!opened) return opened.failure();
-  const std::string sid(opened->at("streamId").as_string());
-  std::uint64_t credit = opened->at("window").to_number<std::uint64_t>();
-  auto cancel = [&](core::Error error) -> core::Result<json::value> {
-    impl_->send_notification("stream.cancel", {{"streamId", sid}});
-    impl_->forget_stream(sid);
-    return core::fail(std::move(error));
-  };
-  std::string buffer(65536, '\0');
-  std::uint64_t done = 0;
-  std::int64_t seq = 0;
-  while (done < *size) {
-    // Sends only as far as the daemon's credit; its stream.window grants more.
-    while (credit == 0) {
-      auto n = impl_->next_stream_message(sid);
-      if (!n) return cancel(n.error());
-      if (n->method == "stream.error") {
-        impl_->forget_stream(sid);
-        return core::fail(ErrorCode::internal, "the daemon failed the upload: " + stream_message(*n));
-      }
-      if (n->method == "stream.window") credit += n->params.at("bytes").to_number<std::uint64_t>();
-    }
-    const auto want = static_cast<std::streamsize>(std::min<std::uint64_t>({buffer.size(), credit, *size - done}));
-    in.read(buffer.data(), want);
-    if (in.gcount() != want)
-      return cancel(core::make_error(ErrorCode::invalid_request, "'" + file.string() + "' changed while being read"));
-    impl_->send_notification("stream.data", {{"streamId", sid}, {"seq", seq++},
-                                             {"data", core::base64_encode(std::string_view(buffer.data(), want))}});
-    done += static_cast<std::uint64_t>(want);
-    credit -= static_cast<std::uint64_t>(want);
-    if (progress) progress(done, *size);
-  }
-  impl_->send_notification("stream.end", {{"streamId", sid}, {"seq", seq}});
-  auto finished = call("attachments.upload.finish", json::object{{"streamId", sid}});
-  if (!finished) {
-    // A stream the daemon failed while we were sending: its stream.error says why.
-    std::lock_guard lock(impl_->mutex);
-    for (const auto& n : impl_->stream_inbox[sid])
-      if (n.method == "stream.error") {
-        impl_->stream_inbox.erase(sid);
-        return core::fail(ErrorCode::internal, "the daemon failed the upload: " + stream_message(n));
-      }
-  }
-  impl_->forget_stream(sid);
-  return finished;
+core::Result<RpcNotification> ConnectedClient::next_stream_message(const std::string& stream_id) {
+  return impl_->next_stream_message(stream_id);
 }
 
-core::Result<json::value> ConnectedClient::download_attachment(const std::string& run_id,
-                                                               const std::string& attachment_id,
-                                                               const std::filesystem::path& destination,
-                                                               const TransferProgress& progress) {
-  const auto partial = partial_path_for(destination);
-  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-  if (!out) return core::fail(ErrorCode::invalid_request, "cannot write '" + partial.string() + "'");
-  auto started = call("attachments.download", json::object{{"runId", run_id}, {"attachmentId", attachment_id}});
-  auto give_up = [&](core::Error error, const std::string& sid) -> core::Result<json::value> {
-    if (!sid.empty()) {
-      impl_->send_notification("stream.cancel", {{"streamId", sid}});
-      impl_->forget_stream(sid);
+void ConnectedClient::forget_stream(const std::string& stream_id) { impl_->forget_stream(stream_id); }
+
+std::optional<RpcNotification> ConnectedClient::take_stream_error(const std::string& stream_id) {
+  std::lock_guard lock(impl_->mutex);
+  auto it = impl_->stream_inbox.find(stream_id);
+  if (it == impl_->stream_inbox.end()) return std::nullopt;
+  for (auto& n : it->second)
+    if (n.method == "stream.error") {
+      RpcNotification error = std::move(n);
+      impl_->stream_inbox.erase(it);
+      return error;
     }
-    out.close();
-    std::error_code ignored;
-    std::filesystem::remove(partial, ignored);
-    return core::fail(std::move(error));
-  };
-  if (!started) return give_up(started.error(), "");
-  const std::string sid(started->at("streamId").as_string());
-  const std::uint64_t total = started->at("attachment").at("size").to_number<std::uint64_t>();
-  std::uint64_t done = 0;
-  std::int64_t seq = 0;
-  for (;;) {
-    auto n = impl_->next_stream_message(sid);
-    if (!n) return give_up(n.error(), sid);
-    if (n->method == "stream.error")
-      return give_up(core::make_error(ErrorCode::internal, "the daemon failed the download: " + stream_message(*n)), "");
-    if (n->method == "stream.end") break;
-    if (n->method != "stream.data") continue;
-    auto* data = n->params.if_contains("data");
-    auto bytes = data && data->is_string() ? core::base64_decode(std::string_view(data->as_string())) : std::nullopt;
-    auto* got_seq = n->params.if_contains("seq");
-    if (!bytes || !got_seq || !got_seq->is_int64() || got_seq->as_int64() != seq)
-      return give_up(core::make_error(ErrorCode::internal, "the daemon sent a malformed stream.data"), sid);
-    ++seq;
-    out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
-    if (!out) return give_up(core::make_error(ErrorCode::invalid_request, "writing '" + partial.string() + "' failed"), sid);
-    done += bytes->size();
-    // Credit back what was consumed: the daemon never runs more than its window ahead.
-    impl_->send_notification("stream.window", {{"streamId", sid}, {"bytes", bytes->size()}});
-    if (progress) progress(done, total);
-  }
-  impl_->forget_stream(sid);
-  out.close();
-  if (!out || done != total)
-    return give_up(core::make_error(ErrorCode::internal, "the download ended after " + std::to_string(done) + " of " +
-                                                             std::to_string(total) + " bytes"),
-                   "");
-  std::error_code ec;
-  std::filesystem::rename(partial, destination, ec);
-  if (ec) return give_up(core::make_error(ErrorCode::invalid_request, "cannot write '" + destination.string() + "': " + ec.message()), "");
-  return json::value(json::object{{"attachment", started->at("attachment")}});
+  return std::nullopt;
 }
 
 std::string ConnectedClient::describe() const { return impl_->options.url; }

@@ -5,9 +5,11 @@
 // stay inside connected_client.cpp.
 
 #include "cli/client.hpp"
+#include "cli/rpc_protocol.hpp"
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace agentry::cli {
@@ -43,6 +45,20 @@ class ConnectedClient final : public Client {
 
  private:
   explicit ConnectedClient(std::unique_ptr<Impl> impl);
+
+  // The byte streams of attachment transfers (connected_attachment_transfer.cpp), which
+  // reach the connection only through these.
+  /// Sends a stream.* notification; any thread.
+  void send_stream_notification(const std::string& method, boost::json::object params);
+  /// The next stream.* notification for `stream_id`; an error when the connection is lost
+  /// or nothing comes within the call timeout.
+  core::Result<RpcNotification> next_stream_message(const std::string& stream_id);
+  /// Drops what arrived for `stream_id` and was not read.
+  void forget_stream(const std::string& stream_id);
+  /// A stream.error that arrived for `stream_id` and was not read; when there is one,
+  /// everything else that arrived for the stream is dropped with it.
+  std::optional<RpcNotification> take_stream_error(const std::string& stream_id);
+
   std::unique_ptr<Impl> impl_;
 };
 

@@ -39,104 +39,57 @@ struct DaemonLockKnowledge {
   DaemonLockKnowledge& operator=(const DaemonLockKnowledge&) = delete;
 };
 
-}  // namespace
+std::optional<std::string> environment_variable(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::optional<std::string>(v) : std::nullopt;
+}
 
-int run_serve(const ServeOptions& options, const core::Settings& settings) {
-  core::set_log_level(settings.log_level);
+/// What `serve` reads and checks before it takes the daemon lock, so that a bad value
+/// stops it before it has touched anything.
+struct ServeConfig {
+  ListenUrl url;
+  api::AccessPolicy access;
+  api::BrowserGuard guard;
+  std::string web_base_path;
+  Paths paths;
+};
+
+core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const core::Settings& settings) {
   auto url = parse_listen_url(options.listen);
-  if (!url) {
-    std::cerr << "agentry serve: " << url.error().message << "\n";
-    return exit_code::config_error;
-  }
-  auto access = api::AccessPolicy::from_environment([](const char* name) -> std::optional<std::string> {
-    const char* v = std::getenv(name);
-    return v ? std::optional<std::string>(v) : std::nullopt;
-  });
-  if (!access) {
-    std::cerr << "agentry serve: " << access.error().message << "\n";
-    return exit_code::config_error;
-  }
+  if (!url) return url.failure();
+  auto access = api::AccessPolicy::from_environment(environment_variable);
+  if (!access) return access.failure();
   // Read once; no agent, launcher or app-server this daemon starts may inherit it. With
   // auth on, an agent gets a token for its own run instead (engine/run_tokens.hpp).
   ::unsetenv("AGENTRY_DAEMON_TOKEN");
-  auto guard = api::BrowserGuard::from_environment(url->host, [](const char* name) -> std::optional<std::string> {
-    const char* v = std::getenv(name);
-    return v ? std::optional<std::string>(v) : std::nullopt;
-  });
-  if (!guard) {
-    std::cerr << "agentry serve: " << guard.error().message << "\n";
-    return exit_code::config_error;
-  }
+  auto guard = api::BrowserGuard::from_environment(url->host, environment_variable);
+  if (!guard) return guard.failure();
   auto web_base_path = api::normalize_web_base_path(settings.web_base_path);
-  if (!web_base_path) {
-    std::cerr << "agentry serve: " << web_base_path.error().message << "\n";
-    return exit_code::config_error;
-  }
+  if (!web_base_path) return web_base_path.failure();
   auto paths = resolve_paths();
-  if (!paths) {
-    std::cerr << "agentry serve: " << paths.error().message << "\n";
-    return exit_code::config_error;
-  }
-  // Held until this function returns, after the runs are stopped or detached.
-  auto lock = DaemonLock::acquire(paths->home, settings.daemon_lock_wait, [&](long holder) {
-    std::cerr << "agentry serve: waiting for the daemon that serves " << paths->home.string() << " (pid " << holder
-              << ") to stop ..." << std::endl;
-  });
-  if (!lock) {
-    std::cerr << "agentry serve: " << lock.error().message << "\n";
-    return lock.error().code == core::ErrorCode::conflict ? exit_code::config_error : exit_code::runtime_error;
-  }
-  DaemonLockKnowledge sole_daemon;
-  const long pid = static_cast<long>(::getpid());
-  auto stack = LocalStack::open(*paths, settings,
-                                api::DaemonInfo{core::new_daemon_instance_id(pid, core::process_start_time(pid)), pid,
-                                                "", AGENTRY_VERSION, core::now_iso8601()},
-                                access->enabled());
-  if (!stack) {
-    std::cerr << "agentry serve: " << stack.error().message << "\n";
-    return exit_code::runtime_error;
-  }
-  auto& engine = (*stack)->engine();
-  auto& context = (*stack)->context();
-  context.web_base_path = *web_base_path;
-  const auto& operations = (*stack)->operations();
-  api::Router router;
-  api::add_all_routes(router, context, operations);
+  if (!paths) return paths.failure();
+  return ServeConfig{std::move(*url), std::move(*access), std::move(*guard), std::move(*web_base_path),
+                     std::move(*paths)};
+}
+
+api::ServerLimits server_limits(const core::Settings& settings) {
   api::ServerLimits limits;
   limits.read_timeout = settings.http_read_timeout;
   limits.idle_timeout = settings.http_idle_timeout;
   limits.max_connections = static_cast<std::size_t>(settings.http_max_connections);
   limits.write_timeout = settings.http_write_timeout;
   limits.sse_heartbeat = settings.sse_heartbeat;
-  // Handler threads spend most of their time waiting for a commit (and its fsync), not on
-  // the CPU; their number caps how many writes can share one group commit. With 4, eight
-  // clients creating runs got at most 4 creations per fsync.
-  api::ServerThreads threads;
-  threads.workers = 16;
-  api::HttpServer server(router, limits, threads);
-  server.enable_websocket(operations, engine);
-  access->set_run_token_lookup([&engine](std::string_view token) { return engine.run_of_token(token); });
-  server.set_access_policy(*access);
-  server.set_browser_guard(*guard);
-  server.set_web_base_path(context.web_base_path);
-  // Attachment uploads go to files next to where they are kept, never into memory.
-  if (const auto* blobs = engine.attachments().blobs())
-    server.set_upload_spool(api::UploadSpool{blobs->spool_dir(), api::spooled_body_limit});
-  engine.attachments().sweep();
-  auto port = server.listen(url->host, url->port);
-  if (!port) {
-    std::cerr << "agentry serve: " << port.error().message << "\n";
-    return exit_code::runtime_error;
-  }
-  context.daemon.listen_url = url->ws_url(*port);
-  // Agents call back through AGENTRY_CONNECT; runs taken over and deliveries left over
-  // from the last run of the daemon start only now, so their agents get it too.
-  engine.set_connect_url(context.daemon.listen_url);
-  // Before serving anyone (the server accepts from run() on): runs left "running" by a
-  // dead controller must not look alive.
+  return limits;
+}
+
+/// What a previous daemon (or an embedded CLI) left unfinished, put right before anyone
+/// is served (the server accepts from run() on). False when reconciliation failed
+/// (reported on standard error): the daemon must not start then.
+bool recover_after_restart(engine::Engine& engine) {
+  // Runs left "running" by a dead controller must not look alive.
   if (auto finalized = engine.reconcile_after_restart(); !finalized) {
     std::cerr << "agentry serve: startup reconciliation failed: " << finalized.error().message << "\n";
-    return exit_code::runtime_error;
+    return false;
   }
   if (auto delivered = engine.deliver_queued_after_restart(); !delivered)
     core::log_error("delivering queued messages after restart failed", {{"error", delivered.error().message}});
@@ -148,6 +101,72 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   // Ready runs start once what they wait on has succeeded: from now on, and at once for
   // those whose dependencies were met while no daemon was serving.
   engine.enable_dependency_auto_start();
+  return true;
+}
+
+}  // namespace
+
+int run_serve(const ServeOptions& options, const core::Settings& settings) {
+  core::set_log_level(settings.log_level);
+  auto config = read_serve_config(options, settings);
+  if (!config) {
+    std::cerr << "agentry serve: " << config.error().message << "\n";
+    return exit_code::config_error;
+  }
+  const ListenUrl& url = config->url;
+  const Paths& paths = config->paths;
+  api::AccessPolicy& access = config->access;
+  // Held until this function returns, after the runs are stopped or detached.
+  auto lock = DaemonLock::acquire(paths.home, settings.daemon_lock_wait, [&](long holder) {
+    std::cerr << "agentry serve: waiting for the daemon that serves " << paths.home.string() << " (pid " << holder
+              << ") to stop ..." << std::endl;
+  });
+  if (!lock) {
+    std::cerr << "agentry serve: " << lock.error().message << "\n";
+    return lock.error().code == core::ErrorCode::conflict ? exit_code::config_error : exit_code::runtime_error;
+  }
+  DaemonLockKnowledge sole_daemon;
+  const long pid = static_cast<long>(::getpid());
+  auto stack = LocalStack::open(paths, settings,
+                                api::DaemonInfo{core::new_daemon_instance_id(pid, core::process_start_time(pid)), pid,
+                                                "", AGENTRY_VERSION, core::now_iso8601()},
+                                access.enabled());
+  if (!stack) {
+    std::cerr << "agentry serve: " << stack.error().message << "\n";
+    return exit_code::runtime_error;
+  }
+  auto& engine = (*stack)->engine();
+  auto& context = (*stack)->context();
+  context.web_base_path = config->web_base_path;
+  const auto& operations = (*stack)->operations();
+  api::Router router;
+  api::add_all_routes(router, context, operations);
+  api::ServerLimits limits = server_limits(settings);
+  // Handler threads spend most of their time waiting for a commit (and its fsync), not on
+  // the CPU; their number caps how many writes can share one group commit. With 4, eight
+  // clients creating runs got at most 4 creations per fsync.
+  api::ServerThreads threads;
+  threads.workers = 16;
+  api::HttpServer server(router, limits, threads);
+  server.enable_websocket(operations, engine);
+  access.set_run_token_lookup([&engine](std::string_view token) { return engine.run_of_token(token); });
+  server.set_access_policy(access);
+  server.set_browser_guard(config->guard);
+  server.set_web_base_path(context.web_base_path);
+  // Attachment uploads go to files next to where they are kept, never into memory.
+  if (const auto* blobs = engine.attachments().blobs())
+    server.set_upload_spool(api::UploadSpool{blobs->spool_dir(), api::spooled_body_limit});
+  engine.attachments().sweep();
+  auto port = server.listen(url.host, url.port);
+  if (!port) {
+    std::cerr << "agentry serve: " << port.error().message << "\n";
+    return exit_code::runtime_error;
+  }
+  context.daemon.listen_url = url.ws_url(*port);
+  // Agents call back through AGENTRY_CONNECT; runs taken over and deliveries left over
+  // from the last run of the daemon start only now, so their agents get it too.
+  engine.set_connect_url(context.daemon.listen_url);
+  if (!recover_after_restart(engine)) return exit_code::runtime_error;
   // Runs left alone above because their controller (an embedded CLI) was alive are
   // looked at again now and then: once that process is gone, they are reconciled too.
   (*stack)->start_owner_sweep(settings.reconcile_interval);
@@ -165,12 +184,12 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   else
     core::log_info("schedules armed", {{"count", std::to_string(*armed)}});
   core::log_info("daemon started", {{"daemonInstanceId", context.daemon.daemon_instance_id},
-                                    {"auth", access->enabled() ? "bearer token" : "off"},
+                                    {"auth", access.enabled() ? "bearer token" : "off"},
                                     {"listen", context.daemon.listen_url},
-                                    {"home", paths->home.string()},
-                                    {"config", paths->config_dir.string()}});
-  std::cout << "serving on " << url->ws_url(*port) << "\n"
-            << "http api on " << url->http_url(*port) << "/api/" << std::endl;
+                                    {"home", paths.home.string()},
+                                    {"config", paths.config_dir.string()}});
+  std::cout << "serving on " << url.ws_url(*port) << "\n"
+            << "http api on " << url.http_url(*port) << "/api/" << std::endl;
 
   int signal = server.run();
   engine.stop_schedules();

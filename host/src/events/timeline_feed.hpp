@@ -55,7 +55,7 @@ class TimelineSubscriber;
 
 class TimelineFeeds {
  public:
-  struct Feed;
+  struct Feed;  // timeline_window.hpp
 
   explicit TimelineFeeds(FeedLimits limits = {});
   ~TimelineFeeds();

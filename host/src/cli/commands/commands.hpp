@@ -1,7 +1,8 @@
 #pragma once
 // The client commands: what each does once its arguments are parsed. The grammar (CLI11
-// subcommands, options, help) is in app.cpp, the only CLI11 translation unit; these
-// files hold the behaviour, grouped by topic. Every command calls API operations by
+// subcommands, options, help) is in app.cpp and the *_grammar.cpp files
+// (cli/command_grammar.hpp), the only CLI11 translation units; these files hold the
+// behaviour, grouped by topic. Every command calls API operations by
 // name through the context's Client, so embedded and connected mode behave the same.
 
 #include "cli/command_context.hpp"

@@ -1,0 +1,92 @@
+#pragma once
+// The inside of timeline_feed.hpp: each run's window of recent events and what left it,
+// shared by the two halves that work on it. The feed writes it (timeline_feed.cpp:
+// publishing, eviction, which feeds are kept); each subscriber reads it from its own
+// position (timeline_subscriber.cpp: catch-up, conflation, polling). Internal to those
+// two files.
+
+#include "events/timeline_feed.hpp"
+
+#include <deque>
+
+namespace agentry::events {
+
+/// One streamed item (a message, a reasoning summary, a tool's output) of one attempt:
+/// the text all its deltas carried so far, which merged deltas are cut from. An item
+/// whose deltas have no "text" is replaced whole by each one (a plan, a diff): merging
+/// those keeps the newest, and offsets count deltas instead of bytes.
+struct TimelineSubscriber::Item {
+  std::string kind;
+  std::optional<int> attempt_number;
+  std::string id_field;  // "itemId" or "toolCallId"; empty when the deltas name none
+  std::string id;
+  bool append = true;
+  std::string text;
+  std::size_t size = 0;  // bytes of text, or deltas so far (replace)
+  std::string last_at;
+};
+
+/// Deltas of one item that left the window, merged: [begin, end) of its text.
+struct TimelineSubscriber::Piece {
+  std::shared_ptr<Item> item;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::int64_t anchor = 0;  // the last durable cursor written before them
+  Frame last;               // the newest delta's own frame
+  Frame whole;              // the merged frame for [begin, end), built once when needed
+};
+
+struct TimelineFeeds::Feed {
+  using Item = TimelineSubscriber::Item;
+  using Piece = TimelineSubscriber::Piece;
+
+  /// One event in the window.
+  struct Entry {
+    Frame frame;
+    std::int64_t cursor = 0;  // a durable event's cursor; 0 for a delta
+    std::int64_t anchor = 0;  // durable: its own cursor; delta: the last durable cursor before it
+    std::shared_ptr<Item> item;
+    std::size_t begin = 0;
+    std::size_t end = 0;
+  };
+
+  explicit Feed(std::string id) : run_id(std::move(id)) {}
+
+  const std::string run_id;
+  std::mutex mutex;
+  std::deque<Entry> window;
+  std::uint64_t first_seq = 1;  // the sequence number of window.front()
+  std::size_t window_bytes = 0;
+  std::int64_t last_cursor = -1;   // the newest durable cursor this feed knows; -1: none yet
+  std::int64_t evicted_cursor = 0;  // durable events up to here are read from the store
+  std::deque<Piece> evicted;
+  std::size_t evicted_bytes = 0;
+  std::unordered_map<std::string, std::shared_ptr<Item>> items;  // by kind, attempt and id
+  std::vector<TimelineSubscriber*> subscribers;
+  bool session_over = false;
+  std::uint64_t last_tick = 0;
+
+  std::uint64_t end_seq() const { return first_seq + window.size(); }
+
+  void know_base(std::int64_t base) {
+    if (last_cursor < 0) last_cursor = evicted_cursor = base;
+  }
+
+  /// The item `e` is a delta of; a new one when its text grew past the limit or the
+  /// delta changed from appending to replacing (or back).
+  std::shared_ptr<Item> item_for(const core::TimelineEvent& e, const FeedLimits& limits);
+  /// The oldest window entry leaves: a durable event is then read from the store, a
+  /// delta joins the merged record of evicted deltas.
+  void evict_front(const FeedLimits& limits);
+
+  /// Everything in the window leaves it: what follows comes from the store.
+  void evict_all(const FeedLimits& limits) {
+    while (!window.empty()) evict_front(limits);
+  }
+
+  /// [mutex held] The wakers of the subscribers not already woken, each marked woken;
+  /// the caller calls them once the lock is let go.
+  std::vector<std::shared_ptr<std::function<void()>>> wakers();
+};
+
+}  // namespace agentry::events
