@@ -5,7 +5,7 @@
 #include "core/executor.hpp"
 #include "engine/engine.hpp"
 #include "events/event_bus.hpp"
-#include "plugins/plugin_registry.hpp"
+#include "plugin_host/plugin_registry.hpp"
 #include "sqlite_store/sqlite_store.hpp"
 
 #include <filesystem>
@@ -30,7 +30,7 @@ class BenchEnvironment {
   std::filesystem::path root_;
   std::filesystem::path work_;
   std::unique_ptr<sqlite_store::SqliteStore> db_;
-  plugins::PluginRegistry plugins_;
+  plugin_host::PluginRegistry plugins_;
   core::ThreadPool pool_{2};
   events::EventBus bus_;
   std::unique_ptr<engine::Engine> engine_;

@@ -7,7 +7,7 @@
 // A write_some is accepted whole and completes at once; the bytes follow on the wire in
 // order. While the connection holds the stream (it has more messages ready), bytes wait
 // for the rest, up to 64 KiB. Whoever writes keeps pending_bytes() bounded (the connection waits for
-// drained() before writing more). Only ws_session.cpp uses it; everything runs on the
+// drained() before writing more). Only ws_connection.cpp uses it; everything runs on the
 // connection's strand.
 
 #include <boost/asio/async_result.hpp>

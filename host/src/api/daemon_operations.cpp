@@ -1,7 +1,7 @@
 // Operations about the daemon itself: who it is and which backends it loaded.
 
 #include "api/operations.hpp"
-#include "plugins/plugin_registry.hpp"
+#include "plugin_host/plugin_registry.hpp"
 
 namespace agentry::api {
 namespace json = boost::json;
@@ -9,7 +9,7 @@ using core::Result;
 
 namespace {
 
-json::object backend_json(const plugins::LoadedBackend& b) {
+json::object backend_json(const plugin_host::LoadedBackend& b) {
   json::array features;
   for (const auto& f : b.descriptor.features) features.emplace_back(f);
   return {{"id", b.descriptor.id},

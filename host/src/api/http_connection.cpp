@@ -1,7 +1,7 @@
 // One HTTP connection (http_server_impl.hpp): its requests are read one after another,
 // checked (header limits, transfer coding, declared length, admission) before their body
 // is read, and dispatched to the worker pools; upload bodies go to a spool file instead
-// of memory, and a WebSocket upgrade hands the connection over to ws_session.cpp.
+// of memory, and a WebSocket upgrade hands the connection over to ws_connection.cpp.
 
 #include "api/http_server_impl.hpp"
 
@@ -12,7 +12,7 @@
 #include "api/slow_work.hpp"
 #include "api/web_base_path.hpp"
 #include "api/worker_dispatch.hpp"
-#include "api/ws_session.hpp"
+#include "api/ws_connection.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/use_awaitable.hpp>

@@ -13,7 +13,7 @@
 #include "core/settings.hpp"
 #include "engine/engine.hpp"
 #include "events/event_bus.hpp"
-#include "plugins/plugin_registry.hpp"
+#include "plugin_host/plugin_registry.hpp"
 #include "store/store.hpp"
 
 #include <memory>
@@ -56,7 +56,7 @@ class LocalStack {
   // Declaration order is destruction order reversed: the engine goes before the pool
   // and bus it uses, the plugins after every instance, the database last.
   std::unique_ptr<store::Store> db_;
-  plugins::PluginRegistry registry_;
+  plugin_host::PluginRegistry registry_;
   core::ThreadPool pool_;
   events::EventBus bus_;
   std::unique_ptr<engine::Engine> engine_;

@@ -112,7 +112,7 @@ json::array strings(const std::vector<std::string>& items) {
 }  // namespace
 
 BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a,
-                                  std::vector<plugins::BackendEvent>& events, const std::optional<ForcedEnd>& forced) {
+                                  std::vector<plugin_host::BackendEvent>& events, const std::optional<ForcedEnd>& forced) {
   BatchOutcome out;
   auto run = detail::load_run(c, a.run_id);
   if (!run) return out;  // deleted meanwhile: nothing to record

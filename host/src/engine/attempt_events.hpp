@@ -10,7 +10,7 @@
 #include "engine/child_resume_limits.hpp"
 #include "engine/task_prompt.hpp"
 #include "engine/requests.hpp"
-#include "plugins/backend_session.hpp"
+#include "plugin_host/backend_instance.hpp"
 
 #include <optional>
 #include <string>
@@ -80,6 +80,6 @@ struct BatchOutcome {
 /// Applies `events` (in arrival order) for the attempt; `forced` ends the attempt
 /// without a terminal event from the backend.
 BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& attempt,
-                                  std::vector<plugins::BackendEvent>& events, const std::optional<ForcedEnd>& forced);
+                                  std::vector<plugin_host::BackendEvent>& events, const std::optional<ForcedEnd>& forced);
 
 }  // namespace agentry::engine

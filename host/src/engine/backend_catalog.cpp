@@ -1,7 +1,7 @@
 #include "engine/backend_catalog.hpp"
 
 #include "core/run.hpp"
-#include "plugins/plugin_registry.hpp"
+#include "plugin_host/plugin_registry.hpp"
 
 namespace agentry::engine {
 

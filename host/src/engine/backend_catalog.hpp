@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace agentry::plugins {
+namespace agentry::plugin_host {
 class PluginRegistry;
 }
 
@@ -13,13 +13,13 @@ namespace agentry::engine {
 
 class BackendCatalog {
  public:
-  explicit BackendCatalog(const plugins::PluginRegistry& registry) : registry_(registry) {}
+  explicit BackendCatalog(const plugin_host::PluginRegistry& registry) : registry_(registry) {}
   bool has(const std::string& name) const;
   std::vector<std::string> names() const;
-  const plugins::PluginRegistry& registry() const { return registry_; }
+  const plugin_host::PluginRegistry& registry() const { return registry_; }
 
  private:
-  const plugins::PluginRegistry& registry_;
+  const plugin_host::PluginRegistry& registry_;
 };
 
 }  // namespace agentry::engine

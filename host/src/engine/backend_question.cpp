@@ -1,7 +1,7 @@
 #include "engine/backend_question.hpp"
 
 #include "core/log.hpp"
-#include "plugins/plugin_registry.hpp"
+#include "plugin_host/plugin_registry.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -17,11 +17,11 @@ namespace {
 
 /// What the asked instance reaches: its answer, its callback requests, its logs. Events
 /// are dropped: an ask must leave the run's history as it was.
-class QuestionSink final : public plugins::BackendEventSink {
+class QuestionSink final : public plugin_host::BackendEventSink {
  public:
   QuestionSink(std::string ask_id, std::string backend) : ask_id_(std::move(ask_id)), backend_(std::move(backend)) {}
 
-  bool offer(plugins::BackendEvent event) override {
+  bool offer(plugin_host::BackendEvent event) override {
     if (!warned_events_) {
       warned_events_ = true;
       core::log_warn("backend emitted events while answering a question; they are dropped",
@@ -51,7 +51,7 @@ class QuestionSink final : public plugins::BackendEventSink {
   }
 
   /// Waits for the answer, running callback requests on this thread; nullopt at the deadline.
-  std::optional<json::object> wait(plugins::BackendSession& session, std::chrono::steady_clock::time_point deadline) {
+  std::optional<json::object> wait(plugin_host::BackendInstance& session, std::chrono::steady_clock::time_point deadline) {
     std::unique_lock lock(mutex_);
     for (;;) {
       if (!changed_.wait_until(lock, deadline, [&] { return answer_.has_value() || callback_; })) return std::nullopt;
@@ -85,7 +85,7 @@ const char* to_string(QuestionOutcome outcome) {
   return "backend_error";
 }
 
-QuestionResult put_question(const plugins::PluginRegistry& plugins, const BackendQuestion& q) {
+QuestionResult put_question(const plugin_host::PluginRegistry& plugins, const BackendQuestion& q) {
   QuestionResult result;
   const auto deadline = std::chrono::steady_clock::now() + q.timeout;
   // The sink outlives the session: destroying the instance joins every thread that

@@ -11,7 +11,7 @@
 #include <chrono>
 #include <string>
 
-namespace agentry::plugins {
+namespace agentry::plugin_host {
 class PluginRegistry;
 }
 
@@ -34,7 +34,7 @@ struct QuestionResult {
 };
 
 /// Never fails: every way it can go wrong is an outcome with its reason.
-QuestionResult put_question(const plugins::PluginRegistry& plugins, const BackendQuestion& question);
+QuestionResult put_question(const plugin_host::PluginRegistry& plugins, const BackendQuestion& question);
 
 const char* to_string(QuestionOutcome outcome);
 

@@ -105,7 +105,7 @@ struct DeletedTask {
 /// What the engine works with; all outlive it.
 struct EngineServices {
   store::Store& db;
-  const plugins::PluginRegistry& plugins;
+  const plugin_host::PluginRegistry& plugins;
   core::ThreadPool& pool;
   events::EventBus& bus;
 };

@@ -7,7 +7,7 @@
 #include "engine/mutation_support.hpp"
 #include "engine/start_config.hpp"
 #include "events/event_bus.hpp"
-#include "plugins/plugin_registry.hpp"
+#include "plugin_host/plugin_registry.hpp"
 #include "store/store.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
@@ -65,7 +65,7 @@ void LiveRun::launch() {
       self->end_by_host("error", session.error().message);
       return;
     }
-    self->session_ = std::move(*session);
+    self->backend_ = std::move(*session);
     self->start_attempt(self->spec_.prompt);
   });
 }
@@ -93,7 +93,7 @@ void LiveRun::start_attempt(const std::string& original_prompt) {
     }
     if (result.prompt) prompt = *result.prompt;
   }
-  plugins::StartRequest request;
+  plugin_host::StartRequest request;
   request.run_id = run.id;
   request.session_id = run.id + "/s" + std::to_string(spec_.session_index);
   request.session_index = static_cast<std::uint32_t>(spec_.session_index);
@@ -106,7 +106,7 @@ void LiveRun::start_attempt(const std::string& original_prompt) {
   request.resume_token = spec_.run.backend_session_id;
   request.env = spec_.env;
   if (attempt_.adopting) {
-    if (auto adopted = session_->adopt(request); !adopted) {
+    if (auto adopted = backend_->adopt(request); !adopted) {
       // CONFLICT: not this run (a Codex stdio run: its app-server died with the old
       // daemon), which ends as any orphaned run does. Anything else is the backend's error.
       if (adopted.error().code == core::ErrorCode::conflict)
@@ -119,14 +119,14 @@ void LiveRun::start_attempt(const std::string& original_prompt) {
                                  "' could not take over the run after the restart: " + adopted.error().message);
       return;
     }
-  } else if (auto started = session_->start(request); !started) {
+  } else if (auto started = backend_->start(request); !started) {
     end_by_host("error", "backend '" + run.frozen.backend + "' refused to start: " + started.error().message);
     return;
   }
   // An interrupt that came before the instance existed (a shutdown racing the launch)
   // still applies; its grace timer is already running.
   if (interrupting_)
-    if (auto ok = session_->interrupt(interrupt_reason_); !ok)
+    if (auto ok = backend_->interrupt(interrupt_reason_); !ok)
       core::log_warn("backend interrupt failed", {{"runId", run_id()}, {"error", ok.error().message}});
   // timeoutSec bounds each attempt: a retry gets a fresh allowance.
   if (run.frozen.timeout_sec > 0) {
@@ -159,8 +159,8 @@ void LiveRun::interrupt(const std::string& reason, StopCause cause) {
     }
     self->interrupt_reason_ = reason;
     if (cause == StopCause::daemon_exit && self->try_detach(reason)) return;
-    if (self->session_) {
-      if (auto ok = self->session_->interrupt(reason); !ok)
+    if (self->backend_) {
+      if (auto ok = self->backend_->interrupt(reason); !ok)
         core::log_warn("backend interrupt failed", {{"runId", self->run_id()}, {"error", ok.error().message}});
     }
     self->arm_interrupt_grace();
@@ -168,8 +168,8 @@ void LiveRun::interrupt(const std::string& reason, StopCause cause) {
 }
 
 bool LiveRun::try_detach(const std::string& reason) {
-  if (!session_) return false;
-  if (auto detached = session_->detach(reason); !detached) return false;
+  if (!backend_) return false;
+  if (auto detached = backend_->detach(reason); !detached) return false;
   attempt_.detach_requested = true;
   detached_ = true;
   core::log_info("detached from a run its agent goes on with",
@@ -186,7 +186,7 @@ void LiveRun::arm_interrupt_grace() {
       std::lock_guard lock(self->mutex_);
       if (self->finished_) return;
     }
-    if (self->session_) self->session_->poison();
+    if (self->backend_) self->backend_->poison();
     const std::string grace = std::to_string(self->services_.interrupt_grace.count()) + " ms";
     if (self->attempt_.detach_requested) {
       core::log_error("backend did not let go of a detached attempt; ending it (policy 8)", {{"runId", self->run_id()}});
@@ -205,7 +205,7 @@ bool LiveRun::wait_finished(std::chrono::milliseconds timeout) {
   return finished_cv_.wait_for(lock, timeout, [this] { return handed_off_; });
 }
 
-bool LiveRun::offer(plugins::BackendEvent event) {
+bool LiveRun::offer(plugin_host::BackendEvent event) {
   // The live view never reaches the writer or the timeline: only the latest frame is
   // kept, and viewers skip to it (events/browser_frames.hpp).
   if (event.kind == "browser.frame") {
@@ -238,12 +238,12 @@ void LiveRun::on_log(int severity, std::string message, int policy) {
 
 void LiveRun::on_callback_requested() {
   strand_.post([self = shared_from_this()] {
-    if (self->session_) self->session_->on_callback();
+    if (self->backend_) self->backend_->on_callback();
   });
 }
 
 void LiveRun::pump() {
-  std::vector<plugins::BackendEvent> batch;
+  std::vector<plugin_host::BackendEvent> batch;
   {
     std::lock_guard lock(mutex_);
     while (!queue_.empty() && batch.size() < max_batch) {
@@ -286,16 +286,16 @@ core::Result<void> LiveRun::answer_approval(const std::string& approval_id, cons
   const int attempt = attempt_.attempt_number;
   strand_.post([self = shared_from_this(), answered = std::move(answered), decision, attempt]() mutable {
     core::Result<void> sent = core::fail(core::ErrorCode::conflict, "the attempt has ended");
-    if (self->session_ && self->attempt_.attempt_number == attempt) {
+    if (self->backend_ && self->attempt_.attempt_number == attempt) {
       const std::string input_id = "approval-answer-" + std::to_string(++self->next_input_);
       const std::string payload =
           json::serialize(json::object{{"approvalId", answered.approval_id}, {"decision", decision}});
-      sent = self->session_->send_input(plugins::InputKind::approval, input_id, payload);
+      sent = self->backend_->send_input(plugin_host::InputKind::approval, input_id, payload);
     }
     if (sent) return;
     core::log_warn("backend did not take an approval answer",
                    {{"runId", self->run_id()}, {"approvalId", answered.approval_id}, {"error", sent.error().message}});
-    const bool still_asking = self->session_ && self->attempt_.attempt_number == attempt;
+    const bool still_asking = self->backend_ && self->attempt_.attempt_number == attempt;
     const std::string run_id = self->run_id();
     auto audited = self->services_.db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
       detail::append_audit(c, run_id, "run.approval_answer_failed", Actor{"daemon"},
@@ -315,7 +315,7 @@ core::Result<void> LiveRun::answer_approval(const std::string& approval_id, cons
   return core::ok();
 }
 
-bool LiveRun::track_approvals(const std::vector<plugins::BackendEvent>& batch) {
+bool LiveRun::track_approvals(const std::vector<plugin_host::BackendEvent>& batch) {
   bool any = false;
   for (const auto& event : batch) {
     if (event.kind != "approval.request") continue;
@@ -337,7 +337,7 @@ bool LiveRun::track_approvals(const std::vector<plugins::BackendEvent>& batch) {
 
 void LiveRun::end_by_host(std::string outcome, std::string message, std::string adoption_reason) {
   // Whatever the backend still had queued is written first, then the forced end.
-  std::vector<plugins::BackendEvent> rest;
+  std::vector<plugin_host::BackendEvent> rest;
   {
     std::lock_guard lock(mutex_);
     if (finished_) return;
@@ -347,7 +347,7 @@ void LiveRun::end_by_host(std::string outcome, std::string message, std::string 
   write_batch(std::move(rest), ForcedEnd{std::move(outcome), std::move(message), std::move(adoption_reason)});
 }
 
-void LiveRun::write_batch(std::vector<plugins::BackendEvent> batch, std::optional<ForcedEnd> forced) {
+void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::optional<ForcedEnd> forced) {
   {
     std::lock_guard lock(mutex_);
     if (finished_) return;
@@ -473,7 +473,7 @@ void LiveRun::mark_finished(std::optional<NextSession> next) {
     finished_ = true;
     queue_.clear();
   }
-  session_.reset();  // destroy(): joins the plugin's threads (unless poisoned)
+  backend_.reset();  // destroy(): joins the plugin's threads (unless poisoned)
   // The hand-off to a queued-message session comes first, so whoever waited for this
   // session finds its successor already registered.
   if (on_finished_) on_finished_(*this, std::move(next));

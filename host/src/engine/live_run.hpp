@@ -15,7 +15,7 @@
 #include "core/run.hpp"
 #include "engine/attempt_events.hpp"
 #include "engine/hook_runner.hpp"
-#include "plugins/backend_session.hpp"
+#include "plugin_host/backend_instance.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -30,7 +30,7 @@
 namespace agentry::events {
 class EventBus;
 }
-namespace agentry::plugins {
+namespace agentry::plugin_host {
 class PluginRegistry;
 }
 namespace agentry::store {
@@ -43,7 +43,7 @@ class Attachments;
 
 struct LiveRunServices {
   store::Store& db;
-  const plugins::PluginRegistry& plugins;
+  const plugin_host::PluginRegistry& plugins;
   core::ThreadPool& pool;
   events::EventBus& bus;
   /// How long a backend has to end an attempt after interrupt() (plugin obligation 8).
@@ -83,7 +83,7 @@ struct LaunchSpec {
 /// detached instead of interrupted.
 enum class StopCause { user_abort, shutdown, timeout, daemon_exit };
 
-class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from_this<LiveRun> {
+class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_from_this<LiveRun> {
  public:
   static constexpr std::size_t queue_limit = 4096;
   /// Told when the session is over, with the session that delivers queued messages, if any.
@@ -114,7 +114,7 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   bool wait_finished(std::chrono::milliseconds timeout);
 
   // BackendEventSink
-  bool offer(plugins::BackendEvent event) override;
+  bool offer(plugin_host::BackendEvent event) override;
   void on_log(int severity, std::string message, int policy) override;
   void on_callback_requested() override;
 
@@ -126,7 +126,7 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   void pump();
   /// `adoption_reason`: why an adopting attempt could not take over (audit reason).
   void end_by_host(std::string outcome, std::string message, std::string adoption_reason = "adopt_failed");
-  void write_batch(std::vector<plugins::BackendEvent> batch, std::optional<ForcedEnd> forced);
+  void write_batch(std::vector<plugin_host::BackendEvent> batch, std::optional<ForcedEnd> forced);
   void mark_finished(std::optional<NextSession> next);
   /// Runs the run's hooks of one phase (engine/hook_runner.hpp) on the strand and
   /// records what they did; the result says whether one stopped the run.
@@ -141,20 +141,20 @@ class LiveRun : public plugins::BackendEventSink, public std::enable_shared_from
   void end_for_cancelled_hook(const std::string& message);
   /// After a batch committed: approval requests in it now wait for an answer. True
   /// when there were any.
-  bool track_approvals(const std::vector<plugins::BackendEvent>& batch);
+  bool track_approvals(const std::vector<plugin_host::BackendEvent>& batch);
 
   LiveRunServices services_;
   LaunchSpec spec_;
   AttemptContext attempt_;  // the current attempt; touched on the strand only
   core::Strand strand_;
   OnFinished on_finished_;
-  std::unique_ptr<plugins::BackendSession> session_;  // touched on the strand only
+  std::unique_ptr<plugin_host::BackendInstance> backend_;  // touched on the strand only
   core::TimerHandle timeout_timer_;
   core::TimerHandle grace_timer_;
 
   mutable std::mutex mutex_;
   std::condition_variable finished_cv_;
-  std::deque<plugins::BackendEvent> queue_;
+  std::deque<plugin_host::BackendEvent> queue_;
   bool pump_scheduled_ = false;
   bool finished_ = false;   // the session ended: events are dropped, no attempt starts
   bool handed_off_ = false;  // ... and on_finished_ returned: waiters may go on

@@ -3,7 +3,7 @@
 #include "core/log.hpp"
 #include "engine/lineage.hpp"
 #include "engine/run_tokens.hpp"
-#include "plugins/plugin_registry.hpp"
+#include "plugin_host/plugin_registry.hpp"
 #include "store/store.hpp"
 
 

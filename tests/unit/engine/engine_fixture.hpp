@@ -5,7 +5,7 @@
 #include "engine/engine.hpp"
 #include "engine/scheduler.hpp"
 #include "events/event_bus.hpp"
-#include "plugins/plugin_registry.hpp"
+#include "plugin_host/plugin_registry.hpp"
 #include "sqlite_store/sqlite_store.hpp"
 
 #include <gtest/gtest.h>
@@ -34,7 +34,7 @@ class EngineTest : public ::testing::Test {
   std::filesystem::path config_dir_;
   std::filesystem::path work_dir_;
   std::unique_ptr<sqlite_store::SqliteStore> db_;
-  plugins::PluginRegistry plugins_;
+  plugin_host::PluginRegistry plugins_;
   core::ThreadPool pool_{2};
   events::EventBus bus_;
   std::unique_ptr<Engine> engine_;

@@ -1,4 +1,4 @@
-#include "api/ws_session.hpp"
+#include "api/ws_connection.hpp"
 
 #include "api/byte_streams.hpp"
 #include "api/coalescing_stream.hpp"

@@ -1,4 +1,4 @@
-#include "plugins/plugin_backend_session.hpp"
+#include "plugin_host/plugin_backend_instance.hpp"
 
 #include "agentry/plugin/ext/ask.h"
 #include "agentry/plugin/ext/detach.h"
@@ -14,7 +14,7 @@
 #include <shared_mutex>
 #include <vector>
 
-namespace agentry::plugins {
+namespace agentry::plugin_host {
 namespace {
 
 /// The timeline kind of an ABI event type: the host's name for it from here on.
@@ -205,13 +205,13 @@ void keep_forever(std::shared_ptr<PluginLibrary> library, const agentry_backend_
   kept->push_back({std::move(library), instance, channel});
 }
 
-class PluginBackendSession final : public BackendSession {
+class PluginBackendInstance final : public BackendInstance {
  public:
-  PluginBackendSession(std::shared_ptr<PluginLibrary> library, const BackendDescriptor& backend,
+  PluginBackendInstance(std::shared_ptr<PluginLibrary> library, const BackendDescriptor& backend,
                        BackendEventSink& sink)
       : library_(std::move(library)), backend_id_(backend.id), channel_(std::make_unique<HostChannel>(sink)) {}
 
-  ~PluginBackendSession() override {
+  ~PluginBackendInstance() override {
     if (!instance_) return;
     if (poisoned_) {
       core::log_error("leaking a misbehaving backend instance instead of destroying it (policy 8)",
@@ -342,12 +342,12 @@ class PluginBackendSession final : public BackendSession {
 }  // namespace
 
 
-core::Result<std::unique_ptr<BackendSession>> create_plugin_session(std::shared_ptr<PluginLibrary> library,
+core::Result<std::unique_ptr<BackendInstance>> create_plugin_session(std::shared_ptr<PluginLibrary> library,
                                                                     const BackendDescriptor& backend,
                                                                     BackendEventSink& sink) {
-  auto session = std::make_unique<PluginBackendSession>(std::move(library), backend, sink);
+  auto session = std::make_unique<PluginBackendInstance>(std::move(library), backend, sink);
   if (auto created = session->create(backend); !created) return created.failure();
-  return std::unique_ptr<BackendSession>(std::move(session));
+  return std::unique_ptr<BackendInstance>(std::move(session));
 }
 
-}  // namespace agentry::plugins
+}  // namespace agentry::plugin_host

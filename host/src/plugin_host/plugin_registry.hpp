@@ -7,8 +7,8 @@
 // A second library declaring an id that is already loaded is reported as a load error.
 
 #include "core/result.hpp"
-#include "plugins/backend_session.hpp"
-#include "plugins/plugin_library.hpp"
+#include "plugin_host/backend_instance.hpp"
+#include "plugin_host/plugin_library.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace agentry::plugins {
+namespace agentry::plugin_host {
 
 struct LoadError {
   std::string path;
@@ -54,7 +54,7 @@ class PluginRegistry {
   std::vector<LoadedBackend> backends() const;
   std::vector<LoadError> errors() const;
 
-  core::Result<std::unique_ptr<BackendSession>> create(const std::string& backend_id, BackendEventSink& sink) const;
+  core::Result<std::unique_ptr<BackendInstance>> create(const std::string& backend_id, BackendEventSink& sink) const;
 
  private:
   mutable std::mutex mutex_;
@@ -63,4 +63,4 @@ class PluginRegistry {
   std::vector<LoadError> errors_;
 };
 
-}  // namespace agentry::plugins
+}  // namespace agentry::plugin_host

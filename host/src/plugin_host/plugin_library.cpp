@@ -1,11 +1,11 @@
-#include "plugins/plugin_library.hpp"
+#include "plugin_host/plugin_library.hpp"
 
 #include "agentry/plugin/plugin.h"
 #include "core/log.hpp"
 
 #include <boost/dll/shared_library.hpp>
 
-namespace agentry::plugins {
+namespace agentry::plugin_host {
 namespace {
 
 std::string version_text(const agentry_version_t& v) {
@@ -89,4 +89,4 @@ core::Result<std::shared_ptr<PluginLibrary>> PluginLibrary::load(const std::file
   return lib;
 }
 
-}  // namespace agentry::plugins
+}  // namespace agentry::plugin_host

@@ -1,6 +1,6 @@
 #pragma once
 // The host's one C++ view of a live backend instance. Today it wraps an in-process
-// plugin instance (plugin_backend_session.cpp); a later out-of-process transport (a
+// plugin instance (plugin_backend_instance.cpp); a later out-of-process transport (a
 // keeper process that loads the same .so) is another implementation of this interface.
 //
 // Every member is called on the run's serialized control context (its strand). Events
@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-namespace agentry::plugins {
+namespace agentry::plugin_host {
 
 /// A plugin's event in the host's own terms, translated once at the ABI boundary
-/// (plugin_backend_session.cpp): nothing above host/src/plugins sees an ABI number.
+/// (plugin_backend_instance.cpp): nothing above host/src/plugin_host sees an ABI number.
 struct BackendEvent {
   /// The timeline kind: "message.delta", "tool.started", "session.checkpoint",
   /// "attempt.finished", ... ("event.<n>" for a type from a newer ABI minor).
@@ -46,7 +46,7 @@ class BackendEventSink {
   virtual void on_log(int severity, std::string message, int policy) = 0;
   /// [any thread] The plugin asked for on_callback() on the control context.
   virtual void on_callback_requested() = 0;
-  /// [any thread] The answer to a question put with BackendSession::ask() (ext/ask.h):
+  /// [any thread] The answer to a question put with BackendInstance::ask() (ext/ask.h):
   /// {"answer", "usage"?} or {"error"}. False when no such question waits for one.
   virtual bool on_answer(const std::string& ask_id, boost::json::object answer) {
     static_cast<void>(ask_id);
@@ -69,12 +69,12 @@ struct StartRequest {
 
 enum class InputKind { message = 1, approval = 2 };
 
-class BackendSession {
+class BackendInstance {
  public:
   /// Destroys the instance unless poisoned (then it is deliberately leaked, with the
   /// host table it calls: its threads may still be running, and find the table cut off
   /// from the sink instead of freed memory).
-  virtual ~BackendSession() = default;
+  virtual ~BackendInstance() = default;
   virtual core::Result<void> start(const StartRequest& request) = 0;
   virtual core::Result<void> send_input(InputKind kind, const std::string& input_id, const std::string& payload) = 0;
   virtual core::Result<void> interrupt(const std::string& reason) = 0;
@@ -95,4 +95,4 @@ class BackendSession {
   virtual const std::string& backend_id() const = 0;
 };
 
-}  // namespace agentry::plugins
+}  // namespace agentry::plugin_host

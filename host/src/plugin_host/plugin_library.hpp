@@ -15,7 +15,7 @@ struct agentry_plugin_entry;
 struct agentry_backend_factory;
 struct agentry_backend_descriptor;
 
-namespace agentry::plugins {
+namespace agentry::plugin_host {
 
 struct BackendDescriptor {
   std::string id;
@@ -59,4 +59,4 @@ class PluginLibrary {
   bool initialized_ = false;
 };
 
-}  // namespace agentry::plugins
+}  // namespace agentry::plugin_host

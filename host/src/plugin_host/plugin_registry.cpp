@@ -1,14 +1,14 @@
-#include "plugins/plugin_registry.hpp"
+#include "plugin_host/plugin_registry.hpp"
 
 #include "core/log.hpp"
-#include "plugins/plugin_backend_session.hpp"
+#include "plugin_host/plugin_backend_instance.hpp"
 
 #include <agentry/plugin/backend.h>
 
 #include <algorithm>
 #include <cstdlib>
 
-namespace agentry::plugins {
+namespace agentry::plugin_host {
 namespace fs = std::filesystem;
 
 PluginRegistry::~PluginRegistry() {
@@ -111,7 +111,7 @@ std::vector<LoadError> PluginRegistry::errors() const {
   return errors_;
 }
 
-core::Result<std::unique_ptr<BackendSession>> PluginRegistry::create(const std::string& backend_id,
+core::Result<std::unique_ptr<BackendInstance>> PluginRegistry::create(const std::string& backend_id,
                                                                      BackendEventSink& sink) const {
   LoadedBackend backend;
   {
@@ -124,4 +124,4 @@ core::Result<std::unique_ptr<BackendSession>> PluginRegistry::create(const std::
   return create_plugin_session(backend.library, backend.descriptor, sink);
 }
 
-}  // namespace agentry::plugins
+}  // namespace agentry::plugin_host
