@@ -148,12 +148,7 @@ net::awaitable<std::string> ByteStreams::download(json::value id, json::object p
   if (auto ok = check_stream_scope(*run_id, scope_run_id_); !ok) co_return answer_error(id, ok.error(), method);
   auto attachment_id = body.required_string("attachmentId");
   if (!attachment_id) co_return answer_error(id, attachment_id.error(), method);
-  if (streams_.size() + opening_ >= limits_.max_streams)
-    co_return answer_error(id, stream_error(core::ErrorCode::conflict,
-                                            "at most " + std::to_string(limits_.max_streams) +
-                                                " active streams per connection; finish or cancel one first",
-                                            {{"limit", limits_.max_streams}}),
-                           method);
+  if (auto refused = stream_limit_refusal()) co_return answer_error(id, std::move(*refused), method);
   ++opening_;
   OpenedFile opened = co_await open_download(workers_, engine_.attachments(), *run_id, *attachment_id);
   --opening_;

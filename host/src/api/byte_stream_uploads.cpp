@@ -181,12 +181,7 @@ net::awaitable<std::string> ByteStreams::upload_open(json::value id, json::objec
                                             " bytes (25 MiB)",
                                         {{"limit", core::max_attachment_bytes}, {"size", **size}}),
                            method);
-  if (streams_.size() + opening_ >= limits_.max_streams)
-    co_return answer_error(id, stream_error(core::ErrorCode::conflict,
-                                            "at most " + std::to_string(limits_.max_streams) +
-                                                " active streams per connection; finish or cancel one first",
-                                            {{"limit", limits_.max_streams}}),
-                           method);
+  if (auto refused = stream_limit_refusal()) co_return answer_error(id, std::move(*refused), method);
   ++opening_;
   Opened opened = co_await begin_upload(workers_, engine_.attachments(), *run_id);
   --opening_;

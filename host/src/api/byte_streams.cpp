@@ -147,4 +147,12 @@ net::awaitable<std::string> ByteStreams::call(json::value id, std::string method
   co_return co_await download(std::move(id), std::move(params));
 }
 
+std::optional<core::Error> ByteStreams::stream_limit_refusal() const {
+  if (streams_.size() + opening_ < limits_.max_streams) return std::nullopt;
+  return stream_error(core::ErrorCode::conflict,
+                      "at most " + std::to_string(limits_.max_streams) +
+                          " active streams per connection; finish or cancel one first",
+                      {{"limit", limits_.max_streams}});
+}
+
 }  // namespace agentry::api

@@ -25,6 +25,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace agentry::api {
@@ -72,6 +73,8 @@ class ByteStreams : public std::enable_shared_from_this<ByteStreams> {
   void pump_writes(const std::shared_ptr<Stream>& s);
   void pump_reads(const std::shared_ptr<Stream>& s);
   void start_idle_timer();
+  /// CONFLICT once this connection has max_streams open (or opening); nullopt otherwise.
+  std::optional<core::Error> stream_limit_refusal() const;
   boost::asio::awaitable<std::string> upload_open(boost::json::value id, boost::json::object params);
   boost::asio::awaitable<std::string> upload_finish(boost::json::value id, boost::json::object params);
   boost::asio::awaitable<std::string> download(boost::json::value id, boost::json::object params);
