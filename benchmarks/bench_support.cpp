@@ -37,7 +37,7 @@ BenchEnvironment::BenchEnvironment(const std::string& name, bool synchronous_ful
   }
   db_ = std::move(*db);
   engine_ = std::make_unique<engine::Engine>(
-      engine::EngineServices{*db_, plugins_, pool_, bus_}, engine::EngineConfig{root_ / "config", root_ / "home", "daemon-" + std::to_string(::getpid()) + "-bench"});
+      engine::EngineServices{*db_, plugins_, pool_, bus_, blocking_}, engine::EngineConfig{root_ / "config", root_ / "home", "daemon-" + std::to_string(::getpid()) + "-bench"});
 }
 
 BenchEnvironment::~BenchEnvironment() {

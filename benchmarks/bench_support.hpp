@@ -2,6 +2,7 @@
 // Shared set-up for benchmarks: a real config dir, a real SQLite file and an engine,
 // in a temp directory removed at exit.
 
+#include "core/blocking_pool.hpp"
 #include "core/executor.hpp"
 #include "engine/engine.hpp"
 #include "events/event_bus.hpp"
@@ -33,6 +34,7 @@ class BenchEnvironment {
   plugin_host::PluginRegistry plugins_;
   core::ThreadPool pool_{2};
   events::EventBus bus_;
+  core::BlockingPool blocking_{4};
   std::unique_ptr<engine::Engine> engine_;
 };
 

@@ -36,11 +36,12 @@ core::Result<std::unique_ptr<LocalStack>> LocalStack::open(const Paths& paths, c
 
 LocalStack::LocalStack(const Paths& paths, const core::Settings& settings, std::unique_ptr<store::Store> db,
                        api::DaemonInfo info, bool per_run_tokens)
-    : db_(std::move(db)), pool_(4) {
+    : db_(std::move(db)), pool_(4), blocking_(static_cast<std::size_t>(settings.blocking_threads)) {
   registry_.load_all(plugin_host::PluginRegistry::default_search_path(paths.config_dir));
   auto config = engine_config(paths, settings, info.daemon_instance_id);
   config.per_run_tokens = per_run_tokens;
-  engine_ = std::make_unique<engine::Engine>(engine::EngineServices{*db_, registry_, pool_, bus_}, std::move(config));
+  engine_ = std::make_unique<engine::Engine>(engine::EngineServices{*db_, registry_, pool_, bus_, blocking_},
+                                             std::move(config));
   context_ = std::make_unique<api::ApiContext>(api::ApiContext{*engine_, std::move(info), paths.web_dir, ""});
   operations_ = api::make_operations(*context_);
 }

@@ -1,12 +1,14 @@
 #pragma once
 // Everything that runs agents in this process, built in one place for `agentry serve`
 // and the embedded CLI: the store at $AGENTRY_HOME/agentry.db, the backend plugins
-// from the default search path, a thread pool, the event bus, the engine (with this
-// process's controller id), the API context and the operations table.
+// from the default search path, a thread pool for strands and timers, a blocking pool for
+// hooks and git (core/blocking_pool.hpp), the event bus, the engine (with this process's
+// controller id), the API context and the operations table.
 
 #include "api/api_context.hpp"
 #include "api/operations.hpp"
 #include "cli/paths.hpp"
+#include "core/blocking_pool.hpp"
 #include "core/executor.hpp"
 #include "core/repeating_task.hpp"
 #include "core/result.hpp"
@@ -53,12 +55,14 @@ class LocalStack {
   LocalStack(const Paths& paths, const core::Settings& settings, std::unique_ptr<store::Store> db,
              api::DaemonInfo info, bool per_run_tokens);
 
-  // Declaration order is destruction order reversed: the engine goes before the pool
-  // and bus it uses, the plugins after every instance, the database last.
+  // Declaration order is destruction order reversed: the engine goes before the pools
+  // and bus it uses, the blocking pool (whose last jobs post to the pool's strands and
+  // publish on the bus) before those, the plugins after every instance, the database last.
   std::unique_ptr<store::Store> db_;
   plugin_host::PluginRegistry registry_;
   core::ThreadPool pool_;
   events::EventBus bus_;
+  core::BlockingPool blocking_;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<core::RepeatingTask> owner_sweep_;
   std::unique_ptr<core::RepeatingTask> foreign_watch_;

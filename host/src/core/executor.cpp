@@ -1,8 +1,18 @@
 #include "core/executor.hpp"
 
+#include "core/blocking_pool.hpp"
+
 #include <algorithm>
+#include <cassert>
 
 namespace agentry::core {
+namespace {
+
+/// The strand whose task this thread is running, if any: run_blocking() may hold only
+/// the strand it is called from.
+thread_local const void* current_strand = nullptr;
+
+}  // namespace
 
 class TimerQueue {
  public:
@@ -139,6 +149,40 @@ TimerHandle Strand::post_after(std::chrono::milliseconds delay, Work task) {
   return state_->pool.post_after(delay, [strand = *this, task = std::move(task)]() mutable { strand.post(std::move(task)); });
 }
 
+void Strand::run_blocking(BlockingPool& pool, Work blocking, Work then) {
+  if (current_strand != state_.get()) {
+    post([strand = *this, &pool, blocking = std::move(blocking), then = std::move(then)]() mutable {
+      strand.run_blocking(pool, std::move(blocking), std::move(then));
+    });
+    return;
+  }
+  assert(!state_->step && "one run_blocking() per strand task");
+  state_->step = Step{&pool, std::move(blocking), std::move(then)};
+}
+
+void Strand::hand_off(const std::shared_ptr<State>& state) {
+  Step step = std::move(*state->step);
+  state->step.reset();  // before the post: the continuation may ask for the next step
+  step.pool->post([state, blocking = std::move(step.blocking), then = std::move(step.then)]() mutable {
+    try {
+      blocking();
+    } catch (...) {
+      resume(state, std::move(then));  // the strand must not stay held
+      throw;                           // BlockingPool logs it
+    }
+    resume(state, std::move(then));
+  });
+}
+
+void Strand::resume(const std::shared_ptr<State>& state, Work then) {
+  {
+    std::lock_guard lock(state->mutex);
+    state->queue.push_front(std::move(then));
+  }
+  // `running` stayed set through the step, so no other drain can have started.
+  state->pool.post([state] { drain(state); });
+}
+
 void Strand::drain(const std::shared_ptr<State>& state) {
   // Run a bounded number of tasks, then yield the thread so one busy strand cannot
   // starve the others; the rest continue in a fresh pool task.
@@ -153,7 +197,16 @@ void Strand::drain(const std::shared_ptr<State>& state) {
       task = std::move(state->queue.front());
       state->queue.pop_front();
     }
+    const void* outer = current_strand;
+    current_strand = state.get();
     task();
+    current_strand = outer;
+    if (state->step) {
+      // The task handed a blocking step over: the strand waits for it, and resume()
+      // drains on. Nothing of this task runs any more, so the step may start.
+      hand_off(state);
+      return;
+    }
   }
   state->pool.post([state] { drain(state); });
 }

@@ -4,6 +4,9 @@
 //
 // A Strand runs its tasks one at a time, in post order, on any pool thread: the same
 // guarantee as an Asio strand. Tasks posted to a strand keep it alive until they ran.
+// A strand's task never waits on a child, a hook or git: it hands that part to the
+// BlockingPool (core/blocking_pool.hpp) with run_blocking() and the strand resumes when
+// it is done, so the pool's few threads stay free for every other strand and timer.
 
 #include <chrono>
 #include <condition_variable>
@@ -14,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -25,6 +29,7 @@ using Work = std::function<void()>;
 /// lock, both when it fires and when it is cancelled: a task may hold the last
 /// reference to an object whose destructor cancels other timers.
 class TimerQueue;
+class BlockingPool;
 
 /// Cancels a delayed task that has not started yet, and releases what the task holds
 /// at once. Copyable; cancel() is idempotent and safe after the pool is gone.
@@ -71,16 +76,37 @@ class Strand {
   explicit Strand(ThreadPool& pool);
   void post(Work task);
   TimerHandle post_after(std::chrono::milliseconds delay, Work task);
+  /// From a task running on this strand: runs `blocking` on `pool`, then `then` on this
+  /// strand, and nothing else of the strand in between. Tasks posted meanwhile (events,
+  /// timers, interrupts) wait, in order, behind `then`: the strand's sequence is what
+  /// it would be had `blocking` run inline, but no pool thread waits for it. At most
+  /// once per task (`then` may call it again); `blocking` starts once the task has
+  /// returned. Called from anywhere else, the whole step is posted to the strand first.
+  /// `then` runs even if `blocking` throws.
+  void run_blocking(BlockingPool& pool, Work blocking, Work then);
 
  private:
+  struct Step {
+    BlockingPool* pool;
+    Work blocking;
+    Work then;
+  };
   struct State {
     ThreadPool& pool;
     std::mutex mutex;
     std::deque<Work> queue;
-    bool running = false;
+    bool running = false;  // a drain is scheduled or running, or a step is in flight
+    // Set by run_blocking() during a task, taken by the drain that ran the task once it
+    // returned: only the strand's current runner touches it.
+    std::optional<Step> step;
     explicit State(ThreadPool& p) : pool(p) {}
   };
   static void drain(const std::shared_ptr<State>& state);
+  /// After the task that asked for it returned: the step's blocking part goes to its
+  /// pool, and the strand (still `running`) waits for it.
+  static void hand_off(const std::shared_ptr<State>& state);
+  /// The blocking part is done: `then` first, then whatever waited behind it.
+  static void resume(const std::shared_ptr<State>& state, Work then);
 
   std::shared_ptr<State> state_;
 };

@@ -170,6 +170,8 @@ const std::vector<Spec>& specs() {
       whole("AGENTRY_CHILD_RESUME_WINDOW_SEC", "the window of that limit", &Settings::child_resume_window_sec, 1, 86400),
       whole("AGENTRY_MAX_LIVE_CHILDREN", "children a run may have that have not ended", &Settings::max_live_children, 1,
             100000),
+      whole("AGENTRY_BLOCKING_THREADS", "threads for hooks, git and other work that waits",
+            &Settings::blocking_threads, 1, 1024),
       millis("AGENTRY_NOTIFY_POLL_MS", "how often notifications due are looked for", &Settings::notify_poll, 1),
       Spec{"AGENTRY_NOTIFY_BACKOFF_MS", "the waits before a notification's second and third attempts",
            [](Settings& s, std::string_view value) -> Result<void> {

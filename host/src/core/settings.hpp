@@ -51,6 +51,8 @@ struct Settings {
   int child_resume_limit = 6;
   int child_resume_window_sec = 60;
   int max_live_children = 32;
+  /// Threads for work that waits: hooks, libgit2 (core/blocking_pool.hpp).
+  int blocking_threads = 16;
 
   // Background work of a serving daemon.
   std::chrono::milliseconds notify_poll{1000};

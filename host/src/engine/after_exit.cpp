@@ -105,7 +105,7 @@ void settle_session_end(const SessionEnd& end, const HookServices& services, eve
   if (changed || result.any()) bus.run_changed(end.run_id);
 }
 
-HookJobs::HookJobs(core::ThreadPool& pool, HookServices services, events::EventBus& bus)
+HookJobs::HookJobs(core::BlockingPool& pool, HookServices services, events::EventBus& bus)
     : pool_(pool), state_(std::make_shared<HookJobsState>(std::move(services), bus)) {}
 
 HookJobs::~HookJobs() { stop(); }
@@ -170,8 +170,10 @@ void HookJobs::cancel_run(const std::string& run_id, const std::string& reason) 
   for (auto it = from; it != to; ++it) it->second->cancel(reason);
 }
 
+void HookJobs::cancel_all() { state_->shutdown.cancel(stopping_reason); }
+
 void HookJobs::stop() {
-  state_->shutdown.cancel(stopping_reason);
+  cancel_all();
   std::unique_lock lock(state_->mutex);
   // Their hooks are killed or never start: what is left is one write each.
   state_->idle.wait_for(lock, std::chrono::seconds(10), [&] { return state_->pending == 0; });

@@ -11,11 +11,12 @@
 // notifications with the run's final status and reason. A crash in between leaves them
 // held; the next serving daemon releases them as they were (reconcile_after_restart).
 //
-// HookJobs runs that for the ends no live session follows through (LiveRun does it on
-// its own strand), and lets an abort or a shutdown stop the hooks of a run that run
-// outside a live session (engine/hook_runner.hpp HookCancel).
+// HookJobs runs that on the blocking pool for the ends no live session follows through
+// (LiveRun does it as a blocking step of its strand), and lets an abort or a shutdown
+// stop the hooks of a run that run outside a live session (engine/hook_runner.hpp
+// HookCancel).
 
-#include "core/executor.hpp"
+#include "core/blocking_pool.hpp"
 #include "engine/hook_runner.hpp"
 
 #include <condition_variable>
@@ -36,17 +37,17 @@ struct SessionEnd {
   std::string status;  // the run's status as the session ended
 };
 
-/// Blocking (the hooks run here): on the run's strand or the pool. Publishes the run's
-/// change when there was one.
+/// Blocking (the hooks run here): on the blocking pool (core/blocking_pool.hpp), for a
+/// live run as one step of its strand. Publishes the run's change when there was one.
 void settle_session_end(const SessionEnd& end, const HookServices& services, events::EventBus& bus);
 
 class HookJobs {
  public:
   /// `services.cancelled` is ignored: each job and hook gets its own.
-  HookJobs(core::ThreadPool& pool, HookServices services, events::EventBus& bus);
+  HookJobs(core::BlockingPool& pool, HookServices services, events::EventBus& bus);
   ~HookJobs();
 
-  /// settle_session_end() for `end`, on the pool.
+  /// settle_session_end() for `end`, on the blocking pool.
   void after_session_end(SessionEnd end);
 
   /// A cancellation for hooks of `run_id` run outside a live session (taskTransition on a
@@ -68,13 +69,15 @@ class HookJobs {
 
   /// The user aborted the run: its hooks running outside a live session are killed.
   void cancel_run(const std::string& run_id, const std::string& reason);
-  /// Shutdown: every running hook is killed, later ones are audited cancelled without
-  /// starting, and this waits (briefly: no hook runs any more) for the jobs already
-  /// posted to do their write. Idempotent.
+  /// Shutdown, first half: every running hook is killed and later ones are audited
+  /// cancelled without starting; the jobs still do their write. Idempotent.
+  void cancel_all();
+  /// Shutdown: cancel_all(), then waits (briefly: no hook runs any more) for the jobs
+  /// already posted to do their write. Idempotent.
   void stop();
 
  private:
-  core::ThreadPool& pool_;
+  core::BlockingPool& pool_;
   std::shared_ptr<HookJobsState> state_;
 };
 

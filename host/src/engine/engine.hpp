@@ -106,8 +106,9 @@ struct DeletedTask {
 struct EngineServices {
   store::Store& db;
   const plugin_host::PluginRegistry& plugins;
-  core::ThreadPool& pool;
+  core::ThreadPool& pool;  // strands and timers: never blocked by the engine
   events::EventBus& bus;
+  core::BlockingPool& blocking;  // hooks, libgit2: whatever waits (core/blocking_pool.hpp)
 };
 
 class Engine {
@@ -322,13 +323,14 @@ class Engine {
   std::atomic<int> asks_in_flight_{0};
   events::EventBus& bus_;
   core::ThreadPool& pool_;
+  core::BlockingPool& blocking_;
   EngineConfig config_;
   LiveRuns live_;
   Attachments attachments_{db_, bus_, config_.state_dir};
   ProjectTrust projects_{db_, config_.config_dir, config_.project_env_allow};
   /// afterExit of session ends no live session follows through, and the cancellation of
   /// hooks run outside a live session (engine/after_exit.hpp).
-  HookJobs hook_jobs_{pool_, HookServices{db_, config_.state_dir, &attachments_}, bus_};
+  HookJobs hook_jobs_{blocking_, HookServices{db_, config_.state_dir, &attachments_}, bus_};
   std::unique_ptr<ScheduleRuntime> schedules_;
   struct ForeignWatch {
     std::mutex mutex;

@@ -12,8 +12,9 @@
 //
 // A failed hook blocks where hooks gate (prepare, beforeAttempt, taskTransition: a gate
 // that cannot answer does not let through) and is only recorded elsewhere.
-// Blocking calls: they run on the run's strand (a pool thread) or, for taskTransition,
-// on the request's worker, each hook bounded by its timeout (at most 120 s) and by
+// Blocking calls: they run on the blocking pool (core/blocking_pool.hpp: a step of the
+// run's strand, or a HookJobs job) or, for taskTransition, on the server's blocking
+// workers, each hook bounded by its timeout (at most 120 s) and by
 // HookServices::cancelled: an abort of the run or the daemon stopping kills the hook's
 // process group within ~100 ms (outcome "cancelled"), so no hook holds its run hostage.
 

@@ -35,8 +35,10 @@ Engine::Engine(EngineServices services, EngineConfig config)
       backends_(services.plugins),
       bus_(services.bus),
       pool_(services.pool),
+      blocking_(services.blocking),
       config_(std::move(config)),
-      live_(LiveRunServices{services.db, services.plugins, services.pool, services.bus, config_.interrupt_grace, {},
+      live_(LiveRunServices{services.db, services.plugins, services.pool, services.blocking, services.bus,
+                            config_.interrupt_grace, {},
                             &config_.task_prompt, config_.per_run_tokens, config_.state_dir,
                             &attachments_, &config_.child_limits},
             config_.controller_id),
@@ -68,13 +70,16 @@ void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url
 void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents) {
   // First: a run started now for its dependencies would only be stopped again.
   if (dependency_watcher_) dependency_watcher_->stop();
-  // Hooks running outside a live session are killed now, not waited for.
-  hook_jobs_.stop();
+  // Hooks running outside a live session are killed now, not waited for: they share
+  // the blocking pool with the live runs' steps, which must get their turn to end.
+  hook_jobs_.cancel_all();
   // Sessions that end during the stop are delivered by the next startup.
   if (notification_watcher_) notification_watcher_->stop();
   held_resumes_.stop();
   live_.stop_all(reason, config_.interrupt_grace + std::chrono::seconds(1),
                  leave_remote_agents ? StopCause::daemon_exit : StopCause::shutdown);
+  // What is left of their jobs is one write each.
+  hook_jobs_.stop();
 }
 
 core::Result<Run> Engine::ready(const std::string& run_id, const Actor& actor,
@@ -281,7 +286,7 @@ core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor)
   if (!removed) return removed.failure();
   bus_.run_changed(run_id);
   bus_.notify(events::Channel::browser, run_id);  // a live view stream closes
-  forget_workspace_baseline(pool_, cwd, run_id, std::move(worktree));
+  forget_workspace_baseline(blocking_, cwd, run_id, std::move(worktree));
   // The run's audit trail goes with it (cascade), so the deletion is recorded in the log.
   core::log_info("run deleted", {{"runId", run_id}, {"actor", actor.name}});
   return core::ok();

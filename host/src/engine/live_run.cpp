@@ -45,54 +45,77 @@ LiveRun::~LiveRun() {
 }
 
 void LiveRun::launch() {
-  strand_.post([self = shared_from_this()] {
-    auto& run = self->spec_.run;
-    if (self->spec_.session_index == 0 && !self->spec_.adopt) {
-      // prepare hooks first: a git-worktree hook moves the run's cwd into its worktree.
-      if (has_hooks(run, core::HookPhase::prepare)) {
-        auto prepared = self->run_phase_hooks(HookInvocation{core::HookPhase::prepare, {}, {}, std::nullopt, {}});
-        if (prepared.stop) {
-          if (prepared.cancelled) self->end_for_cancelled_hook(*prepared.stop);
-          else self->end_by_host("error", *prepared.stop);
-          return;
-        }
-      }
-      // Before the agent touches anything: what the tree looked like (workspace_hooks.hpp).
-      record_workspace_baseline(run);
-    }
-    auto session = self->services_.plugins.create(run.frozen.backend, *self);
-    if (!session) {
-      self->end_by_host("error", session.error().message);
-      return;
-    }
-    self->backend_ = std::move(*session);
-    self->start_attempt(self->spec_.prompt);
-  });
+  strand_.post([self = shared_from_this()] { self->prepare(); });
+}
+
+void LiveRun::off_strand(std::function<void()> work, std::function<void(LiveRun&)> then) {
+  // `self` keeps `this` alive for both parts; hook_services() and the services are
+  // all the work touches of it.
+  auto self = shared_from_this();
+  strand_.run_blocking(
+      services_.blocking, [self, work = std::move(work)] { work(); }, [self, then = std::move(then)] { then(*self); });
+}
+
+// On the strand. A fresh run's first session: prepare hooks first (a git-worktree hook
+// moves the run's cwd into its worktree), then the workspace baseline.
+void LiveRun::prepare() {
+  if (spec_.session_index != 0 || spec_.adopt) {
+    create_instance();
+    return;
+  }
+  if (!has_hooks(spec_.run, core::HookPhase::prepare)) {
+    record_baseline();
+    return;
+  }
+  run_phase_hooks(HookInvocation{core::HookPhase::prepare, {}, {}, std::nullopt, {}}, std::nullopt,
+                  [](LiveRun& self, const HookPhaseResult& prepared) {
+                    if (prepared.stop) self.end_for_stopping_hook(prepared);
+                    else self.record_baseline();
+                  });
+}
+
+// Before the agent touches anything: what the tree looked like (workspace_hooks.hpp),
+// in the cwd the prepare hooks left.
+void LiveRun::record_baseline() {
+  off_strand([run = spec_.run] { record_workspace_baseline(run); }, [](LiveRun& self) { self.create_instance(); });
+}
+
+void LiveRun::create_instance() {
+  auto session = services_.plugins.create(spec_.run.frozen.backend, *this);
+  if (!session) {
+    end_by_host("error", session.error().message);
+    return;
+  }
+  backend_ = std::move(*session);
+  start_attempt(spec_.prompt);
 }
 
 // On the strand, with attempt_ naming the attempt the store has just opened.
 void LiveRun::start_attempt(const std::string& original_prompt) {
-  const auto& run = spec_.run;
-  std::string prompt = original_prompt;
-  if (!attempt_.adopting && has_hooks(run, core::HookPhase::before_attempt)) {
-    const bool first_attempt = attempt_.attempt_number == spec_.attempt_number;
-    HookInvocation invocation{core::HookPhase::before_attempt,
-                              {{"attempt", first_attempt ? "first" : "retry"},
-                               {"session", spec_.session_index == 0 ? "first" : "resume"}},
-                              {{"attempt", json::object{{"number", attempt_.attempt_number},
-                                                        {"sessionIndex", spec_.session_index},
-                                                        {"firstInSession", first_attempt}}}},
-                              std::nullopt,
-                              prompt};
-    auto result = run_phase_hooks(std::move(invocation),
-                                  first_attempt ? std::optional<int>(spec_.session_index) : std::nullopt);
-    if (result.stop) {
-      if (result.cancelled) end_for_cancelled_hook(*result.stop);
-      else end_by_host("error", *result.stop);
-      return;
-    }
-    if (result.prompt) prompt = *result.prompt;
+  if (attempt_.adopting || !has_hooks(spec_.run, core::HookPhase::before_attempt)) {
+    begin_attempt(original_prompt);
+    return;
   }
+  const bool first_attempt = attempt_.attempt_number == spec_.attempt_number;
+  HookInvocation invocation{core::HookPhase::before_attempt,
+                            {{"attempt", first_attempt ? "first" : "retry"},
+                             {"session", spec_.session_index == 0 ? "first" : "resume"}},
+                            {{"attempt", json::object{{"number", attempt_.attempt_number},
+                                                      {"sessionIndex", spec_.session_index},
+                                                      {"firstInSession", first_attempt}}}},
+                            std::nullopt,
+                            original_prompt};
+  // The backend hears of the attempt only once the hooks let it through: until then no
+  // event of it can exist, and the strand runs nothing else of this run.
+  run_phase_hooks(std::move(invocation), first_attempt ? std::optional<int>(spec_.session_index) : std::nullopt,
+                  [original_prompt](LiveRun& self, const HookPhaseResult& result) {
+                    if (result.stop) self.end_for_stopping_hook(result);
+                    else self.begin_attempt(result.prompt.value_or(original_prompt));
+                  });
+}
+
+void LiveRun::begin_attempt(const std::string& prompt) {
+  const auto& run = spec_.run;
   plugin_host::StartRequest request;
   request.run_id = run.id;
   request.session_id = run.id + "/s" + std::to_string(spec_.session_index);
@@ -141,8 +164,9 @@ void LiveRun::start_attempt(const std::string& original_prompt) {
 }
 
 void LiveRun::interrupt(const std::string& reason, StopCause cause) {
-  // A hook may be running on the strand right now: it must not make the abort or the
-  // shutdown wait for its timeout. A timeout only bounds an attempt, which hooks are not.
+  // A hook of this run may be running now (a blocking step its strand waits for): it
+  // must not make the abort or the shutdown wait for its timeout. A timeout only bounds
+  // an attempt, which hooks are not.
   if (cause == StopCause::user_abort) {
     hook_cancel_by_user_ = true;
     hook_cancel_.cancel(reason);
@@ -374,27 +398,57 @@ void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::opt
   }
   // The timeline's subscribers heard of the events on commit (TimelineRepository).
   if (outcome->run_changed || approvals_changed) services_.bus.run_changed(run_id());
-  if (outcome->session_ended || outcome->next_attempt)
-    refresh_workspace_diffstat(services_.db, services_.bus, spec_.run);
-  if (outcome->attempt_ended && !outcome->detached && has_hooks(spec_.run, core::HookPhase::after_attempt)) {
-    const bool first_attempt = attempt_.attempt_number == spec_.attempt_number;
-    run_phase_hooks(HookInvocation{core::HookPhase::after_attempt,
-                                   {{"attempt", first_attempt ? "first" : "retry"},
-                                    {"session", spec_.session_index == 0 ? "first" : "resume"},
-                                    {"outcome", outcome->attempt_outcome}},
-                                   {{"attempt", json::object{{"number", attempt_.attempt_number},
-                                                             {"sessionIndex", spec_.session_index},
-                                                             {"outcome", outcome->attempt_outcome}}}},
-                                   std::nullopt,
-                                   {}});
+  if (outcome->attempt_ended || outcome->session_ended || outcome->next_attempt)
+    after_attempt(std::make_shared<BatchOutcome>(std::move(*outcome)));
+}
+
+// On the strand, after the batch that ended an attempt committed. What follows, in this
+// order: the run's diffstat, its afterAttempt hooks, its afterExit hooks, then the next
+// attempt or the end of the session. Each blocking step runs off the strand, which
+// runs nothing else of this run until the step is back (core::Strand::run_blocking).
+void LiveRun::after_attempt(std::shared_ptr<BatchOutcome> outcome) {
+  if (!outcome->session_ended && !outcome->next_attempt) {
+    after_attempt_hooks(std::move(outcome));
+    return;
   }
-  // afterExit, and the run, session and notification agreeing on the end
-  // (engine/after_exit.hpp), before a queued-message session takes over.
-  if (outcome->session_ended && !outcome->detached && !outcome->ended_status.empty() &&
-      has_hooks(spec_.run, core::HookPhase::after_exit)) {
-    settle_session_end(SessionEnd{run_id(), spec_.session_index, outcome->ended_status}, hook_services(false),
-                       services_.bus);
+  off_strand([&db = services_.db, &bus = services_.bus, run = spec_.run] { refresh_workspace_diffstat(db, bus, run); },
+             [outcome](LiveRun& self) { self.after_attempt_hooks(outcome); });
+}
+
+void LiveRun::after_attempt_hooks(std::shared_ptr<BatchOutcome> outcome) {
+  if (!outcome->attempt_ended || outcome->detached || !has_hooks(spec_.run, core::HookPhase::after_attempt)) {
+    after_exit_hooks(std::move(outcome));
+    return;
   }
+  const bool first_attempt = attempt_.attempt_number == spec_.attempt_number;
+  run_phase_hooks(HookInvocation{core::HookPhase::after_attempt,
+                                 {{"attempt", first_attempt ? "first" : "retry"},
+                                  {"session", spec_.session_index == 0 ? "first" : "resume"},
+                                  {"outcome", outcome->attempt_outcome}},
+                                 {{"attempt", json::object{{"number", attempt_.attempt_number},
+                                                           {"sessionIndex", spec_.session_index},
+                                                           {"outcome", outcome->attempt_outcome}}}},
+                                 std::nullopt,
+                                 {}},
+                  std::nullopt, [outcome](LiveRun& self, const HookPhaseResult&) { self.after_exit_hooks(outcome); });
+}
+
+// afterExit, and the run, session and notification agreeing on the end
+// (engine/after_exit.hpp), before a queued-message session takes over.
+void LiveRun::after_exit_hooks(std::shared_ptr<BatchOutcome> outcome) {
+  if (!outcome->session_ended || outcome->detached || outcome->ended_status.empty() ||
+      !has_hooks(spec_.run, core::HookPhase::after_exit)) {
+    follow_attempt(std::move(outcome));
+    return;
+  }
+  off_strand(
+      [this, end = SessionEnd{spec_.run.id, spec_.session_index, outcome->ended_status}] {
+        settle_session_end(end, hook_services(false), services_.bus);
+      },
+      [outcome](LiveRun& self) { self.follow_attempt(outcome); });
+}
+
+void LiveRun::follow_attempt(std::shared_ptr<BatchOutcome> outcome) {
   if (outcome->session_ended) {
     mark_finished(std::move(outcome->next_session));
   } else if (outcome->next_attempt) {
@@ -428,12 +482,27 @@ void LiveRun::end_for_cancelled_hook(const std::string& message) {
   end_by_host("interrupted", hook_cancel_.reason().value_or(message));
 }
 
-HookPhaseResult LiveRun::run_phase_hooks(HookInvocation invocation, std::optional<int> prompt_session) {
-  // The run as it is now (status, name), not as it was at launch.
-  auto current = services_.db.read([&](store::Transaction& c) { return detail::load_run(c, run_id()); });
-  const core::Run& run = current ? *current : spec_.run;
-  auto result = run_hooks(run, invocation, hook_services(true));
-  if (!result.any()) return result;
+void LiveRun::end_for_stopping_hook(const HookPhaseResult& result) {
+  if (result.cancelled) end_for_cancelled_hook(*result.stop);
+  else end_by_host("error", *result.stop);
+}
+
+void LiveRun::run_phase_hooks(HookInvocation invocation, std::optional<int> prompt_session, HooksDone then) {
+  auto result = std::make_shared<HookPhaseResult>();
+  off_strand(
+      [this, result, invocation = std::move(invocation), fallback = spec_.run] {
+        // The run as it is now (status, name), not as it was at launch.
+        auto current = services_.db.read([&](store::Transaction& c) { return detail::load_run(c, fallback.id); });
+        *result = run_hooks(current ? *current : fallback, invocation, hook_services(true));
+      },
+      [result, prompt_session, then = std::move(then)](LiveRun& self) {
+        self.record_phase_hooks(*result, prompt_session);
+        then(self, *result);
+      });
+}
+
+void LiveRun::record_phase_hooks(const HookPhaseResult& result, std::optional<int> prompt_session) {
+  if (!result.any()) return;
   std::optional<core::Run> saved;
   auto written = services_.db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
     auto fresh = detail::load_run(c, run_id());
@@ -462,7 +531,6 @@ HookPhaseResult LiveRun::run_phase_hooks(HookInvocation invocation, std::optiona
     spec_.run.pinned = saved->pinned;
   }
   services_.bus.run_changed(run_id());
-  return result;
 }
 
 void LiveRun::mark_finished(std::optional<NextSession> next) {

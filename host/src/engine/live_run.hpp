@@ -1,16 +1,20 @@
 #pragma once
 // One session of a run on a live backend, from launch to the end of its last attempt.
 //
-// All control calls into the backend happen on the run's strand. Events arrive on
-// plugin threads, go into a bounded queue (full -> the plugin sees BUSY), and a pump on
-// the strand writes them in batches through the write queue; only after that commit
-// are subscribers told. An attempt ends at the backend's terminal event, or is ended by
+// All control calls into the backend happen on the run's strand. What waits (hooks,
+// libgit2) runs on the blocking pool as a step of the strand
+// (core::Strand::run_blocking): the strand runs nothing else of this run until the step
+// is back, so the run's sequence is unchanged, but no strand thread waits on a child or
+// on git. Events arrive on plugin threads, go into a bounded queue (full -> the plugin
+// sees BUSY), and a pump on the strand writes them in batches through the write queue;
+// only after that commit are subscribers told. An attempt ends at the backend's terminal event, or is ended by
 // the host when the backend fails to start or ignores an interrupt. The write that
 // records the end also decides what follows (engine/attempt_events.hpp): the next
 // attempt starts on the same backend instance (the ABI returns an instance to idle
 // after its terminal event, and the instance keeps whatever context the backend holds
 // for the session), or the session ends and the instance is destroyed.
 
+#include "core/blocking_pool.hpp"
 #include "core/executor.hpp"
 #include "core/run.hpp"
 #include "engine/attempt_events.hpp"
@@ -44,7 +48,8 @@ class Attachments;
 struct LiveRunServices {
   store::Store& db;
   const plugin_host::PluginRegistry& plugins;
-  core::ThreadPool& pool;
+  core::ThreadPool& pool;  // the run's strand and timers
+  core::BlockingPool& blocking;  // its hooks and git work (core/blocking_pool.hpp)
   events::EventBus& bus;
   /// How long a backend has to end an attempt after interrupt() (plugin obligation 8).
   std::chrono::milliseconds interrupt_grace{10000};
@@ -119,7 +124,18 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   void on_callback_requested() override;
 
  private:
+  /// From a task on the strand: `work` on the blocking pool, then `then` on the strand,
+  /// before anything else of this run. `work` gets copies of what it reads of the run
+  /// (or reads only what never changes, and HookCancel); `then` applies the results.
+  void off_strand(std::function<void()> work, std::function<void(LiveRun&)> then);
+  // The launch, step by step: prepare hooks, the workspace baseline, the instance.
+  void prepare();
+  void record_baseline();
+  void create_instance();
+  /// beforeAttempt hooks, then begin_attempt() with the prompt they left.
   void start_attempt(const std::string& original_prompt);
+  /// Starts (or adopts) the attempt on the instance and arms its timeout.
+  void begin_attempt(const std::string& prompt);
   /// Detaches instead of interrupting, when the backend can. On the strand.
   bool try_detach(const std::string& reason);
   void arm_interrupt_grace();
@@ -127,12 +143,22 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   /// `adoption_reason`: why an adopting attempt could not take over (audit reason).
   void end_by_host(std::string outcome, std::string message, std::string adoption_reason = "adopt_failed");
   void write_batch(std::vector<plugin_host::BackendEvent> batch, std::optional<ForcedEnd> forced);
+  // After a batch that ended an attempt, step by step: the diffstat, afterAttempt
+  // hooks, afterExit hooks, then follow_attempt(): the next attempt or the end.
+  void after_attempt(std::shared_ptr<BatchOutcome> outcome);
+  void after_attempt_hooks(std::shared_ptr<BatchOutcome> outcome);
+  void after_exit_hooks(std::shared_ptr<BatchOutcome> outcome);
+  void follow_attempt(std::shared_ptr<BatchOutcome> outcome);
   void mark_finished(std::optional<NextSession> next);
-  /// Runs the run's hooks of one phase (engine/hook_runner.hpp) on the strand and
-  /// records what they did; the result says whether one stopped the run.
-  /// `prompt_session`: beforeAttempt of a session's first attempt, whose rewritten
-  /// prompt is stored on that session's row in the same write.
-  HookPhaseResult run_phase_hooks(HookInvocation invocation, std::optional<int> prompt_session = std::nullopt);
+  using HooksDone = std::function<void(LiveRun&, const HookPhaseResult&)>;
+  /// Runs the run's hooks of one phase (engine/hook_runner.hpp) off the strand, then,
+  /// on it, records what they did and hands the result (did one stop the run?) to
+  /// `then`. `prompt_session`: beforeAttempt of a session's first attempt, whose
+  /// rewritten prompt is stored on that session's row in the same write.
+  void run_phase_hooks(HookInvocation invocation, std::optional<int> prompt_session, HooksDone then);
+  void record_phase_hooks(const HookPhaseResult& result, std::optional<int> prompt_session);
+  /// A gate hook (prepare, beforeAttempt) stopped the run: blocked, failed or cancelled.
+  void end_for_stopping_hook(const HookPhaseResult& result);
   /// How hooks of this session learn they must stop: an abort or a shutdown
   /// (interrupt()), or the daemon stopping. afterExit hooks only heed the latter.
   HookServices hook_services(bool heed_abort) const;
@@ -164,7 +190,8 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   std::vector<core::PendingApproval> pending_approvals_;  // guarded by mutex_
   int next_input_ = 0;  // strand only: input ids for send_input
   // Set by interrupt() from any thread, before its work waits its turn on the strand:
-  // a hook running on the strand polls it and dies at once (engine/hook_runner.hpp).
+  // a hook of this run (on the blocking pool) polls it and dies at once
+  // (engine/hook_runner.hpp).
   HookCancel hook_cancel_;
   std::atomic<bool> hook_cancel_by_user_{false};
 };

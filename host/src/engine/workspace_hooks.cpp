@@ -2,7 +2,7 @@
 #include "engine/hook_runner.hpp"
 
 #include "core/clock.hpp"
-#include "core/executor.hpp"
+#include "core/blocking_pool.hpp"
 #include "core/log.hpp"
 #include "events/event_bus.hpp"
 #include "store/store.hpp"
@@ -45,7 +45,7 @@ void refresh_workspace_diffstat(store::Store& db, events::EventBus& bus, const c
   if (*written) bus.run_changed(run.id);
 }
 
-void forget_workspace_baseline(core::ThreadPool& pool, const std::string& cwd, const std::string& run_id,
+void forget_workspace_baseline(core::BlockingPool& pool, const std::string& cwd, const std::string& run_id,
                                std::optional<boost::json::object> worktree) {
   if (cwd.empty()) return;
   pool.post([cwd, run_id, worktree = std::move(worktree)] {

@@ -1,8 +1,9 @@
 #pragma once
 // Where runs meet their workspace (host/src/workspace): the baseline recorded when a run
-// first starts, and the diffstat refreshed when each attempt ends. Both run on the run's
-// strand (the pool), never on a request worker or the writer, and never fail the run:
-// a problem is logged and the run goes on without a baseline or diffstat.
+// first starts, and the diffstat refreshed when each attempt ends. Both are libgit2 work:
+// they run on the blocking pool as steps of the run's strand (engine/live_run.hpp),
+// never on a strand thread, a request worker or the writer, and never fail the run: a
+// problem is logged and the run goes on without a baseline or diffstat.
 
 #include "core/run.hpp"
 
@@ -12,7 +13,7 @@
 #include <string>
 
 namespace agentry::core {
-class ThreadPool;
+class BlockingPool;
 }
 namespace agentry::events {
 class EventBus;
@@ -34,8 +35,8 @@ void refresh_workspace_diffstat(store::Store& db, events::EventBus& bus, const c
 
 /// After a run was deleted: removes its baseline ref and then, when the run had its own
 /// worktree (the git-worktree hook), the worktree and its branch if unchanged
-/// (workspace/worktree.hpp), on the pool.
-void forget_workspace_baseline(core::ThreadPool& pool, const std::string& cwd, const std::string& run_id,
+/// (workspace/worktree.hpp), on the blocking pool.
+void forget_workspace_baseline(core::BlockingPool& pool, const std::string& cwd, const std::string& run_id,
                                std::optional<boost::json::object> worktree = std::nullopt);
 
 }  // namespace agentry::engine

@@ -27,6 +27,7 @@ TEST(Settings, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(s->http_read_timeout, std::chrono::milliseconds(30000));
   EXPECT_EQ(s->max_call_depth, 8);
   EXPECT_EQ(s->notify_backoff.size(), 2u);
+  EXPECT_EQ(s->blocking_threads, 16);
   EXPECT_EQ(entry(*s, "AGENTRY_HTTP_MAX_CONNECTIONS").origin, SettingOrigin::built_in);
   EXPECT_EQ(entry(*s, "AGENTRY_HTTP_MAX_CONNECTIONS").value, "512");
 }
@@ -58,6 +59,7 @@ TEST(Settings, ABadValueNamesTheVariableTheValueAndWhatIsAllowed) {
         std::tuple{"AGENTRY_HTTP_READ_TIMEOUT_MS", "-5", "milliseconds from 1"},
         std::tuple{"AGENTRY_SSE_HEARTBEAT_MS", "10s", "milliseconds"},
         std::tuple{"AGENTRY_MAX_CALL_DEPTH", "0", "from 1 to 1000"},
+        std::tuple{"AGENTRY_BLOCKING_THREADS", "0", "from 1 to 1024"},
         std::tuple{"AGENTRY_LOG_LEVEL", "loud", "debug, info, warn, error"},
         std::tuple{"AGENTRY_DAEMON_AUTH_ENABLED", "maybe", "true, false"},
         std::tuple{"AGENTRY_NOTIFY_BACKOFF_MS", "1000,soon", "comma-separated"},

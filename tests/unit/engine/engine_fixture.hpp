@@ -1,6 +1,7 @@
 #pragma once
 // A real engine over a real SQLite file and a real config directory in a temp dir.
 
+#include "core/blocking_pool.hpp"
 #include "core/executor.hpp"
 #include "engine/engine.hpp"
 #include "engine/scheduler.hpp"
@@ -37,6 +38,7 @@ class EngineTest : public ::testing::Test {
   plugin_host::PluginRegistry plugins_;
   core::ThreadPool pool_{2};
   events::EventBus bus_;
+  core::BlockingPool blocking_{4};  // hooks and git; destroyed before the pool and bus
   std::unique_ptr<Engine> engine_;
   Actor actor_{"test"};
   int max_call_depth_ = default_max_call_depth;  // EngineConfig::max_call_depth at the next restart()
