@@ -1,5 +1,7 @@
 #include "daemon_fixture.hpp"
 
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include <thread>
@@ -120,6 +122,16 @@ void DaemonTest::write_agent(const std::string& name, const std::string& backend
   dir_.write_file("config/agents/" + name + "/agent.md",
                   "---\nschemaVersion: 1\nbackend: " + backend + "\nbackendConfig:\n  " + backend + ": " +
                       backend_config + "\n" + extra_front_matter + "---\nTest agent " + name + ".\n");
+}
+
+void DaemonTest::write_script(const std::string& relative, const std::string& body) {
+  auto path = dir_.write_file("config/" + relative, "#!/bin/sh\n" + body);
+  ::chmod(path.c_str(), 0755);
+}
+
+void DaemonTest::write_assignment(const std::string& name, const std::string& front_matter) {
+  dir_.write_file("config/assignments/" + name + "/assignment.md",
+                  "---\nschemaVersion: 1\n" + front_matter + "---\nDo it.\n");
 }
 
 std::string DaemonTest::start_agent_run(const std::string& agent, const std::string& message) {

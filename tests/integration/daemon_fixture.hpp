@@ -38,6 +38,10 @@ class DaemonTest : public ::testing::Test {
   /// e.g. "{steps: [{say: hi}]}") as backendConfig.<backend>.
   void write_agent(const std::string& name, const std::string& backend, const std::string& backend_config,
                    const std::string& extra_front_matter = "");
+  /// Writes an executable /bin/sh script at config/<relative> (a hook's program).
+  void write_script(const std::string& relative, const std::string& body);
+  /// Writes assignments/<name>/assignment.md with `front_matter` (YAML lines).
+  void write_assignment(const std::string& name, const std::string& front_matter);
   /// POST /api/runs for `agent` with a message; returns the run id.
   std::string start_agent_run(const std::string& agent, const std::string& message = "go");
   /// Polls the run until its status is not running (or `timeout`); returns the status.

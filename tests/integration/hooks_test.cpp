@@ -31,14 +31,6 @@ class HooksTest : public DaemonTest {
     DaemonTest::SetUp();
     write_agent("scripted", "mock", "{}");  // plays the prompt's "@mock" lines
   }
-  void write_script(const std::string& relative, const std::string& body) {
-    auto path = dir_.write_file("config/" + relative, "#!/bin/sh\n" + body);
-    ::chmod(path.c_str(), 0755);
-  }
-  void write_assignment(const std::string& name, const std::string& front_matter) {
-    dir_.write_file("config/assignments/" + name + "/assignment.md",
-                    "---\nschemaVersion: 1\n" + front_matter + "---\nDo it.\n");
-  }
   std::string start(const std::string& agent, const std::string& assignment, const std::string& message) {
     json::object body{{"agent", agent},
                       {"assignment", assignment},

@@ -1,6 +1,6 @@
 #pragma once
-// Building blocks shared by every engine mutation. All of them run on the writer
-// connection inside the write queue's transaction.
+// Building blocks shared by every engine mutation. All of them run inside the write's
+// store::Transaction.
 
 #include "core/lifecycle.hpp"
 #include "core/result.hpp"
