@@ -172,6 +172,9 @@ TEST_F(ScheduleCommandsTest, ARunningRunIsSkippedAndARecurrenceAdvances) {
   EXPECT_EQ(schedule_of(run.id)->last_outcome, "skipped");
   open_gate();
   EXPECT_EQ(settled(run.id).run.status, core::RunStatus::success);
+  // The live run lets go once its after-attempt steps (diffstat, on the blocking pool)
+  // are done; until then an occurrence would rightly be skipped as active.
+  EXPECT_TRUE(eventually([&] { return engine_->live_run_count() == 0; }));
   // Reuse: the next occurrence is a new session of the same run.
   timers_->advance_to(t0 + 3 * hour);
   EXPECT_TRUE(eventually([&] { return view_of(run.id).run.session_count == 2; }));
