@@ -60,7 +60,7 @@ void BenchEnvironment::seed_runs(int count, const std::string& cwd_prefix, int d
   // One real run gives realistic frozen inputs; the copies differ in id, cwd and time.
   auto model = engine_->init(request("seed"), engine::Actor{"bench"});
   if (!model) std::abort();
-  auto tasks = engine_->list_tasks(model->id);
+  auto tasks = engine_->tasks().list(model->id);
   const std::int64_t base = core::now_ms() - count;
   constexpr int batch = 5000;
   for (int start = 0; start < count; start += batch) {

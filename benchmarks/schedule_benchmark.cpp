@@ -7,7 +7,7 @@
 #include "bench_support.hpp"
 
 #include "core/clock.hpp"
-#include "engine/scheduler.hpp"
+#include "engine/schedules/scheduler.hpp"
 #include "store/schedule_repository.hpp"
 #include "store/transaction.hpp"
 #include "store/run_repository.hpp"
@@ -89,10 +89,10 @@ BenchEnvironment& startup_environment() {
 void BM_ArmAtStartup(benchmark::State& state) {
   auto& env = startup_environment();
   for (auto _ : state) {
-    auto armed = env.engine().start_schedules();
+    auto armed = env.engine().schedules().start();
     if (!armed || *armed != 10000) state.SkipWithError("not every schedule was armed");
     state.PauseTiming();
-    env.engine().stop_schedules();
+    env.engine().schedules().stop();
     state.ResumeTiming();
   }
   state.counters["armed"] = 10000;

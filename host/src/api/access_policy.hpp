@@ -23,7 +23,7 @@ class AccessPolicy {
   static AccessPolicy open() { return AccessPolicy(false, {}); }
 
   bool enabled() const { return enabled_; }
-  /// Finds the run a per-run token belongs to (engine/run_tokens.hpp). Must outlive the policy.
+  /// Finds the run a per-run token belongs to (engine/live/run_tokens.hpp). Must outlive the policy.
   using RunTokenLookup = std::function<std::optional<std::string>(std::string_view token)>;
   void set_run_token_lookup(RunTokenLookup lookup) { run_token_lookup_ = std::move(lookup); }
 

@@ -78,13 +78,13 @@ Handler dependency_route(const Operations& ops, std::string operation, bool with
 void add_dependency_operations(Operations& ops, ApiContext& ctx) {
   auto& engine = ctx.engine;
   ops.add("runs.addDependency", dependency_command(ctx, true, [&engine](auto& id, auto& d, auto& actor) {
-            return engine.add_dependency(id, *d, actor);
+            return engine.dependencies().add(id, *d, actor);
           }));
   ops.add("runs.removeDependency", dependency_command(ctx, true, [&engine](auto& id, auto& d, auto& actor) {
-            return engine.remove_dependency(id, d->type, d->target, actor);
+            return engine.dependencies().remove(id, d->type, d->target, actor);
           }));
   ops.add("runs.clearDependencies", dependency_command(ctx, false, [&engine](auto& id, auto&, auto& actor) {
-            return engine.clear_dependencies(id, actor);
+            return engine.dependencies().clear(id, actor);
           }));
 }
 

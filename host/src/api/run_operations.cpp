@@ -200,7 +200,7 @@ void add_run_query_operations(Operations& ops, ApiContext& ctx) {
     auto timeout = params->optional_int("timeoutSec", 1, 300);
     if (!timeout) return timeout.failure();
     engine::AskRequest ask{*question, std::chrono::seconds(timeout->value_or(60))};
-    auto answer = engine.ask(*id, ask, request.actor);
+    auto answer = engine.questions().ask(*id, ask, request.actor);
     if (!answer) return answer.failure();
     json::object body{{"askId", answer->ask_id},       {"runId", answer->run_id},
                       {"backend", answer->backend},    {"question", *question},
@@ -237,7 +237,7 @@ void add_run_lifecycle_operations(Operations& ops, ApiContext& ctx) {
                                                               "': POST /ready only promotes the run; set its "
                                                               "schedule with PUT /api/runs/:runId/schedule",
                                                           {{"field", key}});
-                                      auto spec = core::parse_schedule_request(rest.object(), engine.now_ms());
+                                      auto spec = core::parse_schedule_request(rest.object(), engine.schedules().now_ms());
                                       if (!spec) return spec.failure();
                                       return engine.ready(id, r.actor, *spec);
                                     }));

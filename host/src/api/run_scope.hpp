@@ -1,5 +1,5 @@
 #pragma once
-// What a per-run token (engine/run_tokens.hpp) may do: its own run's tasks and queued
+// What a per-run token (engine/live/run_tokens.hpp) may do: its own run's tasks and queued
 // messages, read its own run, and start child runs under it. Everything else, another
 // run's routes included, is FORBIDDEN. One check for every transport: HTTP routes and
 // WebSocket methods call the same operations (api/operations.hpp); event streams are

@@ -57,18 +57,18 @@ constexpr ScheduleRoute schedule_routes[] = {
 void add_schedule_operations(Operations& ops, ApiContext& ctx) {
   auto& engine = ctx.engine;
   ops.add("runs.setSchedule", schedule_command(ctx, true, [&engine](auto& id, auto& body, auto& r) {
-            auto spec = core::parse_schedule_request(body, engine.now_ms());
+            auto spec = core::parse_schedule_request(body, engine.schedules().now_ms());
             if (!spec) return Result<core::Run>(spec.failure());
-            return engine.set_schedule(id, *spec, r.actor);
+            return engine.schedules().set(id, *spec, r.actor);
           }));
   ops.add("runs.clearSchedule", schedule_command(ctx, false, [&engine](auto& id, auto&, auto& r) {
-            return engine.clear_schedule(id, r.actor);
+            return engine.schedules().clear(id, r.actor);
           }));
   ops.add("runs.enableSchedule", schedule_command(ctx, false, [&engine](auto& id, auto&, auto& r) {
-            return engine.set_schedule_enabled(id, true, r.actor);
+            return engine.schedules().set_enabled(id, true, r.actor);
           }));
   ops.add("runs.disableSchedule", schedule_command(ctx, false, [&engine](auto& id, auto&, auto& r) {
-            return engine.set_schedule_enabled(id, false, r.actor);
+            return engine.schedules().set_enabled(id, false, r.actor);
           }));
 }
 

@@ -48,7 +48,7 @@ void add_task_operations(Operations& ops, ApiContext& ctx) {
   ops.add("tasks.list", [&engine](const OperationRequest& r) -> Result<OperationResult> {
     auto t = target_of(r, false, {});
     if (!t) return t.failure();
-    auto tasks = engine.list_tasks(t->run_id);
+    auto tasks = engine.tasks().list(t->run_id);
     if (!tasks) return tasks.failure();
     json::array out;
     for (const auto& task : *tasks) out.push_back(events::task_json(task));
@@ -57,7 +57,7 @@ void add_task_operations(Operations& ops, ApiContext& ctx) {
   ops.add("tasks.get", [&engine](const OperationRequest& r) -> Result<OperationResult> {
     auto t = target_of(r, true, {});
     if (!t) return t.failure();
-    return task_result(engine.get_task(t->run_id, t->task_id));
+    return task_result(engine.tasks().get(t->run_id, t->task_id));
   });
   ops.add("tasks.set", [&engine](const OperationRequest& r) -> Result<OperationResult> {
     auto t = target_of(r, true, {"status", "notes", "title", "body"});
@@ -65,33 +65,33 @@ void add_task_operations(Operations& ops, ApiContext& ctx) {
     auto patch = parse_task_patch(t->rest);
     if (!patch) return patch.failure();
     // taskTransition hooks may take minutes: their wait happens off the request workers.
-    if (engine.transition_runs_hooks(t->run_id, t->task_id, *patch)) {
+    if (engine.tasks().transition_runs_hooks(t->run_id, t->task_id, *patch)) {
       OperationResult later;
       later.blocking = [&engine, run_id = t->run_id, task_id = t->task_id, patch = *patch, actor = r.actor] {
-        return task_result(engine.update_task(run_id, task_id, patch, actor));
+        return task_result(engine.tasks().update(run_id, task_id, patch, actor));
       };
       return later;
     }
-    return task_result(engine.update_task(t->run_id, t->task_id, *patch, r.actor));
+    return task_result(engine.tasks().update(t->run_id, t->task_id, *patch, r.actor));
   });
   ops.add("tasks.appendNotes", [&engine](const OperationRequest& r) -> Result<OperationResult> {
     auto t = target_of(r, true, {"text"});
     if (!t) return t.failure();
     auto text = t->rest.required_string("text");
     if (!text) return text.failure();
-    return task_result(engine.append_task_notes(t->run_id, t->task_id, *text, r.actor));
+    return task_result(engine.tasks().append_notes(t->run_id, t->task_id, *text, r.actor));
   });
   ops.add("tasks.add", [&engine](const OperationRequest& r) -> Result<OperationResult> {
     auto t = target_of(r, false, {"id", "title", "body"});
     if (!t) return t.failure();
     auto task = parse_new_task(t->rest);
     if (!task) return task.failure();
-    return task_result(engine.add_task(t->run_id, *task, r.actor), 201);
+    return task_result(engine.tasks().add(t->run_id, *task, r.actor), 201);
   });
   ops.add("tasks.delete", [&engine](const OperationRequest& r) -> Result<OperationResult> {
     auto t = target_of(r, true, {});
     if (!t) return t.failure();
-    auto deleted = engine.delete_task(t->run_id, t->task_id, r.actor);
+    auto deleted = engine.tasks().remove(t->run_id, t->task_id, r.actor);
     if (!deleted) return deleted.failure();
     return OperationResult{json::object{{"result", {{"runId", deleted->run_id},
                                                     {"taskId", deleted->task_id},

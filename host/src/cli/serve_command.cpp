@@ -60,7 +60,7 @@ core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const c
   auto access = api::AccessPolicy::from_environment(environment_variable);
   if (!access) return access.failure();
   // Read once; no agent, launcher or app-server this daemon starts may inherit it. With
-  // auth on, an agent gets a token for its own run instead (engine/run_tokens.hpp).
+  // auth on, an agent gets a token for its own run instead (engine/live/run_tokens.hpp).
   ::unsetenv("AGENTRY_DAEMON_TOKEN");
   auto guard = api::BrowserGuard::from_environment(url->host, environment_variable);
   if (!guard) return guard.failure();
@@ -95,12 +95,12 @@ bool recover_after_restart(engine::Engine& engine) {
     core::log_error("delivering queued messages after restart failed", {{"error", delivered.error().message}});
   // Children whose session ended while no daemon delivered their parent notification
   // tell their parents now; from here on each one does as its session ends.
-  if (auto notified = engine.start_parent_notifications(); !notified)
+  if (auto notified = engine.parent_completion().start(); !notified)
     core::log_error("delivering parent-completion notifications after restart failed",
                     {{"error", notified.error().message}});
   // Ready runs start once what they wait on has succeeded: from now on, and at once for
   // those whose dependencies were met while no daemon was serving.
-  engine.enable_dependency_auto_start();
+  engine.dependencies().enable_auto_start();
   return true;
 }
 
@@ -179,7 +179,7 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   notifier.start();
   // Schedules after reconciliation (the reference's order): missed occurrences are
   // recorded, not started late; the rest are armed on one timer.
-  if (auto armed = engine.start_schedules(); !armed)
+  if (auto armed = engine.schedules().start(); !armed)
     core::log_error("arming schedules failed", {{"error", armed.error().message}});
   else
     core::log_info("schedules armed", {{"count", std::to_string(*armed)}});
@@ -192,7 +192,7 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
             << "http api on " << url.http_url(*port) << "/api/" << std::endl;
 
   int signal = server.run();
-  engine.stop_schedules();
+  engine.schedules().stop();
   (*stack)->stop_owner_sweep();
   // Runs this daemon drives locally cannot outlive it: interrupt them (they end as
   // aborted) while their results can still be recorded. Runs whose agent works on

@@ -1,7 +1,7 @@
 #pragma once
 // Run dependencies: a run may wait on another run (until it ends `success`) or on a run
 // group (until every non-archived member has). Plain values; the engine evaluates them
-// (engine/dependencies.hpp) and the store keeps them (store/dependency_repository.hpp).
+// (engine/dependencies/dependency_checks.hpp) and the store keeps them (store/dependency_repository.hpp).
 
 #include <optional>
 #include <string>

@@ -83,7 +83,7 @@ struct FrozenInputs {
   /// off when the agent or the assignment says `taskPrompt: false`.
   bool task_prompt = true;
   /// The run has a parent and asked for a parent-completion notification: each of its
-  /// sessions tells the parent, once, how it ended (engine/parent_notifications.hpp).
+  /// sessions tells the parent, once, how it ended (engine/parent_completion/parent_notifications.hpp).
   bool notify_parent_on_complete = false;
   /// Where to say that the run ended or needs the user: the agent's, the assignment's
   /// and the request's targets, in that order (core/notify_target.hpp).
@@ -226,7 +226,7 @@ struct Session {
   /// every end but "user".
   std::string ended_by{};
   /// What opened the session when the daemon did on its own: a child's completion or queued
-  /// messages that carry one (engine/parent_notifications.hpp). Empty otherwise.
+  /// messages that carry one (engine/parent_completion/parent_notifications.hpp). Empty otherwise.
   boost::json::object source{};
 };
 

@@ -2,7 +2,7 @@
 // Whether a run's due schedule may start it, as far as the run itself can tell: the
 // same checks as a manual start (not archived, not active, ready, not passive), plus
 // the schedule's own (a failed last run stops a recurrence unless continueOnFailure).
-// The engine adds what the run alone cannot show (engine/start_checks.hpp); the
+// The engine adds what the run alone cannot show (engine/schedules/start_checks.hpp); the
 // derived RunSummary.scheduleState shows this answer ahead of time.
 
 #include "core/run.hpp"

@@ -44,7 +44,7 @@ std::vector<core::HookSpec> read_hooks(const YamlNode& node, const std::string& 
                                        const std::filesystem::path& file, const Roots& roots, Diagnostics& diag);
 
 /// `worktree: true | {base: <revision>}`: the run gets its own git worktree, as a
-/// prepare hook `worktree` of the git-worktree built-in (engine/hook_runner.hpp).
+/// prepare hook `worktree` of the git-worktree built-in (engine/hooks/hook_runner.hpp).
 class FieldReader;
 std::optional<core::HookSpec> read_worktree_option(FieldReader& reader, const std::string& origin,
                                                    const std::filesystem::path& file);

@@ -9,8 +9,8 @@
 #include "core/clock.hpp"
 #include "core/log.hpp"
 #include "core/ids.hpp"
-#include "engine/child_resume_limits.hpp"
-#include "engine/dependencies.hpp"
+#include "engine/parent_completion/child_resume_limits.hpp"
+#include "engine/dependencies/dependency_checks.hpp"
 #include "engine/lineage.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/run_inputs.hpp"
@@ -117,7 +117,7 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
                           *parent ? &(*parent)->var_sources : nullptr, request.parent_run_id.value_or("")};
   auto inputs = resolve_run_inputs(request, context, backends_);
   if (!inputs) return with_trust_details(inputs.failure(), context.roots);
-  auto schedule = assignment_schedule(inputs->schedule, inputs->frozen.assignment_name);
+  auto schedule = schedules_->from_assignment(inputs->schedule, inputs->frozen.assignment_name);
   if (!schedule) return schedule.failure();
 
   run.status = core::RunStatus::initialized;
@@ -166,11 +166,11 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
     // Runs may already wait on the group this one joins.
     view.run.dependents = detail::dependents_of(c, run);
     detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
-    if (*schedule) store_schedule(c, view.run, **schedule, actor, "assignment");
+    if (*schedule) schedules_->put(c, view.run, **schedule, actor, "assignment");
     return view;
   });
   if (created) log_unknown_template_keys(created->run.id, inputs->unknown_template_keys);
-  if (created && created->run.schedule) arm_schedule(created->run.id, created->run.schedule);
+  if (created && created->run.schedule) schedules_->arm(created->run.id, created->run.schedule);
   return created;
 }
 
@@ -182,7 +182,7 @@ core::Result<Run> Engine::start(const InitRequest& request, const Actor& actor) 
   if (auto* reason = started.error().details.if_contains("reason"); !reason || *reason != "unmet_dependencies")
     return started;
   // "Start after": the run waits, ready; the daemon starts it once every dependency is
-  // met (engine/dependency_commands.cpp), even if that happened just now.
+  // met (engine/dependencies/dependency_commands.cpp), even if that happened just now.
   return ready(run->id, actor);
 }
 

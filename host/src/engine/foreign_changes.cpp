@@ -11,7 +11,6 @@
 #include "engine/engine.hpp"
 
 #include "core/clock.hpp"
-#include "engine/schedule_runtime.hpp"
 #include "store/run_repository.hpp"
 #include "store/schedule_repository.hpp"
 #include "store/store.hpp"
@@ -56,7 +55,7 @@ core::Result<int> Engine::notice_foreign_changes() {
   for (const auto& run : *runs) {
     // Streams, the dependency watcher and projections hear of it as of our own changes.
     bus_.run_changed(run.id);
-    arm_schedule(run.id, run.schedule);
+    schedules_->arm(run.id, run.schedule);
   }
   return static_cast<int>(runs->size());
 }

@@ -8,15 +8,13 @@
 #include "core/log.hpp"
 #include "engine/attachment_prompt.hpp"
 #include "engine/controllers.hpp"
-#include "engine/dependencies.hpp"
+#include "engine/dependencies/dependency_checks.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/queued_delivery.hpp"
-#include "engine/workspace_hooks.hpp"
-#include "engine/hook_runner.hpp"
+#include "engine/workspace_baseline/workspace_baseline.hpp"
+#include "engine/hooks/hook_runner.hpp"
 #include "engine/run_snapshot.hpp"
-#include "engine/run_tokens.hpp"
 #include "store/dependency_repository.hpp"
-#include "engine/schedule_runtime.hpp"
 #include "store/event_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/run_token_repository.hpp"
@@ -30,72 +28,20 @@ namespace agentry::engine {
 using core::Operation;
 using core::Run;
 
-Engine::Engine(EngineServices services, EngineConfig config)
-    : db_(services.db),
-      backends_(services.plugins),
-      bus_(services.bus),
-      pool_(services.pool),
-      blocking_(services.blocking),
-      config_(std::move(config)),
-      live_(LiveRunServices{services.db, services.plugins, services.pool, services.blocking, services.bus,
-                            config_.interrupt_grace, {},
-                            &config_.task_prompt, config_.per_run_tokens, config_.state_dir,
-                            &attachments_, &config_.child_limits},
-            config_.controller_id),
-      schedules_(std::make_unique<ScheduleRuntime>(
-          config_.schedule_timers ? config_.schedule_timers : pool_timer_source(services.pool),
-          [this](const std::string& run_id, std::int64_t due_ms) { on_schedule_due(run_id, due_ms); })) {
-  // Live timeline subscribers hear of every timeline write once it has committed.
-  db_.set_timeline_listener(
-      [&feeds = bus_.timeline()](const std::string& run_id, std::int64_t base, std::vector<core::TimelineEvent>&& events) {
-        feeds.publish(run_id, base, std::move(events));
-      });
-  // Tokens of sessions a crash ended are no use to anyone.
-  auto stale = db_.write<int>([](store::Transaction& c) -> core::Result<int> {
-    return c.run_tokens().remove_stale();
-  });
-  if (!stale) core::log_warn("cannot clear stale run tokens", {{"error", stale.error().message}});
-}
-
-std::optional<std::string> Engine::run_of_token(std::string_view token) { return engine::run_of_token(db_, token); }
-
-Engine::~Engine() {
-  stop_schedules();  // no due start may begin while the live runs are stopped
-  stop_live_runs("agentry is shutting down");
-  db_.set_timeline_listener(nullptr);
-}
-
-void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url); }
-
-void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents) {
-  // First: a run started now for its dependencies would only be stopped again.
-  if (dependency_watcher_) dependency_watcher_->stop();
-  // Hooks running outside a live session are killed now, not waited for: they share
-  // the blocking pool with the live runs' steps, which must get their turn to end.
-  hook_jobs_.cancel_all();
-  // Sessions that end during the stop are delivered by the next startup.
-  if (notification_watcher_) notification_watcher_->stop();
-  held_resumes_.stop();
-  live_.stop_all(reason, config_.interrupt_grace + std::chrono::seconds(1),
-                 leave_remote_agents ? StopCause::daemon_exit : StopCause::shutdown);
-  // What is left of their jobs is one write each.
-  hook_jobs_.stop();
-}
-
 core::Result<Run> Engine::ready(const std::string& run_id, const Actor& actor,
                                 const std::optional<core::ScheduleSpec>& schedule) {
   if (schedule)
-    if (auto ok = check_schedule(*schedule); !ok) return ok.failure();
+    if (auto ok = schedules_->check(*schedule); !ok) return ok.failure();
   auto promoted = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::ready, *run, "ready"); !allowed) return allowed.failure();
     run->status = core::RunStatus::ready;
     detail::save_with_audit(c, *run, "run.ready", actor);
-    if (schedule) store_schedule(c, *run, *schedule, actor, "ready");
+    if (schedule) schedules_->put(c, *run, *schedule, actor, "ready");
     return run;
   });
-  if (promoted && schedule) arm_schedule(run_id, promoted->schedule);
+  if (promoted && schedule) schedules_->arm(run_id, promoted->schedule);
   return promoted;
 }
 
@@ -157,6 +103,8 @@ core::Result<Run> Engine::open_next_session(const std::string& run_id, const Res
 }
 
 void Engine::launch_session(const Run& run, const std::string& prompt) { live_.launch(run, prompt); }
+
+bool Engine::is_live(const std::string& run_id) const { return live_.find(run_id) != nullptr; }
 
 void Engine::session_ended(const Run& run, int session_index) {
   if (!has_hooks(run, core::HookPhase::after_exit)) return;  // nothing was held

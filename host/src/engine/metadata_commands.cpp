@@ -5,7 +5,7 @@
 #include "engine/mutate.hpp"
 
 #include "core/ids.hpp"
-#include "engine/dependencies.hpp"
+#include "engine/dependencies/dependency_checks.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/transaction.hpp"
 

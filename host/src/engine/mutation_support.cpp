@@ -1,9 +1,9 @@
 #include "engine/mutation_support.hpp"
 
 #include "core/clock.hpp"
-#include "engine/hook_runner.hpp"
-#include "engine/parent_notifications.hpp"
-#include "engine/notification_outbox.hpp"
+#include "engine/hooks/hook_runner.hpp"
+#include "engine/parent_completion/parent_notifications.hpp"
+#include "engine/outbox/notification_outbox.hpp"
 #include "engine/queued_delivery.hpp"
 #include "store/event_repository.hpp"
 #include "store/run_repository.hpp"
@@ -126,7 +126,7 @@ void close_session(store::Transaction& c, core::Run& run, core::RunStatus status
   // The session count and the run's revision (which only grows, through resets too)
   // make each end its own occurrence.
   // A run with afterExit hooks holds it until they ran: one may refuse a success, and the
-  // notification must then say what the run and session finally say (engine/after_exit.hpp).
+  // notification must then say what the run and session finally say (engine/hooks/after_exit.hpp).
   queue_notification(c, run, core::notify_event_finished,
                      "end-" + std::to_string(run.session_count) + "." + std::to_string(run.revision),
                      {{"endedBy", ended_by}}, has_hooks(run, core::HookPhase::after_exit));

@@ -36,7 +36,7 @@ void append_audit(store::Transaction& c, const std::string& run_id, std::string 
 /// Opens the next session of `run` (status running) with `prompt`. The caller saves the run.
 /// `source`: structured metadata on what opened it (core::Session::source). A child that
 /// notifies its parent records the pending notification of the new session here
-/// (engine/parent_notifications.hpp), so every way of opening a session does.
+/// (engine/parent_completion/parent_notifications.hpp), so every way of opening a session does.
 void open_session(store::Transaction& c, core::Run& run, const std::string& prompt, const std::string& controller_id,
                   boost::json::object source = {});
 

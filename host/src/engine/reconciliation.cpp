@@ -52,7 +52,7 @@ boost::json::value attempt_checkpoint(store::Transaction& c, const core::Run& ru
 
 core::Result<int> Engine::reconcile_after_restart() {
   // run.finished notifications held for afterExit hooks that a stopped or crashed daemon
-  // never ran (engine/after_exit.hpp) go out as they were.
+  // never ran (engine/hooks/after_exit.hpp) go out as they were.
   auto released = db_.write<int>([](store::Transaction& c) -> core::Result<int> {
     return c.outbox().release_all_held(core::now_ms());
   });

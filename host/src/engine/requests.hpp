@@ -51,7 +51,7 @@ struct InitRequest {
   /// dependencies are not all met leaves the run ready; the daemon starts it later.
   std::vector<core::Dependency> dependencies;
   /// With a parent: tell it, once per session, how this run's session ended
-  /// (engine/parent_notifications.hpp). Unset: yes when the run has a parent.
+  /// (engine/parent_completion/parent_notifications.hpp). Unset: yes when the run has a parent.
   std::optional<bool> notify_parent_on_complete;
   /// With a parent and no run_group_id: join the parent's group (default) or, false,
   /// make a group of its own (its id).

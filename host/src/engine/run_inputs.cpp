@@ -247,7 +247,7 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   if (assignment) {
     f.assignment_name = assignment->name;
     f.assignment_source_path = assignment->source_path.string();
-    out.schedule = assignment->schedule;  // applied by init (engine/schedule_commands.cpp)
+    out.schedule = assignment->schedule;  // applied by init (engine/schedules/schedule_commands.cpp)
     for (const auto& field : assignment->locked_fields)
       if (!locked(f.locked_fields, field)) f.locked_fields.push_back(field);
   }

@@ -5,7 +5,7 @@
 #include "store/hook_audit_repository.hpp"
 #include "store/attachment_repository.hpp"
 
-#include "engine/dependencies.hpp"
+#include "engine/dependencies/dependency_checks.hpp"
 #include "engine/mutation_support.hpp"
 #include "events/projections.hpp"
 #include "core/clock.hpp"

@@ -20,7 +20,7 @@ struct OutboxEntry {
   std::string target_json;      // the target as frozen (may hold a secret: never shown)
   std::string payload_json;     // the exact body every attempt sends
   /// held | pending | delivered | failed. `held`: a run.finished whose afterExit hooks
-  /// have not run yet; never due until released (engine/after_exit.hpp).
+  /// have not run yet; never due until released (engine/hooks/after_exit.hpp).
   std::string state = "pending";
   int attempts = 0;
   std::int64_t next_attempt_ms = 0;  // unix ms; due when <= now

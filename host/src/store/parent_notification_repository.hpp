@@ -1,6 +1,6 @@
 #pragma once
 // Persistence of parent-completion notifications: one row per child session that owes
-// its parent a message (engine/parent_notifications.hpp). A row is written pending when
+// its parent a message (engine/parent_completion/parent_notifications.hpp). A row is written pending when
 // the session is allocated and becomes delivered or skipped exactly once.
 
 #include "core/run.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The per-run tokens agents call back with (engine/run_tokens.hpp): hashes only.
+// The per-run tokens agents call back with (engine/live/run_tokens.hpp): hashes only.
 
 
 #include <optional>

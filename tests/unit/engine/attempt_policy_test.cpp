@@ -1,5 +1,5 @@
-// The retry loop's rules (engine/attempt_policy.hpp), one case each.
-#include "engine/attempt_policy.hpp"
+// The retry loop's rules (engine/live/attempt_policy.hpp), one case each.
+#include "engine/live/attempt_policy.hpp"
 
 #include <gtest/gtest.h>
 

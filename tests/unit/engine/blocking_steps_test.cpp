@@ -1,4 +1,4 @@
-// A live run's hooks are blocking steps of its strand (engine/live_run.hpp): they run on
+// A live run's hooks are blocking steps of its strand (engine/live/live_run.hpp): they run on
 // the blocking pool, so more waiting hooks than the engine's pool has threads (2 here)
 // leave other runs going; and each gated run still waits for its hook, in order: its
 // agent hears of the attempt only once the hook let it through.

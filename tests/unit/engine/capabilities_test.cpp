@@ -32,7 +32,7 @@ class CapabilitiesTest : public EngineTest {
       for (const char* task : {"plan", "build"}) {
         TaskPatch p;
         p.status = status;
-        EXPECT_TRUE(engine_->update_task(id, task, p, actor_).ok());
+        EXPECT_TRUE(engine_->tasks().update(id, task, p, actor_).ok());
       }
     };
     switch (shape) {
@@ -102,7 +102,7 @@ TEST_F(CapabilitiesTest, EveryCapabilityMatchesTheEngine) {
        }},
       // Clearing no dependencies: allowed means an answer, refused a conflict.
       {"edit dependencies", &core::RunCapabilities::can_edit_dependencies,
-       [](Engine& e, auto& id, auto& a) { return e.clear_dependencies(id, a).ok(); }},
+       [](Engine& e, auto& id, auto& a) { return e.dependencies().clear(id, a).ok(); }},
   };
   for (auto shape : {Shape::initialized, Shape::ready, Shape::running, Shape::success, Shape::blocked, Shape::aborted,
                      Shape::archived_initialized, Shape::archived_aborted}) {
@@ -121,9 +121,9 @@ TEST_F(CapabilitiesTest, TaskMutationCapabilitiesMatchTheEngine) {
     auto c = caps(id).task_mutation;
     TaskPatch notes;
     notes.notes = "n";
-    EXPECT_EQ(c.can_set_notes, engine_->update_task(id, "plan", notes, actor_).ok()) << shape_name(shape);
-    EXPECT_EQ(c.can_append_notes, engine_->append_task_notes(id, "plan", "more", actor_).ok()) << shape_name(shape);
-    EXPECT_EQ(c.can_add, engine_->add_task(id, NewTask{"extra", "Extra", ""}, actor_).ok()) << shape_name(shape);
+    EXPECT_EQ(c.can_set_notes, engine_->tasks().update(id, "plan", notes, actor_).ok()) << shape_name(shape);
+    EXPECT_EQ(c.can_append_notes, engine_->tasks().append_notes(id, "plan", "more", actor_).ok()) << shape_name(shape);
+    EXPECT_EQ(c.can_add, engine_->tasks().add(id, NewTask{"extra", "Extra", ""}, actor_).ok()) << shape_name(shape);
   }
 }
 
@@ -137,10 +137,10 @@ TEST_F(CapabilitiesTest, LockedTasksRefuseAddAndDelete) {
   EXPECT_FALSE(c.can_add);
   EXPECT_FALSE(c.can_delete_pending);
   EXPECT_TRUE(c.can_set_status);
-  auto added = engine_->add_task(run.id, NewTask{"x", "X", ""}, actor_);
+  auto added = engine_->tasks().add(run.id, NewTask{"x", "X", ""}, actor_);
   ASSERT_FALSE(added.ok());
   EXPECT_EQ(added.error().code, core::ErrorCode::conflict);
-  EXPECT_EQ(engine_->delete_task(run.id, "only", actor_).error().code, core::ErrorCode::conflict);
+  EXPECT_EQ(engine_->tasks().remove(run.id, "only", actor_).error().code, core::ErrorCode::conflict);
 }
 
 }  // namespace

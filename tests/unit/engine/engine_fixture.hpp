@@ -4,7 +4,7 @@
 #include "core/blocking_pool.hpp"
 #include "core/executor.hpp"
 #include "engine/engine.hpp"
-#include "engine/scheduler.hpp"
+#include "engine/schedules/scheduler.hpp"
 #include "events/event_bus.hpp"
 #include "plugin_host/plugin_registry.hpp"
 #include "sqlite_store/sqlite_store.hpp"

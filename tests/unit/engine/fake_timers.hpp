@@ -2,7 +2,7 @@
 // A TimerSource whose clock only moves when a test says so: advance_to() runs the
 // wake-ups that came due and the work they posted, on the test's thread.
 
-#include "engine/scheduler.hpp"
+#include "engine/schedules/scheduler.hpp"
 
 #include <deque>
 #include <map>

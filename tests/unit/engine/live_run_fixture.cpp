@@ -76,7 +76,7 @@ RunView LiveRunTest::settled(const std::string& run_id) {
 void LiveRunTest::set_task(const std::string& run_id, const std::string& task_id, const std::string& status) {
   TaskPatch p;
   p.status = status;
-  auto updated = engine_->update_task(run_id, task_id, p, Actor{"agent"});
+  auto updated = engine_->tasks().update(run_id, task_id, p, Actor{"agent"});
   EXPECT_TRUE(updated.ok()) << (updated.ok() ? "" : updated.error().message);
 }
 

@@ -1,4 +1,4 @@
-#include "engine/parent_notification_message.hpp"
+#include "engine/parent_completion/parent_notification_message.hpp"
 
 #include "core/utf8.hpp"
 

@@ -28,7 +28,7 @@ TEST_F(EngineTest, InitFreezesRenderedInputsAndTasks) {
   EXPECT_EQ(run.frozen.vars.at("size").as_string(), "small");
   EXPECT_EQ(run.frozen.timeout_sec, 3600);  // the agent sets none
 
-  auto tasks = engine_->list_tasks(run.id);
+  auto tasks = engine_->tasks().list(run.id);
   ASSERT_TRUE(tasks.ok());
   ASSERT_EQ(tasks->size(), 2u);
   EXPECT_EQ((*tasks)[0].id, "plan");
@@ -167,7 +167,7 @@ CI needs ${{ secrets.TOKEN }}.
   auto run = init_run(request);
   EXPECT_EQ(run.frozen.message, "Fix {{isue}} in " + run.cwd);
   EXPECT_NE(run.frozen.brief.find("CI needs ${{ secrets.TOKEN }}."), std::string::npos) << run.frozen.brief;
-  auto tasks = engine_->list_tasks(run.id);
+  auto tasks = engine_->tasks().list(run.id);
   ASSERT_TRUE(tasks.ok());
   EXPECT_EQ((*tasks)[0].title, "Check {{ branch }}");
 

@@ -11,7 +11,7 @@ TEST_F(EngineTest, PassiveRunSucceedsWhenAllTasksComplete) {
   for (const char* task : {"plan", "build"}) {
     TaskPatch patch;
     patch.status = "completed";
-    ASSERT_TRUE(engine_->update_task(run.id, task, patch, actor_).ok());
+    ASSERT_TRUE(engine_->tasks().update(run.id, task, patch, actor_).ok());
   }
   auto view = engine_->view(run.id);
   ASSERT_TRUE(view.ok());
@@ -26,7 +26,7 @@ TEST_F(EngineTest, PassiveRunBlocksOnABlockedTask) {
   auto run = start_run(feature_request());
   TaskPatch patch;
   patch.status = "blocked";
-  ASSERT_TRUE(engine_->update_task(run.id, "build", patch, actor_).ok());
+  ASSERT_TRUE(engine_->tasks().update(run.id, "build", patch, actor_).ok());
   auto view = engine_->view(run.id);
   EXPECT_EQ(view->run.status, core::RunStatus::blocked);
 }
@@ -62,7 +62,7 @@ TEST_F(EngineTest, IllegalTransitionsAreConflictsAndChangeNothing) {
 TEST_F(EngineTest, UnknownRunIsNotFound) {
   EXPECT_EQ(engine_->abort("nosuchrun0", "", actor_).error().code, core::ErrorCode::not_found);
   EXPECT_EQ(engine_->view("nosuchrun0").error().code, core::ErrorCode::not_found);
-  EXPECT_EQ(engine_->list_tasks("nosuchrun0").error().code, core::ErrorCode::not_found);
+  EXPECT_EQ(engine_->tasks().list("nosuchrun0").error().code, core::ErrorCode::not_found);
 }
 
 TEST_F(EngineTest, ArchiveThenDeleteRemovesTheRun) {
@@ -81,7 +81,7 @@ TEST_F(EngineTest, ResetReturnsToTheInitializedSnapshotAndKeepsAudit) {
   TaskPatch patch;
   patch.status = "completed";
   patch.notes = "done";
-  ASSERT_TRUE(engine_->update_task(run.id, "plan", patch, actor_).ok());
+  ASSERT_TRUE(engine_->tasks().update(run.id, "plan", patch, actor_).ok());
   ASSERT_TRUE(engine_->abort(run.id, "stop", actor_).ok());
 
   auto reset = engine_->reset(run.id, actor_);
@@ -110,7 +110,7 @@ TEST_F(EngineTest, ReconfigureRerendersAndIsAllOrNothing) {
   auto changed = engine_->reconfigure(run.id, request, actor_);
   ASSERT_TRUE(changed.ok()) << changed.error().message;
   EXPECT_EQ(changed->frozen.message, "Build export (large).");
-  EXPECT_EQ(engine_->get_task(run.id, "plan")->title, "Plan export");
+  EXPECT_EQ(engine_->tasks().get(run.id, "plan")->title, "Plan export");
 
   ReconfigureRequest bad;
   bad.vars = boost::json::object{{"size", "enormous"}};

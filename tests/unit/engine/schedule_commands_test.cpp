@@ -57,7 +57,7 @@ class ScheduleCommandsTest : public LiveRunTest {
 
 TEST_F(ScheduleCommandsTest, SetReadEnableDisableAndClear) {
   auto run = run_of("talker", true);
-  auto set = engine_->set_schedule(run.id, spec(R"({"cron":"0 9 * * *","timezone":"Europe/Berlin","mode":"clone"})"),
+  auto set = engine_->schedules().set(run.id, spec(R"({"cron":"0 9 * * *","timezone":"Europe/Berlin","mode":"clone"})"),
                                    actor_);
   ASSERT_TRUE(set) << set.error().message;
   auto s = schedule_of(run.id);
@@ -65,46 +65,46 @@ TEST_F(ScheduleCommandsTest, SetReadEnableDisableAndClear) {
   EXPECT_EQ(core::format_iso8601(*s->next_ms), "2024-06-02T07:00:00.000Z");
   EXPECT_EQ(s->spec.mode, core::ScheduleMode::clone);
   // Recurring: cleared only by disabling.
-  auto clear = engine_->clear_schedule(run.id, actor_);
+  auto clear = engine_->schedules().clear(run.id, actor_);
   ASSERT_FALSE(clear);
   EXPECT_EQ(clear.error().code, core::ErrorCode::conflict);
-  ASSERT_TRUE(engine_->set_schedule_enabled(run.id, false, actor_));
+  ASSERT_TRUE(engine_->schedules().set_enabled(run.id, false, actor_));
   EXPECT_FALSE(schedule_of(run.id)->enabled);
   timers_->advance_to(t0 + 48 * hour);
-  ASSERT_TRUE(engine_->set_schedule_enabled(run.id, true, actor_));
+  ASSERT_TRUE(engine_->schedules().set_enabled(run.id, true, actor_));
   // Re-enabled: the next occurrence after now, none made up for.
   EXPECT_EQ(core::format_iso8601(*schedule_of(run.id)->next_ms), "2024-06-04T07:00:00.000Z");
-  ASSERT_TRUE(engine_->set_schedule(run.id, spec(R"({"delay":"30m"})"), actor_));
+  ASSERT_TRUE(engine_->schedules().set(run.id, spec(R"({"delay":"30m"})"), actor_));
   EXPECT_EQ(*schedule_of(run.id)->next_ms, t0 + 48 * hour + 30 * minute);
-  ASSERT_TRUE(engine_->clear_schedule(run.id, actor_));
+  ASSERT_TRUE(engine_->schedules().clear(run.id, actor_));
   EXPECT_FALSE(schedule_of(run.id));
-  auto none = engine_->set_schedule_enabled(run.id, true, actor_);
+  auto none = engine_->schedules().set_enabled(run.id, true, actor_);
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().code, core::ErrorCode::conflict);
   auto types = audit_types(run.id);
   for (const char* t : {"schedule.set", "schedule.disabled", "schedule.enabled", "schedule.cleared"})
     EXPECT_NE(std::find(types.begin(), types.end(), t), types.end()) << t;
-  EXPECT_FALSE(engine_->set_schedule("nope", spec(R"({"delay":"1m"})"), actor_));
+  EXPECT_FALSE(engine_->schedules().set("nope", spec(R"({"delay":"1m"})"), actor_));
 }
 
 TEST_F(ScheduleCommandsTest, TheMinimumIntervalIsEnforced) {
   auto run = run_of("talker", true);
-  auto every_minute = engine_->set_schedule(run.id, spec(R"({"cron":"* * * * *"})"), actor_);
+  auto every_minute = engine_->schedules().set(run.id, spec(R"({"cron":"* * * * *"})"), actor_);
   ASSERT_FALSE(every_minute);
   EXPECT_EQ(every_minute.error().code, core::ErrorCode::validation);
   EXPECT_NE(every_minute.error().message.find("AGENTRY_MIN_RECURRENCE_INTERVAL_SEC"), std::string::npos);
-  EXPECT_TRUE(engine_->set_schedule(run.id, spec(R"({"cron":"*/5 * * * *"})"), actor_));  // exactly 300 s
+  EXPECT_TRUE(engine_->schedules().set(run.id, spec(R"({"cron":"*/5 * * * *"})"), actor_));  // exactly 300 s
   // Wall-clock hours two apart become one apart across New York's spring change.
   max_call_depth_ = default_max_call_depth;
-  auto dst = engine_->set_schedule(run.id, spec(R"({"cron":"30 1,3 * * *","timezone":"America/New_York"})"), actor_);
+  auto dst = engine_->schedules().set(run.id, spec(R"({"cron":"30 1,3 * * *","timezone":"America/New_York"})"), actor_);
   EXPECT_TRUE(dst);  // 3600 s >= 300 s
 }
 
 TEST_F(ScheduleCommandsTest, ADueOneTimeScheduleStartsAReadyRunThroughResume) {
-  ASSERT_TRUE(engine_->start_schedules());
+  ASSERT_TRUE(engine_->schedules().start());
   auto run = run_of("talker", true);
-  ASSERT_TRUE(engine_->set_schedule(run.id, spec(R"({"delay":"30m"})"), actor_));
-  EXPECT_EQ(engine_->armed_schedule_count(), 1u);
+  ASSERT_TRUE(engine_->schedules().set(run.id, spec(R"({"delay":"30m"})"), actor_));
+  EXPECT_EQ(engine_->schedules().armed_count(), 1u);
   timers_->advance_to(t0 + 29 * minute);
   EXPECT_EQ(view_of(run.id).run.session_count, 0);
   timers_->advance_to(t0 + 30 * minute);
@@ -119,18 +119,18 @@ TEST_F(ScheduleCommandsTest, ADueOneTimeScheduleStartsAReadyRunThroughResume) {
   ASSERT_TRUE(fired);
   EXPECT_EQ(fired->data.at("dueAt"), "2024-06-01T12:30:00.000Z");
   EXPECT_EQ(fired->data.at("startedRunId"), json::value(run.id));
-  EXPECT_EQ(engine_->armed_schedule_count(), 0u);
+  EXPECT_EQ(engine_->schedules().armed_count(), 0u);
 }
 
 TEST_F(ScheduleCommandsTest, SkipsAreAuditedWithTheirReason) {
-  ASSERT_TRUE(engine_->start_schedules());
+  ASSERT_TRUE(engine_->schedules().start());
   auto initialized = run_of("talker", false);
   auto archived = run_of("talker", true);
   ASSERT_TRUE(engine_->archive(archived.id, actor_));
   auto passive = init_run(feature_request());
   ASSERT_TRUE(engine_->ready(passive.id, actor_));
   for (const auto& id : {initialized.id, archived.id, passive.id})
-    ASSERT_TRUE(engine_->set_schedule(id, spec(R"({"delay":"1m"})"), actor_));
+    ASSERT_TRUE(engine_->schedules().set(id, spec(R"({"delay":"1m"})"), actor_));
   timers_->advance_by(minute);
   auto code_of = [&](const std::string& id) {
     auto skipped = last_audit(id, "schedule.skipped");
@@ -144,12 +144,12 @@ TEST_F(ScheduleCommandsTest, SkipsAreAuditedWithTheirReason) {
 }
 
 TEST_F(ScheduleCommandsTest, ARunWaitingOnADependencyIsSkippedAndNamesIt) {
-  ASSERT_TRUE(engine_->start_schedules());
+  ASSERT_TRUE(engine_->schedules().start());
   auto first = run_of("talker", false);  // never started: the dependency stays unmet
   auto waiting = run_of("talker", false);
-  ASSERT_TRUE(engine_->add_dependency(waiting.id, core::Dependency{core::DependencyType::run, first.id, {}}, actor_));
+  ASSERT_TRUE(engine_->dependencies().add(waiting.id, core::Dependency{core::DependencyType::run, first.id, {}}, actor_));
   ASSERT_TRUE(engine_->ready(waiting.id, actor_));
-  ASSERT_TRUE(engine_->set_schedule(waiting.id, spec(R"({"delay":"1m"})"), actor_));
+  ASSERT_TRUE(engine_->schedules().set(waiting.id, spec(R"({"delay":"1m"})"), actor_));
   timers_->advance_by(minute);
   auto skipped = last_audit(waiting.id, "schedule.skipped");
   ASSERT_TRUE(skipped);
@@ -159,9 +159,9 @@ TEST_F(ScheduleCommandsTest, ARunWaitingOnADependencyIsSkippedAndNamesIt) {
 }
 
 TEST_F(ScheduleCommandsTest, ARunningRunIsSkippedAndARecurrenceAdvances) {
-  ASSERT_TRUE(engine_->start_schedules());
+  ASSERT_TRUE(engine_->schedules().start());
   auto run = run_of("gated", true);
-  ASSERT_TRUE(engine_->set_schedule(run.id, spec(R"({"cron":"0 * * * *"})"), actor_));
+  ASSERT_TRUE(engine_->schedules().set(run.id, spec(R"({"cron":"0 * * * *"})"), actor_));
   timers_->advance_to(t0 + hour);  // 13:00: starts, and waits at the gate
   EXPECT_TRUE(eventually([&] { return view_of(run.id).run.status == core::RunStatus::running; }));
   EXPECT_EQ(core::format_iso8601(*schedule_of(run.id)->next_ms), "2024-06-01T14:00:00.000Z");
@@ -184,11 +184,11 @@ TEST_F(ScheduleCommandsTest, ARunningRunIsSkippedAndARecurrenceAdvances) {
 }
 
 TEST_F(ScheduleCommandsTest, AFailedScheduledRunStopsTheNextOccurrenceUnlessContinueOnFailure) {
-  ASSERT_TRUE(engine_->start_schedules());
+  ASSERT_TRUE(engine_->schedules().start());
   auto stop = run_of("failer", true);
   auto go_on = run_of("failer", true);
-  ASSERT_TRUE(engine_->set_schedule(stop.id, spec(R"({"cron":"0 * * * *"})"), actor_));
-  ASSERT_TRUE(engine_->set_schedule(go_on.id, spec(R"({"cron":"0 * * * *","continueOnFailure":true})"), actor_));
+  ASSERT_TRUE(engine_->schedules().set(stop.id, spec(R"({"cron":"0 * * * *"})"), actor_));
+  ASSERT_TRUE(engine_->schedules().set(go_on.id, spec(R"({"cron":"0 * * * *","continueOnFailure":true})"), actor_));
   timers_->advance_to(t0 + hour);
   EXPECT_NE(settled(stop.id).run.status, core::RunStatus::success);
   EXPECT_NE(settled(go_on.id).run.status, core::RunStatus::success);
@@ -201,11 +201,11 @@ TEST_F(ScheduleCommandsTest, AFailedScheduledRunStopsTheNextOccurrenceUnlessCont
 }
 
 TEST_F(ScheduleCommandsTest, CloneStartsAFreshCopyAndResetStartsTheRunAnew) {
-  ASSERT_TRUE(engine_->start_schedules());
+  ASSERT_TRUE(engine_->schedules().start());
   auto templ = run_of("talker", true);
   auto again = run_of("talker", true);
-  ASSERT_TRUE(engine_->set_schedule(templ.id, spec(R"({"cron":"0 * * * *","mode":"clone"})"), actor_));
-  ASSERT_TRUE(engine_->set_schedule(again.id, spec(R"({"cron":"0 * * * *","mode":"reset"})"), actor_));
+  ASSERT_TRUE(engine_->schedules().set(templ.id, spec(R"({"cron":"0 * * * *","mode":"clone"})"), actor_));
+  ASSERT_TRUE(engine_->schedules().set(again.id, spec(R"({"cron":"0 * * * *","mode":"reset"})"), actor_));
   timers_->advance_to(t0 + hour);
   auto fired = last_audit(templ.id, "schedule.fired");
   ASSERT_TRUE(fired);
@@ -229,12 +229,12 @@ TEST_F(ScheduleCommandsTest, CloneStartsAFreshCopyAndResetStartsTheRunAnew) {
 TEST_F(ScheduleCommandsTest, OccurrencesMissedWhileStoppedAreRecordedNotStarted) {
   auto once = run_of("talker", true);
   auto hourly = run_of("talker", true);
-  ASSERT_TRUE(engine_->set_schedule(once.id, spec(R"({"delay":"1m"})"), actor_));
-  ASSERT_TRUE(engine_->set_schedule(hourly.id, spec(R"({"cron":"0 * * * *"})"), actor_));
+  ASSERT_TRUE(engine_->schedules().set(once.id, spec(R"({"delay":"1m"})"), actor_));
+  ASSERT_TRUE(engine_->schedules().set(hourly.id, spec(R"({"cron":"0 * * * *"})"), actor_));
   // The daemon is down from here until 17:30: five hourly occurrences and the one-time pass.
   restart();
   timers_->advance_to(t0 + 5 * hour + 30 * minute);
-  auto armed = engine_->start_schedules();
+  auto armed = engine_->schedules().start();
   ASSERT_TRUE(armed);
   EXPECT_EQ(*armed, 1);
   auto missed_once = last_audit(once.id, "schedule.missed");

@@ -1,4 +1,4 @@
-#include "engine/scheduler.hpp"
+#include "engine/schedules/scheduler.hpp"
 
 #include "fake_timers.hpp"
 

@@ -1,0 +1,146 @@
+// DependencyService: adding, removing and clearing a run's dependencies, and starting
+// a ready run once everything it waits on has ended success. The start gate itself is
+// in Engine::open_next_session (lifecycle_commands.cpp), shared by every start and resume.
+
+#include "engine/dependencies/dependency_service.hpp"
+
+#include "engine/mutate_run.hpp"
+#include "engine/run_change_watcher.hpp"
+#include "engine/run_starts.hpp"
+
+#include "core/log.hpp"
+#include "engine/dependencies/dependency_checks.hpp"
+#include "engine/mutation_support.hpp"
+#include "store/dependency_repository.hpp"
+#include "store/store.hpp"
+
+#include <set>
+
+namespace agentry::engine {
+using core::Run;
+namespace json = boost::json;
+
+DependencyService::DependencyService(store::Store& db, events::EventBus& bus, core::ThreadPool& pool, RunStarts& runs)
+    : db_(db), bus_(bus), pool_(pool), runs_(runs) {}
+
+DependencyService::~DependencyService() { stop(); }
+
+void DependencyService::stop() {
+  if (watcher_) watcher_->stop();
+}
+
+core::Result<Run> DependencyService::add(const std::string& run_id, core::Dependency dependency, const Actor& actor) {
+  return detail::mutate_run<Run>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(core::Operation::edit_dependencies, *run, "change the dependencies of"); !ok)
+      return ok.failure();
+    auto added = detail::add_dependency_row(c, *run, dependency);
+    if (!added) return added.failure();
+    detail::save_with_audit(c, *run, "run.dependency_added", actor,
+                            {{"type", core::to_string(added->type)}, {"target", added->target}});
+    return run;
+  });
+}
+
+core::Result<Run> DependencyService::remove(const std::string& run_id, core::DependencyType type,
+                                            const std::string& target, const Actor& actor) {
+  return detail::mutate_run<Run>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(core::Operation::edit_dependencies, *run, "change the dependencies of"); !ok)
+      return ok.failure();
+    const std::string name = core::describe(core::Dependency{type, target, {}});
+    if (!c.dependencies().remove(run_id, type, target))
+      return core::fail(core::ErrorCode::not_found, "run " + run_id + " does not depend on " + name,
+                        {{"runId", run_id}, {"dependency", name}});
+    detail::save_with_audit(c, *run, "run.dependency_removed", actor,
+                            {{"type", core::to_string(type)}, {"target", target}});
+    return run;
+  });
+}
+
+core::Result<Run> DependencyService::clear(const std::string& run_id, const Actor& actor) {
+  return detail::mutate_run<Run>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(core::Operation::edit_dependencies, *run, "change the dependencies of"); !ok)
+      return ok.failure();
+    const int removed = c.dependencies().remove_all(run_id);
+    if (removed == 0) return run;  // nothing changed: no revision, no audit
+    detail::save_with_audit(c, *run, "run.dependencies_cleared", actor, {{"removed", removed}});
+    return run;
+  });
+}
+
+void DependencyService::enable_auto_start() {
+  if (watcher_) return;
+  watcher_ = std::make_unique<RunChangeWatcher>(
+      bus_, pool_, [this](const std::string& run_id) { changed(run_id); });
+  // The startup sweep: runs whose dependencies were met while no daemon was serving
+  // (or whose start a stopping daemon never made).
+  auto waiting = db_.read([](store::Transaction& c) -> core::Result<std::vector<std::string>> {
+    return c.dependencies().runs_with_dependencies();
+  });
+  if (!waiting) {
+    core::log_error("cannot list runs with dependencies", {{"error", waiting.error().message}});
+    return;
+  }
+  for (const auto& id : *waiting) watcher_->enqueue(id);
+}
+
+void DependencyService::changed(const std::string& run_id) {
+  auto waiting = db_.read([&](store::Transaction& c) -> core::Result<std::vector<std::string>> {
+    auto point = c.dependencies().point(run_id);
+    // A deleted run: whoever named it by id now waits on a missing run. Its group's
+    // waiters are looked at even when it is archived (it no longer counts there), and so
+    // are those of every group it was moved out of: either may have made them ready.
+    std::vector<std::string> groups = c.dependencies().groups_left(run_id);
+    if (point) groups.push_back(point->group_id);
+    std::set<std::string> ids;
+    for (const auto& e : c.dependencies().naming(run_id, ""))
+      if (e.run_id != run_id) ids.insert(e.run_id);
+    for (const auto& group : groups)
+      for (const auto& e : c.dependencies().naming("", group))
+        if (e.run_id != run_id) ids.insert(e.run_id);
+    return std::vector<std::string>(ids.begin(), ids.end());
+  });
+  if (!waiting) {
+    core::log_error("cannot read the runs waiting on a run", {{"runId", run_id}, {"error", waiting.error().message}});
+    return;
+  }
+  // Their dependencyState may have changed with this run; nothing of theirs was written.
+  for (const auto& id : *waiting) {
+    bus_.notify(events::Channel::summary, id);
+    bus_.notify(events::Channel::detail, id);
+  }
+  start_if_met(run_id);
+  for (const auto& id : *waiting) start_if_met(id);
+}
+
+void DependencyService::start_if_met(const std::string& run_id) {
+  // A read first: most changes concern runs that are not waiting, and those cost the
+  // writer nothing. The write re-checks everything (open_next_session).
+  auto waiting = db_.read([&](store::Transaction& c) -> core::Result<bool> {
+    auto point = c.dependencies().point(run_id);
+    if (!point || point->archived || point->status != core::RunStatus::ready) return false;
+    auto statuses = detail::dependencies_of(c, run_id);
+    if (statuses.empty()) return false;
+    for (const auto& s : statuses)
+      if (!s.satisfied) return false;
+    return true;
+  });
+  if (!waiting || !*waiting) return;
+  auto started = runs_.open_next_session(run_id, ResumeRequest{}, Actor{"daemon"}, /*automatic=*/true);
+  if (started) {
+    core::log_info("started a run whose dependencies are met", {{"runId", run_id}});
+  } else if (started.error().details.if_contains("reason") == nullptr ||
+             started.error().details.at("reason") != "not_waiting") {
+    // Say why a run that was due could not start (say, its backend is gone); it stays
+    // ready, and a later change or the next startup tries again.
+    core::log_warn("cannot start a run whose dependencies are met",
+                   {{"runId", run_id}, {"error", started.error().message}});
+  }
+}
+
+}  // namespace agentry::engine

@@ -1,0 +1,385 @@
+#include "engine/hooks/hook_runner.hpp"
+
+#include "engine/attachments.hpp"
+
+#include "core/clock.hpp"
+#include "core/log.hpp"
+#include "core/utf8.hpp"
+#include "engine/mutation_support.hpp"
+#include "process/runner.hpp"
+#include "store/store.hpp"
+#include "store/hook_audit_repository.hpp"
+#include "workspace/worktree.hpp"
+#include "store/transaction.hpp"
+#include "store/run_repository.hpp"
+
+#include <boost/json.hpp>
+
+#include <chrono>
+
+namespace agentry::engine {
+namespace json = boost::json;
+namespace {
+
+constexpr std::size_t max_stdout_bytes = 64 * 1024;
+constexpr std::size_t max_stderr_bytes = 16 * 1024;
+const Actor hook_actor{"hook"};
+
+json::value nullable(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
+
+json::object run_brief(const core::Run& run) {
+  return {{"runId", run.id},
+          {"name", nullable(run.name)},
+          {"status", core::to_string(run.status)},
+          {"agent", run.frozen.agent_name},
+          {"assignment", run.frozen.assignment_name},
+          {"backend", run.frozen.backend},
+          {"cwd", run.cwd},
+          {"repo", run.repo_root.empty() ? json::value(nullptr) : json::value(run.repo_root)},
+          {"parentRunId", nullable(run.parent_run_id)},
+          {"runGroupId", run.run_group_id},
+          {"pinned", run.pinned}};
+}
+
+bool gates(core::HookPhase phase) {
+  return phase == core::HookPhase::prepare || phase == core::HookPhase::before_attempt ||
+         phase == core::HookPhase::task_transition;
+}
+
+std::string excerpt(const std::string& text) {
+  return core::sanitize_utf8(std::string_view(text).substr(0, core::hook_stderr_excerpt_bytes));
+}
+
+/// A hook's verdict, from its stdout. nullopt with `error` set when it is not one.
+struct Verdict {
+  std::optional<std::string> block, refuse, prompt, name, note;
+  std::optional<bool> pinned;
+  std::vector<std::pair<std::string, std::string>> attachments;  // path, name ("": the file's)
+};
+
+constexpr std::size_t max_hook_attachments = 10;
+
+/// `attachments: ["path" | {path, name?}]`; `error` set when malformed.
+void parse_attachments(const json::value& field, Verdict& v, std::string& error) {
+  if (field.is_null()) return;
+  if (!field.is_array() || field.as_array().size() > max_hook_attachments) {
+    error = "'attachments' must be a list of at most " + std::to_string(max_hook_attachments) + " files";
+    return;
+  }
+  for (const auto& item : field.as_array()) {
+    if (item.is_string() && !item.as_string().empty()) {
+      v.attachments.emplace_back(std::string(item.as_string()), "");
+    } else if (auto* o = item.if_object(); o && o->if_contains("path") && o->at("path").is_string()) {
+      const auto* name = o->if_contains("name");
+      v.attachments.emplace_back(std::string(o->at("path").as_string()),
+                                 name && name->is_string() ? std::string(name->as_string()) : std::string());
+    } else {
+      error = "each of 'attachments' must be a path or {path, name?}";
+      return;
+    }
+  }
+}
+
+/// Copies each file the hook named into the run's attachments; what could not be
+/// attached is said in the audit's message (it does not fail the hook).
+void attach_files(const core::Run& run, const std::vector<std::pair<std::string, std::string>>& files,
+                  const HookServices& services, core::HookAudit& audit) {
+  std::vector<std::string> problems;
+  int attached = 0;
+  for (const auto& [raw, name] : files) {
+    std::filesystem::path path(raw);
+    if (path.is_relative()) path = std::filesystem::path(run.cwd) / path;
+    auto added = services.attachments
+                     ? services.attachments->add_file(run.id, path, name.empty() ? path.filename().string() : name,
+                                                      hook_actor)
+                     : core::Result<core::Attachment>(core::fail(core::ErrorCode::internal, "attachments are off"));
+    if (added) ++attached;
+    else problems.push_back(raw + ": " + added.error().message);
+  }
+  std::string said = "attached " + std::to_string(attached) + " of " + std::to_string(files.size()) + " files";
+  for (const auto& p : problems) said += "; " + p;
+  audit.message = audit.message.empty() ? said : audit.message + "; " + said;
+}
+
+std::optional<Verdict> parse_verdict(const std::string& out, std::string& error) {
+  Verdict v;
+  std::string_view text = out;
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  if (text.empty()) return v;
+  boost::system::error_code ec;
+  auto value = json::parse(text, ec);
+  if (ec || !value.is_object()) {
+    error = "its output is not a JSON object";
+    return std::nullopt;
+  }
+  const auto& o = value.as_object();
+  auto text_field = [&](const char* key, std::optional<std::string>& into) {
+    if (auto* f = o.if_contains(key)) {
+      if (f->is_string()) into = core::sanitize_utf8(f->as_string());
+      else if (!f->is_null()) error = std::string("'") + key + "' must be a string";
+    }
+  };
+  text_field("block", v.block);
+  text_field("refuse", v.refuse);
+  text_field("prompt", v.prompt);
+  text_field("name", v.name);
+  text_field("note", v.note);
+  if (auto* f = o.if_contains("pinned")) {
+    if (f->is_bool()) v.pinned = f->as_bool();
+    else if (!f->is_null()) error = "'pinned' must be true or false";
+  }
+  if (auto* f = o.if_contains("attachments"); f && error.empty()) parse_attachments(*f, v, error);
+  if (!error.empty()) return std::nullopt;
+  return v;
+}
+
+std::map<std::string, std::string> environment_of(const core::Run& run, const core::HookSpec& hook) {
+  return {{"AGENTRY_RUN_ID", run.id},
+          {"AGENTRY_HOOK_ID", hook.id},
+          {"AGENTRY_HOOK_PHASE", std::string(core::to_string(hook.phase))}};
+}
+
+void run_executable(const core::Run& run, const core::HookSpec& hook, const json::object& input,
+                    const HookServices& services, core::HookAudit& audit, Verdict& verdict) {
+  process::RunRequest request;
+  request.argv = hook.run;
+  request.stdin_data = json::serialize(input);
+  for (auto& [k, v] : environment_of(run, hook)) request.env.emplace_back(k, v);
+  std::error_code ec;
+  if (!run.cwd.empty() && std::filesystem::is_directory(run.cwd, ec)) request.cwd = run.cwd;
+  process::RunLimits limits;
+  limits.timeout = std::chrono::seconds(std::clamp(hook.timeout_sec, 1, core::max_hook_timeout_sec));
+  limits.max_stdout_bytes = max_stdout_bytes;
+  limits.max_stderr_bytes = max_stderr_bytes;
+  if (services.cancelled) limits.cancelled = [&services] { return services.cancelled().has_value(); };
+  auto result = process::run_program(request, limits);
+  audit.duration_ms = result.duration.count();
+  audit.exit_code = result.exit_code;
+  audit.stderr_excerpt = excerpt(result.stderr_text);
+  audit.output_truncated = result.stdout_truncated || result.stderr_truncated;
+  if (result.cancelled) {
+    audit.outcome = "cancelled";
+    audit.message = services.cancelled().value_or("cancelled") + "; its process group was killed";
+    return;
+  }
+  if (result.timed_out) {
+    audit.outcome = "timedOut";
+    audit.message = "did not finish within " + std::to_string(limits.timeout.count() / 1000) + " s; its process group was killed";
+    return;
+  }
+  if (!result.started || !result.exit_code || *result.exit_code != 0) {
+    audit.outcome = "failed";
+    audit.message = result.error;
+    return;
+  }
+  if (result.stdout_truncated) {
+    audit.outcome = "failed";
+    audit.message = "its output exceeded " + std::to_string(max_stdout_bytes / 1024) + " KiB";
+    return;
+  }
+  std::string error;
+  auto parsed = parse_verdict(result.stdout_text, error);
+  if (!parsed) {
+    audit.outcome = "failed";
+    audit.message = error;
+    return;
+  }
+  verdict = std::move(*parsed);
+  audit.outcome = "ok";
+}
+
+void run_require_children_success(const core::Run& run, const HookServices& services, core::HookAudit& audit,
+                                  Verdict& verdict) {
+  auto children = services.db.read(
+      [&](store::Transaction& c) -> core::Result<std::vector<std::pair<std::string, std::string>>> {
+        return c.runs().child_statuses(run.id);
+      });
+  if (!children) {
+    audit.outcome = "failed";
+    audit.message = children.error().message;
+    return;
+  }
+  std::vector<std::string> not_done;
+  for (const auto& [id, status] : *children)
+    if (status != "success") not_done.push_back(id + " (" + status + ")");
+  audit.outcome = "ok";
+  if (not_done.empty()) return;
+  std::string list;
+  for (const auto& s : not_done) list += (list.empty() ? "" : ", ") + s;
+  verdict.refuse = "not every child run ended in success: " + list;
+}
+
+void run_git_worktree(const core::Run& run, const core::HookSpec& hook, const HookServices& services,
+                      core::HookAudit& audit, HookPhaseResult& result) {
+  // A run started again after a reset keeps the worktree it made the first time.
+  auto existing = services.db.read([&](store::Transaction& c) -> core::Result<std::optional<json::object>> {
+    return run_worktree(c, run.id);
+  });
+  if (existing && *existing) {
+    auto* path = (**existing).if_contains("path");
+    std::error_code ec;
+    if (path && path->is_string() && std::filesystem::is_directory(std::string(path->as_string()), ec)) {
+      audit.outcome = "ok";
+      audit.message = "kept the run's worktree " + std::string(path->as_string());
+      result.worktree = **existing;
+      return;
+    }
+  }
+  std::string base = "HEAD";
+  if (auto* b = hook.options.if_contains("base"); b && b->is_string()) base = std::string(b->as_string());
+  auto added = workspace::add_run_worktree(run.cwd, run.id, base, services.state_dir / "worktrees");
+  if (!added) {
+    audit.outcome = "failed";
+    audit.message = added.error().message;
+    return;
+  }
+  audit.outcome = "ok";
+  audit.message = "worktree " + added->path + " on branch " + added->branch;
+  result.worktree = json::object{{"repoRoot", added->repo_root}, {"path", added->path}, {"cwd", added->cwd},
+                                 {"branch", added->branch},      {"baseCommit", added->base_commit}};
+}
+
+}  // namespace
+
+bool has_hooks(const core::Run& run, core::HookPhase phase) {
+  for (const auto& h : run.frozen.hooks)
+    if (h.phase == phase) return true;
+  return false;
+}
+
+HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const HookServices& services) {
+  HookPhaseResult result;
+  std::string prompt = inv.prompt;
+  for (const auto& hook : run.frozen.hooks) {
+    if (hook.phase != inv.phase || !core::hook_matches(hook, inv.facts)) continue;
+    // A task definition's hooks see only their own task's transitions.
+    if (hook.origin.rfind("task:", 0) == 0 && (!inv.task_id || hook.origin.substr(5) != *inv.task_id)) continue;
+    core::HookAudit audit;
+    audit.hook_id = hook.id;
+    audit.phase = hook.phase;
+    audit.created_at = core::now_iso8601();
+    Verdict verdict;
+    const auto started = std::chrono::steady_clock::now();
+    std::optional<std::string> cancelled = services.cancelled ? services.cancelled() : std::nullopt;
+    if (cancelled) {
+      // Stopped before it started: recorded, so the audit shows every hook the phase had.
+      audit.outcome = "cancelled";
+      audit.message = *cancelled + "; not started";
+    } else if (!hook.run.empty()) {
+      json::object input = inv.info;
+      input["phase"] = core::to_string(inv.phase);
+      input["hookId"] = hook.id;
+      input["run"] = run_brief(run);
+      input["options"] = hook.options;
+      if (inv.phase == core::HookPhase::before_attempt) input["prompt"] = prompt;
+      run_executable(run, hook, input, services, audit, verdict);
+    } else if (hook.builtin == core::builtin_require_children_success) {
+      run_require_children_success(run, services, audit, verdict);
+    } else if (hook.builtin == core::builtin_git_worktree) {
+      run_git_worktree(run, hook, services, audit, result);
+    } else {
+      audit.outcome = "failed";
+      audit.message = "unknown built-in '" + hook.builtin + "'";
+    }
+    if (audit.duration_ms == 0)
+      audit.duration_ms =
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    if (audit.outcome == "ok") {
+      if (verdict.prompt && inv.phase == core::HookPhase::before_attempt) prompt = *verdict.prompt, result.prompt = prompt;
+      if (verdict.name) result.name = verdict.name;
+      if (verdict.note) result.note = verdict.note;
+      if (verdict.pinned) result.pinned = verdict.pinned;
+      if (!verdict.attachments.empty()) attach_files(run, verdict.attachments, services, audit);
+      if (auto& why = verdict.block ? verdict.block : verdict.refuse) {
+        audit.outcome = verdict.block ? "blocked" : "refused";
+        audit.message = *why;
+        result.stop = "hook '" + hook.id + "' " + audit.outcome + ": " + *why;
+      }
+    } else if (audit.outcome == "cancelled") {
+      // Nothing later runs either; a gate that was stopped does not let through.
+      result.cancelled = true;
+      if (gates(inv.phase)) result.stop = "hook '" + hook.id + "' was cancelled: " + audit.message;
+    } else if (gates(inv.phase)) {
+      result.stop = "hook '" + hook.id + "' " + (audit.outcome == "timedOut" ? "timed out" : "failed") + ": " +
+                    audit.message;
+    }
+    core::log_info("hook ran", {{"runId", run.id}, {"hookId", hook.id}, {"phase", std::string(core::to_string(hook.phase))},
+                                {"outcome", audit.outcome}, {"ms", std::to_string(audit.duration_ms)}});
+    result.audits.push_back(std::move(audit));
+    if (result.stop) break;
+  }
+  return result;
+}
+
+void HookCancel::cancel(const std::string& reason) {
+  std::lock_guard lock(mutex_);
+  if (set_.load()) return;
+  reason_ = reason;
+  set_.store(true);
+}
+
+std::optional<std::string> HookCancel::reason() const {
+  if (!set_.load()) return std::nullopt;
+  std::lock_guard lock(mutex_);
+  return reason_;
+}
+
+bool record_hook_results(store::Transaction& c, core::Run& run, const HookPhaseResult& result) {
+  c.hook_audits().append(run.id, result.audits);
+  bool changed = false;
+  if (result.name && run.name != result.name) {
+    run.name = result.name;
+    detail::append_audit(c, run.id, "run.renamed", hook_actor, {{"name", *result.name}});
+    changed = true;
+  }
+  if (result.note && run.note != result.note) {
+    run.note = result.note;
+    detail::append_audit(c, run.id, "run.note_set", hook_actor, {{"present", true}, {"length", result.note->size()}});
+    changed = true;
+  }
+  if (result.pinned && run.pinned != *result.pinned) {
+    run.pinned = *result.pinned;
+    detail::append_audit(c, run.id, "run.pinned_set", hook_actor, {{"pinned", *result.pinned}});
+    changed = true;
+  }
+  if (result.worktree) {
+    const bool kept = c.worktrees().get(run.id) == json::serialize(*result.worktree);
+    c.worktrees().set(run.id, json::serialize(*result.worktree));
+    run.cwd = std::string(result.worktree->at("cwd").as_string());
+    run.repo_root = std::string(result.worktree->at("path").as_string());
+    detail::append_audit(c, run.id, kept ? "run.worktree_kept" : "run.worktree_created", hook_actor,
+                         {{"path", result.worktree->at("path")}, {"branch", result.worktree->at("branch")},
+                          {"baseCommit", result.worktree->at("baseCommit")}});
+    changed = true;
+  }
+  if (changed) detail::touch(run);
+  return changed;
+}
+
+std::optional<json::object> run_worktree(store::Transaction& c, const std::string& run_id) {
+  auto text = c.worktrees().get(run_id);
+  if (!text) return std::nullopt;
+  boost::system::error_code ec;
+  auto value = json::parse(*text, ec);
+  if (ec || !value.is_object()) return std::nullopt;
+  return value.as_object();
+}
+
+void remove_worktree(const json::object& worktree, const std::string& run_id) {
+  auto get = [&](const char* key) {
+    auto* v = worktree.if_contains(key);
+    return v && v->is_string() ? std::string(v->as_string()) : std::string();
+  };
+  workspace::RunWorktree wt{get("repoRoot"), get("path"), get("cwd"), get("branch"), get("baseCommit")};
+  auto removed = workspace::remove_run_worktree(wt, run_id);
+  if (!removed) {
+    core::log_warn("cannot remove the run's worktree", {{"runId", run_id}, {"path", wt.path}, {"error", removed.error().message}});
+    return;
+  }
+  core::log_info("removed the run's worktree", {{"runId", run_id},
+                                                {"path", wt.path},
+                                                {"branchDeleted", removed->branch_deleted ? "true" : "false"},
+                                                {"branchKept", removed->branch_kept ? "true" : "false"}});
+}
+
+}  // namespace agentry::engine

@@ -1,0 +1,58 @@
+#pragma once
+// Hears of every committed run change (the event bus) and hands the changed run ids,
+// one at a time, to an evaluation on the thread pool. Bus listeners run on the thread
+// that committed (a request worker, a run's strand) and must not block, and the
+// evaluation reads the store and may start a run: so the listener only records the id,
+// and one pool job at a time drains the set. Ids that change again while they wait are
+// looked at once.
+//
+// It listens on the audit channel: every mutation notifies it, while the summary and
+// detail refreshes the evaluation sends to waiting runs do not, so it never hears of
+// its own notifications.
+
+#include "core/executor.hpp"
+#include "events/event_bus.hpp"
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace agentry::engine {
+
+class RunChangeWatcher {
+ public:
+  using Evaluate = std::function<void(const std::string& run_id)>;
+
+  RunChangeWatcher(events::EventBus& bus, core::ThreadPool& pool, Evaluate evaluate);
+  /// stop()
+  ~RunChangeWatcher();
+  RunChangeWatcher(const RunChangeWatcher&) = delete;
+  RunChangeWatcher& operator=(const RunChangeWatcher&) = delete;
+
+  /// Looks at `run_id` soon (on the pool).
+  void enqueue(const std::string& run_id);
+  /// Stops listening, drops what waits, and waits for an evaluation in progress to end.
+  /// Never call it from an evaluation.
+  void stop();
+
+ private:
+  struct State {
+    std::mutex mutex;
+    std::condition_variable idle;
+    std::set<std::string> pending;
+    bool scheduled = false;  // a drain job is posted or running
+    bool stopped = false;
+    Evaluate evaluate;
+  };
+  static void enqueue(const std::shared_ptr<State>& state, core::ThreadPool& pool, const std::string& run_id);
+  static void drain(const std::shared_ptr<State>& state);
+
+  core::ThreadPool& pool_;
+  std::shared_ptr<State> state_;
+  events::EventBus::Subscription subscription_;
+};
+
+}  // namespace agentry::engine

@@ -1,0 +1,312 @@
+// TaskService: a run's task list (engine/tasks/task_service.hpp).
+
+#include "engine/tasks/task_service.hpp"
+
+#include "engine/hooks/after_exit.hpp"
+#include "engine/mutate_run.hpp"
+
+#include "core/clock.hpp"
+#include "core/ids.hpp"
+#include "core/log.hpp"
+#include "engine/hooks/hook_runner.hpp"
+#include "engine/mutation_support.hpp"
+#include "store/task_repository.hpp"
+#include "store/run_repository.hpp"
+#include "store/store.hpp"
+
+namespace agentry::engine {
+using core::Operation;
+using core::Task;
+namespace json = boost::json;
+namespace {
+
+constexpr std::size_t max_task_text = 64 * 1024;
+constexpr std::size_t max_notes = 256 * 1024;
+
+core::Result<Task> load_task(store::Transaction& c, const std::string& run_id, const std::string& task_id) {
+  auto task = c.tasks().get(run_id, task_id);
+  if (!task)
+    return core::fail(core::ErrorCode::not_found, "run " + run_id + " has no task '" + task_id + "'",
+                      {{"runId", run_id}, {"taskId", task_id}});
+  return std::move(*task);
+}
+
+core::Result<void> check_length(std::string_view field, const std::string& value, std::size_t limit) {
+  if (value.size() > limit)
+    return core::fail(core::ErrorCode::validation,
+                      std::string(field) + " is too long (" + std::to_string(value.size()) + " bytes; limit " +
+                          std::to_string(limit) + ")",
+                      {{"field", field}});
+  return core::ok();
+}
+
+/// Task changes bump the run too, so its summary (counts, active task) is re-published.
+/// Returns the session end whose afterExit hooks must run once this commits, if any.
+std::optional<SessionEnd> finish_task_change(store::Transaction& c, core::Run& run, const Actor& actor) {
+  detail::touch(run);
+  const int session = run.session_count - 1;
+  auto ended = detail::settle_passive_run(c, run, actor);
+  c.runs().update(run);
+  if (!ended || !has_hooks(run, core::HookPhase::after_exit)) return std::nullopt;
+  return SessionEnd{run.id, session, std::string(core::to_string(*ended))};
+}
+
+}  // namespace
+
+core::Result<std::vector<Task>> TaskService::list(const std::string& run_id) {
+  return db_.read([&](store::Transaction& c) -> core::Result<std::vector<Task>> {
+    if (!c.runs().get(run_id)) return detail::load_run(c, run_id).failure();
+    return c.tasks().list(run_id);
+  });
+}
+
+core::Result<Task> TaskService::get(const std::string& run_id, const std::string& task_id) {
+  return db_.read([&](store::Transaction& c) -> core::Result<Task> {
+    if (!c.runs().get(run_id)) return detail::load_run(c, run_id).failure();
+    return load_task(c, run_id, task_id);
+  });
+}
+
+bool TaskService::transition_runs_hooks(const std::string& run_id, const std::string& task_id, const TaskPatch& patch) {
+  if (!patch.status) return false;
+  const auto status = core::parse_task_status(*patch.status);
+  if (!status) return false;
+  auto runs = db_.read([&](store::Transaction& c) -> core::Result<bool> {
+    auto run = c.runs().get(run_id);
+    if (!run || !has_hooks(*run, core::HookPhase::task_transition)) return false;
+    auto task = c.tasks().get(run_id, task_id);
+    return task && task->status != *status;
+  });
+  return runs && *runs;
+}
+
+core::Result<Task> TaskService::update(const std::string& run_id, const std::string& task_id, const TaskPatch& patch,
+                                       const Actor& actor) {
+  std::optional<core::TaskStatus> status;
+  if (patch.status) {
+    status = core::parse_task_status(*patch.status);
+    if (!status)
+      return core::fail(core::ErrorCode::invalid_request,
+                        "status must be one of pending, in_progress, completed, blocked (got '" + *patch.status + "')",
+                        {{"field", "status"}});
+  }
+  for (auto [field, value, limit] : {std::tuple{"notes", &patch.notes, max_notes},
+                                     std::tuple{"title", &patch.title, max_task_text},
+                                     std::tuple{"body", &patch.body, max_task_text}})
+    if (*value)
+      if (auto ok = check_length(field, **value, limit); !ok) return ok.failure();
+  if (patch.title && patch.title->empty())
+    return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
+
+  // taskTransition hooks run here, before the write (on a transport's blocking pool,
+  // never a request worker: api/task_operations.cpp asks transition_runs_hooks): each is
+  // bounded by its timeout (at most 120 s) and killed by an abort of the run or a
+  // shutdown, and a refusal answers the request with CONFLICT. They see the status the
+  // task had when they started; the write below re-checks it (`seen`), so a change that
+  // slipped in meanwhile cannot ride on a verdict given for another transition.
+  std::optional<HookPhaseResult> hooks;
+  std::optional<core::TaskStatus> seen;
+  if (status) {
+    auto before = db_.read([&](store::Transaction& c) -> core::Result<std::pair<core::Run, Task>> {
+      auto run = detail::load_run(c, run_id);
+      if (!run) return run.failure();
+      auto task = load_task(c, run_id, task_id);
+      if (!task) return task.failure();
+      return std::pair{std::move(*run), std::move(*task)};
+    });
+    if (!before) return before.failure();
+    auto& [run, task] = *before;
+    if (has_hooks(run, core::HookPhase::task_transition)) seen = task.status;
+    if (task.status != *status && has_hooks(run, core::HookPhase::task_transition)) {
+      const std::string from(core::to_string(task.status)), to(core::to_string(*status));
+      HookJobs::Scope scope(hooks_, run_id);
+      HookServices services{db_, state_dir_, &attachments_};
+      services.cancelled = scope.cancelled();
+      hooks = run_hooks(run,
+                        HookInvocation{core::HookPhase::task_transition,
+                                       {{"task", task_id}, {"from", from}, {"to", to}},
+                                       {{"task", json::object{{"id", task_id}, {"title", task.title}, {"from", from},
+                                                              {"to", to}}},
+                                        {"actor", actor.name}},
+                                       task_id,
+                                       {}},
+                        services);
+      if (hooks->stop) {
+        auto recorded = detail::mutate_run<bool>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<bool> {
+          auto fresh = detail::load_run(c, run_id);
+          if (!fresh) return fresh.failure();
+          record_hook_results(c, *fresh, *hooks);
+          detail::append_audit(c, run_id, "task.transition_refused", actor,
+                               {{"taskId", task_id}, {"from", from}, {"to", to}, {"reason", *hooks->stop}});
+          detail::touch(*fresh);
+          c.runs().update(*fresh);
+          return true;
+        });
+        if (!recorded) return recorded.failure();
+        return core::fail(core::ErrorCode::conflict, "task '" + task_id + "' may not become " + to + ": " + *hooks->stop,
+                          {{"runId", run_id}, {"taskId", task_id}, {"reason", "hook_refused"}, {"from", from}, {"to", to}});
+      }
+    }
+  }
+
+  std::optional<SessionEnd> ended;
+  bool superseded = false;
+  auto result = detail::mutate_run<Task>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<Task> {
+    ended.reset();
+    superseded = false;
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    auto task = load_task(c, run_id, task_id);
+    if (!task) return task.failure();
+    if (status)
+      if (auto ok = detail::check_allowed(Operation::task_set_status, *run, "set task status on"); !ok)
+        return ok.failure();
+    // Decided in this write: the transition the hooks judged (or found nothing to judge)
+    // must still be the one being made.
+    if (status && seen && task->status != *seen && task->status != *status) {
+      superseded = true;
+      return core::fail(core::ErrorCode::conflict,
+                        "task '" + task_id + "' changed from " + std::string(core::to_string(*seen)) + " to " +
+                            std::string(core::to_string(task->status)) +
+                            " while its taskTransition hooks ran; send the change again",
+                        {{"runId", run_id}, {"taskId", task_id}, {"reason", "task_changed"}});
+    }
+    if (hooks && record_hook_results(c, *run, *hooks)) c.runs().update(*run);
+    if (patch.notes)
+      if (auto ok = detail::check_allowed(Operation::task_set_notes, *run, "set task notes on"); !ok)
+        return ok.failure();
+    if (patch.title || patch.body) {
+      if (auto ok = detail::check_allowed(Operation::task_edit_pending, *run, "edit tasks of"); !ok)
+        return ok.failure();
+      if (task->status != core::TaskStatus::pending)
+        return core::fail(core::ErrorCode::conflict,
+                          "task '" + task_id + "' is " + std::string(core::to_string(task->status)) +
+                              "; only pending tasks can have their title or body edited",
+                          {{"runId", run_id}, {"taskId", task_id}});
+    }
+    json::object changed;
+    if (status && *status != task->status) {
+      changed["status"] = json::object{{"from", core::to_string(task->status)}, {"to", core::to_string(*status)}};
+      task->status = *status;
+    }
+    if (patch.notes && *patch.notes != task->notes) {
+      task->notes = *patch.notes;
+      changed["notes"] = json::object{{"length", task->notes.size()}};
+    }
+    if (patch.title && *patch.title != task->title) {
+      task->title = *patch.title;
+      changed["title"] = task->title;
+    }
+    if (patch.body && *patch.body != task->body) {
+      task->body = *patch.body;
+      changed["body"] = json::object{{"length", task->body.size()}};
+    }
+    if (changed.empty()) return task;
+    task->updated_at = core::now_iso8601();
+    c.tasks().update(*task);
+    detail::append_audit(c, run_id, "task.updated", actor, {{"taskId", task_id}, {"changed", changed}});
+    ended = finish_task_change(c, *run, actor);
+    return task;
+  });
+  // The hooks ran all the same: what they did is recorded, though their verdict is void.
+  if (superseded && hooks && hooks->any()) {
+    auto recorded = detail::mutate_run<bool>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<bool> {
+      auto fresh = detail::load_run(c, run_id);
+      if (!fresh) return false;
+      if (record_hook_results(c, *fresh, *hooks)) c.runs().update(*fresh);
+      return true;
+    });
+    if (!recorded) core::log_warn("cannot record taskTransition hooks", {{"runId", run_id}, {"error", recorded.error().message}});
+  }
+  // A passive run whose tasks ended its session: afterExit, off this worker.
+  if (result && ended) hooks_.after_session_end(std::move(*ended));
+  return result;
+}
+
+core::Result<Task> TaskService::append_notes(const std::string& run_id, const std::string& task_id,
+                                             const std::string& text, const Actor& actor) {
+  if (text.empty()) return core::fail(core::ErrorCode::invalid_request, "text must not be empty", {{"field", "text"}});
+  std::optional<SessionEnd> ended;
+  auto result = detail::mutate_run<Task>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<Task> {
+    ended.reset();
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(Operation::task_append_notes, *run, "append task notes on"); !ok)
+      return ok.failure();
+    auto task = load_task(c, run_id, task_id);
+    if (!task) return task.failure();
+    std::string notes = task->notes.empty() ? text : task->notes + "\n" + text;
+    if (auto ok = check_length("notes", notes, max_notes); !ok) return ok.failure();
+    task->notes = std::move(notes);
+    task->updated_at = core::now_iso8601();
+    c.tasks().update(*task);
+    detail::append_audit(c, run_id, "task.notes_appended", actor, {{"taskId", task_id}, {"length", text.size()}});
+    ended = finish_task_change(c, *run, actor);
+    return task;
+  });
+  // A passive run whose tasks ended its session: afterExit, off this worker.
+  if (result && ended) hooks_.after_session_end(std::move(*ended));
+  return result;
+}
+
+core::Result<Task> TaskService::add(const std::string& run_id, const NewTask& input, const Actor& actor) {
+  if (input.id && !core::is_valid_key(*input.id))
+    return core::fail(core::ErrorCode::invalid_request,
+                      "task id must be 1-128 characters of letters, digits and _ . : / -", {{"field", "id"}});
+  if (input.title.empty())
+    return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
+  if (auto ok = check_length("title", input.title, max_task_text); !ok) return ok.failure();
+  if (auto ok = check_length("body", input.body, max_task_text); !ok) return ok.failure();
+  std::optional<SessionEnd> ended;
+  auto result = detail::mutate_run<Task>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<Task> {
+    ended.reset();
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(Operation::task_add, *run, "add tasks to"); !ok) return ok.failure();
+    Task task;
+    task.run_id = run_id;
+    task.id = input.id.value_or(core::new_prefixed_id("task"));
+    if (c.tasks().get(run_id, task.id))
+      return core::fail(core::ErrorCode::conflict, "run " + run_id + " already has a task '" + task.id + "'",
+                        {{"runId", run_id}, {"taskId", task.id}});
+    task.title = input.title;
+    task.body = input.body;
+    task.source = "added";
+    task.position = c.tasks().next_position(run_id);
+    task.created_at = task.updated_at = core::now_iso8601();
+    c.tasks().insert(task);
+    detail::append_audit(c, run_id, "task.added", actor, {{"taskId", task.id}, {"title", task.title}});
+    ended = finish_task_change(c, *run, actor);
+    return task;
+  });
+  // A passive run whose tasks ended its session: afterExit, off this worker.
+  if (result && ended) hooks_.after_session_end(std::move(*ended));
+  return result;
+}
+
+core::Result<DeletedTask> TaskService::remove(const std::string& run_id, const std::string& task_id,
+                                              const Actor& actor) {
+  std::optional<SessionEnd> ended;
+  auto result = detail::mutate_run<DeletedTask>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<DeletedTask> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    if (auto ok = detail::check_allowed(Operation::task_delete_pending, *run, "delete tasks of"); !ok)
+      return ok.failure();
+    auto task = load_task(c, run_id, task_id);
+    if (!task) return task.failure();
+    if (task->status != core::TaskStatus::pending)
+      return core::fail(core::ErrorCode::conflict,
+                        "task '" + task_id + "' is " + std::string(core::to_string(task->status)) +
+                            "; only pending tasks can be deleted",
+                        {{"runId", run_id}, {"taskId", task_id}});
+    c.tasks().remove(run_id, task_id);
+    detail::append_audit(c, run_id, "task.deleted", actor, {{"taskId", task_id}});
+    ended = finish_task_change(c, *run, actor);
+    return DeletedTask{run_id, task_id, run->updated_at};
+  });
+  // A passive run whose tasks ended its session: afterExit, off this worker.
+  if (result && ended) hooks_.after_session_end(std::move(*ended));
+  return result;
+}
+
+}  // namespace agentry::engine
