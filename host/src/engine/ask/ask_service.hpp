@@ -5,21 +5,13 @@
 // slow backends never fill the threads that wait for them.
 
 #include "core/result.hpp"
+#include "engine/forward.hpp"
 #include "engine/requests.hpp"
 
 #include <atomic>
 #include <string>
 
-namespace agentry::events {
-class EventBus;
-}
-namespace agentry::store {
-class Store;
-}  // namespace agentry::store
-
 namespace agentry::engine {
-
-class BackendCatalog;
 
 class AskService {
  public:

@@ -8,25 +8,15 @@
 #include "core/dependency.hpp"
 #include "core/result.hpp"
 #include "core/run.hpp"
+#include "engine/forward.hpp"
 #include "engine/requests.hpp"
 
 #include <memory>
 #include <string>
 
-namespace agentry::core {
-class ThreadPool;
-}
-namespace agentry::events {
-class EventBus;
-}
-namespace agentry::store {
-class Store;
-}  // namespace agentry::store
-
 namespace agentry::engine {
 
 class RunChangeWatcher;
-class RunStarts;
 
 class DependencyService {
  public:

@@ -6,28 +6,17 @@
 // and the delayed resumes; launches a parent's session through RunStarts.
 
 #include "core/result.hpp"
+#include "engine/forward.hpp"
 #include "engine/parent_completion/child_resume_limits.hpp"
 #include "engine/task_prompt.hpp"
 
 #include <memory>
 #include <string>
 
-namespace agentry::core {
-class ThreadPool;
-}
-namespace agentry::events {
-class EventBus;
-}
-namespace agentry::store {
-class Store;
-}  // namespace agentry::store
-
 namespace agentry::engine {
 
-class BackendCatalog;
 class DelayedCalls;
 class RunChangeWatcher;
-class RunStarts;
 
 struct ParentCompletionSettings {
   std::string controller_id;  // the session a delivery opens is this process's

@@ -8,6 +8,7 @@
 #include "core/run.hpp"
 #include "core/schedule.hpp"
 #include "core/schedule_rules.hpp"
+#include "engine/forward.hpp"
 #include "engine/requests.hpp"
 
 #include <boost/json/value.hpp>
@@ -17,20 +18,8 @@
 #include <optional>
 #include <string>
 
-namespace agentry::core {
-class ThreadPool;
-}
-namespace agentry::events {
-class EventBus;
-}
-namespace agentry::store {
-class Store;
-class Transaction;
-}  // namespace agentry::store
-
 namespace agentry::engine {
 
-class RunStarts;
 class ScheduleRuntime;
 class TimerSource;
 

@@ -5,23 +5,14 @@
 
 #include "core/result.hpp"
 #include "core/run.hpp"
+#include "engine/forward.hpp"
 #include "engine/requests.hpp"
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-namespace agentry::events {
-class EventBus;
-}
-namespace agentry::store {
-class Store;
-}  // namespace agentry::store
-
 namespace agentry::engine {
-
-class Attachments;
-class HookJobs;
 
 struct DeletedTask {
   std::string run_id;

@@ -6,22 +6,12 @@
 // problem is logged and the run goes on without a baseline or diffstat.
 
 #include "core/run.hpp"
+#include "engine/forward.hpp"
 
 #include <boost/json/object.hpp>
 
 #include <optional>
 #include <string>
-
-namespace agentry::core {
-class BlockingPool;
-}
-namespace agentry::events {
-class EventBus;
-}
-
-namespace agentry::store {
-class Store;
-}  // namespace agentry::store
 
 namespace agentry::engine {
 
