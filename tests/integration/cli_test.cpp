@@ -724,7 +724,9 @@ TEST_P(CliTest, DepsCommandsAndAfter) {
 }
 
 TEST_P(CliTest, ConfigPrintsTheEffectiveSettingsAndABadOneStopsEveryCommand) {
-  auto shown = cli({"config", "--json"}, {{"AGENTRY_HTTP_MAX_CONNECTIONS", "64"}, {"AGENTRY_DAEMON_TOKEN", "s3cret"}});
+  auto shown = cli({"config", "--json"}, {{"AGENTRY_HTTP_MAX_CONNECTIONS", "64"},
+                                          {"AGENTRY_DAEMON_TOKEN", "s3cret"},
+                                          {"AGENTRY_ALLOWED_HOSTS", "Agentry.LAN:4773, other"}});
   ASSERT_EQ(shown.code, 0) << shown.err;
   EXPECT_EQ(shown.out.find("s3cret"), std::string::npos) << "the token is never printed";
   std::map<std::string, json::object> by_name;
@@ -735,6 +737,8 @@ TEST_P(CliTest, ConfigPrintsTheEffectiveSettingsAndABadOneStopsEveryCommand) {
   EXPECT_EQ(by_name["AGENTRY_HTTP_MAX_CONNECTIONS"].at("from"), "environment");
   EXPECT_EQ(by_name["AGENTRY_MAX_CALL_DEPTH"].at("from"), "default");
   EXPECT_EQ(by_name["AGENTRY_DAEMON_TOKEN"].at("value"), "(set)");
+  EXPECT_EQ(by_name["AGENTRY_ALLOWED_HOSTS"].at("value"), "agentry.lan,other") << "as the daemon compares them";
+  EXPECT_EQ(by_name["AGENTRY_ALLOWED_ORIGINS"].at("from"), "default");
   auto table = cli({"config"});
   EXPECT_EQ(table.code, 0);
   EXPECT_NE(table.out.find("AGENTRY_SSE_HEARTBEAT_MS"), std::string::npos) << table.out;
@@ -742,6 +746,12 @@ TEST_P(CliTest, ConfigPrintsTheEffectiveSettingsAndABadOneStopsEveryCommand) {
   auto refused = cli({"list"}, {{"AGENTRY_INTERRUPT_GRACE_MS", "soon"}});
   EXPECT_EQ(refused.code, 3);
   EXPECT_NE(refused.err.find("AGENTRY_INTERRUPT_GRACE_MS='soon'"), std::string::npos) << refused.err;
+  auto bad_origin = cli({"config"}, {{"AGENTRY_ALLOWED_ORIGINS", "http://localhost:5173/app"}});
+  EXPECT_EQ(bad_origin.code, 3);
+  EXPECT_NE(bad_origin.err.find("AGENTRY_ALLOWED_ORIGINS='http://localhost:5173/app' is not valid: "
+                                "comma-separated origins"),
+            std::string::npos)
+      << bad_origin.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);

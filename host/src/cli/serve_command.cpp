@@ -62,13 +62,12 @@ core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const c
   // Read once; no agent, launcher or app-server this daemon starts may inherit it. With
   // auth on, an agent gets a token for its own run instead (engine/run_tokens.hpp).
   ::unsetenv("AGENTRY_DAEMON_TOKEN");
-  auto guard = api::BrowserGuard::from_environment(url->host, environment_variable);
-  if (!guard) return guard.failure();
+  api::BrowserGuard guard(url->host, settings.allowed_hosts, settings.allowed_origins);
   auto web_base_path = api::normalize_web_base_path(settings.web_base_path);
   if (!web_base_path) return web_base_path.failure();
   auto paths = resolve_paths();
   if (!paths) return paths.failure();
-  return ServeConfig{std::move(*url), std::move(*access), std::move(*guard), std::move(*web_base_path),
+  return ServeConfig{std::move(*url), std::move(*access), std::move(guard), std::move(*web_base_path),
                      std::move(*paths)};
 }
 

@@ -1,5 +1,7 @@
 #include "core/settings.hpp"
 
+#include "core/web_origin.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -104,6 +106,32 @@ Spec list(const char* name, const char* meaning, std::vector<std::string> Settin
               [=](const Settings& s) { return join(s.*member); }};
 }
 
+/// A comma-separated list each of whose entries `normalize` accepts (a non-empty result),
+/// kept as normalized.
+Spec checked_list(const char* name, const char* meaning, std::vector<std::string> Settings::*member,
+                  std::string (*normalize)(std::string_view), const char* allowed) {
+  return Spec{name, meaning,
+              [=](Settings& s, std::string_view value) -> Result<void> {
+                std::vector<std::string> items;
+                for (const auto& item : split_list(value)) {
+                  std::string normal = normalize(item);
+                  if (normal.empty()) return bad_value(name, value, std::string(allowed) + "; '" + item + "' is not one");
+                  items.push_back(std::move(normal));
+                }
+                s.*member = std::move(items);
+                return ok();
+              },
+              [=](const Settings& s) { return join(s.*member); }};
+}
+
+/// An allowed origin: scheme://host[:port], nothing after it (a path is never part of
+/// what a browser sends as Origin, so an entry with one could never match).
+std::string allowed_origin(std::string_view entry) {
+  const auto authority = entry.find("://");
+  if (authority == std::string_view::npos || entry.find('/', authority + 3) != std::string_view::npos) return {};
+  return normalized_origin(entry);
+}
+
 std::optional<bool> parse_flag(std::string_view value) {
   std::string t = trim(value);
   std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -136,12 +164,10 @@ const std::vector<Spec>& specs() {
              &Settings::http_write_timeout, 1),
       millis("AGENTRY_SSE_HEARTBEAT_MS", "how often an idle event stream sends a heartbeat", &Settings::sse_heartbeat, 1),
       whole("AGENTRY_HTTP_MAX_CONNECTIONS", "connections served at once", &Settings::http_max_connections, 8, 1000000),
-      Spec{"AGENTRY_ALLOWED_ORIGINS", "other origins whose pages may use the API",
-           [](Settings&, std::string_view) -> Result<void> { return ok(); },  // checked by api/browser_guard
-           nullptr},
-      Spec{"AGENTRY_ALLOWED_HOSTS", "other host names the daemon answers to",
-           [](Settings&, std::string_view) -> Result<void> { return ok(); },  // checked by api/browser_guard
-           nullptr},
+      checked_list("AGENTRY_ALLOWED_ORIGINS", "other origins whose pages may use the API", &Settings::allowed_origins,
+                   allowed_origin, "comma-separated origins scheme://host[:port], e.g. http://localhost:5173"),
+      checked_list("AGENTRY_ALLOWED_HOSTS", "other host names the daemon answers to", &Settings::allowed_hosts,
+                   host_name_of, "comma-separated host names, e.g. agentry.internal"),
       Spec{"AGENTRY_DAEMON_AUTH_ENABLED", "every API route needs the bearer token",
            [](Settings& s, std::string_view value) -> Result<void> {
              auto flag = parse_flag(value);
@@ -231,8 +257,7 @@ Result<Settings> parse_settings(const SettingLookup& env, const std::vector<std:
       }
     if (given)
       if (auto applied = spec.apply(settings, *given); !applied) return applied.failure();
-    // Lists parsed elsewhere are shown as given.
-    std::string shown = spec.show ? spec.show(settings) : given.value_or("");
+    std::string shown = spec.show(settings);
     settings.entries.push_back({spec.name, std::move(shown), origin, spec.meaning});
   }
   return settings;

@@ -39,6 +39,10 @@ struct Settings {
   std::chrono::milliseconds http_write_timeout{30000};
   std::chrono::milliseconds sse_heartbeat{15000};
   std::int64_t http_max_connections = 512;
+  /// Host names (lower case, without port) and origins (lower case scheme://host[:port])
+  /// the browser guard lets in besides its defaults (api/browser_guard.hpp).
+  std::vector<std::string> allowed_hosts;
+  std::vector<std::string> allowed_origins;
   bool auth_enabled = false;
   bool token_set = false;  // the token itself is never kept here, nor shown
 

@@ -63,7 +63,12 @@ TEST(Settings, ABadValueNamesTheVariableTheValueAndWhatIsAllowed) {
         std::tuple{"AGENTRY_LOG_LEVEL", "loud", "debug, info, warn, error"},
         std::tuple{"AGENTRY_DAEMON_AUTH_ENABLED", "maybe", "true, false"},
         std::tuple{"AGENTRY_NOTIFY_BACKOFF_MS", "1000,soon", "comma-separated"},
-        std::tuple{"AGENTRY_CHILD_RESUME_LIMIT", "1e3", "a whole number"}}) {
+        std::tuple{"AGENTRY_CHILD_RESUME_LIMIT", "1e3", "a whole number"},
+        std::tuple{"AGENTRY_ALLOWED_HOSTS", "box.lan, a/b", "comma-separated host names"},
+        std::tuple{"AGENTRY_ALLOWED_HOSTS", "box.lan:99999", "'box.lan:99999' is not one"},
+        std::tuple{"AGENTRY_ALLOWED_ORIGINS", "*", "scheme://host[:port]"},
+        std::tuple{"AGENTRY_ALLOWED_ORIGINS", "http://localhost:5173/app", "'http://localhost:5173/app' is not one"},
+        std::tuple{"AGENTRY_ALLOWED_ORIGINS", "localhost:5173", "e.g. http://localhost:5173"}}) {
     auto s = parse_settings(env_of({{name, value}}));
     ASSERT_FALSE(s.ok()) << name << "=" << value;
     EXPECT_EQ(s.error().code, ErrorCode::validation);
@@ -73,6 +78,21 @@ TEST(Settings, ABadValueNamesTheVariableTheValueAndWhatIsAllowed) {
     EXPECT_NE(message.find(allowed), std::string::npos) << message;
     EXPECT_EQ(s.error().details.at("variable"), name);
   }
+}
+
+TEST(Settings, AllowedHostsAndOriginsAreKeptAsTheBrowserGuardComparesThem) {
+  auto s = parse_settings(env_of({{"AGENTRY_ALLOWED_HOSTS", " Box.LAN:4773, other.,,[::1]:80"},
+                                  {"AGENTRY_ALLOWED_ORIGINS", "HTTP://LocalHost:5173, https://x.dev:443"}}));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->allowed_hosts, (std::vector<std::string>{"box.lan", "other", "::1"}));
+  EXPECT_EQ(s->allowed_origins, (std::vector<std::string>{"http://localhost:5173", "https://x.dev"}));
+  EXPECT_EQ(entry(*s, "AGENTRY_ALLOWED_HOSTS").value, "box.lan,other,::1");
+  EXPECT_EQ(entry(*s, "AGENTRY_ALLOWED_HOSTS").origin, SettingOrigin::environment);
+  EXPECT_EQ(entry(*s, "AGENTRY_ALLOWED_ORIGINS").value, "http://localhost:5173,https://x.dev");
+  auto none = parse_settings(env_of({}));
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->allowed_hosts.empty());
+  EXPECT_EQ(entry(*none, "AGENTRY_ALLOWED_ORIGINS").origin, SettingOrigin::built_in);
 }
 
 TEST(Settings, AnEmptyVariableCountsAsUnset) {
