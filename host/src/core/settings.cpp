@@ -28,9 +28,11 @@ Failure bad_value(std::string_view name, std::string_view value, std::string all
 }
 
 std::string trim(std::string_view text) {
-  const auto begin = text.find_first_not_of(" \t\r\n");
+  // What std::isspace calls space, as the daemon token was always trimmed.
+  constexpr std::string_view space = " \t\r\n\v\f";
+  const auto begin = text.find_first_not_of(space);
   if (begin == std::string_view::npos) return {};
-  const auto end = text.find_last_not_of(" \t\r\n");
+  const auto end = text.find_last_not_of(space);
   return std::string(text.substr(begin, end - begin + 1));
 }
 
@@ -178,10 +180,10 @@ const std::vector<Spec>& specs() {
            [](const Settings& s) { return std::string(s.auth_enabled ? "true" : "false"); }},
       Spec{"AGENTRY_DAEMON_TOKEN", "the bearer token (never shown)",
            [](Settings& s, std::string_view value) -> Result<void> {
-             s.token_set = !trim(value).empty();
+             s.daemon_token = trim(value);
              return ok();
            },
-           [](const Settings& s) { return std::string(s.token_set ? "(set)" : ""); }},
+           [](const Settings& s) { return std::string(s.daemon_token.empty() ? "" : "(set)"); }},
       whole("AGENTRY_MAX_CALL_DEPTH", "how many runs may nest through parentRunId", &Settings::max_call_depth, 1, 1000),
       whole("AGENTRY_MIN_RECURRENCE_INTERVAL_SEC", "the shortest gap of a recurring schedule",
             &Settings::min_recurrence_interval_sec, 1, 366LL * 86400),

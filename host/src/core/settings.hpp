@@ -44,7 +44,9 @@ struct Settings {
   std::vector<std::string> allowed_hosts;
   std::vector<std::string> allowed_origins;
   bool auth_enabled = false;
-  bool token_set = false;  // the token itself is never kept here, nor shown
+  /// The bearer token, trimmed; empty when unset. A secret: `agentry config` shows only
+  /// "(set)", and it is never logged.
+  std::string daemon_token;
 
   // Runs.
   int max_call_depth = 8;

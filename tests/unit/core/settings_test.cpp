@@ -95,6 +95,18 @@ TEST(Settings, AllowedHostsAndOriginsAreKeptAsTheBrowserGuardComparesThem) {
   EXPECT_EQ(entry(*none, "AGENTRY_ALLOWED_ORIGINS").origin, SettingOrigin::built_in);
 }
 
+TEST(Settings, TheDaemonTokenIsKeptTrimmedButOnlyShownAsSet) {
+  auto s = parse_settings(env_of({{"AGENTRY_DAEMON_TOKEN", "  tok-123\n"}}));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->daemon_token, "tok-123");
+  EXPECT_FALSE(s->auth_enabled);
+  EXPECT_EQ(entry(*s, "AGENTRY_DAEMON_TOKEN").value, "(set)");
+  auto blank = parse_settings(env_of({{"AGENTRY_DAEMON_TOKEN", "   "}}));
+  ASSERT_TRUE(blank.ok());
+  EXPECT_EQ(blank->daemon_token, "");
+  EXPECT_EQ(entry(*blank, "AGENTRY_DAEMON_TOKEN").value, "") << "blank is no token";
+}
+
 TEST(Settings, AnEmptyVariableCountsAsUnset) {
   auto s = parse_settings(env_of({{"AGENTRY_HTTP_MAX_CONNECTIONS", ""}}));
   ASSERT_TRUE(s.ok());
