@@ -61,7 +61,7 @@ core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const c
   api::BrowserGuard guard(url->host, settings.allowed_hosts, settings.allowed_origins);
   auto web_base_path = api::normalize_web_base_path(settings.web_base_path);
   if (!web_base_path) return web_base_path.failure();
-  auto paths = resolve_paths();
+  auto paths = resolve_paths(settings);
   if (!paths) return paths.failure();
   return ServeConfig{std::move(*url), std::move(*access), std::move(guard), std::move(*web_base_path),
                      std::move(*paths)};

@@ -150,7 +150,13 @@ const std::vector<Spec>& specs() {
       text("AGENTRY_CONFIG_DIR", "definitions (empty: $XDG_CONFIG_HOME/agentry)", &Settings::config_dir),
       text("AGENTRY_WEB_DIR", "the built dashboard (empty: next to the binary)", &Settings::web_dir),
       text("AGENTRY_WEB_BASE_PATH", "a reverse proxy's mount of every route", &Settings::web_base_path),
-      text("AGENTRY_PLUGIN_PATH", "extra directories searched for backend plugins", &Settings::plugin_path),
+      text("AGENTRY_PLUGIN_PATH", "extra directories (colon-separated) searched for backend plugins",
+           &Settings::plugin_path),
+      text("XDG_STATE_HOME", "AGENTRY_HOME's default is under it (empty: $HOME/.local/state)",
+           &Settings::xdg_state_home),
+      text("XDG_CONFIG_HOME", "AGENTRY_CONFIG_DIR's default is under it (empty: $HOME/.config)",
+           &Settings::xdg_config_home),
+      text("HOME", "the user's home, where the XDG defaults are", &Settings::user_home),
       Spec{"AGENTRY_LOG_LEVEL", "debug, info, warn or error",
            [](Settings& s, std::string_view value) -> Result<void> {
              const std::string level = trim(value);

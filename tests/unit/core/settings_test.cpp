@@ -107,6 +107,23 @@ TEST(Settings, TheDaemonTokenIsKeptTrimmedButOnlyShownAsSet) {
   EXPECT_EQ(entry(*blank, "AGENTRY_DAEMON_TOKEN").value, "") << "blank is no token";
 }
 
+TEST(Settings, TheDirectoriesAndWhatTheirDefaultsComeFromAreRead) {
+  auto s = parse_settings(env_of({{"AGENTRY_PLUGIN_PATH", "/a:/b"},
+                                  {"AGENTRY_WEB_DIR", "/srv/web"},
+                                  {"XDG_STATE_HOME", "/x/state"},
+                                  {"XDG_CONFIG_HOME", "/x/config"},
+                                  {"HOME", "/home/u"}}));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->plugin_path, "/a:/b");
+  EXPECT_EQ(s->web_dir, "/srv/web");
+  EXPECT_EQ(s->xdg_state_home, "/x/state");
+  EXPECT_EQ(s->xdg_config_home, "/x/config");
+  EXPECT_EQ(s->user_home, "/home/u");
+  EXPECT_EQ(entry(*s, "XDG_STATE_HOME").origin, SettingOrigin::environment);
+  EXPECT_EQ(entry(*s, "HOME").value, "/home/u");
+  EXPECT_TRUE(s->home.empty()) << "AGENTRY_HOME unset: cli/paths.hpp works the default out";
+}
+
 TEST(Settings, AnEmptyVariableCountsAsUnset) {
   auto s = parse_settings(env_of({{"AGENTRY_HTTP_MAX_CONNECTIONS", ""}}));
   ASSERT_TRUE(s.ok());
