@@ -724,7 +724,10 @@ TEST_P(CliTest, DepsCommandsAndAfter) {
 }
 
 TEST_P(CliTest, ConfigPrintsTheEffectiveSettingsAndABadOneStopsEveryCommand) {
-  auto shown = cli({"config", "--json"}, {{"AGENTRY_HTTP_MAX_CONNECTIONS", "64"}, {"AGENTRY_DAEMON_TOKEN", "s3cret"}});
+  auto shown = cli({"config", "--json"}, {{"AGENTRY_HTTP_MAX_CONNECTIONS", "64"},
+                                          {"AGENTRY_DAEMON_TOKEN", "s3cret"},
+                                          {"AGENTRY_ALLOWED_HOSTS", "Agentry.LAN:4773, other"},
+                                          {"XDG_STATE_HOME", "/xdg/state"}});
   ASSERT_EQ(shown.code, 0) << shown.err;
   EXPECT_EQ(shown.out.find("s3cret"), std::string::npos) << "the token is never printed";
   std::map<std::string, json::object> by_name;
@@ -735,6 +738,11 @@ TEST_P(CliTest, ConfigPrintsTheEffectiveSettingsAndABadOneStopsEveryCommand) {
   EXPECT_EQ(by_name["AGENTRY_HTTP_MAX_CONNECTIONS"].at("from"), "environment");
   EXPECT_EQ(by_name["AGENTRY_MAX_CALL_DEPTH"].at("from"), "default");
   EXPECT_EQ(by_name["AGENTRY_DAEMON_TOKEN"].at("value"), "(set)");
+  EXPECT_EQ(by_name["AGENTRY_ALLOWED_HOSTS"].at("value"), "agentry.lan,other") << "as the daemon compares them";
+  EXPECT_EQ(by_name["AGENTRY_ALLOWED_ORIGINS"].at("from"), "default");
+  EXPECT_EQ(by_name["XDG_STATE_HOME"].at("value"), "/xdg/state");
+  EXPECT_EQ(by_name["XDG_STATE_HOME"].at("from"), "environment");
+  EXPECT_EQ(by_name.count("HOME"), 1u);
   auto table = cli({"config"});
   EXPECT_EQ(table.code, 0);
   EXPECT_NE(table.out.find("AGENTRY_SSE_HEARTBEAT_MS"), std::string::npos) << table.out;
@@ -742,6 +750,24 @@ TEST_P(CliTest, ConfigPrintsTheEffectiveSettingsAndABadOneStopsEveryCommand) {
   auto refused = cli({"list"}, {{"AGENTRY_INTERRUPT_GRACE_MS", "soon"}});
   EXPECT_EQ(refused.code, 3);
   EXPECT_NE(refused.err.find("AGENTRY_INTERRUPT_GRACE_MS='soon'"), std::string::npos) << refused.err;
+  auto bad_origin = cli({"config"}, {{"AGENTRY_ALLOWED_ORIGINS", "http://localhost:5173/app"}});
+  EXPECT_EQ(bad_origin.code, 3);
+  EXPECT_NE(bad_origin.err.find("AGENTRY_ALLOWED_ORIGINS='http://localhost:5173/app' is not valid: "
+                                "comma-separated origins"),
+            std::string::npos)
+      << bad_origin.err;
+}
+
+// Embedded, a command keeps its state there; connected, it opens no database at all.
+TEST_P(CliTest, WithoutAgentryHomeTheStateGoesUnderXdgStateHomeElseHome) {
+  const auto xdg = dir_.make_dir("xdg-state");
+  auto under_xdg = cli({"list", "--global"}, {{"AGENTRY_HOME", ""}, {"XDG_STATE_HOME", xdg.string()}});
+  ASSERT_EQ(under_xdg.code, 0) << under_xdg.err;
+  EXPECT_EQ(std::filesystem::exists(xdg / "agentry" / "agentry.db"), !connected());
+  const auto user = dir_.make_dir("user");
+  auto under_home = cli({"list", "--global"}, {{"AGENTRY_HOME", ""}, {"XDG_STATE_HOME", ""}, {"HOME", user.string()}});
+  ASSERT_EQ(under_home.code, 0) << under_home.err;
+  EXPECT_EQ(std::filesystem::exists(user / ".local" / "state" / "agentry" / "agentry.db"), !connected());
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);

@@ -78,9 +78,13 @@ TEST_F(DaemonTest, RefusesADatabaseFromANewerVersion) {
 }
 
 TEST_F(DaemonTest, ABadSettingStopsServeWithExit3NamingTheVariableTheValueAndWhatIsAllowed) {
-  for (auto [name, value, allowed] : {std::tuple{"AGENTRY_HTTP_MAX_CONNECTIONS", "abc", "a whole number from 8"},
-                                      std::tuple{"AGENTRY_HTTP_READ_TIMEOUT_MS", "-1", "milliseconds from 1"},
-                                      std::tuple{"AGENTRY_LOG_LEVEL", "chatty", "debug, info, warn, error"}}) {
+  for (auto [name, value, allowed] :
+       {std::tuple{"AGENTRY_HTTP_MAX_CONNECTIONS", "abc", "a whole number from 8"},
+        std::tuple{"AGENTRY_HTTP_READ_TIMEOUT_MS", "-1", "milliseconds from 1"},
+        std::tuple{"AGENTRY_LOG_LEVEL", "chatty", "debug, info, warn, error"},
+        std::tuple{"AGENTRY_ALLOWED_HOSTS", "agentry.lan, a/b", "comma-separated host names"},
+        std::tuple{"AGENTRY_ALLOWED_ORIGINS", "*", "comma-separated origins scheme://host[:port]"},
+        std::tuple{"AGENTRY_DAEMON_AUTH_ENABLED", "maybe", "true, false, 1, 0, yes, no, on or off"}}) {
     test::DaemonProcess refused({.home = dir_.path() / "refused", .config_dir = config_, .env = {{name, value}}});
     EXPECT_THROW(refused.start(), std::exception) << name;
     EXPECT_EQ(refused.exit_code(), 3) << name;

@@ -29,16 +29,12 @@ bool constant_time_equal(const std::string& a, const std::string& b) {
 
 bool is_protected_path(const std::string& path) { return path == "/api" || path.rfind("/api/", 0) == 0; }
 
-core::Result<AccessPolicy> AccessPolicy::from_environment(
-    const std::function<std::optional<std::string>(const char*)>& getenv) {
-  std::string flag = trim(getenv("AGENTRY_DAEMON_AUTH_ENABLED").value_or(""));
-  std::transform(flag.begin(), flag.end(), flag.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (flag != "true" && flag != "1" && flag != "yes" && flag != "on") return AccessPolicy(false, {});
-  std::string token = trim(getenv("AGENTRY_DAEMON_TOKEN").value_or(""));
-  if (token.empty())
+core::Result<AccessPolicy> AccessPolicy::from_settings(const core::Settings& settings) {
+  if (!settings.auth_enabled) return AccessPolicy(false, {});
+  if (settings.daemon_token.empty())
     return core::fail(core::ErrorCode::validation,
                       "AGENTRY_DAEMON_AUTH_ENABLED is on but AGENTRY_DAEMON_TOKEN is empty; set a token or turn auth off");
-  return AccessPolicy(true, std::move(token));
+  return AccessPolicy(true, settings.daemon_token);
 }
 
 std::optional<std::string> AccessPolicy::authenticate(const HttpRequest& request) const {

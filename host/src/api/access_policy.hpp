@@ -1,5 +1,5 @@
 #pragma once
-// Opt-in bearer-token protection of the daemon API:
+// Opt-in bearer-token protection of the daemon API, from core::Settings:
 //   AGENTRY_DAEMON_AUTH_ENABLED  true/1/yes/on (trimmed, any case) turns it on
 //   AGENTRY_DAEMON_TOKEN         the shared token; must be non-empty when enabled
 // Every /api/ route, every event stream and the WebSocket handshake then need
@@ -8,6 +8,7 @@
 
 #include "api/http_message.hpp"
 #include "core/result.hpp"
+#include "core/settings.hpp"
 
 #include <functional>
 #include <optional>
@@ -17,9 +18,9 @@ namespace agentry::api {
 
 class AccessPolicy {
  public:
-  /// Reads the environment; VALIDATION_FAILED when auth is on without a usable token.
-  static core::Result<AccessPolicy> from_environment(
-      const std::function<std::optional<std::string>(const char*)>& getenv);
+  /// VALIDATION_FAILED when auth is on without a usable token. Checked here rather than
+  /// when the settings are parsed: only `serve` needs the token to be there.
+  static core::Result<AccessPolicy> from_settings(const core::Settings& settings);
   static AccessPolicy open() { return AccessPolicy(false, {}); }
 
   bool enabled() const { return enabled_; }

@@ -1,11 +1,16 @@
 #include "api/browser_guard.hpp"
 
+#include "core/web_origin.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 
 namespace agentry::api {
 namespace {
+
+using core::host_name_of;
+using core::normalized_origin;
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -17,25 +22,6 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
-}
-
-std::vector<std::string> split_list(std::string_view text) {
-  std::vector<std::string> out;
-  while (!text.empty()) {
-    auto comma = text.find(',');
-    auto item = trim(text.substr(0, comma));
-    if (!item.empty()) out.push_back(lower(item));
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
-  }
-  return out;
-}
-
-bool is_port(std::string_view text) {
-  if (text.empty() || text.size() > 5) return false;
-  unsigned value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc{} && end == text.data() + text.size() && value <= 65535;
 }
 
 bool is_ipv4_loopback(std::string_view host) {
@@ -74,24 +60,6 @@ HttpResponse forbidden(std::string message, boost::json::object details) {
   return error_response(core::ErrorCode::forbidden, std::move(message), std::move(details));
 }
 
-/// "scheme://host[:port]" in lower case, or empty when `text` is not an origin.
-std::string normalized_origin(std::string_view text) {
-  std::string origin = lower(trim(text));
-  for (std::string_view scheme : {"http://", "https://"}) {
-    if (origin.rfind(scheme, 0) != 0) continue;
-    std::string_view authority = std::string_view(origin).substr(scheme.size());
-    if (authority.empty() || host_name_of(authority).empty()) return {};
-    // Default ports are left out, as browsers do.
-    const std::string_view default_port = scheme == "http://" ? ":80" : ":443";
-    if (authority.size() > default_port.size() &&
-        authority.substr(authority.size() - default_port.size()) == default_port &&
-        authority[authority.size() - default_port.size() - 1] != ':')
-      origin.resize(origin.size() - default_port.size());
-    return origin;
-  }
-  return {};
-}
-
 }  // namespace
 
 bool is_attachment_upload(std::string_view method, std::string_view path) {
@@ -99,58 +67,6 @@ bool is_attachment_upload(std::string_view method, std::string_view path) {
   if (method != "POST" || path.size() <= prefix.size() + suffix.size()) return false;
   if (path.substr(0, prefix.size()) != prefix || path.substr(path.size() - suffix.size()) != suffix) return false;
   return path.substr(prefix.size(), path.size() - prefix.size() - suffix.size()).find('/') == std::string_view::npos;
-}
-
-std::string host_name_of(std::string_view header) {
-  header = trim(header);
-  if (header.empty()) return {};
-  std::string_view name;
-  std::string_view port;
-  if (header.front() == '[') {
-    auto close = header.find(']');
-    if (close == std::string_view::npos) return {};
-    name = header.substr(1, close - 1);
-    auto rest = header.substr(close + 1);
-    if (!rest.empty()) {
-      if (rest.front() != ':') return {};
-      port = rest.substr(1);
-    }
-    if (name.empty() || name.find_first_not_of("0123456789abcdefABCDEF:.") != std::string_view::npos) return {};
-  } else {
-    auto colon = header.find(':');
-    name = header.substr(0, colon);
-    if (colon != std::string_view::npos) port = header.substr(colon + 1);
-    if (colon != std::string_view::npos && !is_port(port)) return {};
-    if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") !=
-                            std::string_view::npos)
-      return {};
-  }
-  if (!port.empty() && !is_port(port)) return {};
-  std::string out = lower(name);
-  if (!out.empty() && out.back() == '.') out.pop_back();  // "localhost." is "localhost"
-  return out;
-}
-
-core::Result<BrowserGuard> BrowserGuard::from_environment(
-    const std::string& listen_host, const std::function<std::optional<std::string>(const char*)>& getenv) {
-  std::vector<std::string> hosts;
-  for (auto& entry : split_list(getenv("AGENTRY_ALLOWED_HOSTS").value_or(""))) {
-    std::string name = host_name_of(entry);
-    if (name.empty())
-      return core::fail(core::ErrorCode::invalid_request,
-                        "AGENTRY_ALLOWED_HOSTS: '" + entry + "' is not a host name (write e.g. agentry.internal)");
-    hosts.push_back(std::move(name));
-  }
-  std::vector<std::string> origins;
-  for (auto& entry : split_list(getenv("AGENTRY_ALLOWED_ORIGINS").value_or(""))) {
-    std::string origin = normalized_origin(entry);
-    if (origin.empty() || entry.find('/', entry.find("://") + 3) != std::string::npos)
-      return core::fail(core::ErrorCode::invalid_request,
-                        "AGENTRY_ALLOWED_ORIGINS: '" + entry +
-                            "' is not an origin (write scheme://host[:port], e.g. http://localhost:5173)");
-    origins.push_back(std::move(origin));
-  }
-  return BrowserGuard(listen_host, std::move(hosts), std::move(origins));
 }
 
 BrowserGuard::BrowserGuard(std::string listen_host, std::vector<std::string> allowed_hosts,

@@ -16,9 +16,7 @@
 // docs/security.md states the threat model.
 
 #include "api/http_message.hpp"
-#include "core/result.hpp"
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,11 +26,10 @@ namespace agentry::api {
 
 class BrowserGuard {
  public:
-  /// `listen_host` is the address the daemon listens on; AGENTRY_ALLOWED_HOSTS and
-  /// AGENTRY_ALLOWED_ORIGINS (comma-separated) extend the defaults. INVALID_REQUEST when
-  /// an entry is malformed.
-  static core::Result<BrowserGuard> from_environment(
-      const std::string& listen_host, const std::function<std::optional<std::string>(const char*)>& getenv);
+  /// `listen_host` is the address the daemon listens on. `allowed_hosts` and
+  /// `allowed_origins` extend the defaults: AGENTRY_ALLOWED_HOSTS and
+  /// AGENTRY_ALLOWED_ORIGINS as core::Settings has checked and normalized them
+  /// (core/web_origin.hpp), host names without port and origins in lower case.
   BrowserGuard(std::string listen_host, std::vector<std::string> allowed_hosts,
                std::vector<std::string> allowed_origins);
 
@@ -51,9 +48,5 @@ class BrowserGuard {
 /// POST /api/runs/<id>/attachments (a path without the web base path): the one route
 /// whose body is a file rather than JSON.
 bool is_attachment_upload(std::string_view method, std::string_view path);
-
-/// "Host" without its port, lower case; brackets kept off IPv6 literals. Empty when
-/// the header is malformed.
-std::string host_name_of(std::string_view host_header);
 
 }  // namespace agentry::api

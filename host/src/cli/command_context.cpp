@@ -37,7 +37,7 @@ core::Result<std::unique_ptr<Client>> open_client(const GlobalOptions& global, c
     if (!client) return client.failure();
     return std::unique_ptr<Client>(std::move(*client));
   }
-  auto paths = resolve_paths();
+  auto paths = resolve_paths(global.settings);
   if (!paths) return paths.failure();
   auto client = EmbeddedClient::open(*paths, global.settings);
   if (!client) return client.failure();

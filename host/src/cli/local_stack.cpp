@@ -37,7 +37,7 @@ core::Result<std::unique_ptr<LocalStack>> LocalStack::open(const Paths& paths, c
 LocalStack::LocalStack(const Paths& paths, const core::Settings& settings, std::unique_ptr<store::Store> db,
                        api::DaemonInfo info, bool per_run_tokens)
     : db_(std::move(db)), pool_(4), blocking_(static_cast<std::size_t>(settings.blocking_threads)) {
-  registry_.load_all(plugin_host::PluginRegistry::default_search_path(paths.config_dir));
+  registry_.load_all(plugin_host::PluginRegistry::default_search_path(paths.config_dir, settings.plugin_path));
   auto config = engine_config(paths, settings, info.daemon_instance_id);
   config.per_run_tokens = per_run_tokens;
   engine_ = std::make_unique<engine::Engine>(engine::EngineServices{*db_, registry_, pool_, bus_, blocking_},

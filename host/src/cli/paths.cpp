@@ -1,23 +1,19 @@
 #include "cli/paths.hpp"
 
-#include <cstdlib>
 #include <string>
 
 namespace agentry::cli {
 namespace fs = std::filesystem;
 namespace {
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? std::string(v) : std::string();
-}
-
-core::Result<fs::path> xdg_dir(const char* override_var, const char* xdg_var, const char* home_suffix) {
-  if (auto v = env(override_var); !v.empty()) return fs::path(v);
-  if (auto v = env(xdg_var); !v.empty()) return fs::path(v) / "agentry";
-  if (auto v = env("HOME"); !v.empty()) return fs::path(v) / home_suffix / "agentry";
+/// `given` when set, else `xdg`/agentry, else $HOME/`home_suffix`/agentry.
+core::Result<fs::path> xdg_dir(const std::string& given, const char* given_var, const std::string& xdg,
+                               const std::string& user_home, const char* home_suffix) {
+  if (!given.empty()) return fs::path(given);
+  if (!xdg.empty()) return fs::path(xdg) / "agentry";
+  if (!user_home.empty()) return fs::path(user_home) / home_suffix / "agentry";
   return core::fail(core::ErrorCode::validation,
-                    std::string("cannot choose a directory: set ") + override_var + " (HOME is not set either)");
+                    std::string("cannot choose a directory: set ") + given_var + " (HOME is not set either)");
 }
 
 fs::path own_binary() {
@@ -28,17 +24,17 @@ fs::path own_binary() {
 
 }  // namespace
 
-core::Result<Paths> resolve_paths() {
+core::Result<Paths> resolve_paths(const core::Settings& settings) {
   Paths p;
-  auto home = xdg_dir("AGENTRY_HOME", "XDG_STATE_HOME", ".local/state");
+  auto home = xdg_dir(settings.home, "AGENTRY_HOME", settings.xdg_state_home, settings.user_home, ".local/state");
   if (!home) return home.failure();
-  auto config = xdg_dir("AGENTRY_CONFIG_DIR", "XDG_CONFIG_HOME", ".config");
+  auto config =
+      xdg_dir(settings.config_dir, "AGENTRY_CONFIG_DIR", settings.xdg_config_home, settings.user_home, ".config");
   if (!config) return config.failure();
   p.home = fs::absolute(*home);
   p.config_dir = fs::absolute(*config);
   p.binary = own_binary();
-  auto web = env("AGENTRY_WEB_DIR");
-  if (!web.empty()) p.web_dir = fs::absolute(web);
+  if (!settings.web_dir.empty()) p.web_dir = fs::absolute(settings.web_dir);
   else if (!p.binary.empty()) p.web_dir = p.binary.parent_path().parent_path() / "share" / "agentry" / "web";
   return p;
 }

@@ -39,13 +39,8 @@ struct DaemonLockKnowledge {
   DaemonLockKnowledge& operator=(const DaemonLockKnowledge&) = delete;
 };
 
-std::optional<std::string> environment_variable(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? std::optional<std::string>(v) : std::nullopt;
-}
-
-/// What `serve` reads and checks before it takes the daemon lock, so that a bad value
-/// stops it before it has touched anything.
+/// What `serve` works out from its settings and checks before it takes the daemon lock,
+/// so that a bad value stops it before it has touched anything.
 struct ServeConfig {
   ListenUrl url;
   api::AccessPolicy access;
@@ -57,18 +52,18 @@ struct ServeConfig {
 core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const core::Settings& settings) {
   auto url = parse_listen_url(options.listen);
   if (!url) return url.failure();
-  auto access = api::AccessPolicy::from_environment(environment_variable);
+  auto access = api::AccessPolicy::from_settings(settings);
   if (!access) return access.failure();
-  // Read once; no agent, launcher or app-server this daemon starts may inherit it. With
-  // auth on, an agent gets a token for its own run instead (engine/live/run_tokens.hpp).
+  // Read once, into the settings; no agent, launcher or app-server this daemon starts may
+  // inherit it. With auth on, an agent gets a token for its own run instead
+  // (engine/live/run_tokens.hpp).
   ::unsetenv("AGENTRY_DAEMON_TOKEN");
-  auto guard = api::BrowserGuard::from_environment(url->host, environment_variable);
-  if (!guard) return guard.failure();
+  api::BrowserGuard guard(url->host, settings.allowed_hosts, settings.allowed_origins);
   auto web_base_path = api::normalize_web_base_path(settings.web_base_path);
   if (!web_base_path) return web_base_path.failure();
-  auto paths = resolve_paths();
+  auto paths = resolve_paths(settings);
   if (!paths) return paths.failure();
-  return ServeConfig{std::move(*url), std::move(*access), std::move(*guard), std::move(*web_base_path),
+  return ServeConfig{std::move(*url), std::move(*access), std::move(guard), std::move(*web_base_path),
                      std::move(*paths)};
 }
 

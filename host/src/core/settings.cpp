@@ -1,5 +1,7 @@
 #include "core/settings.hpp"
 
+#include "core/web_origin.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -26,9 +28,11 @@ Failure bad_value(std::string_view name, std::string_view value, std::string all
 }
 
 std::string trim(std::string_view text) {
-  const auto begin = text.find_first_not_of(" \t\r\n");
+  // What std::isspace calls space, as the daemon token was always trimmed.
+  constexpr std::string_view space = " \t\r\n\v\f";
+  const auto begin = text.find_first_not_of(space);
   if (begin == std::string_view::npos) return {};
-  const auto end = text.find_last_not_of(" \t\r\n");
+  const auto end = text.find_last_not_of(space);
   return std::string(text.substr(begin, end - begin + 1));
 }
 
@@ -104,6 +108,32 @@ Spec list(const char* name, const char* meaning, std::vector<std::string> Settin
               [=](const Settings& s) { return join(s.*member); }};
 }
 
+/// A comma-separated list each of whose entries `normalize` accepts (a non-empty result),
+/// kept as normalized.
+Spec checked_list(const char* name, const char* meaning, std::vector<std::string> Settings::*member,
+                  std::string (*normalize)(std::string_view), const char* allowed) {
+  return Spec{name, meaning,
+              [=](Settings& s, std::string_view value) -> Result<void> {
+                std::vector<std::string> items;
+                for (const auto& item : split_list(value)) {
+                  std::string normal = normalize(item);
+                  if (normal.empty()) return bad_value(name, value, std::string(allowed) + "; '" + item + "' is not one");
+                  items.push_back(std::move(normal));
+                }
+                s.*member = std::move(items);
+                return ok();
+              },
+              [=](const Settings& s) { return join(s.*member); }};
+}
+
+/// An allowed origin: scheme://host[:port], nothing after it (a path is never part of
+/// what a browser sends as Origin, so an entry with one could never match).
+std::string allowed_origin(std::string_view entry) {
+  const auto authority = entry.find("://");
+  if (authority == std::string_view::npos || entry.find('/', authority + 3) != std::string_view::npos) return {};
+  return normalized_origin(entry);
+}
+
 std::optional<bool> parse_flag(std::string_view value) {
   std::string t = trim(value);
   std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -120,7 +150,13 @@ const std::vector<Spec>& specs() {
       text("AGENTRY_CONFIG_DIR", "definitions (empty: $XDG_CONFIG_HOME/agentry)", &Settings::config_dir),
       text("AGENTRY_WEB_DIR", "the built dashboard (empty: next to the binary)", &Settings::web_dir),
       text("AGENTRY_WEB_BASE_PATH", "a reverse proxy's mount of every route", &Settings::web_base_path),
-      text("AGENTRY_PLUGIN_PATH", "extra directories searched for backend plugins", &Settings::plugin_path),
+      text("AGENTRY_PLUGIN_PATH", "extra directories (colon-separated) searched for backend plugins",
+           &Settings::plugin_path),
+      text("XDG_STATE_HOME", "AGENTRY_HOME's default is under it (empty: $HOME/.local/state)",
+           &Settings::xdg_state_home),
+      text("XDG_CONFIG_HOME", "AGENTRY_CONFIG_DIR's default is under it (empty: $HOME/.config)",
+           &Settings::xdg_config_home),
+      text("HOME", "the user's home, where the XDG defaults are", &Settings::user_home),
       Spec{"AGENTRY_LOG_LEVEL", "debug, info, warn or error",
            [](Settings& s, std::string_view value) -> Result<void> {
              const std::string level = trim(value);
@@ -136,12 +172,10 @@ const std::vector<Spec>& specs() {
              &Settings::http_write_timeout, 1),
       millis("AGENTRY_SSE_HEARTBEAT_MS", "how often an idle event stream sends a heartbeat", &Settings::sse_heartbeat, 1),
       whole("AGENTRY_HTTP_MAX_CONNECTIONS", "connections served at once", &Settings::http_max_connections, 8, 1000000),
-      Spec{"AGENTRY_ALLOWED_ORIGINS", "other origins whose pages may use the API",
-           [](Settings&, std::string_view) -> Result<void> { return ok(); },  // checked by api/browser_guard
-           nullptr},
-      Spec{"AGENTRY_ALLOWED_HOSTS", "other host names the daemon answers to",
-           [](Settings&, std::string_view) -> Result<void> { return ok(); },  // checked by api/browser_guard
-           nullptr},
+      checked_list("AGENTRY_ALLOWED_ORIGINS", "other origins whose pages may use the API", &Settings::allowed_origins,
+                   allowed_origin, "comma-separated origins scheme://host[:port], e.g. http://localhost:5173"),
+      checked_list("AGENTRY_ALLOWED_HOSTS", "other host names the daemon answers to", &Settings::allowed_hosts,
+                   host_name_of, "comma-separated host names, e.g. agentry.internal"),
       Spec{"AGENTRY_DAEMON_AUTH_ENABLED", "every API route needs the bearer token",
            [](Settings& s, std::string_view value) -> Result<void> {
              auto flag = parse_flag(value);
@@ -152,10 +186,10 @@ const std::vector<Spec>& specs() {
            [](const Settings& s) { return std::string(s.auth_enabled ? "true" : "false"); }},
       Spec{"AGENTRY_DAEMON_TOKEN", "the bearer token (never shown)",
            [](Settings& s, std::string_view value) -> Result<void> {
-             s.token_set = !trim(value).empty();
+             s.daemon_token = trim(value);
              return ok();
            },
-           [](const Settings& s) { return std::string(s.token_set ? "(set)" : ""); }},
+           [](const Settings& s) { return std::string(s.daemon_token.empty() ? "" : "(set)"); }},
       whole("AGENTRY_MAX_CALL_DEPTH", "how many runs may nest through parentRunId", &Settings::max_call_depth, 1, 1000),
       whole("AGENTRY_MIN_RECURRENCE_INTERVAL_SEC", "the shortest gap of a recurring schedule",
             &Settings::min_recurrence_interval_sec, 1, 366LL * 86400),
@@ -231,8 +265,7 @@ Result<Settings> parse_settings(const SettingLookup& env, const std::vector<std:
       }
     if (given)
       if (auto applied = spec.apply(settings, *given); !applied) return applied.failure();
-    // Lists parsed elsewhere are shown as given.
-    std::string shown = spec.show ? spec.show(settings) : given.value_or("");
+    std::string shown = spec.show(settings);
     settings.entries.push_back({spec.name, std::move(shown), origin, spec.meaning});
   }
   return settings;

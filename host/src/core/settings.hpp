@@ -1,6 +1,7 @@
 #pragma once
 // Every documented AGENTRY_* setting, parsed once when agentry starts, from the
-// environment (and the flags that stand for some of them). A value that does not parse
+// environment (and the flags that stand for some of them). This is the one place
+// agentry reads its settings from the environment. A value that does not parse
 // or is out of range is an error naming the variable, the value and what is allowed:
 // never silently replaced by the default, as `atol` used to. `agentry config` prints the
 // effective settings and where each came from.
@@ -30,8 +31,14 @@ struct Settings {
   std::string config_dir;
   std::string web_dir;
   std::string web_base_path;
-  std::string plugin_path;
+  std::string plugin_path;  // colon-separated directories
   std::string log_level = "info";
+  // What the defaults of home and config_dir are worked out from (cli/paths.hpp): the
+  // XDG base directories, else the user's home. Not agentry's own variables, but read
+  // here too, so that the environment is read in one place.
+  std::string xdg_state_home;
+  std::string xdg_config_home;
+  std::string user_home;  // HOME
 
   // The HTTP server.
   std::chrono::milliseconds http_read_timeout{30000};
@@ -39,8 +46,14 @@ struct Settings {
   std::chrono::milliseconds http_write_timeout{30000};
   std::chrono::milliseconds sse_heartbeat{15000};
   std::int64_t http_max_connections = 512;
+  /// Host names (lower case, without port) and origins (lower case scheme://host[:port])
+  /// the browser guard lets in besides its defaults (api/browser_guard.hpp).
+  std::vector<std::string> allowed_hosts;
+  std::vector<std::string> allowed_origins;
   bool auth_enabled = false;
-  bool token_set = false;  // the token itself is never kept here, nor shown
+  /// The bearer token, trimmed; empty when unset. A secret: `agentry config` shows only
+  /// "(set)", and it is never logged.
+  std::string daemon_token;
 
   // Runs.
   int max_call_depth = 8;

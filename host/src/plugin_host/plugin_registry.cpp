@@ -6,7 +6,6 @@
 #include <agentry/plugin/backend.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace agentry::plugin_host {
 namespace fs = std::filesystem;
@@ -17,17 +16,15 @@ PluginRegistry::~PluginRegistry() {
   libraries_.clear();  // each library refuses to unload while it has live instances
 }
 
-std::vector<fs::path> PluginRegistry::default_search_path(const fs::path& config_dir) {
+std::vector<fs::path> PluginRegistry::default_search_path(const fs::path& config_dir, std::string_view plugin_path) {
   std::vector<fs::path> dirs;
-  if (const char* env = std::getenv("AGENTRY_PLUGIN_PATH")) {
-    std::string_view rest(env);
-    while (!rest.empty()) {
-      auto colon = rest.find(':');
-      auto part = rest.substr(0, colon);
-      if (!part.empty()) dirs.emplace_back(std::string(part));
-      if (colon == std::string_view::npos) break;
-      rest.remove_prefix(colon + 1);
-    }
+  std::string_view rest = plugin_path;
+  while (!rest.empty()) {
+    auto colon = rest.find(':');
+    auto part = rest.substr(0, colon);
+    if (!part.empty()) dirs.emplace_back(std::string(part));
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
   }
   dirs.push_back(config_dir / "backends");
   std::error_code ec;

@@ -1,7 +1,7 @@
 #pragma once
 // Every loaded backend plugin, and every library that failed to load (with why).
 // Search order, first match of a backend id wins:
-//   1. $AGENTRY_PLUGIN_PATH (colon-separated directories)
+//   1. AGENTRY_PLUGIN_PATH (colon-separated directories; core::Settings::plugin_path)
 //   2. <config dir>/backends/<name>/  (drop-in custom backends)
 //   3. the build's/installation's plugin dir (<binary>/../lib/agentry/plugins)
 // A second library declaring an id that is already loaded is reported as a load error.
@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace agentry::plugin_host {
@@ -39,8 +40,10 @@ class PluginRegistry {
   PluginRegistry(const PluginRegistry&) = delete;
   PluginRegistry& operator=(const PluginRegistry&) = delete;
 
-  /// The directories to search, in order, for this environment.
-  static std::vector<std::filesystem::path> default_search_path(const std::filesystem::path& config_dir);
+  /// The directories to search, in order: those of `plugin_path` (colon-separated, as
+  /// AGENTRY_PLUGIN_PATH gives them), then the config dir's and the installation's.
+  static std::vector<std::filesystem::path> default_search_path(const std::filesystem::path& config_dir,
+                                                                std::string_view plugin_path);
 
   /// Loads every *.so in `directories` (recursing one level into <dir>/<name>/).
   void load_all(const std::vector<std::filesystem::path>& directories);

@@ -63,7 +63,12 @@ TEST(Settings, ABadValueNamesTheVariableTheValueAndWhatIsAllowed) {
         std::tuple{"AGENTRY_LOG_LEVEL", "loud", "debug, info, warn, error"},
         std::tuple{"AGENTRY_DAEMON_AUTH_ENABLED", "maybe", "true, false"},
         std::tuple{"AGENTRY_NOTIFY_BACKOFF_MS", "1000,soon", "comma-separated"},
-        std::tuple{"AGENTRY_CHILD_RESUME_LIMIT", "1e3", "a whole number"}}) {
+        std::tuple{"AGENTRY_CHILD_RESUME_LIMIT", "1e3", "a whole number"},
+        std::tuple{"AGENTRY_ALLOWED_HOSTS", "box.lan, a/b", "comma-separated host names"},
+        std::tuple{"AGENTRY_ALLOWED_HOSTS", "box.lan:99999", "'box.lan:99999' is not one"},
+        std::tuple{"AGENTRY_ALLOWED_ORIGINS", "*", "scheme://host[:port]"},
+        std::tuple{"AGENTRY_ALLOWED_ORIGINS", "http://localhost:5173/app", "'http://localhost:5173/app' is not one"},
+        std::tuple{"AGENTRY_ALLOWED_ORIGINS", "localhost:5173", "e.g. http://localhost:5173"}}) {
     auto s = parse_settings(env_of({{name, value}}));
     ASSERT_FALSE(s.ok()) << name << "=" << value;
     EXPECT_EQ(s.error().code, ErrorCode::validation);
@@ -73,6 +78,50 @@ TEST(Settings, ABadValueNamesTheVariableTheValueAndWhatIsAllowed) {
     EXPECT_NE(message.find(allowed), std::string::npos) << message;
     EXPECT_EQ(s.error().details.at("variable"), name);
   }
+}
+
+TEST(Settings, AllowedHostsAndOriginsAreKeptAsTheBrowserGuardComparesThem) {
+  auto s = parse_settings(env_of({{"AGENTRY_ALLOWED_HOSTS", " Box.LAN:4773, other.,,[::1]:80"},
+                                  {"AGENTRY_ALLOWED_ORIGINS", "HTTP://LocalHost:5173, https://x.dev:443"}}));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->allowed_hosts, (std::vector<std::string>{"box.lan", "other", "::1"}));
+  EXPECT_EQ(s->allowed_origins, (std::vector<std::string>{"http://localhost:5173", "https://x.dev"}));
+  EXPECT_EQ(entry(*s, "AGENTRY_ALLOWED_HOSTS").value, "box.lan,other,::1");
+  EXPECT_EQ(entry(*s, "AGENTRY_ALLOWED_HOSTS").origin, SettingOrigin::environment);
+  EXPECT_EQ(entry(*s, "AGENTRY_ALLOWED_ORIGINS").value, "http://localhost:5173,https://x.dev");
+  auto none = parse_settings(env_of({}));
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->allowed_hosts.empty());
+  EXPECT_EQ(entry(*none, "AGENTRY_ALLOWED_ORIGINS").origin, SettingOrigin::built_in);
+}
+
+TEST(Settings, TheDaemonTokenIsKeptTrimmedButOnlyShownAsSet) {
+  auto s = parse_settings(env_of({{"AGENTRY_DAEMON_TOKEN", "  tok-123\n"}}));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->daemon_token, "tok-123");
+  EXPECT_FALSE(s->auth_enabled);
+  EXPECT_EQ(entry(*s, "AGENTRY_DAEMON_TOKEN").value, "(set)");
+  auto blank = parse_settings(env_of({{"AGENTRY_DAEMON_TOKEN", "   "}}));
+  ASSERT_TRUE(blank.ok());
+  EXPECT_EQ(blank->daemon_token, "");
+  EXPECT_EQ(entry(*blank, "AGENTRY_DAEMON_TOKEN").value, "") << "blank is no token";
+}
+
+TEST(Settings, TheDirectoriesAndWhatTheirDefaultsComeFromAreRead) {
+  auto s = parse_settings(env_of({{"AGENTRY_PLUGIN_PATH", "/a:/b"},
+                                  {"AGENTRY_WEB_DIR", "/srv/web"},
+                                  {"XDG_STATE_HOME", "/x/state"},
+                                  {"XDG_CONFIG_HOME", "/x/config"},
+                                  {"HOME", "/home/u"}}));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->plugin_path, "/a:/b");
+  EXPECT_EQ(s->web_dir, "/srv/web");
+  EXPECT_EQ(s->xdg_state_home, "/x/state");
+  EXPECT_EQ(s->xdg_config_home, "/x/config");
+  EXPECT_EQ(s->user_home, "/home/u");
+  EXPECT_EQ(entry(*s, "XDG_STATE_HOME").origin, SettingOrigin::environment);
+  EXPECT_EQ(entry(*s, "HOME").value, "/home/u");
+  EXPECT_TRUE(s->home.empty()) << "AGENTRY_HOME unset: cli/paths.hpp works the default out";
 }
 
 TEST(Settings, AnEmptyVariableCountsAsUnset) {

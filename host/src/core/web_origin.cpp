@@ -1,0 +1,78 @@
+#include "core/web_origin.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+namespace agentry::core {
+namespace {
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool is_port(std::string_view text) {
+  if (text.empty() || text.size() > 5) return false;
+  unsigned value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc{} && end == text.data() + text.size() && value <= 65535;
+}
+
+}  // namespace
+
+std::string host_name_of(std::string_view header) {
+  header = trim(header);
+  if (header.empty()) return {};
+  std::string_view name;
+  std::string_view port;
+  if (header.front() == '[') {
+    auto close = header.find(']');
+    if (close == std::string_view::npos) return {};
+    name = header.substr(1, close - 1);
+    auto rest = header.substr(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return {};
+      port = rest.substr(1);
+    }
+    if (name.empty() || name.find_first_not_of("0123456789abcdefABCDEF:.") != std::string_view::npos) return {};
+  } else {
+    auto colon = header.find(':');
+    name = header.substr(0, colon);
+    if (colon != std::string_view::npos) port = header.substr(colon + 1);
+    if (colon != std::string_view::npos && !is_port(port)) return {};
+    if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") !=
+                            std::string_view::npos)
+      return {};
+  }
+  if (!port.empty() && !is_port(port)) return {};
+  std::string out = lower(name);
+  if (!out.empty() && out.back() == '.') out.pop_back();  // "localhost." is "localhost"
+  return out;
+}
+
+std::string normalized_origin(std::string_view text) {
+  std::string origin = lower(trim(text));
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (origin.rfind(scheme, 0) != 0) continue;
+    std::string_view authority = std::string_view(origin).substr(scheme.size());
+    if (authority.empty() || host_name_of(authority).empty()) return {};
+    // Default ports are left out, as browsers do.
+    const std::string_view default_port = scheme == "http://" ? ":80" : ":443";
+    if (authority.size() > default_port.size() &&
+        authority.substr(authority.size() - default_port.size()) == default_port &&
+        authority[authority.size() - default_port.size() - 1] != ':')
+      origin.resize(origin.size() - default_port.size());
+    return origin;
+  }
+  return {};
+}
+
+}  // namespace agentry::core
