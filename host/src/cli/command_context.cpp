@@ -7,20 +7,10 @@
 
 #include <boost/json/serialize.hpp>
 
-#include <cstdlib>
 #include <ostream>
 
 namespace agentry::cli {
 namespace json = boost::json;
-
-namespace {
-
-std::chrono::milliseconds env_ms(const Environment& env, const char* name, std::chrono::milliseconds fallback) {
-  long long ms = std::atoll(env.get(name).c_str());
-  return ms > 0 ? std::chrono::milliseconds(ms) : fallback;
-}
-
-}  // namespace
 
 std::string connect_url(const GlobalOptions& global, const Environment& env) {
   return global.connect.empty() ? env.get(env_connect) : global.connect;
@@ -30,9 +20,9 @@ core::Result<std::unique_ptr<Client>> open_client(const GlobalOptions& global, c
   if (auto url = connect_url(global, env); !url.empty()) {
     ConnectOptions options;
     options.url = url;
-    options.token = env.get(env_token);
-    options.connect_timeout = env_ms(env, "AGENTRY_CONNECT_TIMEOUT_MS", options.connect_timeout);
-    options.call_timeout = env_ms(env, "AGENTRY_CALL_TIMEOUT_MS", options.call_timeout);
+    options.token = global.settings.daemon_token;
+    options.connect_timeout = global.settings.connect_timeout;
+    options.call_timeout = global.settings.call_timeout;
     auto client = ConnectedClient::connect(options);
     if (!client) return client.failure();
     return std::unique_ptr<Client>(std::move(*client));

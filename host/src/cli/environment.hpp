@@ -22,7 +22,6 @@ struct Environment {
 
 // Variables the CLI reads (see docs/cli.md).
 inline constexpr const char* env_connect = "AGENTRY_CONNECT";
-inline constexpr const char* env_token = "AGENTRY_DAEMON_TOKEN";
 inline constexpr const char* env_run_id = "AGENTRY_RUN_ID";
 inline constexpr const char* env_parent_run_id = "AGENTRY_PARENT_RUN_ID";
 inline constexpr const char* env_run_group_id = "AGENTRY_RUN_GROUP_ID";

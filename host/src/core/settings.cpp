@@ -146,6 +146,10 @@ const std::vector<Spec>& specs() {
   static const std::vector<Spec> table = {
       text("AGENTRY_LISTEN", "where serve listens (same as --listen)", &Settings::listen),
       text("AGENTRY_CONNECT", "client commands: the daemon to use; empty: embedded", &Settings::connect),
+      millis("AGENTRY_CONNECT_TIMEOUT_MS", "client commands: how long connecting to the daemon may take",
+             &Settings::connect_timeout, 1),
+      millis("AGENTRY_CALL_TIMEOUT_MS", "client commands: how long one call to the daemon may take",
+             &Settings::call_timeout, 1),
       text("AGENTRY_HOME", "the database and other state (empty: $XDG_STATE_HOME/agentry)", &Settings::home),
       text("AGENTRY_CONFIG_DIR", "definitions (empty: $XDG_CONFIG_HOME/agentry)", &Settings::config_dir),
       text("AGENTRY_WEB_DIR", "the built dashboard (empty: next to the binary)", &Settings::web_dir),

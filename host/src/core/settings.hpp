@@ -27,6 +27,9 @@ struct Settings {
   // Where things are (empty: the defaults cli/paths.hpp works out).
   std::string listen = "ws://127.0.0.1:4773/";
   std::string connect;
+  /// A client's waits on a daemon: to connect, and for one call's answer.
+  std::chrono::milliseconds connect_timeout{10000};
+  std::chrono::milliseconds call_timeout{60000};
   std::string home;
   std::string config_dir;
   std::string web_dir;

@@ -38,13 +38,16 @@ TEST(Settings, ValuesComeFromTheEnvironmentAndFlagsWin) {
                                   {"AGENTRY_NOTIFY_BACKOFF_MS", "10,20,30"},
                                   {"AGENTRY_LISTEN", "ws://127.0.0.1:1/"},
                                   {"AGENTRY_DAEMON_AUTH_ENABLED", "On"},
-                                  {"AGENTRY_DAEMON_TOKEN", "secret-token"}}),
+                                  {"AGENTRY_DAEMON_TOKEN", "secret-token"},
+                                  {"AGENTRY_CALL_TIMEOUT_MS", "2500"}}),
                           {{"AGENTRY_LISTEN", "ws://127.0.0.1:0/"}});
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(s->http_max_connections, 64);
   EXPECT_EQ(s->project_env_allow, (std::vector<std::string>{"A", "B", "C"}));
   EXPECT_EQ(s->notify_backoff.back(), std::chrono::milliseconds(30));
   EXPECT_EQ(s->listen, "ws://127.0.0.1:0/");
+  EXPECT_EQ(s->call_timeout, std::chrono::milliseconds(2500));
+  EXPECT_EQ(s->connect_timeout, std::chrono::milliseconds(10000));
   EXPECT_EQ(entry(*s, "AGENTRY_LISTEN").origin, SettingOrigin::flag);
   EXPECT_EQ(entry(*s, "AGENTRY_HTTP_MAX_CONNECTIONS").origin, SettingOrigin::environment);
   EXPECT_TRUE(s->auth_enabled);
@@ -60,6 +63,8 @@ TEST(Settings, ABadValueNamesTheVariableTheValueAndWhatIsAllowed) {
         std::tuple{"AGENTRY_SSE_HEARTBEAT_MS", "10s", "milliseconds"},
         std::tuple{"AGENTRY_MAX_CALL_DEPTH", "0", "from 1 to 1000"},
         std::tuple{"AGENTRY_BLOCKING_THREADS", "0", "from 1 to 1024"},
+        std::tuple{"AGENTRY_CONNECT_TIMEOUT_MS", "soon", "milliseconds"},
+        std::tuple{"AGENTRY_CALL_TIMEOUT_MS", "0", "milliseconds from 1"},
         std::tuple{"AGENTRY_LOG_LEVEL", "loud", "debug, info, warn, error"},
         std::tuple{"AGENTRY_DAEMON_AUTH_ENABLED", "maybe", "true, false"},
         std::tuple{"AGENTRY_NOTIFY_BACKOFF_MS", "1000,soon", "comma-separated"},
