@@ -1,9 +1,8 @@
 #include "api/browser_guard.hpp"
 
+#include "core/text.hpp"
 #include "core/web_origin.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <charconv>
 
 namespace agentry::api {
@@ -12,17 +11,6 @@ namespace {
 using core::host_name_of;
 using core::normalized_origin;
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool is_ipv4_loopback(std::string_view host) {
   // 127.0.0.0/8 as four decimal octets.
@@ -105,7 +93,8 @@ std::optional<HttpResponse> BrowserGuard::refusal(const HttpRequest& request, bo
       return forbidden(std::string(websocket_upgrade ? "WebSocket connections" : "requests") + " from origin '" +
                            *origin + "' are refused; list it in AGENTRY_ALLOWED_ORIGINS to let its pages in",
                        {{"header", "Origin"}});
-  } else if (const std::string* site = request.header("sec-fetch-site"); site && lower(*site) == "cross-site") {
+  } else if (const std::string* site = request.header("sec-fetch-site");
+             site && core::ascii_lower(*site) == "cross-site") {
     // A page's <img>, <script> or link to the daemon: a browser, sending no Origin.
     return forbidden("cross-site requests are refused", {{"header", "Sec-Fetch-Site"}});
   }
@@ -117,7 +106,9 @@ std::optional<HttpResponse> BrowserGuard::refusal(const HttpRequest& request, bo
       is_attachment_upload(request.method, request.path) && request.header("x-agentry-attachment-name");
   if (is_mutating(request.method) && !upload) {
     const std::string* type = request.header("content-type");
-    const bool json = type && lower(trim(std::string_view(*type).substr(0, type->find(';')))) == "application/json";
+    const bool json =
+        type && core::ascii_lower(core::trim_blanks(std::string_view(*type).substr(0, type->find(';')))) ==
+                    "application/json";
     if ((type && !json) || (!type && !request.body.empty())) {
       auto response = error_response(core::ErrorCode::invalid_request,
                                      "a " + request.method + " request with a body must send it as " +

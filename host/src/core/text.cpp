@@ -1,6 +1,21 @@
 #include "core/text.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace agentry::core {
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+std::string_view trim_blanks(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
 
 std::string lower_hex(const unsigned char* bytes, std::size_t size) {
   static constexpr char digits[] = "0123456789abcdef";

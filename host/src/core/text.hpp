@@ -3,11 +3,18 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace agentry::core {
 
 /// `size` bytes as lower-case hexadecimal, two digits a byte (digests, MACs).
 std::string lower_hex(const unsigned char* bytes, std::size_t size);
+
+/// `text` with A-Z as a-z (header values, host names, schemes: ASCII by definition).
+std::string ascii_lower(std::string_view text);
+
+/// `text` without the spaces and tabs around it (HTTP's optional whitespace).
+std::string_view trim_blanks(std::string_view text);
 
 /// `text` with `prefix` before each of its lines; trailing spaces of the result dropped.
 std::string indent_lines(const std::string& text, const std::string& prefix);

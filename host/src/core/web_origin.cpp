@@ -1,23 +1,12 @@
 #include "core/web_origin.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include "core/text.hpp"
+
 #include <charconv>
 
 namespace agentry::core {
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool is_port(std::string_view text) {
   if (text.empty() || text.size() > 5) return false;
@@ -29,7 +18,7 @@ bool is_port(std::string_view text) {
 }  // namespace
 
 std::string host_name_of(std::string_view header) {
-  header = trim(header);
+  header = trim_blanks(header);
   if (header.empty()) return {};
   std::string_view name;
   std::string_view port;
@@ -53,13 +42,13 @@ std::string host_name_of(std::string_view header) {
       return {};
   }
   if (!port.empty() && !is_port(port)) return {};
-  std::string out = lower(name);
+  std::string out = ascii_lower(name);
   if (!out.empty() && out.back() == '.') out.pop_back();  // "localhost." is "localhost"
   return out;
 }
 
 std::string normalized_origin(std::string_view text) {
-  std::string origin = lower(trim(text));
+  std::string origin = ascii_lower(trim_blanks(text));
   for (std::string_view scheme : {"http://", "https://"}) {
     if (origin.rfind(scheme, 0) != 0) continue;
     std::string_view authority = std::string_view(origin).substr(scheme.size());
