@@ -104,11 +104,11 @@ Field Row::operator[](int column) const {
 }
 
 Field Row::operator[](std::string_view column) const {
-  // PQfnumber folds unquoted names to lower case; ask for the name exactly as given.
-  const std::string quoted = "\"" + std::string(column) + "\"";
-  const int index = PQfnumber(result_.handle(), quoted.c_str());
-  if (index < 0) throw PgError("no column \"" + std::string(column) + "\" in the result", "");
-  return Field(result_, row_, index);
+  // Exact names: PQfnumber would fold unquoted names to lower case.
+  for (int index = 0; index < result_.columns(); ++index) {
+    if (PQfname(result_.handle(), index) == column) return Field(result_, row_, index);
+  }
+  throw PgError("no column \"" + std::string(column) + "\" in the result", "");
 }
 
 // --- Field --------------------------------------------------------------------------
