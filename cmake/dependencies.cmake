@@ -3,6 +3,8 @@
 find_package(Threads REQUIRED)
 find_package(Boost 1.81 REQUIRED CONFIG COMPONENTS json filesystem)
 find_package(SQLite3 REQUIRED)
+# libpq for the shared store (pg_store); CMake's FindPostgreSQL needs only libpq-dev.
+find_package(PostgreSQL REQUIRED)
 # SHA-256 and randomness for per-run tokens (engine/run_tokens.cpp).
 find_package(OpenSSL REQUIRED COMPONENTS Crypto SSL)
 find_package(yaml-cpp 0.7 REQUIRED)

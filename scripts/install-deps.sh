@@ -10,6 +10,9 @@ packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   # Time zones for schedules (date/tz.h, libdate-tz) and the tz database it reads.
   libhowardhinnant-date-dev tzdata
+  # The shared store (host/src/pg_store): libpq to build, and PostgreSQL 15's server, whose
+  # initdb/pg_ctl the tests use to start a private cluster (tests/support/postgres_cluster).
+  postgresql libpq-dev
   curl
   # End-to-end tests: the mock model server, and `ip` to bring up lo in tests/e2e/offline.sh.
   python3 iproute2

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "support/mock_model.hpp"
+#include "support/socket_io.hpp"
 #include "support/subprocess.hpp"
 
 #ifndef AGENTRY_E2E_DIR
@@ -23,22 +24,6 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 namespace {
-
-// A TCP port free right now on 127.0.0.1 (app-server prints no bound port for :0).
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    ::close(fd);
-    throw std::runtime_error("cannot find a free port");
-  }
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
 
 bool connects(const sockaddr* address, socklen_t length, int family) {
   const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -62,7 +47,7 @@ AppServer::AppServer(const fs::path& binary, const CodexHome& home, Kind kind) {
   SpawnOptions options;
   std::string listen;
   if (kind == Kind::ws) {
-    url_ = "ws://127.0.0.1:" + std::to_string(free_port());
+    url_ = "ws://127.0.0.1:" + std::to_string(free_loopback_port());
     listen = url_;
   } else {
     socket_ = (dir_.path() / "app-server.sock").string();

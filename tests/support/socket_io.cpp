@@ -34,6 +34,19 @@ int remaining_ms(Clock::time_point deadline) {
   return left > INT_MAX ? INT_MAX : static_cast<int>(left);
 }
 
+int free_loopback_port() {
+  UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  if (!fd || ::bind(fd.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    throw std::runtime_error(errno_message("cannot find a free port on 127.0.0.1", errno));
+  }
+  return ntohs(address.sin_port);
+}
+
 namespace {
 
 // poll() one fd until `events` or the deadline; EINTR restarts with the remaining time.

@@ -43,6 +43,10 @@ class UniqueFd {
 /// Milliseconds from now until `deadline`, clamped to [0, INT_MAX].
 [[nodiscard]] int remaining_ms(Clock::time_point deadline);
 
+/// A TCP port free right now on 127.0.0.1, for a server that must be told its port (it
+/// may be taken again before the server binds it: retry when that matters).
+[[nodiscard]] int free_loopback_port();
+
 /// Connects a non-blocking, close-on-exec TCP socket to host:port. Throws std::runtime_error
 /// ("cannot connect to 127.0.0.1:8080: Connection refused") or on timeout.
 [[nodiscard]] UniqueFd connect_tcp(const std::string& host, std::uint16_t port,

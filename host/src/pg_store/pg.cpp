@@ -1,0 +1,232 @@
+#include "pg_store/pg.hpp"
+
+#include "core/log.hpp"
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <charconv>
+#include <utility>
+
+namespace agentry::pg_store {
+namespace {
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+// Replaces the value after every "password=" up to the next separator of a query
+// string ('&') or of a key/value string (whitespace).
+void redact_password_settings(std::string& text) {
+  static constexpr std::string_view key = "password=";
+  for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at + key.size())) {
+    const auto start = at + key.size();
+    const auto end = text.find_first_of("& \t\n", start);
+    text.replace(start, (end == std::string::npos ? text.size() : end) - start, "***");
+  }
+}
+
+// Notices ("relation already exists, skipping") would go to stderr; the log keeps them.
+void log_notice(void*, const char* message) {
+  core::log_debug("postgresql notice", {{"message", trimmed(message)}});
+}
+
+}  // namespace
+
+int sqlstate_code(std::string_view state) {
+  if (state.size() != 5) return 0;
+  int code = 0;
+  for (char ch : state) {
+    int digit;
+    if (ch >= '0' && ch <= '9') digit = ch - '0';
+    else if (ch >= 'A' && ch <= 'Z') digit = ch - 'A' + 10;
+    else return 0;
+    code = code * 36 + digit;
+  }
+  return code;
+}
+
+PgError::PgError(std::string message, std::string state)
+    : store::StoreError(std::move(message), sqlstate_code(state)), sqlstate_(std::move(state)) {}
+
+std::string redact_uri(std::string_view uri) {
+  std::string text(uri);
+  const auto scheme = text.find("://");
+  if (scheme != std::string::npos) {
+    // The userinfo ends at the authority's last '@' (a password's own '@' must be
+    // percent-encoded, but be safe); its password follows the first ':'.
+    const auto authority = scheme + 3;
+    const auto authority_end = std::min(text.find_first_of("/?", authority), text.size());
+    const auto at = text.rfind('@', authority_end);
+    if (at != std::string::npos && at >= authority) {
+      const auto colon = text.find(':', authority);
+      if (colon < at) text.replace(colon + 1, at - colon - 1, "***");
+    }
+  }
+  redact_password_settings(text);
+  return text;
+}
+
+// --- Result -------------------------------------------------------------------------
+
+void Result::Clear::operator()(pg_result* r) const { PQclear(r); }
+
+Result::Result(pg_result* result) : result_(result) {}
+
+int Result::rows() const { return PQntuples(result_.get()); }
+int Result::columns() const { return PQnfields(result_.get()); }
+std::string Result::column_name(int column) const {
+  const char* name = PQfname(result_.get(), column);
+  return name != nullptr ? name : "";
+}
+
+Row Result::row(int index) const {
+  if (index < 0 || index >= rows()) {
+    throw PgError("row " + std::to_string(index) + " asked of a result with " + std::to_string(rows()) + " rows", "");
+  }
+  return Row(*this, index);
+}
+
+std::int64_t Result::affected_rows() const {
+  const std::string_view count = PQcmdTuples(result_.get());
+  std::int64_t n = 0;
+  std::from_chars(count.data(), count.data() + count.size(), n);
+  return n;
+}
+
+Field Row::operator[](int column) const {
+  if (column < 0 || column >= result_.columns()) {
+    throw PgError("column " + std::to_string(column) + " asked of a result with " +
+                      std::to_string(result_.columns()) + " columns", "");
+  }
+  return Field(result_, row_, column);
+}
+
+Field Row::operator[](std::string_view column) const {
+  // Exact names: PQfnumber would fold unquoted names to lower case.
+  for (int index = 0; index < result_.columns(); ++index) {
+    if (PQfname(result_.handle(), index) == column) return Field(result_, row_, index);
+  }
+  throw PgError("no column \"" + std::string(column) + "\" in the result", "");
+}
+
+// --- Field --------------------------------------------------------------------------
+
+bool Field::is_null() const { return PQgetisnull(result_.handle(), row_, column_) != 0; }
+
+std::string_view Field::raw() const {
+  return {PQgetvalue(result_.handle(), row_, column_),
+          static_cast<std::size_t>(PQgetlength(result_.handle(), row_, column_))};
+}
+
+void Field::fail(std::string_view wanted) const {
+  const std::string got = is_null() ? "NULL" : "\"" + std::string(raw()) + "\"";
+  throw PgError("column \"" + result_.column_name(column_) + "\" is " + got + ", not " + std::string(wanted), "");
+}
+
+std::string Field::text() const {
+  if (is_null()) fail("text");
+  return std::string(raw());
+}
+
+std::optional<std::string> Field::optional_text() const {
+  if (is_null()) return std::nullopt;
+  return std::string(raw());
+}
+
+std::int64_t Field::int64() const {
+  if (is_null()) fail("an integer");
+  const auto text = raw();
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) fail("an integer");
+  return value;
+}
+
+bool Field::boolean() const {
+  if (is_null()) fail("a boolean");
+  const auto text = raw();
+  if (text == "t") return true;
+  if (text == "f") return false;
+  fail("a boolean");
+}
+
+// --- Connection ---------------------------------------------------------------------
+
+core::Result<Connection> Connection::open(const std::string& uri) {
+  // Later entries override earlier ones: the URI may choose its own application name
+  // and timeout, but the store's text is UTF-8 whatever the server's default.
+  const char* keys[] = {"application_name", "connect_timeout", "dbname", "client_encoding", nullptr};
+  const char* values[] = {"agentry", "10", uri.c_str(), "UTF8", nullptr};
+  PGconn* conn = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
+  std::string target = redact_uri(uri);
+  if (conn == nullptr) {
+    return core::fail(core::ErrorCode::internal, "cannot connect to PostgreSQL at " + target + ": out of memory");
+  }
+  if (PQstatus(conn) != CONNECTION_OK) {
+    std::string message = trimmed(PQerrorMessage(conn));
+    PQfinish(conn);
+    return core::fail(core::ErrorCode::unavailable,
+                      "cannot connect to PostgreSQL at " + target + ": " + message +
+                          " (check the URI, that the server is running and that it accepts this user)");
+  }
+  PQsetNoticeProcessor(conn, log_notice, nullptr);
+  return Connection(conn, std::move(target));
+}
+
+Connection::Connection(Connection&& other) noexcept
+    : conn_(std::exchange(other.conn_, nullptr)), target_(std::move(other.target_)) {}
+
+Connection& Connection::operator=(Connection&& other) noexcept {
+  if (this != &other) {
+    if (conn_ != nullptr) PQfinish(conn_);
+    conn_ = std::exchange(other.conn_, nullptr);
+    target_ = std::move(other.target_);
+  }
+  return *this;
+}
+
+Connection::~Connection() {
+  if (conn_ != nullptr) PQfinish(conn_);
+}
+
+void Connection::exec(std::string_view sql) {
+  const std::string text(sql);
+  checked(PQexec(conn_, text.c_str()), sql);
+}
+
+Result Connection::query(std::string_view sql, const std::vector<Param>& params) {
+  const std::string text(sql);
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& p : params) values.push_back(p.value() ? p.value()->c_str() : nullptr);
+  // No parameter types: the server infers each from its placeholder; all in text format.
+  return checked(PQexecParams(conn_, text.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
+                              nullptr, nullptr, 0),
+                 sql);
+}
+
+Result Connection::checked(pg_result* raw, std::string_view sql) {
+  Result result(raw);
+  const auto status = raw != nullptr ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY) return result;
+
+  const char* state = raw != nullptr ? PQresultErrorField(raw, PG_DIAG_SQLSTATE) : nullptr;
+  const char* primary = raw != nullptr ? PQresultErrorField(raw, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+  const char* detail = raw != nullptr ? PQresultErrorField(raw, PG_DIAG_MESSAGE_DETAIL) : nullptr;
+  std::string code = state != nullptr ? state : "";
+  if (code.empty() && PQstatus(conn_) == CONNECTION_BAD) code = sqlstate::connection_failure;
+  std::string message = primary != nullptr ? primary : trimmed(PQerrorMessage(conn_));
+  if (detail != nullptr) message += " (" + std::string(detail) + ")";
+  // The statement's start says which one failed; parameters are not in it.
+  const auto start = std::min(sql.find_first_not_of(" \n"), sql.size());
+  std::string statement(sql.substr(start, 80));
+  for (char& ch : statement) ch = (ch == '\n') ? ' ' : ch;
+  if (sql.size() - start > 80) statement += "...";
+  throw PgError("PostgreSQL at " + target_ + ": " + message + " [SQLSTATE " + (code.empty() ? "none" : code) +
+                    "] in: " + statement,
+                code);
+}
+
+}  // namespace agentry::pg_store

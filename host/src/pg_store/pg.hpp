@@ -1,0 +1,151 @@
+#pragma once
+// Thin RAII over libpq: a connection, parameterised queries (text parameters through
+// PQexecParams, so values never become SQL text) and a small accessor over a result.
+// Failures throw PgError, a store::StoreError that keeps PostgreSQL's SQLSTATE, so the
+// store can retry a serialization failure and recognise a unique violation.
+// A Connection is used by one thread at a time, like libpq's PGconn underneath.
+
+#include "core/result.hpp"
+#include "store/store_error.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct pg_conn;
+struct pg_result;
+
+namespace agentry::pg_store {
+
+/// The SQLSTATEs callers act on (PostgreSQL documentation, appendix A).
+namespace sqlstate {
+inline constexpr std::string_view serialization_failure = "40001";
+inline constexpr std::string_view deadlock_detected = "40P01";
+inline constexpr std::string_view unique_violation = "23505";
+inline constexpr std::string_view foreign_key_violation = "23503";
+/// Given by the wrapper when libpq reports a lost connection without a SQLSTATE.
+inline constexpr std::string_view connection_failure = "08006";
+}  // namespace sqlstate
+
+/// A SQLSTATE as the int StoreError::code() carries: its five characters ([0-9A-Z]) read
+/// as a base-36 number, so code() alone still tells errors apart; 0 for anything else.
+int sqlstate_code(std::string_view state);
+
+class PgError : public store::StoreError {
+ public:
+  PgError(std::string message, std::string state);
+  /// Five characters, e.g. "23505"; empty when libpq gave none (a client-side failure).
+  const std::string& sqlstate() const { return sqlstate_; }
+  bool is(std::string_view state) const { return sqlstate_ == state; }
+
+ private:
+  std::string sqlstate_;
+};
+
+/// `uri` with any password replaced by "***" (the userinfo of a URI, password=... of a
+/// query string or key/value string), for messages and logs.
+std::string redact_uri(std::string_view uri);
+
+/// One query parameter, sent as text (PostgreSQL parses it as the placeholder's type,
+/// so write `$1::bigint` where the type cannot be inferred), or NULL.
+class Param {
+ public:
+  Param(std::nullopt_t) {}
+  Param(std::string_view text) : value_(std::string(text)) {}
+  Param(const char* text) : value_(std::string(text)) {}
+  Param(std::string text) : value_(std::move(text)) {}
+  Param(const std::optional<std::string>& text) : value_(text) {}
+  Param(std::int64_t value) : value_(std::to_string(value)) {}
+  Param(int value) : value_(std::to_string(value)) {}
+  Param(bool value) : value_(value ? "true" : "false") {}
+
+  const std::optional<std::string>& value() const { return value_; }
+
+ private:
+  std::optional<std::string> value_;
+};
+
+class Result;
+
+/// One value of a result row. Accessors throw PgError when the value is NULL (except
+/// is_null and optional_text) or is not of the asked type.
+class Field {
+ public:
+  Field(const Result& result, int row, int column) : result_(result), row_(row), column_(column) {}
+  bool is_null() const;
+  std::string text() const;
+  std::optional<std::string> optional_text() const;
+  std::int64_t int64() const;
+  bool boolean() const;
+
+ private:
+  std::string_view raw() const;
+  [[noreturn]] void fail(std::string_view wanted) const;
+  const Result& result_;
+  int row_;
+  int column_;
+};
+
+class Row {
+ public:
+  Row(const Result& result, int row) : result_(result), row_(row) {}
+  Field operator[](int column) const;
+  /// The column of that name; throws PgError if the result has none.
+  Field operator[](std::string_view column) const;
+
+ private:
+  const Result& result_;
+  int row_;
+};
+
+/// The rows a statement returned, in text format.
+class Result {
+ public:
+  explicit Result(pg_result* result);
+  int rows() const;
+  int columns() const;
+  std::string column_name(int column) const;
+  /// Throws PgError if `index` is not a row of this result.
+  Row row(int index) const;
+  /// Rows an INSERT/UPDATE/DELETE touched (0 for other statements): how a fenced write
+  /// learns it lost its lease.
+  std::int64_t affected_rows() const;
+  pg_result* handle() const { return result_.get(); }
+
+ private:
+  struct Clear {
+    void operator()(pg_result* r) const;
+  };
+  std::unique_ptr<pg_result, Clear> result_;
+};
+
+class Connection {
+ public:
+  /// Connects to a libpq URI or key/value string (postgresql://user@host:port/db). The
+  /// error names the target without its password and says what libpq said.
+  static core::Result<Connection> open(const std::string& uri);
+  Connection(Connection&& other) noexcept;
+  Connection& operator=(Connection&& other) noexcept;
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  ~Connection();
+
+  /// Runs one or more statements with no parameters (a migration, BEGIN, COMMIT).
+  void exec(std::string_view sql);
+  /// Runs one statement with $1, $2... bound to `params`.
+  Result query(std::string_view sql, const std::vector<Param>& params = {});
+
+  /// The target as given to open(), password redacted: for messages.
+  const std::string& target() const { return target_; }
+
+ private:
+  Connection(pg_conn* conn, std::string target) : conn_(conn), target_(std::move(target)) {}
+  Result checked(pg_result* result, std::string_view sql);
+  pg_conn* conn_;
+  std::string target_;
+};
+
+}  // namespace agentry::pg_store

@@ -1,0 +1,76 @@
+// A private PostgreSQL 15 cluster for one test binary, and a fresh database per test.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/temp_dir.hpp"
+
+namespace agentry::test {
+
+/// initdb into a temporary directory, then a server listening only on 127.0.0.1 (a free
+/// port) with its Unix socket in that directory, fsync left on so durability tests
+/// mean something. As root, the server runs as the `postgres` user (initdb refuses root).
+/// Stopped (pg_ctl -m fast) and the directory removed on destruction.
+class PostgresCluster {
+ public:
+  /// Throws std::runtime_error, with the server's log, if the cluster cannot start.
+  PostgresCluster();
+  ~PostgresCluster();
+  PostgresCluster(const PostgresCluster&) = delete;
+  PostgresCluster& operator=(const PostgresCluster&) = delete;
+
+  /// The binary's cluster, started on first use and stopped when the binary exits;
+  /// nullptr when PostgreSQL is not installed (missing_reason() says what to install).
+  static PostgresCluster* shared();
+  /// Why no cluster can start here, or nullopt when the server binaries are present.
+  static std::optional<std::string> missing_reason();
+
+  [[nodiscard]] int port() const { return port_; }
+  [[nodiscard]] const std::filesystem::path& directory() const { return dir_.path(); }
+  /// How long initdb and the server's start took.
+  [[nodiscard]] std::chrono::milliseconds start_time() const { return start_time_; }
+  /// postgresql://postgres@127.0.0.1:<port>/<database>
+  [[nodiscard]] std::string uri(std::string_view database) const;
+  /// Creates an empty database with a name not used before and returns its URI.
+  std::string create_database();
+  /// Drops the database of a URI create_database() returned, closing its connections.
+  void drop_database(const std::string& uri);
+
+ private:
+  void init_database_directory();
+  bool try_start();
+  void stop() noexcept;
+  /// argv run as the server's owner (through runuser when we are root); throws on failure.
+  std::string run_as_owner(std::vector<std::string> argv, std::chrono::milliseconds timeout) const;
+
+  TempDir dir_;
+  std::filesystem::path data_;
+  std::filesystem::path log_;
+  int port_ = 0;
+  int next_database_ = 0;
+  bool running_ = false;
+  std::chrono::milliseconds start_time_{0};
+};
+
+/// A fixture giving each test a fresh database on the shared cluster; skips the test
+/// when PostgreSQL is not installed.
+class PostgresTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  PostgresCluster& cluster() { return *cluster_; }
+  [[nodiscard]] const std::string& database_uri() const { return database_uri_; }
+
+ private:
+  PostgresCluster* cluster_ = nullptr;
+  std::string database_uri_;
+};
+
+}  // namespace agentry::test
