@@ -17,7 +17,7 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
   config.task_prompt.config_dir = paths.config_dir;
   config.interrupt_grace = settings.interrupt_grace;
   config.max_call_depth = settings.max_call_depth;
-  config.min_recurrence_interval_sec = settings.min_recurrence_interval_sec;
+  config.schedules.min_recurrence_interval_sec = settings.min_recurrence_interval_sec;
   config.project_env_allow = settings.project_env_allow;
   config.child_limits.max_resumes = settings.child_resume_limit;
   config.child_limits.window = std::chrono::seconds(settings.child_resume_window_sec);

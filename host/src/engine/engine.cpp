@@ -22,9 +22,8 @@ Engine::Engine(EngineServices services, EngineConfig config)
                             &config_.task_prompt, config_.per_run_tokens, config_.state_dir,
                             &attachments_, &config_.child_limits},
             config_.controller_id),
-      schedules_(std::make_unique<ScheduleService>(
-          db_, bus_, pool_, static_cast<RunStarts&>(*this),
-          ScheduleSettings{config_.schedule_timers, config_.min_recurrence_interval_sec})),
+      schedules_(std::make_unique<ScheduleService>(db_, bus_, pool_, static_cast<RunStarts&>(*this),
+                                                   config_.schedules)),
       parent_completion_(std::make_unique<ParentCompletionService>(
           db_, bus_, pool_, backends_, static_cast<RunStarts&>(*this),
           ParentCompletionSettings{config_.controller_id, &config_.task_prompt, config_.child_limits})),

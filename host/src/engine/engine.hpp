@@ -62,9 +62,8 @@ struct EngineConfig {
   /// How many runs may nest through parentRunId, a top-level run being 1 deep
   /// (AGENTRY_MAX_CALL_DEPTH); creating a deeper one is refused.
   int max_call_depth = default_max_call_depth;
-  /// Schedules (engine/schedules/schedule_service.hpp: ScheduleSettings).
-  std::shared_ptr<TimerSource> schedule_timers{};
-  int min_recurrence_interval_sec = default_min_recurrence_interval_sec;
+  /// The schedules' clock and minimum interval (engine/schedules/schedule_service.hpp).
+  ScheduleSettings schedules{};
   /// The environment variables an untrusted project's definitions may read
   /// (AGENTRY_PROJECT_ENV_ALLOW, engine/project_trust.hpp).
   std::vector<std::string> project_env_allow{};

@@ -34,21 +34,8 @@ void log_notice(void*, const char* message) {
 
 }  // namespace
 
-int sqlstate_code(std::string_view state) {
-  if (state.size() != 5) return 0;
-  int code = 0;
-  for (char ch : state) {
-    int digit;
-    if (ch >= '0' && ch <= '9') digit = ch - '0';
-    else if (ch >= 'A' && ch <= 'Z') digit = ch - 'A' + 10;
-    else return 0;
-    code = code * 36 + digit;
-  }
-  return code;
-}
-
 PgError::PgError(std::string message, std::string state)
-    : store::StoreError(std::move(message), sqlstate_code(state)), sqlstate_(std::move(state)) {}
+    : store::StoreError(std::move(message), 0), sqlstate_(std::move(state)) {}
 
 std::string redact_uri(std::string_view uri) {
   std::string text(uri);

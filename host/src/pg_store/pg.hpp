@@ -30,10 +30,7 @@ inline constexpr std::string_view foreign_key_violation = "23503";
 inline constexpr std::string_view connection_failure = "08006";
 }  // namespace sqlstate
 
-/// A SQLSTATE as the int StoreError::code() carries: its five characters ([0-9A-Z]) read
-/// as a base-36 number, so code() alone still tells errors apart; 0 for anything else.
-int sqlstate_code(std::string_view state);
-
+/// StoreError::code() is 0: a SQLSTATE is five characters, and callers ask sqlstate().
 class PgError : public store::StoreError {
  public:
   PgError(std::string message, std::string state);

@@ -13,7 +13,8 @@ namespace agentry::store {
 class StoreError : public std::runtime_error {
  public:
   StoreError(std::string message, int code) : std::runtime_error(std::move(message)), code_(code) {}
-  /// The implementation's own error code (an SQLite result code, a PostgreSQL SQLSTATE class).
+  /// The implementation's own error code (an SQLite result code; 0 from PostgreSQL,
+  /// whose SQLSTATE is text: pg_store::PgError::sqlstate()).
   int code() const { return code_; }
 
  private:

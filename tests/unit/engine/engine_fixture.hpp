@@ -42,7 +42,7 @@ class EngineTest : public ::testing::Test {
   std::unique_ptr<Engine> engine_;
   Actor actor_{"test"};
   int max_call_depth_ = default_max_call_depth;  // EngineConfig::max_call_depth at the next restart()
-  /// EngineConfig::schedule_timers at the next restart() (null: the wall clock).
+  /// EngineConfig::schedules.timers at the next restart() (null: the wall clock).
   std::shared_ptr<TimerSource> schedule_timers_;
 };
 

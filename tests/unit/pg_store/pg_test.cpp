@@ -26,7 +26,6 @@ std::string sqlstate_of(F&& fn) {
   try {
     fn();
   } catch (const PgError& e) {
-    EXPECT_EQ(e.code(), sqlstate_code(e.sqlstate())) << e.what();
     return e.sqlstate();
   }
   ADD_FAILURE() << "no PgError was thrown";
@@ -124,8 +123,6 @@ TEST_F(PgConnection, AWriteSkewUnderSerializableIsASerializationFailure) {
   a.exec("COMMIT");
   const auto state = sqlstate_of([&] { b.exec("COMMIT"); });
   EXPECT_EQ(state, sqlstate::serialization_failure);
-  EXPECT_EQ(sqlstate_code(state), sqlstate_code("40001"));
-  EXPECT_NE(sqlstate_code(state), sqlstate_code(sqlstate::unique_violation));
 }
 
 TEST(PgConnectionOpen, NothingListeningIsAClearErrorWithoutThePassword) {
@@ -162,14 +159,6 @@ TEST(PgRedactUri, HidesEveryFormOfPassword) {
   EXPECT_EQ(redact_uri("host=h password=pw dbname=db"), "host=h password=*** dbname=db");
   EXPECT_EQ(redact_uri("postgresql://h:5432/db"), "postgresql://h:5432/db");
   EXPECT_EQ(redact_uri("postgresql://u@h/db"), "postgresql://u@h/db");
-}
-
-TEST(PgSqlstate, CodesAreDistinctAndStable) {
-  EXPECT_EQ(sqlstate_code("00000"), 0);
-  EXPECT_EQ(sqlstate_code("40001"), ((((4 * 36) + 0) * 36 + 0) * 36 + 0) * 36 + 1);
-  EXPECT_NE(sqlstate_code("40P01"), sqlstate_code("40001"));
-  EXPECT_EQ(sqlstate_code("bad"), 0);
-  EXPECT_EQ(sqlstate_code("4000a"), 0);
 }
 
 }  // namespace
