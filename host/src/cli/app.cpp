@@ -71,6 +71,10 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
                                  "Daemon WebSocket URL, e.g. ws://127.0.0.1:4773/ (default: $AGENTRY_CONNECT; "
                                  "none: embedded)");
   app.add_flag("--json", invocation.global.json, "Print the operation's JSON result as is");
+  std::string store;
+  auto* store_option = app.add_option("--store", store,
+                                      "Where state lives: sqlite (the file under $AGENTRY_HOME, the default) or a "
+                                      "PostgreSQL URI shared by several daemons (default: $AGENTRY_STORE)");
 
   ServeOptions serve;
   auto* serve_cmd = app.add_subcommand("serve", "Run the local control plane (HTTP API, WebSocket JSON-RPC, dashboard)");
@@ -108,6 +112,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   });
   if (serve_cmd->parsed() && listen_given) flags.emplace_back("AGENTRY_LISTEN", serve.listen);
   if (connect->count()) flags.emplace_back("AGENTRY_CONNECT", invocation.global.connect);
+  if (store_option->count()) flags.emplace_back("AGENTRY_STORE", store);
   auto settings = core::parse_settings(
       [&env](std::string_view name) -> std::optional<std::string> {
         auto it = env.vars.find(std::string(name));

@@ -29,7 +29,7 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
 
 core::Result<std::unique_ptr<LocalStack>> LocalStack::open(const Paths& paths, const core::Settings& settings,
                                                        api::DaemonInfo info, bool per_run_tokens) {
-  auto db = open_store(paths);
+  auto db = open_store(paths, settings);
   if (!db) return db.failure();
   return std::unique_ptr<LocalStack>(new LocalStack(paths, settings, std::move(*db), std::move(info), per_run_tokens));
 }

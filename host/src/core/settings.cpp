@@ -1,5 +1,6 @@
 #include "core/settings.hpp"
 
+#include "core/uri_secrets.hpp"
 #include "core/web_origin.hpp"
 
 #include <algorithm>
@@ -151,6 +152,20 @@ const std::vector<Spec>& specs() {
       millis("AGENTRY_CALL_TIMEOUT_MS", "client commands: how long one call to the daemon may take",
              &Settings::call_timeout, 1),
       text("AGENTRY_HOME", "the database and other state (empty: $XDG_STATE_HOME/agentry)", &Settings::home),
+      Spec{"AGENTRY_STORE", "sqlite (the file under AGENTRY_HOME) or a PostgreSQL URI shared by several daemons",
+           [](Settings& s, std::string_view value) -> Result<void> {
+             const std::string store = trim(value);
+             if (store == "sqlite") {
+               s.store.clear();
+             } else if (store.rfind("postgresql://", 0) == 0 || store.rfind("postgres://", 0) == 0) {
+               s.store = store;
+             } else {
+               return bad_value("AGENTRY_STORE", redact_uri(value),
+                                "sqlite, or a PostgreSQL URI such as postgresql://agentry@db.internal:5432/agentry");
+             }
+             return ok();
+           },
+           [](const Settings& s) { return s.store.empty() ? std::string("sqlite") : redact_uri(s.store); }},
       text("AGENTRY_CONFIG_DIR", "definitions (empty: $XDG_CONFIG_HOME/agentry)", &Settings::config_dir),
       text("AGENTRY_WEB_DIR", "the built dashboard (empty: next to the binary)", &Settings::web_dir),
       text("AGENTRY_WEB_BASE_PATH", "a reverse proxy's mount of every route", &Settings::web_base_path),

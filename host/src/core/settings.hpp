@@ -31,6 +31,9 @@ struct Settings {
   std::chrono::milliseconds connect_timeout{10000};
   std::chrono::milliseconds call_timeout{60000};
   std::string home;
+  /// Empty: the embedded SQLite file under home. Else a PostgreSQL URI
+  /// (postgresql://user@host:port/db): every daemon on it is a member of one cluster.
+  std::string store;
   std::string config_dir;
   std::string web_dir;
   std::string web_base_path;

@@ -6,9 +6,12 @@
 // A Connection is used by one thread at a time, like libpq's PGconn underneath.
 
 #include "core/result.hpp"
+#include "core/uri_secrets.hpp"
+#include "store/store.hpp"
 #include "store/store_error.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,9 +45,7 @@ class PgError : public store::StoreError {
   std::string sqlstate_;
 };
 
-/// `uri` with any password replaced by "***" (the userinfo of a URI, password=... of a
-/// query string or key/value string), for messages and logs.
-std::string redact_uri(std::string_view uri);
+using core::redact_uri;
 
 /// One query parameter, sent as text (PostgreSQL parses it as the placeholder's type,
 /// so write `$1::bigint` where the type cannot be inferred), or NULL.
@@ -64,6 +65,10 @@ class Param {
  private:
   std::optional<std::string> value_;
 };
+
+/// A list of keys as one parameter, a text[] literal: `WHERE id = ANY($1::text[])`
+/// keeps one statement text whatever the list's length.
+Param text_array(const std::vector<std::string>& items);
 
 class Result;
 
@@ -137,12 +142,29 @@ class Connection {
 
   /// The target as given to open(), password redacted: for messages.
   const std::string& target() const { return target_; }
+  /// False once libpq has lost the server; reset() tries to reconnect.
+  bool healthy() const;
+  void reset();
+
+  /// Runs `action` once the current transaction has committed (on the writer, in commit
+  /// order), or never if the write that registered it rolls back. For publishing what
+  /// a write made durable; it must be quick and must not write.
+  void after_commit(std::function<void()> action) { after_commit_.push_back(std::move(action)); }
+  std::size_t after_commit_mark() const { return after_commit_.size(); }
+  /// Forgets what was registered after `mark` (its write rolled back).
+  void drop_after_commit(std::size_t mark) { after_commit_.resize(mark); }
+  std::vector<std::function<void()>> take_after_commit() { return std::exchange(after_commit_, {}); }
+
+  void set_timeline_listener(store::TimelineListener listener) { timeline_listener_ = std::move(listener); }
+  const store::TimelineListener& timeline_listener() const { return timeline_listener_; }
 
  private:
   Connection(pg_conn* conn, std::string target) : conn_(conn), target_(std::move(target)) {}
   Result checked(pg_result* result, std::string_view sql);
   pg_conn* conn_;
   std::string target_;
+  std::vector<std::function<void()>> after_commit_;
+  store::TimelineListener timeline_listener_;
 };
 
 }  // namespace agentry::pg_store
