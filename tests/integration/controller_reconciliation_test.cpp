@@ -9,8 +9,8 @@
 #include "daemon_fixture.hpp"
 
 #include "support/subprocess.hpp"
+#include "support/test_store.hpp"
 
-#include <sqlite3.h>
 
 #include <csignal>
 #include <fstream>
@@ -57,16 +57,8 @@ class ControllerReconciliationTest : public DaemonTest {
     auto run = start_agent_run("hanger");
     EXPECT_EQ(run_status(run), "running");
     daemon_->kill9();
-    sqlite3* db = nullptr;
-    EXPECT_EQ(sqlite3_open((home_ / "agentry.db").c_str(), &db), SQLITE_OK);
-    sqlite3_stmt* stmt = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(db, "UPDATE runs SET controller_id = ? WHERE id = ?", -1, &stmt, nullptr), SQLITE_OK);
-    sqlite3_bind_text(stmt, 1, controller.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(stmt, 2, run.c_str(), -1, SQLITE_TRANSIENT);
-    EXPECT_EQ(sqlite3_step(stmt), SQLITE_DONE);
-    EXPECT_EQ(sqlite3_changes(db), 1);
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
+    // Ids and controller ids are [A-Za-z0-9-]: safe to quote as they are.
+    test::exec_store_sql(home_, "UPDATE runs SET controller_id = '" + controller + "' WHERE id = '" + run + "'");
     return run;
   }
 

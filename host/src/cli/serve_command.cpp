@@ -56,8 +56,10 @@ core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const c
   if (!access) return access.failure();
   // Read once, into the settings; no agent, launcher or app-server this daemon starts may
   // inherit it. With auth on, an agent gets a token for its own run instead
-  // (engine/live/run_tokens.hpp).
+  // (engine/live/run_tokens.hpp). The store's URI may hold a database password: agents
+  // reach runs through the daemon, never the database.
   ::unsetenv("AGENTRY_DAEMON_TOKEN");
+  ::unsetenv("AGENTRY_STORE");
   api::BrowserGuard guard(url->host, settings.allowed_hosts, settings.allowed_origins);
   auto web_base_path = api::normalize_web_base_path(settings.web_base_path);
   if (!web_base_path) return web_base_path.failure();
@@ -127,8 +129,10 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
                                                 "", AGENTRY_VERSION, core::now_iso8601()},
                                 access.enabled());
   if (!stack) {
+    // The store named by the settings cannot be used (a wrong URI, a refused login, an
+    // unreachable server, a schema newer than this build): a refusal of the configuration.
     std::cerr << "agentry serve: " << stack.error().message << "\n";
-    return exit_code::runtime_error;
+    return exit_code::config_error;
   }
   auto& engine = (*stack)->engine();
   auto& context = (*stack)->context();
