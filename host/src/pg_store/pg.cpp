@@ -168,6 +168,7 @@ core::Result<Connection> Connection::open(const std::string& uri) {
 Connection::Connection(Connection&& other) noexcept
     : conn_(std::exchange(other.conn_, nullptr)),
       target_(std::move(other.target_)),
+      prepared_(std::move(other.prepared_)),
       after_commit_(std::move(other.after_commit_)),
       timeline_listener_(std::move(other.timeline_listener_)) {}
 
@@ -176,6 +177,7 @@ Connection& Connection::operator=(Connection&& other) noexcept {
     if (conn_ != nullptr) PQfinish(conn_);
     conn_ = std::exchange(other.conn_, nullptr);
     target_ = std::move(other.target_);
+    prepared_ = std::move(other.prepared_);
     after_commit_ = std::move(other.after_commit_);
     timeline_listener_ = std::move(other.timeline_listener_);
   }
@@ -185,7 +187,9 @@ Connection& Connection::operator=(Connection&& other) noexcept {
 bool Connection::healthy() const { return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK; }
 
 void Connection::reset() {
-  if (conn_ != nullptr) PQreset(conn_);
+  if (conn_ == nullptr) return;
+  PQreset(conn_);
+  prepared_.clear();  // a new session has none of the old one's statements
 }
 
 Connection::~Connection() {
@@ -197,14 +201,23 @@ void Connection::exec(std::string_view sql) {
   checked(PQexec(conn_, text.c_str()), sql);
 }
 
+const std::string& Connection::prepared(const std::string& sql) {
+  if (auto it = prepared_.find(sql); it != prepared_.end()) return it->second;
+  std::string name = "s" + std::to_string(prepared_.size() + 1);
+  // No parameter types: the server infers each from its placeholder. Not cached when it
+  // fails, so the error is the statement's own, every time.
+  checked(PQprepare(conn_, name.c_str(), sql.c_str(), 0, nullptr), sql);
+  return prepared_.emplace(sql, std::move(name)).first->second;
+}
+
 Result Connection::query(std::string_view sql, const std::vector<Param>& params) {
-  const std::string text(sql);
+  const std::string& name = prepared(std::string(sql));
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p.value() ? p.value()->c_str() : nullptr);
-  // No parameter types: the server infers each from its placeholder; all in text format.
-  return checked(PQexecParams(conn_, text.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
-                              nullptr, nullptr, 0),
+  // All in text format, as the wrapper's accessors read it.
+  return checked(PQexecPrepared(conn_, name.c_str(), static_cast<int>(values.size()), values.data(), nullptr,
+                                nullptr, 0),
                  sql);
 }
 

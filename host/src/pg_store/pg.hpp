@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 struct pg_conn;
@@ -137,7 +138,9 @@ class Connection {
 
   /// Runs one or more statements with no parameters (a migration, BEGIN, COMMIT).
   void exec(std::string_view sql);
-  /// Runs one statement with $1, $2... bound to `params`.
+  /// Runs one statement with $1, $2... bound to `params`. Each distinct SQL text is
+  /// prepared once per connection (parsed and planned once, as SQLite's cached
+  /// statements are), then executed by name.
   Result query(std::string_view sql, const std::vector<Param>& params = {});
 
   /// The target as given to open(), password redacted: for messages.
@@ -161,8 +164,12 @@ class Connection {
  private:
   Connection(pg_conn* conn, std::string target) : conn_(conn), target_(std::move(target)) {}
   Result checked(pg_result* result, std::string_view sql);
+  /// The name a SQL text was prepared under ("s1", "s2"...), on this connection.
+  const std::string& prepared(const std::string& sql);
+
   pg_conn* conn_;
   std::string target_;
+  std::unordered_map<std::string, std::string> prepared_;
   std::vector<std::function<void()>> after_commit_;
   store::TimelineListener timeline_listener_;
 };
