@@ -22,6 +22,7 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
   config.child_limits.max_resumes = settings.child_resume_limit;
   config.child_limits.window = std::chrono::seconds(settings.child_resume_window_sec);
   config.child_limits.max_live_children = settings.max_live_children;
+  config.lease_ttl = settings.lease_ttl;
   return config;
 }
 

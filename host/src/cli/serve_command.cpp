@@ -69,6 +69,28 @@ core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const c
                      std::move(*paths)};
 }
 
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "localhost";
+  return name;
+}
+
+/// This daemon as the other members of its store see it (engine/membership/).
+core::DaemonMember member_of(const api::DaemonInfo& daemon, const core::Settings& settings,
+                              const std::string& http_url) {
+  core::DaemonMember self;
+  self.id = daemon.daemon_instance_id;
+  self.host = host_name();
+  self.name = settings.daemon_name.empty() ? self.host : settings.daemon_name;
+  self.pid = daemon.pid;
+  self.advertise_url = settings.advertise_url.empty() ? http_url : settings.advertise_url;
+  self.labels = settings.labels;
+  self.capacity = settings.max_live_runs;
+  self.version = daemon.version;
+  self.started_at = daemon.started_at;
+  return self;
+}
+
 api::ServerLimits server_limits(const core::Settings& settings) {
   api::ServerLimits limits;
   limits.read_timeout = settings.http_read_timeout;
@@ -166,6 +188,10 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   // from the last run of the daemon start only now, so their agents get it too.
   engine.set_connect_url(context.daemon.listen_url);
   if (!recover_after_restart(engine)) return exit_code::runtime_error;
+  if (auto joined = engine.membership().start(member_of(context.daemon, settings, url.http_url(*port))); !joined) {
+    std::cerr << "agentry serve: cannot register with the store's members: " << joined.error().message << "\n";
+    return exit_code::runtime_error;
+  }
   // Runs left alone above because their controller (an embedded CLI) was alive are
   // looked at again now and then: once that process is gone, they are reconciled too.
   (*stack)->start_owner_sweep(settings.reconcile_interval);
@@ -197,6 +223,7 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   // aborted) while their results can still be recorded. Runs whose agent works on
   // without us (Codex over ws/uds) are detached instead, and taken over at the next start.
   engine.stop_live_runs("agentry is shutting down", /*leave_remote_agents=*/true);
+  engine.membership().stop();
   // After the runs: what their ends queued is delivered by the next daemon.
   notifier.stop();
   core::log_info("daemon stopped");

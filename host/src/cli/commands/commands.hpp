@@ -230,6 +230,8 @@ struct DefinitionOptions {
 };
 
 int backends_command(CommandContext& ctx);
+/// `daemons`: the daemons serving this store, with their state and load.
+int daemons_command(CommandContext& ctx);
 int definitions_command(CommandContext& ctx, const DefinitionOptions& options);
 
 // --- commands/workspace_commands.cpp: files, diff ---
