@@ -89,7 +89,8 @@ void insert_timeline(Connection& c, const std::string& run_id, std::int64_t firs
   if (kinds.empty()) return;
   c.query("INSERT INTO timeline_events (run_id, cursor, kind, attempt_number, at, payload_json) "
           "SELECT $1, $2::bigint + n - 1, kind, NULLIF(attempt, '')::bigint, at, payload "
-          "FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS e(kind, attempt, at, payload, n)",
+          "FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) "
+          "WITH ORDINALITY AS e(kind, attempt, at, payload, n)",
           {run_id, first, text_array(kinds), text_array(attempts), text_array(ats), text_array(payloads)});
 }
 

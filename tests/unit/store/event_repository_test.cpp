@@ -259,7 +259,9 @@ TEST_P(EventRepositoryTest, LastOfAttemptsFindsTheNewestOfAKind) {
   for (int attempt : {1, 1, 2, 3, 3, 4}) batch.push_back(timeline("", "message.completed", attempt, {{"a", attempt}}));
   batch.push_back(timeline("", "other", 3));
   write(db(), [&](store::Transaction& c) { c.timeline().append_batch("runA", batch); });
-  auto last = read(db(), [](store::Transaction& c) { return c.timeline().last_of_attempt("runA", "message.completed", 3); });
+  auto last = read(db(), [](store::Transaction& c) {
+    return c.timeline().last_of_attempt("runA", "message.completed", 3);
+  });
   ASSERT_TRUE(last.has_value());
   EXPECT_EQ(last->cursor, 5);
   EXPECT_EQ(last->payload, (boost::json::object{{"a", 3}}));
