@@ -76,7 +76,8 @@ TEST_F(PostgresStoreTest, WhileTheDatabaseIsAwayRequestsAnswer503AndTheDaemonRec
                               .extra_args = {"--store", cluster.create_database()}});
   daemon.start();
   auto client = daemon.client();
-  const json::object create{{"agent", "worker"}, {"callerCwd", dir_.path().string()}};
+  const json::object create{
+      {"agent", "worker"}, {"callerCwd", dir_.path().string()}, {"overrides", {{"message", "hello"}}}};
   auto before = client.post_json("/api/runs/init", create);
   ASSERT_EQ(before.status, 201) << before.body;
   const std::string acknowledged(before.json().at("run").at("runId").as_string());

@@ -56,10 +56,10 @@ core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const c
   if (!access) return access.failure();
   // Read once, into the settings; no agent, launcher or app-server this daemon starts may
   // inherit it. With auth on, an agent gets a token for its own run instead
-  // (engine/live/run_tokens.hpp). The store's URI may hold a database password: agents
-  // reach runs through the daemon, never the database.
+  // (engine/live/run_tokens.hpp). AGENTRY_STORE stays: a hook or script that runs
+  // `agentry` embedded must reach the same store as its daemon, not a SQLite file of the
+  // home (docs/scale-out.md: keep the database password in ~/.pgpass, not the URI).
   ::unsetenv("AGENTRY_DAEMON_TOKEN");
-  ::unsetenv("AGENTRY_STORE");
   api::BrowserGuard guard(url->host, settings.allowed_hosts, settings.allowed_origins);
   auto web_base_path = api::normalize_web_base_path(settings.web_base_path);
   if (!web_base_path) return web_base_path.failure();
