@@ -24,19 +24,33 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include <unistd.h>
 
 namespace agentry::cli {
 namespace {
 
-// While this process holds the daemon lock, every other "daemon-*" controller in the
-// database is known to be gone (engine/controllers.hpp).
+// While this process holds the daemon lock of a home with its own SQLite store, every
+// other "daemon-*" controller in it is known to be gone (engine/controllers.hpp). A
+// shared store has other daemons serving too: their pids tell on this machine only.
 struct DaemonLockKnowledge {
-  DaemonLockKnowledge() { engine::set_holds_daemon_lock(true); }
+  explicit DaemonLockKnowledge(bool sole_daemon) { engine::set_holds_daemon_lock(sole_daemon); }
   ~DaemonLockKnowledge() { engine::set_holds_daemon_lock(false); }
   DaemonLockKnowledge(const DaemonLockKnowledge&) = delete;
   DaemonLockKnowledge& operator=(const DaemonLockKnowledge&) = delete;
+};
+
+// On a shared store, the runs of members on other machines are theirs: liveness checks
+// ask the membership, for as long as this object (declared after the engine) lives.
+struct MemberKnowledge {
+  explicit MemberKnowledge(engine::MembershipService& members) {
+    engine::set_remote_controller_check(
+        [&members](const std::string& controller_id) { return members.on_another_host(controller_id); });
+  }
+  ~MemberKnowledge() { engine::set_remote_controller_check(nullptr); }
+  MemberKnowledge(const MemberKnowledge&) = delete;
+  MemberKnowledge& operator=(const MemberKnowledge&) = delete;
 };
 
 /// What `serve` works out from its settings and checks before it takes the daemon lock,
@@ -144,7 +158,7 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
     std::cerr << "agentry serve: " << lock.error().message << "\n";
     return lock.error().code == core::ErrorCode::conflict ? exit_code::config_error : exit_code::runtime_error;
   }
-  DaemonLockKnowledge sole_daemon;
+  DaemonLockKnowledge sole_daemon(settings.store.empty());
   const long pid = static_cast<long>(::getpid());
   auto stack = LocalStack::open(paths, settings,
                                 api::DaemonInfo{core::new_daemon_instance_id(pid, core::process_start_time(pid)), pid,
@@ -187,11 +201,14 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   // Agents call back through AGENTRY_CONNECT; runs taken over and deliveries left over
   // from the last run of the daemon start only now, so their agents get it too.
   engine.set_connect_url(context.daemon.listen_url);
-  if (!recover_after_restart(engine)) return exit_code::runtime_error;
+  // Joined before recovery, so that it knows which runs other members drive.
   if (auto joined = engine.membership().start(member_of(context.daemon, settings, url.http_url(*port))); !joined) {
     std::cerr << "agentry serve: cannot register with the store's members: " << joined.error().message << "\n";
     return exit_code::runtime_error;
   }
+  std::optional<MemberKnowledge> members;
+  if (!settings.store.empty()) members.emplace(engine.membership());
+  if (!recover_after_restart(engine)) return exit_code::runtime_error;
   // Runs left alone above because their controller (an embedded CLI) was alive are
   // looked at again now and then: once that process is gone, they are reconciled too.
   (*stack)->start_owner_sweep(settings.reconcile_interval);

@@ -4,6 +4,8 @@
 #include "store/daemon_repository.hpp"
 #include "store/store.hpp"
 
+#include <algorithm>
+
 namespace agentry::engine {
 namespace {
 
@@ -41,10 +43,38 @@ core::Result<void> MembershipService::start(core::DaemonMember self) {
     return true;
   });
   if (!registered) return registered.failure();
+  {
+    std::lock_guard lock(mutex_);
+    self_ = std::move(self);
+  }
+  refresh_remote_members();
   std::lock_guard lock(mutex_);
-  self_ = std::move(self);
   renewal_ = std::make_unique<core::RepeatingTask>(pool_, lease_ttl_ / 4, [this] { heartbeat(); });
   return core::ok();
+}
+
+void MembershipService::refresh_remote_members() {
+  std::string host;
+  {
+    std::lock_guard lock(mutex_);
+    if (!self_) return;
+    host = self_->host;
+  }
+  auto records = db_.read([](store::Transaction& t) -> core::Result<std::vector<core::DaemonMember>> {
+    return t.daemons().list();
+  });
+  if (!records) return;  // the last list stands until the database answers again
+  std::vector<std::string> remote;
+  for (const auto& record : *records)
+    if (record.host != host) remote.push_back(record.id);
+  std::sort(remote.begin(), remote.end());
+  std::lock_guard lock(mutex_);
+  remote_members_ = std::move(remote);
+}
+
+bool MembershipService::on_another_host(const std::string& daemon_id) const {
+  std::lock_guard lock(mutex_);
+  return std::binary_search(remote_members_.begin(), remote_members_.end(), daemon_id);
 }
 
 void MembershipService::heartbeat() {
@@ -60,6 +90,7 @@ void MembershipService::heartbeat() {
     return true;
   });
   if (!renewed) core::log_warn("renewing this daemon's membership failed", {{"error", renewed.error().message}});
+  refresh_remote_members();
 }
 
 void MembershipService::stop() {

@@ -54,8 +54,14 @@ class MembershipService {
   /// Every member with its state.
   core::Result<std::vector<Member>> list() const;
 
+  /// Whether `daemon_id` is a member on another host than this one, as of the last
+  /// heartbeat (engine/controllers.hpp: such a member's runs are not ours to judge).
+  bool on_another_host(const std::string& daemon_id) const;
+
  private:
   void heartbeat();
+  /// Re-reads which members are on other hosts.
+  void refresh_remote_members();
 
   store::Store& db_;
   core::ThreadPool& pool_;
@@ -64,6 +70,7 @@ class MembershipService {
   std::optional<core::DaemonMember> self_;
   const std::chrono::milliseconds lease_ttl_;
   std::unique_ptr<core::RepeatingTask> renewal_;
+  std::vector<std::string> remote_members_;  // sorted ids
 };
 
 }  // namespace agentry::engine
