@@ -221,6 +221,25 @@ Result Connection::query(std::string_view sql, const std::vector<Param>& params)
                  sql);
 }
 
+core::Result<void> check_uri(const std::string& uri) {
+  char* error = nullptr;
+  PQconninfoOption* options = PQconninfoParse(uri.c_str(), &error);
+  if (options != nullptr) {
+    PQconninfoFree(options);
+    return core::ok();
+  }
+  std::string why = error != nullptr ? trimmed(error) : "out of memory";
+  PQfreemem(error);
+  const std::string shown = redact_uri(uri);
+  // libpq quotes the text it stumbled on, which may be part of a password: when the URI
+  // holds one, the message stops before the quote.
+  if (shown != uri && why.find('"') != std::string::npos) {
+    why.resize(why.find('"'));
+    while (!why.empty() && (why.back() == ' ' || why.back() == ':')) why.pop_back();
+  }
+  return core::fail(core::ErrorCode::validation, "not a PostgreSQL connection URI: " + shown + ": " + why);
+}
+
 Result Connection::checked(pg_result* raw, std::string_view sql) {
   Result result(raw);
   const auto status = raw != nullptr ? PQresultStatus(raw) : PGRES_FATAL_ERROR;

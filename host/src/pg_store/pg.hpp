@@ -1,6 +1,7 @@
 #pragma once
 // Thin RAII over libpq: a connection, parameterised queries (text parameters through
-// PQexecParams, so values never become SQL text) and a small accessor over a result.
+// PQexecParams, so values never become SQL text), a small accessor over a result, and
+// COPY ... FROM STDIN for bulk loads (CopyIn, implemented in pg_copy.cpp).
 // Failures throw PgError, a store::StoreError that keeps PostgreSQL's SQLSTATE, so the
 // store can retry a serialization failure and recognise a unique violation.
 // A Connection is used by one thread at a time, like libpq's PGconn underneath.
@@ -72,6 +73,7 @@ class Param {
 Param text_array(const std::vector<std::string>& items);
 
 class Result;
+class Connection;
 
 /// One value of a result row. Accessors throw PgError when the value is NULL (except
 /// is_null and optional_text) or is not of the asked type.
@@ -125,6 +127,39 @@ class Result {
   std::unique_ptr<pg_result, Clear> result_;
 };
 
+/// A `COPY <table> (<columns>) FROM STDIN` under way on a Connection (copy_in()): the
+/// fast way to load many rows, one round trip per buffer instead of per statement. The
+/// caller sends rows in PostgreSQL's text format (tab-separated fields, one row per line,
+/// NULL as \N, backslash escapes); the server checks them as it stores them and reports a
+/// bad row only at finish(). Until finish() or destruction nothing else may run on the
+/// connection. Destroying it unfinished aborts the COPY: the statement fails, none of its
+/// rows are kept, and the surrounding transaction must be rolled back.
+class CopyIn {
+ public:
+  CopyIn(CopyIn&& other) noexcept;
+  CopyIn& operator=(CopyIn&&) = delete;
+  CopyIn(const CopyIn&) = delete;
+  CopyIn& operator=(const CopyIn&) = delete;
+  ~CopyIn();
+
+  /// Sends `data`, any number of whole or partial rows. Throws PgError if the connection fails.
+  void write(std::string_view data);
+  /// Ends the data and waits for the server: the number of rows it stored. Throws PgError
+  /// (with the SQLSTATE and the offending line) if it refused any.
+  std::int64_t finish();
+
+ private:
+  friend class Connection;
+  CopyIn(Connection& connection, std::string sql) : connection_(&connection), sql_(std::move(sql)) {}
+  void abort() noexcept;
+  Connection* connection_;
+  std::string sql_;
+};
+
+/// VALIDATION_FAILED, with libpq's reason and the password redacted, when `uri` is not a
+/// connection string libpq can parse (checked without connecting).
+core::Result<void> check_uri(const std::string& uri);
+
 class Connection {
  public:
   /// Connects to a libpq URI or key/value string (postgresql://user@host:port/db). The
@@ -142,6 +177,8 @@ class Connection {
   /// prepared once per connection (parsed and planned once, as SQLite's cached
   /// statements are), then executed by name.
   Result query(std::string_view sql, const std::vector<Param>& params = {});
+  /// Starts `sql`, a COPY ... FROM STDIN statement; the rows go through the CopyIn.
+  CopyIn copy_in(std::string_view sql);
 
   /// The target as given to open(), password redacted: for messages.
   const std::string& target() const { return target_; }
@@ -162,6 +199,7 @@ class Connection {
   const store::TimelineListener& timeline_listener() const { return timeline_listener_; }
 
  private:
+  friend class CopyIn;
   Connection(pg_conn* conn, std::string target) : conn_(conn), target_(std::move(target)) {}
   Result checked(pg_result* result, std::string_view sql);
   /// The name a SQL text was prepared under ("s1", "s2"...), on this connection.

@@ -284,6 +284,8 @@ int read_version(Connection& c) {
 
 int latest_schema_version() { return static_cast<int>(migrations.size()); }
 
+int schema_version(Connection& c) { return read_version(c); }
+
 core::Result<void> migrate(Connection& c, const std::filesystem::path& path, int target) {
   if (target <= 0 || target > latest_schema_version()) target = latest_schema_version();
   return guard([&]() -> core::Result<void> {
