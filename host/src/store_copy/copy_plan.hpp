@@ -35,7 +35,7 @@ struct TablePlan {
 };
 
 /// Bookkeeping tables of either store, never copied: SQLite's own (sqlite_*, among them
-/// sqlite_sequence) and PostgreSQL's record of applied migrations.
+/// sqlite_sequence), PostgreSQL's record of applied migrations, and the members.
 bool is_internal_table(std::string_view name);
 
 /// `name` as a double-quoted SQL identifier (valid in both dialects).
