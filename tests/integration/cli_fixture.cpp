@@ -1,5 +1,7 @@
 #include "cli_fixture.hpp"
 
+#include "support/test_store.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -75,6 +77,7 @@ test::EnvOverrides CliTest::cli_env(const test::EnvOverrides& extra) const {
                          {"AGENTRY_RUN_GROUP_ID", ""},
                          {"AGENTRY_CALL_DEPTH", ""},
                          {"AGENTRY_INTERRUPT_GRACE_MS", "2000"}};
+  for (const auto& kv : test::store_env(home_)) env.push_back(kv);
   for (const auto& kv : extra) env.push_back(kv);
   return env;
 }

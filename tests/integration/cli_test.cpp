@@ -2,6 +2,7 @@
 // drives its runs on the shared database) and connected (WebSocket JSON-RPC to a
 // daemon). Every test here runs in both and must see the same behaviour.
 #include "cli_fixture.hpp"
+#include "support/test_store.hpp"
 
 #include <signal.h>
 
@@ -760,6 +761,7 @@ TEST_P(CliTest, ConfigPrintsTheEffectiveSettingsAndABadOneStopsEveryCommand) {
 
 // Embedded, a command keeps its state there; connected, it opens no database at all.
 TEST_P(CliTest, WithoutAgentryHomeTheStateGoesUnderXdgStateHomeElseHome) {
+  if (test::testing_on_postgresql()) GTEST_SKIP() << "where the SQLite file goes: the store here is a database";
   const auto xdg = dir_.make_dir("xdg-state");
   auto under_xdg = cli({"list", "--global"}, {{"AGENTRY_HOME", ""}, {"XDG_STATE_HOME", xdg.string()}});
   ASSERT_EQ(under_xdg.code, 0) << under_xdg.err;

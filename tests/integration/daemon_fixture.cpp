@@ -55,7 +55,8 @@ void DaemonTest::start_daemon(std::vector<std::pair<std::string, std::string>> e
   test::DaemonOptions options;
   options.home = home_;
   options.config_dir = config_;
-  options.env = std::move(env);
+  options.env = daemon_env_;
+  options.env.insert(options.env.end(), env.begin(), env.end());
   daemon_ = std::make_unique<test::DaemonProcess>(options);
   daemon_->start();
 }

@@ -49,6 +49,9 @@ class DaemonTest : public ::testing::Test {
   /// Every timeline event of the run from the JSON history route, paging through it.
   std::vector<boost::json::object> timeline(const std::string& run_id);
 
+  /// Environment every start of the daemon gets before start_daemon()'s own; a fixture
+  /// sets it before DaemonTest::SetUp() to shape the first start too.
+  std::vector<std::pair<std::string, std::string>> daemon_env_;
   test::TempDir dir_;
   std::filesystem::path home_;
   std::filesystem::path config_;

@@ -1,7 +1,7 @@
 // The daemon as a process: startup output, daemon info, signals, restarts and crashes.
 #include "daemon_fixture.hpp"
+#include "support/test_store.hpp"
 
-#include <sqlite3.h>
 
 #include <fstream>
 #include <thread>
@@ -63,10 +63,8 @@ TEST_F(DaemonTest, AcknowledgedWritesSurviveKill9) {
 
 TEST_F(DaemonTest, RefusesADatabaseFromANewerVersion) {
   ASSERT_EQ(daemon_->stop(), 0);
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open((home_ / "agentry.db").c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 999", nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(db);
+  test::exec_store_sql(home_, test::testing_on_postgresql() ? "INSERT INTO schema_migrations (version) VALUES (999)"
+                                                            : "PRAGMA user_version = 999");
   test::DaemonOptions options;
   options.home = home_;
   options.config_dir = config_;

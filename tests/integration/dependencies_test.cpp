@@ -4,9 +4,9 @@
 // waits on has succeeded (after a completion, and in the startup sweep), and the
 // projections (dependencyState, dependencies, dependents, the summary stream).
 #include "daemon_fixture.hpp"
+#include "support/test_store.hpp"
 #include "support/ws_client.hpp"
 
-#include <sqlite3.h>
 
 #include <thread>
 
@@ -405,11 +405,7 @@ TEST_F(DependenciesTest, StartupSweepStartsRunsWhoseDependenciesWereMetMeanwhile
   ASSERT_EQ(client().post_json("/api/runs/" + b + "/ready", json::object{}).status, 200);
   daemon_->stop();
   // Another process (here: SQL, as a run finishing without a daemon) ended a meanwhile.
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open((home_ / "agentry.db").c_str(), &db), SQLITE_OK);
-  const std::string sql = "UPDATE runs SET status = 'success' WHERE id = '" + a + "'";
-  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(db);
+  test::exec_store_sql(home_, "UPDATE runs SET status = 'success' WHERE id = '" + a + "'");
   start_daemon();
   EXPECT_TRUE(eventually_status(b, "running")) << run_status(b);
   EXPECT_EQ(count_type(b, "run.started"), 1);

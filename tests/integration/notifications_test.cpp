@@ -6,6 +6,7 @@
 #include "daemon_fixture.hpp"
 #include "support/subprocess.hpp"
 #include "support/test_server.hpp"
+#include "support/test_store.hpp"
 #include "support/ws_client.hpp"
 
 #include <openssl/evp.h>
@@ -282,12 +283,14 @@ TEST_F(NotificationsTest, AnEmbeddedCliRunQueuesAndTheNextDaemonDelivers) {
   test::SpawnOptions options;
   options.argv = {std::getenv("AGENTRY_BIN"), "run", "plain", "-m", "go", "--notify-webhook", hook_url(),
                   "--notify-secret-env", "HOOK_SECRET"};
-  options.env = test::environment_with({{"AGENTRY_HOME", home_.string()},
-                                        {"AGENTRY_CONFIG_DIR", config_.string()},
-                                        {"AGENTRY_CONNECT", ""},
-                                        {"AGENTRY_RUN_ID", ""},
-                                        {"AGENTRY_PARENT_RUN_ID", ""},
-                                        {"AGENTRY_RUN_GROUP_ID", ""}});
+  test::EnvOverrides cli_env{{"AGENTRY_HOME", home_.string()},
+                             {"AGENTRY_CONFIG_DIR", config_.string()},
+                             {"AGENTRY_CONNECT", ""},
+                             {"AGENTRY_RUN_ID", ""},
+                             {"AGENTRY_PARENT_RUN_ID", ""},
+                             {"AGENTRY_RUN_GROUP_ID", ""}};
+  for (const auto& kv : test::store_env(home_)) cli_env.push_back(kv);
+  options.env = test::environment_with(cli_env);
   options.cwd = work_;
   options.die_with_parent = true;
   auto pid = test::spawn_process(options);

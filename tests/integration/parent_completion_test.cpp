@@ -7,9 +7,9 @@
 // the CLI's flags.
 #include "cli_fixture.hpp"
 #include "daemon_fixture.hpp"
+#include "support/test_store.hpp"
 #include "support/ws_client.hpp"
 
-#include <sqlite3.h>
 
 #include <fstream>
 #include <functional>
@@ -97,14 +97,7 @@ class ParentCompletionTest : public DaemonTest {
   }
 
   /// Runs SQL on the stopped daemon's database.
-  void sql(const std::string& statement) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open((home_ / "agentry.db").c_str(), &db), SQLITE_OK);
-    char* error = nullptr;
-    EXPECT_EQ(sqlite3_exec(db, statement.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
-    sqlite3_free(error);
-    sqlite3_close(db);
-  }
+  void sql(const std::string& statement) { test::exec_store_sql(home_, statement); }
 
   static std::string prompt_of(const json::object& detail, std::size_t session) {
     return std::string(detail.at("sessions").as_array().at(session).at("prompt").as_string());

@@ -5,6 +5,7 @@
 // again; and trusted, it behaves as the config directory's definitions do.
 #include "daemon_fixture.hpp"
 #include "support/subprocess.hpp"
+#include "support/test_store.hpp"
 
 #include <fstream>
 #include <thread>
@@ -168,9 +169,11 @@ TEST_F(ProjectTrustTest, TheCliTrustsRevokesAndListsWhatTheDaemonThenHonours) {
     const auto out = dir_.path() / "cli.out";
     test::SpawnOptions options;
     options.argv = args;
-    options.env = test::environment_with({{"AGENTRY_HOME", home_.string()},
-                                          {"AGENTRY_CONFIG_DIR", config_.string()},
-                                          {"AGENTRY_CONNECT", ""}});
+    test::EnvOverrides env{{"AGENTRY_HOME", home_.string()},
+                           {"AGENTRY_CONFIG_DIR", config_.string()},
+                           {"AGENTRY_CONNECT", ""}};
+    for (const auto& kv : test::store_env(home_)) env.push_back(kv);
+    options.env = test::environment_with(env);
     options.cwd = repo_ / "src";
     const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     options.stdout_fd = fd;

@@ -4,9 +4,9 @@
 #include "daemon_fixture.hpp"
 
 #include "support/socket_io.hpp"
+#include "support/test_store.hpp"
 #include "support/ws_client.hpp"
 
-#include <sqlite3.h>
 
 #include <cstdlib>
 #include <future>
@@ -22,14 +22,6 @@ std::string fakes_dir() {
   return dir ? dir : "";
 }
 
-void exec_sql(const std::filesystem::path& db_path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
-  char* error = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
-  sqlite3_free(error);
-  sqlite3_close(db);
-}
 
 class ReliabilityTest : public DaemonTest {
  protected:
@@ -188,8 +180,8 @@ TEST_F(ReliabilityTest, ClosedStreamsAndWebSocketsFreeTheirSlotsAtOnce) {
 
 TEST_F(ReliabilityTest, AServerErrorIsLoggedWithARequestIdAndKeepsItsInternals) {
   auto id = create_run();
-  // Break the store under the daemon: the next read of runs fails inside SQLite.
-  exec_sql(home_ / "agentry.db", "DROP TABLE queued_messages");
+  // Break the store under the daemon: the next read of runs fails inside the database.
+  test::exec_store_sql(home_, "DROP TABLE queued_messages");
   auto response = client().get("/api/runs/" + id);
   ASSERT_EQ(response.status, 500) << response.body;
   EXPECT_EQ(response.body.find("queued_messages"), std::string::npos) << response.body;
@@ -212,8 +204,11 @@ TEST_F(ReliabilityTest, ADamagedRunIsListedShownAndDeletableButNotActedOn) {
   auto good = create_run("good");
   auto bad = create_run("bad");
   ASSERT_EQ(daemon_->stop(), 0);
-  exec_sql(home_ / "agentry.db", "UPDATE runs SET frozen_json = '{\"agentName\": \"w' || char(233) || '\", oops' "
-                                 "WHERE id = '" + bad + "'");
+  // Unreadable JSON (on SQLite also invalid UTF-8: a lone 0xE9 byte; PostgreSQL refuses
+  // invalid UTF-8 in text, so there the character is whole).
+  const std::string e_acute = test::testing_on_postgresql() ? "chr(233)" : "char(233)";
+  test::exec_store_sql(home_, "UPDATE runs SET frozen_json = '{\"agentName\": \"w' || " + e_acute +
+                                  " || '\", oops' WHERE id = '" + bad + "'");
   start_daemon();
   auto listing = client().get("/api/runs?global=true");
   ASSERT_EQ(listing.status, 200) << listing.body;

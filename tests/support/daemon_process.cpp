@@ -1,5 +1,7 @@
 #include "support/daemon_process.hpp"
 
+#include "support/test_store.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -110,6 +112,8 @@ void DaemonProcess::start() {
 
   EnvOverrides env{{"AGENTRY_HOME", options_.home.string()},
                    {"AGENTRY_CONFIG_DIR", options_.config_dir.string()}};
+  const auto store = store_env(options_.home);
+  env.insert(env.end(), store.begin(), store.end());
   env.insert(env.end(), options_.env.begin(), options_.env.end());
 
   SpawnOptions spawn;

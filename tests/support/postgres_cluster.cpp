@@ -89,6 +89,8 @@ std::optional<std::string> PostgresCluster::missing_reason() {
   return std::nullopt;
 }
 
+std::filesystem::path PostgresCluster::binary(const char* name) { return bin(name); }
+
 PostgresCluster* PostgresCluster::shared() {
   // A static: stopped by its destructor when the test binary exits.
   static const std::unique_ptr<PostgresCluster> cluster =
@@ -140,8 +142,8 @@ void PostgresCluster::init_database_directory() {
                120s);
 }
 
-bool PostgresCluster::try_start() {
-  port_ = free_loopback_port();
+bool PostgresCluster::try_start(int port) {
+  port_ = port != 0 ? port : free_loopback_port();
   const std::string options = "-p " + std::to_string(port_) + " -k " + dir_.path().string() +
                               " -c listen_addresses=127.0.0.1";
   try {
@@ -167,6 +169,16 @@ void PostgresCluster::stop() noexcept {
   } catch (const std::exception& e) {
     std::cerr << "[agentry-test] could not stop the PostgreSQL cluster in " << dir_.path().string() << ": "
               << e.what() << '\n';
+  }
+}
+
+void PostgresCluster::stop_server() { stop(); }
+
+void PostgresCluster::start_server() {
+  if (running_) return;
+  if (!try_start(port_)) {
+    throw std::runtime_error("the test PostgreSQL cluster did not start again on port " + std::to_string(port_) +
+                             "; its log:\n" + tail_of(log_));
   }
 }
 

@@ -31,6 +31,8 @@ class PostgresCluster {
   static PostgresCluster* shared();
   /// Why no cluster can start here, or nullopt when the server binaries are present.
   static std::optional<std::string> missing_reason();
+  /// A PostgreSQL program (psql, initdb...) of the version the tests use.
+  static std::filesystem::path binary(const char* name);
 
   [[nodiscard]] int port() const { return port_; }
   [[nodiscard]] const std::filesystem::path& directory() const { return dir_.path(); }
@@ -43,9 +45,15 @@ class PostgresCluster {
   /// Drops the database of a URI create_database() returned, closing its connections.
   void drop_database(const std::string& uri);
 
+  /// Stops the server (fast shutdown: connections are cut) and keeps its data, as an
+  /// outage of the database would; start_server() brings it back on the same port.
+  void stop_server();
+  void start_server();
+
  private:
   void init_database_directory();
-  bool try_start();
+  /// Starts the server on `port`, or on a free port when 0.
+  bool try_start(int port = 0);
   void stop() noexcept;
   /// argv run as the server's owner (through runuser when we are root); throws on failure.
   std::string run_as_owner(std::vector<std::string> argv, std::chrono::milliseconds timeout) const;

@@ -1,6 +1,9 @@
-// Operations about the daemon itself: who it is and which backends it loaded.
+// Operations about the daemon itself: who it is, which backends it loaded, and the
+// other daemons serving the same store.
 
 #include "api/operations.hpp"
+#include "core/clock.hpp"
+#include "engine/engine.hpp"
 #include "plugin_host/plugin_registry.hpp"
 
 namespace agentry::api {
@@ -22,6 +25,25 @@ json::object backend_json(const plugin_host::LoadedBackend& b) {
           {"abiVersion", b.library->abi_version()}};
 }
 
+json::object member_json(const engine::Member& m) {
+  json::array labels;
+  for (const auto& label : m.record.labels) labels.emplace_back(label);
+  return {{"daemonId", m.record.id},
+          {"name", m.record.name},
+          {"host", m.record.host},
+          {"pid", m.record.pid},
+          {"advertiseUrl", m.record.advertise_url},
+          {"labels", std::move(labels)},
+          {"capacity", m.record.capacity > 0 ? json::value(m.record.capacity) : json::value(nullptr)},
+          {"liveRuns", m.record.live_runs},
+          {"version", m.record.version},
+          {"startedAt", m.record.started_at},
+          {"heartbeatAt", core::format_iso8601(m.record.heartbeat_ms)},
+          {"heartbeatAgeMs", m.record.heartbeat_age_ms},
+          {"state", to_string(m.state)},
+          {"self", m.self}};
+}
+
 }  // namespace
 
 void add_daemon_operations(Operations& ops, ApiContext& ctx) {
@@ -33,6 +55,14 @@ void add_daemon_operations(Operations& ops, ApiContext& ctx) {
                                                     {"listenUrl", d.listen_url},
                                                     {"version", d.version},
                                                     {"startedAt", d.started_at}}}}};
+  });
+  ops.add("daemons.list", [&ctx](const OperationRequest& r) -> Result<OperationResult> {
+    if (auto params = params_of(r, {}); !params) return params.failure();
+    auto members = ctx.engine.membership().list();
+    if (!members) return members.failure();
+    json::array out;
+    for (const auto& m : *members) out.push_back(member_json(m));
+    return OperationResult{json::object{{"daemons", std::move(out)}}};
   });
   ops.add("backends.list", [&ctx](const OperationRequest& r) -> Result<OperationResult> {
     if (auto params = params_of(r, {}); !params) return params.failure();

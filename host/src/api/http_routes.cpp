@@ -22,6 +22,7 @@ struct Route {
 // clang-format off
 constexpr Route routes[] = {
     {"GET",    "/api/daemon",                                      "daemon.info"},
+    {"GET",    "/api/daemons",                                     "daemons.list"},
     {"GET",    "/api/backends",                                    "backends.list"},
     {"GET",    "/api/runs",                                        "runs.list"},
     {"POST",   "/api/runs",                                        "runs.start"},

@@ -41,6 +41,9 @@ void add_trust_command(CLI::App& app, Invocation& inv) {
 void add_info_commands(CLI::App& app, Invocation& inv) {
   auto* backends = app.add_subcommand("backends", "List the backends agentry can run agents on, and plugins that failed");
   on_parsed(backends, inv, [](CommandContext& ctx) { return backends_command(ctx); });
+  auto* daemons = app.add_subcommand(
+      "daemons", "List the daemons serving this store (one on SQLite; every member on PostgreSQL): state, load, URL");
+  on_parsed(daemons, inv, [](CommandContext& ctx) { return daemons_command(ctx); });
   auto o = std::make_shared<DefinitionOptions>();
   auto* cmd = app.add_subcommand("definitions", "List definitions, or show one: definitions [KIND [NAME]]");
   cmd->alias("defs");
@@ -71,12 +74,23 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
                                  "Daemon WebSocket URL, e.g. ws://127.0.0.1:4773/ (default: $AGENTRY_CONNECT; "
                                  "none: embedded)");
   app.add_flag("--json", invocation.global.json, "Print the operation's JSON result as is");
+  std::string store;
+  auto* store_option = app.add_option("--store", store,
+                                      "Where state lives: sqlite (the file under $AGENTRY_HOME, the default) or a "
+                                      "PostgreSQL URI shared by several daemons (default: $AGENTRY_STORE)");
 
   ServeOptions serve;
   auto* serve_cmd = app.add_subcommand("serve", "Run the local control plane (HTTP API, WebSocket JSON-RPC, dashboard)");
   serve_cmd->add_option("--listen", serve.listen, "WebSocket URL to listen on; HTTP is served on the same port")
       ->envname("AGENTRY_LISTEN")
       ->capture_default_str();
+  auto* name_option = serve_cmd->add_option(
+      "--name", serve.name, "This daemon's name among the members of its store (default: $AGENTRY_DAEMON_NAME, else "
+                            "the host name)");
+  auto* advertise_option = serve_cmd->add_option(
+      "--advertise", serve.advertise,
+      "The URL other members and clients reach this daemon at, e.g. http://10.0.0.7:4773 (default: "
+      "$AGENTRY_ADVERTISE_URL, else the listen URL)");
 
   add_run_commands(app, invocation);
   add_query_commands(app, invocation);
@@ -87,6 +101,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_admin_commands(app, invocation);
   add_trust_command(app, invocation);
   add_config_command(app, invocation);
+  add_store_commands(app, invocation);
   add_metadata_commands(app, invocation);
   add_dependency_commands(app, invocation);
   add_info_commands(app, invocation);
@@ -107,7 +122,10 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
     return a.rfind("--listen", 0) == 0;
   });
   if (serve_cmd->parsed() && listen_given) flags.emplace_back("AGENTRY_LISTEN", serve.listen);
+  if (name_option->count()) flags.emplace_back("AGENTRY_DAEMON_NAME", serve.name);
+  if (advertise_option->count()) flags.emplace_back("AGENTRY_ADVERTISE_URL", serve.advertise);
   if (connect->count()) flags.emplace_back("AGENTRY_CONNECT", invocation.global.connect);
+  if (store_option->count()) flags.emplace_back("AGENTRY_STORE", store);
   auto settings = core::parse_settings(
       [&env](std::string_view name) -> std::optional<std::string> {
         auto it = env.vars.find(std::string(name));

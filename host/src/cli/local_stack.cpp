@@ -22,6 +22,7 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
   config.child_limits.max_resumes = settings.child_resume_limit;
   config.child_limits.window = std::chrono::seconds(settings.child_resume_window_sec);
   config.child_limits.max_live_children = settings.max_live_children;
+  config.lease_ttl = settings.lease_ttl;
   return config;
 }
 
@@ -29,7 +30,7 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
 
 core::Result<std::unique_ptr<LocalStack>> LocalStack::open(const Paths& paths, const core::Settings& settings,
                                                        api::DaemonInfo info, bool per_run_tokens) {
-  auto db = open_store(paths);
+  auto db = open_store(paths, settings);
   if (!db) return db.failure();
   return std::unique_ptr<LocalStack>(new LocalStack(paths, settings, std::move(*db), std::move(info), per_run_tokens));
 }

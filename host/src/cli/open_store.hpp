@@ -4,13 +4,29 @@
 
 #include "cli/paths.hpp"
 #include "core/result.hpp"
+#include "core/settings.hpp"
 #include "store/store.hpp"
 
 #include <memory>
+#include <string>
 
 namespace agentry::cli {
 
-/// The embedded SQLite file at paths.database(), created and migrated if needed.
-core::Result<std::unique_ptr<store::Store>> open_store(const Paths& paths);
+/// The store settings.store names (AGENTRY_STORE / --store): a PostgreSQL database,
+/// else the embedded SQLite file at paths.database(); created and migrated if needed.
+core::Result<std::unique_ptr<store::Store>> open_store(const Paths& paths, const core::Settings& settings);
+
+/// What `agentry store migrate` did to the schema of one store.
+struct SchemaMigration {
+  std::string engine;  // "sqlite" or "postgresql"
+  std::string store;   // the file, or the URI with its password redacted
+  int from = 0;        // the version found (0: a new store)
+  int to = 0;          // the version left
+  int latest = 0;      // this agentry's
+};
+
+/// Brings the store open_store() would open to this agentry's schema version, with the
+/// same migrations (and locks) a daemon's start applies, and says from which version.
+core::Result<SchemaMigration> migrate_store(const Paths& paths, const core::Settings& settings);
 
 }  // namespace agentry::cli

@@ -36,6 +36,7 @@ std::string render_task(const boost::json::object& task);
 std::string render_audit(const boost::json::array& events);
 /// backends.list.
 std::string render_backends(const boost::json::object& result);
+std::string render_daemons(const boost::json::object& result);
 /// A DefinitionListResult ({kind, entries, warnings}).
 std::string render_definition_list(const boost::json::object& list);
 /// A DefinitionDetail ({kind, <kind>: {...}, sourcePath, warnings}).

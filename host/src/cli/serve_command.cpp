@@ -24,19 +24,33 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include <unistd.h>
 
 namespace agentry::cli {
 namespace {
 
-// While this process holds the daemon lock, every other "daemon-*" controller in the
-// database is known to be gone (engine/controllers.hpp).
+// While this process holds the daemon lock of a home with its own SQLite store, every
+// other "daemon-*" controller in it is known to be gone (engine/controllers.hpp). A
+// shared store has other daemons serving too: their pids tell on this machine only.
 struct DaemonLockKnowledge {
-  DaemonLockKnowledge() { engine::set_holds_daemon_lock(true); }
+  explicit DaemonLockKnowledge(bool sole_daemon) { engine::set_holds_daemon_lock(sole_daemon); }
   ~DaemonLockKnowledge() { engine::set_holds_daemon_lock(false); }
   DaemonLockKnowledge(const DaemonLockKnowledge&) = delete;
   DaemonLockKnowledge& operator=(const DaemonLockKnowledge&) = delete;
+};
+
+// On a shared store, the runs of members on other machines are theirs: liveness checks
+// ask the membership, for as long as this object (declared after the engine) lives.
+struct MemberKnowledge {
+  explicit MemberKnowledge(engine::MembershipService& members) {
+    engine::set_remote_controller_check(
+        [&members](const std::string& controller_id) { return members.on_another_host(controller_id); });
+  }
+  ~MemberKnowledge() { engine::set_remote_controller_check(nullptr); }
+  MemberKnowledge(const MemberKnowledge&) = delete;
+  MemberKnowledge& operator=(const MemberKnowledge&) = delete;
 };
 
 /// What `serve` works out from its settings and checks before it takes the daemon lock,
@@ -56,7 +70,9 @@ core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const c
   if (!access) return access.failure();
   // Read once, into the settings; no agent, launcher or app-server this daemon starts may
   // inherit it. With auth on, an agent gets a token for its own run instead
-  // (engine/live/run_tokens.hpp).
+  // (engine/live/run_tokens.hpp). AGENTRY_STORE stays: a hook or script that runs
+  // `agentry` embedded must reach the same store as its daemon, not a SQLite file of the
+  // home (docs/scale-out.md: keep the database password in ~/.pgpass, not the URI).
   ::unsetenv("AGENTRY_DAEMON_TOKEN");
   api::BrowserGuard guard(url->host, settings.allowed_hosts, settings.allowed_origins);
   auto web_base_path = api::normalize_web_base_path(settings.web_base_path);
@@ -65,6 +81,28 @@ core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const c
   if (!paths) return paths.failure();
   return ServeConfig{std::move(*url), std::move(*access), std::move(guard), std::move(*web_base_path),
                      std::move(*paths)};
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "localhost";
+  return name;
+}
+
+/// This daemon as the other members of its store see it (engine/membership/).
+core::DaemonMember member_of(const api::DaemonInfo& daemon, const core::Settings& settings,
+                              const std::string& http_url) {
+  core::DaemonMember self;
+  self.id = daemon.daemon_instance_id;
+  self.host = host_name();
+  self.name = settings.daemon_name.empty() ? self.host : settings.daemon_name;
+  self.pid = daemon.pid;
+  self.advertise_url = settings.advertise_url.empty() ? http_url : settings.advertise_url;
+  self.labels = settings.labels;
+  self.capacity = settings.max_live_runs;
+  self.version = daemon.version;
+  self.started_at = daemon.started_at;
+  return self;
 }
 
 api::ServerLimits server_limits(const core::Settings& settings) {
@@ -120,15 +158,17 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
     std::cerr << "agentry serve: " << lock.error().message << "\n";
     return lock.error().code == core::ErrorCode::conflict ? exit_code::config_error : exit_code::runtime_error;
   }
-  DaemonLockKnowledge sole_daemon;
+  DaemonLockKnowledge sole_daemon(settings.store.empty());
   const long pid = static_cast<long>(::getpid());
   auto stack = LocalStack::open(paths, settings,
                                 api::DaemonInfo{core::new_daemon_instance_id(pid, core::process_start_time(pid)), pid,
                                                 "", AGENTRY_VERSION, core::now_iso8601()},
                                 access.enabled());
   if (!stack) {
+    // The store named by the settings cannot be used (a wrong URI, a refused login, an
+    // unreachable server, a schema newer than this build): a refusal of the configuration.
     std::cerr << "agentry serve: " << stack.error().message << "\n";
-    return exit_code::runtime_error;
+    return exit_code::config_error;
   }
   auto& engine = (*stack)->engine();
   auto& context = (*stack)->context();
@@ -161,6 +201,13 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   // Agents call back through AGENTRY_CONNECT; runs taken over and deliveries left over
   // from the last run of the daemon start only now, so their agents get it too.
   engine.set_connect_url(context.daemon.listen_url);
+  // Joined before recovery, so that it knows which runs other members drive.
+  if (auto joined = engine.membership().start(member_of(context.daemon, settings, url.http_url(*port))); !joined) {
+    std::cerr << "agentry serve: cannot register with the store's members: " << joined.error().message << "\n";
+    return exit_code::runtime_error;
+  }
+  std::optional<MemberKnowledge> members;
+  if (!settings.store.empty()) members.emplace(engine.membership());
   if (!recover_after_restart(engine)) return exit_code::runtime_error;
   // Runs left alone above because their controller (an embedded CLI) was alive are
   // looked at again now and then: once that process is gone, they are reconciled too.
@@ -193,6 +240,7 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   // aborted) while their results can still be recorded. Runs whose agent works on
   // without us (Codex over ws/uds) are detached instead, and taken over at the next start.
   engine.stop_live_runs("agentry is shutting down", /*leave_remote_agents=*/true);
+  engine.membership().stop();
   // After the runs: what their ends queued is delivered by the next daemon.
   notifier.stop();
   core::log_info("daemon stopped");

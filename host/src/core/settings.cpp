@@ -1,5 +1,6 @@
 #include "core/settings.hpp"
 
+#include "core/uri_secrets.hpp"
 #include "core/web_origin.hpp"
 
 #include <algorithm>
@@ -134,6 +135,23 @@ std::string allowed_origin(std::string_view entry) {
   return normalized_origin(entry);
 }
 
+/// A label: letters, digits and . _ - : = / (no comma, which separates them).
+std::string label(std::string_view entry) {
+  const bool valid = std::all_of(entry.begin(), entry.end(), [](unsigned char c) {
+    return std::isalnum(c) || std::string_view("._-:=/").find(static_cast<char>(c)) != std::string_view::npos;
+  });
+  return valid ? std::string(entry) : std::string();
+}
+
+/// The advertised URL: http(s)://host[:port][/path], as other members and clients dial it.
+std::string advertise_url(std::string_view entry) {
+  const bool http = entry.rfind("http://", 0) == 0 || entry.rfind("https://", 0) == 0;
+  const auto authority = entry.find("://") + 3;
+  return http && entry.size() > authority && entry.find_first_of(" \t\n") == std::string_view::npos
+             ? std::string(entry)
+             : std::string();
+}
+
 std::optional<bool> parse_flag(std::string_view value) {
   std::string t = trim(value);
   std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -151,6 +169,36 @@ const std::vector<Spec>& specs() {
       millis("AGENTRY_CALL_TIMEOUT_MS", "client commands: how long one call to the daemon may take",
              &Settings::call_timeout, 1),
       text("AGENTRY_HOME", "the database and other state (empty: $XDG_STATE_HOME/agentry)", &Settings::home),
+      Spec{"AGENTRY_STORE", "sqlite (the file under AGENTRY_HOME) or a PostgreSQL URI shared by several daemons",
+           [](Settings& s, std::string_view value) -> Result<void> {
+             const std::string store = trim(value);
+             if (store == "sqlite") {
+               s.store.clear();
+             } else if (store.rfind("postgresql://", 0) == 0 || store.rfind("postgres://", 0) == 0) {
+               s.store = store;
+             } else {
+               return bad_value("AGENTRY_STORE", redact_uri(value),
+                                "sqlite, or a PostgreSQL URI such as postgresql://agentry@db.internal:5432/agentry");
+             }
+             return ok();
+           },
+           [](const Settings& s) { return s.store.empty() ? std::string("sqlite") : redact_uri(s.store); }},
+      text("AGENTRY_DAEMON_NAME", "this daemon's name among the store's members (empty: the host name)",
+           &Settings::daemon_name),
+      Spec{"AGENTRY_ADVERTISE_URL", "the URL other members and clients reach this daemon at (empty: its listen URL)",
+           [](Settings& s, std::string_view value) -> Result<void> {
+             s.advertise_url = advertise_url(trim(value));
+             if (s.advertise_url.empty())
+               return bad_value("AGENTRY_ADVERTISE_URL", value, "an http:// or https:// URL, e.g. http://10.0.0.7:4773");
+             return ok();
+           },
+           [](const Settings& s) { return s.advertise_url; }},
+      checked_list("AGENTRY_LABELS", "this daemon's labels, shown to the other members", &Settings::labels, label,
+                   "comma-separated labels of letters, digits and . _ - : = /, e.g. gpu,region=eu"),
+      whole("AGENTRY_MAX_LIVE_RUNS", "live runs this daemon says it takes at most (0: no limit)",
+            &Settings::max_live_runs, 0, 100000),
+      millis("AGENTRY_LEASE_TTL_MS", "how long a member may be silent before it counts as dead",
+             &Settings::lease_ttl, 1000),
       text("AGENTRY_CONFIG_DIR", "definitions (empty: $XDG_CONFIG_HOME/agentry)", &Settings::config_dir),
       text("AGENTRY_WEB_DIR", "the built dashboard (empty: next to the binary)", &Settings::web_dir),
       text("AGENTRY_WEB_BASE_PATH", "a reverse proxy's mount of every route", &Settings::web_base_path),

@@ -31,6 +31,18 @@ struct Settings {
   std::chrono::milliseconds connect_timeout{10000};
   std::chrono::milliseconds call_timeout{60000};
   std::string home;
+  /// Empty: the embedded SQLite file under home. Else a PostgreSQL URI
+  /// (postgresql://user@host:port/db): every daemon on it is a member of one cluster.
+  std::string store;
+  /// This daemon as a member of its store's cluster (engine/membership/): its name
+  /// (empty: the host name), the URL others reach it at (empty: its listen URL), its
+  /// labels, the live runs it takes at most (0: no limit), and the lease time, which
+  /// sets how often it renews its heartbeat and when a silent member counts as dead.
+  std::string daemon_name;
+  std::string advertise_url;
+  std::vector<std::string> labels;
+  std::int64_t max_live_runs = 0;
+  std::chrono::milliseconds lease_ttl{10000};
   std::string config_dir;
   std::string web_dir;
   std::string web_base_path;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <charconv>
 #include <cstdlib>
+#include <mutex>
 
 #include <unistd.h>
 
@@ -12,6 +13,13 @@ namespace agentry::engine {
 namespace {
 
 std::atomic<bool> daemon_lock_held{false};
+std::mutex remote_check_mutex;
+std::function<bool(const std::string&)> remote_check;
+
+bool on_another_machine(const std::string& controller_id) {
+  std::lock_guard lock(remote_check_mutex);
+  return remote_check && remote_check(controller_id);
+}
 
 }  // namespace
 
@@ -46,7 +54,14 @@ bool controller_alive_elsewhere(const std::string& controller_id) {
   // Only one daemon serves a home, and this process is it: another daemon's run was left
   // by one that is gone, even if its pid now names a zombie or a stranger.
   if (holds_daemon_lock() && controller_id.rfind("daemon-", 0) == 0) return false;
+  // Another member of a shared store, on another machine: its pid says nothing here.
+  if (on_another_machine(controller_id)) return true;
   return core::process_alive(pid, controller_start_time(controller_id));
+}
+
+void set_remote_controller_check(std::function<bool(const std::string& controller_id)> is_remote) {
+  std::lock_guard lock(remote_check_mutex);
+  remote_check = std::move(is_remote);
 }
 
 void set_holds_daemon_lock(bool held) { daemon_lock_held.store(held); }

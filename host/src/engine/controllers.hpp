@@ -5,6 +5,7 @@
 // so only it can interrupt the agent, and a run whose controller is gone can never finish.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -27,6 +28,12 @@ bool controller_alive_elsewhere(const std::string& controller_id);
 /// serve` sets it once it holds <home>/daemon.lock (cli/daemon_lock.hpp).
 void set_holds_daemon_lock(bool held);
 bool holds_daemon_lock();
+
+/// On a store several daemons share (PostgreSQL), liveness by pid means nothing for a
+/// daemon on another machine: `is_remote(controller_id)` says which controllers those
+/// are, and their runs count as alive elsewhere (not this daemon's to end). Unset
+/// (nullptr) on SQLite. Runs are leased and taken over across machines only with leases.
+void set_remote_controller_check(std::function<bool(const std::string& controller_id)> is_remote);
 
 /// How to reach that controller, for error messages: "the agentry daemon (pid 12)".
 std::string describe_controller(const std::string& controller_id);

@@ -22,6 +22,7 @@
 #include "engine/hooks/after_exit.hpp"
 #include "engine/lineage.hpp"
 #include "engine/live/live_runs.hpp"
+#include "engine/membership/membership_service.hpp"
 #include "engine/parent_completion/child_resume_limits.hpp"
 #include "engine/parent_completion/parent_completion_service.hpp"
 #include "engine/project_trust.hpp"
@@ -70,6 +71,9 @@ struct EngineConfig {
   /// How often children's completions may resume a parent, and how many children a
   /// parent may have that have not ended (engine/parent_completion/child_resume_limits.hpp).
   ChildResumeLimits child_limits{};
+  /// How long a member of the store's cluster may be silent (AGENTRY_LEASE_TTL_MS,
+  /// engine/membership/membership_service.hpp).
+  std::chrono::milliseconds lease_ttl{10000};
 };
 
 struct DeletedQueuedMessage {
@@ -149,6 +153,7 @@ class Engine final : private RunStarts {
   ParentCompletionService& parent_completion() { return *parent_completion_; }
   AskService& questions() { return questions_; }
   TaskService& tasks() { return tasks_; }
+  MembershipService& membership() { return membership_; }
 
   // Queued resume messages: follow-ups for a running run, delivered together as the
   // prompt of one new session when the live session ends (engine/queued_delivery.hpp).
@@ -243,6 +248,8 @@ class Engine final : private RunStarts {
   HookJobs hook_jobs_{blocking_, HookServices{db_, config_.state_dir, &attachments_}, bus_};
   AskService questions_{db_, bus_, backends_};
   TaskService tasks_{db_, bus_, hook_jobs_, config_.state_dir, attachments_};
+  MembershipService membership_{db_, pool_, [this] { return static_cast<std::int64_t>(live_.count()); },
+                                config_.lease_ttl};
   struct ForeignWatch {
     std::mutex mutex;
     std::optional<std::int64_t> data_version;  // the store's change counter

@@ -23,7 +23,7 @@ namespace {
 //   whatever locale the database was created with, or pages would skip and repeat rows.
 // - queued_messages gains seq: SQLite delivers queued messages in rowid order, and
 //   PostgreSQL has no rowid; its index is (run_id, seq) to serve that order.
-constexpr std::array<std::string_view, 1> migrations{
+constexpr std::array<std::string_view, 2> migrations{
     R"sql(
 CREATE TABLE runs (
   id                    text COLLATE "C" PRIMARY KEY,
@@ -228,6 +228,22 @@ CREATE TABLE project_trust (
   digest      text NOT NULL,
   trusted_at  text COLLATE "C" NOT NULL,
   trusted_by  text NOT NULL
+);
+)sql",
+    // 2 = sqlite_store's migration 10: the daemons serving the store (engine/membership/).
+    R"sql(
+CREATE TABLE daemons (
+  id            text COLLATE "C" PRIMARY KEY,
+  name          text COLLATE "C" NOT NULL,
+  host          text NOT NULL,
+  pid           bigint NOT NULL,
+  advertise_url text NOT NULL DEFAULT '',
+  labels        text NOT NULL DEFAULT '',
+  capacity      bigint NOT NULL DEFAULT 0,
+  live_runs     bigint NOT NULL DEFAULT 0,
+  version       text NOT NULL,
+  started_at    text COLLATE "C" NOT NULL,
+  heartbeat_ms  bigint NOT NULL
 );
 )sql",
 };

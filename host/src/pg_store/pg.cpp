@@ -1,6 +1,7 @@
 #include "pg_store/pg.hpp"
 
 #include "core/log.hpp"
+#include "core/uri_secrets.hpp"
 
 #include <libpq-fe.h>
 
@@ -16,17 +17,6 @@ std::string trimmed(std::string text) {
   return text;
 }
 
-// Replaces the value after every "password=" up to the next separator of a query
-// string ('&') or of a key/value string (whitespace).
-void redact_password_settings(std::string& text) {
-  static constexpr std::string_view key = "password=";
-  for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at + key.size())) {
-    const auto start = at + key.size();
-    const auto end = text.find_first_of("& \t\n", start);
-    text.replace(start, (end == std::string::npos ? text.size() : end) - start, "***");
-  }
-}
-
 // Notices ("relation already exists, skipping") would go to stderr; the log keeps them.
 void log_notice(void*, const char* message) {
   core::log_debug("postgresql notice", {{"message", trimmed(message)}});
@@ -34,25 +24,38 @@ void log_notice(void*, const char* message) {
 
 }  // namespace
 
-PgError::PgError(std::string message, std::string state)
-    : store::StoreError(std::move(message), 0), sqlstate_(std::move(state)) {}
+namespace {
 
-std::string redact_uri(std::string_view uri) {
-  std::string text(uri);
-  const auto scheme = text.find("://");
-  if (scheme != std::string::npos) {
-    // The userinfo ends at the authority's last '@' (a password's own '@' must be
-    // percent-encoded, but be safe); its password follows the first ':'.
-    const auto authority = scheme + 3;
-    const auto authority_end = std::min(text.find_first_of("/?", authority), text.size());
-    const auto at = text.rfind('@', authority_end);
-    if (at != std::string::npos && at >= authority) {
-      const auto colon = text.find(':', authority);
-      if (colon < at) text.replace(colon + 1, at - colon - 1, "***");
+// Class 40's serialization failure and deadlock mean "run the transaction again"; class
+// 08 (connection exceptions) and 57P01-03 (the server shutting down or starting) mean
+// the server cannot be reached now.
+store::StoreError::Kind kind_of(std::string_view state) {
+  using Kind = store::StoreError::Kind;
+  if (state == sqlstate::serialization_failure || state == sqlstate::deadlock_detected) return Kind::retry;
+  if (state.substr(0, 2) == "08" || state == "57P01" || state == "57P02" || state == "57P03") return Kind::unavailable;
+  return Kind::failure;
+}
+
+}  // namespace
+
+PgError::PgError(std::string message, std::string state)
+    : store::StoreError(std::move(message), 0, kind_of(state)), sqlstate_(std::move(state)) {}
+
+
+Param text_array(const std::vector<std::string>& items) {
+  // Every element double-quoted, quotes and backslashes escaped: the array literal's own rules.
+  std::string literal = "{";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) literal += ',';
+    literal += '"';
+    for (char ch : items[i]) {
+      if (ch == '"' || ch == '\\') literal += '\\';
+      literal += ch;
     }
+    literal += '"';
   }
-  redact_password_settings(text);
-  return text;
+  literal += '}';
+  return Param(std::move(literal));
 }
 
 // --- Result -------------------------------------------------------------------------
@@ -163,15 +166,30 @@ core::Result<Connection> Connection::open(const std::string& uri) {
 }
 
 Connection::Connection(Connection&& other) noexcept
-    : conn_(std::exchange(other.conn_, nullptr)), target_(std::move(other.target_)) {}
+    : conn_(std::exchange(other.conn_, nullptr)),
+      target_(std::move(other.target_)),
+      prepared_(std::move(other.prepared_)),
+      after_commit_(std::move(other.after_commit_)),
+      timeline_listener_(std::move(other.timeline_listener_)) {}
 
 Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
     if (conn_ != nullptr) PQfinish(conn_);
     conn_ = std::exchange(other.conn_, nullptr);
     target_ = std::move(other.target_);
+    prepared_ = std::move(other.prepared_);
+    after_commit_ = std::move(other.after_commit_);
+    timeline_listener_ = std::move(other.timeline_listener_);
   }
   return *this;
+}
+
+bool Connection::healthy() const { return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK; }
+
+void Connection::reset() {
+  if (conn_ == nullptr) return;
+  PQreset(conn_);
+  prepared_.clear();  // a new session has none of the old one's statements
 }
 
 Connection::~Connection() {
@@ -183,15 +201,43 @@ void Connection::exec(std::string_view sql) {
   checked(PQexec(conn_, text.c_str()), sql);
 }
 
+const std::string& Connection::prepared(const std::string& sql) {
+  if (auto it = prepared_.find(sql); it != prepared_.end()) return it->second;
+  std::string name = "s" + std::to_string(prepared_.size() + 1);
+  // No parameter types: the server infers each from its placeholder. Not cached when it
+  // fails, so the error is the statement's own, every time.
+  checked(PQprepare(conn_, name.c_str(), sql.c_str(), 0, nullptr), sql);
+  return prepared_.emplace(sql, std::move(name)).first->second;
+}
+
 Result Connection::query(std::string_view sql, const std::vector<Param>& params) {
-  const std::string text(sql);
+  const std::string& name = prepared(std::string(sql));
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p.value() ? p.value()->c_str() : nullptr);
-  // No parameter types: the server infers each from its placeholder; all in text format.
-  return checked(PQexecParams(conn_, text.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
-                              nullptr, nullptr, 0),
+  // All in text format, as the wrapper's accessors read it.
+  return checked(PQexecPrepared(conn_, name.c_str(), static_cast<int>(values.size()), values.data(), nullptr,
+                                nullptr, 0),
                  sql);
+}
+
+core::Result<void> check_uri(const std::string& uri) {
+  char* error = nullptr;
+  PQconninfoOption* options = PQconninfoParse(uri.c_str(), &error);
+  if (options != nullptr) {
+    PQconninfoFree(options);
+    return core::ok();
+  }
+  std::string why = error != nullptr ? trimmed(error) : "out of memory";
+  PQfreemem(error);
+  const std::string shown = redact_uri(uri);
+  // libpq quotes the text it stumbled on, which may be part of a password: when the URI
+  // holds one, the message stops before the quote.
+  if (shown != uri && why.find('"') != std::string::npos) {
+    why.resize(why.find('"'));
+    while (!why.empty() && (why.back() == ' ' || why.back() == ':')) why.pop_back();
+  }
+  return core::fail(core::ErrorCode::validation, "not a PostgreSQL connection URI: " + shown + ": " + why);
 }
 
 Result Connection::checked(pg_result* raw, std::string_view sql) {

@@ -1,18 +1,23 @@
 #pragma once
 // Thin RAII over libpq: a connection, parameterised queries (text parameters through
-// PQexecParams, so values never become SQL text) and a small accessor over a result.
+// PQexecParams, so values never become SQL text), a small accessor over a result, and
+// COPY ... FROM STDIN for bulk loads (CopyIn, implemented in pg_copy.cpp).
 // Failures throw PgError, a store::StoreError that keeps PostgreSQL's SQLSTATE, so the
 // store can retry a serialization failure and recognise a unique violation.
 // A Connection is used by one thread at a time, like libpq's PGconn underneath.
 
 #include "core/result.hpp"
+#include "core/uri_secrets.hpp"
+#include "store/store.hpp"
 #include "store/store_error.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 struct pg_conn;
@@ -42,9 +47,7 @@ class PgError : public store::StoreError {
   std::string sqlstate_;
 };
 
-/// `uri` with any password replaced by "***" (the userinfo of a URI, password=... of a
-/// query string or key/value string), for messages and logs.
-std::string redact_uri(std::string_view uri);
+using core::redact_uri;
 
 /// One query parameter, sent as text (PostgreSQL parses it as the placeholder's type,
 /// so write `$1::bigint` where the type cannot be inferred), or NULL.
@@ -65,7 +68,12 @@ class Param {
   std::optional<std::string> value_;
 };
 
+/// A list of keys as one parameter, a text[] literal: `WHERE id = ANY($1::text[])`
+/// keeps one statement text whatever the list's length.
+Param text_array(const std::vector<std::string>& items);
+
 class Result;
+class Connection;
 
 /// One value of a result row. Accessors throw PgError when the value is NULL (except
 /// is_null and optional_text) or is not of the asked type.
@@ -119,6 +127,39 @@ class Result {
   std::unique_ptr<pg_result, Clear> result_;
 };
 
+/// A `COPY <table> (<columns>) FROM STDIN` under way on a Connection (copy_in()): the
+/// fast way to load many rows, one round trip per buffer instead of per statement. The
+/// caller sends rows in PostgreSQL's text format (tab-separated fields, one row per line,
+/// NULL as \N, backslash escapes); the server checks them as it stores them and reports a
+/// bad row only at finish(). Until finish() or destruction nothing else may run on the
+/// connection. Destroying it unfinished aborts the COPY: the statement fails, none of its
+/// rows are kept, and the surrounding transaction must be rolled back.
+class CopyIn {
+ public:
+  CopyIn(CopyIn&& other) noexcept;
+  CopyIn& operator=(CopyIn&&) = delete;
+  CopyIn(const CopyIn&) = delete;
+  CopyIn& operator=(const CopyIn&) = delete;
+  ~CopyIn();
+
+  /// Sends `data`, any number of whole or partial rows. Throws PgError if the connection fails.
+  void write(std::string_view data);
+  /// Ends the data and waits for the server: the number of rows it stored. Throws PgError
+  /// (with the SQLSTATE and the offending line) if it refused any.
+  std::int64_t finish();
+
+ private:
+  friend class Connection;
+  CopyIn(Connection& connection, std::string sql) : connection_(&connection), sql_(std::move(sql)) {}
+  void abort() noexcept;
+  Connection* connection_;
+  std::string sql_;
+};
+
+/// VALIDATION_FAILED, with libpq's reason and the password redacted, when `uri` is not a
+/// connection string libpq can parse (checked without connecting).
+core::Result<void> check_uri(const std::string& uri);
+
 class Connection {
  public:
   /// Connects to a libpq URI or key/value string (postgresql://user@host:port/db). The
@@ -132,17 +173,43 @@ class Connection {
 
   /// Runs one or more statements with no parameters (a migration, BEGIN, COMMIT).
   void exec(std::string_view sql);
-  /// Runs one statement with $1, $2... bound to `params`.
+  /// Runs one statement with $1, $2... bound to `params`. Each distinct SQL text is
+  /// prepared once per connection (parsed and planned once, as SQLite's cached
+  /// statements are), then executed by name.
   Result query(std::string_view sql, const std::vector<Param>& params = {});
+  /// Starts `sql`, a COPY ... FROM STDIN statement; the rows go through the CopyIn.
+  CopyIn copy_in(std::string_view sql);
 
   /// The target as given to open(), password redacted: for messages.
   const std::string& target() const { return target_; }
+  /// False once libpq has lost the server; reset() tries to reconnect.
+  bool healthy() const;
+  void reset();
+
+  /// Runs `action` once the current transaction has committed (on the writer, in commit
+  /// order), or never if the write that registered it rolls back. For publishing what
+  /// a write made durable; it must be quick and must not write.
+  void after_commit(std::function<void()> action) { after_commit_.push_back(std::move(action)); }
+  std::size_t after_commit_mark() const { return after_commit_.size(); }
+  /// Forgets what was registered after `mark` (its write rolled back).
+  void drop_after_commit(std::size_t mark) { after_commit_.resize(mark); }
+  std::vector<std::function<void()>> take_after_commit() { return std::exchange(after_commit_, {}); }
+
+  void set_timeline_listener(store::TimelineListener listener) { timeline_listener_ = std::move(listener); }
+  const store::TimelineListener& timeline_listener() const { return timeline_listener_; }
 
  private:
+  friend class CopyIn;
   Connection(pg_conn* conn, std::string target) : conn_(conn), target_(std::move(target)) {}
   Result checked(pg_result* result, std::string_view sql);
+  /// The name a SQL text was prepared under ("s1", "s2"...), on this connection.
+  const std::string& prepared(const std::string& sql);
+
   pg_conn* conn_;
   std::string target_;
+  std::unordered_map<std::string, std::string> prepared_;
+  std::vector<std::function<void()>> after_commit_;
+  store::TimelineListener timeline_listener_;
 };
 
 }  // namespace agentry::pg_store

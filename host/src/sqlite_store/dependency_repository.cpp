@@ -1,26 +1,16 @@
 #include "sqlite_store/repositories.hpp"
 #include "sqlite_store/sql_lists.hpp"
+#include "store/dependency_codec.hpp"
 
 namespace agentry::sqlite_store {
 namespace {
 
 core::Dependency dependency_at(Statement& s, int first) {
-  core::Dependency d;
-  // The table's CHECK admits only 'run' and 'group'.
-  d.type = core::parse_dependency_type(s.column_text(first)).value_or(core::DependencyType::run);
-  d.target = s.column_text(first + 1);
-  d.created_at = s.column_text(first + 2);
-  return d;
+  return store::decode_dependency(s.column_text(first), s.column_text(first + 1), s.column_text(first + 2));
 }
 
 RunPoint point_at(Statement& s) {
-  RunPoint p;
-  p.id = s.column_text(0);
-  // An unknown status (a newer agentry wrote it) is never `success`: unsatisfied.
-  p.status = core::parse_run_status(s.column_text(1)).value_or(core::RunStatus::error);
-  p.archived = s.column_bool(2);
-  p.group_id = s.column_text(3);
-  return p;
+  return store::decode_run_point(s.column_text(0), s.column_text(1), s.column_bool(2), s.column_text(3));
 }
 
 }  // namespace

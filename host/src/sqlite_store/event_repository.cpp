@@ -1,23 +1,12 @@
 #include "sqlite_store/repositories.hpp"
+#include "store/payload_codec.hpp"
+
 #include <algorithm>
 
-
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace agentry::sqlite_store {
 namespace json = boost::json;
-namespace {
-
-/// A stored payload; an unreadable one is shown as damaged rather than failing the page.
-json::object parse_object(const std::string& text) {
-  boost::system::error_code ec;
-  auto v = json::parse(text, ec);
-  if (ec) return json::object{{"damaged", "the stored payload cannot be read: " + ec.message()}};
-  return v.is_object() ? v.as_object() : json::object{};
-}
-
-}  // namespace
 
 void AuditRepository::append(core::AuditEvent& e) {
   e.cursor = RunRepository(c_).next_audit_cursor(e.run_id);
@@ -41,7 +30,7 @@ std::vector<core::AuditEvent> AuditRepository::list(std::string_view run_id, con
     e.type = s.column_text(1);
     e.actor = s.column_text(2);
     e.at = s.column_text(3);
-    e.data = parse_object(s.column_text(4));
+    e.data = store::decode_payload(s.column_text(4));
     out.push_back(std::move(e));
   }
   if (q.newest) std::reverse(out.begin(), out.end());
@@ -120,7 +109,7 @@ std::vector<core::TimelineEvent> TimelineRepository::list(std::string_view run_i
     if (!s.column_is_null(2)) e.attempt_number = s.column_int(2);
     e.at = s.column_text(3);
     e.payload_json = s.column_text(4);
-    if (!q.stored_payload) e.payload = parse_object(e.payload_json);
+    if (!q.stored_payload) e.payload = store::decode_payload(e.payload_json);
     out.push_back(std::move(e));
   }
   if (q.newest) std::reverse(out.begin(), out.end());
@@ -139,7 +128,7 @@ std::optional<core::TimelineEvent> TimelineRepository::last_of_attempt(std::stri
   e.kind = std::string(kind);
   e.attempt_number = attempt_number;
   e.at = s.column_text(1);
-  e.payload = parse_object(s.column_text(2));
+  e.payload = store::decode_payload(s.column_text(2));
   return e;
 }
 
@@ -159,7 +148,7 @@ std::vector<core::TimelineEvent> TimelineRepository::last_of_attempts(std::strin
     e.kind = std::string(kind);
     e.attempt_number = s.column_int(1);
     e.at = s.column_text(2);
-    e.payload = parse_object(s.column_text(3));
+    e.payload = store::decode_payload(s.column_text(3));
     out.push_back(std::move(e));
   }
   std::reverse(out.begin(), out.end());

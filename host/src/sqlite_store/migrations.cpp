@@ -9,7 +9,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 9> migrations{
+constexpr std::array<std::string_view, 10> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -256,6 +256,23 @@ CREATE TABLE project_trust (
   trusted_by  TEXT NOT NULL
 );
 )sql",
+    // 10: the daemons serving this store and their heartbeats (engine/membership/);
+    // heartbeat_ms is the database's clock in epoch milliseconds.
+    R"sql(
+CREATE TABLE daemons (
+  id            TEXT PRIMARY KEY,
+  name          TEXT NOT NULL,
+  host          TEXT NOT NULL,
+  pid           INTEGER NOT NULL,
+  advertise_url TEXT NOT NULL DEFAULT '',
+  labels        TEXT NOT NULL DEFAULT '',
+  capacity      INTEGER NOT NULL DEFAULT 0,
+  live_runs     INTEGER NOT NULL DEFAULT 0,
+  version       TEXT NOT NULL,
+  started_at    TEXT NOT NULL,
+  heartbeat_ms  INTEGER NOT NULL
+);
+)sql",
 };
 
 int read_version(Connection& c) {
@@ -266,6 +283,8 @@ int read_version(Connection& c) {
 }  // namespace
 
 int latest_schema_version() { return static_cast<int>(migrations.size()); }
+
+int schema_version(Connection& c) { return read_version(c); }
 
 core::Result<void> migrate(Connection& c, const std::filesystem::path& path, int target) {
   if (target <= 0 || target > latest_schema_version()) target = latest_schema_version();

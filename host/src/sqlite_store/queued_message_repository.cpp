@@ -1,13 +1,12 @@
 #include "sqlite_store/repositories.hpp"
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
+#include "store/queued_message_codec.hpp"
 
 namespace agentry::sqlite_store {
-namespace json = boost::json;
 
 void QueuedMessageRepository::insert(const core::QueuedMessage& m) {
   auto s = c_.prepare("INSERT INTO queued_messages (id, run_id, text, source_json, created_at) VALUES (?,?,?,?,?)");
-  s.bind(1, m.id).bind(2, m.run_id).bind(3, m.text).bind(4, json::serialize(m.source)).bind(5, m.created_at);
+  s.bind(1, m.id).bind(2, m.run_id).bind(3, m.text).bind(4, store::encode_message_source(m.source));
+  s.bind(5, m.created_at);
   s.run();
 }
 
@@ -21,9 +20,7 @@ std::vector<core::QueuedMessage> QueuedMessageRepository::list(std::string_view 
     m.id = s.column_text(0);
     m.run_id = s.column_text(1);
     m.text = s.column_text(2);
-    boost::system::error_code ec;
-    auto source = json::parse(s.column_text(3), ec);
-    if (!ec && source.is_object()) m.source = std::move(source.as_object());
+    m.source = store::decode_message_source(s.column_text(3));
     m.created_at = s.column_text(4);
     out.push_back(std::move(m));
   }

@@ -4,6 +4,7 @@
 // Their SQL lives in the matching .cpp files of this folder.
 
 #include "store/attachment_repository.hpp"
+#include "store/daemon_repository.hpp"
 #include "store/dependency_repository.hpp"
 #include "store/event_repository.hpp"
 #include "store/hook_audit_repository.hpp"
@@ -41,6 +42,19 @@ class AttachmentRepository final : public store::AttachmentRepository {
   AttachmentTotals totals_for_run(std::string_view run_id) override;
   int references(std::string_view sha256) override;
   std::set<std::string> referenced() override;
+
+ private:
+  Connection& c_;
+};
+
+class DaemonRepository final : public store::DaemonRepository {
+ public:
+  explicit DaemonRepository(Connection& c) : c_(c) {}
+
+  void upsert(const store::DaemonMember& member) override;
+  std::vector<store::DaemonMember> list() override;
+  bool remove(std::string_view id) override;
+  int remove_silent(std::int64_t age_ms) override;
 
  private:
   Connection& c_;

@@ -1,14 +1,7 @@
 #include "sqlite_store/repositories.hpp"
-#include "core/utf8.hpp"
-
-#include <algorithm>
-#include <stdexcept>
-
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
+#include "store/run_codec.hpp"
 
 namespace agentry::sqlite_store {
-namespace json = boost::json;
 namespace {
 
 constexpr std::string_view run_columns =
@@ -46,55 +39,12 @@ core::Run read_run(const Statement& s) {
   r.session_count = s.column_int(i++);
   r.attempt_count = s.column_int(i++);
   r.revision = s.column_int64(i++);
-  const std::string frozen = s.column_text(i++);
-  try {
-    boost::system::error_code ec;
-    auto parsed = json::parse(frozen, ec);
-    if (ec) throw std::runtime_error(ec.message());
-    r.frozen = core::frozen_inputs_from_json(parsed);
-  } catch (const std::exception& e) {
-    // One unreadable row must not break every listing: it is shown as damaged.
-    r.damaged = std::string("its frozen inputs cannot be read: ") + e.what();
-    r.damaged_frozen_json = frozen;
-    r.frozen = {};
-    r.frozen.agent_name = s.column_text(indexed);
-    r.frozen.assignment_name = s.column_optional_text(indexed + 1).value_or("");
-    r.frozen.backend = s.column_text(indexed + 2);
-  }
+  store::decode_frozen(r, s.column_text(i++),
+                       {s.column_text(indexed), s.column_optional_text(indexed + 1).value_or(""),
+                        s.column_text(indexed + 2)});
   r.queued_message_count = s.column_int(i++);
-  if (auto stat = s.column_optional_text(i++)) {
-    boost::system::error_code ec;
-    auto parsed = json::parse(*stat, ec);
-    if (!ec && parsed.is_object()) {  // an unreadable diffstat is shown as none
-      const auto& o = parsed.as_object();
-      core::DiffStat d;
-      auto number = [&](const char* key) -> std::int64_t {
-        auto* v = o.if_contains(key);
-        return v && v->is_int64() ? v->as_int64() : 0;
-      };
-      d.files = number("files");
-      d.additions = number("additions");
-      d.deletions = number("deletions");
-      if (auto* at = o.if_contains("updatedAt"); at && at->is_string()) d.updated_at = std::string(at->as_string());
-      r.diffstat = d;
-    }
-  }
+  r.diffstat = store::decode_diffstat(s.column_optional_text(i++));
   return r;
-}
-
-/// The frozen inputs as stored. Boost.JSON writes string bytes as they are and infinite
-/// numbers as `Infinity`, and a row holding either could never be read back: such a
-/// write fails (and its transaction rolls back) instead.
-std::string frozen_text(const core::Run& r) {
-  if (r.damaged) return r.damaged_frozen_json;
-  std::string text = json::serialize(core::to_json(r.frozen));
-  if (auto bad = core::first_invalid_utf8(text))
-    throw StoreError("run " + r.id + ": its frozen inputs are not valid UTF-8 (byte " + std::to_string(*bad) + ")", 0);
-  // Boost.JSON writes an infinite double as `Infinity`: make sure what is stored reads back.
-  boost::system::error_code ec;
-  json::parse(text, ec);
-  if (ec) throw StoreError("run " + r.id + ": its frozen inputs do not serialize to JSON: " + ec.message(), 0);
-  return text;
 }
 
 // Binds every column in run_columns order, starting at parameter 1.
@@ -124,12 +74,7 @@ void bind_run(Statement& s, const core::Run& r) {
   s.bind(i++, r.session_count);
   s.bind(i++, r.attempt_count);
   s.bind(i++, r.revision);
-  s.bind(i++, frozen_text(r));
-}
-
-std::pair<std::string, std::string> split_cursor(std::string_view cursor) {
-  auto bar = cursor.rfind('|');
-  return {std::string(cursor.substr(0, bar)), std::string(cursor.substr(bar + 1))};
+  s.bind(i++, store::encode_frozen(r));
 }
 
 }  // namespace
@@ -203,20 +148,13 @@ core::RunPage RunRepository::list(const core::RunQuery& q) {
   auto s = c_.prepare(sql);
   if (q.scope != core::RunQuery::Scope::global) s.bind(1, q.value);
   if (q.after) {
-    auto [created, id] = split_cursor(*q.after);
-    s.bind(2, created).bind(3, id);
+    auto key = store::decode_run_page_cursor(*q.after);
+    s.bind(2, key.created_at).bind(3, key.id);
   }
-  const std::size_t limit = std::max<std::size_t>(q.limit, 1);
-  // One extra row tells whether another page exists without a COUNT.
-  s.bind(4, static_cast<std::int64_t>(limit + 1));
-  core::RunPage page;
-  while (s.step()) page.runs.push_back(read_run(s));
-  if (page.runs.size() > limit) {
-    page.runs.pop_back();
-    const auto& last = page.runs.back();
-    page.next_cursor = last.created_at + "|" + last.id;
-  }
-  return page;
+  s.bind(4, store::run_page_fetch_limit(q));
+  std::vector<core::Run> rows;
+  while (s.step()) rows.push_back(read_run(s));
+  return store::run_page(std::move(rows), q);
 }
 
 std::vector<std::string> RunRepository::ids_with_status(core::RunStatus status) {
@@ -229,14 +167,7 @@ std::vector<std::string> RunRepository::ids_with_status(core::RunStatus status) 
 
 bool RunRepository::set_diffstat(std::string_view id, const std::optional<core::DiffStat>& stat) {
   auto s = c_.prepare("UPDATE runs SET diffstat_json = ?2, revision = revision + 1 WHERE id = ?1");
-  s.bind(1, id);
-  if (stat)
-    s.bind(2, json::serialize(json::object{{"files", stat->files},
-                                           {"additions", stat->additions},
-                                           {"deletions", stat->deletions},
-                                           {"updatedAt", stat->updated_at}}));
-  else
-    s.bind_null(2);
+  s.bind(1, id).bind(2, store::encode_diffstat(stat));
   s.run();
   return c_.changes() > 0;
 }

@@ -1,65 +1,25 @@
 #include "sqlite_store/repositories.hpp"
-#include "core/clock.hpp"
-#include "core/log.hpp"
 #include "sqlite_store/sql_lists.hpp"
-
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
+#include "store/schedule_codec.hpp"
 
 namespace agentry::sqlite_store {
-namespace json = boost::json;
 namespace {
 
 constexpr std::string_view columns = "run_id, kind, spec_json, enabled, next_at, last_at, updated_at, state_json";
 
 std::optional<core::Schedule> read_schedule(const Statement& s) {
-  core::Schedule out;
-  out.run_id = s.column_text(0);
-  json::error_code ec;
-  auto spec_json = json::parse(s.column_text(2), ec);
-  if (ec || !spec_json.is_object()) {
-    core::log_warn("stored schedule cannot be read; ignoring it", {{"runId", out.run_id}});
-    return std::nullopt;
-  }
-  auto spec = core::spec_from_json(spec_json.as_object());
-  if (!spec) {
-    core::log_warn("stored schedule cannot be read; ignoring it",
-                   {{"runId", out.run_id}, {"error", spec.error().message}});
-    return std::nullopt;
-  }
-  out.spec = std::move(*spec);
-  out.enabled = s.column_bool(3);
-  if (auto next = s.column_optional_text(4))
-    if (auto ms = core::parse_instant_ms(*next)) out.next_ms = *ms;
-  out.last_at = s.column_optional_text(5);
-  out.updated_at = s.column_text(6);
-  auto state = json::parse(s.column_text(7), ec);
-  if (!ec && state.is_object()) {
-    const auto& o = state.as_object();
-    auto text = [&](const char* key) -> std::string {
-      auto* v = o.if_contains(key);
-      return v && v->is_string() ? std::string(v->as_string()) : std::string();
-    };
-    out.last_outcome = text("lastOutcome");
-    out.last_reason = text("lastReason");
-    if (auto id = text("lastRunId"); !id.empty()) out.last_run_id = id;
-  }
-  return out;
+  return store::decode_schedule({s.column_text(0), s.column_text(1), s.column_text(2), s.column_bool(3),
+                                 s.column_optional_text(4), s.column_optional_text(5), s.column_text(6),
+                                 s.column_text(7)});
 }
 
 }  // namespace
 
 void ScheduleRepository::put(const core::Schedule& schedule) {
   auto s = c_.prepare("INSERT OR REPLACE INTO schedules (" + std::string(columns) + ") VALUES (?,?,?,?,?,?,?,?)");
-  json::object state;
-  if (!schedule.last_outcome.empty()) state["lastOutcome"] = schedule.last_outcome;
-  if (!schedule.last_reason.empty()) state["lastReason"] = schedule.last_reason;
-  if (schedule.last_run_id) state["lastRunId"] = *schedule.last_run_id;
-  s.bind(1, schedule.run_id).bind(2, core::to_string(schedule.spec.kind));
-  s.bind(3, json::serialize(core::spec_to_json(schedule.spec))).bind(4, schedule.enabled);
-  if (schedule.next_ms) s.bind(5, core::format_iso8601(*schedule.next_ms));
-  else s.bind_null(5);
-  s.bind(6, schedule.last_at).bind(7, schedule.updated_at).bind(8, json::serialize(state));
+  auto row = store::encode_schedule(schedule);
+  s.bind(1, row.run_id).bind(2, row.kind).bind(3, row.spec_json).bind(4, row.enabled).bind(5, row.next_at);
+  s.bind(6, row.last_at).bind(7, row.updated_at).bind(8, row.state_json);
   s.run();
 }
 

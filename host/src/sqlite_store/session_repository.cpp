@@ -1,7 +1,7 @@
 #include "sqlite_store/repositories.hpp"
 #include "sqlite_store/sql_lists.hpp"
+#include "store/payload_codec.hpp"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace agentry::sqlite_store {
@@ -23,9 +23,7 @@ core::Session read_session(const Statement& s) {
   out.end_reason = s.column_text(6);
   out.prompt = s.column_text(7);
   out.ended_by = s.column_text(8);
-  boost::system::error_code ec;
-  auto source = boost::json::parse(s.column_text(9), ec);
-  if (!ec && source.is_object()) out.source = std::move(source.as_object());
+  out.source = store::decode_object_or_empty(s.column_text(9));
   return out;
 }
 

@@ -5,8 +5,8 @@
 
 #include "core/result.hpp"
 #include "sqlite_store/sqlite.hpp"
-#include "sqlite_store/write_queue.hpp"
 #include "store/store.hpp"
+#include "store/write_queue.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -37,7 +37,7 @@ class SqliteStore final : public store::Store {
 
   const std::filesystem::path& path() const { return path_; }
   /// The single writer itself (its tests hold it with gated jobs).
-  WriteQueue& writer() { return *writer_; }
+  store::WriteQueue& writer() { return *writer_; }
 
  protected:
   void run_read(const std::function<void(store::Transaction&)>& fn) override;
@@ -49,7 +49,7 @@ class SqliteStore final : public store::Store {
 
   std::filesystem::path path_;
   SqliteOptions options_;
-  std::unique_ptr<WriteQueue> writer_;
+  std::unique_ptr<store::WriteQueue> writer_;
   std::mutex readers_mutex_;
   std::vector<std::unique_ptr<Connection>> idle_readers_;
 };

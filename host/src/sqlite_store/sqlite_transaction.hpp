@@ -13,7 +13,7 @@ class SqliteTransaction final : public store::Transaction {
   explicit SqliteTransaction(Connection& c)
       : connection_(c), runs_(c), sessions_(c), tasks_(c), timeline_(c), audit_(c), schedules_(c),
         dependencies_(c), outbox_(c), parent_notifications_(c), attachments_(c), hook_audits_(c),
-        worktrees_(c), run_tokens_(c), queued_messages_(c), project_trust_(c) {}
+        worktrees_(c), run_tokens_(c), queued_messages_(c), project_trust_(c), daemons_(c) {}
 
   store::RunRepository& runs() override { return runs_; }
   store::SessionRepository& sessions() override { return sessions_; }
@@ -30,6 +30,7 @@ class SqliteTransaction final : public store::Transaction {
   store::RunTokenRepository& run_tokens() override { return run_tokens_; }
   store::QueuedMessageRepository& queued_messages() override { return queued_messages_; }
   store::ProjectTrustRepository& project_trust() override { return project_trust_; }
+  store::DaemonRepository& daemons() override { return daemons_; }
 
   void after_commit(std::function<void()> action) override { connection_.after_commit(std::move(action)); }
 
@@ -53,6 +54,7 @@ class SqliteTransaction final : public store::Transaction {
   RunTokenRepository run_tokens_;
   QueuedMessageRepository queued_messages_;
   ProjectTrustRepository project_trust_;
+  DaemonRepository daemons_;
 };
 
 }  // namespace agentry::sqlite_store

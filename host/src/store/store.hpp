@@ -46,7 +46,7 @@ class Store {
   core::Result<T> write(F&& fn) {
     std::optional<core::Result<T>> out;
     auto done = submit([&](Transaction& t) -> core::Result<void> {
-      out.emplace(guard([&]() -> core::Result<T> { return fn(t); }));
+      out.emplace(guard_job([&]() -> core::Result<T> { return fn(t); }));
       if (!out->ok()) return out->failure();
       return core::ok();
     });

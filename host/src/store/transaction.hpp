@@ -9,6 +9,7 @@ namespace agentry::store {
 
 class AttachmentRepository;
 class AuditRepository;
+class DaemonRepository;
 class DependencyRepository;
 class HookAuditRepository;
 class NotificationRepository;
@@ -43,6 +44,8 @@ class Transaction {
   virtual RunTokenRepository& run_tokens() = 0;
   virtual QueuedMessageRepository& queued_messages() = 0;
   virtual ProjectTrustRepository& project_trust() = 0;
+  /// The daemons serving this store, with their heartbeats.
+  virtual DaemonRepository& daemons() = 0;
 
   /// Runs `action` once this transaction has committed (in commit order), or never if
   /// the write that registered it rolls back. For publishing what a write made

@@ -12,9 +12,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 using testing::make_run;
-using testing::open_database;
 using testing::read;
-using testing::TempDir;
 using testing::write;
 
 core::ParentNotification pending(const std::string& child, int session) {
@@ -27,59 +25,60 @@ core::ParentNotification pending(const std::string& child, int session) {
   return n;
 }
 
-class ParentNotificationRepositoryTest : public ::testing::Test {
+class ParentNotificationRepositoryTest : public testing::StoreTest {
  protected:
   void SetUp() override {
-    db_ = open_database(dir_.path() / "agentry.db");
-    write(*db_, [](store::Transaction& c) {
+    StoreTest::SetUp();
+    if (IsSkipped()) return;
+    write(db(), [](store::Transaction& c) {
       for (const char* id : {"parent", "child", "other"}) c.runs().insert(make_run(id));
     });
   }
-  TempDir dir_;
-  std::unique_ptr<SqliteStore> db_;
 };
 
-TEST_F(ParentNotificationRepositoryTest, PendingRowsBecomeDeliveredInPlace) {
-  write(*db_, [](store::Transaction& c) {
+AGENTRY_STORE_TEST_ON_EVERY_ENGINE(ParentNotificationRepositoryTest);
+
+TEST_P(ParentNotificationRepositoryTest, PendingRowsBecomeDeliveredInPlace) {
+  write(db(), [](store::Transaction& c) {
     c.parent_notifications().upsert(pending("child", 0));
     c.parent_notifications().upsert(pending("child", 1));
     c.parent_notifications().upsert(pending("other", 0));
   });
-  auto rows = read(*db_, [](store::Transaction& c) { return c.parent_notifications().pending("child"); });
+  auto rows = read(db(), [](store::Transaction& c) { return c.parent_notifications().pending("child"); });
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].child_session_index, 0);
   EXPECT_EQ(rows[1].child_session_index, 1);
-  EXPECT_EQ(read(*db_, [](store::Transaction& c) { return c.parent_notifications().children_with_pending(); }).size(), 2u);
+  EXPECT_EQ(read(db(), [](store::Transaction& c) { return c.parent_notifications().children_with_pending(); }).size(), 2u);
 
-  write(*db_, [&](store::Transaction& c) {
+  write(db(), [&](store::Transaction& c) {
     auto n = rows[1];
     n.state = "delivered";
     n.delivery = "resumed";
     n.delivered_at = "2024-01-01T00:00:01.000Z";
     c.parent_notifications().upsert(n);
   });
-  auto latest = read(*db_, [](store::Transaction& c) { return c.parent_notifications().latest("child"); });
+  auto latest = read(db(), [](store::Transaction& c) { return c.parent_notifications().latest("child"); });
   ASSERT_TRUE(latest);
   EXPECT_EQ(latest->child_session_index, 1);
   EXPECT_EQ(latest->state, "delivered");
   EXPECT_EQ(latest->delivery, "resumed");
   EXPECT_EQ(latest->delivered_at, "2024-01-01T00:00:01.000Z");
-  EXPECT_EQ(read(*db_, [](store::Transaction& c) { return c.parent_notifications().pending("child"); }).size(), 1u);
+  EXPECT_EQ(read(db(), [](store::Transaction& c) { return c.parent_notifications().pending("child"); }).size(), 1u);
 
   int removed = 0;
-  write(*db_, [&](store::Transaction& c) { removed = c.parent_notifications().remove_all("child"); });
+  write(db(), [&](store::Transaction& c) { removed = c.parent_notifications().remove_all("child"); });
   EXPECT_EQ(removed, 2);
-  EXPECT_FALSE(read(*db_, [](store::Transaction& c) { return c.parent_notifications().latest("child"); }));
+  EXPECT_FALSE(read(db(), [](store::Transaction& c) { return c.parent_notifications().latest("child"); }));
 }
 
-TEST_F(ParentNotificationRepositoryTest, DeletingTheChildDeletesItsRows) {
-  write(*db_, [](store::Transaction& c) { c.parent_notifications().upsert(pending("other", 0)); });
-  write(*db_, [](store::Transaction& c) { c.runs().remove("other"); });
-  EXPECT_TRUE(read(*db_, [](store::Transaction& c) { return c.parent_notifications().children_with_pending(); }).empty());
+TEST_P(ParentNotificationRepositoryTest, DeletingTheChildDeletesItsRows) {
+  write(db(), [](store::Transaction& c) { c.parent_notifications().upsert(pending("other", 0)); });
+  write(db(), [](store::Transaction& c) { c.runs().remove("other"); });
+  EXPECT_TRUE(read(db(), [](store::Transaction& c) { return c.parent_notifications().children_with_pending(); }).empty());
 }
 
-TEST_F(ParentNotificationRepositoryTest, SessionsKeepTheirSourceMetadata) {
-  write(*db_, [](store::Transaction& c) {
+TEST_P(ParentNotificationRepositoryTest, SessionsKeepTheirSourceMetadata) {
+  write(db(), [](store::Transaction& c) {
     core::Session s;
     s.run_id = "parent";
     s.index = 0;
@@ -91,7 +90,7 @@ TEST_F(ParentNotificationRepositoryTest, SessionsKeepTheirSourceMetadata) {
     s.source = {};
     c.sessions().insert(s);
   });
-  auto sessions = read(*db_, [](store::Transaction& c) { return c.sessions().list("parent"); });
+  auto sessions = read(db(), [](store::Transaction& c) { return c.sessions().list("parent"); });
   ASSERT_EQ(sessions.size(), 2u);
   EXPECT_EQ(sessions[0].source.at("childRunId"), "child");
   EXPECT_TRUE(sessions[1].source.empty());

@@ -1,6 +1,7 @@
 #include "store/run_repository.hpp"
 
 #include "core/clock.hpp"
+#include "pg_store/pg_store.hpp"
 #include "store_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -16,9 +17,8 @@ namespace agentry::sqlite_store {
 namespace {
 
 using testing::make_run;
-using testing::open_database;
+using testing::query_int;
 using testing::read;
-using testing::TempDir;
 using testing::write;
 
 /// Every column set to something other than its default.
@@ -100,6 +100,14 @@ std::vector<std::string> ids_of(const core::RunPage& page) {
   return out;
 }
 
+/// A second store on the same file or database, as another process would open it.
+std::unique_ptr<store::Store> open_again(store::Store& db, testing::Engine engine) {
+  if (engine == testing::Engine::sqlite) return testing::open_database(db.describe());
+  auto other = pg_store::PgStore::open(db.describe());
+  if (!other.ok()) throw std::runtime_error(other.error().message);
+  return std::move(other).value();
+}
+
 /// Follows next_cursor to the end; returns the ids in the order served and each page's size.
 std::vector<std::string> page_through(store::Store& db, core::RunQuery q, std::vector<std::size_t>& sizes) {
   std::vector<std::string> ids;
@@ -125,22 +133,24 @@ std::vector<std::string> expected_order(std::vector<core::Run> runs) {
   return out;
 }
 
-TEST(RunRepository, InsertThenGetReturnsEveryColumn) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
+class RunRepositoryTest : public testing::StoreTest {};
+AGENTRY_STORE_TEST_ON_EVERY_ENGINE(RunRepositoryTest);
+
+class RunRepositoryListTest : public testing::StoreTest {};
+AGENTRY_STORE_TEST_ON_EVERY_ENGINE(RunRepositoryListTest);
+
+TEST_P(RunRepositoryTest, InsertThenGetReturnsEveryColumn) {
   const core::Run run = full_run("full000001");
-  insert(*db, {run});
-  auto back = get(*db, run.id);
+  insert(db(), {run});
+  auto back = get(db(), run.id);
   ASSERT_TRUE(back.has_value());
   expect_same_run(*back, run);
 }
 
-TEST(RunRepository, AbsentOptionalColumnsComeBackAbsent) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
+TEST_P(RunRepositoryTest, AbsentOptionalColumnsComeBackAbsent) {
   const core::Run run = make_run("plain00001");
-  insert(*db, {run});
-  auto back = get(*db, run.id);
+  insert(db(), {run});
+  auto back = get(db(), run.id);
   ASSERT_TRUE(back.has_value());
   expect_same_run(*back, run);
   EXPECT_FALSE(back->started_at.has_value());
@@ -154,75 +164,66 @@ TEST(RunRepository, AbsentOptionalColumnsComeBackAbsent) {
   EXPECT_FALSE(back->frozen.launcher.has_value());
 }
 
-TEST(RunRepository, UpdateWritesEveryColumn) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
-  insert(*db, {make_run("upd0000001")});
+TEST_P(RunRepositoryTest, UpdateWritesEveryColumn) {
+  insert(db(), {make_run("upd0000001")});
   const core::Run changed = full_run("upd0000001");
   bool updated = false;
-  write(*db, [&](store::Transaction& c) { updated = c.runs().update(changed); });
+  write(db(), [&](store::Transaction& c) { updated = c.runs().update(changed); });
   EXPECT_TRUE(updated);
-  auto back = get(*db, changed.id);
+  auto back = get(db(), changed.id);
   ASSERT_TRUE(back.has_value());
   expect_same_run(*back, changed);
 
   // And back again: optional columns can be cleared.
   const core::Run cleared = make_run("upd0000001");
-  write(*db, [&](store::Transaction& c) { updated = c.runs().update(cleared); });
+  write(db(), [&](store::Transaction& c) { updated = c.runs().update(cleared); });
   EXPECT_TRUE(updated);
-  back = get(*db, cleared.id);
+  back = get(db(), cleared.id);
   ASSERT_TRUE(back.has_value());
   expect_same_run(*back, cleared);
 }
 
-TEST(RunRepository, UpdateOfAMissingRunReturnsFalseAndCreatesNothing) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
-  insert(*db, {make_run("exists0001")});
+TEST_P(RunRepositoryTest, UpdateOfAMissingRunReturnsFalseAndCreatesNothing) {
+  insert(db(), {make_run("exists0001")});
   bool updated = true;
-  write(*db, [&](store::Transaction& c) { updated = c.runs().update(full_run("missing001")); });
+  write(db(), [&](store::Transaction& c) { updated = c.runs().update(full_run("missing001")); });
   EXPECT_FALSE(updated);
-  EXPECT_FALSE(get(*db, "missing001").has_value());
-  EXPECT_TRUE(get(*db, "exists0001").has_value());
+  EXPECT_FALSE(get(db(), "missing001").has_value());
+  EXPECT_TRUE(get(db(), "exists0001").has_value());
 }
 
-TEST(RunRepository, GetOfAMissingRunIsEmpty) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
-  EXPECT_FALSE(get(*db, "nothing").has_value());
+TEST_P(RunRepositoryTest, GetOfAMissingRunIsEmpty) {
+  EXPECT_FALSE(get(db(), "nothing").has_value());
 }
 
-TEST(RunRepository, InsertingADuplicateIdFailsAndKeepsTheOriginal) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
+TEST_P(RunRepositoryTest, InsertingADuplicateIdFailsAndKeepsTheOriginal) {
   core::Run original = make_run("dup0000001");
   original.status_reason = "original";
-  insert(*db, {original});
+  insert(db(), {original});
   core::Run copy = make_run("dup0000001");
   copy.status_reason = "copy";
-  EXPECT_THROW(insert(*db, {copy}), std::runtime_error);
-  EXPECT_EQ(get(*db, "dup0000001")->status_reason, "original");
+  EXPECT_THROW(insert(db(), {copy}), std::runtime_error);
+  EXPECT_EQ(get(db(), "dup0000001")->status_reason, "original");
 }
 
-TEST(RunRepository, RemoveDeletesOnlyThatRun) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
-  insert(*db, {make_run("gone000001"), make_run("stay000001")});
+TEST_P(RunRepositoryTest, RemoveDeletesOnlyThatRun) {
+  insert(db(), {make_run("gone000001"), make_run("stay000001")});
   bool removed = false, removed_again = true;
-  write(*db, [&](store::Transaction& c) {
+  write(db(), [&](store::Transaction& c) {
     removed = c.runs().remove("gone000001");
     removed_again = c.runs().remove("gone000001");
   });
   EXPECT_TRUE(removed);
   EXPECT_FALSE(removed_again);
-  EXPECT_FALSE(get(*db, "gone000001").has_value());
-  EXPECT_TRUE(get(*db, "stay000001").has_value());
+  EXPECT_FALSE(get(db(), "gone000001").has_value());
+  EXPECT_TRUE(get(db(), "stay000001").has_value());
 }
 
-class RunListing : public ::testing::Test {
+class RunListing : public testing::StoreTest {
  protected:
   void SetUp() override {
-    db_ = open_database(dir_.path() / "agentry.db");
+    StoreTest::SetUp();
+    if (IsSkipped()) return;
     auto add = [&](const std::string& id, const std::string& created, const std::string& cwd,
                    const std::string& repo, const std::string& group, bool archived) {
       core::Run r = make_run(id, created);
@@ -237,7 +238,7 @@ class RunListing : public ::testing::Test {
     add("r3", "2024-01-01T00:00:03.000Z", "/a", "/other", "g2", false);
     add("r4", "2024-01-01T00:00:04.000Z", "/a", "/repo", "g1", true);
     add("r5", "2024-01-01T00:00:05.000Z", "/a/deeper", "", "g3", false);
-    insert(*db_, runs_);
+    insert(db(), runs_);
   }
 
   std::vector<std::string> list(core::RunQuery::Scope scope, std::string value, bool include_archived) {
@@ -245,96 +246,88 @@ class RunListing : public ::testing::Test {
     q.scope = scope;
     q.value = std::move(value);
     q.include_archived = include_archived;
-    return ids_of(read(*db_, [&](store::Transaction& c) { return c.runs().list(q); }));
+    return ids_of(read(db(), [&](store::Transaction& c) { return c.runs().list(q); }));
   }
 
   using V = std::vector<std::string>;
-  TempDir dir_;
-  std::unique_ptr<SqliteStore> db_;
   std::vector<core::Run> runs_;
 };
 
-TEST_F(RunListing, GlobalScopeListsEveryRunNewestFirst) {
+AGENTRY_STORE_TEST_ON_EVERY_ENGINE(RunListing);
+
+TEST_P(RunListing, GlobalScopeListsEveryRunNewestFirst) {
   EXPECT_EQ(list(core::RunQuery::Scope::global, "", false), (V{"r5", "r3", "r2", "r1"}));
   EXPECT_EQ(list(core::RunQuery::Scope::global, "", true), (V{"r5", "r4", "r3", "r2", "r1"}));
 }
 
-TEST_F(RunListing, CwdScopeMatchesTheDirectoryExactly) {
+TEST_P(RunListing, CwdScopeMatchesTheDirectoryExactly) {
   EXPECT_EQ(list(core::RunQuery::Scope::cwd, "/a", false), (V{"r3", "r1"}));
   EXPECT_EQ(list(core::RunQuery::Scope::cwd, "/a", true), (V{"r4", "r3", "r1"}));
   EXPECT_EQ(list(core::RunQuery::Scope::cwd, "/nowhere", true), V{});
 }
 
-TEST_F(RunListing, RepoScopeMatchesTheRepositoryRoot) {
+TEST_P(RunListing, RepoScopeMatchesTheRepositoryRoot) {
   EXPECT_EQ(list(core::RunQuery::Scope::repo, "/repo", false), (V{"r2", "r1"}));
   EXPECT_EQ(list(core::RunQuery::Scope::repo, "/repo", true), (V{"r4", "r2", "r1"}));
   EXPECT_EQ(list(core::RunQuery::Scope::repo, "/other", false), (V{"r3"}));
 }
 
-TEST_F(RunListing, GroupScopeMatchesTheRunGroup) {
+TEST_P(RunListing, GroupScopeMatchesTheRunGroup) {
   EXPECT_EQ(list(core::RunQuery::Scope::group, "g1", false), (V{"r2", "r1"}));
   EXPECT_EQ(list(core::RunQuery::Scope::group, "g1", true), (V{"r4", "r2", "r1"}));
   EXPECT_EQ(list(core::RunQuery::Scope::group, "g3", false), (V{"r5"}));
   EXPECT_EQ(list(core::RunQuery::Scope::group, "g9", true), V{});
 }
 
-TEST_F(RunListing, ASinglePageHasNoNextCursor) {
+TEST_P(RunListing, ASinglePageHasNoNextCursor) {
   core::RunQuery q;
   q.include_archived = true;
   q.limit = 5;
-  auto page = read(*db_, [&](store::Transaction& c) { return c.runs().list(q); });
+  auto page = read(db(), [&](store::Transaction& c) { return c.runs().list(q); });
   EXPECT_EQ(page.runs.size(), 5u);
   EXPECT_FALSE(page.next_cursor.has_value());
 }
 
-TEST(RunRepositoryList, OrdersByCreatedAtDescendingThenIdDescending) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
+TEST_P(RunRepositoryListTest, OrdersByCreatedAtDescendingThenIdDescending) {
   const std::vector<core::Run> runs{
       make_run("b", "2024-01-02T00:00:00.000Z"), make_run("a", "2024-01-02T00:00:00.000Z"),
       make_run("z", "2024-01-01T00:00:00.000Z"), make_run("c", "2024-01-02T00:00:00.000Z"),
       make_run("y", "2024-01-03T00:00:00.000Z")};
-  insert(*db, runs);
-  auto page = read(*db, [](store::Transaction& c) { return c.runs().list(core::RunQuery{}); });
+  insert(db(), runs);
+  auto page = read(db(), [](store::Transaction& c) { return c.runs().list(core::RunQuery{}); });
   EXPECT_EQ(ids_of(page), (std::vector<std::string>{"y", "c", "b", "a", "z"}));
 }
 
-TEST(RunRepositoryList, KeysetPagingServesEveryRunExactlyOnce) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
+TEST_P(RunRepositoryListTest, KeysetPagingServesEveryRunExactlyOnce) {
   std::vector<core::Run> runs;
   for (int i = 0; i < 250; ++i)
     runs.push_back(make_run("run" + std::to_string(1000 + i), core::format_iso8601(1'700'000'000'000 + i * 1000)));
   std::shuffle(runs.begin(), runs.end(), std::mt19937{7});
-  insert(*db, runs);
+  insert(db(), runs);
 
   core::RunQuery q;
   q.limit = 100;
   std::vector<std::size_t> sizes;
-  const auto ids = page_through(*db, q, sizes);
+  const auto ids = page_through(db(), q, sizes);
   EXPECT_EQ(sizes, (std::vector<std::size_t>{100, 100, 50}));
   EXPECT_EQ(ids, expected_order(runs));
   EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), 250u);
 }
 
-TEST(RunRepositoryList, AnExactlyFullLastPageHasNoNextCursor) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
+TEST_P(RunRepositoryListTest, AnExactlyFullLastPageHasNoNextCursor) {
   std::vector<core::Run> runs;
   for (int i = 0; i < 200; ++i)
     runs.push_back(make_run("run" + std::to_string(1000 + i), core::format_iso8601(1'700'000'000'000 + i)));
-  insert(*db, runs);
+  insert(db(), runs);
   core::RunQuery q;
   q.limit = 100;
   std::vector<std::size_t> sizes;
-  const auto ids = page_through(*db, q, sizes);
+  const auto ids = page_through(db(), q, sizes);
   EXPECT_EQ(sizes, (std::vector<std::size_t>{100, 100}));
   EXPECT_EQ(ids, expected_order(runs));
 }
 
-TEST(RunRepositoryList, RunsCreatedInTheSameMillisecondArePagedByIdWithoutLossOrRepeat) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
+TEST_P(RunRepositoryListTest, RunsCreatedInTheSameMillisecondArePagedByIdWithoutLossOrRepeat) {
   std::vector<core::Run> runs;
   // 37 runs share one timestamp; a few are older and newer; limit 10 puts page
   // boundaries in the middle of the tie.
@@ -342,21 +335,19 @@ TEST(RunRepositoryList, RunsCreatedInTheSameMillisecondArePagedByIdWithoutLossOr
   for (int i = 0; i < 4; ++i) runs.push_back(make_run("old" + std::to_string(i), "2024-05-05T05:05:05.554Z"));
   for (int i = 0; i < 4; ++i) runs.push_back(make_run("new" + std::to_string(i), "2024-05-05T05:05:05.556Z"));
   std::shuffle(runs.begin(), runs.end(), std::mt19937{11});
-  insert(*db, runs);
+  insert(db(), runs);
 
   for (std::size_t limit : {1u, 3u, 10u, 37u, 44u}) {
     core::RunQuery q;
     q.limit = limit;
     std::vector<std::size_t> sizes;
-    const auto ids = page_through(*db, q, sizes);
+    const auto ids = page_through(db(), q, sizes);
     EXPECT_EQ(ids, expected_order(runs)) << "limit " << limit;
     EXPECT_EQ(sizes.size(), (runs.size() + limit - 1) / limit) << "limit " << limit;
   }
 }
 
-TEST(RunRepositoryList, PagingWithinAScopeSkipsArchivedRuns) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
+TEST_P(RunRepositoryListTest, PagingWithinAScopeSkipsArchivedRuns) {
   std::vector<core::Run> runs, expected;
   for (int i = 0; i < 60; ++i) {
     core::Run r = make_run("s" + std::to_string(100 + i), core::format_iso8601(1'700'000'000'000 + (i / 3) * 10));
@@ -365,31 +356,45 @@ TEST(RunRepositoryList, PagingWithinAScopeSkipsArchivedRuns) {
     if (r.cwd == "/even" && !r.archived) expected.push_back(r);
     runs.push_back(r);
   }
-  insert(*db, runs);
+  insert(db(), runs);
   core::RunQuery q;
   q.scope = core::RunQuery::Scope::cwd;
   q.value = "/even";
   q.limit = 7;
   std::vector<std::size_t> sizes;
-  EXPECT_EQ(page_through(*db, q, sizes), expected_order(expected));
+  EXPECT_EQ(page_through(db(), q, sizes), expected_order(expected));
 }
 
-TEST(RunRepositoryList, RunsCreatedWhilePagingDoNotShiftLaterPages) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
+TEST_P(RunRepositoryListTest, RunsCreatedWhilePagingDoNotShiftLaterPages) {
   std::vector<core::Run> runs;
   for (int i = 0; i < 30; ++i)
     runs.push_back(make_run("k" + std::to_string(100 + i), core::format_iso8601(1'700'000'000'000 + i)));
-  insert(*db, runs);
+  insert(db(), runs);
   core::RunQuery q;
   q.limit = 10;
-  auto first = read(*db, [&](store::Transaction& c) { return c.runs().list(q); });
+  auto first = read(db(), [&](store::Transaction& c) { return c.runs().list(q); });
   ASSERT_TRUE(first.next_cursor.has_value());
-  insert(*db, {make_run("newest", core::format_iso8601(1'800'000'000'000))});
+  insert(db(), {make_run("newest", core::format_iso8601(1'800'000'000'000))});
   q.after = first.next_cursor;
-  auto second = read(*db, [&](store::Transaction& c) { return c.runs().list(q); });
+  auto second = read(db(), [&](store::Transaction& c) { return c.runs().list(q); });
   const auto order = expected_order(runs);
   EXPECT_EQ(ids_of(second), std::vector<std::string>(order.begin() + 10, order.begin() + 20));
+}
+
+TEST_P(RunRepositoryListTest, IdsThatDifferOnlyInCaseArePagedInByteOrder) {
+  // SQLite compares text as bytes, and PostgreSQL must too (COLLATE "C") whatever the
+  // database's locale, or a page boundary between such ids would skip or repeat runs.
+  std::vector<core::Run> runs;
+  for (const char* id : {"abc", "ABC", "Abc", "aBc", "abC", "ab_c", "ab-c", "\xC3\xA9" "bc", "zbc"})
+    runs.push_back(make_run(id, "2024-05-05T05:05:05.555Z"));
+  runs.push_back(make_run("older", "2024-05-05T05:05:05.554Z"));
+  insert(db(), runs);
+  for (std::size_t limit : {1u, 2u, 4u}) {
+    core::RunQuery q;
+    q.limit = limit;
+    std::vector<std::size_t> sizes;
+    EXPECT_EQ(page_through(db(), q, sizes), expected_order(runs)) << "limit " << limit;
+  }
 }
 
 TEST(RunRepositoryList, PageCursorValidation) {
@@ -402,38 +407,128 @@ TEST(RunRepositoryList, PageCursorValidation) {
   EXPECT_FALSE(core::is_valid_run_page_cursor("|"));
 }
 
-TEST(RunRepository, IdsWithStatus) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
+TEST_P(RunRepositoryTest, IdsWithStatus) {
   std::vector<core::Run> runs;
   for (int i = 0; i < 5; ++i) {
     core::Run r = make_run("st" + std::to_string(i));
     r.status = i < 3 ? core::RunStatus::running : core::RunStatus::success;
     runs.push_back(r);
   }
-  insert(*db, runs);
-  auto running = read(*db, [](store::Transaction& c) { return c.runs().ids_with_status(core::RunStatus::running); });
+  insert(db(), runs);
+  auto running = read(db(), [](store::Transaction& c) { return c.runs().ids_with_status(core::RunStatus::running); });
   std::sort(running.begin(), running.end());
   EXPECT_EQ(running, (std::vector<std::string>{"st0", "st1", "st2"}));
-  auto success = read(*db, [](store::Transaction& c) { return c.runs().ids_with_status(core::RunStatus::success); });
+  auto success = read(db(), [](store::Transaction& c) { return c.runs().ids_with_status(core::RunStatus::success); });
   std::sort(success.begin(), success.end());
   EXPECT_EQ(success, (std::vector<std::string>{"st3", "st4"}));
-  EXPECT_TRUE(read(*db, [](store::Transaction& c) { return c.runs().ids_with_status(core::RunStatus::error); })
+  EXPECT_TRUE(read(db(), [](store::Transaction& c) { return c.runs().ids_with_status(core::RunStatus::error); })
                   .empty());
 }
 
-TEST(RunRepository, InitialSnapshotIsStoredPerRun) {
-  TempDir dir;
-  auto db = open_database(dir.path() / "agentry.db");
-  insert(*db, {make_run("snap000001"), make_run("none000001")});
-  write(*db, [](store::Transaction& c) { c.runs().set_initial_snapshot("snap000001", R"({"tasks":[]})"); });
-  EXPECT_EQ(read(*db, [](store::Transaction& c) { return c.runs().initial_snapshot("snap000001"); }),
+TEST_P(RunRepositoryTest, InitialSnapshotIsStoredPerRun) {
+  insert(db(), {make_run("snap000001"), make_run("none000001")});
+  write(db(), [](store::Transaction& c) { c.runs().set_initial_snapshot("snap000001", R"({"tasks":[]})"); });
+  EXPECT_EQ(read(db(), [](store::Transaction& c) { return c.runs().initial_snapshot("snap000001"); }),
             std::optional<std::string>(R"({"tasks":[]})"));
-  EXPECT_FALSE(read(*db, [](store::Transaction& c) { return c.runs().initial_snapshot("none000001"); }).has_value());
-  EXPECT_FALSE(read(*db, [](store::Transaction& c) { return c.runs().initial_snapshot("missing"); }).has_value());
+  EXPECT_FALSE(read(db(), [](store::Transaction& c) { return c.runs().initial_snapshot("none000001"); }).has_value());
+  EXPECT_FALSE(read(db(), [](store::Transaction& c) { return c.runs().initial_snapshot("missing"); }).has_value());
   // Updating the run's other columns keeps its snapshot.
-  write(*db, [](store::Transaction& c) { c.runs().update(full_run("snap000001")); });
-  EXPECT_TRUE(read(*db, [](store::Transaction& c) { return c.runs().initial_snapshot("snap000001"); }).has_value());
+  write(db(), [](store::Transaction& c) { c.runs().update(full_run("snap000001")); });
+  EXPECT_TRUE(read(db(), [](store::Transaction& c) { return c.runs().initial_snapshot("snap000001"); }).has_value());
+}
+
+TEST_P(RunRepositoryTest, AnUnreadableFrozenRowIsShownDamagedAndKeptAsItWas) {
+  insert(db(), {full_run("bad0000001"), make_run("good000001")});
+  write(db(), [](store::Transaction& c) {
+    query_int(c, "UPDATE runs SET frozen_json = '{\"agentName\": oops' WHERE id = 'bad0000001' RETURNING 1");
+  });
+  auto bad = get(db(), "bad0000001");
+  ASSERT_TRUE(bad.has_value() && bad->damaged.has_value());
+  EXPECT_EQ(bad->damaged_frozen_json, "{\"agentName\": oops");
+  // What the indexed columns know is still shown, and the listing still serves every run.
+  EXPECT_EQ(std::tie(bad->frozen.agent_name, bad->frozen.assignment_name, bad->frozen.backend),
+            std::make_tuple("coder", "implement-feature", "claude"));
+  core::RunQuery q;
+  q.include_archived = true;
+  EXPECT_EQ(read(db(), [&](store::Transaction& c) { return c.runs().list(q); }).runs.size(), 2u);
+  // Writing the run back keeps the text it had rather than storing empty inputs.
+  bad->status_reason = "seen";
+  write(db(), [&](store::Transaction& c) { c.runs().update(*bad); });
+  EXPECT_EQ(get(db(), "bad0000001")->damaged_frozen_json, bad->damaged_frozen_json);
+}
+
+TEST_P(RunRepositoryTest, FrozenInputsThatCouldNotBeReadBackAreRefused) {
+  core::Run latin1 = make_run("utf8000001");
+  latin1.frozen.vars = {{"feature", "caf\xE9"}};
+  EXPECT_THROW(insert(db(), {latin1}), std::runtime_error);
+  EXPECT_FALSE(get(db(), latin1.id).has_value());
+  insert(db(), {make_run("next000001")});
+  EXPECT_TRUE(get(db(), "next000001").has_value());
+}
+
+TEST_P(RunRepositoryTest, DiffstatIsSetAndClearedApartFromUpdate) {
+  insert(db(), {make_run("diff000001")});
+  auto set = [&](std::optional<core::DiffStat> stat, const char* id = "diff000001") {
+    bool found = false;
+    write(db(), [&](store::Transaction& c) { found = c.runs().set_diffstat(id, stat); });
+    return found;
+  };
+  EXPECT_TRUE(set(core::DiffStat{3, 40, 5, "2024-03-03T03:03:03.003Z"}));
+  EXPECT_FALSE(set(core::DiffStat{}, "nothing"));
+  auto back = get(db(), "diff000001");
+  ASSERT_TRUE(back->diffstat.has_value());
+  EXPECT_EQ(std::tie(back->diffstat->files, back->diffstat->additions, back->diffstat->deletions,
+                     back->diffstat->updated_at, back->revision),
+            std::make_tuple(3, 40, 5, "2024-03-03T03:03:03.003Z", 1));
+  write(db(), [&](store::Transaction& c) { c.runs().update(make_run("diff000001")); });
+  EXPECT_TRUE(get(db(), "diff000001")->diffstat.has_value());  // update() leaves it alone
+  set(std::nullopt);
+  EXPECT_FALSE(get(db(), "diff000001")->diffstat.has_value());
+  write(db(), [](store::Transaction& c) {
+    query_int(c, "UPDATE runs SET diffstat_json = '{nope' WHERE id = 'diff000001' RETURNING 1");
+  });
+  EXPECT_FALSE(get(db(), "diff000001")->diffstat.has_value());  // unreadable: shown as none
+}
+
+TEST_P(RunRepositoryTest, ChildrenAndRecentlyUpdatedRuns) {
+  std::vector<core::Run> runs{make_run("p")};
+  const std::pair<const char*, core::RunStatus> children[] = {{"c1", core::RunStatus::running},
+                                                              {"c2", core::RunStatus::success},
+                                                              {"c3", core::RunStatus::ready},
+                                                              {"c4", core::RunStatus::initialized}};
+  for (auto [id, status] : children) {
+    runs.push_back(make_run(id, std::string("2024-01-01T00:00:0") + id[1] + ".000Z"));
+    runs.back().status = status;
+    runs.back().parent_run_id = "p";
+    runs.back().archived = runs.back().id == "c3";
+  }
+  insert(db(), runs);
+  EXPECT_EQ(read(db(), [](store::Transaction& c) { return c.runs().count_live_children("p"); }), 2);
+  EXPECT_EQ(read(db(), [](store::Transaction& c) { return c.runs().child_statuses("p"); }),
+            (std::vector<std::pair<std::string, std::string>>{
+                {"c1", "running"}, {"c2", "success"}, {"c3", "ready"}, {"c4", "initialized"}}));
+  EXPECT_TRUE(read(db(), [](store::Transaction& c) { return c.runs().child_statuses("c1"); }).empty());
+  auto recent =
+      read(db(), [](store::Transaction& c) { return c.runs().ids_updated_since("2024-01-01T00:00:03.000Z"); });
+  std::sort(recent.begin(), recent.end());
+  EXPECT_EQ(recent, (std::vector<std::string>{"c3", "c4"}));
+}
+
+TEST_P(RunRepositoryTest, AnotherConnectionsCommitMovesTheCommitMark) {
+  auto mark = [&] {
+    return *db().write<std::int64_t>([](store::Transaction& c) -> core::Result<std::int64_t> {
+      return c.runs().others_commit_mark();
+    });
+  };
+  const auto before = mark();
+  insert(*open_again(db(), engine()), {make_run("foreign001")});
+  EXPECT_NE(mark(), before);
+  // SQLite's data_version ignores our own commits; PostgreSQL's mark does not, so there
+  // the foreign-change poll also scans after our writes (RunRepository::others_commit_mark).
+  const auto settled = mark();
+  insert(db(), {make_run("own0000001")});
+  if (engine() == testing::Engine::sqlite) EXPECT_EQ(mark(), settled);
+  else EXPECT_NE(mark(), settled);
 }
 
 }  // namespace

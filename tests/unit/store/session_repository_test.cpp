@@ -12,9 +12,8 @@ namespace agentry::sqlite_store {
 namespace {
 
 using testing::make_run;
-using testing::open_database;
+using testing::query_int;
 using testing::read;
-using testing::TempDir;
 using testing::write;
 
 core::Session make_session(const std::string& run_id, int index, std::string status = "running") {
@@ -37,35 +36,35 @@ core::Attempt make_attempt(const std::string& run_id, int number, int session_in
   return a;
 }
 
-class SessionRepositoryTest : public ::testing::Test {
+class SessionRepositoryTest : public testing::StoreTest {
  protected:
   void SetUp() override {
-    db_ = open_database(dir_.path() / "agentry.db");
-    write(*db_, [](store::Transaction& c) {
+    StoreTest::SetUp();
+    if (IsSkipped()) return;
+    write(db(), [](store::Transaction& c) {
       for (const char* id : {"runA", "runB", "runC"}) c.runs().insert(make_run(id));
     });
   }
 
   std::vector<core::Session> list(const std::string& run_id) {
-    return read(*db_, [&](store::Transaction& c) { return c.sessions().list(run_id); });
+    return read(db(), [&](store::Transaction& c) { return c.sessions().list(run_id); });
   }
   std::vector<core::Attempt> attempts(const std::string& run_id) {
-    return read(*db_, [&](store::Transaction& c) { return c.sessions().list_attempts(run_id); });
+    return read(db(), [&](store::Transaction& c) { return c.sessions().list_attempts(run_id); });
   }
   void set_session_count(const std::string& run_id, int count) {
-    write(*db_, [&](store::Transaction& c) {
+    write(db(), [&](store::Transaction& c) {
       auto run = c.runs().get(run_id);
       run->session_count = count;
       c.runs().update(*run);
     });
   }
-
-  TempDir dir_;
-  std::unique_ptr<SqliteStore> db_;
 };
 
-TEST_F(SessionRepositoryTest, InsertGetAndListInIndexOrder) {
-  write(*db_, [](store::Transaction& c) {
+AGENTRY_STORE_TEST_ON_EVERY_ENGINE(SessionRepositoryTest);
+
+TEST_P(SessionRepositoryTest, InsertGetAndListInIndexOrder) {
+  write(db(), [](store::Transaction& c) {
     c.sessions().insert(make_session("runA", 1, "success"));
     c.sessions().insert(make_session("runA", 0, "error"));
     c.sessions().insert(make_session("runB", 0));
@@ -80,23 +79,23 @@ TEST_F(SessionRepositoryTest, InsertGetAndListInIndexOrder) {
   EXPECT_FALSE(sessions[1].ended_at.has_value());
   EXPECT_FALSE(sessions[1].backend_session_id.has_value());
 
-  auto one = read(*db_, [](store::Transaction& c) { return c.sessions().get("runB", 0); });
+  auto one = read(db(), [](store::Transaction& c) { return c.sessions().get("runB", 0); });
   ASSERT_TRUE(one.has_value());
   EXPECT_EQ(one->run_id, "runB");
   EXPECT_EQ(one->started_at, "2024-01-01T00:00:00.000Z");
-  EXPECT_FALSE(read(*db_, [](store::Transaction& c) { return c.sessions().get("runB", 1); }).has_value());
+  EXPECT_FALSE(read(db(), [](store::Transaction& c) { return c.sessions().get("runB", 1); }).has_value());
   EXPECT_TRUE(list("runC").empty());
 }
 
-TEST_F(SessionRepositoryTest, UpdateEndsASession) {
-  write(*db_, [](store::Transaction& c) { c.sessions().insert(make_session("runA", 0)); });
+TEST_P(SessionRepositoryTest, UpdateEndsASession) {
+  write(db(), [](store::Transaction& c) { c.sessions().insert(make_session("runA", 0)); });
   core::Session ended = make_session("runA", 0, "success");
   ended.ended_at = "2024-01-01T01:00:00.000Z";
   ended.backend_session_id = "backend-xyz";
   ended.end_reason = "all tasks completed";
   ended.ended_by = "agent";
-  write(*db_, [&](store::Transaction& c) { c.sessions().update(ended); });
-  auto back = read(*db_, [](store::Transaction& c) { return c.sessions().get("runA", 0); });
+  write(db(), [&](store::Transaction& c) { c.sessions().update(ended); });
+  auto back = read(db(), [](store::Transaction& c) { return c.sessions().get("runA", 0); });
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->status, "success");
   EXPECT_EQ(back->ended_at, ended.ended_at);
@@ -106,8 +105,8 @@ TEST_F(SessionRepositoryTest, UpdateEndsASession) {
   EXPECT_EQ(back->prompt, "prompt 0");
 }
 
-TEST_F(SessionRepositoryTest, AttemptsInsertUpdateAndListInNumberOrder) {
-  write(*db_, [](store::Transaction& c) {
+TEST_P(SessionRepositoryTest, AttemptsInsertUpdateAndListInNumberOrder) {
+  write(db(), [](store::Transaction& c) {
     c.sessions().insert(make_session("runA", 0));
     c.sessions().insert_attempt(make_attempt("runA", 2, 0, 1));
     c.sessions().insert_attempt(make_attempt("runA", 1, 0, 0));
@@ -116,7 +115,7 @@ TEST_F(SessionRepositoryTest, AttemptsInsertUpdateAndListInNumberOrder) {
   core::Attempt finished = make_attempt("runA", 1, 0, 0);
   finished.ended_at = "2024-01-01T00:10:00.000Z";
   finished.outcome = "rate_limited";
-  write(*db_, [&](store::Transaction& c) { c.sessions().update_attempt(finished); });
+  write(db(), [&](store::Transaction& c) { c.sessions().update_attempt(finished); });
 
   const auto a = attempts("runA");
   ASSERT_EQ(a.size(), 2u);
@@ -130,15 +129,15 @@ TEST_F(SessionRepositoryTest, AttemptsInsertUpdateAndListInNumberOrder) {
   EXPECT_EQ(attempts("runB").size(), 1u);
 }
 
-TEST_F(SessionRepositoryTest, LatestReturnsEachRunsCurrentSession) {
-  write(*db_, [](store::Transaction& c) {
+TEST_P(SessionRepositoryTest, LatestReturnsEachRunsCurrentSession) {
+  write(db(), [](store::Transaction& c) {
     for (int i = 0; i < 3; ++i) c.sessions().insert(make_session("runA", i, i < 2 ? "error" : "running"));
     c.sessions().insert(make_session("runB", 0, "success"));
   });
   set_session_count("runA", 3);
   set_session_count("runB", 1);
 
-  auto latest = read(*db_, [](store::Transaction& c) { return c.sessions().latest({"runA", "runB", "runC"}); });
+  auto latest = read(db(), [](store::Transaction& c) { return c.sessions().latest({"runA", "runB", "runC"}); });
   ASSERT_EQ(latest.size(), 2u);
   ASSERT_TRUE(latest.count("runA"));
   EXPECT_EQ(latest.at("runA").index, 2);
@@ -149,23 +148,63 @@ TEST_F(SessionRepositoryTest, LatestReturnsEachRunsCurrentSession) {
   EXPECT_EQ(latest.at("runB").status, "success");
   EXPECT_FALSE(latest.count("runC"));
 
-  EXPECT_TRUE(read(*db_, [](store::Transaction& c) { return c.sessions().latest({}); }).empty());
-  auto only_b = read(*db_, [](store::Transaction& c) { return c.sessions().latest({"runB"}); });
+  EXPECT_TRUE(read(db(), [](store::Transaction& c) { return c.sessions().latest({}); }).empty());
+  auto only_b = read(db(), [](store::Transaction& c) { return c.sessions().latest({"runB"}); });
   EXPECT_EQ(only_b.size(), 1u);
 }
 
-TEST_F(SessionRepositoryTest, RemoveAllClearsOneRunsSessionsAndAttempts) {
-  write(*db_, [](store::Transaction& c) {
+TEST_P(SessionRepositoryTest, RemoveAllClearsOneRunsSessionsAndAttempts) {
+  write(db(), [](store::Transaction& c) {
     for (const char* run : {"runA", "runB"}) {
       c.sessions().insert(make_session(run, 0));
       c.sessions().insert_attempt(make_attempt(run, 1, 0, 0));
     }
   });
-  write(*db_, [](store::Transaction& c) { c.sessions().remove_all("runA"); });
+  write(db(), [](store::Transaction& c) { c.sessions().remove_all("runA"); });
   EXPECT_TRUE(list("runA").empty());
   EXPECT_TRUE(attempts("runA").empty());
   EXPECT_EQ(list("runB").size(), 1u);
   EXPECT_EQ(attempts("runB").size(), 1u);
+}
+
+TEST_P(SessionRepositoryTest, TheSourceIsKeptAndAnUnreadableOneIsEmpty) {
+  core::Session opened = make_session("runA", 0);
+  opened.source = {{"kind", "child_completed"}, {"childRunId", "runB"}, {"sessions", boost::json::array{0, 1}}};
+  write(db(), [&](store::Transaction& c) {
+    c.sessions().insert(opened);
+    c.sessions().insert(make_session("runB", 0));
+  });
+  EXPECT_EQ(list("runA").at(0).source, opened.source);
+  EXPECT_TRUE(list("runB").at(0).source.empty());
+  write(db(), [](store::Transaction& c) {
+    query_int(c, "UPDATE sessions SET source_json = '{\"kind\":' WHERE run_id = 'runA' RETURNING 1");
+  });
+  EXPECT_TRUE(list("runA").at(0).source.empty());
+}
+
+TEST_P(SessionRepositoryTest, LatestLeavesThePromptOut) {
+  core::Session s = make_session("runA", 0);
+  s.source = {{"kind", "queued_messages"}};
+  write(db(), [&](store::Transaction& c) { c.sessions().insert(s); });
+  set_session_count("runA", 1);
+  auto latest = read(db(), [](store::Transaction& c) { return c.sessions().latest({"runA"}); });
+  ASSERT_TRUE(latest.count("runA"));
+  EXPECT_EQ(latest.at("runA").prompt, "");
+  EXPECT_EQ(latest.at("runA").source, s.source);
+  EXPECT_EQ(latest.at("runA").started_at, s.started_at);
+}
+
+TEST_P(SessionRepositoryTest, ADuplicateSessionOrAttemptFailsAndKeepsTheFirst) {
+  write(db(), [](store::Transaction& c) {
+    c.sessions().insert(make_session("runA", 0, "first"));
+    c.sessions().insert_attempt(make_attempt("runA", 1, 0, 0));
+  });
+  EXPECT_THROW(write(db(), [](store::Transaction& c) { c.sessions().insert(make_session("runA", 0, "second")); }),
+               std::runtime_error);
+  EXPECT_THROW(write(db(), [](store::Transaction& c) { c.sessions().insert_attempt(make_attempt("runA", 1, 0, 5)); }),
+               std::runtime_error);
+  EXPECT_EQ(list("runA").at(0).status, "first");
+  EXPECT_EQ(attempts("runA").at(0).index_in_session, 0);
 }
 
 }  // namespace

@@ -1,5 +1,9 @@
 #include "store_test_support.hpp"
 
+#include "pg_store/pg_store.hpp"
+#include "pg_store/pg_transaction.hpp"
+#include "support/postgres_cluster.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <system_error>
@@ -62,6 +66,41 @@ std::int64_t query_int(Connection& c, const std::string& sql) {
 
 Connection& connection_of(store::Transaction& t) { return static_cast<SqliteTransaction&>(t).connection(); }
 
-std::int64_t query_int(store::Transaction& t, const std::string& sql) { return query_int(connection_of(t), sql); }
+std::int64_t query_int(store::Transaction& t, const std::string& sql) {
+  if (auto* pg = dynamic_cast<pg_store::PgTransaction*>(&t)) return pg->connection().query(sql).row(0)[0].int64();
+  return query_int(connection_of(t), sql);
+}
+
+std::string engine_name(const ::testing::TestParamInfo<Engine>& info) {
+  return info.param == Engine::sqlite ? "sqlite" : "postgresql";
+}
+
+void StoreTest::SetUp() {
+  if (engine() == Engine::postgresql) {
+    auto* cluster = test::PostgresCluster::shared();
+    if (cluster == nullptr) GTEST_SKIP() << *test::PostgresCluster::missing_reason();
+    database_uri_ = cluster->create_database();
+  } else {
+    dir_.emplace();
+  }
+  db_ = open();
+}
+
+void StoreTest::TearDown() {
+  db_.reset();
+  if (!database_uri_.empty()) test::PostgresCluster::shared()->drop_database(database_uri_);
+}
+
+void StoreTest::reopen() {
+  db_.reset();
+  db_ = open();
+}
+
+std::unique_ptr<store::Store> StoreTest::open() {
+  if (engine() == Engine::sqlite) return open_database(dir_->path() / "agentry.db");
+  auto db = pg_store::PgStore::open(database_uri_);
+  if (!db.ok()) throw std::runtime_error("cannot open test database: " + db.error().message);
+  return std::move(db).value();
+}
 
 }  // namespace agentry::sqlite_store::testing

@@ -14,28 +14,27 @@ namespace {
 using core::TaskStatus;
 using testing::make_run;
 using testing::make_task;
-using testing::open_database;
 using testing::read;
-using testing::TempDir;
 using testing::write;
 
-class TaskRepositoryTest : public ::testing::Test {
+class TaskRepositoryTest : public testing::StoreTest {
  protected:
   void SetUp() override {
-    db_ = open_database(dir_.path() / "agentry.db");
-    write(*db_, [](store::Transaction& c) {
+    StoreTest::SetUp();
+    if (IsSkipped()) return;
+    write(db(), [](store::Transaction& c) {
       for (const char* id : {"runA", "runB", "runC"}) c.runs().insert(make_run(id));
     });
   }
 
   void insert(const std::vector<core::Task>& tasks) {
-    write(*db_, [&](store::Transaction& c) {
+    write(db(), [&](store::Transaction& c) {
       for (const auto& t : tasks) c.tasks().insert(t);
     });
   }
 
   std::vector<core::Task> list(const std::string& run_id) {
-    return read(*db_, [&](store::Transaction& c) { return c.tasks().list(run_id); });
+    return read(db(), [&](store::Transaction& c) { return c.tasks().list(run_id); });
   }
 
   static std::vector<std::string> ids_of(const std::vector<core::Task>& tasks) {
@@ -45,22 +44,22 @@ class TaskRepositoryTest : public ::testing::Test {
   }
 
   int next_position(const std::string& run_id) {
-    return read(*db_, [&](store::Transaction& c) { return c.tasks().next_position(run_id); });
+    return read(db(), [&](store::Transaction& c) { return c.tasks().next_position(run_id); });
   }
 
   using V = std::vector<std::string>;
-  TempDir dir_;
-  std::unique_ptr<SqliteStore> db_;
 };
 
-TEST_F(TaskRepositoryTest, InsertThenGetReturnsEveryField) {
+AGENTRY_STORE_TEST_ON_EVERY_ENGINE(TaskRepositoryTest);
+
+TEST_P(TaskRepositoryTest, InsertThenGetReturnsEveryField) {
   core::Task t = make_task("runA", "design", 4, TaskStatus::in_progress);
   t.notes = "started\nhalf done";
   t.source = "definition:review";
   t.created_at = "2024-02-02T02:02:02.002Z";
   t.updated_at = "2024-02-02T03:03:03.003Z";
   insert({t});
-  auto back = read(*db_, [](store::Transaction& c) { return c.tasks().get("runA", "design"); });
+  auto back = read(db(), [](store::Transaction& c) { return c.tasks().get("runA", "design"); });
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->run_id, "runA");
   EXPECT_EQ(back->id, "design");
@@ -72,10 +71,10 @@ TEST_F(TaskRepositoryTest, InsertThenGetReturnsEveryField) {
   EXPECT_EQ(back->position, 4);
   EXPECT_EQ(back->created_at, t.created_at);
   EXPECT_EQ(back->updated_at, t.updated_at);
-  EXPECT_FALSE(read(*db_, [](store::Transaction& c) { return c.tasks().get("runB", "design"); }).has_value());
+  EXPECT_FALSE(read(db(), [](store::Transaction& c) { return c.tasks().get("runB", "design"); }).has_value());
 }
 
-TEST_F(TaskRepositoryTest, ListIsInPositionOrderAndPerRun) {
+TEST_P(TaskRepositoryTest, ListIsInPositionOrderAndPerRun) {
   insert({make_task("runA", "third", 2), make_task("runA", "first", 0), make_task("runB", "other", 1),
           make_task("runA", "second", 1)});
   EXPECT_EQ(ids_of(list("runA")), (V{"first", "second", "third"}));
@@ -83,7 +82,7 @@ TEST_F(TaskRepositoryTest, ListIsInPositionOrderAndPerRun) {
   EXPECT_TRUE(list("runC").empty());
 }
 
-TEST_F(TaskRepositoryTest, NextPositionFollowsTheHighestPosition) {
+TEST_P(TaskRepositoryTest, NextPositionFollowsTheHighestPosition) {
   EXPECT_EQ(next_position("runA"), 0);
   insert({make_task("runA", "a", 0)});
   EXPECT_EQ(next_position("runA"), 1);
@@ -92,13 +91,13 @@ TEST_F(TaskRepositoryTest, NextPositionFollowsTheHighestPosition) {
   EXPECT_EQ(next_position("runB"), 0);
 }
 
-TEST_F(TaskRepositoryTest, UpdateChangesTheTaskAndReportsMissingOnes) {
+TEST_P(TaskRepositoryTest, UpdateChangesTheTaskAndReportsMissingOnes) {
   insert({make_task("runA", "a", 0), make_task("runA", "b", 1)});
   core::Task changed = make_task("runA", "a", 3, TaskStatus::completed);
   changed.title = "New title";
   changed.notes = "done";
   bool updated = false, missing = true;
-  write(*db_, [&](store::Transaction& c) {
+  write(db(), [&](store::Transaction& c) {
     updated = c.tasks().update(changed);
     missing = c.tasks().update(make_task("runA", "zzz", 0));
   });
@@ -111,28 +110,28 @@ TEST_F(TaskRepositoryTest, UpdateChangesTheTaskAndReportsMissingOnes) {
   EXPECT_EQ(tasks[1].notes, "done");
 }
 
-TEST_F(TaskRepositoryTest, RemoveAndRemoveAll) {
+TEST_P(TaskRepositoryTest, RemoveAndRemoveAll) {
   insert({make_task("runA", "a", 0), make_task("runA", "b", 1), make_task("runB", "a", 0)});
   bool removed = false, removed_missing = true;
-  write(*db_, [&](store::Transaction& c) {
+  write(db(), [&](store::Transaction& c) {
     removed = c.tasks().remove("runA", "a");
     removed_missing = c.tasks().remove("runA", "a");
   });
   EXPECT_TRUE(removed);
   EXPECT_FALSE(removed_missing);
   EXPECT_EQ(ids_of(list("runA")), (V{"b"}));
-  write(*db_, [](store::Transaction& c) { c.tasks().remove_all("runA"); });
+  write(db(), [](store::Transaction& c) { c.tasks().remove_all("runA"); });
   EXPECT_TRUE(list("runA").empty());
   EXPECT_EQ(ids_of(list("runB")), (V{"a"}));
 }
 
-TEST_F(TaskRepositoryTest, TaskIdsAreUniqueWithinARunOnly) {
+TEST_P(TaskRepositoryTest, TaskIdsAreUniqueWithinARunOnly) {
   insert({make_task("runA", "same", 0), make_task("runB", "same", 0)});
   EXPECT_THROW(insert({make_task("runA", "same", 1)}), std::runtime_error);
   EXPECT_EQ(list("runA").size(), 1u);
 }
 
-TEST_F(TaskRepositoryTest, TalliesForSeveralRunsInOneCall) {
+TEST_P(TaskRepositoryTest, TalliesForSeveralRunsInOneCall) {
   // Inserted out of position order: the active task is the first in-progress one by position.
   insert({make_task("runA", "late-active", 3, TaskStatus::in_progress),
           make_task("runA", "done", 0, TaskStatus::completed),
@@ -142,7 +141,7 @@ TEST_F(TaskRepositoryTest, TalliesForSeveralRunsInOneCall) {
           make_task("runB", "b1", 0, TaskStatus::completed),
           make_task("runB", "b2", 1, TaskStatus::completed)});
 
-  auto tallies = read(*db_, [](store::Transaction& c) {
+  auto tallies = read(db(), [](store::Transaction& c) {
     return c.tasks().tallies({"runA", "runB", "runC", "no-such-run"});
   });
   ASSERT_TRUE(tallies.count("runA"));
@@ -167,15 +166,15 @@ TEST_F(TaskRepositoryTest, TalliesForSeveralRunsInOneCall) {
   EXPECT_EQ(tallies.count("no-such-run") ? tallies.at("no-such-run").total : 0, 0);
 
   // Only the runs asked for.
-  auto only_b = read(*db_, [](store::Transaction& c) { return c.tasks().tallies({"runB"}); });
+  auto only_b = read(db(), [](store::Transaction& c) { return c.tasks().tallies({"runB"}); });
   EXPECT_EQ(only_b.size(), 1u);
-  EXPECT_TRUE(read(*db_, [](store::Transaction& c) { return c.tasks().tallies({}); }).empty());
+  EXPECT_TRUE(read(db(), [](store::Transaction& c) { return c.tasks().tallies({}); }).empty());
 }
 
-TEST_F(TaskRepositoryTest, TalliesAcceptRunIdsThatNeedQuoting) {
-  write(*db_, [](store::Transaction& c) { c.runs().insert(make_run("quo\"te'run")); });
+TEST_P(TaskRepositoryTest, TalliesAcceptRunIdsThatNeedQuoting) {
+  write(db(), [](store::Transaction& c) { c.runs().insert(make_run("quo\"te'run")); });
   insert({make_task("quo\"te'run", "t", 0, TaskStatus::pending)});
-  auto tallies = read(*db_, [](store::Transaction& c) { return c.tasks().tallies({"quo\"te'run"}); });
+  auto tallies = read(db(), [](store::Transaction& c) { return c.tasks().tallies({"quo\"te'run"}); });
   ASSERT_TRUE(tallies.count("quo\"te'run"));
   EXPECT_EQ(tallies.at("quo\"te'run").pending, 1);
 }

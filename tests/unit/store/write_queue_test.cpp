@@ -1,4 +1,5 @@
-#include "sqlite_store/write_queue.hpp"
+#include "sqlite_store/batch_writer.hpp"
+#include "store/write_queue.hpp"
 
 #include "store_test_support.hpp"
 
@@ -16,6 +17,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 using namespace std::chrono_literals;
+using store::WriteJob;
 using testing::open_database;
 using testing::connection_of;
 using testing::query_int;
@@ -299,7 +301,7 @@ TEST(WriteQueue, ExecuteReturnsTheJobsValueOrItsErrorAndRollsBackOnError) {
 TEST(WriteQueue, DestructionDrainsEveryQueuedJob) {
   TempDir dir;
   const auto path = dir.path() / "queue.db";
-  auto queue = std::make_unique<WriteQueue>(Connection::open(path, false));
+  auto queue = std::make_unique<store::WriteQueue>(std::make_unique<BatchWriter>(Connection::open(path, false)));
   ASSERT_TRUE(queue->submit(create_items_table()).get().ok());
   std::vector<std::future<core::Result<void>>> futures;
   {

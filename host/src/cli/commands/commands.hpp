@@ -193,6 +193,20 @@ int approve_command(CommandContext& ctx, const std::string& run_id, const std::s
 /// The effective settings (core/settings.hpp): name, value, where it came from, meaning.
 int config_command(CommandContext& ctx);
 
+// --- commands/store_commands.cpp: store migrate, store copy ---
+
+struct StoreCopyOptions {
+  std::string to;         // --to: the PostgreSQL URI to copy into
+  bool progress = false;  // --progress: show it on stderr even when stderr is not a terminal
+};
+
+/// Applies the schema migrations of the configured store (AGENTRY_STORE / --store, else
+/// the SQLite file of AGENTRY_HOME) and says which version it found and left. No daemon.
+int store_migrate_command(CommandContext& ctx);
+/// Copies the SQLite store of AGENTRY_HOME into the empty PostgreSQL database at `--to`
+/// (store_copy/store_copy.hpp) and prints each table's row counts. No daemon.
+int store_copy_command(CommandContext& ctx, const StoreCopyOptions& options);
+
 // --- commands/trust_commands.cpp: trust ---
 
 struct TrustOptions {
@@ -230,6 +244,8 @@ struct DefinitionOptions {
 };
 
 int backends_command(CommandContext& ctx);
+/// `daemons`: the daemons serving this store, with their state and load.
+int daemons_command(CommandContext& ctx);
 int definitions_command(CommandContext& ctx, const DefinitionOptions& options);
 
 // --- commands/workspace_commands.cpp: files, diff ---

@@ -1,4 +1,5 @@
-// `backends`, `definitions`: what this agentry can run, and the definitions it sees.
+// `backends`, `daemons`, `definitions`: what this agentry can run, who serves its store,
+// and the definitions it sees.
 
 #include "cli/commands/commands.hpp"
 #include "cli/render.hpp"
@@ -37,6 +38,12 @@ int backends_command(CommandContext& ctx) {
   auto result = ctx.call("backends.list", {});
   if (!result) return ctx.report(result.error());
   return ctx.print(*result, [](const json::value& v) { return render_backends(v.as_object()); });
+}
+
+int daemons_command(CommandContext& ctx) {
+  auto result = ctx.call("daemons.list", {});
+  if (!result) return ctx.report(result.error());
+  return ctx.print(*result, [](const json::value& v) { return render_daemons(v.as_object()); });
 }
 
 int definitions_command(CommandContext& ctx, const DefinitionOptions& o) {

@@ -1,0 +1,48 @@
+#pragma once
+// A daemon as the other members of its store know it (engine/membership/,
+// store/daemon_repository.hpp).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentry::core {
+
+struct DaemonMember {
+  std::string id;  ///< the daemon instance id
+  std::string name;
+  std::string host;
+  std::int64_t pid = 0;
+  /// The URL other members and clients reach it at; empty when it serves no API.
+  std::string advertise_url;
+  std::vector<std::string> labels;
+  std::int64_t capacity = 0;  ///< live runs it takes at most; 0: no limit of its own
+  std::int64_t live_runs = 0;
+  std::string version;
+  std::string started_at;
+  /// Read only: the database's clock at the last heartbeat (epoch ms) and how long
+  /// before this read that was.
+  std::int64_t heartbeat_ms = 0;
+  std::int64_t heartbeat_age_ms = 0;
+};
+
+/// Labels as stored: one text, comma-separated (a label never holds a comma:
+/// core/settings.cpp refuses one).
+inline std::string join_labels(const std::vector<std::string>& labels) {
+  std::string out;
+  for (const auto& label : labels) out += (out.empty() ? "" : ",") + label;
+  return out;
+}
+
+inline std::vector<std::string> split_labels(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    out.emplace_back(text.substr(0, comma));
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+  }
+  return out;
+}
+
+}  // namespace agentry::core

@@ -1,0 +1,41 @@
+#pragma once
+// PostgreSQL's side of the store's group commit (store/write_queue.hpp). A batch is one
+// REPEATABLE READ transaction: a job that read a row another member changed meanwhile
+// fails with a serialization failure instead of overwriting it, and the queue runs the
+// batch again on a fresh snapshot. A lost connection is re-established before the next
+// batch, so the daemon recovers when the server returns.
+
+#include "pg_store/pg.hpp"
+#include "pg_store/pg_transaction.hpp"
+#include "store/write_queue.hpp"
+
+namespace agentry::pg_store {
+
+class BatchWriter final : public store::BatchWriter {
+ public:
+  explicit BatchWriter(Connection connection) : connection_(std::move(connection)) {}
+
+  void begin() override;
+  void savepoint() override { connection_.exec("SAVEPOINT job"); }
+  void release() override { connection_.exec("RELEASE SAVEPOINT job"); }
+  void rollback_to_savepoint() override { connection_.exec("ROLLBACK TO SAVEPOINT job"); }
+  void commit() override { connection_.exec("COMMIT"); }
+  void rollback() noexcept override;
+  int max_retries() const override { return 8; }
+
+  store::Transaction& transaction() override { return transaction_; }
+
+  std::size_t after_commit_mark() const override { return connection_.after_commit_mark(); }
+  void drop_after_commit(std::size_t mark) override { connection_.drop_after_commit(mark); }
+  std::vector<std::function<void()>> take_after_commit() override { return connection_.take_after_commit(); }
+
+  void set_timeline_listener(store::TimelineListener listener) override {
+    connection_.set_timeline_listener(std::move(listener));
+  }
+
+ private:
+  Connection connection_;
+  PgTransaction transaction_{connection_};
+};
+
+}  // namespace agentry::pg_store

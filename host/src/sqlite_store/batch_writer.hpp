@@ -1,0 +1,43 @@
+#pragma once
+// SQLite's side of the store's group commit (store/write_queue.hpp): the writer
+// connection, BEGIN IMMEDIATE so the write lock is taken up front, and a savepoint per job.
+
+#include "sqlite_store/sqlite.hpp"
+#include "sqlite_store/sqlite_transaction.hpp"
+#include "store/write_queue.hpp"
+
+namespace agentry::sqlite_store {
+
+class BatchWriter final : public store::BatchWriter {
+ public:
+  explicit BatchWriter(Connection connection) : connection_(std::move(connection)) {}
+
+  void begin() override { connection_.exec("BEGIN IMMEDIATE"); }
+  void savepoint() override { connection_.exec("SAVEPOINT job"); }
+  void release() override { connection_.exec("RELEASE job"); }
+  void rollback_to_savepoint() override { connection_.exec("ROLLBACK TO job"); }
+  void commit() override { connection_.exec("COMMIT"); }
+  void rollback() noexcept override {
+    try {
+      connection_.exec("ROLLBACK");
+    } catch (const StoreError&) {
+      // Nothing to roll back: BEGIN itself failed.
+    }
+  }
+
+  store::Transaction& transaction() override { return transaction_; }
+
+  std::size_t after_commit_mark() const override { return connection_.after_commit_mark(); }
+  void drop_after_commit(std::size_t mark) override { connection_.drop_after_commit(mark); }
+  std::vector<std::function<void()>> take_after_commit() override { return connection_.take_after_commit(); }
+
+  void set_timeline_listener(store::TimelineListener listener) override {
+    connection_.set_timeline_listener(std::move(listener));
+  }
+
+ private:
+  Connection connection_;
+  SqliteTransaction transaction_{connection_};
+};
+
+}  // namespace agentry::sqlite_store

@@ -1,0 +1,56 @@
+#pragma once
+// How a run's stored text becomes values and back, whatever the engine: the frozen
+// inputs (frozen_json), the diffstat (diffstat_json) and the keyset cursor of
+// RunRepository::list. Each engine's SQL reads and writes the columns; what the text
+// in them means, and what an unreadable one shows, is decided once, here.
+
+#include "core/pages.hpp"
+#include "core/run.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentry::store {
+
+/// The frozen fields a runs row also keeps in columns of its own (indexed for lookups):
+/// what a run whose frozen_json cannot be read still shows.
+struct FrozenColumns {
+  std::string agent_name;
+  std::string assignment_name;
+  std::string backend;
+};
+
+/// frozen_json for `run`: its damaged text as it was, if it is damaged. Throws
+/// StoreError when the text could not be read back (Boost.JSON writes string bytes as
+/// they are and an infinite double as `Infinity`), so such a write fails and rolls back.
+std::string encode_frozen(const core::Run& run);
+
+/// Sets run.frozen from frozen_json. One unreadable row must not break every listing:
+/// it marks the run damaged, keeps the text, and fills what `columns` know.
+void decode_frozen(core::Run& run, const std::string& frozen_json, FrozenColumns columns);
+
+/// diffstat_json for `stat`; nullopt (NULL) for none.
+std::optional<std::string> encode_diffstat(const std::optional<core::DiffStat>& stat);
+/// The diffstat of diffstat_json; an absent or unreadable one is none.
+std::optional<core::DiffStat> decode_diffstat(const std::optional<std::string>& diffstat_json);
+
+/// Where a page of RunRepository::list continues: strictly after this key in
+/// (created_at DESC, id DESC) order.
+struct RunPageKey {
+  std::string created_at;
+  std::string id;
+};
+/// The key of a cursor core::is_valid_run_page_cursor accepts.
+RunPageKey decode_run_page_cursor(std::string_view cursor);
+
+/// The rows to ask for: one more than the page holds, which tells whether another page
+/// exists without a COUNT.
+std::int64_t run_page_fetch_limit(const core::RunQuery& query);
+/// The page of `rows` (fetched with run_page_fetch_limit): the extra row dropped, and
+/// next_cursor set when there was one.
+core::RunPage run_page(std::vector<core::Run> rows, const core::RunQuery& query);
+
+}  // namespace agentry::store

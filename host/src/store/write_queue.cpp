@@ -1,0 +1,140 @@
+#include "store/write_queue.hpp"
+
+#include "core/log.hpp"
+
+namespace agentry::store {
+namespace {
+
+bool must_retry(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const StoreError& e) {
+    return e.kind() == StoreError::Kind::retry;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace
+
+WriteQueue::WriteQueue(std::unique_ptr<BatchWriter> writer, std::size_t max_batch)
+    : writer_(std::move(writer)), max_batch_(max_batch), thread_([this] { run(); }) {}
+
+WriteQueue::~WriteQueue() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+std::future<core::Result<void>> WriteQueue::submit(WriteJob job) {
+  Pending pending{std::move(job), {}};
+  auto future = pending.done.get_future();
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) {
+      pending.done.set_value(core::fail(core::ErrorCode::internal, "the store is shutting down"));
+      return future;
+    }
+    pending_.push_back(std::move(pending));
+  }
+  wake_.notify_one();
+  return future;
+}
+
+void WriteQueue::set_timeline_listener(TimelineListener listener) {
+  // Installed on the writer thread, between batches, so no append sees half of it.
+  auto done = submit([&](Transaction&) -> core::Result<void> {
+    writer_->set_timeline_listener(std::move(listener));
+    return core::ok();
+  });
+  (void)done.get();
+}
+
+WriteStats WriteQueue::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void WriteQueue::run() {
+  for (;;) {
+    std::deque<Pending> batch;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
+      // Drain what is queued even when stopping, so no accepted write is dropped.
+      if (pending_.empty()) return;
+      while (!pending_.empty() && batch.size() < max_batch_) {
+        batch.push_back(std::move(pending_.front()));
+        pending_.pop_front();
+      }
+    }
+    write_batch(batch);
+  }
+}
+
+void WriteQueue::try_batch(std::deque<Pending>& batch, std::vector<core::Result<void>>& results) {
+  results.clear();
+  writer_->begin();
+  for (auto& item : batch) {
+    writer_->savepoint();
+    const std::size_t mark = writer_->after_commit_mark();
+    // A job that lost a race to another writer fails the whole transaction (guard_job
+    // lets that escape), and write_batch runs the batch again.
+    core::Result<void> r = guard_job([&]() -> core::Result<void> { return item.job(writer_->transaction()); });
+    if (r.ok()) {
+      writer_->release();
+    } else {
+      writer_->drop_after_commit(mark);
+      writer_->rollback_to_savepoint();
+      writer_->release();
+    }
+    results.push_back(std::move(r));
+  }
+  writer_->commit();
+}
+
+void WriteQueue::write_batch(std::deque<Pending>& batch) {
+  std::vector<core::Result<void>> results;
+  results.reserve(batch.size());
+  for (int attempt = 0;; ++attempt) {
+    std::exception_ptr error;
+    try {
+      try_batch(batch, results);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    if (!error) break;
+    writer_->rollback();
+    writer_->drop_after_commit(0);
+    if (attempt < writer_->max_retries() && must_retry(error)) continue;
+    auto failure = guard([&]() -> core::Result<void> { std::rethrow_exception(error); });
+    core::log_error("write transaction failed",
+                    {{"error", failure.error().message}, {"jobs", std::to_string(batch.size())}});
+    for (auto& item : batch) item.done.set_value(failure);
+    return;
+  }
+  publish_commit();
+  {
+    std::lock_guard lock(mutex_);
+    stats_.jobs += batch.size();
+    stats_.transactions += 1;
+  }
+  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done.set_value(std::move(results[i]));
+}
+
+void WriteQueue::publish_commit() {
+  // Published before the writers hear back, so what a caller committed is already
+  // visible to subscribers when its call returns.
+  for (auto& action : writer_->take_after_commit()) {
+    try {
+      action();
+    } catch (const std::exception& e) {
+      core::log_error("publishing a commit failed", {{"error", e.what()}});
+    }
+  }
+}
+
+}  // namespace agentry::store

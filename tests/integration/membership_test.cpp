@@ -1,0 +1,89 @@
+// Membership through the real daemons: each daemon on a store lists every member with
+// its state; a member that stops leaves, and one killed is seen to go silent.
+
+#include "daemon_fixture.hpp"
+#include "support/postgres_cluster.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+namespace agentry::integration {
+namespace {
+
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+json::array members(const test::DaemonProcess& daemon) {
+  auto response = daemon.client().get("/api/daemons");
+  EXPECT_EQ(response.status, 200) << response.body;
+  return response.json().at("daemons").as_array();
+}
+
+const json::object* member_named(const json::array& list, const std::string& name) {
+  for (const auto& m : list)
+    if (m.at("name") == json::value(name)) return &m.as_object();
+  return nullptr;
+}
+
+TEST_F(DaemonTest, TheDaemonListsItselfAsTheStoresOneAliveMember) {
+  auto list = members(*daemon_);
+  ASSERT_EQ(list.size(), 1u) << json::serialize(list);
+  const auto& self = list[0].as_object();
+  EXPECT_EQ(self.at("state"), "alive");
+  EXPECT_EQ(self.at("self"), true);
+  EXPECT_EQ(self.at("pid"), daemon_->pid());
+  EXPECT_EQ(self.at("advertiseUrl"), json::value(daemon_->base_url()));
+  EXPECT_EQ(self.at("liveRuns"), 0);
+  EXPECT_TRUE(self.at("capacity").is_null());
+}
+
+TEST(Membership, DaemonsOnOnePostgresqlDatabaseSeeEachOtherComeAndGo) {
+  if (auto missing = test::PostgresCluster::missing_reason()) GTEST_SKIP() << *missing;
+  test::TempDir dir;
+  const auto config = dir.make_dir("config");
+  const std::string store = test::PostgresCluster::shared()->create_database();
+  auto member = [&](const std::string& name, std::vector<std::pair<std::string, std::string>> env) {
+    env.emplace_back("AGENTRY_LEASE_TTL_MS", "2000");
+    return std::make_unique<test::DaemonProcess>(test::DaemonOptions{
+        .home = dir.path() / name, .config_dir = config, .env = env,
+        .extra_args = {"--store", store, "--name", name}});
+  };
+  auto a = member("alpha", {{"AGENTRY_LABELS", "gpu,region=eu"}, {"AGENTRY_MAX_LIVE_RUNS", "12"}});
+  auto b = member("beta", {});
+  auto c = member("gamma", {});
+  a->start();
+  b->start();
+  c->start();
+
+  auto seen_by_b = members(*b);
+  ASSERT_EQ(seen_by_b.size(), 3u) << json::serialize(seen_by_b);
+  const auto* alpha = member_named(seen_by_b, "alpha");
+  ASSERT_NE(alpha, nullptr);
+  EXPECT_EQ(alpha->at("state"), "alive");
+  EXPECT_EQ(alpha->at("self"), false);
+  EXPECT_EQ(alpha->at("labels"), (json::array{"gpu", "region=eu"}));
+  EXPECT_EQ(alpha->at("capacity"), 12);
+  EXPECT_EQ(alpha->at("advertiseUrl"), json::value(a->base_url()));
+  EXPECT_EQ(member_named(seen_by_b, "beta")->at("self"), true);
+
+  // A member that stops leaves the list; one killed stays, going suspect, then dead.
+  ASSERT_EQ(c->stop(), 0);
+  a->kill9();
+  std::string state;
+  for (int i = 0; i < 60 && state != "dead"; ++i) {
+    std::this_thread::sleep_for(100ms);
+    auto list = members(*b);
+    EXPECT_EQ(member_named(list, "gamma"), nullptr) << json::serialize(list);
+    if (const auto* killed = member_named(list, "alpha")) state = std::string(killed->at("state").as_string());
+  }
+  EXPECT_EQ(state, "dead") << "a member silent past its lease time (2 s) counts as dead";
+  EXPECT_EQ(member_named(members(*b), "beta")->at("state"), "alive");
+}
+
+}  // namespace
+}  // namespace agentry::integration

@@ -1,0 +1,73 @@
+#include "support/test_store.hpp"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include <sqlite3.h>
+
+#include "support/git_repo.hpp"  // run_command
+#include "support/postgres_cluster.hpp"
+
+namespace agentry::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::mutex databases_mutex;
+std::map<std::string, std::string> databases;  // home -> URI
+
+std::string database_of(const std::filesystem::path& home) {
+  std::lock_guard lock(databases_mutex);
+  const std::string key = std::filesystem::absolute(home).lexically_normal().string();
+  auto it = databases.find(key);
+  if (it != databases.end()) return it->second;
+  auto* cluster = PostgresCluster::shared();
+  if (cluster == nullptr) {
+    throw std::runtime_error("AGENTRY_TEST_STORE=postgresql, but " + *PostgresCluster::missing_reason());
+  }
+  return databases.emplace(key, cluster->create_database()).first->second;
+}
+
+void exec_sqlite(const std::filesystem::path& file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(file.c_str(), &db) != SQLITE_OK) {
+    std::string message = sqlite3_errmsg(db);
+    sqlite3_close(db);
+    throw std::runtime_error("cannot open " + file.string() + ": " + message);
+  }
+  char* error = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+  std::string message = error != nullptr ? error : "";
+  sqlite3_free(error);
+  sqlite3_close(db);
+  if (rc != SQLITE_OK) throw std::runtime_error("SQL failed on " + file.string() + ": " + message + "\n" + sql);
+}
+
+void exec_postgresql(const std::string& uri, const std::string& sql) {
+  auto result = run_command({PostgresCluster::binary("psql").string(), "-v", "ON_ERROR_STOP=1", "-q", "-X", uri, "-c", sql}, {}, {}, 60s);
+  if (result.exit_code != 0) throw std::runtime_error("SQL failed on " + uri + ":\n" + result.output + "\n" + sql);
+}
+
+}  // namespace
+
+bool testing_on_postgresql() {
+  const char* store = std::getenv("AGENTRY_TEST_STORE");
+  return store != nullptr && std::string(store) == "postgresql";
+}
+
+EnvOverrides store_env(const std::filesystem::path& home) {
+  if (!testing_on_postgresql()) return {};
+  return {{"AGENTRY_STORE", database_of(home)}};
+}
+
+void exec_store_sql(const std::filesystem::path& home, const std::string& sql) {
+  if (testing_on_postgresql()) {
+    exec_postgresql(database_of(home), sql);
+  } else {
+    exec_sqlite(home / "agentry.db", sql);
+  }
+}
+
+}  // namespace agentry::test
