@@ -65,15 +65,6 @@ Param attempt_param(const std::optional<int>& attempt_number) {
   return attempt_number ? Param(*attempt_number) : Param(std::nullopt);
 }
 
-/// Live subscribers hear of the events once they are durable (api/run_streams.hpp).
-void publish_after_commit(Connection& c, const std::string& run_id, std::int64_t base,
-                          std::vector<core::TimelineEvent> events) {
-  if (!c.timeline_listener() || events.empty()) return;
-  c.after_commit([&c, run_id, base, events = std::move(events)]() mutable {
-    c.timeline_listener()(run_id, base, std::move(events));
-  });
-}
-
 /// The durable events of `events`, numbered from `first`, in one statement: a batch is
 /// one round trip to the server however many events it holds.
 void insert_timeline(Connection& c, const std::string& run_id, std::int64_t first,
@@ -104,7 +95,7 @@ void TimelineRepository::append(core::TimelineEvent& e) {
              "VALUES ($1,$2,$3,$4,$5,$6)",
              {e.run_id, e.cursor, e.kind, attempt_param(e.attempt_number), e.at, e.payload_json});
   }
-  publish_after_commit(c_, e.run_id, e.cursor - 1, {e});
+  c_.commit_actions().publish_timeline(e.run_id, e.cursor - 1, {e});
 }
 
 void TimelineRepository::append_batch(const std::string& run_id, std::vector<core::TimelineEvent>& events) {
@@ -119,7 +110,7 @@ void TimelineRepository::append_batch(const std::string& run_id, std::vector<cor
     if (e.payload_json.empty()) e.payload_json = json::serialize(e.payload);
   }
   insert_timeline(c_, run_id, base + 1, events);
-  publish_after_commit(c_, run_id, base, std::move(events));
+  c_.commit_actions().publish_timeline(run_id, base, std::move(events));
 }
 
 std::vector<core::TimelineEvent> TimelineRepository::list(std::string_view run_id, const core::EventPageQuery& q) {

@@ -169,8 +169,7 @@ Connection::Connection(Connection&& other) noexcept
     : conn_(std::exchange(other.conn_, nullptr)),
       target_(std::move(other.target_)),
       prepared_(std::move(other.prepared_)),
-      after_commit_(std::move(other.after_commit_)),
-      timeline_listener_(std::move(other.timeline_listener_)) {}
+      commit_actions_(std::move(other.commit_actions_)) {}
 
 Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
@@ -178,8 +177,7 @@ Connection& Connection::operator=(Connection&& other) noexcept {
     conn_ = std::exchange(other.conn_, nullptr);
     target_ = std::move(other.target_);
     prepared_ = std::move(other.prepared_);
-    after_commit_ = std::move(other.after_commit_);
-    timeline_listener_ = std::move(other.timeline_listener_);
+    commit_actions_ = std::move(other.commit_actions_);
   }
   return *this;
 }

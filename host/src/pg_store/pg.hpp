@@ -8,6 +8,7 @@
 
 #include "core/result.hpp"
 #include "core/uri_secrets.hpp"
+#include "store/commit_actions.hpp"
 #include "store/store.hpp"
 #include "store/store_error.hpp"
 
@@ -186,17 +187,8 @@ class Connection {
   bool healthy() const;
   void reset();
 
-  /// Runs `action` once the current transaction has committed (on the writer, in commit
-  /// order), or never if the write that registered it rolls back. For publishing what
-  /// a write made durable; it must be quick and must not write.
-  void after_commit(std::function<void()> action) { after_commit_.push_back(std::move(action)); }
-  std::size_t after_commit_mark() const { return after_commit_.size(); }
-  /// Forgets what was registered after `mark` (its write rolled back).
-  void drop_after_commit(std::size_t mark) { after_commit_.resize(mark); }
-  std::vector<std::function<void()>> take_after_commit() { return std::exchange(after_commit_, {}); }
-
-  void set_timeline_listener(store::TimelineListener listener) { timeline_listener_ = std::move(listener); }
-  const store::TimelineListener& timeline_listener() const { return timeline_listener_; }
+  /// What the current transaction's jobs asked for once it commits (the writer's).
+  store::CommitActions& commit_actions() { return commit_actions_; }
 
  private:
   friend class CopyIn;
@@ -208,8 +200,7 @@ class Connection {
   pg_conn* conn_;
   std::string target_;
   std::unordered_map<std::string, std::string> prepared_;
-  std::vector<std::function<void()>> after_commit_;
-  store::TimelineListener timeline_listener_;
+  store::CommitActions commit_actions_;
 };
 
 }  // namespace agentry::pg_store

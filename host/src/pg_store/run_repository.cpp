@@ -4,14 +4,8 @@
 namespace agentry::pg_store {
 namespace {
 
-constexpr std::string_view run_columns =
-    "id, status, status_reason, created_at, updated_at, started_at, finished_at, cwd, repo_root, run_group_id, "
-    "parent_run_id, name, note, pinned, archived, archived_at, agent_name, assignment_name, backend, "
-    "backend_session_id, controller_id, session_count, attempt_count, revision, frozen_json";
-// What reads select: the columns plus derived values that are never written with the row.
-// Counting the queue here (an index lookup) keeps every RunSummary right, whoever renders it.
-const std::string select_columns =
-    std::string(run_columns) + ", (SELECT count(*) FROM queued_messages q WHERE q.run_id = runs.id), diffstat_json";
+using store::run_columns;
+const std::string select_columns = std::string(run_columns) + std::string(store::run_derived_columns);
 
 core::Run read_run(const Row& row) {
   core::Run r;

@@ -27,13 +27,7 @@ class BatchWriter final : public store::BatchWriter {
 
   store::Transaction& transaction() override { return transaction_; }
 
-  std::size_t after_commit_mark() const override { return connection_.after_commit_mark(); }
-  void drop_after_commit(std::size_t mark) override { connection_.drop_after_commit(mark); }
-  std::vector<std::function<void()>> take_after_commit() override { return connection_.take_after_commit(); }
-
-  void set_timeline_listener(store::TimelineListener listener) override {
-    connection_.set_timeline_listener(std::move(listener));
-  }
+  store::CommitActions& commit_actions() override { return connection_.commit_actions(); }
 
  private:
   Connection connection_;

@@ -60,22 +60,13 @@ void insert_timeline(Statement& insert, core::TimelineEvent& e) {
   insert.reset();
 }
 
-/// Live subscribers hear of the events once they are durable (api/run_streams.hpp).
-void publish_after_commit(Connection& c, const std::string& run_id, std::int64_t base,
-                          std::vector<core::TimelineEvent> events) {
-  if (!c.timeline_listener() || events.empty()) return;
-  c.after_commit([&c, run_id, base, events = std::move(events)]() mutable {
-    c.timeline_listener()(run_id, base, std::move(events));
-  });
-}
-
 }  // namespace
 
 void TimelineRepository::append(core::TimelineEvent& e) {
   e.cursor = RunRepository(c_).next_timeline_cursor(e.run_id, 1);
   auto insert = c_.prepare(insert_timeline_sql);
   insert_timeline(insert, e);
-  publish_after_commit(c_, e.run_id, e.cursor - 1, {e});
+  c_.commit_actions().publish_timeline(e.run_id, e.cursor - 1, {e});
 }
 
 void TimelineRepository::append_batch(const std::string& run_id, std::vector<core::TimelineEvent>& events) {
@@ -90,7 +81,7 @@ void TimelineRepository::append_batch(const std::string& run_id, std::vector<cor
     e.cursor = e.ephemeral ? 0 : cursor++;
     insert_timeline(insert, e);
   }
-  publish_after_commit(c_, run_id, base, std::move(events));
+  c_.commit_actions().publish_timeline(run_id, base, std::move(events));
 }
 
 std::vector<core::TimelineEvent> TimelineRepository::list(std::string_view run_id,

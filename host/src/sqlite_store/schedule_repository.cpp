@@ -48,18 +48,6 @@ std::map<std::string, core::Schedule> ScheduleRepository::for_runs(const std::ve
   return out;
 }
 
-void ScheduleRepository::attach(std::vector<core::Run>& runs) {
-  std::vector<std::string> ids;
-  ids.reserve(runs.size());
-  for (const auto& r : runs) ids.push_back(r.id);
-  auto schedules = for_runs(ids);
-  if (schedules.empty()) return;
-  for (auto& r : runs)
-    if (auto it = schedules.find(r.id); it != schedules.end()) r.schedule = std::move(it->second);
-}
-
-void ScheduleRepository::attach(core::Run& run) { run.schedule = get(run.id); }
-
 std::vector<ArmedSchedule> ScheduleRepository::armed() {
   std::vector<ArmedSchedule> out;
   auto s = c_.prepare("SELECT run_id, next_at FROM schedules WHERE enabled = 1 AND next_at IS NOT NULL");

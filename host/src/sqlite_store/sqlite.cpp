@@ -117,8 +117,7 @@ Connection Connection::open(const std::filesystem::path& path, bool read_only) {
 Connection::Connection(Connection&& other) noexcept
     : db_(other.db_),
       cache_(std::move(other.cache_)),
-      after_commit_(std::move(other.after_commit_)),
-      timeline_listener_(std::move(other.timeline_listener_)) {
+      commit_actions_(std::move(other.commit_actions_)) {
   other.db_ = nullptr;
   other.cache_.clear();  // a moved-from map is only "valid", not necessarily empty
 }

@@ -3,6 +3,7 @@
 // bind/column helpers, and errors that carry SQLite's own message.
 
 #include "core/result.hpp"
+#include "store/commit_actions.hpp"
 #include "store/store.hpp"
 
 #include <cstdint>
@@ -82,18 +83,8 @@ class Connection {
   std::int64_t changes() const;
   sqlite3* handle() const { return db_; }
 
-  /// Runs `action` once the current transaction has committed (on the writer, in commit
-  /// order), or never if the write that registered it rolls back. For publishing what
-  /// a write made durable; it must be quick and must not write.
-  void after_commit(std::function<void()> action) { after_commit_.push_back(std::move(action)); }
-  std::size_t after_commit_mark() const { return after_commit_.size(); }
-  /// Forgets what was registered after `mark` (its write rolled back).
-  void drop_after_commit(std::size_t mark) { after_commit_.resize(mark); }
-  std::vector<std::function<void()>> take_after_commit() { return std::exchange(after_commit_, {}); }
-
-  using TimelineListener = store::TimelineListener;
-  void set_timeline_listener(TimelineListener listener) { timeline_listener_ = std::move(listener); }
-  const TimelineListener& timeline_listener() const { return timeline_listener_; }
+  /// What the current transaction's jobs asked for once it commits (the writer's).
+  store::CommitActions& commit_actions() { return commit_actions_; }
 
  private:
   explicit Connection(sqlite3* db) : db_(db) {}
@@ -103,8 +94,7 @@ class Connection {
     std::size_t operator()(std::string_view sql) const { return std::hash<std::string_view>{}(sql); }
   };
   std::unordered_map<std::string, sqlite3_stmt*, SqlHash, std::equal_to<>> cache_;
-  std::vector<std::function<void()>> after_commit_;
-  TimelineListener timeline_listener_;
+  store::CommitActions commit_actions_;
 };
 
 }  // namespace agentry::sqlite_store

@@ -15,6 +15,16 @@
 
 namespace agentry::store {
 
+/// The columns of a runs row in the order both engines bind and read them.
+inline constexpr std::string_view run_columns =
+    "id, status, status_reason, created_at, updated_at, started_at, finished_at, cwd, repo_root, run_group_id, "
+    "parent_run_id, name, note, pinned, archived, archived_at, agent_name, assignment_name, backend, "
+    "backend_session_id, controller_id, session_count, attempt_count, revision, frozen_json";
+/// What reads select: the columns plus derived values that are never written with the row.
+/// Counting the queue here (an index lookup) keeps every RunSummary right, whoever renders it.
+inline constexpr std::string_view run_derived_columns =
+    ", (SELECT count(*) FROM queued_messages q WHERE q.run_id = runs.id), diffstat_json";
+
 /// The frozen fields a runs row also keeps in columns of its own (indexed for lookups):
 /// what a run whose frozen_json cannot be read still shows.
 struct FrozenColumns {

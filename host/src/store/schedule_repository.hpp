@@ -30,9 +30,18 @@ class ScheduleRepository {
   virtual bool remove(std::string_view run_id) = 0;
   /// The schedules of these runs (lists, summaries), by run id.
   virtual std::map<std::string, core::Schedule> for_runs(const std::vector<std::string>& run_ids) = 0;
-  /// Sets run.schedule of each run from the store (views and lists show it).
-  virtual void attach(std::vector<core::Run>& runs) = 0;
-  virtual void attach(core::Run& run) = 0;
+  /// Sets run.schedule of each run from the store (views and lists show it): one
+  /// for_runs() for them all.
+  void attach(std::vector<core::Run>& runs) {
+    std::vector<std::string> ids;
+    ids.reserve(runs.size());
+    for (const auto& r : runs) ids.push_back(r.id);
+    auto schedules = for_runs(ids);
+    if (schedules.empty()) return;
+    for (auto& r : runs)
+      if (auto it = schedules.find(r.id); it != schedules.end()) r.schedule = std::move(it->second);
+  }
+  void attach(core::Run& run) { run.schedule = get(run.id); }
   /// Every enabled schedule with a next due time: what startup arms. Reads two columns.
   virtual std::vector<ArmedSchedule> armed() = 0;
 };

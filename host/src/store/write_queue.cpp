@@ -47,7 +47,7 @@ std::future<core::Result<void>> WriteQueue::submit(WriteJob job) {
 void WriteQueue::set_timeline_listener(TimelineListener listener) {
   // Installed on the writer thread, between batches, so no append sees half of it.
   auto done = submit([&](Transaction&) -> core::Result<void> {
-    writer_->set_timeline_listener(std::move(listener));
+    writer_->commit_actions().set_timeline_listener(std::move(listener));
     return core::ok();
   });
   (void)done.get();
@@ -80,14 +80,14 @@ void WriteQueue::try_batch(std::deque<Pending>& batch, std::vector<core::Result<
   writer_->begin();
   for (auto& item : batch) {
     writer_->savepoint();
-    const std::size_t mark = writer_->after_commit_mark();
+    const std::size_t mark = writer_->commit_actions().mark();
     // A job that lost a race to another writer fails the whole transaction (guard_job
     // lets that escape), and write_batch runs the batch again.
     core::Result<void> r = guard_job([&]() -> core::Result<void> { return item.job(writer_->transaction()); });
     if (r.ok()) {
       writer_->release();
     } else {
-      writer_->drop_after_commit(mark);
+      writer_->commit_actions().drop(mark);
       writer_->rollback_to_savepoint();
       writer_->release();
     }
@@ -108,7 +108,7 @@ void WriteQueue::write_batch(std::deque<Pending>& batch) {
     }
     if (!error) break;
     writer_->rollback();
-    writer_->drop_after_commit(0);
+    writer_->commit_actions().drop(0);
     if (attempt < writer_->max_retries() && must_retry(error)) continue;
     auto failure = guard([&]() -> core::Result<void> { std::rethrow_exception(error); });
     core::log_error("write transaction failed",
@@ -128,7 +128,7 @@ void WriteQueue::write_batch(std::deque<Pending>& batch) {
 void WriteQueue::publish_commit() {
   // Published before the writers hear back, so what a caller committed is already
   // visible to subscribers when its call returns.
-  for (auto& action : writer_->take_after_commit()) {
+  for (auto& action : writer_->commit_actions().take()) {
     try {
       action();
     } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 // transaction on its connection, and the Transaction its jobs see.
 
 #include "core/result.hpp"
+#include "store/commit_actions.hpp"
 #include "store/store.hpp"
 
 #include <condition_variable>
@@ -45,12 +46,8 @@ class BatchWriter {
 
   virtual Transaction& transaction() = 0;
 
-  /// What the jobs registered with Transaction::after_commit, in order.
-  virtual std::size_t after_commit_mark() const = 0;
-  virtual void drop_after_commit(std::size_t mark) = 0;
-  virtual std::vector<std::function<void()>> take_after_commit() = 0;
-
-  virtual void set_timeline_listener(TimelineListener listener) = 0;
+  /// What the jobs asked for once their transaction commits (the writer connection's).
+  virtual CommitActions& commit_actions() = 0;
 };
 
 class WriteQueue {
