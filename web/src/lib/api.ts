@@ -2,6 +2,7 @@
 // daemon rewrites <base href> for deep links), never as an absolute /api/... path.
 
 import { openStream, type SseEvent, type StreamHandle, type StreamState } from './sse';
+import type { Member } from './types';
 
 export const TOKEN_KEY = 'agentry.token';
 
@@ -105,6 +106,12 @@ export async function rawRequest(path: string, init: RequestInit): Promise<Respo
     throw err;
   }
   return res;
+}
+
+/** GET /api/daemons: the daemons serving this store (on SQLite, this one). */
+export async function fetchMembers(signal?: AbortSignal): Promise<Member[]> {
+  const r = await api<{ daemons: Member[] }>('api/daemons', { signal });
+  return r.daemons ?? [];
 }
 
 export function errorText(e: unknown): string {

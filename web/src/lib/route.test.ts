@@ -33,6 +33,8 @@ describe('parseRoute', () => {
     expect(parseRoute('/new')).toEqual({ view: 'new' });
     expect(parseRoute('/definitions')).toEqual({ view: 'definitions' });
     expect(parseRoute('/system')).toEqual({ view: 'system' });
+    expect(parseRoute('/members')).toEqual({ view: 'members' });
+    expect(parseRoute('/members/x').view).toBe('notfound');
     expect(parseRoute('/runs/k3x9/bogus').view).toBe('notfound');
     expect(parseRoute('/elsewhere').view).toBe('notfound');
   });

@@ -32,6 +32,7 @@ export type Route =
   | { view: 'new' }
   | { view: 'definitions' }
   | { view: 'system' }
+  | { view: 'members' }
   | { view: 'notfound'; path: string };
 
 export function parseRoute(appPath: string): Route {
@@ -51,6 +52,7 @@ export function parseRoute(appPath: string): Route {
   if (parts.length === 1 && parts[0] === 'new') return { view: 'new' };
   if (parts.length === 1 && parts[0] === 'definitions') return { view: 'definitions' };
   if (parts.length === 1 && parts[0] === 'system') return { view: 'system' };
+  if (parts.length === 1 && parts[0] === 'members') return { view: 'members' };
   return { view: 'notfound', path: appPath };
 }
 

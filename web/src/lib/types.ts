@@ -121,3 +121,27 @@ export interface RunDetail extends RunSummary {
 }
 
 export const STATUSES = ['running', 'ready', 'initialized', 'blocked', 'error', 'exhausted', 'aborted', 'success'] as const;
+
+/** How a member's heartbeat looks from the store (docs/scale-out.md#members). */
+export type MemberState = 'alive' | 'suspect' | 'dead';
+
+/** One daemon serving the store, as GET /api/daemons lists it. */
+export interface Member {
+  daemonId: string;
+  name: string;
+  host: string;
+  pid: number;
+  advertiseUrl: string;
+  labels: string[];
+  /** Live runs it takes at most; null: no limit. */
+  capacity: number | null;
+  liveRuns: number;
+  version: string;
+  startedAt: string;
+  heartbeatAt: string;
+  /** Aged by the database's clock, not this browser's. */
+  heartbeatAgeMs: number;
+  state: MemberState;
+  /** The daemon serving this page. */
+  self: boolean;
+}

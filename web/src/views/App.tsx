@@ -7,6 +7,7 @@ import { summaries } from '../lib/summaries';
 import { toggleTheme } from '../lib/theme';
 import { Board } from './Board';
 import { Definitions, System } from './Definitions';
+import { Members } from './Members';
 import { NewRun } from './NewRun';
 import { RunView } from './RunView';
 
@@ -144,6 +145,7 @@ function Shell() {
           {nav('nav-board', '/', 'Board', route.view === 'board' || route.view === 'run')}
           {nav('nav-definitions', '/definitions', 'Definitions', route.view === 'definitions')}
           {nav('nav-system', '/system', 'System', route.view === 'system')}
+          {nav('nav-members', '/members', 'Members', route.view === 'members')}
         </nav>
         <span class="spacer" />
         <ConnectionState />
@@ -160,6 +162,7 @@ function Shell() {
         {route.view === 'new' && <NewRun />}
         {route.view === 'definitions' && <Definitions />}
         {route.view === 'system' && <System />}
+        {route.view === 'members' && <Members />}
         {route.view === 'notfound' && (
           <div class="pad">
             <h1>Not found</h1>

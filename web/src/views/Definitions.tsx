@@ -1,9 +1,11 @@
 // Definitions (agents, assignments, launchers, task definitions) with load warnings; and
-// the system page: daemon and backends with load errors.
+// the system page: daemon and backends with load errors (the store's members have a view
+// of their own, Members.tsx).
 
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../lib/api';
 import { time } from '../lib/format';
+import { linkProps } from '../lib/router';
 
 interface ListResult {
   kind: string;
@@ -166,6 +168,9 @@ export function System() {
           </tbody>
         </table>
       )}
+      <p class="muted small">
+        Every daemon serving this store, with its state and load: <a {...linkProps('/members')}>Members</a>.
+      </p>
       <h2>Backends</h2>
       {backends && (
         <>
