@@ -11,6 +11,7 @@
 #include <chrono>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace agentry::integration {
 namespace {
@@ -83,6 +84,59 @@ TEST(Membership, DaemonsOnOnePostgresqlDatabaseSeeEachOtherComeAndGo) {
   }
   EXPECT_EQ(state, "dead") << "a member silent past its lease time (2 s) counts as dead";
   EXPECT_EQ(member_named(members(*b), "beta")->at("state"), "alive");
+}
+
+// Every member arms every schedule (each hears of it through the shared store), and each
+// occurrence is claimed by exactly one of them: 100 one-time schedules made with three
+// members up are recorded 100 times in all, once each.
+TEST(Membership, EachScheduleOccurrenceIsHandledByExactlyOneMember) {
+  if (auto missing = test::PostgresCluster::missing_reason()) GTEST_SKIP() << *missing;
+  test::TempDir dir;
+  const auto config = dir.make_dir("config");
+  dir.write_file("config/agents/worker/agent.md", "---\nschemaVersion: 1\nbackend: passive\n---\nYou work.\n");
+  const std::string store = test::PostgresCluster::shared()->create_database();
+  std::vector<std::unique_ptr<test::DaemonProcess>> members;
+  for (const char* name : {"alpha", "beta", "gamma"}) {
+    members.push_back(std::make_unique<test::DaemonProcess>(test::DaemonOptions{
+        .home = dir.path() / name, .config_dir = config, .extra_args = {"--store", store, "--name", name}}));
+    members.back()->start();
+  }
+  auto client = members[0]->client();
+  constexpr int schedules = 100;
+  std::vector<std::string> runs;
+  for (int i = 0; i < schedules; ++i) {
+    auto made = client.post_json("/api/runs/init", json::object{{"agent", "worker"},
+                                                                {"callerCwd", dir.path().string()},
+                                                                {"overrides", {{"message", "go"}}}});
+    ASSERT_EQ(made.status, 201) << made.body;
+    runs.emplace_back(made.json().at("run").at("runId").as_string());
+    ASSERT_EQ(client.post_json("/api/runs/" + runs.back() + "/ready", json::object{}).status, 200);
+  }
+  // Due together, a few seconds from now: by then every member has armed them.
+  for (const auto& run : runs)
+    ASSERT_EQ(client.put_json("/api/runs/" + run + "/schedule", json::object{{"delay", "4s"}}).status, 200);
+  auto occurrences = [&](const std::string& run) {
+    int n = 0;
+    auto page = members[1]->client().get("/api/runs/" + run + "/audit?limit=200").json();
+    for (const auto& e : page.at("events").as_array())
+      if (e.at("type") == "schedule.fired" || e.at("type") == "schedule.skipped") ++n;
+    return n;
+  };
+  int total = 0;
+  for (int attempt = 0; attempt < 100 && total < schedules; ++attempt) {
+    std::this_thread::sleep_for(200ms);
+    total = 0;
+    for (const auto& run : runs) total += occurrences(run) > 0 ? 1 : 0;
+  }
+  ASSERT_EQ(total, schedules) << "not every schedule came due";
+  std::this_thread::sleep_for(2s);  // time for a second member's duplicate, if any
+  int recorded = 0;
+  for (const auto& run : runs) {
+    const int n = occurrences(run);
+    EXPECT_EQ(n, 1) << run << ": " << members[1]->client().get("/api/runs/" + run + "/audit?limit=200").body;
+    recorded += n;
+  }
+  EXPECT_EQ(recorded, schedules);
 }
 
 }  // namespace

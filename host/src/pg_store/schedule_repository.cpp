@@ -44,6 +44,13 @@ std::map<std::string, core::Schedule> ScheduleRepository::for_runs(const std::ve
   return out;
 }
 
+bool ScheduleRepository::claim(std::string_view run_id, std::string_view due_at, std::string_view version) {
+  return c_.query("UPDATE schedules SET last_at = $2, updated_at = $3 "
+                  "WHERE run_id = $1 AND enabled AND next_at = $2 AND last_at IS DISTINCT FROM $2::text",
+                  {run_id, due_at, version})
+             .affected_rows() > 0;
+}
+
 std::vector<ArmedSchedule> ScheduleRepository::armed() {
   std::vector<ArmedSchedule> out;
   auto result = c_.query("SELECT run_id, next_at FROM schedules WHERE enabled AND next_at IS NOT NULL");

@@ -48,6 +48,14 @@ std::map<std::string, core::Schedule> ScheduleRepository::for_runs(const std::ve
   return out;
 }
 
+bool ScheduleRepository::claim(std::string_view run_id, std::string_view due_at, std::string_view version) {
+  auto s = c_.prepare("UPDATE schedules SET last_at = ?2, updated_at = ?3 "
+                      "WHERE run_id = ?1 AND enabled = 1 AND next_at = ?2 AND last_at IS NOT ?2");
+  s.bind(1, run_id).bind(2, due_at).bind(3, version);
+  s.run();
+  return c_.changes() > 0;
+}
+
 std::vector<ArmedSchedule> ScheduleRepository::armed() {
   std::vector<ArmedSchedule> out;
   auto s = c_.prepare("SELECT run_id, next_at FROM schedules WHERE enabled = 1 AND next_at IS NOT NULL");

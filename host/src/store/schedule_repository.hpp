@@ -42,6 +42,11 @@ class ScheduleRepository {
       if (auto it = schedules.find(r.id); it != schedules.end()) r.schedule = std::move(it->second);
   }
   void attach(core::Run& run) { run.schedule = get(run.id); }
+  /// Claims the occurrence due at `due_at` (as next_at holds it): marks it handled
+  /// (last_at = due_at, updated_at = `version`) if it is the schedule's next one and
+  /// nobody marked it yet, in one statement: two daemons racing for one occurrence
+  /// cannot both win (the loser sees it marked, or its transaction is run again).
+  virtual bool claim(std::string_view run_id, std::string_view due_at, std::string_view version) = 0;
   /// Every enabled schedule with a next due time: what startup arms. Reads two columns.
   virtual std::vector<ArmedSchedule> armed() = 0;
 };

@@ -81,6 +81,30 @@ void spend_or_advance(store::Transaction& c, const std::string& run_id, std::opt
   c.schedules().put(*schedule);
 }
 
+/// Claims the occurrence due at `due_ms` for this daemon: of the daemons that armed the
+/// schedule (every member of a shared store does), exactly one starts and records it.
+/// The claim marks the occurrence handled in one statement (ScheduleRepository::claim):
+/// a daemon that comes second finds it marked, or the schedule gone, and leaves it; two
+/// claiming at once race on the one row, which the store settles (SQLite's single
+/// writer; on PostgreSQL the loser's transaction is run again on fresh data). The
+/// schedule's new version, or nullopt.
+std::optional<std::string> claim_occurrence(store::Store& db, const std::string& run_id, std::int64_t due_ms,
+                                            const std::string& read_version, std::int64_t now) {
+  auto claimed = db.write<std::optional<std::string>>(
+      [&](store::Transaction& c) -> core::Result<std::optional<std::string>> {
+        // Later than the version read, even within its millisecond.
+        const auto read_ms = core::parse_iso8601(read_version).value_or(0);
+        std::string version = core::format_iso8601(std::max(now, read_ms + 1));
+        if (!c.schedules().claim(run_id, core::format_iso8601(due_ms), version)) return std::optional<std::string>{};
+        return std::optional<std::string>(std::move(version));
+      });
+  if (!claimed) {
+    core::log_error("claiming a due schedule failed", {{"runId", run_id}, {"error", claimed.error().message}});
+    return std::nullopt;
+  }
+  return *claimed;
+}
+
 }  // namespace
 
 void ScheduleService::on_due(const std::string& run_id, std::int64_t due_ms) {
@@ -109,6 +133,9 @@ void ScheduleService::on_due(const std::string& run_id, std::int64_t due_ms) {
   }
   if (!*loaded) return;
   auto& [run, schedule, skip] = **loaded;
+  auto version = claim_occurrence(db_, run_id, due_ms, schedule.updated_at, now_ms());
+  if (!version) return;  // another daemon handles this occurrence, or it changed meanwhile
+  schedule.updated_at = *version;
   const bool clone = schedule.spec.kind == core::ScheduleKind::recurring && schedule.spec.mode == core::ScheduleMode::clone;
   if (!skip && !clone && runs_.is_live(run_id)) skip = core::ScheduleSkip{"active", "the run is still running"};
   std::optional<std::string> started;
