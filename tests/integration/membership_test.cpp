@@ -139,5 +139,57 @@ TEST(Membership, EachScheduleOccurrenceIsHandledByExactlyOneMember) {
   EXPECT_EQ(recorded, schedules);
 }
 
+// Every member watches every run's dependencies; when the run they wait on ends, each
+// waiting run is started once, by one member (the start is one write that only a ready
+// run passes: the others find it running).
+TEST(Membership, ARunWaitingOnAnotherIsStartedOnceWhenItEnds) {
+  if (auto missing = test::PostgresCluster::missing_reason()) GTEST_SKIP() << *missing;
+  test::TempDir dir;
+  const auto config = dir.make_dir("config");
+  dir.write_file("config/agents/talker/agent.md",
+                 "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n  mock: {steps: [{say: hi}]}\n---\nTalk.\n");
+  const std::string store = test::PostgresCluster::shared()->create_database();
+  std::vector<std::unique_ptr<test::DaemonProcess>> members;
+  for (const char* name : {"alpha", "beta", "gamma"}) {
+    members.push_back(std::make_unique<test::DaemonProcess>(test::DaemonOptions{
+        .home = dir.path() / name, .config_dir = config, .extra_args = {"--store", store, "--name", name}}));
+    members.back()->start();
+  }
+  auto client = members[0]->client();
+  const json::object talker{{"agent", "talker"}, {"callerCwd", dir.path().string()}, {"overrides", {{"message", "go"}}}};
+  auto upstream = client.post_json("/api/runs/init", talker);
+  ASSERT_EQ(upstream.status, 201) << upstream.body;
+  const std::string first(upstream.json().at("run").at("runId").as_string());
+  std::vector<std::string> waiting;
+  for (int i = 0; i < 10; ++i) {
+    auto made = client.post_json("/api/runs/init", talker);
+    ASSERT_EQ(made.status, 201) << made.body;
+    waiting.emplace_back(made.json().at("run").at("runId").as_string());
+    auto added = client.post_json("/api/runs/" + waiting.back() + "/dependencies",
+                                  json::object{{"type", "run"}, {"runId", first}});
+    ASSERT_EQ(added.status, 200) << added.body;
+    ASSERT_EQ(client.post_json("/api/runs/" + waiting.back() + "/ready", json::object{}).status, 200);
+  }
+  ASSERT_EQ(client.post_json("/api/runs/" + first + "/resume", json::object{}).status, 200);
+  auto status_of = [&](const std::string& run) {
+    return std::string(members[2]->client().get("/api/runs/" + run).json().at("run").at("status").as_string());
+  };
+  auto started = [&](const std::string& run) {
+    int n = 0;
+    auto page = members[1]->client().get("/api/runs/" + run + "/audit?limit=200").json();
+    for (const auto& e : page.at("events").as_array()) n += e.at("type") == "run.started" ? 1 : 0;
+    return n;
+  };
+  int settled = 0;
+  for (int attempt = 0; attempt < 150 && settled < 10; ++attempt) {
+    std::this_thread::sleep_for(200ms);
+    settled = 0;
+    for (const auto& run : waiting) settled += status_of(run) == "success" ? 1 : 0;
+  }
+  ASSERT_EQ(settled, 10) << "every waiting run ran to success";
+  std::this_thread::sleep_for(2s);  // time for a second member's start, if any
+  for (const auto& run : waiting) EXPECT_EQ(started(run), 1) << run;
+}
+
 }  // namespace
 }  // namespace agentry::integration
