@@ -3,12 +3,14 @@
 
 #include "daemon_fixture.hpp"
 #include "support/postgres_cluster.hpp"
+#include "support/test_server.hpp"
 
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 
 #include <chrono>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -189,6 +191,45 @@ TEST(Membership, ARunWaitingOnAnotherIsStartedOnceWhenItEnds) {
   ASSERT_EQ(settled, 10) << "every waiting run ran to success";
   std::this_thread::sleep_for(2s);  // time for a second member's start, if any
   for (const auto& run : waiting) EXPECT_EQ(started(run), 1) << run;
+}
+
+// Every member polls the one outbox; each notification is tried by one member at a
+// time, so a webhook hears of each run's end once.
+TEST(Membership, EachNotificationIsDeliveredByOneMember) {
+  if (auto missing = test::PostgresCluster::missing_reason()) GTEST_SKIP() << *missing;
+  test::TestServer receiver([](test::ServerConnection& conn) {
+    if (!conn.read_request()) return;
+    conn.send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+  });
+  test::TempDir dir;
+  const auto config = dir.make_dir("config");
+  dir.write_file("config/agents/notifier/agent.md",
+                 "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n  mock: {steps: [{say: done}]}\nnotify:\n"
+                 "  - webhook: http://127.0.0.1:" + std::to_string(receiver.port()) + "/hook\n---\nNotify.\n");
+  const std::string store = test::PostgresCluster::shared()->create_database();
+  std::vector<std::unique_ptr<test::DaemonProcess>> members;
+  for (const char* name : {"alpha", "beta", "gamma"}) {
+    members.push_back(std::make_unique<test::DaemonProcess>(
+        test::DaemonOptions{.home = dir.path() / name,
+                            .config_dir = config,
+                            .env = {{"AGENTRY_NOTIFY_POLL_MS", "20"}},
+                            .extra_args = {"--store", store, "--name", name}}));
+    members.back()->start();
+  }
+  constexpr std::size_t runs = 20;
+  for (std::size_t i = 0; i < runs; ++i) {
+    auto started = members[i % 3]->client().post_json(
+        "/api/runs", json::object{{"agent", "notifier"}, {"callerCwd", dir.path().string()},
+                                  {"overrides", {{"message", "go"}}}});
+    ASSERT_EQ(started.status, 201) << started.body;
+  }
+  for (int i = 0; i < 200 && receiver.requests().size() < runs; ++i) std::this_thread::sleep_for(50ms);
+  std::this_thread::sleep_for(2s);  // time for a second member's delivery, if any
+  auto requests = receiver.requests();
+  std::set<std::string> keys;
+  for (const auto& r : requests) keys.insert(r.headers.at("idempotency-key"));
+  EXPECT_EQ(keys.size(), runs);
+  EXPECT_EQ(requests.size(), runs) << "a notification was delivered more than once";
 }
 
 }  // namespace

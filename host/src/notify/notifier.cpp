@@ -132,6 +132,11 @@ void Notifier::deliver(store::OutboxEntry entry) {
       return;
     }
   }
+  if (!claim(entry)) {
+    std::lock_guard lock(mutex_);
+    in_flight_.erase(entry.id);
+    return;
+  }
   AttemptOutcome outcome;
   try {
     outcome = attempt(entry);
@@ -145,6 +150,21 @@ void Notifier::deliver(store::OutboxEntry entry) {
     woken_ = true;
   }
   wake_.notify_all();
+}
+
+bool Notifier::claim(const store::OutboxEntry& entry) {
+  // Past this attempt's own deadline: until then no other daemon of a shared store tries
+  // the entry; after it, one may (this daemon died without recording the attempt).
+  const auto deadline = std::max(options_.webhook.total_timeout, options_.command.timeout) + std::chrono::seconds(5);
+  auto claimed = db_.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
+    return c.outbox().claim(entry.id, entry.next_attempt_ms, core::now_ms() + deadline.count());
+  });
+  if (!claimed) {
+    core::log_error("cannot claim a notification", {{"deliveryId", std::to_string(entry.id)},
+                                                    {"error", claimed.error().message}});
+    return false;
+  }
+  return *claimed;
 }
 
 void Notifier::record(const store::OutboxEntry& sent, const AttemptOutcome& outcome) {

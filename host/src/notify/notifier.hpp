@@ -63,6 +63,8 @@ class Notifier {
   void poll_loop();
   void deliver(store::OutboxEntry entry);
   AttemptOutcome attempt(const store::OutboxEntry& entry);
+  /// Takes the entry for one attempt by this daemon; false when another has it.
+  bool claim(const store::OutboxEntry& entry);
   void record(const store::OutboxEntry& entry, const AttemptOutcome& outcome);
 
   store::Store& db_;

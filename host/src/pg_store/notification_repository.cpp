@@ -93,4 +93,11 @@ int NotificationRepository::release_all_held(std::int64_t due_ms) {
           .affected_rows());
 }
 
+bool NotificationRepository::claim(std::int64_t id, std::int64_t read_next_ms, std::int64_t until_ms) {
+  return c_.query("UPDATE notification_outbox SET next_attempt_ms = $3 "
+                  "WHERE id = $1 AND state = 'pending' AND next_attempt_ms = $2",
+                  {id, read_next_ms, until_ms})
+             .affected_rows() > 0;
+}
+
 }  // namespace agentry::pg_store

@@ -98,4 +98,12 @@ int NotificationRepository::release_all_held(std::int64_t due_ms) {
   return static_cast<int>(c_.changes());
 }
 
+bool NotificationRepository::claim(std::int64_t id, std::int64_t read_next_ms, std::int64_t until_ms) {
+  auto s = c_.prepare("UPDATE notification_outbox SET next_attempt_ms = ?3 "
+                      "WHERE id = ?1 AND state = 'pending' AND next_attempt_ms = ?2");
+  s.bind(1, id).bind(2, read_next_ms).bind(3, until_ms);
+  s.run();
+  return c_.changes() > 0;
+}
+
 }  // namespace agentry::sqlite_store

@@ -50,6 +50,11 @@ class NotificationRepository {
   /// Startup: every held row becomes pending as it is (the process that held it is gone
   /// and its hooks will not run). Returns how many.
   virtual int release_all_held(std::int64_t due_ms) = 0;
+  /// Claims a due pending entry for one attempt: moves its next attempt to `until_ms`
+  /// if it is still `read_next_ms`, in one statement, so that of the daemons that read
+  /// it due one tries it (another may try it again once `until_ms` passes, if the first
+  /// never recorded its attempt).
+  virtual bool claim(std::int64_t id, std::int64_t read_next_ms, std::int64_t until_ms) = 0;
 };
 
 }  // namespace agentry::store

@@ -129,6 +129,22 @@ TEST_P(NotificationRepositoryTest, GetReturnsEveryFieldAndNothingForAnUnknownId)
   EXPECT_EQ(read(db(), [](store::Transaction& c) { return c.outbox().next_due(); }), std::nullopt);
 }
 
+TEST_P(NotificationRepositoryTest, AnEntryIsClaimedForOneAttemptWhileItIsStillAsRead) {
+  write(db(), [&](store::Transaction& c) { c.outbox().insert(make_entry("runA", "k", 0, 100)); });
+  const auto id = read(db(), [](store::Transaction& c) { return c.outbox().due(1000, 10).at(0).id; });
+  bool first = false, stale = true;
+  write(db(), [&](store::Transaction& c) {
+    first = c.outbox().claim(id, 100, 20000);
+    stale = c.outbox().claim(id, 100, 30000);  // another daemon that read it due at 100
+  });
+  EXPECT_TRUE(first);
+  EXPECT_FALSE(stale);
+  EXPECT_TRUE(read(db(), [](store::Transaction& c) { return c.outbox().due(1000, 10); }).empty())
+      << "not due again before the claim's deadline";
+  EXPECT_EQ(read(db(), [](store::Transaction& c) { return c.outbox().due(20000, 10); }).size(), 1u)
+      << "due again after it: the claimer may have died";
+}
+
 TEST_P(NotificationRepositoryTest, HeldRowsAreNeverDueUntilReleased) {
   write(db(), [&](store::Transaction& c) {
     for (const char* key : {"a", "b", "c"}) {

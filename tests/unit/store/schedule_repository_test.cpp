@@ -194,6 +194,27 @@ TEST_P(ScheduleRepositoryTest, ARowWithADamagedSpecIsIgnoredNotFatal) {
   EXPECT_EQ(both.at("runB").spec.cron, "30 1,3 * * *");
 }
 
+TEST_P(ScheduleRepositoryTest, AnOccurrenceIsClaimedOnceAndOnlyWhileItIsTheNextOne) {
+  put({once("runA")});
+  const std::string due = "2030-01-01T00:00:00.000Z";
+  bool first = false, second = true, not_next = true;
+  write(db(), [&](store::Transaction& c) {
+    first = c.schedules().claim("runA", due, "2029-01-01T00:00:00.001Z");
+    second = c.schedules().claim("runA", due, "2029-01-01T00:00:00.002Z");
+    not_next = c.schedules().claim("runA", "2031-01-01T00:00:00.000Z", "2029-01-01T00:00:00.003Z");
+  });
+  EXPECT_TRUE(first);
+  EXPECT_FALSE(second) << "the occurrence was claimed already";
+  EXPECT_FALSE(not_next) << "that is not the schedule's next occurrence";
+  auto claimed = get("runA");
+  ASSERT_TRUE(claimed);
+  EXPECT_EQ(claimed->last_at, due);
+  EXPECT_EQ(claimed->updated_at, "2029-01-01T00:00:00.001Z");
+  bool unknown = true;
+  write(db(), [&](store::Transaction& c) { unknown = c.schedules().claim("runB", due, "x"); });
+  EXPECT_FALSE(unknown) << "runB has no schedule";
+}
+
 TEST_P(ScheduleRepositoryTest, DeletingTheRunDeletesItsSchedule) {
   put({once("runA")});
   write(db(), [](store::Transaction& c) { c.runs().remove("runA"); });
