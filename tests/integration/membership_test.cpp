@@ -232,5 +232,53 @@ TEST(Membership, EachNotificationIsDeliveredByOneMember) {
   EXPECT_EQ(requests.size(), runs) << "a notification was delivered more than once";
 }
 
+// Every member watches children for their parents; a child's end resumes its parent
+// once, whichever member notices it.
+TEST(Membership, AChildsEndResumesItsParentOnce) {
+  if (auto missing = test::PostgresCluster::missing_reason()) GTEST_SKIP() << *missing;
+  test::TempDir dir;
+  const auto config = dir.make_dir("config");
+  // No steps: the mock says what the prompt's "@mock" lines say, and echoes the rest.
+  dir.write_file("config/agents/echo/agent.md",
+                 "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n  mock: {}\n---\nEcho.\n");
+  const std::string store = test::PostgresCluster::shared()->create_database();
+  std::vector<std::unique_ptr<test::DaemonProcess>> members;
+  for (const char* name : {"alpha", "beta", "gamma"}) {
+    members.push_back(std::make_unique<test::DaemonProcess>(test::DaemonOptions{
+        .home = dir.path() / name, .config_dir = config, .extra_args = {"--store", store, "--name", name}}));
+    members.back()->start();
+  }
+  auto start = [&](std::size_t member, json::object body) {
+    body["agent"] = "echo";
+    body["callerCwd"] = dir.path().string();
+    auto made = members[member]->client().post_json("/api/runs", body);
+    EXPECT_EQ(made.status, 201) << made.body;
+    return made.status == 201 ? std::string(made.json().at("run").at("runId").as_string()) : std::string();
+  };
+  auto detail = [&](const std::string& run) {
+    return members[2]->client().get("/api/runs/" + run).json().at("run").as_object();
+  };
+  auto settled = [&](const std::string& run, std::size_t sessions) {
+    for (int i = 0; i < 150; ++i) {
+      auto d = detail(run);
+      if (d.at("status") != "running" && d.at("sessions").as_array().size() >= sessions) return true;
+      std::this_thread::sleep_for(100ms);
+    }
+    return false;
+  };
+  constexpr std::size_t families = 6;
+  std::vector<std::string> parents;
+  for (std::size_t i = 0; i < families; ++i) {
+    parents.push_back(start(i % 3, json::object{{"overrides", {{"message", "parent"}}}}));
+    ASSERT_TRUE(settled(parents.back(), 1));
+  }
+  for (std::size_t i = 0; i < families; ++i)
+    start((i + 1) % 3, json::object{{"parentRunId", parents[i]}, {"overrides", {{"message", "child"}}}});
+  for (const auto& parent : parents) ASSERT_TRUE(settled(parent, 2)) << parent;
+  std::this_thread::sleep_for(2s);  // time for a second member's resume, if any
+  for (const auto& parent : parents)
+    EXPECT_EQ(detail(parent).at("sessions").as_array().size(), 2u) << parent << " was resumed more than once";
+}
+
 }  // namespace
 }  // namespace agentry::integration
