@@ -10,6 +10,8 @@
 #include <boost/json.hpp>
 
 #include <chrono>
+#include <filesystem>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
@@ -31,6 +33,21 @@ const json::object* member_named(const json::array& list, const std::string& nam
   for (const auto& m : list)
     if (m.at("name") == json::value(name)) return &m.as_object();
   return nullptr;
+}
+
+/// Members alpha, beta and gamma on the PostgreSQL database `store`, each with its own
+/// home under `dir`, started.
+std::vector<std::unique_ptr<test::DaemonProcess>> three_members(const test::TempDir& dir,
+                                                                const std::filesystem::path& config,
+                                                                const std::string& store,
+                                                                std::vector<std::pair<std::string, std::string>> env = {}) {
+  std::vector<std::unique_ptr<test::DaemonProcess>> members;
+  for (const char* name : {"alpha", "beta", "gamma"}) {
+    members.push_back(std::make_unique<test::DaemonProcess>(test::DaemonOptions{
+        .home = dir.path() / name, .config_dir = config, .env = env, .extra_args = {"--store", store, "--name", name}}));
+    members.back()->start();
+  }
+  return members;
 }
 
 TEST_F(DaemonTest, TheDaemonListsItselfAsTheStoresOneAliveMember) {
@@ -97,12 +114,7 @@ TEST(Membership, EachScheduleOccurrenceIsHandledByExactlyOneMember) {
   const auto config = dir.make_dir("config");
   dir.write_file("config/agents/worker/agent.md", "---\nschemaVersion: 1\nbackend: passive\n---\nYou work.\n");
   const std::string store = test::PostgresCluster::shared()->create_database();
-  std::vector<std::unique_ptr<test::DaemonProcess>> members;
-  for (const char* name : {"alpha", "beta", "gamma"}) {
-    members.push_back(std::make_unique<test::DaemonProcess>(test::DaemonOptions{
-        .home = dir.path() / name, .config_dir = config, .extra_args = {"--store", store, "--name", name}}));
-    members.back()->start();
-  }
+  auto members = three_members(dir, config, store);
   auto client = members[0]->client();
   constexpr int schedules = 100;
   std::vector<std::string> runs;
@@ -151,12 +163,7 @@ TEST(Membership, ARunWaitingOnAnotherIsStartedOnceWhenItEnds) {
   dir.write_file("config/agents/talker/agent.md",
                  "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n  mock: {steps: [{say: hi}]}\n---\nTalk.\n");
   const std::string store = test::PostgresCluster::shared()->create_database();
-  std::vector<std::unique_ptr<test::DaemonProcess>> members;
-  for (const char* name : {"alpha", "beta", "gamma"}) {
-    members.push_back(std::make_unique<test::DaemonProcess>(test::DaemonOptions{
-        .home = dir.path() / name, .config_dir = config, .extra_args = {"--store", store, "--name", name}}));
-    members.back()->start();
-  }
+  auto members = three_members(dir, config, store);
   auto client = members[0]->client();
   const json::object talker{{"agent", "talker"}, {"callerCwd", dir.path().string()}, {"overrides", {{"message", "go"}}}};
   auto upstream = client.post_json("/api/runs/init", talker);
@@ -207,15 +214,7 @@ TEST(Membership, EachNotificationIsDeliveredByOneMember) {
                  "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n  mock: {steps: [{say: done}]}\nnotify:\n"
                  "  - webhook: http://127.0.0.1:" + std::to_string(receiver.port()) + "/hook\n---\nNotify.\n");
   const std::string store = test::PostgresCluster::shared()->create_database();
-  std::vector<std::unique_ptr<test::DaemonProcess>> members;
-  for (const char* name : {"alpha", "beta", "gamma"}) {
-    members.push_back(std::make_unique<test::DaemonProcess>(
-        test::DaemonOptions{.home = dir.path() / name,
-                            .config_dir = config,
-                            .env = {{"AGENTRY_NOTIFY_POLL_MS", "20"}},
-                            .extra_args = {"--store", store, "--name", name}}));
-    members.back()->start();
-  }
+  auto members = three_members(dir, config, store, {{"AGENTRY_NOTIFY_POLL_MS", "20"}});
   constexpr std::size_t runs = 20;
   for (std::size_t i = 0; i < runs; ++i) {
     auto started = members[i % 3]->client().post_json(
@@ -242,12 +241,7 @@ TEST(Membership, AChildsEndResumesItsParentOnce) {
   dir.write_file("config/agents/echo/agent.md",
                  "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n  mock: {}\n---\nEcho.\n");
   const std::string store = test::PostgresCluster::shared()->create_database();
-  std::vector<std::unique_ptr<test::DaemonProcess>> members;
-  for (const char* name : {"alpha", "beta", "gamma"}) {
-    members.push_back(std::make_unique<test::DaemonProcess>(test::DaemonOptions{
-        .home = dir.path() / name, .config_dir = config, .extra_args = {"--store", store, "--name", name}}));
-    members.back()->start();
-  }
+  auto members = three_members(dir, config, store);
   auto start = [&](std::size_t member, json::object body) {
     body["agent"] = "echo";
     body["callerCwd"] = dir.path().string();
