@@ -1,6 +1,7 @@
 // The Members view (/members) against real daemons: the one daemon of a SQLite home lists
 // itself, alive, with its URL; its labels and capacity as it was started with them; the
-// live-run count following a run through the 2 s refresh; an error line while the
+// live-run count following a run through the 2 s refresh, and the run's page naming the
+// member that holds it; an error line while the
 // request fails and its recovery; no more requests once the view is left. Everything
 // the page shows is compared with GET /api/daemons.
 import { test, before, after } from 'node:test';
@@ -94,6 +95,19 @@ test('labels and capacity as the daemon was started with them; the live-run coun
   });
   const api = (await daemon.api('GET', '/api/daemons')).daemons[0];
   assert.equal(api.liveRuns, 1);
+
+  // The run's page names the member that holds it (RunDetail.owner) and links to the members.
+  const { run } = await daemon.api('GET', `/api/runs/${runId}`);
+  assert.equal(run.owner?.daemonId, me.daemonId, `owner: ${JSON.stringify(run.owner)}`);
+  const runPage = await newPage(t, browser);
+  await runPage.goto(daemon.url(`/runs/${runId}`));
+  const owner = runPage.locator(tid('run-owner'));
+  await owner.waitFor();
+  assert.equal(await text(owner), '· on edge-1');
+  assert.match(await owner.getAttribute('title'), new RegExp(`lease epoch ${run.owner.epoch}`));
+  await owner.locator('a').click();
+  await runPage.locator(tid('members-row')).first().waitFor();
+  assert.equal(new URL(runPage.url()).pathname, '/members');
 });
 
 test('a failing request shows an error line that the next success clears; leaving the view stops the requests', async (t) => {

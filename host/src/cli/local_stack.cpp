@@ -11,6 +11,7 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
   engine::EngineConfig config;
   config.config_dir = paths.config_dir;
   config.state_dir = paths.home;
+  config.blob_dir = paths.blob_dir;
   config.controller_id = controller_id;
   // Agents report on their tasks with this very binary (engine/task_prompt.hpp).
   config.task_prompt.agentry_binary = paths.binary;
@@ -67,9 +68,11 @@ void LocalStack::start_foreign_change_watch(std::chrono::milliseconds interval) 
     if (auto noticed = engine->notice_foreign_changes(); !noticed)
       core::log_error("looking for changes other processes made failed", {{"error", noticed.error().message}});
   });
+  if (db_->shared()) wakeups_ = std::make_unique<StoreWakeups>(*db_, pool_, *engine_);
 }
 
 void LocalStack::stop_owner_sweep() {
+  wakeups_.reset();
   if (owner_sweep_) owner_sweep_->stop();
   owner_sweep_.reset();
   if (foreign_watch_) foreign_watch_->stop();

@@ -8,6 +8,7 @@
 #include "api/api_context.hpp"
 #include "api/operations.hpp"
 #include "cli/paths.hpp"
+#include "cli/store_wakeups.hpp"
 #include "core/blocking_pool.hpp"
 #include "core/executor.hpp"
 #include "core/repeating_task.hpp"
@@ -42,7 +43,8 @@ class LocalStack {
   void start_owner_sweep(std::chrono::milliseconds interval);
   void stop_owner_sweep();
   /// The daemon's look for changes other processes committed
-  /// (Engine::notice_foreign_changes), every `interval` on the pool; stopped with the sweep.
+  /// (Engine::notice_foreign_changes), every `interval` on the pool, and at once when a
+  /// shared store's member wakes it (cli/store_wakeups.hpp); stopped with the sweep.
   void start_foreign_change_watch(std::chrono::milliseconds interval);
 
   engine::Engine& engine() { return *engine_; }
@@ -66,6 +68,7 @@ class LocalStack {
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<core::RepeatingTask> owner_sweep_;
   std::unique_ptr<core::RepeatingTask> foreign_watch_;
+  std::unique_ptr<StoreWakeups> wakeups_;  // a shared store's: with the foreign watch
   std::unique_ptr<api::ApiContext> context_;
   api::Operations operations_;
 };

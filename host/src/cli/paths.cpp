@@ -33,6 +33,7 @@ core::Result<Paths> resolve_paths(const core::Settings& settings) {
   if (!config) return config.failure();
   p.home = fs::absolute(*home);
   p.config_dir = fs::absolute(*config);
+  p.blob_dir = settings.blob_dir.empty() ? p.home / "blobs" : fs::absolute(settings.blob_dir);
   p.binary = own_binary();
   if (!settings.web_dir.empty()) p.web_dir = fs::absolute(settings.web_dir);
   else if (!p.binary.empty()) p.web_dir = p.binary.parent_path().parent_path() / "share" / "agentry" / "web";

@@ -15,6 +15,7 @@ namespace agentry::cli {
 struct Paths {
   std::filesystem::path home;
   std::filesystem::path config_dir;
+  std::filesystem::path blob_dir;  // attachment contents: AGENTRY_BLOB_DIR, else <home>/blobs
   std::filesystem::path web_dir;
   std::filesystem::path binary;  // this agentry, absolute (/proc/self/exe); empty when unknown
   std::filesystem::path database() const { return home / "agentry.db"; }

@@ -17,8 +17,10 @@
 #include "core/log.hpp"
 #include "core/process_identity.hpp"
 #include "engine/controllers.hpp"
+#include "engine/leases/run_leases.hpp"
 #include "notify/notifier.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -45,10 +47,9 @@ struct DaemonLockKnowledge {
 // ask the membership, for as long as this object (declared after the engine) lives.
 struct MemberKnowledge {
   explicit MemberKnowledge(engine::MembershipService& members) {
-    engine::set_remote_controller_check(
-        [&members](const std::string& controller_id) { return members.on_another_host(controller_id); });
+    engine::set_member_hosts([&members](const std::string& controller_id) { return members.host_of(controller_id); });
   }
-  ~MemberKnowledge() { engine::set_remote_controller_check(nullptr); }
+  ~MemberKnowledge() { engine::set_member_hosts(nullptr); }
   MemberKnowledge(const MemberKnowledge&) = delete;
   MemberKnowledge& operator=(const MemberKnowledge&) = delete;
 };
@@ -211,7 +212,12 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   if (!recover_after_restart(engine)) return exit_code::runtime_error;
   // Runs left alone above because their controller (an embedded CLI) was alive are
   // looked at again now and then: once that process is gone, they are reconciled too.
-  (*stack)->start_owner_sweep(settings.reconcile_interval);
+  // On a shared store, the same sweep takes over the runs of members whose leases ran out,
+  // so it looks as often as the lease time asks (engine/leases/run_leases.hpp).
+  auto sweep_every = settings.reconcile_interval;
+  if (!settings.store.empty())
+    sweep_every = std::min(sweep_every, engine::LeaseTimes::from_ttl(settings.lease_ttl).sweep_every);
+  (*stack)->start_owner_sweep(sweep_every);
   // Changes an embedded CLI commits (a run it drove ended, a schedule it set) are
   // noticed within a second: streams wake, dependents start, schedules are armed.
   (*stack)->start_foreign_change_watch(settings.foreign_change_interval);

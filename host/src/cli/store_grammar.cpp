@@ -22,7 +22,7 @@ void add_store_commands(CLI::App& app, Invocation& inv) {
   auto* copy = store->add_subcommand(
       "copy",
       "Copy the SQLite store of AGENTRY_HOME into an empty PostgreSQL database (migrated first), in one "
-      "transaction, and compare row counts; attachment blobs stay in AGENTRY_HOME/blobs (docs/scale-out.md)");
+      "transaction, and compare row counts; attachment blobs stay where they are: name them with AGENTRY_BLOB_DIR (docs/scale-out.md)");
   copy->add_option("--to", o->to, "The PostgreSQL database: postgresql://user@host:port/database")->required();
   copy->add_flag("--progress", o->progress, "Show progress on stderr even when it is not a terminal");
   on_parsed(copy, inv, [o](CommandContext& ctx) { return store_copy_command(ctx, *o); });

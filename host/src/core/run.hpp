@@ -106,14 +106,23 @@ struct QueuedMessage {
 };
 
 /// A question the agent of a live attempt is waiting on (a command to run, a file
-/// to change). Held by the process driving the run, not stored: it exists only while
-/// the attempt that asked is alive.
+/// to change). It exists only while the attempt that asked is alive: the process driving
+/// the run holds it, and the store keeps it beside the run for every member to show.
 struct PendingApproval {
   std::string approval_id;
   std::string kind;  // "command", "file_change", "tool", ...
   std::string summary;
   boost::json::value details;  // null when the backend sent none
   std::string requested_at;
+};
+
+/// Who holds a running run's lease (engine/leases/): the controller driving it (a member
+/// daemon, or an embedded CLI), the lease's epoch and when it expires unless renewed.
+struct RunOwner {
+  std::string daemon_id;
+  std::string name;  // the member's name; the id again for a controller that is no member
+  std::int64_t epoch = 0;
+  std::string lease_expires_at;  // ISO 8601, by the database's clock
 };
 
 /// A child run's promise to tell its parent how one of its sessions ended.
@@ -185,7 +194,9 @@ struct Run {
   std::vector<QueuedMessage> queued_messages;
   /// Views only: the run's latest parent-completion notification, if it has one.
   std::optional<ParentNotification> parent_notification;
-  /// Derived, views only: the approvals the live attempt waits on (in this process).
+  /// Derived, views only: who holds the run's lease now; nobody when it is not running.
+  std::optional<RunOwner> owner;
+  /// Derived, views only: the approvals the live attempt waits on.
   std::vector<PendingApproval> pending_approvals;
   /// Derived, views only: the run's completion notifications and how their delivery went.
   std::vector<NotificationDelivery> notifications;

@@ -44,6 +44,9 @@ struct Settings {
   std::int64_t max_live_runs = 0;
   std::chrono::milliseconds lease_ttl{10000};
   std::string config_dir;
+  /// Attachment contents (empty: <home>/blobs); on a shared store, one directory every
+  /// member mounts, so that each serves every run's attachments.
+  std::string blob_dir;
   std::string web_dir;
   std::string web_base_path;
   std::string plugin_path;  // colon-separated directories

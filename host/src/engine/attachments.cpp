@@ -27,9 +27,9 @@ core::Failure attachment_not_found(const std::string& run_id, const std::string&
 
 }  // namespace
 
-Attachments::Attachments(store::Store& db, events::EventBus& bus, const fs::path& state_dir)
+Attachments::Attachments(store::Store& db, events::EventBus& bus, const fs::path& blob_dir)
     : db_(db), bus_(bus) {
-  auto blobs = workspace::BlobStore::open(state_dir / "blobs");
+  auto blobs = workspace::BlobStore::open(blob_dir);
   if (blobs) blobs_ = std::move(*blobs);
   else blobs_error_ = blobs.error().message;
 }
@@ -171,7 +171,7 @@ core::Result<core::Attachment> Attachments::remove(const std::string& run_id, co
     // an insert is either before this (and counted) or after (and sees it gone). Were
     // the transaction rolled back, the row would stay without content; a download then
     // says the content is missing.
-    if (blobs_ && c.attachments().references(a->sha256) == 0) blobs_->remove(a->sha256);
+    if (blobs_ && !db_.shared() && c.attachments().references(a->sha256) == 0) blobs_->remove(a->sha256);
     return *a;
   });
   if (removed) bus_.run_changed(run_id);

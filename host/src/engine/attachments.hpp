@@ -28,9 +28,11 @@ struct NewAttachment {
 
 class Attachments {
  public:
-  /// Contents under `state_dir`/blobs. Without a usable directory every command fails
-  /// with the reason (the rest of the engine works on).
-  Attachments(store::Store& db, events::EventBus& bus, const std::filesystem::path& state_dir);
+  /// Contents under `blob_dir`. Without a usable directory every command fails with the
+  /// reason (the rest of the engine works on). On a shared store the directory is shared
+  /// by the members (AGENTRY_BLOB_DIR): content no attachment names any more is left to
+  /// sweep(), since another member may be about to name it again.
+  Attachments(store::Store& db, events::EventBus& bus, const std::filesystem::path& blob_dir);
 
   /// Where uploads are spooled; null when the blob directory is unusable.
   const workspace::BlobStore* blobs() const { return blobs_.get(); }

@@ -13,12 +13,12 @@ namespace agentry::engine {
 namespace {
 
 std::atomic<bool> daemon_lock_held{false};
-std::mutex remote_check_mutex;
-std::function<bool(const std::string&)> remote_check;
+std::mutex member_hosts_mutex;
+std::function<MemberHost(const std::string&)> member_hosts;
 
-bool on_another_machine(const std::string& controller_id) {
-  std::lock_guard lock(remote_check_mutex);
-  return remote_check && remote_check(controller_id);
+MemberHost host_of(const std::string& controller_id) {
+  std::lock_guard lock(member_hosts_mutex);
+  return member_hosts ? member_hosts(controller_id) : MemberHost::unknown;
 }
 
 }  // namespace
@@ -55,13 +55,17 @@ bool controller_alive_elsewhere(const std::string& controller_id) {
   // by one that is gone, even if its pid now names a zombie or a stranger.
   if (holds_daemon_lock() && controller_id.rfind("daemon-", 0) == 0) return false;
   // Another member of a shared store, on another machine: its pid says nothing here.
-  if (on_another_machine(controller_id)) return true;
+  if (host_of(controller_id) == MemberHost::other_host) return true;
   return core::process_alive(pid, controller_start_time(controller_id));
 }
 
-void set_remote_controller_check(std::function<bool(const std::string& controller_id)> is_remote) {
-  std::lock_guard lock(remote_check_mutex);
-  remote_check = std::move(is_remote);
+void set_member_hosts(std::function<MemberHost(const std::string& controller_id)> where) {
+  std::lock_guard lock(member_hosts_mutex);
+  member_hosts = std::move(where);
+}
+
+bool member_on_this_host(const std::string& controller_id) {
+  return host_of(controller_id) == MemberHost::this_host;
 }
 
 void set_holds_daemon_lock(bool held) { daemon_lock_held.store(held); }

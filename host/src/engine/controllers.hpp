@@ -29,11 +29,16 @@ bool controller_alive_elsewhere(const std::string& controller_id);
 void set_holds_daemon_lock(bool held);
 bool holds_daemon_lock();
 
-/// On a store several daemons share (PostgreSQL), liveness by pid means nothing for a
-/// daemon on another machine: `is_remote(controller_id)` says which controllers those
-/// are, and their runs count as alive elsewhere (not this daemon's to end). Unset
-/// (nullptr) on SQLite. Runs are leased and taken over across machines only with leases.
-void set_remote_controller_check(std::function<bool(const std::string& controller_id)> is_remote);
+/// Where a member of a shared store (PostgreSQL) runs, as the members' list says.
+enum class MemberHost { unknown, this_host, other_host };
+
+/// On a store several daemons share, liveness by pid means nothing for a daemon on
+/// another machine: `where(controller_id)` says which controllers are members on this
+/// host or on others; those on others count as alive elsewhere (their runs' leases decide,
+/// engine/leases/). Unset (nullptr) on SQLite.
+void set_member_hosts(std::function<MemberHost(const std::string& controller_id)> where);
+/// True when the controller is a member daemon on this host, whose pid can be checked.
+bool member_on_this_host(const std::string& controller_id);
 
 /// How to reach that controller, for error messages: "the agentry daemon (pid 12)".
 std::string describe_controller(const std::string& controller_id);

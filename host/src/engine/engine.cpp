@@ -4,6 +4,7 @@
 #include "engine/engine.hpp"
 
 #include "core/log.hpp"
+#include "engine/leases/run_leases.hpp"
 #include "engine/live/run_tokens.hpp"
 #include "store/run_token_repository.hpp"
 #include "store/store.hpp"
@@ -28,6 +29,9 @@ Engine::Engine(EngineServices services, EngineConfig config)
           db_, bus_, pool_, backends_, static_cast<RunStarts&>(*this),
           ParentCompletionSettings{config_.controller_id, &config_.task_prompt, config_.child_limits})),
       dependencies_(std::make_unique<DependencyService>(db_, bus_, pool_, static_cast<RunStarts&>(*this))) {
+  set_lease_ttl(config_.lease_ttl);
+  lease_keeper_.start();
+  if (db_.shared()) inbox_.start(lease_times().sweep_every);
   // Live timeline subscribers hear of every timeline write once it has committed.
   db_.set_timeline_listener(
       [&feeds = bus_.timeline()](const std::string& run_id, std::int64_t base, std::vector<core::TimelineEvent>&& events) {
@@ -45,12 +49,15 @@ std::optional<std::string> Engine::run_of_token(std::string_view token) { return
 Engine::~Engine() {
   schedules_->stop();  // no due start may begin while the live runs are stopped
   stop_live_runs("agentry is shutting down");
+  lease_keeper_.stop();
   db_.set_timeline_listener(nullptr);
 }
 
 void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url); }
 
 void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents) {
+  // What other members ask now waits for whoever takes these runs over.
+  inbox_.stop();
   // First: a run started now for its dependencies would only be stopped again.
   dependencies_->stop();
   // Hooks running outside a live session are killed now, not waited for: they share

@@ -21,6 +21,8 @@
 #include "engine/dependencies/dependency_service.hpp"
 #include "engine/hooks/after_exit.hpp"
 #include "engine/lineage.hpp"
+#include "engine/leases/lease_keeper.hpp"
+#include "engine/leases/run_inbox.hpp"
 #include "engine/live/live_runs.hpp"
 #include "engine/membership/membership_service.hpp"
 #include "engine/parent_completion/child_resume_limits.hpp"
@@ -45,6 +47,7 @@
 namespace agentry::store {
 class Store;
 class Transaction;
+struct RunRequest;
 }  // namespace agentry::store
 
 namespace agentry::engine {
@@ -71,9 +74,11 @@ struct EngineConfig {
   /// How often children's completions may resume a parent, and how many children a
   /// parent may have that have not ended (engine/parent_completion/child_resume_limits.hpp).
   ChildResumeLimits child_limits{};
-  /// How long a member of the store's cluster may be silent (AGENTRY_LEASE_TTL_MS,
-  /// engine/membership/membership_service.hpp).
+  /// How long a member of the store's cluster, or a run's controller, may be silent
+  /// (AGENTRY_LEASE_TTL_MS, engine/membership/membership_service.hpp, engine/leases/).
   std::chrono::milliseconds lease_ttl{10000};
+  /// Attachment contents (engine/attachments.hpp); empty: state_dir/blobs.
+  std::filesystem::path blob_dir{};
 };
 
 struct DeletedQueuedMessage {
@@ -205,6 +210,9 @@ class Engine final : private RunStarts {
   /// agent can work on without this process (ext/detach.h) is detached instead.
   void stop_live_runs(const std::string& reason, bool leave_remote_agents = false);
 
+  /// Looks for other members' requests now (a wake-up said there are new ones).
+  void wake_inbox() { inbox_.wake(); }
+
   /// The run a per-run token belongs to, while that run's session lives.
   std::optional<std::string> run_of_token(std::string_view token);
 
@@ -231,6 +239,13 @@ class Engine final : private RunStarts {
   /// After a write that ended a session outside a live session (an abort, a passive
   /// run's tasks, reconciliation): its afterExit hooks, then the held notification.
   void session_ended(const core::Run& run, int session_index);
+  /// Carries out what another member asked of a run this process drives (an abort, an
+  /// approval's answer: run_requests.cpp).
+  void carry_out(const store::RunRequest& request);
+  /// Asks the member driving `run_id` to carry out `kind` with `payload`: recorded in the
+  /// caller's write, with a wake-up for that member (run_requests.cpp).
+  static void ask_owner(store::Transaction& c, const std::string& run_id, std::string kind,
+                        boost::json::object payload);
   /// One run of either reconciliation: true when it was finalized (reconciliation.cpp).
   core::Result<bool> reconcile_run(const std::string& run_id, bool at_startup);
 
@@ -241,7 +256,9 @@ class Engine final : private RunStarts {
   core::BlockingPool& blocking_;
   EngineConfig config_;
   LiveRuns live_;
-  Attachments attachments_{db_, bus_, config_.state_dir};
+  /// Renews the leases of live_'s runs and fences those another member took.
+  LeaseKeeper lease_keeper_{db_, pool_, live_};
+  Attachments attachments_{db_, bus_, config_.blob_dir.empty() ? config_.state_dir / "blobs" : config_.blob_dir};
   ProjectTrust projects_{db_, config_.config_dir, config_.project_env_allow};
   /// afterExit of session ends no live session follows through, and the cancellation of
   /// hooks run outside a live session (engine/hooks/after_exit.hpp).
@@ -250,6 +267,8 @@ class Engine final : private RunStarts {
   TaskService tasks_{db_, bus_, hook_jobs_, config_.state_dir, attachments_};
   MembershipService membership_{db_, pool_, [this] { return static_cast<std::int64_t>(live_.count()); },
                                 config_.lease_ttl};
+  /// What other members ask of the runs this process drives (a shared store only).
+  RunInbox inbox_{db_, pool_, config_.controller_id, [this](const store::RunRequest& r) { carry_out(r); }};
   struct ForeignWatch {
     std::mutex mutex;
     std::optional<std::int64_t> data_version;  // the store's change counter

@@ -8,6 +8,7 @@
 #include "core/log.hpp"
 #include "engine/attachment_prompt.hpp"
 #include "engine/controllers.hpp"
+#include "engine/leases/run_leases.hpp"
 #include "engine/dependencies/dependency_checks.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/queued_delivery.hpp"
@@ -134,14 +135,24 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
     // The session ended between the check and the interrupt: the run is settled, or a
     // queued-message session has not been registered yet; either way the store decides.
   }
+  bool forwarded = false;
   auto aborted = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
+    forwarded = false;
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::abort, *run, "abort"); !allowed) return allowed.failure();
     // Only the process holding the backend can stop the agent; marking the run aborted
     // here would leave that agent working on a run that claims to have stopped.
-    if (run->frozen.backend != core::passive_backend && run->controller_id != config_.controller_id &&
-        controller_alive_elsewhere(run->controller_id)) {
+    if (run->frozen.backend != core::passive_backend &&
+        driven_elsewhere(c, *run, config_.controller_id, db_.shared())) {
+      if (db_.shared() && controller_lease(c, *run)) {
+        // Another member drives it: that member stops the agent (run_requests.cpp).
+        std::string why = reason.empty() ? "aborted by " + actor.name : reason;
+        detail::append_audit(c, run_id, "run.abort_requested", actor, {{"reason", why}});
+        ask_owner(c, run_id, "abort", {{"reason", why}, {"actor", actor.name}});
+        forwarded = true;
+        return run;
+      }
       const bool daemon = run->controller_id.rfind("daemon-", 0) == 0;
       const std::string how =
           daemon ? "abort it through the daemon (agentry --connect <url> abort " + run_id + ")"
@@ -156,7 +167,7 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
     detail::save_with_audit(c, *run, "run.aborted", actor, {{"reason", why}});
     return run;
   });
-  if (aborted) {
+  if (aborted && !forwarded) {
     hook_jobs_.cancel_run(run_id, why_default);
     session_ended(*aborted, aborted->session_count - 1);
   }

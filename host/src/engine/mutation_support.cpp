@@ -2,10 +2,13 @@
 
 #include "core/clock.hpp"
 #include "engine/hooks/hook_runner.hpp"
+#include "engine/leases/run_leases.hpp"
 #include "engine/parent_completion/parent_notifications.hpp"
 #include "engine/outbox/notification_outbox.hpp"
 #include "engine/queued_delivery.hpp"
+#include "store/approval_repository.hpp"
 #include "store/event_repository.hpp"
+#include "store/lease_repository.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
@@ -70,6 +73,7 @@ void open_session(store::Transaction& c, core::Run& run, const std::string& prom
   if (!run.started_at) run.started_at = session.started_at;
   // Passive runs have no live controller: nothing to re-adopt or lose on restart.
   run.controller_id = run.frozen.backend == core::passive_backend ? std::string() : controller_id;
+  if (!run.controller_id.empty()) take_run_lease(c, run.id, run.controller_id);
 }
 
 int attempts_in_current_session(store::Transaction& c, const core::Run& run) {
@@ -121,6 +125,8 @@ void close_session(store::Transaction& c, core::Run& run, core::RunStatus status
   run.status_reason = reason;
   run.finished_at = now;
   run.controller_id.clear();
+  c.leases().release(run.id);
+  c.approvals().remove_all(run.id);  // no attempt is left to hear an answer
   // Every end of a session passes here (the agent's, an abort, a restart's reconciliation,
   // a passive run's tasks), inside its write: the notification commits with the end.
   // The session count and the run's revision (which only grows, through resets too)

@@ -14,8 +14,10 @@
 #include "core/clock.hpp"
 #include "core/log.hpp"
 #include "engine/controllers.hpp"
+#include "engine/leases/run_leases.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/event_repository.hpp"
+#include "store/lease_repository.hpp"
 #include "store/notification_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/run_repository.hpp"
@@ -73,24 +75,32 @@ core::Result<int> Engine::reconcile_after_restart() {
 }
 
 core::Result<int> Engine::reconcile_stale_owners() {
-  auto runs = db_.read([&](store::Transaction& c) -> core::Result<std::vector<core::Run>> {
-    std::vector<core::Run> out;
-    for (const auto& id : c.runs().ids_with_status(core::RunStatus::running))
-      if (auto run = detail::load_run(c, id)) out.push_back(std::move(*run));
+  const bool shared = db_.shared();
+  auto ids = db_.read([&](store::Transaction& c) -> core::Result<std::vector<std::string>> {
+    std::vector<std::string> out;
+    for (const auto& id : c.runs().ids_with_status(core::RunStatus::running)) {
+      auto run = detail::load_run(c, id);
+      if (!run || run->frozen.backend == core::passive_backend) continue;
+      // A look on the reader first: nearly every running run is this process's own or
+      // has a live owner, and a sweep that finds nothing to do writes nothing.
+      if (run->controller_id == config_.controller_id) {
+        // Ours, unless its lease ran out with no live session here to renew it.
+        auto lease = shared ? c.leases().get(id) : std::nullopt;
+        if (!lease || !lease->held || !lease->expired || lease->owner != config_.controller_id || live_.find(id))
+          continue;
+      } else if (driven_elsewhere(c, *run, config_.controller_id, shared)) {
+        continue;
+      }
+      out.push_back(id);
+    }
     return out;
   });
-  if (!runs) return runs.failure();
+  if (!ids) return ids.failure();
   int finalized = 0;
-  for (const auto& run : *runs) {
-    // A look on the reader first: nearly every running run is this process's own or has a
-    // live owner, and a sweep that finds nothing to do writes nothing.
-    if (run.frozen.backend == core::passive_backend || run.controller_id == config_.controller_id ||
-        controller_alive_elsewhere(run.controller_id))
-      continue;
-    auto done = reconcile_run(run.id, /*at_startup=*/false);
+  for (const auto& id : *ids) {
+    auto done = reconcile_run(id, /*at_startup=*/false);
     if (!done) {
-      core::log_error("reconciling a run whose controller is gone failed",
-                      {{"runId", run.id}, {"error", done.error().message}});
+      core::log_error("reconciling a run whose controller is gone failed", {{"runId", id}, {"error", done.error().message}});
       continue;
     }
     finalized += *done ? 1 : 0;
@@ -115,15 +125,28 @@ core::Result<bool> Engine::reconcile_run(const std::string& id, bool at_startup)
                              {"backendSessionId", run->backend_session_id ? boost::json::value(*run->backend_session_id)
                                                                           : boost::json::value(nullptr)}};
     if (!at_startup) data["trigger"] = "sweep";
-    if (run->controller_id == config_.controller_id) {
+    const auto lease = c.leases().get(id);
+    std::optional<std::int64_t> taken;  // the epoch this process took the run's expired lease at
+    if (db_.shared() && lease && lease->held && lease->owner == run->controller_id && lease_holder_gone(*lease) &&
+        !(lease->owner == config_.controller_id && live_.find(id))) {
+      // Its controller fell silent past its lease (a member that died, stopped or was cut
+      // off), or died on this host: taken over here, exactly once, whoever else looks.
+      taken = c.leases().take_over(id, lease->owner, lease->epoch, config_.controller_id,
+                                   lease_times().validity.count(), /*only_if_expired=*/lease->expired);
+      if (!taken) return Verdict::untouched;
+      detail::append_audit(c, id, "run.taken_over", daemon,
+                           {{"fromDaemon", lease->owner}, {"toDaemon", config_.controller_id}, {"epoch", *taken}});
+      data["reason"] = lease->expired ? "lease_expired" : "controller_gone";
+    } else if (run->controller_id == config_.controller_id) {
       // At startup this is an earlier life of this id (nothing is live yet); later, it is
       // a run this process drives.
       if (!at_startup) return Verdict::untouched;
-    } else if (controller_alive_elsewhere(run->controller_id)) {
+    } else if (driven_elsewhere(c, *run, config_.controller_id, db_.shared())) {
       // Recorded once, at startup; a sweep that leaves the run alone says nothing.
       if (!at_startup) return Verdict::untouched;
       data["decision"] = "skipped_live_owner";
-      data["reason"] = "owner_pid_alive";
+      const bool by_lease = db_.shared() && lease && lease->held && lease->owner == run->controller_id;
+      data["reason"] = by_lease ? "owner_lease_held" : "owner_pid_alive";
       detail::append_audit(c, id, "run.controller_reconciled", daemon, std::move(data));
       return Verdict::untouched;
     }
@@ -131,18 +154,23 @@ core::Result<bool> Engine::reconcile_run(const std::string& id, bool at_startup)
       previous_controller = run->controller_id.empty() ? "detached" : run->controller_id;
       run->controller_id = config_.controller_id;
       c.runs().update(*run);
+      if (!taken) take_run_lease(c, id, config_.controller_id);
       adoptee = *run;
       prompt = attempt_prompt(c, *run);
       checkpoint = attempt_checkpoint(c, *run);
       return Verdict::adopt;
     }
-    std::string reason = "the process driving this run (" +
-                         (run->controller_id.empty() ? std::string("unknown") : run->controller_id) + ") is gone; " +
-                         (at_startup ? "agentry restarted while the run was active"
-                                     : "it stopped while the run was active");
+    const std::string driver = run->controller_id.empty() ? std::string("unknown") : run->controller_id;
+    std::string reason = taken ? "the daemon driving this run (" + driver + ") " +
+                                     (data["reason"] == "lease_expired" ? "stopped renewing its lease"
+                                                                        : "is gone") +
+                                     "; " + config_.controller_id + " took the run over"
+                               : "the process driving this run (" + driver + ") is gone; " +
+                                     (at_startup ? "agentry restarted while the run was active"
+                                                 : "it stopped while the run was active");
     detail::close_session(c, *run, core::RunStatus::error, reason, "restart");
     data["decision"] = "finalized";
-    data["reason"] = "controller_gone";
+    if (!taken) data["reason"] = "controller_gone";
     data["status"] = "error";
     detail::save_with_audit(c, *run, "run.controller_reconciled", daemon, std::move(data));
     finalized_run = *run;

@@ -2,6 +2,7 @@
 // view (run, tasks, sessions) agree.
 
 #include "engine/engine.hpp"
+#include "store/approval_repository.hpp"
 #include "store/hook_audit_repository.hpp"
 #include "store/attachment_repository.hpp"
 
@@ -9,7 +10,9 @@
 #include "engine/mutation_support.hpp"
 #include "events/projections.hpp"
 #include "core/clock.hpp"
+#include "store/daemon_repository.hpp"
 #include "store/dependency_repository.hpp"
+#include "store/lease_repository.hpp"
 #include "store/parent_notification_repository.hpp"
 #include "store/notification_repository.hpp"
 #include "store/queued_message_repository.hpp"
@@ -54,11 +57,15 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
     v.run.dependents = detail::dependents_of(c, v.run);
     v.run.attachments = c.attachments().list_for_run(run_id);
     v.run.hook_audits = c.hook_audits().latest(run_id);
+    v.run.pending_approvals = c.approvals().list(run_id);
+    if (auto lease = c.leases().get(run_id); lease && lease->held && v.run.status == core::RunStatus::running) {
+      core::RunOwner owner{lease->owner, lease->owner, lease->epoch, core::format_iso8601(lease->expires_ms)};
+      for (const auto& member : c.daemons().list())
+        if (member.id == lease->owner) owner.name = member.name;
+      v.run.owner = std::move(owner);
+    }
     return v;
   });
-  // Pending approvals live with the attempt that asked, not in the store.
-  if (view)
-    if (auto live = live_.find(run_id)) view->run.pending_approvals = live->pending_approvals();
   return view;
 }
 

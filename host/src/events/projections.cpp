@@ -295,6 +295,11 @@ json::object run_detail(const RunDetailInputs& in) {
   json::array approvals;
   for (const auto& a : run.pending_approvals) approvals.push_back(pending_approval_json(a));
   d["pendingApprovals"] = std::move(approvals);
+  d["owner"] = run.owner ? json::value(json::object{{"daemonId", run.owner->daemon_id},
+                                                    {"name", run.owner->name},
+                                                    {"epoch", run.owner->epoch},
+                                                    {"leaseExpiresAt", run.owner->lease_expires_at}})
+                         : json::value(nullptr);
   d["notifyParentOnComplete"] = f.notify_parent_on_complete;
   d["resolvedHooks"] = core::to_json(f.hooks);
   // Each hook's last execution: { lastOutcome, lastMessage, lastRunAt, runs } (runs

@@ -14,6 +14,15 @@ void BatchWriter::begin() {
   connection_.exec("BEGIN ISOLATION LEVEL REPEATABLE READ");
 }
 
+void BatchWriter::commit() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_changed_ >= std::chrono::milliseconds(50)) {
+    connection_.notify("changed");
+    last_changed_ = now;
+  }
+  connection_.exec("COMMIT");
+}
+
 void BatchWriter::rollback() noexcept {
   try {
     if (connection_.healthy()) connection_.exec("ROLLBACK");

@@ -1,14 +1,6 @@
 #include "pg_store/repositories.hpp"
 
 namespace agentry::pg_store {
-namespace {
-
-// The server's clock now (not the transaction's start, which a long batch would make
-// stale), in epoch milliseconds.
-constexpr std::string_view now_ms_sql = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
-
-}  // namespace
-
 void DaemonRepository::upsert(const core::DaemonMember& m) {
   c_.query("INSERT INTO daemons (id, name, host, pid, advertise_url, labels, capacity, live_runs, version, "
            "started_at, heartbeat_ms) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10," +

@@ -23,7 +23,7 @@ namespace {
 //   whatever locale the database was created with, or pages would skip and repeat rows.
 // - queued_messages gains seq: SQLite delivers queued messages in rowid order, and
 //   PostgreSQL has no rowid; its index is (run_id, seq) to serve that order.
-constexpr std::array<std::string_view, 2> migrations{
+constexpr std::array<std::string_view, 3> migrations{
     R"sql(
 CREATE TABLE runs (
   id                    text COLLATE "C" PRIMARY KEY,
@@ -244,6 +244,35 @@ CREATE TABLE daemons (
   version       text NOT NULL,
   started_at    text COLLATE "C" NOT NULL,
   heartbeat_ms  bigint NOT NULL
+);
+)sql",
+    // 3 = sqlite_store's migration 11: who drives each running run, until when, and what
+    // other members ask of it, and the approvals it waits on.
+    R"sql(
+CREATE TABLE run_leases (
+  run_id      text COLLATE "C" PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  owner       text COLLATE "C" NOT NULL,
+  held        boolean NOT NULL DEFAULT true,
+  epoch       bigint NOT NULL,
+  expires_ms  bigint NOT NULL
+);
+CREATE INDEX run_leases_by_owner ON run_leases(owner);
+CREATE TABLE run_requests (
+  id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  run_id        text COLLATE "C" NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  kind          text NOT NULL,
+  payload_json  text NOT NULL,
+  created_at    text COLLATE "C" NOT NULL
+);
+CREATE INDEX run_requests_by_run ON run_requests(run_id, id);
+CREATE TABLE run_approvals (
+  run_id        text COLLATE "C" NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  approval_id   text COLLATE "C" NOT NULL,
+  kind          text NOT NULL,
+  summary       text NOT NULL,
+  details_json  text NOT NULL,
+  requested_at  text COLLATE "C" NOT NULL,
+  PRIMARY KEY (run_id, approval_id)
 );
 )sql",
 };

@@ -145,10 +145,14 @@ bool Field::boolean() const {
 // --- Connection ---------------------------------------------------------------------
 
 core::Result<Connection> Connection::open(const std::string& uri) {
-  // Later entries override earlier ones: the URI may choose its own application name
-  // and timeout, but the store's text is UTF-8 whatever the server's default.
-  const char* keys[] = {"application_name", "connect_timeout", "dbname", "client_encoding", nullptr};
-  const char* values[] = {"agentry", "10", uri.c_str(), "UTF8", nullptr};
+  // Later entries override earlier ones: the URI may choose its own application name,
+  // timeout and options, but the store's text is UTF-8 whatever the server's default.
+  // A member paused or cut off in the middle of a transaction must not hold its row
+  // locks (a run's lease among them) for ever: the server ends such a session after 5 s
+  // idle in its transaction, and a write waits at most 2 s for a lock before it fails.
+  const char* keys[] = {"application_name", "connect_timeout", "options", "dbname", "client_encoding", nullptr};
+  const char* values[] = {"agentry", "10", "-c idle_in_transaction_session_timeout=5000 -c lock_timeout=2000",
+                          uri.c_str(), "UTF8", nullptr};
   PGconn* conn = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
   std::string target = redact_uri(uri);
   if (conn == nullptr) {
@@ -169,7 +173,8 @@ Connection::Connection(Connection&& other) noexcept
     : conn_(std::exchange(other.conn_, nullptr)),
       target_(std::move(other.target_)),
       prepared_(std::move(other.prepared_)),
-      commit_actions_(std::move(other.commit_actions_)) {}
+      commit_actions_(std::move(other.commit_actions_)),
+      wake_tag_(std::move(other.wake_tag_)) {}
 
 Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
@@ -178,8 +183,13 @@ Connection& Connection::operator=(Connection&& other) noexcept {
     target_ = std::move(other.target_);
     prepared_ = std::move(other.prepared_);
     commit_actions_ = std::move(other.commit_actions_);
+    wake_tag_ = std::move(other.wake_tag_);
   }
   return *this;
+}
+
+void Connection::notify(std::string_view topic) {
+  query("SELECT pg_notify('agentry', $1)", {std::string(topic) + " " + wake_tag_});
 }
 
 bool Connection::healthy() const { return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK; }

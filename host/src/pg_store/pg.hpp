@@ -190,6 +190,15 @@ class Connection {
   /// What the current transaction's jobs asked for once it commits (the writer's).
   store::CommitActions& commit_actions() { return commit_actions_; }
 
+  /// Tells the store's listeners (pg_listener.hpp) `topic` once the current transaction
+  /// commits, nothing if it rolls back: NOTIFY on the one channel agentry uses, with
+  /// the wake tag, by which a process knows its own wake-ups.
+  void notify(std::string_view topic);
+  void set_wake_tag(std::string tag) { wake_tag_ = std::move(tag); }
+
+  /// libpq's connection, for the listener's socket and notifications.
+  pg_conn* native() { return conn_; }
+
  private:
   friend class CopyIn;
   Connection(pg_conn* conn, std::string target) : conn_(conn), target_(std::move(target)) {}
@@ -201,6 +210,7 @@ class Connection {
   std::string target_;
   std::unordered_map<std::string, std::string> prepared_;
   store::CommitActions commit_actions_;
+  std::string wake_tag_;
 };
 
 }  // namespace agentry::pg_store

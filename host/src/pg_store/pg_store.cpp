@@ -3,6 +3,7 @@
 #include "pg_store/batch_writer.hpp"
 #include "pg_store/migrations.hpp"
 #include "pg_store/pg_transaction.hpp"
+#include "core/ids.hpp"
 
 namespace agentry::pg_store {
 
@@ -11,12 +12,19 @@ PgStore::PgStore(std::string uri, PgOptions options)
 
 PgStore::~PgStore() = default;
 
+void PgStore::set_wakeup_listener(std::function<void(const std::string& topic)> listener) {
+  std::lock_guard lock(listener_mutex_);
+  listener_.reset();  // joins its thread: the old callback is never called again
+  if (listener) listener_ = std::make_unique<Listener>(uri_, wake_tag_, std::move(listener));
+}
+
 core::Result<std::unique_ptr<PgStore>> PgStore::open(const std::string& uri, PgOptions options) {
   auto connection = Connection::open(uri);
   if (!connection) return connection.failure();
   return store::guard([&]() -> core::Result<std::unique_ptr<PgStore>> {
     if (auto migrated = migrate(*connection); !migrated.ok()) return migrated.failure();
     std::unique_ptr<PgStore> db(new PgStore(uri, options));
+    connection->set_wake_tag(db->wake_tag_);
     db->writer_ = std::make_unique<store::WriteQueue>(std::make_unique<BatchWriter>(std::move(*connection)),
                                                       options.max_batch);
     return db;

@@ -6,8 +6,11 @@
 
 #include "core/result.hpp"
 #include "pg_store/pg.hpp"
+#include "pg_store/pg_listener.hpp"
 #include "store/store.hpp"
 #include "store/write_queue.hpp"
+
+#include "core/ids.hpp"
 
 #include <memory>
 #include <mutex>
@@ -33,9 +36,11 @@ class PgStore final : public store::Store {
   void set_timeline_listener(store::TimelineListener listener) override {
     writer_->set_timeline_listener(std::move(listener));
   }
+  void set_wakeup_listener(std::function<void(const std::string& topic)> listener) override;
   store::WriteStats write_stats() const override { return writer_->stats(); }
   /// The URI with its password redacted.
   std::string describe() const override { return target_; }
+  bool shared() const override { return true; }
 
   store::WriteQueue& writer() { return *writer_; }
 
@@ -53,6 +58,10 @@ class PgStore final : public store::Store {
   std::unique_ptr<store::WriteQueue> writer_;
   std::mutex readers_mutex_;
   std::vector<std::unique_ptr<Connection>> idle_readers_;
+  /// Marks this process's own wake-ups, which its listener does not report.
+  const std::string wake_tag_ = core::new_prefixed_id("w");
+  std::mutex listener_mutex_;
+  std::unique_ptr<Listener> listener_;  // last: stopped first
 };
 
 }  // namespace agentry::pg_store

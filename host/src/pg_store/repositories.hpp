@@ -3,16 +3,19 @@
 // transaction over them, declared once for every engine in store/engine_repositories.inc;
 // their SQL lives in the matching .cpp files of this folder.
 
+#include "store/approval_repository.hpp"
 #include "store/attachment_repository.hpp"
 #include "store/daemon_repository.hpp"
 #include "store/dependency_repository.hpp"
 #include "store/event_repository.hpp"
 #include "store/hook_audit_repository.hpp"
+#include "store/lease_repository.hpp"
 #include "store/notification_repository.hpp"
 #include "store/parent_notification_repository.hpp"
 #include "store/project_trust_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/run_repository.hpp"
+#include "store/run_request_repository.hpp"
 #include "store/run_token_repository.hpp"
 #include "store/schedule_repository.hpp"
 #include "store/session_repository.hpp"
@@ -21,8 +24,13 @@
 #include "pg_store/pg.hpp"
 
 #include <functional>
+#include <string_view>
 
 namespace agentry::pg_store {
+
+// The server's clock now (not the transaction's start, which a long batch would make
+// stale), in epoch milliseconds: what heartbeats and leases are stamped and judged by.
+constexpr std::string_view now_ms_sql = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
 #include "store/engine_repositories.inc"
 

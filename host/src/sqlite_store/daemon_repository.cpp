@@ -1,13 +1,6 @@
 #include "sqlite_store/repositories.hpp"
 
 namespace agentry::sqlite_store {
-namespace {
-
-// The database's clock in epoch milliseconds (julianday counts days from noon, 4714 BC).
-constexpr std::string_view now_ms_sql = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
-
-}  // namespace
-
 void DaemonRepository::upsert(const core::DaemonMember& m) {
   auto s = c_.prepare(
       "INSERT INTO daemons (id, name, host, pid, advertise_url, labels, capacity, live_runs, version, started_at, "

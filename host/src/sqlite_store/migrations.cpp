@@ -9,7 +9,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 10> migrations{
+constexpr std::array<std::string_view, 11> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -271,6 +271,36 @@ CREATE TABLE daemons (
   version       TEXT NOT NULL,
   started_at    TEXT NOT NULL,
   heartbeat_ms  INTEGER NOT NULL
+);
+)sql",
+    // 11: who drives each running run, until when (store/lease_repository.hpp), and what
+    // other members ask of it (store/run_request_repository.hpp) and the approvals it
+    // waits on (store/approval_repository.hpp).
+    R"sql(
+CREATE TABLE run_leases (
+  run_id      TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  owner       TEXT NOT NULL,
+  held        INTEGER NOT NULL DEFAULT 1,
+  epoch       INTEGER NOT NULL,
+  expires_ms  INTEGER NOT NULL
+);
+CREATE INDEX run_leases_by_owner ON run_leases(owner);
+CREATE TABLE run_requests (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  kind          TEXT NOT NULL,
+  payload_json  TEXT NOT NULL,
+  created_at    TEXT NOT NULL
+);
+CREATE INDEX run_requests_by_run ON run_requests(run_id, id);
+CREATE TABLE run_approvals (
+  run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  approval_id   TEXT NOT NULL,
+  kind          TEXT NOT NULL,
+  summary       TEXT NOT NULL,
+  details_json  TEXT NOT NULL,
+  requested_at  TEXT NOT NULL,
+  PRIMARY KEY (run_id, approval_id)
 );
 )sql",
 };

@@ -85,6 +85,8 @@ class Connection {
 
   /// What the current transaction's jobs asked for once it commits (the writer's).
   store::CommitActions& commit_actions() { return commit_actions_; }
+  /// Wake-ups are for processes sharing a server (pg_store); one SQLite file has no listeners.
+  void notify(std::string_view) {}
 
  private:
   explicit Connection(sqlite3* db) : db_(db) {}

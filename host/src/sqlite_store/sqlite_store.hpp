@@ -32,8 +32,10 @@ class SqliteStore final : public store::Store {
   void set_timeline_listener(store::TimelineListener listener) override {
     writer_->set_timeline_listener(std::move(listener));
   }
+  void set_wakeup_listener(std::function<void(const std::string&)>) override {}
   store::WriteStats write_stats() const override { return writer_->stats(); }
   std::string describe() const override { return path_.string(); }
+  bool shared() const override { return false; }
 
   const std::filesystem::path& path() const { return path_; }
   /// The single writer itself (its tests hold it with gated jobs).

@@ -72,9 +72,17 @@ class Store {
   /// Installs the one listener every committed timeline append is told of.
   virtual void set_timeline_listener(TimelineListener listener) = 0;
 
+  /// Installs the one listener told of the topics other processes sharing the store woke
+  /// (Transaction::wake), and of "changed" when another process committed anything
+  /// (at most every 50 ms per process). nullptr stops listening. Nothing on SQLite.
+  virtual void set_wakeup_listener(std::function<void(const std::string& topic)> listener) = 0;
+
   virtual WriteStats write_stats() const = 0;
   /// Where the data lives, for messages ("/home/me/.agentry/agentry.db").
   virtual std::string describe() const = 0;
+  /// True when daemons on several machines may serve this store at once (PostgreSQL):
+  /// whether a run's controller is alive is then read off its lease, never off a pid.
+  virtual bool shared() const = 0;
 
  protected:
   /// Runs `fn` on a reader inside a snapshot; store failures throw StoreError.

@@ -4,19 +4,23 @@
 // consistent snapshot. Callers include the repository headers they use.
 
 #include <functional>
+#include <string_view>
 
 namespace agentry::store {
 
+class ApprovalRepository;
 class AttachmentRepository;
 class AuditRepository;
 class DaemonRepository;
 class DependencyRepository;
 class HookAuditRepository;
+class LeaseRepository;
 class NotificationRepository;
 class ParentNotificationRepository;
 class ProjectTrustRepository;
 class QueuedMessageRepository;
 class RunRepository;
+class RunRequestRepository;
 class RunTokenRepository;
 class RunWorktreeRepository;
 class ScheduleRepository;
@@ -46,6 +50,17 @@ class Transaction {
   virtual ProjectTrustRepository& project_trust() = 0;
   /// The daemons serving this store, with their heartbeats.
   virtual DaemonRepository& daemons() = 0;
+  /// Who drives each running run, until when.
+  virtual LeaseRepository& leases() = 0;
+  /// What other members ask of the controller driving a run.
+  virtual RunRequestRepository& run_requests() = 0;
+  /// The approvals runs' live attempts wait on.
+  virtual ApprovalRepository& approvals() = 0;
+
+  /// Wakes the other processes sharing the store that listen for `topic`
+  /// (Store::set_wakeup_listener), once this transaction commits. A hint only: whoever
+  /// listens also polls, so a lost wake-up delays work and never loses it.
+  virtual void wake(std::string_view topic) = 0;
 
   /// Runs `action` once this transaction has committed (in commit order), or never if
   /// the write that registered it rolls back. For publishing what a write made

@@ -94,8 +94,11 @@ core::Result<TablePlan> plan_table(sqlite_store::Connection& source, const std::
 }  // namespace
 
 bool is_internal_table(std::string_view name) {
-  // daemons is who serves now (engine/membership/): the members register themselves.
-  return name.starts_with("sqlite_") || name == "schema_migrations" || name == "daemons";
+  // daemons is who serves now (engine/membership/): the members register themselves;
+  // run_leases, run_requests and run_approvals are about the live attempts of the copied
+  // home, which is not being served: its running runs are reconciled where it is served.
+  return name.starts_with("sqlite_") || name == "schema_migrations" || name == "daemons" || name == "run_leases" ||
+         name == "run_requests" || name == "run_approvals";
 }
 
 std::string quote_identifier(std::string_view name) {

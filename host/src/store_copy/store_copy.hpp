@@ -4,7 +4,7 @@
 // from there. The target is migrated first, then filled in ONE PostgreSQL transaction
 // from one SQLite snapshot: a copy that fails, or whose row counts do not match at the
 // end, leaves the target without a row. Attachment blobs are files beside the database
-// (<AGENTRY_HOME>/blobs) and are not copied.
+// (AGENTRY_BLOB_DIR, by default <AGENTRY_HOME>/blobs) and are not copied.
 
 #include "core/result.hpp"
 

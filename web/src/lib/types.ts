@@ -115,6 +115,8 @@ export interface RunDetail extends RunSummary {
   }>;
   queuedResumeMessages: QueuedMessage[];
   pendingApprovals: PendingApproval[];
+  /** Who holds the running run's lease (the member driving it); null when not running. */
+  owner: { daemonId: string; name: string; epoch: number; leaseExpiresAt: string } | null;
   attachments: Attachment[];
   dependencies?: Array<Record<string, any>>;
   dependents?: Array<Record<string, any>>;

@@ -363,6 +363,12 @@ function RunHeader({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) => vo
           </>
         )}
         {run.damaged && <span class="error-text"> · damaged: {run.damaged.reason}</span>}
+        {run.owner && (
+          <span data-testid="run-owner" title={`lease epoch ${run.owner.epoch}, ${run.owner.daemonId}`}>
+            {' '}
+            · on <a {...linkProps('/members')}>{run.owner.name}</a>
+          </span>
+        )}
       </div>
       {run.note && <div class="rh-note small"><span class="muted">note:</span> {run.note}</div>}
       <div class="actions">

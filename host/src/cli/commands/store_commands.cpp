@@ -87,7 +87,8 @@ std::string rate(const store_copy::CopyReport& r) {
 
 std::string blobs_note(const fs::path& blobs) {
   return "attachment blobs are not copied: they stay in " + blobs.string() +
-         ", so the daemons serving these runs from PostgreSQL need this AGENTRY_HOME (or a copy of that directory)\n";
+         "; start the daemons that serve these runs from PostgreSQL with AGENTRY_BLOB_DIR naming that directory "
+         "(shared by every member) or a copy of it\n";
 }
 
 std::string human_report(const store_copy::CopyReport& r, const fs::path& blobs) {
@@ -138,7 +139,7 @@ int store_copy_command(CommandContext& ctx, const StoreCopyOptions& o) {
   if (!lock) return ctx.report(lock.error());
   auto report = store_copy::copy_into_postgresql({paths->database(), o.to, progress_for(ctx, o.progress)});
   if (!report) return ctx.report(report.error());
-  const fs::path blobs = paths->home / "blobs";
+  const fs::path blobs = paths->blob_dir;
   ctx.print(json_report(*report, blobs), [&](const json::value&) { return human_report(*report, blobs); });
   if (const auto* differ = report->mismatch()) {
     ctx.err() << "agentry: table " << differ->table << " has " << differ->source_rows << " rows in SQLite but "

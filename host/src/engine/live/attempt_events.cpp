@@ -6,7 +6,9 @@
 #include "engine/mutation_support.hpp"
 #include "engine/outbox/notification_outbox.hpp"
 #include "engine/queued_delivery.hpp"
+#include "store/approval_repository.hpp"
 #include "store/event_repository.hpp"
+#include "store/lease_repository.hpp"
 #include "store/run_repository.hpp"
 #include "store/run_token_repository.hpp"
 #include "store/session_repository.hpp"
@@ -82,6 +84,7 @@ void record_adoption(store::Transaction& c, const core::Run& run, const AttemptC
 void record_detached(store::Transaction& c, core::Run& run, const AttemptContext& a, const json::object& payload,
                      std::vector<core::TimelineEvent>& rows) {
   run.controller_id.clear();
+  c.leases().release(run.id);
   json::object data = recovery_audit(run);
   data["transportType"] = payload.contains("transportType") ? payload.at("transportType") : json::value(nullptr);
   data["reason"] = payload.contains("message") ? payload.at("message") : json::value("agentry is shutting down");
@@ -111,9 +114,24 @@ json::array strings(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::optional<core::PendingApproval> pending_approval_of(const json::object& p) {
+  core::PendingApproval approval;
+  if (auto* id = p.if_contains("approvalId"); id && id->is_string()) approval.approval_id = id->as_string();
+  if (approval.approval_id.empty()) return std::nullopt;
+  if (auto* kind = p.if_contains("kind"); kind && kind->is_string()) approval.kind = kind->as_string();
+  if (auto* summary = p.if_contains("summary"); summary && summary->is_string()) approval.summary = summary->as_string();
+  if (auto* details = p.if_contains("details")) approval.details = *details;
+  approval.requested_at = core::now_iso8601();
+  return approval;
+}
+
 BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a,
                                   std::vector<plugin_host::BackendEvent>& events, const std::optional<ForcedEnd>& forced) {
   BatchOutcome out;
+  if (!c.leases().hold(a.run_id, a.controller_id, a.lease_epoch)) {
+    out.fenced = true;  // another controller took the run over: not ours to write
+    return out;
+  }
   auto run = detail::load_run(c, a.run_id);
   if (!run) return out;  // deleted meanwhile: nothing to record
   std::vector<core::TimelineEvent> rows;
@@ -144,7 +162,11 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
         out.run_changed = true;
       }
     }
-    if (event.kind == "approval.request") queue_needs_user(c, *run, payload);
+    if (event.kind == "approval.request") {
+      queue_needs_user(c, *run, payload);
+      // Kept beside the run, so that every member shows it and takes the answer.
+      if (auto approval = pending_approval_of(payload)) c.approvals().insert(a.run_id, *approval);
+    }
     if (event.kind == "notice" && a.adopting && !out.adoption_reported)
       if (auto* adoption = payload.if_contains("adoption"); adoption && adoption->is_object()) {
         record_adoption(c, *run, a, adoption->as_object());
@@ -188,6 +210,7 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
   // them, ephemeral ones in place, once the commit is done.
   c.timeline().append_batch(a.run_id, rows);
   if (decision) {
+    c.approvals().remove_all(a.run_id);  // nobody is left to answer: the attempt that asked is over
     out.attempt_ended = true;
     out.run_changed = true;
     if (decision->retry) {

@@ -12,6 +12,7 @@
 #include "engine/requests.hpp"
 #include "plugin_host/backend_instance.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ struct ForcedEnd {
 struct AttemptContext {
   std::string run_id;
   std::string controller_id;  // this process: the owner of any session it opens
+  std::int64_t lease_epoch = 0;  // the run's lease this session took (engine/leases/)
   int attempt_number = 1;
   int session_index = 0;
   bool abort_requested = false;     // the user aborted: an interrupted attempt means aborted
@@ -64,7 +66,11 @@ struct NextSession {
   std::string prompt;
 };
 
+/// The question an approval.request event asks, or nullopt when it has no approvalId.
+std::optional<core::PendingApproval> pending_approval_of(const boost::json::object& payload);
+
 struct BatchOutcome {
+  bool fenced = false;  // nothing written: the run's lease moved to another controller
   bool run_changed = false;    // status, resume token: summaries must be re-published
   bool attempt_ended = false;  // the attempt reached its end (terminal event or forced)
   std::string attempt_outcome;  // ... with this outcome ("success", "error", ...)

@@ -8,6 +8,7 @@
 #include "engine/live/start_config.hpp"
 #include "events/event_bus.hpp"
 #include "plugin_host/plugin_registry.hpp"
+#include "store/approval_repository.hpp"
 #include "store/store.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
@@ -31,6 +32,7 @@ LiveRun::LiveRun(LiveRunServices services, LaunchSpec spec, OnFinished on_finish
       on_finished_(std::move(on_finished)) {
   attempt_.run_id = spec_.run.id;
   attempt_.controller_id = spec_.controller_id;
+  attempt_.lease_epoch = spec_.lease_epoch;
   attempt_.attempt_number = spec_.attempt_number;
   attempt_.session_index = spec_.session_index;
   attempt_.adopting = spec_.adopt;
@@ -191,6 +193,23 @@ void LiveRun::interrupt(const std::string& reason, StopCause cause) {
   });
 }
 
+void LiveRun::fence(const std::string& why) {
+  if (fenced_.exchange(true)) return;
+  hook_cancel_.cancel(why);
+  strand_.post([self = shared_from_this(), why] {
+    {
+      std::lock_guard lock(self->mutex_);
+      if (self->finished_) return;
+    }
+    core::log_error("this daemon no longer holds the run's lease; stopping its agent, recording nothing more",
+                    {{"runId", self->run_id()}, {"reason", why}});
+    if (self->backend_)
+      if (auto ok = self->backend_->interrupt(why); !ok)
+        core::log_warn("backend interrupt failed", {{"runId", self->run_id()}, {"error", ok.error().message}});
+    self->mark_finished(std::nullopt);  // destroys the instance: its agent goes with it
+  });
+}
+
 bool LiveRun::try_detach(const std::string& reason) {
   if (!backend_) return false;
   if (auto detached = backend_->detach(reason); !detached) return false;
@@ -316,12 +335,13 @@ core::Result<void> LiveRun::answer_approval(const std::string& approval_id, cons
           json::serialize(json::object{{"approvalId", answered.approval_id}, {"decision", decision}});
       sent = self->backend_->send_input(plugin_host::InputKind::approval, input_id, payload);
     }
-    if (sent) return;
+    if (sent || self->fenced_) return;
     core::log_warn("backend did not take an approval answer",
                    {{"runId", self->run_id()}, {"approvalId", answered.approval_id}, {"error", sent.error().message}});
     const bool still_asking = self->backend_ && self->attempt_.attempt_number == attempt;
     const std::string run_id = self->run_id();
     auto audited = self->services_.db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
+      if (still_asking) c.approvals().insert(run_id, answered);
       detail::append_audit(c, run_id, "run.approval_answer_failed", Actor{"daemon"},
                            {{"approvalId", answered.approval_id},
                             {"decision", decision},
@@ -343,17 +363,10 @@ bool LiveRun::track_approvals(const std::vector<plugin_host::BackendEvent>& batc
   bool any = false;
   for (const auto& event : batch) {
     if (event.kind != "approval.request") continue;
-    const auto& p = event.payload;
-    core::PendingApproval approval;
-    if (auto* id = p.if_contains("approvalId"); id && id->is_string()) approval.approval_id = id->as_string();
-    if (approval.approval_id.empty()) continue;
-    if (auto* kind = p.if_contains("kind"); kind && kind->is_string()) approval.kind = kind->as_string();
-    if (auto* summary = p.if_contains("summary"); summary && summary->is_string())
-      approval.summary = summary->as_string();
-    if (auto* details = p.if_contains("details")) approval.details = *details;
-    approval.requested_at = core::now_iso8601();
+    auto approval = pending_approval_of(event.payload);
+    if (!approval) continue;
     std::lock_guard lock(mutex_);
-    pending_approvals_.push_back(std::move(approval));
+    pending_approvals_.push_back(std::move(*approval));
     any = true;
   }
   return any;
@@ -374,7 +387,7 @@ void LiveRun::end_by_host(std::string outcome, std::string message, std::string 
 void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::optional<ForcedEnd> forced) {
   {
     std::lock_guard lock(mutex_);
-    if (finished_) return;
+    if (finished_ || fenced_) return;
   }
   AttemptContext attempt = attempt_;
   if (services_.stopping && services_.stopping->load()) attempt.shutdown_requested = true;
@@ -384,6 +397,10 @@ void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::opt
   if (!outcome) {
     core::log_error("cannot record backend events", {{"runId", run_id()}, {"error", outcome.error().message}});
     if (forced) mark_finished(std::nullopt);  // nothing more can be done for this session
+    return;
+  }
+  if (outcome->fenced) {
+    fence("another controller took the run over (its lease has a later epoch)");
     return;
   }
   // Durable before visible: subscribers hear about these events only now.

@@ -75,6 +75,7 @@ struct LaunchSpec {
   std::string prompt;
   std::vector<std::string> env;  // extra "KEY=VALUE" for the agent
   std::string controller_id;     // this process
+  std::int64_t lease_epoch = 0;  // the run's lease, as the session's opening took it
   // The first attempt takes over the one a gone controller left running (ext/detach.h)
   // instead of starting one; the run's open session and attempt continue. `prompt` is
   // then what that attempt was to say, and this its last checkpoint payload (or null).
@@ -103,6 +104,12 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   /// Asks the backend to stop; the session then ends (no further attempt). Ends the
   /// attempt by force if no terminal event arrives within the grace period.
   void interrupt(const std::string& reason, StopCause cause);
+  /// The run's lease moved to another controller (engine/leases/): `why` is logged, the
+  /// agent is stopped, and the session ends here without another write for the run,
+  /// which is now the other controller's. From any thread.
+  void fence(const std::string& why);
+  bool fenced() const { return fenced_.load(); }
+  std::int64_t lease_epoch() const { return spec_.lease_epoch; }
   /// The approvals the current attempt waits on, oldest first.
   std::vector<core::PendingApproval> pending_approvals() const;
   /// True when the current attempt waits on `approval_id`.
@@ -186,6 +193,7 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   bool handed_off_ = false;  // ... and on_finished_ returned: waiters may go on
   bool interrupting_ = false;
   std::atomic<bool> detached_{false};
+  std::atomic<bool> fenced_{false};  // lost the lease: nothing more is written
   std::string interrupt_reason_;  // strand only
   std::vector<core::PendingApproval> pending_approvals_;  // guarded by mutex_
   int next_input_ = 0;  // strand only: input ids for send_input

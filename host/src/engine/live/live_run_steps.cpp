@@ -9,6 +9,7 @@
 #include "engine/mutation_support.hpp"
 #include "engine/workspace_baseline/workspace_baseline.hpp"
 #include "events/event_bus.hpp"
+#include "store/lease_repository.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/store.hpp"
@@ -118,9 +119,10 @@ void LiveRun::run_phase_hooks(HookInvocation invocation, std::optional<int> prom
 }
 
 void LiveRun::record_phase_hooks(const HookPhaseResult& result, std::optional<int> prompt_session) {
-  if (!result.any()) return;
+  if (!result.any() || fenced_) return;
   std::optional<core::Run> saved;
   auto written = services_.db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
+    if (!c.leases().hold(run_id(), attempt_.controller_id, attempt_.lease_epoch)) return false;
     auto fresh = detail::load_run(c, run_id());
     if (!fresh) return false;
     bool changed = record_hook_results(c, *fresh, result);

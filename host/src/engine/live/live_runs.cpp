@@ -4,6 +4,7 @@
 #include "engine/lineage.hpp"
 #include "engine/live/run_tokens.hpp"
 #include "plugin_host/plugin_registry.hpp"
+#include "store/lease_repository.hpp"
 #include "store/store.hpp"
 
 
@@ -49,8 +50,18 @@ LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) c
     if (auto token = issue_run_token(services_.db, run.id)) spec.env.push_back("AGENTRY_DAEMON_TOKEN=" + *token);
     else core::log_error("cannot issue a run token; the agent cannot call back", {{"runId", run.id}});
   }
-  auto depth = services_.db.read([&](store::Transaction& c) -> core::Result<int> { return lineage_depth(c, run); });
-  spec.env.push_back("AGENTRY_CALL_DEPTH=" + std::to_string(depth ? *depth : 1));
+  struct Read {
+    int depth = 1;
+    std::int64_t epoch = 0;
+  };
+  auto read = services_.db.read([&](store::Transaction& c) -> core::Result<Read> {
+    Read out{lineage_depth(c, run), 0};
+    // The lease the session's opening took (engine/leases/): the epoch its writes show.
+    if (auto lease = c.leases().get(run.id); lease && lease->owner == controller_id_) out.epoch = lease->epoch;
+    return out;
+  });
+  spec.env.push_back("AGENTRY_CALL_DEPTH=" + std::to_string(read ? read->depth : 1));
+  if (read) spec.lease_epoch = read->epoch;
   return spec;
 }
 
@@ -142,6 +153,14 @@ std::shared_ptr<LiveRun> LiveRuns::find(const std::string& run_id) const {
   std::lock_guard lock(mutex_);
   auto it = runs_.find(run_id);
   return it == runs_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<LiveRun>> LiveRuns::all() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<LiveRun>> out;
+  out.reserve(runs_.size());
+  for (const auto& [id, run] : runs_) out.push_back(run);
+  return out;
 }
 
 std::size_t LiveRuns::count() const {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace agentry::engine {
 
@@ -32,6 +33,9 @@ class LiveRuns {
   /// False when the run has no live session here.
   bool abort(const std::string& run_id, const std::string& reason);
   std::size_t count() const;
+  /// Every live run now.
+  std::vector<std::shared_ptr<LiveRun>> all() const;
+  const std::string& controller_id() const { return controller_id_; }
   /// Interrupts every live run (as aborted, with `reason`) and waits for them to end.
   /// From then on nothing new starts: a session opened meanwhile is stopped at once.
   /// With StopCause::daemon_exit, runs whose agent can work on without us are detached.

@@ -47,13 +47,13 @@ core::Result<void> MembershipService::start(core::DaemonMember self) {
     std::lock_guard lock(mutex_);
     self_ = std::move(self);
   }
-  refresh_remote_members();
+  refresh_member_hosts();
   std::lock_guard lock(mutex_);
   renewal_ = std::make_unique<core::RepeatingTask>(pool_, lease_ttl_ / 4, [this] { heartbeat(); });
   return core::ok();
 }
 
-void MembershipService::refresh_remote_members() {
+void MembershipService::refresh_member_hosts() {
   std::string host;
   {
     std::lock_guard lock(mutex_);
@@ -64,17 +64,17 @@ void MembershipService::refresh_remote_members() {
     return t.daemons().list();
   });
   if (!records) return;  // the last list stands until the database answers again
-  std::vector<std::string> remote;
+  std::map<std::string, MemberHost> hosts;
   for (const auto& record : *records)
-    if (record.host != host) remote.push_back(record.id);
-  std::sort(remote.begin(), remote.end());
+    hosts[record.id] = record.host == host ? MemberHost::this_host : MemberHost::other_host;
   std::lock_guard lock(mutex_);
-  remote_members_ = std::move(remote);
+  member_hosts_ = std::move(hosts);
 }
 
-bool MembershipService::on_another_host(const std::string& daemon_id) const {
+MemberHost MembershipService::host_of(const std::string& daemon_id) const {
   std::lock_guard lock(mutex_);
-  return std::binary_search(remote_members_.begin(), remote_members_.end(), daemon_id);
+  auto it = member_hosts_.find(daemon_id);
+  return it == member_hosts_.end() ? MemberHost::unknown : it->second;
 }
 
 void MembershipService::heartbeat() {
@@ -90,7 +90,7 @@ void MembershipService::heartbeat() {
     return true;
   });
   if (!renewed) core::log_warn("renewing this daemon's membership failed", {{"error", renewed.error().message}});
-  refresh_remote_members();
+  refresh_member_hosts();
 }
 
 void MembershipService::stop() {

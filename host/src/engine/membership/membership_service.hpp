@@ -12,9 +12,11 @@
 #include "core/executor.hpp"
 #include "core/repeating_task.hpp"
 #include "core/result.hpp"
+#include "engine/controllers.hpp"
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -54,14 +56,14 @@ class MembershipService {
   /// Every member with its state.
   core::Result<std::vector<Member>> list() const;
 
-  /// Whether `daemon_id` is a member on another host than this one, as of the last
-  /// heartbeat (engine/controllers.hpp: such a member's runs are not ours to judge).
-  bool on_another_host(const std::string& daemon_id) const;
+  /// Whether `daemon_id` is a member on this host or another, as of the last heartbeat
+  /// (engine/controllers.hpp: only a member on this host has a pid worth checking).
+  MemberHost host_of(const std::string& daemon_id) const;
 
  private:
   void heartbeat();
-  /// Re-reads which members are on other hosts.
-  void refresh_remote_members();
+  /// Re-reads which members are on which hosts.
+  void refresh_member_hosts();
 
   store::Store& db_;
   core::ThreadPool& pool_;
@@ -70,7 +72,7 @@ class MembershipService {
   std::optional<core::DaemonMember> self_;
   const std::chrono::milliseconds lease_ttl_;
   std::unique_ptr<core::RepeatingTask> renewal_;
-  std::vector<std::string> remote_members_;  // sorted ids
+  std::map<std::string, MemberHost> member_hosts_;  // by member id
 };
 
 }  // namespace agentry::engine
