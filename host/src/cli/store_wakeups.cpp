@@ -18,28 +18,27 @@ StoreWakeups::~StoreWakeups() {
 }
 
 void StoreWakeups::on_topic(const std::string& topic) {
-  if (topic == "requests") {
-    engine_.wake_inbox();
-  } else if (topic == "changed") {
-    look_soon(std::chrono::milliseconds(0));
-    look_soon(std::chrono::milliseconds(60));
-  }
+  if (topic == "requests") engine_.wake_inbox();
+  else if (topic == "changed") schedule_look();
 }
 
-void StoreWakeups::look_soon(std::chrono::milliseconds delay) {
-  auto look = [gate = gate_, engine = &engine_](bool trailing) {
-    if (!trailing) gate->look_pending = false;
+void StoreWakeups::schedule_look() {
+  if (gate_->look_scheduled.exchange(true)) return;  // the look already due covers this one
+  using namespace std::chrono;
+  const auto now = steady_clock::now().time_since_epoch();
+  const auto since = now - nanoseconds(gate_->last_look_ns.load());
+  const auto wait = since >= min_look_gap ? milliseconds(0) : duration_cast<milliseconds>(min_look_gap - since);
+  auto look = [gate = gate_, engine = &engine_] {
+    // Cleared first: a wake-up during this look schedules the next one.
+    gate->look_scheduled = false;
+    gate->last_look_ns = steady_clock::now().time_since_epoch().count();
     std::lock_guard lock(gate->mutex);
     if (!gate->open) return;
     if (auto noticed = engine->notice_foreign_changes(); !noticed)
       core::log_warn("looking for changes other members made failed", {{"error", noticed.error().message}});
   };
-  if (delay.count() > 0) {
-    (void)pool_.post_after(delay, [look] { look(true); });
-    return;
-  }
-  if (gate_->look_pending.exchange(true)) return;  // one look already waits its turn
-  pool_.post([look] { look(false); });
+  if (wait.count() == 0) pool_.post(std::move(look));
+  else (void)pool_.post_after(wait, std::move(look));
 }
 
 }  // namespace agentry::cli

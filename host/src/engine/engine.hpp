@@ -39,6 +39,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -273,6 +274,7 @@ class Engine final : private RunStarts {
     std::mutex mutex;
     std::optional<std::int64_t> data_version;  // the store's change counter
     std::int64_t since_ms = 0;                 // runs updated from then on are announced
+    std::map<std::string, std::int64_t> revisions;  // ... each at the revision last announced
   } foreign_watch_;
   // Last: stopped and destroyed first, before anything they use.
   std::unique_ptr<ScheduleService> schedules_;

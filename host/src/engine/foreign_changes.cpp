@@ -6,11 +6,14 @@
 // The daemon writes through one connection (the write queue) and its readers never
 // write, so reading it on the writer tells foreign commits apart from our own, for the
 // price of an empty job now and then. What changed is then found by the runs' updated_at
-// (every run mutation sets it), from a little before the previous look.
+// (every run mutation sets it), from a little before the previous look; a run is
+// announced once per revision, however many looks its change stays within that slack.
 
 #include "engine/engine.hpp"
 
 #include "core/clock.hpp"
+
+#include <map>
 #include "store/run_repository.hpp"
 #include "store/schedule_repository.hpp"
 #include "store/store.hpp"
@@ -45,10 +48,15 @@ core::Result<int> Engine::notice_foreign_changes() {
 
   auto runs = db_.read([&](store::Transaction& c) -> core::Result<std::vector<ForeignRun>> {
     std::vector<ForeignRun> out;
-    for (auto& id : c.runs().ids_updated_since(core::format_iso8601(since))) {
+    std::map<std::string, std::int64_t> seen;
+    for (auto& [id, revision] : c.runs().revisions_updated_since(core::format_iso8601(since))) {
+      seen[id] = revision;
+      if (auto was = foreign_watch_.revisions.find(id); was != foreign_watch_.revisions.end() && was->second == revision)
+        continue;  // announced at this revision already
       auto schedule = c.schedules().get(id);
-      out.push_back({std::move(id), std::move(schedule)});
+      out.push_back({id, std::move(schedule)});
     }
+    foreign_watch_.revisions = std::move(seen);  // what is older than the slack is forgotten
     return out;
   });
   if (!runs) return runs.failure();

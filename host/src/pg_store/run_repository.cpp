@@ -91,8 +91,11 @@ std::optional<core::Run> RunRepository::get(std::string_view id) {
   return read_run(result.row(0));
 }
 
-std::vector<std::string> RunRepository::ids_updated_since(std::string_view since) {
-  return ids_of(c_.query("SELECT id FROM runs WHERE updated_at >= $1", {since}));
+std::vector<std::pair<std::string, std::int64_t>> RunRepository::revisions_updated_since(std::string_view since) {
+  auto result = c_.query("SELECT id, revision FROM runs WHERE updated_at >= $1", {since});
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  for (int i = 0; i < result.rows(); ++i) out.emplace_back(result.row(i)[0].text(), result.row(i)[1].int64());
+  return out;
 }
 
 std::int64_t RunRepository::others_commit_mark() {

@@ -99,11 +99,11 @@ std::optional<core::Run> RunRepository::get(std::string_view id) {
   return read_run(s);
 }
 
-std::vector<std::string> RunRepository::ids_updated_since(std::string_view since) {
-  auto s = c_.prepare("SELECT id FROM runs WHERE updated_at >= ?1");
+std::vector<std::pair<std::string, std::int64_t>> RunRepository::revisions_updated_since(std::string_view since) {
+  auto s = c_.prepare("SELECT id, revision FROM runs WHERE updated_at >= ?1");
   s.bind(1, since);
-  std::vector<std::string> out;
-  while (s.step()) out.push_back(s.column_text(0));
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  while (s.step()) out.emplace_back(s.column_text(0), s.column_int64(1));
   return out;
 }
 

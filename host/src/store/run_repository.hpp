@@ -21,11 +21,11 @@ class RunRepository {
   virtual bool update(const core::Run& run) = 0;
   virtual std::optional<core::Run> get(std::string_view id) = 0;
   virtual bool exists(std::string_view id) = 0;
-  /// Runs whose row was changed at or after `since` (ISO 8601): a scan, for the rare
-  /// look at what another process changed (engine/foreign_changes.cpp).
-  virtual std::vector<std::string> ids_updated_since(std::string_view since) = 0;
+  /// Runs whose row was changed at or after `since` (ISO 8601), each with its revision:
+  /// a scan, for the look at what another process changed (engine/foreign_changes.cpp).
+  virtual std::vector<std::pair<std::string, std::int64_t>> revisions_updated_since(std::string_view since) = 0;
   /// A value that changes whenever another process commits to the store: a cheap
-  /// check before ids_updated_since scans.
+  /// check before revisions_updated_since scans.
   virtual std::int64_t others_commit_mark() = 0;
   /// Children of `parent_id` that have not ended: initialized, ready or running, not archived.
   virtual std::int64_t count_live_children(std::string_view parent_id) = 0;

@@ -508,10 +508,14 @@ TEST_P(RunRepositoryTest, ChildrenAndRecentlyUpdatedRuns) {
             (std::vector<std::pair<std::string, std::string>>{
                 {"c1", "running"}, {"c2", "success"}, {"c3", "ready"}, {"c4", "initialized"}}));
   EXPECT_TRUE(read(db(), [](store::Transaction& c) { return c.runs().child_statuses("c1"); }).empty());
-  auto recent =
-      read(db(), [](store::Transaction& c) { return c.runs().ids_updated_since("2024-01-01T00:00:03.000Z"); });
+  auto recent = read(db(), [](store::Transaction& c) {
+    return c.runs().revisions_updated_since("2024-01-01T00:00:03.000Z");
+  });
   std::sort(recent.begin(), recent.end());
-  EXPECT_EQ(recent, (std::vector<std::string>{"c3", "c4"}));
+  ASSERT_EQ(recent.size(), 2u);
+  EXPECT_EQ(recent[0].first, "c3");
+  EXPECT_EQ(recent[1].first, "c4");
+  EXPECT_EQ(recent[0].second, runs[2].revision);
 }
 
 TEST_P(RunRepositoryTest, AnotherConnectionsCommitMovesTheCommitMark) {
