@@ -113,6 +113,9 @@ std::string render_run_detail(const json::object& run) {
   field(out, "sessions", text_at(v, "totalSessionCount", "0") + " (" + text_at(v, "totalAttemptCount", "0") +
                              " attempts, at most " + text_at(v, "maxAttemptsPerSession", "?") + " per session)");
   field(out, "backend id", text_at(v, "backendSessionId"));
+  if (auto* owner = run.if_contains("owner"); owner && owner->is_object())
+    field(out, "driven by", text_at(*owner, "name") + " (lease epoch " + text_at(*owner, "epoch") + ", until " +
+                                short_time(text_at(*owner, "leaseExpiresAt")) + ")");
   if (auto* schedule = run.if_contains("schedule"); schedule && schedule->is_object()) {
     std::string what = text_at(*schedule, "kind") == "once"
                            ? "once at " + short_time(text_at(*schedule, "at"))

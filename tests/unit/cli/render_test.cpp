@@ -61,6 +61,17 @@ TEST(RenderTest, RunDetailShowsStatusTasksAndSessions) {
   EXPECT_NE(text.find("SESSION  STATUS"), std::string::npos) << text;
 }
 
+TEST(RenderTest, RunDetailNamesTheMemberThatDrivesIt) {
+  auto running = parse(R"({"runId":"r1","status":"running","agent":"coder","backend":"mock","cwd":"/w",
+      "runGroupId":"r1","createdAt":"2026-04-18T10:35:00.000Z","owner":{"daemonId":"daemon-9-x-1","name":"build-2",
+      "epoch":3,"leaseExpiresAt":"2026-04-18T10:36:07.000Z"}})");
+  auto text = render_run_detail(running);
+  EXPECT_NE(text.find("driven by   build-2 (lease epoch 3, until 2026-04-18 10:36:07)\n"), std::string::npos) << text;
+  auto ended = parse(R"({"runId":"r1","status":"success","agent":"coder","backend":"mock","cwd":"/w",
+      "runGroupId":"r1","createdAt":"2026-04-18T10:35:00.000Z","owner":null})");
+  EXPECT_EQ(render_run_detail(ended).find("driven by"), std::string::npos);
+}
+
 TEST(RenderTest, TasksAuditBackendsAndDefinitions) {
   EXPECT_EQ(render_tasks(json::array{}), "no tasks\n");
   auto task = parse(R"({"id":"plan","runId":"r1","status":"completed","title":"Plan","notes":"a\nb","body":""})");
