@@ -76,22 +76,22 @@ core::Result<int> Engine::reconcile_after_restart() {
 
 core::Result<int> Engine::reconcile_stale_owners() {
   const bool shared = db_.shared();
+  // One statement over every running run and its lease: nearly every one is this
+  // process's own or has a live controller, and a sweep that finds nothing to do writes
+  // nothing (reconcile_run decides again, on the writer).
   auto ids = db_.read([&](store::Transaction& c) -> core::Result<std::vector<std::string>> {
     std::vector<std::string> out;
-    for (const auto& id : c.runs().ids_with_status(core::RunStatus::running)) {
-      auto run = detail::load_run(c, id);
-      if (!run || run->frozen.backend == core::passive_backend) continue;
-      // A look on the reader first: nearly every running run is this process's own or
-      // has a live owner, and a sweep that finds nothing to do writes nothing.
-      if (run->controller_id == config_.controller_id) {
+    for (const auto& run : c.leases().driven_runs()) {
+      if (run.controller_id == config_.controller_id) {
         // Ours, unless its lease ran out with no live session here to renew it.
-        auto lease = shared ? c.leases().get(id) : std::nullopt;
-        if (!lease || !lease->held || !lease->expired || lease->owner != config_.controller_id || live_.find(id))
+        const auto& lease = run.lease;
+        if (!shared || !lease || !lease->held || !lease->expired || lease->owner != config_.controller_id ||
+            live_.find(run.run_id))
           continue;
-      } else if (driven_elsewhere(c, *run, config_.controller_id, shared)) {
+      } else if (driven_elsewhere(run, config_.controller_id, shared)) {
         continue;
       }
-      out.push_back(id);
+      out.push_back(run.run_id);
     }
     return out;
   });

@@ -75,4 +75,20 @@ std::vector<store::RunLease> LeaseRepository::expired() {
                             now_ms + " ORDER BY run_id"));
 }
 
+std::vector<store::DrivenRun> LeaseRepository::driven_runs() {
+  auto result = c_.query("SELECT r.id, r.controller_id, l.owner, l.held, l.epoch, l.expires_ms, l.held AND l.expires_ms < " +
+                         now_ms + " FROM runs r LEFT JOIN run_leases l ON l.run_id = r.id "
+                                  "WHERE r.status = 'running' AND r.backend <> 'passive' ORDER BY r.id");
+  std::vector<store::DrivenRun> out;
+  for (int i = 0; i < result.rows(); ++i) {
+    auto row = result.row(i);
+    store::DrivenRun run{row[0].text(), row[1].text(), std::nullopt};
+    if (!row[2].is_null())
+      run.lease = store::RunLease{run.run_id, row[2].text(), row[3].boolean(), row[4].int64(), row[5].int64(),
+                                  row[6].boolean()};
+    out.push_back(std::move(run));
+  }
+  return out;
+}
+
 }  // namespace agentry::pg_store

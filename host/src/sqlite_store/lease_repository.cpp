@@ -81,4 +81,19 @@ std::vector<store::RunLease> LeaseRepository::expired() {
   return leases_of(s);
 }
 
+std::vector<store::DrivenRun> LeaseRepository::driven_runs() {
+  auto s = c_.prepare("SELECT r.id, r.controller_id, l.owner, l.held, l.epoch, l.expires_ms, l.held AND l.expires_ms < " +
+                      now_ms + " FROM runs r LEFT JOIN run_leases l ON l.run_id = r.id "
+                               "WHERE r.status = 'running' AND r.backend <> 'passive' ORDER BY r.id");
+  std::vector<store::DrivenRun> out;
+  while (s.step()) {
+    store::DrivenRun run{s.column_text(0), s.column_text(1), std::nullopt};
+    if (!s.column_is_null(2))
+      run.lease = store::RunLease{run.run_id, s.column_text(2), s.column_bool(3), s.column_int64(4),
+                                  s.column_int64(5), s.column_bool(6)};
+    out.push_back(std::move(run));
+  }
+  return out;
+}
+
 }  // namespace agentry::sqlite_store

@@ -23,6 +23,14 @@ struct RunLease {
   bool expired = false;         ///< held, and past expiry as of the read
 };
 
+/// A running run with a live backend (not passive), its controller (empty when it
+/// detached) and its lease when it has one.
+struct DrivenRun {
+  std::string run_id;
+  std::string controller_id;
+  std::optional<RunLease> lease;
+};
+
 class LeaseRepository {
  public:
   virtual ~LeaseRepository() = default;
@@ -53,6 +61,9 @@ class LeaseRepository {
   virtual std::optional<RunLease> get(const std::string& run_id) = 0;
   /// Held leases past their expiry: runs whose controller fell silent.
   virtual std::vector<RunLease> expired() = 0;
+  /// Every running run that is not passive, with its lease: in one statement, for
+  /// the sweep that looks for runs whose controller is gone (engine/reconciliation.cpp).
+  virtual std::vector<DrivenRun> driven_runs() = 0;
 };
 
 }  // namespace agentry::store

@@ -138,5 +138,29 @@ TEST_P(LeaseRepositoryTest, ALeavingOwnerExpiresItsLeasesAtOnceAndARemovedRunTak
   EXPECT_EQ(get("lease00003"), std::nullopt);
 }
 
+TEST_P(LeaseRepositoryTest, TheSweepListsEveryRunningRunWithABackendAndItsLeaseInOneRead) {
+  write(db(), [](store::Transaction& t) {
+    for (const char* id : {"lease00001", "lease00002", "lease00003"}) {
+      auto run = *t.runs().get(id);
+      run.status = core::RunStatus::running;
+      run.controller_id = id == std::string("lease00001") ? "daemon-a" : "";
+      if (id == std::string("lease00002")) run.frozen.backend = std::string(core::passive_backend);
+      t.runs().update(run);
+    }
+    t.leases().acquire("lease00001", "daemon-a", 60000);
+  });
+  auto driven = read(db(), [](store::Transaction& t) { return t.leases().driven_runs(); });
+  ASSERT_EQ(driven.size(), 2u) << "not the passive run, nor the one that is not running";
+  EXPECT_EQ(driven[0].run_id, "lease00001");
+  EXPECT_EQ(driven[0].controller_id, "daemon-a");
+  ASSERT_TRUE(driven[0].lease);
+  EXPECT_EQ(driven[0].lease->owner, "daemon-a");
+  EXPECT_TRUE(driven[0].lease->held);
+  EXPECT_FALSE(driven[0].lease->expired);
+  EXPECT_EQ(driven[1].run_id, "lease00003");
+  EXPECT_EQ(driven[1].controller_id, "") << "detached: its agent works on without a controller";
+  EXPECT_FALSE(driven[1].lease);
+}
+
 }  // namespace
 }  // namespace agentry::sqlite_store

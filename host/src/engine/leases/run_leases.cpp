@@ -40,11 +40,15 @@ std::optional<store::RunLease> controller_lease(store::Transaction& c, const cor
   return std::nullopt;
 }
 
-bool driven_elsewhere(store::Transaction& c, const core::Run& run, const std::string& self, bool shared_store) {
+bool driven_elsewhere(const store::DrivenRun& run, const std::string& self, bool shared_store) {
   if (run.controller_id.empty() || run.controller_id == self) return false;
-  if (shared_store)
-    if (auto lease = controller_lease(c, run)) return !lease_holder_gone(*lease);
+  if (shared_store && run.lease && run.lease->held && run.lease->owner == run.controller_id)
+    return !lease_holder_gone(*run.lease);
   return controller_alive_elsewhere(run.controller_id);
+}
+
+bool driven_elsewhere(store::Transaction& c, const core::Run& run, const std::string& self, bool shared_store) {
+  return driven_elsewhere(store::DrivenRun{run.id, run.controller_id, c.leases().get(run.id)}, self, shared_store);
 }
 
 }  // namespace agentry::engine

@@ -50,5 +50,7 @@ std::optional<store::RunLease> controller_lease(store::Transaction& c, const cor
 /// several machines share, for a run its controller holds the lease of: while that
 /// holder is not gone. Otherwise: while its process lives (engine/controllers.hpp).
 bool driven_elsewhere(store::Transaction& c, const core::Run& run, const std::string& self, bool shared_store);
+/// The same, for a run as the sweep lists it (LeaseRepository::driven_runs).
+bool driven_elsewhere(const store::DrivenRun& run, const std::string& self, bool shared_store);
 
 }  // namespace agentry::engine
