@@ -299,11 +299,6 @@ void LiveRun::pump() {
   if (!batch.empty()) write_batch(std::move(batch), std::nullopt);
 }
 
-std::vector<core::PendingApproval> LiveRun::pending_approvals() const {
-  std::lock_guard lock(mutex_);
-  return pending_approvals_;
-}
-
 bool LiveRun::is_waiting_on(const std::string& approval_id) const {
   std::lock_guard lock(mutex_);
   return std::any_of(pending_approvals_.begin(), pending_approvals_.end(),
@@ -391,6 +386,9 @@ void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::opt
   }
   AttemptContext attempt = attempt_;
   if (services_.stopping && services_.stopping->load()) attempt.shutdown_requested = true;
+  // Known here before the store shows them (the write below records them for every
+  // member): an answer that follows the commit at once finds the question waiting.
+  bool approvals_changed = track_approvals(batch);
   auto outcome = services_.db.write<BatchOutcome>([&](store::Transaction& c) -> core::Result<BatchOutcome> {
     return apply_backend_events(c, attempt, batch, forced);
   });
@@ -406,7 +404,6 @@ void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::opt
   // Durable before visible: subscribers hear about these events only now.
   attempt_.adoption_reported = outcome->adoption_reported;
   attempt_.adoption_failed = outcome->adoption_failed;
-  bool approvals_changed = track_approvals(batch);
   if (outcome->session_ended || outcome->next_attempt) {
     // Nobody is left to answer: the attempt that asked is over.
     std::lock_guard lock(mutex_);

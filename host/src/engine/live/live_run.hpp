@@ -110,9 +110,8 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   void fence(const std::string& why);
   bool fenced() const { return fenced_.load(); }
   std::int64_t lease_epoch() const { return spec_.lease_epoch; }
-  /// The approvals the current attempt waits on, oldest first.
-  std::vector<core::PendingApproval> pending_approvals() const;
-  /// True when the current attempt waits on `approval_id`.
+  /// True when the current attempt waits on `approval_id` (the store keeps the questions
+  /// for every member to show: store/approval_repository.hpp).
   bool is_waiting_on(const std::string& approval_id) const;
   /// Hands the user's decision ("approve" or "deny") to the backend without waiting for
   /// it: the approval stops being pending at once. NOT_FOUND when the attempt is not
