@@ -3,6 +3,7 @@
 // others within the lease time, with nothing it acknowledged lost, and a member paused
 // past its lease finds itself fenced when it wakes: its agent stops, it writes nothing.
 
+#include "cluster_fixture.hpp"
 #include "daemon_fixture.hpp"
 #include "support/postgres_cluster.hpp"
 #include "support/test_store.hpp"
@@ -31,95 +32,7 @@ namespace json = boost::json;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-std::string self_id(const test::DaemonProcess& daemon) {
-  auto list = daemon.client().get("/api/daemons").json().at("daemons").as_array();
-  for (const auto& m : list)
-    if (m.at("self") == true) return std::string(m.at("daemonId").as_string());
-  ADD_FAILURE() << "no member is the daemon itself: " << json::serialize(list);
-  return {};
-}
-
-json::object run_of(const test::DaemonProcess& daemon, const std::string& run) {
-  auto response = daemon.client().get("/api/runs/" + run);
-  EXPECT_EQ(response.status, 200) << response.body;
-  return response.json().at("run").as_object();
-}
-
-std::vector<json::object> audit_of(const test::DaemonProcess& daemon, const std::string& run, const std::string& type) {
-  std::vector<json::object> out;
-  auto page = daemon.client().get("/api/runs/" + run + "/audit?limit=500").json();
-  for (const auto& e : page.at("events").as_array())
-    if (e.at("type") == json::value(type)) out.push_back(e.as_object());
-  return out;
-}
-
-/// Every durable timeline event of the run, by cursor: kind.
-std::map<std::int64_t, std::string> timeline_of(const test::DaemonProcess& daemon, const std::string& run) {
-  std::map<std::int64_t, std::string> out;
-  std::int64_t after = 0;
-  for (;;) {
-    auto page = daemon.client().get("/api/runs/" + run + "/timeline?limit=5000&after=" + std::to_string(after));
-    EXPECT_EQ(page.status, 200) << page.body;
-    if (page.status != 200) break;
-    const auto body = page.json().as_object();
-    const auto& events = body.at("events").as_array();
-    for (const auto& e : events) out[e.at("cursor").as_int64()] = std::string(e.at("kind").as_string());
-    if (events.empty()) break;
-    after = body.at("lastCursor").as_int64();
-  }
-  return out;
-}
-
-std::unique_ptr<test::DaemonProcess> member(const test::TempDir& dir, const std::filesystem::path& config,
-                                            const std::string& store, const std::string& name,
-                                            std::vector<std::pair<std::string, std::string>> env = {}) {
-  auto daemon = std::make_unique<test::DaemonProcess>(test::DaemonOptions{
-      .home = dir.path() / name, .config_dir = config, .env = std::move(env),
-      .extra_args = {"--store", store, "--name", name}});
-  daemon->start();
-  return daemon;
-}
-
-std::string start_run(const test::DaemonProcess& daemon, const std::string& agent, const std::string& cwd) {
-  auto started = daemon.client().post_json(
-      "/api/runs", json::object{{"agent", agent}, {"callerCwd", cwd}, {"overrides", {{"message", "go"}}}});
-  EXPECT_EQ(started.status, 201) << started.body;
-  if (started.status != 201) return {};
-  return std::string(started.json().at("run").at("runId").as_string());
-}
-
 bool pid_alive(pid_t pid) { return ::kill(pid, 0) == 0; }
-
-/// Members alpha, beta (and gamma with three) on a fresh database, sharing one config
-/// whose one agent `agent` runs the mock `steps` (a YAML flow list).
-struct Cluster {
-  test::TempDir dir;
-  std::filesystem::path config = dir.make_dir("config");
-  std::string store;
-  std::vector<std::unique_ptr<test::DaemonProcess>> members;
-
-  Cluster(int count, const std::string& agent, const std::string& steps,
-          const std::vector<std::pair<std::string, std::string>>& env = {}) {
-    dir.write_file("config/agents/" + agent + "/agent.md", "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n"
-                                                           "  mock: {steps: " + steps + "}\n---\nWork.\n");
-    store = test::PostgresCluster::shared()->create_database();
-    const char* names[] = {"alpha", "beta", "gamma"};
-    for (int i = 0; i < count; ++i) members.push_back(member(dir, config, store, names[i], env));
-  }
-  test::DaemonProcess& operator[](std::size_t i) { return *members[i]; }
-};
-
-/// Polls the run on `daemon` until it is no longer running (or `timeout`); its status.
-std::string wait_until_not_running(const test::DaemonProcess& daemon, const std::string& run,
-                                   std::chrono::milliseconds timeout = 10s) {
-  const auto deadline = Clock::now() + timeout;
-  std::string status = "running";
-  while (status == "running" && Clock::now() < deadline) {
-    std::this_thread::sleep_for(20ms);
-    status = std::string(run_of(daemon, run).at("status").as_string());
-  }
-  return status;
-}
 
 TEST_F(DaemonTest, ARunningRunNamesItsLeaseHolderAndAnEndedOneNobody) {
   write_agent("waiter", "mock", "{steps: [{waitInput: true}]}");

@@ -28,6 +28,8 @@ json::object backend_json(const plugin_host::LoadedBackend& b) {
 json::object member_json(const engine::Member& m) {
   json::array labels;
   for (const auto& label : m.record.labels) labels.emplace_back(label);
+  json::array roots;
+  for (const auto& root : m.record.workspace_roots) roots.emplace_back(root);
   return {{"daemonId", m.record.id},
           {"name", m.record.name},
           {"host", m.record.host},
@@ -35,6 +37,7 @@ json::object member_json(const engine::Member& m) {
           {"advertiseUrl", m.record.advertise_url},
           {"labels", std::move(labels)},
           {"capacity", m.record.capacity > 0 ? json::value(m.record.capacity) : json::value(nullptr)},
+          {"workspaceRoots", std::move(roots)},
           {"liveRuns", m.record.live_runs},
           {"version", m.record.version},
           {"startedAt", m.record.started_at},

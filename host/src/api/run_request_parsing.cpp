@@ -1,6 +1,7 @@
 #include "api/run_request_parsing.hpp"
 
 #include "core/ids.hpp"
+#include "core/placement.hpp"
 
 #include <filesystem>
 
@@ -45,12 +46,37 @@ core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
   return out;
 }
 
+/// placement: { labels: ["gpu"] }: labels a member needs to run it (core/placement.hpp).
+core::Result<std::vector<std::string>> parse_placement(const JsonBody& body) {
+  const auto* placement = body.object().if_contains("placement");
+  if (placement == nullptr || placement->is_null()) return std::vector<std::string>{};
+  const auto wrong = [](const std::string& field, const std::string& message) {
+    return core::fail(ErrorCode::invalid_request, "field '" + field + "' " + message, {{"field", field}});
+  };
+  if (!placement->is_object()) return wrong("placement", "must be an object like { \"labels\": [\"gpu\"] }");
+  for (const auto& [key, value] : placement->as_object())
+    if (key != "labels") return wrong("placement." + std::string(key), "is not known; placement takes labels");
+  std::vector<std::string> labels;
+  const auto* list = placement->as_object().if_contains("labels");
+  if (list == nullptr) return labels;
+  if (!list->is_array()) return wrong("placement.labels", "must be an array of labels");
+  for (std::size_t i = 0; i < list->as_array().size(); ++i) {
+    const auto& item = list->as_array()[i];
+    const std::string field = "placement.labels[" + std::to_string(i) + "]";
+    if (!item.is_string() || !core::is_valid_label(item.as_string()))
+      return wrong(field, "must be a label: 1-128 letters, digits and . _ - : = /");
+    labels.emplace_back(item.as_string());
+  }
+  if (labels.size() > 32) return wrong("placement.labels", "may hold at most 32 labels");
+  return labels;
+}
+
 }  // namespace
 
 core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin) {
   if (auto ok = body.allow_only({"agent", "assignment", "definitionCwd", "callerCwd", "parentRunId", "runGroupId",
                                  "backendSessionId", "cliVars", "webVars", "overrides", "name", "dependencies",
-                                 "notifyParentOnComplete", "inheritRunGroup", "notify"});
+                                 "notifyParentOnComplete", "inheritRunGroup", "notify", "placement"});
       !ok)
     return ok.failure();
   engine::InitRequest r;
@@ -133,6 +159,8 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
       return core::fail(ErrorCode::invalid_request, "field '" + first->first + "' " + first->second,
                         {{"field", first->first}});
   }
+  if (auto labels = parse_placement(body); !labels) return labels.failure();
+  else r.placement_labels = std::move(*labels);
   return r;
 }
 

@@ -24,6 +24,7 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
   config.child_limits.window = std::chrono::seconds(settings.child_resume_window_sec);
   config.child_limits.max_live_children = settings.max_live_children;
   config.lease_ttl = settings.lease_ttl;
+  config.placement = engine::PlacementSettings{settings.labels, settings.workspace_roots, settings.max_live_runs};
   return config;
 }
 
@@ -58,7 +59,11 @@ void LocalStack::start_owner_sweep(std::chrono::milliseconds interval) {
   owner_sweep_ = std::make_unique<core::RepeatingTask>(pool_, interval, [engine = engine_.get()] {
     if (auto swept = engine->reconcile_stale_owners(); !swept)
       core::log_error("reconciling runs whose controller is gone failed", {{"error", swept.error().message}});
+    // Wake-ups are hints: a start that waits for a member is looked at here too.
+    engine->wake_start_claims();
   });
+  engine_->start_claiming();
+  engine_->wake_start_claims();  // what waited for a member like this one
 }
 
 void LocalStack::start_foreign_change_watch(std::chrono::milliseconds interval) {

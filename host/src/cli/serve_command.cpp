@@ -101,6 +101,7 @@ core::DaemonMember member_of(const api::DaemonInfo& daemon, const core::Settings
   self.advertise_url = settings.advertise_url.empty() ? http_url : settings.advertise_url;
   self.labels = settings.labels;
   self.capacity = settings.max_live_runs;
+  self.workspace_roots = settings.workspace_roots;
   self.version = daemon.version;
   self.started_at = daemon.started_at;
   return self;

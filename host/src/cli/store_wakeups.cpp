@@ -19,6 +19,7 @@ StoreWakeups::~StoreWakeups() {
 
 void StoreWakeups::on_topic(const std::string& topic) {
   if (topic == "requests") engine_.wake_inbox();
+  else if (topic == "starts") engine_.wake_start_claims();
   else if (topic == "changed") schedule_look();
 }
 

@@ -18,6 +18,8 @@ struct DaemonMember {
   std::string advertise_url;
   std::vector<std::string> labels;
   std::int64_t capacity = 0;  ///< live runs it takes at most; 0: no limit of its own
+  /// Where it has runs' working directories (AGENTRY_WORKSPACE_ROOTS); none: anywhere.
+  std::vector<std::string> workspace_roots;
   std::int64_t live_runs = 0;
   std::string version;
   std::string started_at;

@@ -90,6 +90,9 @@ struct FrozenInputs {
   std::vector<NotifyTarget> notify;
   /// Lifecycle hooks: the assignment's, then each task definition's (core/hook.hpp).
   std::vector<HookSpec> hooks;
+  /// The labels a member must have to run it: the agent's `placement.labels`, then the
+  /// start request's (core/placement.hpp).
+  std::vector<std::string> placement_labels;
 };
 
 boost::json::value to_json(const FrozenInputs& inputs);

@@ -1,5 +1,6 @@
 #include "core/settings.hpp"
 
+#include "core/placement.hpp"
 #include "core/uri_secrets.hpp"
 #include "core/web_origin.hpp"
 
@@ -135,13 +136,8 @@ std::string allowed_origin(std::string_view entry) {
   return normalized_origin(entry);
 }
 
-/// A label: letters, digits and . _ - : = / (no comma, which separates them).
-std::string label(std::string_view entry) {
-  const bool valid = std::all_of(entry.begin(), entry.end(), [](unsigned char c) {
-    return std::isalnum(c) || std::string_view("._-:=/").find(static_cast<char>(c)) != std::string_view::npos;
-  });
-  return valid ? std::string(entry) : std::string();
-}
+/// A label (core/placement.hpp), kept as given.
+std::string label(std::string_view entry) { return is_valid_label(entry) ? std::string(entry) : std::string(); }
 
 /// The advertised URL: http(s)://host[:port][/path], as other members and clients dial it.
 std::string advertise_url(std::string_view entry) {
@@ -197,6 +193,31 @@ const std::vector<Spec>& specs() {
                    "comma-separated labels of letters, digits and . _ - : = /, e.g. gpu,region=eu"),
       whole("AGENTRY_MAX_LIVE_RUNS", "live runs this daemon says it takes at most (0: no limit)",
             &Settings::max_live_runs, 0, 100000),
+      Spec{"AGENTRY_WORKSPACE_ROOTS",
+           "directories (colon-separated) runs' working directories must be under for this daemon to take them",
+           [](Settings& s, std::string_view value) -> Result<void> {
+             std::vector<std::string> roots;
+             std::string_view rest = value;
+             while (!rest.empty()) {
+               const auto colon = rest.find(':');
+               const std::string entry = trim(rest.substr(0, colon));
+               rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+               if (entry.empty()) continue;
+               std::string root = normal_workspace_root(entry);
+               if (root.empty())
+                 return bad_value("AGENTRY_WORKSPACE_ROOTS", value,
+                                  "colon-separated absolute directories, e.g. /srv/work:/home/ci; '" + entry +
+                                      "' is not one");
+               roots.push_back(std::move(root));
+             }
+             s.workspace_roots = std::move(roots);
+             return ok();
+           },
+           [](const Settings& s) {
+             std::string out;
+             for (const auto& root : s.workspace_roots) out += (out.empty() ? "" : ":") + root;
+             return out;
+           }},
       millis("AGENTRY_LEASE_TTL_MS", "how long a member may be silent before it counts as dead and its runs are taken over",
              &Settings::lease_ttl, 1000),
       text("AGENTRY_CONFIG_DIR", "definitions (empty: $XDG_CONFIG_HOME/agentry)", &Settings::config_dir),

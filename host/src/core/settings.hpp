@@ -42,6 +42,9 @@ struct Settings {
   std::string advertise_url;
   std::vector<std::string> labels;
   std::int64_t max_live_runs = 0;
+  /// The directories this daemon has runs' working directories under (core/placement.hpp);
+  /// empty: it declares none and takes any directory it has.
+  std::vector<std::string> workspace_roots;
   std::chrono::milliseconds lease_ttl{10000};
   std::string config_dir;
   /// Attachment contents (empty: <home>/blobs); on a shared store, one directory every

@@ -48,6 +48,8 @@ struct AgentDefinition {
   std::vector<core::NotifyTarget> notify;
   /// `worktree:`: each run gets its own git worktree (a prepare hook, core/hook.hpp).
   std::optional<core::HookSpec> worktree;
+  /// `placement: {labels: [...]}`: only a member with every label runs it (core/placement.hpp).
+  std::vector<std::string> placement_labels;
   std::vector<Problem> warnings;        // non-fatal problems found while loading
 };
 

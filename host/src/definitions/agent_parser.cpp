@@ -1,3 +1,4 @@
+#include "core/placement.hpp"
 #include "definitions/document.hpp"
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
@@ -59,6 +60,25 @@ std::map<std::string, BackendArgs> read_backend_args(FieldReader& reader) {
   return out;
 }
 
+/// placement: { labels: [gpu, region=eu] }: what a member needs to run the agent.
+std::vector<std::string> read_placement_labels(FieldReader& reader) {
+  const YamlNode* node = reader.take("placement");
+  if (node == nullptr) return {};
+  const std::string field = reader.field("placement");
+  if (!node->is_map()) {
+    reader.diag().error(field, "must be a map like { labels: [gpu] }, not " + std::string(describe_kind(*node)));
+    return {};
+  }
+  FieldReader placement(*node, field, reader.diag());
+  auto labels = placement.string_list("labels").value_or(std::vector<std::string>{});
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    if (!core::is_valid_label(labels[i]))
+      reader.diag().error(index_field(join_field(field, "labels"), i),
+                          "'" + labels[i] + "' is not a label: 1-128 letters, digits and . _ - : = /");
+  placement.warn_unknown_keys();
+  return labels;
+}
+
 }  // namespace
 
 std::optional<AgentDefinition> parse_agent(const Location& location, const Roots& roots,
@@ -107,6 +127,7 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
   agent.notify = reader.notify_targets("notify", "agent");
   check_untrusted_notify(location.file, roots, diag, agent.notify, "notify");
   agent.worktree = read_worktree_option(reader, "agent", location.file);
+  agent.placement_labels = read_placement_labels(reader);
   agent.instructions = std::move(document->body);
   reader.warn_unknown_keys();
 

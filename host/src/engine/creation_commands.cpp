@@ -115,6 +115,7 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
   RunInputContext context{projects_.roots_for(definition_cwd), config_.config_dir, config_.state_dir, run.id,
                           run.run_group_id, *parent ? &(*parent)->vars : nullptr,
                           *parent ? &(*parent)->var_sources : nullptr, request.parent_run_id.value_or("")};
+  context.cwd_only_elsewhere = [this](const std::string& cwd) { return placement_.only_elsewhere(db_, cwd); };
   auto inputs = resolve_run_inputs(request, context, backends_);
   if (!inputs) return with_trust_details(inputs.failure(), context.roots);
   auto schedule = schedules_->from_assignment(inputs->schedule, inputs->frozen.assignment_name);

@@ -21,13 +21,13 @@ Engine::Engine(EngineServices services, EngineConfig config)
       live_(LiveRunServices{services.db, services.plugins, services.pool, services.blocking, services.bus,
                             config_.interrupt_grace, {},
                             &config_.task_prompt, config_.per_run_tokens, config_.state_dir,
-                            &attachments_, &config_.child_limits},
+                            &attachments_, &config_.child_limits, [this] { claims_.wake(); }},
             config_.controller_id),
       schedules_(std::make_unique<ScheduleService>(db_, bus_, pool_, static_cast<RunStarts&>(*this),
                                                    config_.schedules)),
       parent_completion_(std::make_unique<ParentCompletionService>(
           db_, bus_, pool_, backends_, static_cast<RunStarts&>(*this),
-          ParentCompletionSettings{config_.controller_id, &config_.task_prompt, config_.child_limits})),
+          ParentCompletionSettings{config_.controller_id, &config_.task_prompt, config_.child_limits, &placement_})),
       dependencies_(std::make_unique<DependencyService>(db_, bus_, pool_, static_cast<RunStarts&>(*this))) {
   set_lease_ttl(config_.lease_ttl);
   lease_keeper_.start();
@@ -56,6 +56,8 @@ Engine::~Engine() {
 void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url); }
 
 void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents) {
+  // A start claimed now would only be stopped again; another member claims it.
+  claims_.stop();
   // What other members ask now waits for whoever takes these runs over.
   inbox_.stop();
   // First: a run started now for its dependencies would only be stopped again.

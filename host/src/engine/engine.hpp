@@ -10,6 +10,7 @@
 // check and the write are atomic even against another process (the embedded CLI)
 // writing the same database. Reads use reader connections and see committed state.
 
+#include "core/log.hpp"
 #include "core/pages.hpp"
 #include "core/result.hpp"
 #include "core/run.hpp"
@@ -26,6 +27,8 @@
 #include "engine/live/live_runs.hpp"
 #include "engine/membership/membership_service.hpp"
 #include "engine/parent_completion/child_resume_limits.hpp"
+#include "engine/placement/placement.hpp"
+#include "engine/placement/start_claims.hpp"
 #include "engine/parent_completion/parent_completion_service.hpp"
 #include "engine/project_trust.hpp"
 #include "engine/requests.hpp"
@@ -49,6 +52,7 @@ namespace agentry::store {
 class Store;
 class Transaction;
 struct RunRequest;
+struct WaitingStart;
 }  // namespace agentry::store
 
 namespace agentry::engine {
@@ -80,6 +84,8 @@ struct EngineConfig {
   std::chrono::milliseconds lease_ttl{10000};
   /// Attachment contents (engine/attachments.hpp); empty: state_dir/blobs.
   std::filesystem::path blob_dir{};
+  /// What this process offers the runs it may start (engine/placement/placement.hpp).
+  PlacementSettings placement{};
 };
 
 struct DeletedQueuedMessage {
@@ -213,6 +219,14 @@ class Engine final : private RunStarts {
 
   /// Looks for other members' requests now (a wake-up said there are new ones).
   void wake_inbox() { inbox_.wake(); }
+  /// Looks soon for starts waiting for a member that this process can claim (another
+  /// member recorded one, a slot came free, the sweep).
+  void wake_start_claims() { claims_.wake(); }
+  /// Serving: from now on this process claims waiting starts (an embedded CLI never does).
+  void start_claiming() { claims_.start(); }
+  /// One look now: claims every waiting start this process can take, and refreshes the
+  /// reason of those it cannot; how many runs it started (engine/placement/start_claims.cpp).
+  core::Result<int> claim_waiting_starts();
 
   /// The run a per-run token belongs to, while that run's session lives.
   std::optional<std::string> run_of_token(std::string_view token);
@@ -235,6 +249,11 @@ class Engine final : private RunStarts {
   // RunStarts, for the services (lifecycle_commands.cpp).
   core::Result<core::Run> open_next_session(const std::string& run_id, const ResumeRequest& request,
                                             const Actor& actor, bool automatic) override;
+  /// open_next_session, or with `claim` the start of a run that waited for a member
+  /// (engine/placement/start_claims.cpp): either opens the session here, or leaves the run
+  /// waiting `ready` for a member that can (engine/placement/placement.hpp).
+  core::Result<core::Run> start_session(const std::string& run_id, const ResumeRequest& request, const Actor& actor,
+                                        bool automatic, const store::WaitingStart* claim);
   void launch_session(const core::Run& run, const std::string& prompt) override;
   bool is_live(const std::string& run_id) const override;
   /// After a write that ended a session outside a live session (an abort, a passive
@@ -256,6 +275,12 @@ class Engine final : private RunStarts {
   core::ThreadPool& pool_;
   core::BlockingPool& blocking_;
   EngineConfig config_;
+  Placement placement_{config_.placement, config_.controller_id, config_.lease_ttl};
+  /// Before live_: a live run ending wakes it, until live_ is gone.
+  StartClaims claims_{pool_, [this] {
+    if (auto claimed = claim_waiting_starts(); !claimed)
+      core::log_warn("looking for waiting starts failed", {{"error", claimed.error().message}});
+  }};
   LiveRuns live_;
   /// Renews the leases of live_'s runs and fences those another member took.
   LeaseKeeper lease_keeper_{db_, pool_, live_};

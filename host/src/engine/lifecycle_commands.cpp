@@ -23,6 +23,7 @@
 #include "store/parent_notification_repository.hpp"
 #include "store/task_repository.hpp"
 #include "store/run_repository.hpp"
+#include "store/run_start_repository.hpp"
 #include "store/store.hpp"
 
 namespace agentry::engine {
@@ -52,10 +53,30 @@ core::Result<Run> Engine::resume(const std::string& run_id, const ResumeRequest&
 
 core::Result<Run> Engine::open_next_session(const std::string& run_id, const ResumeRequest& request,
                                             const Actor& actor, bool automatic) {
+  return start_session(run_id, request, actor, automatic, nullptr);
+}
+
+core::Result<Run> Engine::start_session(const std::string& run_id, const ResumeRequest& request, const Actor& actor,
+                                        bool automatic, const store::WaitingStart* claim) {
   std::string prompt;
   auto resumed = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
+    // A start waiting for a member is claimed once (engine/placement/start_claims.cpp); until
+    // then nobody else starts the run, lest it start twice.
+    auto waiting = claim ? c.run_starts().claim(run_id) : c.run_starts().get(run_id);
+    if (claim && !waiting)
+      return core::fail(core::ErrorCode::conflict, "run " + run_id + " was claimed by another member",
+                        {{"runId", run_id}, {"reason", "claimed_elsewhere"}});
+    if (claim && (run->status != core::RunStatus::ready || run->archived)) {
+      c.run_starts().remove(run_id);  // aborted, archived or reset meanwhile: nothing to start
+      return run;
+    }
+    if (!claim && waiting)
+      return core::fail(core::ErrorCode::conflict,
+                        "run " + run_id + " is already waiting to start (" + run->status_reason +
+                            "); abort it to cancel that start",
+                        {{"runId", run_id}, {"reason", "waiting_for_member"}});
     // The daemon starts a run for its dependencies once: only while it is still ready
     // (not started by hand meanwhile, nor archived) and still waits on something.
     if (automatic && (run->status != core::RunStatus::ready || run->archived ||
@@ -71,6 +92,24 @@ core::Result<Run> Engine::open_next_session(const std::string& run_id, const Res
                             run_id,
                         {{"runId", run_id}, {"backend", run->frozen.backend}});
     const bool first = run->session_count == 0;
+    if (auto not_here = placement_.why_not_here(c, *run)) {
+      if (!claim) {
+        store::WaitingStart start{run_id, request.message, automatic ? "dependencies" : first ? "start" : "resume",
+                                  actor.name, automatic, core::now_iso8601()};
+        placement_.wait_for_member(c, *run, start, *not_here, actor);
+        return run;
+      }
+      // Still nobody's here: only the reason it shows may have moved on.
+      auto reason = placement_.waiting_reason(c, *run);
+      if (reason == run->status_reason)
+        return core::fail(core::ErrorCode::conflict, "run " + run_id + " does not fit here: " + *not_here,
+                          {{"runId", run_id}, {"reason", "not_here"}});
+      run->status_reason = std::move(reason);
+      detail::touch(*run);
+      c.runs().update(*run);
+      return run;
+    }
+    if (claim) c.run_starts().remove(run_id);
     if (first) save_initial_snapshot(c, *run);
     // The first session receives the brief; later ones the follow-up message. Each is
     // told the tasks as they stand now (engine/task_prompt.hpp).
@@ -96,10 +135,16 @@ core::Result<Run> Engine::open_next_session(const std::string& run_id, const Res
     boost::json::object data{{"sessionIndex", run->session_count - 1}, {"backend", run->frozen.backend}};
     if (!queued.empty()) data["queuedMessageCount"] = queued.size();
     if (automatic) data["trigger"] = "dependencies";  // the daemon started it: every dependency was met
+    if (claim) {
+      data["claimedBy"] = config_.controller_id;
+      data["waitingSince"] = waiting->since;
+      if (waiting->trigger == "child_completion") data["source"] = "child_completion";
+    }
     detail::save_with_audit(c, *run, first ? "run.started" : "run.resumed", actor, std::move(data));
     return run;
   });
-  if (resumed && resumed->frozen.backend != core::passive_backend) launch_session(*resumed, prompt);
+  if (resumed && resumed->status == core::RunStatus::running && resumed->frozen.backend != core::passive_backend)
+    launch_session(*resumed, prompt);
   return resumed;
 }
 
@@ -136,10 +181,21 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
     // queued-message session has not been registered yet; either way the store decides.
   }
   bool forwarded = false;
+  bool called_off = false;  // a start waiting for a member: no session to end
   auto aborted = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
-    forwarded = false;
+    forwarded = called_off = false;
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
+    // A start waiting for a member is called off: the run never ran on it.
+    if (c.run_starts().remove(run_id)) {
+      called_off = true;
+      std::string why = reason.empty() ? "aborted by " + actor.name : reason;
+      run->status = core::RunStatus::aborted;
+      run->status_reason = why;
+      run->finished_at = core::now_iso8601();
+      detail::save_with_audit(c, *run, "run.aborted", actor, {{"reason", why}, {"waitingStart", true}});
+      return run;
+    }
     if (auto allowed = detail::check_allowed(Operation::abort, *run, "abort"); !allowed) return allowed.failure();
     // Only the process holding the backend can stop the agent; marking the run aborted
     // here would leave that agent working on a run that claims to have stopped.
@@ -167,7 +223,7 @@ core::Result<Run> Engine::abort(const std::string& run_id, const std::string& re
     detail::save_with_audit(c, *run, "run.aborted", actor, {{"reason", why}});
     return run;
   });
-  if (aborted && !forwarded) {
+  if (aborted && !forwarded && !called_off) {
     hook_jobs_.cancel_run(run_id, why_default);
     session_ended(*aborted, aborted->session_count - 1);
   }
@@ -181,6 +237,7 @@ core::Result<Run> Engine::archive(const std::string& run_id, const Actor& actor)
     if (auto allowed = detail::check_allowed(Operation::archive, *run, "archive"); !allowed) return allowed.failure();
     run->archived = true;
     run->archived_at = core::now_iso8601();
+    c.run_starts().remove(run_id);  // a start waiting for a member is called off with it
     detail::save_with_audit(c, *run, "run.archived", actor);
     return run;
   });
@@ -209,6 +266,7 @@ core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
     c.sessions().remove_all(run_id);
     c.timeline().remove_all(run_id);
     c.after_commit([this, run_id] { bus_.timeline().reset(run_id); });
+    c.run_starts().remove(run_id);  // so was a start waiting for a member
     // Queued messages were meant for a session of the run being undone.
     const int dropped = c.queued_messages().remove_all(run_id);
     run->queued_message_count = 0;

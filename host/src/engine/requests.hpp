@@ -59,6 +59,8 @@ struct InitRequest {
   /// Completion notification targets of this run only (webhooks; validated by the
   /// transport), frozen after the agent's and the assignment's.
   std::vector<core::NotifyTarget> notify;
+  /// `placement: {labels}`: labels a member needs to run it, beside the agent's.
+  std::vector<std::string> placement_labels;
 };
 
 struct ResumeRequest {

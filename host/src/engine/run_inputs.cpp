@@ -75,7 +75,8 @@ core::Result<json::object> override_config_for(const json::object& given, const 
   return given;
 }
 
-core::Result<std::string> resolve_cwd(const InitRequest& r, const defs::AssignmentDefinition* assignment) {
+core::Result<std::string> resolve_cwd(const InitRequest& r, const defs::AssignmentDefinition* assignment,
+                                      const RunInputContext& ctx) {
   std::optional<std::string> candidate = r.overrides.cwd;
   if (!candidate && assignment) candidate = assignment->cwd;
   if (!candidate) candidate = r.caller_cwd;
@@ -93,6 +94,10 @@ core::Result<std::string> resolve_cwd(const InitRequest& r, const defs::Assignme
     path = fs::path(*base) / path;
   }
   std::error_code ec;
+  if (!fs::exists(path, ec) && ctx.cwd_only_elsewhere) {
+    const std::string normal = path.lexically_normal().string();
+    if (ctx.cwd_only_elsewhere(normal)) return normal;
+  }
   if (!fs::is_directory(path, ec))
     return core::fail(ErrorCode::validation, "working directory " + path.string() + " does not exist or is not a directory",
                       {{"field", "cwd"}, {"cwd", path.string()}});
@@ -255,10 +260,12 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   if (f.backend != core::passive_backend)
     if (auto ok = check_default_locks(r.overrides, *agent); !ok) return ok.failure();
 
-  auto cwd = resolve_cwd(r, assignment ? &*assignment : nullptr);
+  auto cwd = resolve_cwd(r, assignment ? &*assignment : nullptr, ctx);
   if (!cwd) return cwd.failure();
   out.cwd = *cwd;
-  out.repo_root = find_repo_root(out.cwd);
+  // A directory only another member has is looked at there (engine/placement/).
+  std::error_code here;
+  out.repo_root = fs::is_directory(out.cwd, here) ? find_repo_root(out.cwd) : std::string();
 
   f.model = r.overrides.model.value_or(agent->model.value_or(""));
   f.effort = r.overrides.effort.value_or(agent->effort.value_or(""));
@@ -277,6 +284,10 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   f.notify = agent->notify;
   if (assignment) f.notify.insert(f.notify.end(), assignment->notify.begin(), assignment->notify.end());
   f.notify.insert(f.notify.end(), r.notify.begin(), r.notify.end());
+  f.placement_labels = agent->placement_labels;
+  for (const auto& label : r.placement_labels)
+    if (std::find(f.placement_labels.begin(), f.placement_labels.end(), label) == f.placement_labels.end())
+      f.placement_labels.push_back(label);
   // Frozen with the run: the worktree option (the assignment's, else the agent's) as
   // the first prepare hook, the assignment's hooks, then each task's, their ids made
   // unique as "<taskId>/<hookId>".

@@ -14,6 +14,7 @@
 #include <boost/json/object.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ struct RunInputContext {
   /// parent read from its environment stays redacted in the child.
   const boost::json::object* parent_var_sources = nullptr;
   std::string parent_run_id;
+  /// Whether a directory missing here is one another member has (it declares a
+  /// workspace root holding it, engine/placement/): the run is then accepted, to be
+  /// claimed there. Unset: every working directory must exist here.
+  std::function<bool(const std::string&)> cwd_only_elsewhere{};
 };
 
 /// A `{{key}}` no var or built-in key fills: left in the text as written.

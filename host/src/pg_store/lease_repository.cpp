@@ -64,6 +64,17 @@ int LeaseRepository::expire_all(const std::string& owner) {
       c_.query("UPDATE run_leases SET expires_ms = 0 WHERE owner = $1 AND held", {owner}).affected_rows());
 }
 
+std::int64_t LeaseRepository::held_by(const std::string& owner) {
+  return c_.query("SELECT count(*) FROM run_leases WHERE owner = $1 AND held", {owner}).row(0)[0].int64();
+}
+
+std::map<std::string, std::int64_t> LeaseRepository::held_counts() {
+  auto result = c_.query("SELECT owner, count(*) FROM run_leases WHERE held GROUP BY owner");
+  std::map<std::string, std::int64_t> out;
+  for (int i = 0; i < result.rows(); ++i) out[result.row(i)[0].text()] = result.row(i)[1].int64();
+  return out;
+}
+
 std::optional<store::RunLease> LeaseRepository::get(const std::string& run_id) {
   auto leases = leases_of(c_.query("SELECT " + lease_columns + " FROM run_leases WHERE run_id = $1", {run_id}));
   if (leases.empty()) return std::nullopt;

@@ -23,7 +23,7 @@ namespace {
 //   whatever locale the database was created with, or pages would skip and repeat rows.
 // - queued_messages gains seq: SQLite delivers queued messages in rowid order, and
 //   PostgreSQL has no rowid; its index is (run_id, seq) to serve that order.
-constexpr std::array<std::string_view, 3> migrations{
+constexpr std::array<std::string_view, 4> migrations{
     R"sql(
 CREATE TABLE runs (
   id                    text COLLATE "C" PRIMARY KEY,
@@ -274,6 +274,20 @@ CREATE TABLE run_approvals (
   requested_at  text COLLATE "C" NOT NULL,
   PRIMARY KEY (run_id, approval_id)
 );
+)sql",
+    // 4 = sqlite_store's migration 12: members' workspace roots, and the starts waiting
+    // for a member able to take them.
+    R"sql(
+ALTER TABLE daemons ADD COLUMN workspace_roots text NOT NULL DEFAULT '';
+CREATE TABLE run_starts (
+  run_id     text COLLATE "C" PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  message    text,
+  trigger    text NOT NULL,
+  actor      text NOT NULL,
+  automatic  boolean NOT NULL DEFAULT false,
+  since      text COLLATE "C" NOT NULL
+);
+CREATE INDEX run_starts_by_age ON run_starts(since, run_id);
 )sql",
 };
 

@@ -15,7 +15,7 @@ namespace agentry::pg_store {
 namespace {
 
 // Every topic a process may wake (Transaction::wake, and the writer's "changed").
-constexpr const char* every_topic[] = {"changed", "requests"};
+constexpr const char* every_topic[] = {"changed", "requests", "starts"};
 
 }  // namespace
 

@@ -67,6 +67,20 @@ int LeaseRepository::expire_all(const std::string& owner) {
   return static_cast<int>(c_.changes());
 }
 
+std::int64_t LeaseRepository::held_by(const std::string& owner) {
+  auto s = c_.prepare("SELECT count(*) FROM run_leases WHERE owner = ?1 AND held");
+  s.bind(1, owner);
+  s.step();
+  return s.column_int64(0);
+}
+
+std::map<std::string, std::int64_t> LeaseRepository::held_counts() {
+  auto s = c_.prepare("SELECT owner, count(*) FROM run_leases WHERE held GROUP BY owner");
+  std::map<std::string, std::int64_t> out;
+  while (s.step()) out[s.column_text(0)] = s.column_int64(1);
+  return out;
+}
+
 std::optional<store::RunLease> LeaseRepository::get(const std::string& run_id) {
   auto s = c_.prepare("SELECT " + lease_columns + " FROM run_leases WHERE run_id = ?1");
   s.bind(1, run_id);

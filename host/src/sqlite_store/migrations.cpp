@@ -9,7 +9,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 11> migrations{
+constexpr std::array<std::string_view, 12> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -302,6 +302,20 @@ CREATE TABLE run_approvals (
   requested_at  TEXT NOT NULL,
   PRIMARY KEY (run_id, approval_id)
 );
+)sql",
+    // 12: where members have working directories, and the starts that wait for a member
+    // able to take them (core/placement.hpp, store/run_start_repository.hpp).
+    R"sql(
+ALTER TABLE daemons ADD COLUMN workspace_roots TEXT NOT NULL DEFAULT '';
+CREATE TABLE run_starts (
+  run_id     TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  message    TEXT,
+  trigger    TEXT NOT NULL,
+  actor      TEXT NOT NULL,
+  automatic  INTEGER NOT NULL DEFAULT 0,
+  since      TEXT NOT NULL
+);
+CREATE INDEX run_starts_by_age ON run_starts(since, run_id);
 )sql",
 };
 

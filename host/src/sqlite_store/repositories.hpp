@@ -4,6 +4,7 @@
 // their SQL lives in the matching .cpp files of this folder.
 
 #include "store/approval_repository.hpp"
+#include "store/run_start_repository.hpp"
 #include "store/attachment_repository.hpp"
 #include "store/daemon_repository.hpp"
 #include "store/dependency_repository.hpp"

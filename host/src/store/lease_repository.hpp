@@ -8,6 +8,7 @@
 // clocks disagree still agree on whose lease has run out. A run's lease goes with it.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,10 @@ class LeaseRepository {
   virtual void release(const std::string& run_id) = 0;
   /// `owner` is leaving and lets others take its runs at once (their agents work on).
   virtual int expire_all(const std::string& owner) = 0;
+  /// How many runs `owner` holds now: its live runs, as its capacity counts them.
+  virtual std::int64_t held_by(const std::string& owner) = 0;
+  /// The same for every owner holding one: owner -> runs.
+  virtual std::map<std::string, std::int64_t> held_counts() = 0;
   virtual std::optional<RunLease> get(const std::string& run_id) = 0;
   /// Held leases past their expiry: runs whose controller fell silent.
   virtual std::vector<RunLease> expired() = 0;

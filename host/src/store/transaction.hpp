@@ -21,6 +21,7 @@ class ProjectTrustRepository;
 class QueuedMessageRepository;
 class RunRepository;
 class RunRequestRepository;
+class RunStartRepository;
 class RunTokenRepository;
 class RunWorktreeRepository;
 class ScheduleRepository;
@@ -56,6 +57,8 @@ class Transaction {
   virtual RunRequestRepository& run_requests() = 0;
   /// The approvals runs' live attempts wait on.
   virtual ApprovalRepository& approvals() = 0;
+  /// The starts waiting for a member able to take their runs.
+  virtual RunStartRepository& run_starts() = 0;
 
   /// Wakes the other processes sharing the store that listen for `topic`
   /// (Store::set_wakeup_listener), once this transaction commits. A hint only: whoever

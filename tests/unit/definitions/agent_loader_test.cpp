@@ -86,6 +86,19 @@ TEST_F(AgentLoader, AppliesDefaults) {
   EXPECT_EQ(agent->instructions, "");
 }
 
+TEST_F(AgentLoader, PlacementNamesTheLabelsAMemberNeeds) {
+  write_agent("gpu", "---\nschemaVersion: 1\nbackend: passive\nplacement:\n  labels: [gpu, region=eu]\n---\n");
+  auto agent = load_agent(roots(), "gpu");
+  ASSERT_TRUE(agent.ok()) << agent.error().message;
+  EXPECT_EQ(agent->placement_labels, (std::vector<std::string>{"gpu", "region=eu"}));
+  write_agent("bad", "---\nschemaVersion: 1\nbackend: passive\nplacement:\n  labels: [\"two words\"]\n---\n");
+  auto error = load_error("bad");
+  EXPECT_NE(error.message.find("placement.labels[0]"), std::string::npos) << error.message;
+  write_agent("flat", "---\nschemaVersion: 1\nbackend: passive\nplacement: gpu\n---\n");
+  error = load_error("flat");
+  EXPECT_NE(error.message.find("placement"), std::string::npos) << error.message;
+}
+
 TEST_F(AgentLoader, TimeoutZeroMeansNoLimit) {
   write_agent("free", "---\nschemaVersion: 1\nbackend: passive\ntimeoutSec: 0\n---\n");
   auto agent = load_agent(roots(), "free");

@@ -1,5 +1,7 @@
 #include "store_copy_fixture.hpp"
 
+#include "store/run_start_repository.hpp"
+
 #include "pg_store/migrations.hpp"
 #include "store/attachment_repository.hpp"
 #include "store/dependency_repository.hpp"
@@ -10,6 +12,7 @@
 #include "store/project_trust_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/run_repository.hpp"
+#include "store/run_start_repository.hpp"
 #include "store/run_token_repository.hpp"
 #include "store/schedule_repository.hpp"
 #include "store/session_repository.hpp"
@@ -80,6 +83,9 @@ void write_neighbours(store::Transaction& c, const std::string& id, int i) {
   c.attachments().insert({"att-" + id, id, "group-" + id, "spec.pdf", std::string(64, 'a'), 1234, "application/pdf", at});
   c.run_tokens().insert("sha-" + id, id, at);
   if (i > 0) c.parent_notifications().upsert({id, 1, "run-0", "pending", "", "", at, at, std::nullopt});
+  // A start waiting for a member: the message is NULL for one, and automatic a boolean.
+  c.run_starts().put({id, i % 2 == 0 ? std::optional<std::string>(awkward) : std::nullopt, "start", "api", i % 2 == 1,
+                      at});
 }
 
 void write_records(store::Transaction& c, const std::string& id) {

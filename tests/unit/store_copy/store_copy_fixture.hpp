@@ -21,8 +21,8 @@ namespace agentry::store_copy {
 /// Every table a home has (the SQLite store's schema, internal tables aside).
 inline const std::vector<std::string> every_table{
     "attachments",     "attempts",  "audit_events",         "dependencies", "hook_audits",
-    "notification_outbox", "parent_notifications", "project_trust", "queued_messages", "run_tokens",
-    "runs",            "schedules", "sessions",             "tasks",        "timeline_events"};
+    "notification_outbox", "parent_notifications", "project_trust", "queued_messages", "run_starts",
+    "run_tokens",      "runs",      "schedules", "sessions",             "tasks",        "timeline_events"};
 
 using Row = std::vector<std::optional<std::string>>;
 

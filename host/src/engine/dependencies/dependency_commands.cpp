@@ -132,10 +132,12 @@ void DependencyService::start_if_met(const std::string& run_id) {
   });
   if (!waiting || !*waiting) return;
   auto started = runs_.open_next_session(run_id, ResumeRequest{}, Actor{"daemon"}, /*automatic=*/true);
+  const auto* reason = started ? nullptr : started.error().details.if_contains("reason");
   if (started) {
-    core::log_info("started a run whose dependencies are met", {{"runId", run_id}});
-  } else if (started.error().details.if_contains("reason") == nullptr ||
-             started.error().details.at("reason") != "not_waiting") {
+    core::log_info(started->status == core::RunStatus::running ? "started a run whose dependencies are met"
+                                                                : "a run whose dependencies are met waits for a member",
+                   {{"runId", run_id}});
+  } else if (reason == nullptr || (*reason != "not_waiting" && *reason != "waiting_for_member")) {
     // Say why a run that was due could not start (say, its backend is gone); it stays
     // ready, and a later change or the next startup tries again.
     core::log_warn("cannot start a run whose dependencies are met",

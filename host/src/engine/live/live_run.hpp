@@ -66,6 +66,8 @@ struct LiveRunServices {
   Attachments* attachments = nullptr;
   /// How often children's completions may resume a run (engine/parent_completion/child_resume_limits.hpp).
   const ChildResumeLimits* child_limits = nullptr;
+  /// A session ended with none to follow it: room for a waiting start (engine/placement/).
+  std::function<void()> slot_freed{};
 };
 
 struct LaunchSpec {

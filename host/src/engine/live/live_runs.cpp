@@ -134,6 +134,7 @@ void LiveRuns::finished(LiveRun& ended, std::optional<NextSession> next) {
     }
   }
   if (successor) start(successor, stop_reason, cause);
+  else if (services_.slot_freed) services_.slot_freed();
 }
 
 bool LiveRuns::abort(const std::string& run_id, const std::string& reason) {

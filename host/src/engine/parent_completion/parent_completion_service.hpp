@@ -15,6 +15,8 @@
 
 namespace agentry::engine {
 
+class Placement;
+
 class DelayedCalls;
 class RunChangeWatcher;
 
@@ -22,6 +24,9 @@ struct ParentCompletionSettings {
   std::string controller_id;  // the session a delivery opens is this process's
   const TaskPromptSettings* task_prompt = nullptr;
   ChildResumeLimits child_limits{};
+  /// Whether this process may resume the parent, or leaves its start to a member that
+  /// can (engine/placement/placement.hpp); outlives the service.
+  const Placement* placement = nullptr;
 };
 
 class ParentCompletionService {

@@ -4,6 +4,7 @@
 // and by the startup sweep for sessions that ended while no daemon delivered.
 
 #include "engine/parent_completion/parent_notifications.hpp"
+#include "engine/placement/placement.hpp"
 
 #include "core/clock.hpp"
 #include "core/ids.hpp"
@@ -17,12 +18,14 @@
 #include "engine/run_starts.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/parent_completion/parent_notification_message.hpp"
+#include "engine/placement/placement.hpp"
 #include "engine/queued_delivery.hpp"
 #include "store/event_repository.hpp"
 #include "store/parent_notification_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/run_repository.hpp"
+#include "store/run_start_repository.hpp"
 #include "store/store.hpp"
 
 #include <algorithm>
@@ -263,7 +266,8 @@ core::Result<int> ParentCompletionService::deliver(const std::string& child_id, 
                                  session->end_reason, detail::session_transcript(c, child_id, n.child_session_index)};
       const std::string message = parent_completion_message(completion);
       const auto facts = core::facts_of(*parent);
-      if (!core::refusal(core::Operation::queue_message, facts)) {
+      // A parent waiting for a member takes it with the start it waits for.
+      if (!core::refusal(core::Operation::queue_message, facts) || c.run_starts().get(parent->id)) {
         data["messageId"] = queue_on_parent(c, *parent, message, source, child_id, n.child_session_index);
         settle(c, n, "delivered", "", "queued_message", std::move(data));
         out.changed.push_back(parent->id);
@@ -290,6 +294,19 @@ core::Result<int> ParentCompletionService::deliver(const std::string& child_id, 
         settle(c, n, "delivered", "", "held", std::move(data));
         out.changed.push_back(parent->id);
         out.hold = std::pair{parent->id, *wait};
+        ++out.delivered;
+        continue;
+      }
+      if (auto not_here = settings_.placement ? settings_.placement->why_not_here(c, *parent) : std::nullopt) {
+        // Resumed where it fits: the completion waits on its queue for the member that claims it.
+        data["messageId"] = queue_on_parent(c, *parent, message, source, child_id, n.child_session_index);
+        data["waitingForMember"] = true;
+        settle(c, n, "delivered", "", "queued_message", std::move(data));
+        settings_.placement->wait_for_member(
+            c, *parent, store::WaitingStart{parent->id, std::nullopt, "child_completion", daemon_actor.name, false,
+                                            core::now_iso8601()},
+            *not_here, daemon_actor);
+        out.changed.push_back(parent->id);
         ++out.delivered;
         continue;
       }
