@@ -2,6 +2,8 @@
 // A daemon as the other members of its store know it (engine/membership/,
 // store/daemon_repository.hpp).
 
+#include "core/text.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,22 +31,11 @@ struct DaemonMember {
   std::int64_t heartbeat_age_ms = 0;
 };
 
-/// Labels as stored: one text, comma-separated (a label never holds a comma:
-/// core/settings.cpp refuses one).
-inline std::string join_labels(const std::vector<std::string>& labels) {
-  std::string out;
-  for (const auto& label : labels) out += (out.empty() ? "" : ",") + label;
-  return out;
-}
-
-inline std::vector<std::string> split_labels(std::string_view text) {
-  std::vector<std::string> out;
-  while (!text.empty()) {
-    const auto comma = text.find(',');
-    out.emplace_back(text.substr(0, comma));
-    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-  }
-  return out;
-}
+/// Lists as stored, one text each: labels comma-separated (a label never holds a comma:
+/// core/placement.hpp), workspace roots newline-separated (a root never holds a newline).
+inline std::string join_labels(const std::vector<std::string>& labels) { return join_with(labels, ','); }
+inline std::vector<std::string> split_labels(std::string_view text) { return split_on(text, ','); }
+inline std::string join_roots(const std::vector<std::string>& roots) { return join_with(roots, '\n'); }
+inline std::vector<std::string> split_roots(std::string_view text) { return split_on(text, '\n'); }
 
 }  // namespace agentry::core

@@ -80,20 +80,4 @@ std::string normal_workspace_root(std::string_view path) {
   return normal;
 }
 
-std::string join_roots(const std::vector<std::string>& roots) {
-  std::string out;
-  for (const auto& root : roots) out += (out.empty() ? "" : "\n") + root;
-  return out;
-}
-
-std::vector<std::string> split_roots(std::string_view text) {
-  std::vector<std::string> out;
-  while (!text.empty()) {
-    const auto end = text.find('\n');
-    out.emplace_back(text.substr(0, end));
-    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-  }
-  return out;
-}
-
 }  // namespace agentry::core

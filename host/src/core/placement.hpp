@@ -47,8 +47,5 @@ std::string why_nobody(const std::vector<MemberOffer>& members, const PlacementN
 /// A workspace root as AGENTRY_WORKSPACE_ROOTS gives it: absolute, made lexically normal
 /// without a trailing '/'; empty when it is not absolute.
 std::string normal_workspace_root(std::string_view path);
-/// Roots as stored in one text: newline-separated (a path holding a newline is refused).
-std::string join_roots(const std::vector<std::string>& roots);
-std::vector<std::string> split_roots(std::string_view text);
 
 }  // namespace agentry::core

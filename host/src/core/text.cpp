@@ -38,4 +38,23 @@ std::string indent_lines(const std::string& text, const std::string& prefix) {
   return out;
 }
 
+std::string join_with(const std::vector<std::string>& items, char separator) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
+std::vector<std::string> split_on(std::string_view text, char separator) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    const auto end = text.find(separator);
+    out.emplace_back(text.substr(0, end));
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+  }
+  return out;
+}
+
 }  // namespace agentry::core

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace agentry::core {
 
@@ -15,6 +16,11 @@ std::string ascii_lower(std::string_view text);
 
 /// `text` without the spaces and tabs around it (HTTP's optional whitespace).
 std::string_view trim_blanks(std::string_view text);
+
+/// `items` joined with `separator` between them.
+std::string join_with(const std::vector<std::string>& items, char separator);
+/// The pieces of `text` between `separator`s; none for an empty text.
+std::vector<std::string> split_on(std::string_view text, char separator);
 
 /// `text` with `prefix` before each of its lines; trailing spaces of the result dropped.
 std::string indent_lines(const std::string& text, const std::string& prefix);

@@ -1,7 +1,5 @@
 #include "pg_store/repositories.hpp"
 
-#include "core/placement.hpp"
-
 namespace agentry::pg_store {
 void DaemonRepository::upsert(const core::DaemonMember& m) {
   c_.query("INSERT INTO daemons (id, name, host, pid, advertise_url, labels, capacity, live_runs, version, "

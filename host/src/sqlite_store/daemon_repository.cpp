@@ -1,7 +1,5 @@
 #include "sqlite_store/repositories.hpp"
 
-#include "core/placement.hpp"
-
 namespace agentry::sqlite_store {
 void DaemonRepository::upsert(const core::DaemonMember& m) {
   auto s = c_.prepare(

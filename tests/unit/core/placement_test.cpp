@@ -1,4 +1,6 @@
 #include "core/placement.hpp"
+
+#include "core/daemon_member.hpp"
 #include "core/settings.hpp"
 
 #include <gtest/gtest.h>
