@@ -726,6 +726,27 @@ TEST_P(CliTest, DepsCommandsAndAfter) {
   EXPECT_EQ(started.at("dependencyState").at("state"), "satisfied");
 }
 
+TEST_P(CliTest, RunWithALabelNoDaemonHasWaitsReadySayingWhy) {
+  EXPECT_NE(cli({"run", "--help"}).out.find("--label"), std::string::npos);
+  std::vector<std::string> args{"run", "talker", "-m", "go", "--label", "gpu"};
+  if (connected()) args.push_back("--detach");
+  auto waiting = cli(args);
+  EXPECT_EQ(waiting.code, 0) << waiting.err;
+  const std::string id = waiting.out.substr(0, waiting.out.find('\n'));
+  // Embedded, no daemon serves the home at all; connected, the one that does lacks the label.
+  const std::string why = connected() ? "waiting for a member: no member has the label gpu"
+                                      : "waiting for a member: no member is serving";
+  EXPECT_NE(waiting.err.find(why), std::string::npos) << waiting.err;
+  auto shown = show(id);
+  EXPECT_EQ(shown.at("status"), "ready");
+  auto refused = cli({"run", "talker", "-m", "go", "--label", "not a label"});
+  EXPECT_EQ(refused.code, 3) << refused.err;
+  EXPECT_NE(refused.err.find("placement.labels[0]"), std::string::npos) << refused.err;
+  auto aborted = cli({"abort", id});
+  EXPECT_EQ(aborted.code, 0) << aborted.err;
+  EXPECT_EQ(show(id).at("status"), "aborted");
+}
+
 TEST_P(CliTest, ConfigPrintsTheEffectiveSettingsAndABadOneStopsEveryCommand) {
   auto shown = cli({"config", "--json"}, {{"AGENTRY_HTTP_MAX_CONNECTIONS", "64"},
                                           {"AGENTRY_DAEMON_TOKEN", "s3cret"},

@@ -63,6 +63,11 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
                   "Sign --notify-webhook requests (X-Agentry-Signature, HMAC-SHA256) with the secret in this "
                   "environment variable of the daemon")
       ->type_name("NAME");
+  cmd->add_option("--label", o.labels,
+                  "Run only on a daemon with this label (AGENTRY_LABELS; repeatable), beside the agent's "
+                  "placement labels; none that has them: the run waits ready, saying why")
+      ->type_name("LABEL")
+      ->allow_extra_args(false);
   record = [&o, record_message, group, parent] {
     record_message();
     o.group_given = group->count() > 0;

@@ -49,6 +49,7 @@ struct StartOptions {
   std::vector<std::string> after;      // --after: <runId>, run:<runId> or group:<groupId>
   std::vector<std::string> notify_webhooks;  // --notify-webhook: run-level notification targets
   std::string notify_secret_env;             // --notify-secret-env: signs those webhooks
+  std::vector<std::string> labels;           // --label: labels the daemon that runs it needs
   bool detach = false;
   bool no_notify_parent = false;  // --no-notify-parent-on-complete
   bool no_inherit_group = false;  // --no-inherit-run-group

@@ -98,6 +98,11 @@ core::Result<json::object> start_params(const StartOptions& o, const std::option
     }
     params["notify"] = std::move(notify);
   }
+  if (!o.labels.empty()) {
+    json::array labels;
+    for (const auto& label : o.labels) labels.emplace_back(label);
+    params["placement"] = json::object{{"labels", std::move(labels)}};
+  }
   return params;
 }
 
@@ -250,8 +255,12 @@ int start_command(CommandContext& ctx, const StartOptions& o, bool start) {
   const auto& run = result->as_object().at("run");
   if (start && text_at(run, "status") == "ready") {
     // Not started: it waits on its dependencies, and a daemon starts it when they are met.
-    const std::string waiting = "run " + run_id + " is ready and waits on " + describe_waiting(run) +
-                                "; the daemon starts it once they succeed";
+    // Or it waits for a daemon with its labels, workspace or room (engine/placement/).
+    const std::string reason = text_at(run, "statusReason");
+    const std::string waiting =
+        reason.rfind("waiting for a member: ", 0) == 0
+            ? "run " + run_id + " is ready, " + reason + "; a daemon that can take it starts it"
+            : "run " + run_id + " is ready and waits on " + describe_waiting(run) + "; the daemon starts it once they succeed";
     if (!ctx.connected() || o.detach) {
       return ctx.print(*result, [&](const json::value&) {
         ctx.err() << "agentry: " << waiting << "\n";
