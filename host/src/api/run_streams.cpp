@@ -59,6 +59,8 @@ class TimelineStream final : public EventStream {
 
   void start(std::function<void()> wake) override {
     subscriber_ = engine_.bus().timeline().subscribe(run_id_, after_, std::move(wake));
+    // Driven by another member: its deltas are relayed here while this stream lasts.
+    relay_ = engine_.relay_timeline(run_id_);
   }
 
   StreamBatch poll(std::size_t max_frames, bool look_in_store) override {
@@ -89,6 +91,7 @@ class TimelineStream final : public EventStream {
   std::string run_id_;
   std::int64_t after_;
   std::shared_ptr<events::TimelineSubscriber> subscriber_;
+  std::shared_ptr<void> relay_;
 };
 
 /// A run's audit trail: re-read from the store after the last cursor sent.

@@ -3,6 +3,7 @@
 #include "api/access_policy.hpp"
 #include "api/api_context.hpp"
 #include "api/browser_guard.hpp"
+#include "api/holder_relay.hpp"
 #include "api/http_server.hpp"
 #include "api/operations.hpp"
 #include "api/router.hpp"
@@ -210,6 +211,12 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   }
   std::optional<MemberKnowledge> members;
   if (!settings.store.empty()) members.emplace(engine.membership());
+  // On a shared store, a run another member drives is followed here through it.
+  std::optional<api::HolderRelay> relay;
+  if (!settings.store.empty()) {
+    relay.emplace(engine, settings.daemon_token);
+    engine.set_timeline_relay([&relay](const std::string& run_id) { return relay->follow(run_id); });
+  }
   if (!recover_after_restart(engine)) return exit_code::runtime_error;
   // Runs left alone above because their controller (an embedded CLI) was alive are
   // looked at again now and then: once that process is gone, they are reconciled too.
@@ -241,6 +248,8 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
             << "http api on " << url.http_url(*port) << "/api/" << std::endl;
 
   int signal = server.run();
+  engine.set_timeline_relay(nullptr);
+  relay.reset();
   engine.schedules().stop();
   (*stack)->stop_owner_sweep();
   // Runs this daemon drives locally cannot outlive it: interrupt them (they end as

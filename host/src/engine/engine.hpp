@@ -222,6 +222,19 @@ class Engine final : private RunStarts {
   /// Looks soon for starts waiting for a member that this process can claim (another
   /// member recorded one, a slot came free, the sweep).
   void wake_start_claims() { claims_.wake(); }
+  /// A run's live timeline as another member drives it: what opens a relay of that
+  /// member's stream into this process's feed while `run_id` is followed here (set by
+  /// serve: api/holder_relay.hpp). The handle it returns is held as long as the follower.
+  using TimelineRelay = std::function<std::shared_ptr<void>(const std::string& run_id)>;
+  void set_timeline_relay(TimelineRelay relay) { timeline_relay_ = std::move(relay); }
+  /// A follower of `run_id` starts: the relay's handle, or null without one.
+  std::shared_ptr<void> relay_timeline(const std::string& run_id) const {
+    return timeline_relay_ ? timeline_relay_(run_id) : nullptr;
+  }
+  /// The URL of the member that holds `run_id`'s lease now, when that is another live
+  /// member that advertises one (run_queries.cpp).
+  std::optional<std::string> holder_url(const std::string& run_id);
+
   /// Serving: from now on this process claims waiting starts (an embedded CLI never does).
   void start_claiming() { claims_.start(); }
   /// One look now: claims every waiting start this process can take, and refreshes the
@@ -295,6 +308,7 @@ class Engine final : private RunStarts {
                                 config_.lease_ttl};
   /// What other members ask of the runs this process drives (a shared store only).
   RunInbox inbox_{db_, pool_, config_.controller_id, [this](const store::RunRequest& r) { carry_out(r); }};
+  TimelineRelay timeline_relay_;
   struct ForeignWatch {
     std::mutex mutex;
     std::optional<std::int64_t> data_version;  // the store's change counter

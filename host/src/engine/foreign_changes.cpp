@@ -45,6 +45,9 @@ core::Result<int> Engine::notice_foreign_changes() {
   const std::int64_t since = foreign_watch_.since_ms;
   if (first || changed) foreign_watch_.since_ms = now - watermark_slack_ms;
   if (!changed) return 0;
+  // Timeline events another process wrote touch no run: the feeds of runs driven
+  // elsewhere look in the store for them (those relayed from their driver need not).
+  bus_.timeline().store_may_be_ahead([this](const std::string& id) { return live_.find(id) != nullptr; });
 
   auto runs = db_.read([&](store::Transaction& c) -> core::Result<std::vector<ForeignRun>> {
     std::vector<ForeignRun> out;

@@ -69,6 +69,20 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
   return view;
 }
 
+std::optional<std::string> Engine::holder_url(const std::string& run_id) {
+  using Url = std::optional<std::string>;
+  auto url = db_.read([&](store::Transaction& c) -> core::Result<Url> {
+    auto lease = c.leases().get(run_id);
+    if (!lease || !lease->held || lease->expired || lease->owner == config_.controller_id) return Url();
+    for (const auto& member : c.daemons().list())
+      if (member.id == lease->owner && member.heartbeat_age_ms <= config_.lease_ttl.count() &&
+          !member.advertise_url.empty())
+        return Url(member.advertise_url);
+    return Url();
+  });
+  return url ? *url : std::nullopt;
+}
+
 core::Result<RunListView> Engine::list(const core::RunQuery& query) {
   return db_.read([&](store::Transaction& c) -> core::Result<RunListView> {
     auto page = c.runs().list(query);

@@ -237,6 +237,42 @@ void TimelineFeeds::unsubscribe(TimelineSubscriber& subscriber) {
   else trim_idle_locked();
 }
 
+void TimelineFeeds::store_may_be_ahead(const std::function<bool(const std::string& run_id)>& driven_here) {
+  std::vector<std::shared_ptr<Feed>> watched;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, feed] : feeds_) watched.push_back(feed);
+  }
+  for (const auto& feed : watched) {
+    std::vector<std::shared_ptr<std::function<void()>>> wake;
+    {
+      std::lock_guard lock(feed->mutex);
+      if (feed->subscribers.empty() || feed->relayed) continue;
+    }
+    if (driven_here(feed->run_id)) continue;  // its events are published here as they commit
+    {
+      std::lock_guard lock(feed->mutex);
+      feed->store_epoch += 1;
+      wake = feed->wakers();
+    }
+    for (const auto& w : wake) (*w)();
+  }
+}
+
+void TimelineFeeds::set_relayed(const std::string& run_id, bool relayed) {
+  auto feed = feed_of(run_id, relayed);
+  if (!feed) return;
+  std::lock_guard lock(feed->mutex);
+  feed->relayed = relayed;
+}
+
+std::int64_t TimelineFeeds::last_cursor(const std::string& run_id) {
+  auto feed = feed_of(run_id, false);
+  if (!feed) return -1;
+  std::lock_guard lock(feed->mutex);
+  return feed->last_cursor;
+}
+
 std::size_t TimelineFeeds::feed_count() const {
   std::lock_guard lock(mutex_);
   return feeds_.size();

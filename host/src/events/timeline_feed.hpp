@@ -73,6 +73,17 @@ class TimelineFeeds {
   std::shared_ptr<TimelineSubscriber> subscribe(const std::string& run_id, std::int64_t after,
                                                 std::function<void()> wake);
 
+  /// The store may hold events of runs this process does not drive that their feeds
+  /// were not told of: every watched feed that is not relayed and whose run `driven_here`
+  /// does not claim has its subscribers look in the store once.
+  void store_may_be_ahead(const std::function<bool(const std::string& run_id)>& driven_here);
+  /// While `relayed`, the run's feed is fed by another member's stream (its durable
+  /// events and deltas in order), and store_may_be_ahead() leaves it alone, lest a store
+  /// look run ahead of the deltas.
+  void set_relayed(const std::string& run_id, bool relayed);
+  /// The newest durable cursor the run's feed knows; -1 when none (or no feed).
+  std::int64_t last_cursor(const std::string& run_id);
+
   std::size_t feed_count() const;
   const FeedLimits& limits() const { return limits_; }
 
@@ -129,6 +140,7 @@ class TimelineSubscriber {
   std::atomic<bool> wake_pending_{false};
   std::uint64_t next_seq_ = 0;  // the next window entry to read; 0: catch up first
   std::int64_t cursor_;         // the last durable cursor delivered (or the start)
+  std::uint64_t seen_store_epoch_ = 0;  // Feed::store_epoch as of this subscriber's last poll
   std::unordered_map<std::shared_ptr<Item>, std::size_t> delivered_;  // how much of each item was sent
   std::unique_ptr<CatchUp> catch_up_;
 };

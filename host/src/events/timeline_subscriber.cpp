@@ -192,6 +192,13 @@ TimelineSubscriber::Batch TimelineSubscriber::poll(const HistoryReader& history,
                                                    std::size_t max_frames, bool look_in_store) {
   Batch out;
   wake_pending_ = false;  // a publish from here on wakes the next poll
+  {
+    std::lock_guard lock(feed_->mutex);
+    if (seen_store_epoch_ != feed_->store_epoch) {
+      seen_store_epoch_ = feed_->store_epoch;
+      look_in_store = true;  // another process wrote (TimelineFeeds::store_may_be_ahead)
+    }
+  }
   for (int round = 0; round < 4 && !out.closed && out.frames.size() < max_frames; ++round) {
     if (catch_up_) {
       if (!run_catch_up(history, max_frames, out)) {

@@ -65,6 +65,12 @@ struct TimelineFeeds::Feed {
   std::vector<TimelineSubscriber*> subscribers;
   bool session_over = false;
   std::uint64_t last_tick = 0;
+  /// Grows each time the store may hold events this feed was not told of (another
+  /// process drives the run): each subscriber then looks in the store once.
+  std::uint64_t store_epoch = 0;
+  /// Another member's stream of the run is relayed into this feed (api/holder_relay.hpp):
+  /// it has what the store has, and more (the deltas), in order.
+  bool relayed = false;
 
   std::uint64_t end_seq() const { return first_seq + window.size(); }
 
