@@ -1,6 +1,7 @@
 #include "api/holder_relay.hpp"
 
 #include "core/log.hpp"
+#include "core/notify_target.hpp"
 #include "engine/engine.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -32,36 +33,6 @@ namespace {
 constexpr auto connect_timeout = 2s;
 constexpr auto idle_timeout = 60s;      // past several heartbeats of the driver's stream
 constexpr auto look_again_every = 500ms;  // for a driver, and whether it still drives the run
-
-struct HttpUrl {
-  std::string host;
-  std::string port;
-  std::string base;  // the path before /api, without a trailing '/'
-};
-
-/// http://host[:port][/base] as members advertise it; nullopt for anything else.
-std::optional<HttpUrl> parse_http_url(const std::string& url) {
-  constexpr std::string_view scheme = "http://";
-  if (url.rfind(scheme, 0) != 0) return std::nullopt;
-  const std::string rest = url.substr(scheme.size());
-  const auto slash = rest.find('/');
-  const std::string authority = rest.substr(0, slash);
-  HttpUrl out;
-  out.base = slash == std::string::npos ? std::string() : rest.substr(slash);
-  while (!out.base.empty() && out.base.back() == '/') out.base.pop_back();
-  const auto colon = authority.rfind(':');
-  const bool bracketed = !authority.empty() && authority.front() == '[';
-  if (colon != std::string::npos && (!bracketed || authority[colon - 1] == ']')) {
-    out.host = authority.substr(0, colon);
-    out.port = authority.substr(colon + 1);
-  } else {
-    out.host = authority;
-    out.port = "80";
-  }
-  if (bracketed && out.host.size() > 2) out.host = out.host.substr(1, out.host.size() - 2);
-  if (out.host.empty() || out.port.empty()) return std::nullopt;
-  return out;
-}
 
 /// The timeline event a stream's envelope stands for.
 std::optional<core::TimelineEvent> event_of(std::string_view data) {
@@ -154,12 +125,15 @@ struct HolderRelay::Relay {
 
   /// Reads the driver's stream into the feed until it ends, fails, or the run moves on.
   net::awaitable<void> relay_from(const std::string& url) {
-    const auto where = parse_http_url(url);
-    if (!where) {
+    const auto where = core::parse_http_url(url);
+    if (!where || where->tls) {
       core::log_warn("cannot relay a run's live timeline from a member whose URL is not http://",
                      {{"runId", run_id}, {"url", url}});
       co_return;
     }
+    // The member's base path (a proxy's mount), before /api.
+    std::string mount = where->target.substr(0, where->target.find_first_of("?#"));
+    while (!mount.empty() && mount.back() == '/') mount.pop_back();
     auto executor = co_await net::this_coro::executor;
     tcp::resolver resolver(executor);
     auto [resolve_error, endpoints] =
@@ -178,10 +152,11 @@ struct HolderRelay::Relay {
       base = last ? *last : 0;
     }
     http::request<http::empty_body> request{http::verb::get,
-                                            where->base + "/api/runs/" + run_id + "/events/timeline?after=" +
+                                            mount + "/api/runs/" + run_id + "/events/timeline?after=" +
                                                 std::to_string(base),
                                             11};
-    request.set(http::field::host, where->host + ":" + where->port);
+    const bool ipv6 = where->host.find(':') != std::string::npos;
+    request.set(http::field::host, (ipv6 ? "[" + where->host + "]" : where->host) + ":" + where->port);
     request.set(http::field::accept, "text/event-stream");
     request.set(http::field::user_agent, "agentry-relay");
     if (!token.empty()) request.set(http::field::authorization, "Bearer " + token);

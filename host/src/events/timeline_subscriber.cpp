@@ -212,7 +212,9 @@ TimelineSubscriber::Batch TimelineSubscriber::poll(const HistoryReader& history,
       std::lock_guard lock(feed_->mutex);
       needs_base = feed_->last_cursor < 0;
       if (!needs_base) {
-        if (next_seq_ < feed_->first_seq) {
+        // Behind the window, or at its start with durable events before it that only the
+        // store has (the feed jumped ahead: another process wrote them).
+        if (next_seq_ < feed_->first_seq || (next_seq_ == feed_->first_seq && cursor_ < feed_->evicted_cursor)) {
           plan_catch_up_locked();
           continue;
         }

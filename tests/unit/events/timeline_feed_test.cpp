@@ -38,6 +38,17 @@ class FakeRun {
     batch_.clear();
   }
   void remove() { gone_ = true; }
+  /// Commits what another process wrote: stored, never published to these feeds.
+  std::vector<core::TimelineEvent> commit_elsewhere() {
+    for (auto& e : batch_) {
+      e.payload_json = json::serialize(e.payload);
+      if (e.ephemeral) continue;
+      e.cursor = ++last_;
+      stored_.push_back(make_frame(
+          timeline_envelope({id_, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}), e.cursor));
+    }
+    return std::move(batch_);
+  }
 
   HistoryReader history() {
     return [this](std::int64_t after, std::int64_t upto, std::size_t limit) -> std::optional<std::vector<Frame>> {
@@ -262,6 +273,48 @@ TEST(TimelineFeed, ALateSubscriberStartsFromTheStoreAndFromItsCursor) {
   std::vector<std::int64_t> expected;
   for (std::int64_t c = 36; c <= run.last(); ++c) expected.push_back(c);
   EXPECT_EQ(tail.cursors, expected);
+}
+
+TEST(TimelineFeed, WhatAnotherProcessWroteIsLookedForInTheStoreUnlessTheFeedIsRelayed) {
+  TimelineFeeds feeds;
+  FakeRun run(feeds, "r1");
+  int wakes = 0;
+  auto sub = feeds.subscribe("r1", 0, [&] { ++wakes; });
+  Received r;
+  drain(*sub, run, r);
+  for (int i = 0; i < 5; ++i) run.durable("notice", {{"index", i}});
+  (void)run.commit_elsewhere();
+  drain(*sub, run, r);
+  EXPECT_TRUE(r.cursors.empty()) << "nobody told the feed";
+  wakes = 0;
+  feeds.store_may_be_ahead([](const std::string&) { return true; });  // driven here: published as written
+  EXPECT_EQ(wakes, 0);
+  feeds.store_may_be_ahead([](const std::string&) { return false; });
+  EXPECT_EQ(wakes, 1);
+  drain(*sub, run, r);
+  EXPECT_EQ(r.cursors, one_to(5));
+
+  // Relayed from the member that writes it: deltas and durable events arrive in its
+  // order, and the store is left alone.
+  feeds.set_relayed("r1", true);
+  run.delta("m1", "hel");
+  run.delta("m1", "lo");
+  run.durable("message.completed", {{"text", "hello"}, {"itemId", "m1"}});
+  const std::int64_t base = run.last();
+  auto relayed = run.commit_elsewhere();
+  feeds.store_may_be_ahead([](const std::string&) { return false; });
+  EXPECT_EQ(wakes, 1) << "relayed: the store is left alone";
+  feeds.publish("r1", base, std::move(relayed));
+  drain(*sub, run, r);
+  EXPECT_EQ(r.text["m1"], "hello");
+  EXPECT_EQ(r.completed["m1"], "hello");
+  EXPECT_FALSE(r.delta_after_completed);
+  EXPECT_EQ(r.cursors, one_to(6));
+  EXPECT_EQ(feeds.last_cursor("r1"), 6);
+  wakes = 0;
+  feeds.set_relayed("r1", false);
+  feeds.store_may_be_ahead([](const std::string&) { return false; });
+  EXPECT_EQ(wakes, 1) << "no longer relayed: it looks in the store again";
 }
 
 TEST(TimelineFeed, ADeletedRunClosesItsSubscribers) {
