@@ -86,6 +86,9 @@ core::Result<Run> Engine::start_session(const std::string& run_id, const ResumeR
     if (auto allowed = detail::check_allowed(Operation::resume, *run, "resume"); !allowed) return allowed.failure();
     if (auto met = detail::check_dependencies_met(c, *run, run->session_count == 0 ? "start" : "resume"); !met)
       return met.failure();
+    if (claim && !backends_.has(run->frozen.backend))  // a member that has it claims it
+      return core::fail(core::ErrorCode::conflict, "backend '" + run->frozen.backend + "' is not loaded here",
+                        {{"runId", run_id}, {"reason", "not_here"}});
     if (!backends_.has(run->frozen.backend))
       return core::fail(core::ErrorCode::validation,
                         "backend '" + run->frozen.backend + "' is not available in this agentry; cannot start run " +

@@ -51,7 +51,8 @@ core::Result<int> Engine::claim_waiting_starts() {
     for (auto& w : waiting) {
       auto run = c.runs().get(w.run_id);
       if (!run) continue;
-      if (run->status != core::RunStatus::ready || run->archived || !placement_.why_not_here(c, *run) ||
+      const bool fits = backends_.has(run->frozen.backend) && !placement_.why_not_here(c, *run);
+      if (run->status != core::RunStatus::ready || run->archived || fits ||
           placement_.waiting_reason(members, *run) != run->status_reason)
         out.push_back(std::move(w));
     }
