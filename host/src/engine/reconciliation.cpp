@@ -35,6 +35,29 @@ bool has_open_attempt(store::Transaction& c, const core::Run& run) {
   return false;
 }
 
+/// A run ended here for the process that drove it: its open attempt ends as an error, and
+/// the timeline says so (attempt.finished, run.finished), as when an attempt ends live,
+/// so that whoever follows the stream sees the end.
+void end_on_timeline(store::Transaction& c, const core::Run& run, const std::string& reason) {
+  auto event = [&](std::string kind, boost::json::object payload) {
+    core::TimelineEvent e;
+    e.run_id = run.id;
+    e.kind = std::move(kind);
+    e.attempt_number = run.attempt_count > 0 ? std::optional<int>(run.attempt_count) : std::nullopt;
+    e.at = core::now_iso8601();
+    e.payload = std::move(payload);
+    c.timeline().append(e);
+  };
+  for (auto& attempt : c.sessions().list_attempts(run.id)) {
+    if (attempt.number != run.attempt_count || attempt.ended_at) continue;
+    attempt.ended_at = core::now_iso8601();
+    attempt.outcome = "error";
+    c.sessions().update_attempt(attempt);
+    event("attempt.finished", {{"outcome", "error"}, {"message", reason}, {"forced", true}});
+  }
+  event("run.finished", {{"status", "error"}, {"reason", reason}});
+}
+
 // What the open attempt was to say: a retry's nudge, else its session's prompt.
 std::string attempt_prompt(store::Transaction& c, const core::Run& run) {
   if (auto started = c.timeline().last_of_attempt(run.id, "attempt.started", run.attempt_count))
@@ -168,6 +191,7 @@ core::Result<bool> Engine::reconcile_run(const std::string& id, bool at_startup)
                                : "the process driving this run (" + driver + ") is gone; " +
                                      (at_startup ? "agentry restarted while the run was active"
                                                  : "it stopped while the run was active");
+    end_on_timeline(c, *run, reason);
     detail::close_session(c, *run, core::RunStatus::error, reason, "restart");
     data["decision"] = "finalized";
     if (!taken) data["reason"] = "controller_gone";
