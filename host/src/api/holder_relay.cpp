@@ -96,16 +96,20 @@ struct HolderRelay::Relay {
   const std::string token;
   net::io_context ioc;
   std::thread thread;
+  std::atomic<bool> done{false};  // the thread has returned: joining it does not wait
   int followers = 0;
 
   void start() {
     net::co_spawn(ioc, loop(), net::detached);
-    thread = std::thread([this] { ioc.run(); });
+    thread = std::thread([this] {
+      ioc.run();
+      done = true;
+    });
   }
-  /// Stops the loop wherever it waits; the feed is no longer relayed.
+  /// Stops the loop wherever it waits, without waiting for it (it may be reading the
+  /// store); the feed is no longer relayed.
   void stop() {
     ioc.stop();
-    if (thread.joinable()) thread.join();
     engine.bus().timeline().set_relayed(run_id, false);
   }
 
@@ -232,17 +236,24 @@ struct HolderRelay::Registry {
   std::mutex mutex;
   bool open = true;
   std::map<std::string, std::unique_ptr<Relay>> relays;
+  std::vector<std::unique_ptr<Relay>> stopping;  // stopped, their threads not yet joined
 
   void release(const std::string& run_id) {
-    std::unique_ptr<Relay> ended;
-    {
-      std::lock_guard lock(mutex);
-      auto it = relays.find(run_id);
-      if (it == relays.end() || --it->second->followers > 0) return;
-      ended = std::move(it->second);
-      relays.erase(it);
-    }
-    ended->stop();
+    std::lock_guard lock(mutex);
+    auto it = relays.find(run_id);
+    if (it == relays.end() || --it->second->followers > 0) return;
+    it->second->stop();
+    stopping.push_back(std::move(it->second));
+    relays.erase(it);
+    join_stopped_locked();
+  }
+  /// Joins the threads of stopped relays that have returned (which takes no time).
+  void join_stopped_locked() {
+    std::erase_if(stopping, [](std::unique_ptr<Relay>& relay) {
+      if (!relay->done) return false;
+      relay->thread.join();
+      return true;
+    });
   }
 };
 
@@ -251,18 +262,26 @@ HolderRelay::HolderRelay(engine::Engine& engine, std::string token)
 
 HolderRelay::~HolderRelay() {
   std::map<std::string, std::unique_ptr<Relay>> relays;
+  std::vector<std::unique_ptr<Relay>> stopping;
   {
     std::lock_guard lock(registry_->mutex);
     registry_->open = false;
     relays.swap(registry_->relays);
+    stopping.swap(registry_->stopping);
   }
-  for (auto& [id, relay] : relays) relay->stop();
+  for (auto& [id, relay] : relays) {
+    relay->stop();
+    stopping.push_back(std::move(relay));
+  }
+  for (auto& relay : stopping)
+    if (relay->thread.joinable()) relay->thread.join();
 }
 
 std::shared_ptr<void> HolderRelay::follow(const std::string& run_id) {
   {
     std::lock_guard lock(registry_->mutex);
     if (!registry_->open) return nullptr;
+    registry_->join_stopped_locked();
     auto& relay = registry_->relays[run_id];
     if (!relay) {
       relay = std::make_unique<Relay>(registry_->engine, run_id, registry_->token);
