@@ -14,6 +14,7 @@
 #include "engine/queued_delivery.hpp"
 #include "engine/workspace_baseline/workspace_baseline.hpp"
 #include "engine/hooks/hook_runner.hpp"
+#include "engine/run_inputs.hpp"
 #include "engine/run_snapshot.hpp"
 #include "store/dependency_repository.hpp"
 #include "store/event_repository.hpp"
@@ -113,6 +114,11 @@ core::Result<Run> Engine::start_session(const std::string& run_id, const ResumeR
       return run;
     }
     if (claim) c.run_starts().remove(run_id);
+    // Accepted by a member that lacked its directory: the repository is known where it runs.
+    if (run->repo_root.empty()) {
+      std::error_code ec;
+      if (std::filesystem::is_directory(run->cwd, ec)) run->repo_root = find_repo_root(run->cwd);
+    }
     if (first) save_initial_snapshot(c, *run);
     // The first session receives the brief; later ones the follow-up message. Each is
     // told the tasks as they stand now (engine/task_prompt.hpp).
