@@ -27,18 +27,11 @@ class FakeRun {
   /// Commits what was written since the last commit, and publishes it.
   void commit() {
     const std::int64_t base = last_;
-    for (auto& e : batch_) {
-      e.payload_json = json::serialize(e.payload);
-      if (e.ephemeral) continue;
-      e.cursor = ++last_;
-      stored_.push_back(make_frame(
-          timeline_envelope({id_, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}), e.cursor));
-    }
-    feeds_.publish(id_, base, std::move(batch_));
-    batch_.clear();
+    feeds_.publish(id_, base, commit_elsewhere());
   }
   void remove() { gone_ = true; }
-  /// Commits what another process wrote: stored, never published to these feeds.
+  /// Commits what another process wrote: stored, never published to these feeds; the
+  /// events as written, for a relay to publish.
   std::vector<core::TimelineEvent> commit_elsewhere() {
     for (auto& e : batch_) {
       e.payload_json = json::serialize(e.payload);
@@ -47,7 +40,9 @@ class FakeRun {
       stored_.push_back(make_frame(
           timeline_envelope({id_, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}), e.cursor));
     }
-    return std::move(batch_);
+    std::vector<core::TimelineEvent> written = std::move(batch_);
+    batch_.clear();
+    return written;
   }
 
   HistoryReader history() {
