@@ -747,6 +747,16 @@ TEST_P(CliTest, RunWithALabelNoDaemonHasWaitsReadySayingWhy) {
   EXPECT_EQ(show(id).at("status"), "aborted");
 }
 
+TEST_P(CliTest, DaemonsShowEachMembersLabelsAndWorkspaceRoots) {
+  if (!connected()) GTEST_SKIP() << "a daemon lists itself";
+  start_daemon({{"AGENTRY_LABELS", "gpu,region=eu"}, {"AGENTRY_WORKSPACE_ROOTS", "/srv/ml/:/srv/work"}});
+  auto listed = cli({"daemons"});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("ROOTS"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("gpu,region=eu"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("/srv/ml:/srv/work"), std::string::npos) << listed.out;
+}
+
 TEST_P(CliTest, ConfigPrintsTheEffectiveSettingsAndABadOneStopsEveryCommand) {
   auto shown = cli({"config", "--json"}, {{"AGENTRY_HTTP_MAX_CONNECTIONS", "64"},
                                           {"AGENTRY_DAEMON_TOKEN", "s3cret"},

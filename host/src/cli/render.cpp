@@ -263,19 +263,24 @@ std::string render_backends(const json::object& result) {
 }
 
 std::string render_daemons(const json::object& result) {
-  Table table({"NAME", "STATE", "LIVE RUNS", "CAPACITY", "LABELS", "URL", "HEARTBEAT", "VERSION"});
+  Table table({"NAME", "STATE", "LIVE RUNS", "CAPACITY", "LABELS", "ROOTS", "URL", "HEARTBEAT", "VERSION"});
+  // A list field as one cell: its strings joined with `separator`, "-" when empty.
+  const auto joined = [](const json::object& o, const char* field, const char* separator) {
+    std::string out;
+    if (auto* l = o.if_contains(field); l && l->is_array())
+      for (const auto& x : l->as_array())
+        if (x.is_string()) out += (out.empty() ? "" : separator) + std::string(x.as_string());
+    return out.empty() ? std::string("-") : out;
+  };
   if (auto* list = result.if_contains("daemons"); list && list->is_array())
     for (const auto& d : list->as_array()) {
       const auto& o = d.as_object();
-      std::string labels;
-      if (auto* l = o.if_contains("labels"); l && l->is_array())
-        for (const auto& x : l->as_array()) labels += (labels.empty() ? "" : ",") + std::string(x.as_string());
       const auto* capacity = o.if_contains("capacity");
       const bool self = o.contains("self") && o.at("self").is_bool() && o.at("self").as_bool();
       table.add_row({text_at(d, "name") + (self ? " (this one)" : ""), text_at(d, "state"),
                      std::to_string(o.at("liveRuns").to_number<std::int64_t>()),
                      capacity && capacity->is_int64() ? std::to_string(capacity->as_int64()) : "-",
-                     labels.empty() ? "-" : labels, text_at(d, "advertiseUrl"),
+                     joined(o, "labels", ","), joined(o, "workspaceRoots", ":"), text_at(d, "advertiseUrl"),
                      std::to_string(o.at("heartbeatAgeMs").to_number<std::int64_t>() / 1000) + "s ago",
                      text_at(d, "version")});
     }
