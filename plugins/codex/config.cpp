@@ -141,6 +141,10 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
     if (!c->is_object()) config_fail("backendConfig.config must be an object of codex config keys");
     overrides = c->get_object();
   }
+  // Commands run in a plain shell: a login shell's profile resets PATH, and the agent
+  // would no longer find `agentry` (or anything its environment put on PATH). A
+  // backendConfig.config of its own wins.
+  if (!overrides.contains("allow_login_shell")) overrides["allow_login_shell"] = false;
   // The host's AGENTRY_* variables (the run, the daemon to call back, its token) must
   // reach the shell codex runs commands in: over ws/uds codex's server is not our child,
   // and codex's default shell policy drops names containing TOKEN or KEY. `set` is

@@ -456,6 +456,19 @@ TEST_P(DaemonTaskLoop, AnAgentThatReportsEachTaskEndsTheRunInOneAttempt) {
     EXPECT_NE(told.find(expected), std::string::npos) << expected << " not in the first model request";
 }
 
+// Agents shorten the command to its bare name; the agent's shell must still find it
+// (Codex runs commands in a login shell, whose profile would reset PATH).
+TEST_P(DaemonTaskLoop, AnAgentThatRunsTheBareAgentryCommandReportsItsTasks) {
+  define("tasker", true);
+  define_two_tasks("SHELL: agentry task set plan --status completed\nSHELL: agentry task set build --status completed"
+                   "\nSAY: both done");
+  const std::string run = start_two(client());
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  const json::object detail = get_run(run);
+  EXPECT_EQ(detail.at("totalAttemptCount").as_int64(), 1) << describe(run);
+  for (const auto& task : detail.at("tasks").as_array()) EXPECT_EQ(task.at("status"), "completed");
+}
+
 TEST_P(DaemonTaskLoop, AnAgentThatBlocksATaskEndsTheRunBlocked) {
   define("tasker", true);
   define_two_tasks("SHELL: " + agentry() + " task set plan --status blocked --notes no-access\nSAY: stuck");

@@ -15,6 +15,7 @@ namespace {
 namespace json = boost::json;
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 agentry::plugin::StartParams params(json::object backend, json::object extra = {}) {
   agentry::plugin::StartParams p;
@@ -34,10 +35,12 @@ TEST(CodexConfig, RestrictedRunsAskForApprovalInsideTheWorkspace) {
   EXPECT_EQ(parsed.config->approval_policy, "on-request");
   EXPECT_EQ(parsed.config->sandbox, "workspace-write");
   EXPECT_EQ(parsed.config->transport, Transport::stdio);
-  // The host's variables reach codex's shell even past its default filter (names with
-  // TOKEN or KEY): shell_environment_policy.set is applied after it.
+  // Commands run in a plain shell (a login shell's profile resets PATH), and the host's
+  // variables reach it even past codex's default filter (names with TOKEN or KEY):
+  // shell_environment_policy.set is applied after it.
   EXPECT_EQ(parsed.config->stdio.argv,
-            (std::vector<std::string>{"/bin/true", "app-server", "-c", "shell_environment_policy.set.AGENTRY_RUN_ID=\"r1\""}));
+            (std::vector<std::string>{"/bin/true", "app-server", "-c", "allow_login_shell=false", "-c",
+                                      "shell_environment_policy.set.AGENTRY_RUN_ID=\"r1\""}));
   EXPECT_THAT(parsed.config->stdio.env, Contains("AGENTRY_RUN_ID=r1"));
 }
 
@@ -79,13 +82,20 @@ TEST(CodexConfig, OverridesBecomeDashCFlagsAndEnvironment) {
   EXPECT_THAT(parsed.config->stdio.env, Contains("MOCK_API_KEY=dummy"));
 }
 
+TEST(CodexConfig, ALoginShellIsTheAgentsChoiceOnlyWhenItsConfigSaysSo) {
+  ParsedConfig parsed = parse_config(params({{"command", "/bin/true"}, {"config", {{"allow_login_shell", true}}}}));
+  ASSERT_TRUE(parsed.config) << parsed.error;
+  EXPECT_THAT(parsed.config->stdio.argv, Contains("allow_login_shell=true"));
+  EXPECT_THAT(parsed.config->stdio.argv, Not(Contains("allow_login_shell=false")));
+}
+
 TEST(CodexConfig, LauncherWrapsTheBinary) {
   ParsedConfig parsed = parse_config(params(
       {{"command", "/bin/true"}}, {{"launcher", {{"name", "nice"}, {"command", json::array{"nice", "-n", "5"}}}}}));
   ASSERT_TRUE(parsed.config) << parsed.error;
   EXPECT_EQ(parsed.config->stdio.argv,
-            (std::vector<std::string>{"nice", "-n", "5", "/bin/true", "app-server", "-c",
-                                      "shell_environment_policy.set.AGENTRY_RUN_ID=\"r1\""}));
+            (std::vector<std::string>{"nice", "-n", "5", "/bin/true", "app-server", "-c", "allow_login_shell=false",
+                                      "-c", "shell_environment_policy.set.AGENTRY_RUN_ID=\"r1\""}));
   EXPECT_THAT(parsed.config->stdio.program, HasSubstr("/nice"));
 }
 
