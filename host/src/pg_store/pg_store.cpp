@@ -32,10 +32,21 @@ core::Result<std::unique_ptr<PgStore>> PgStore::open(const std::string& uri, PgO
 }
 
 void PgStore::run_read(const std::function<void(store::Transaction&)>& fn) {
-  auto reader = borrow_reader();
-  // One snapshot for the whole read, so a page and the counts beside it agree even
-  // while writers commit.
-  reader->exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  std::unique_ptr<Connection> reader;
+  for (std::size_t tried = 0;; ++tried) {
+    reader = borrow_reader();
+    try {
+      // One snapshot for the whole read, so a page and the counts beside it agree even
+      // while writers commit.
+      reader->exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      break;
+    } catch (const PgError&) {
+      // A pooled connection the server closed meanwhile (it restarted) learns so only
+      // from its next statement. Nothing of the read ran: the next one, or a new one,
+      // takes it; a new one that fails too is the answer.
+      if (tried >= options_.max_idle_readers) throw;
+    }
+  }
   try {
     PgTransaction transaction(*reader);
     fn(transaction);
