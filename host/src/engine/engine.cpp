@@ -21,7 +21,11 @@ Engine::Engine(EngineServices services, EngineConfig config)
       live_(LiveRunServices{services.db, services.plugins, services.pool, services.blocking, services.bus,
                             config_.interrupt_grace, {},
                             &config_.task_prompt, config_.per_run_tokens, config_.state_dir,
-                            &attachments_, &config_.child_limits, [this] { claims_.wake(); }},
+                            &attachments_, &config_.child_limits,
+                            // A run ending frees only room: without a capacity, nothing waits on that.
+                            [this] {
+                              if (config_.placement.capacity > 0) claims_.wake();
+                            }},
             config_.controller_id),
       schedules_(std::make_unique<ScheduleService>(db_, bus_, pool_, static_cast<RunStarts&>(*this),
                                                    config_.schedules)),
