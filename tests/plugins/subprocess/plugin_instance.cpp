@@ -49,10 +49,11 @@ StartOptions with_resume_token(std::string token) {
   return options;
 }
 
-SubprocessInstance::SubprocessInstance() {
-  const agentry_backend_factory_t* factory = subprocess_factory();
+SubprocessInstance::SubprocessInstance() : SubprocessInstance(subprocess_factory(), "subprocess") {}
+
+SubprocessInstance::SubprocessInstance(const agentry_backend_factory_t* factory, const char* id) {
   if (factory == nullptr) return;
-  backend_ = factory->create_backend(factory, host_.table(), "subprocess");
+  backend_ = factory->create_backend(factory, host_.table(), id);
   EXPECT_NE(backend_, nullptr);
   if (backend_ != nullptr) {
     EXPECT_EQ(backend_->init(backend_), AGENTRY_OK);

@@ -41,6 +41,8 @@ StartOptions with_resume_token(std::string token);
 class SubprocessInstance {
  public:
   SubprocessInstance();  // create_backend("subprocess") + init()
+  // Another plugin's backend `id`, through the same harness (the acp tests use it).
+  SubprocessInstance(const agentry_backend_factory_t* factory, const char* id);
   ~SubprocessInstance();  // destroy() unless done already
   SubprocessInstance(const SubprocessInstance&) = delete;
   SubprocessInstance& operator=(const SubprocessInstance&) = delete;

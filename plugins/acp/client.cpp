@@ -1,0 +1,376 @@
+#include "client.hpp"
+
+#include <utility>
+
+#include <boost/json.hpp>
+
+#include "agentry/plugin/events.h"
+#include "agentry/plugin_common/environment.hpp"
+#include "agentry/plugin_common/json_fields.hpp"
+
+namespace agentry::acp {
+
+namespace json = boost::json;
+using plugin_common::object_field;
+using plugin_common::text_field;
+using plugin_common::WaitStatus;
+using plugin_common::runtime::Child;
+using plugin_common::runtime::ChildHandlers;
+using plugin_common::runtime::ChildSpec;
+using plugin_common::runtime::RpcError;
+
+namespace {
+
+constexpr int64_t kProtocolVersion = 1;
+constexpr int64_t kAuthRequired = -32000;
+// How long an agent may take to exit once its work is done and its stdin is closed.
+constexpr std::chrono::milliseconds kExitGrace{3000};
+
+json::array text_prompt(const std::string& text) { return json::array{json::object{{"type", "text"}, {"text", text}}}; }
+
+}  // namespace
+
+Client::Client(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor, Launch launch)
+    : host_(host),
+      executor_(executor),
+      launch_(std::move(launch)),
+      rpc_([this](std::string line) {
+        if (child_ && !child_->write(std::move(line)))
+          host_.log(AGENTRY_LOG_WARNING, "acp: the agent does not read its stdin; a message was dropped");
+      }),
+      grace_timer_(executor.context()) {}
+
+std::shared_ptr<Client> Client::start(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
+                                      Launch launch) {
+  std::shared_ptr<Client> client(new Client(host, executor, std::move(launch)));
+  executor.post([client] { client->begin(); });
+  return client;
+}
+
+void Client::begin() {
+  const plugin_common::ResolvedProgram program =
+      plugin_common::resolve_program(launch_.argv.front(), launch_.env, launch_.cwd);
+  if (program.path.empty()) return finish("error", "cannot start the agent: " + program.error, std::nullopt);
+  if (std::string bad = plugin_common::check_workspace(launch_.cwd); !bad.empty())
+    return finish("error", "cannot start the agent: " + bad, std::nullopt);
+  std::weak_ptr<Client> weak = weak_from_this();
+  ChildHandlers handlers;
+  handlers.stdout_line = [weak](plugin_common::Line line) {
+    if (auto self = weak.lock()) {
+      if (line.dropped > 0) {
+        self->emit_notice("warning", "acp: dropped a message of more than 16 MiB from the agent");
+        return;
+      }
+      self->rpc_.receive(line.text);
+    }
+  };
+  handlers.exited = [weak](WaitStatus status) {
+    if (auto self = weak.lock()) self->on_exit(status);
+  };
+  try {
+    child_ = Child::spawn(executor_.context(),
+                          ChildSpec{program.path, launch_.argv, launch_.env, launch_.cwd}, std::move(handlers));
+  } catch (const std::system_error& e) {
+    return finish("error", "cannot start the agent '" + launch_.argv.front() + "': " + e.what(), std::nullopt);
+  }
+  host_.log(AGENTRY_LOG_INFO, "acp: started pid " + std::to_string(child_->pid()) + ": " + launch_.argv.front());
+  rpc_.on_request([weak](const json::value& id, std::string_view method, const json::value& params) {
+    if (auto self = weak.lock()) self->on_request(id, method, params);
+  });
+  rpc_.on_notification([weak](std::string_view method, const json::value& params) {
+    if (auto self = weak.lock()) self->on_notification(method, params);
+  });
+  rpc_.on_noise([weak](std::string_view line, std::string_view why) {
+    if (auto self = weak.lock())
+      self->host_.log(AGENTRY_LOG_WARNING,
+                      "acp: ignored a line from the agent (" + std::string(why) + "): " + std::string(line.substr(0, 200)));
+  });
+  initialize();
+}
+
+void Client::initialize() {
+  json::object params{{"protocolVersion", kProtocolVersion},
+                      {"clientCapabilities",
+                       json::object{{"fs", json::object{{"readTextFile", false}, {"writeTextFile", false}}},
+                                    {"terminal", false}}},
+                      {"clientInfo", json::object{{"name", "agentry"}, {"version", "0.1.0"}}}};
+  rpc_.request("initialize", std::move(params), [this](const json::value* result, const RpcError* error) {
+    if (error) return conclude("error", failure("the agent refused initialize", error));
+    open_session(*result);
+  });
+}
+
+void Client::open_session(const json::value& init_result) {
+  const json::object* caps = object_field(init_result.if_object(), "agentCapabilities");
+  if (launch_.resume_session.empty()) return new_session({});
+  const json::object* session_caps = object_field(caps, "sessionCapabilities");
+  const json::value* load = caps ? caps->if_contains("loadSession") : nullptr;
+  const bool can_resume = session_caps && session_caps->if_contains("resume") && !session_caps->at("resume").is_null();
+  const bool can_load = load && load->is_bool() && load->get_bool();
+  if (!can_resume && !can_load)
+    return new_session("the agent cannot resume a session (it offers neither session/resume nor session/load): "
+                       "a new session starts, and the agent does not remember the earlier conversation");
+  const char* method = can_resume ? "session/resume" : "session/load";
+  loading_ = !can_resume;
+  json::object params{{"sessionId", launch_.resume_session}, {"cwd", launch_.cwd}, {"mcpServers", launch_.mcp_servers}};
+  rpc_.request(method, std::move(params), [this, method](const json::value*, const RpcError* error) {
+    loading_ = false;
+    translator_ = Translator{};  // whatever the replay left open is history, not this turn
+    if (error)
+      return new_session(std::string("the agent could not reopen session ") + launch_.resume_session + " (" + method +
+                         ": " + error->message + "): a new session starts without the earlier conversation");
+    session_ready(launch_.resume_session);
+  });
+}
+
+void Client::new_session(std::string notice) {
+  if (!notice.empty()) emit_notice("warning", notice);
+  json::object params{{"cwd", launch_.cwd}, {"mcpServers", launch_.mcp_servers}};
+  rpc_.request("session/new", std::move(params), [this](const json::value* result, const RpcError* error) {
+    if (error && error->code == kAuthRequired && !launch_.auth_method.empty() && !authenticated_) {
+      // Authenticate with the configured method, then try once more.
+      rpc_.request("authenticate", json::object{{"methodId", launch_.auth_method}},
+                   [this](const json::value*, const RpcError* auth_error) {
+                     if (auth_error) return conclude("error", failure("authentication failed", auth_error));
+                     authenticated_ = true;
+                     new_session({});
+                   });
+      return;
+    }
+    if (error) {
+      std::string why = failure("the agent refused session/new", error);
+      if (error->code == kAuthRequired)
+        why += " (the agent wants authentication: log it in as the user the daemon runs as, give it an API key "
+               "through backendConfig.acp.env, or name one of its auth methods in backendConfig.acp.authMethod)";
+      return conclude("error", why);
+    }
+    const std::string id = text_field(result->if_object(), "sessionId");
+    if (id.empty()) return conclude("error", "the agent's session/new answer has no sessionId");
+    session_ready(id);
+  });
+}
+
+void Client::session_ready(std::string session_id) {
+  session_id_ = std::move(session_id);
+  emit(Event{AGENTRY_EVENT_CHECKPOINT, 0, json::object{{"resumeToken", session_id_}}});
+  if (interrupted_) return conclude("interrupted", "interrupted before the first prompt");
+  prompt(launch_.prompt);
+}
+
+void Client::prompt(std::string text) {
+  prompting_ = true;
+  rpc_.request("session/prompt", json::object{{"sessionId", session_id_}, {"prompt", text_prompt(text)}},
+               [this](const json::value* result, const RpcError* error) { prompt_ended(result, error); });
+}
+
+void Client::prompt_ended(const json::value* result, const RpcError* error) {
+  prompting_ = false;
+  const std::string stop = result ? text_field(result->if_object(), "stopReason") : std::string();
+  for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) emit(event);
+  if (interrupted_) return conclude("interrupted", "interrupted");
+  if (error) return conclude("error", failure("the turn failed", error));
+  if (const json::object* usage = object_field(result->if_object(), "usage")) {
+    json::object tokens;
+    if (auto v = plugin_common::int_field(usage, "inputTokens")) tokens["inputTokens"] = *v;
+    if (auto v = plugin_common::int_field(usage, "outputTokens")) tokens["outputTokens"] = *v;
+    if (auto v = plugin_common::int_field(usage, "cachedReadTokens")) tokens["cachedInputTokens"] = *v;
+    if (auto v = plugin_common::int_field(usage, "thoughtTokens")) tokens["reasoningTokens"] = *v;
+    if (!tokens.empty()) emit(Event{AGENTRY_EVENT_USAGE, 0, std::move(tokens)});
+  }
+  if (stop == "refusal") return conclude("error", "the agent refused the prompt");
+  if (stop == "max_tokens" || stop == "max_turn_requests")
+    emit_notice("warning", "the agent stopped the turn early: " + stop);
+  std::string next;
+  {
+    std::lock_guard lock(mutex_);
+    if (!queued_messages_.empty()) {
+      next = std::move(queued_messages_.front());
+      queued_messages_.pop_front();
+    } else {
+      accepting_ = false;  // from here a follow-up is refused: the host starts a new session for it
+    }
+  }
+  if (!next.empty()) return prompt(std::move(next));
+  conclude("success", {});
+}
+
+void Client::on_request(const json::value& id, std::string_view method, const json::value& params) {
+  if (method != "session/request_permission") {
+    // No fs/* or terminal/*: the client advertised neither, so the agent uses its own tools.
+    rpc_.respond_error(id, RpcError::kMethodNotFound, "method not found: " + std::string(method));
+    return;
+  }
+  if (interrupted_ || conclusion_) {
+    rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "cancelled"}}}});
+    return;
+  }
+  if (launch_.unrestricted) {
+    const std::string option = Translator::choose_option(params, true);
+    if (!option.empty()) {
+      rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "selected"}, {"optionId", option}}}});
+      return;
+    }
+  }
+  const std::string approval_id = "acp-" + (id.is_string() ? std::string(id.get_string()) : json::serialize(id));
+  approvals_[approval_id] = id;
+  approval_params_[approval_id] = params;
+  {
+    std::lock_guard lock(mutex_);
+    open_approval_ids_[approval_id] = true;
+  }
+  emit(Translator::approval(approval_id, params));
+}
+
+agentry_status_t Client::answer_approval(const std::string& approval_id, bool approve) {
+  {
+    std::lock_guard lock(mutex_);
+    if (open_approval_ids_.erase(approval_id) == 0) return AGENTRY_ERR_NOT_FOUND;
+  }
+  executor_.post([self = shared_from_this(), approval_id, approve] {
+    auto found = self->approvals_.find(approval_id);
+    if (found == self->approvals_.end()) return;
+    const json::value id = found->second;
+    const json::value params = self->approval_params_[approval_id];
+    self->approvals_.erase(found);
+    self->approval_params_.erase(approval_id);
+    const std::string option = Translator::choose_option(params, approve);
+    if (option.empty())
+      self->rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "cancelled"}}}});
+    else
+      self->rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "selected"}, {"optionId", option}}}});
+  });
+  return AGENTRY_OK;
+}
+
+void Client::cancel_approvals() {
+  for (auto& [approval_id, id] : approvals_)
+    rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "cancelled"}}}});
+  approvals_.clear();
+  approval_params_.clear();
+  std::lock_guard lock(mutex_);
+  open_approval_ids_.clear();
+}
+
+void Client::on_notification(std::string_view method, const json::value& params) {
+  if (method != "session/update" || loading_) return;
+  if (text_field(params.if_object(), "sessionId") != session_id_ && !session_id_.empty()) return;
+  for (const Event& event : translator_.update(params)) emit(event);
+}
+
+agentry_status_t Client::send_message(std::string text) {
+  std::lock_guard lock(mutex_);
+  if (!accepting_) return AGENTRY_ERR_INVALID_STATE;
+  queued_messages_.push_back(std::move(text));
+  return AGENTRY_OK;
+}
+
+void Client::interrupt(std::string reason) {
+  executor_.post([self = shared_from_this(), reason = std::move(reason)] { self->do_interrupt(reason); });
+}
+
+void Client::do_interrupt(const std::string& reason) {
+  if (interrupted_ || finished_) return;
+  interrupted_ = true;
+  host_.log(AGENTRY_LOG_INFO, "acp: interrupt: " + reason);
+  {
+    std::lock_guard lock(mutex_);
+    queued_messages_.clear();
+  }
+  cancel_approvals();
+  if (!prompting_ || session_id_.empty()) {
+    if (!conclusion_) conclude("interrupted", "interrupted");
+    return;
+  }
+  rpc_.notify("session/cancel", json::object{{"sessionId", session_id_}});
+  // An agent that does not end the turn within the grace is stopped the hard way.
+  grace_timer_.expires_after(launch_.interrupt_grace);
+  grace_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (ec || !self || self->conclusion_) return;
+    self->conclude("interrupted", "interrupted; the agent did not end its turn within the grace period");
+    if (self->child_) self->child_->kill();
+  });
+}
+
+void Client::conclude(std::string outcome, std::string message) {
+  if (conclusion_ || finished_) return;
+  {
+    std::lock_guard lock(mutex_);
+    accepting_ = false;
+  }
+  grace_timer_.cancel();
+  conclusion_ = {std::move(outcome), std::move(message)};
+  if (!child_) return finish(conclusion_->first, conclusion_->second, std::nullopt);
+  // ACP agents exit when their stdin closes; one that does not is terminated after a while.
+  child_->close_stdin();
+  grace_timer_.expires_after(kExitGrace);
+  grace_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    if (auto self = weak.lock(); self && !ec && self->child_) self->child_->terminate(kExitGrace);
+  });
+}
+
+void Client::on_exit(WaitStatus status) {
+  rpc_.fail_pending(RpcError{RpcError::kPeerGone, "the agent exited", {}});
+  for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) emit(event);
+  if (conclusion_) return finish(conclusion_->first, conclusion_->second, status.exit_code);
+  // The agent died on its own, before its work was done.
+  std::string why = status.signal ? "the agent was killed by signal " + std::to_string(*status.signal)
+                                  : "the agent exited with code " + std::to_string(status.exit_code.value_or(-1));
+  why += " before the turn ended";
+  if (child_ && !child_->stderr_tail().empty()) why += "; its last output: " + child_->stderr_tail();
+  finish(interrupted_ ? "interrupted" : "error", why, status.exit_code);
+}
+
+std::string Client::failure(const std::string& what, const RpcError* error) const {
+  std::string why = what + ": " + (error->message.empty() ? "error " + std::to_string(error->code) : error->message);
+  if (!error->data.is_null()) why += " (" + json::serialize(error->data).substr(0, 500) + ")";
+  if (error->code == RpcError::kPeerGone && child_ && !child_->stderr_tail().empty())
+    why += "; its last output: " + child_->stderr_tail();
+  return why;
+}
+
+void Client::emit(const Event& event) noexcept {
+  if (finished_) return;
+  try {
+    const std::string json = json::serialize(event.payload);
+    if (host_.emit_with_retry(event.type, event.flags, json) != AGENTRY_OK)
+      host_.log(AGENTRY_LOG_WARNING, "acp: the host refused an event of type " + std::to_string(event.type));
+  } catch (...) {
+    host_.log(AGENTRY_LOG_ERROR, "acp: an event was lost (out of memory)");
+  }
+}
+
+void Client::emit_notice(const char* level, const std::string& message) noexcept {
+  try {
+    emit(Event{AGENTRY_EVENT_NOTICE, 0, json::object{{"level", level}, {"message", message}}});
+  } catch (...) {
+  }
+}
+
+void Client::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
+  if (finished_) return;
+  running_ = false;
+  try {
+    json::object payload{{"outcome", outcome}};
+    if (!message.empty()) payload["message"] = message;
+    if (exit_code) payload["exitCode"] = *exit_code;
+    const std::string json = json::serialize(payload);
+    host_.emit_with_retry(AGENTRY_EVENT_FINISHED, AGENTRY_EVENT_FLAG_TERMINAL, json);
+  } catch (...) {
+    host_.emit_with_retry(AGENTRY_EVENT_FINISHED, AGENTRY_EVENT_FLAG_TERMINAL, R"({"outcome":"error"})");
+  }
+  finished_ = true;
+}
+
+void Client::abandon() noexcept {
+  finished_ = true;
+  running_ = false;
+  grace_timer_.cancel();
+  if (child_) {
+    child_->forget_handlers();
+    child_->kill();
+  }
+  rpc_.fail_pending(RpcError{RpcError::kPeerGone, "the backend was torn down", {}});
+}
+
+}  // namespace agentry::acp

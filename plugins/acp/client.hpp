@@ -1,0 +1,97 @@
+// One attempt of the acp backend: the agent process and the ACP conversation with it,
+// on the instance's executor. initialize -> session/new (or session/load on a resume) ->
+// session/prompt, once per message; the agent's updates become events as they arrive.
+//
+// The control-context methods only post to the executor (or read the small state the
+// mutex guards, to answer at once); every event is emitted on the executor, in order.
+#pragma once
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/json/value.hpp>
+
+#include "agentry/plugin/cpp/host.hpp"
+#include "agentry/plugin_common/runtime/child.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
+#include "agentry/plugin_common/runtime/json_rpc.hpp"
+#include "launch.hpp"
+#include "translator.hpp"
+
+namespace agentry::acp {
+
+class Client : public std::enable_shared_from_this<Client> {
+ public:
+  static std::shared_ptr<Client> start(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
+                                       Launch launch);
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // True until FINISHED is on its way to the host.
+  bool running() const noexcept { return running_.load(); }
+
+  // [control] A follow-up message, sent as the next prompt once the current one ends.
+  agentry_status_t send_message(std::string text);
+  // [control] An approval answer: AGENTRY_ERR_NOT_FOUND for an approvalId not waiting.
+  agentry_status_t answer_approval(const std::string& approval_id, bool approve);
+  // [control] session/cancel now; the process group is terminated after the grace.
+  void interrupt(std::string reason);
+  // [executor] Teardown without a FINISHED: the child is killed, no handler runs again.
+  void abandon() noexcept;
+
+ private:
+  Client(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor, Launch launch);
+
+  void begin();
+  void initialize();
+  void open_session(const boost::json::value& init_result);
+  void new_session(std::string notice);
+  void session_ready(std::string session_id);
+  void prompt(std::string text);
+  void prompt_ended(const boost::json::value* result, const plugin_common::runtime::RpcError* error);
+  void on_request(const boost::json::value& id, std::string_view method, const boost::json::value& params);
+  void on_notification(std::string_view method, const boost::json::value& params);
+  void on_exit(plugin_common::WaitStatus status);
+  void do_interrupt(const std::string& reason);
+  void cancel_approvals();
+  // The attempt's outcome is decided: the agent is asked to exit and FINISHED follows its exit.
+  void conclude(std::string outcome, std::string message);
+  void emit(const Event& event) noexcept;
+  void emit_notice(const char* level, const std::string& message) noexcept;
+  void finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept;
+  std::string failure(const std::string& what, const plugin_common::runtime::RpcError* error) const;
+
+  agentry::plugin::Host& host_;
+  plugin_common::runtime::Executor& executor_;
+  const Launch launch_;
+  std::atomic<bool> running_{true};
+
+  // Executor only:
+  std::shared_ptr<plugin_common::runtime::Child> child_;
+  plugin_common::runtime::JsonRpcPeer rpc_;
+  Translator translator_;
+  boost::asio::steady_timer grace_timer_;
+  std::string session_id_;
+  bool loading_ = false;        // session/load replays history as updates: not news
+  bool prompting_ = false;
+  bool interrupted_ = false;
+  bool finished_ = false;
+  bool authenticated_ = false;
+  std::optional<std::pair<std::string, std::string>> conclusion_;  // outcome, message
+  std::map<std::string, boost::json::value> approvals_;            // approvalId -> the request's id
+  std::map<std::string, boost::json::value> approval_params_;
+
+  std::mutex mutex_;  // guards what the control context reads or adds
+  bool accepting_ = true;  // follow-up messages still join this attempt
+  std::deque<std::string> queued_messages_;
+  std::map<std::string, bool> open_approval_ids_;
+};
+
+}  // namespace agentry::acp

@@ -1,0 +1,101 @@
+// The "acp" backend: any agent that speaks the Agent Client Protocol on stdio (Gemini CLI,
+// Qwen Code, OpenCode, Claude Code through its ACP adapter, ...) as an agentry backend
+// (docs/backends/acp.md). The C ABI comes from the glue; the work from Client.
+#include <future>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <boost/json/parse.hpp>
+
+#include "agentry/plugin/cpp/backend.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
+#include "client.hpp"
+#include "launch.hpp"
+
+namespace agentry::acp {
+
+namespace {
+
+namespace json = boost::json;
+
+class AcpBackend final : public agentry::plugin::Backend {
+ public:
+  using Backend::Backend;
+  // Obligation 10: nothing of this instance runs after destroy returns.
+  ~AcpBackend() override {
+    if (client_) {
+      std::promise<void> done;
+      executor_.post([client = client_, &done] {
+        client->abandon();
+        done.set_value();
+      });
+      done.get_future().wait();
+    }
+    executor_.stop();
+    client_.reset();
+  }
+
+  agentry_status_t start(const agentry::plugin::StartParams& params) override {
+    if (client_ && client_->running()) return AGENTRY_ERR_INVALID_STATE;
+    ParsedLaunch parsed = parse_launch(params);
+    if (!parsed.launch) {
+      host().log(AGENTRY_LOG_ERROR, "acp: run " + params.run_id + ": " + parsed.error);
+      return AGENTRY_ERR_INVALID_ARGUMENT;
+    }
+    client_ = Client::start(host(), executor_, std::move(*parsed.launch));
+    return AGENTRY_OK;
+  }
+
+  agentry_status_t send_input(const agentry::plugin::Input& input) override {
+    if (!client_ || !client_->running()) return AGENTRY_ERR_INVALID_STATE;
+    boost::system::error_code ec;
+    const json::value payload = json::parse(input.payload_json, ec);
+    if (ec || !payload.is_object()) return AGENTRY_ERR_INVALID_ARGUMENT;
+    const json::object& o = payload.get_object();
+    if (input.kind == AGENTRY_INPUT_MESSAGE) {
+      const json::value* text = o.if_contains("text");
+      if (text == nullptr || !text->is_string() || text->get_string().empty()) return AGENTRY_ERR_INVALID_ARGUMENT;
+      return client_->send_message(std::string(text->get_string()));
+    }
+    if (input.kind == AGENTRY_INPUT_APPROVAL) {
+      const json::value* id = o.if_contains("approvalId");
+      const json::value* decision = o.if_contains("decision");
+      if (id == nullptr || !id->is_string() || decision == nullptr || !decision->is_string())
+        return AGENTRY_ERR_INVALID_ARGUMENT;
+      if (decision->get_string() != "approve" && decision->get_string() != "deny") return AGENTRY_ERR_INVALID_ARGUMENT;
+      return client_->answer_approval(std::string(id->get_string()), decision->get_string() == "approve");
+    }
+    return AGENTRY_ERR_UNSUPPORTED;
+  }
+
+  agentry_status_t interrupt(std::string_view reason) override {
+    if (client_ && client_->running()) client_->interrupt(std::string(reason));
+    return AGENTRY_OK;
+  }
+
+ private:
+  plugin_common::runtime::Executor executor_;  // first: the client runs on it
+  std::shared_ptr<Client> client_;
+};
+
+constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME, AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT,
+                                     AGENTRY_FEATURE_APPROVALS, nullptr};
+
+constexpr agentry_backend_descriptor_t kDescriptor{
+    AGENTRY_PLUGIN_ABI_VERSION_INIT,
+    "acp",
+    "Agent Client Protocol",
+    "agentry",
+    "0.1.0",
+    "Runs any agent that speaks the Agent Client Protocol on stdio (Gemini CLI, Qwen Code, OpenCode, Claude Code "
+    "through its adapter): streamed text and thoughts, tools, plans, approvals, interrupt, resume",
+    kFeatures};
+
+constexpr agentry::plugin::BackendType kTypes[] = {agentry::plugin::backend_type<AcpBackend>(kDescriptor)};
+
+}  // namespace
+
+}  // namespace agentry::acp
+
+AGENTRY_PLUGIN_DEFINE_ENTRY(agentry::acp::kTypes);

@@ -1,0 +1,99 @@
+// A child process driven from an Executor: its own process group, stdin written and
+// stdout/stderr read asynchronously in bounded lines, and its exit noticed through a
+// pidfd (no thread waits on it, nothing polls). Every handler runs on the executor thread.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "agentry/plugin_common/child_process.hpp"
+#include "agentry/plugin_common/line_splitter.hpp"
+
+namespace agentry::plugin_common::runtime {
+
+struct ChildSpec {
+  std::string program;            // a path (resolve_program() it first)
+  std::vector<std::string> argv;  // argv[0] included
+  std::vector<std::string> env;   // the whole environment, "KEY=VALUE"
+  std::string cwd;                // empty: inherit
+  std::size_t max_stdout_line = 16u << 20;       // longer lines are truncated (Line::dropped)
+  std::size_t max_stderr_line = 8 * 1024;
+  std::size_t stderr_tail_bytes = 4 * 1024;       // kept for error messages
+  std::size_t max_pending_stdin = 16u << 20;      // write() refuses beyond this
+};
+
+struct ChildHandlers {
+  std::function<void(Line)> stdout_line;
+  std::function<void(std::string_view)> stderr_line;  // optional
+  // Once: the child has exited and its stdout has been read to the end (or for a short
+  // while after the exit, when a grandchild keeps the pipe open).
+  std::function<void(WaitStatus)> exited;
+};
+
+class Child : public std::enable_shared_from_this<Child> {
+ public:
+  // Spawns the child. Throws std::system_error (the spawn errno) when it cannot start.
+  static std::shared_ptr<Child> spawn(boost::asio::io_context& io, ChildSpec spec, ChildHandlers handlers);
+  ~Child();  // SIGKILL to the group if it still runs, then reaps it in the background
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  pid_t pid() const noexcept { return pid_; }
+  bool running() const noexcept { return !status_; }
+
+  // Queues bytes for stdin. False when stdin is closed or more than max_pending_stdin
+  // bytes are already waiting (a child that stopped reading).
+  bool write(std::string bytes);
+  // Closes stdin once what is queued has been written.
+  void close_stdin();
+  // SIGTERM to the group now, SIGKILL after `grace` unless it exited. Idempotent.
+  void terminate(std::chrono::milliseconds grace);
+  // SIGKILL to the group now.
+  void kill() noexcept;
+  // No handler runs any more: for an owner that goes away before the child is done.
+  void forget_handlers() noexcept { handlers_ = {}; }
+
+  // The last bytes the child wrote to stderr, whole lines.
+  const std::string& stderr_tail() const noexcept { return stderr_tail_; }
+
+ private:
+  Child(boost::asio::io_context& io, ChildSpec spec, ChildHandlers handlers);
+  void start(Fd stdin_fd, Fd stdout_fd, Fd stderr_fd);
+  void read_stdout();
+  void read_stderr();
+  void write_next();
+  void watch_exit();
+  void poll_exit();  // where pidfd_open is missing: a timer, still nothing blocks
+  void reaped(int raw_status);
+  void maybe_report();
+
+  boost::asio::io_context& io_;
+  ChildSpec spec_;
+  ChildHandlers handlers_;
+  pid_t pid_ = -1;
+  boost::asio::posix::stream_descriptor stdin_, stdout_, stderr_, pidfd_;
+  boost::asio::steady_timer kill_timer_, drain_timer_, poll_timer_;
+  LineSplitter out_lines_, err_lines_;
+  std::string out_buffer_, err_buffer_;
+  std::deque<std::string> pending_;
+  std::size_t pending_bytes_ = 0;
+  bool writing_ = false, stdin_closing_ = false, terminating_ = false;
+  bool stdout_done_ = false, reported_ = false;
+  std::optional<WaitStatus> status_;
+  std::string stderr_tail_;
+};
+
+}  // namespace agentry::plugin_common::runtime
