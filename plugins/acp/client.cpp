@@ -50,7 +50,12 @@ std::shared_ptr<Client> Client::start(agentry::plugin::Host& host, plugin_common
 void Client::begin() {
   const plugin_common::ResolvedProgram program =
       plugin_common::resolve_program(launch_.argv.front(), launch_.env, launch_.cwd);
-  if (program.path.empty()) return finish("error", "cannot start the agent: " + program.error, std::nullopt);
+  if (program.path.empty())
+    return finish("error",
+                  "cannot start the agent: " + program.error +
+                      " (is the agent installed for the user the daemon runs as? backendConfig.acp.command names it; "
+                      "see docs/backends/acp.md)",
+                  std::nullopt);
   if (std::string bad = plugin_common::check_workspace(launch_.cwd); !bad.empty())
     return finish("error", "cannot start the agent: " + bad, std::nullopt);
   std::weak_ptr<Client> weak = weak_from_this();
@@ -363,8 +368,7 @@ void Client::finish(const std::string& outcome, const std::string& message, std:
 }
 
 void Client::abandon() noexcept {
-  finished_ = true;
-  running_ = false;
+  finish("interrupted", "the backend instance was destroyed", std::nullopt);
   grace_timer_.cancel();
   if (child_) {
     child_->forget_handlers();

@@ -43,7 +43,7 @@ class Client : public std::enable_shared_from_this<Client> {
   agentry_status_t answer_approval(const std::string& approval_id, bool approve);
   // [control] session/cancel now; the process group is terminated after the grace.
   void interrupt(std::string reason);
-  // [executor] Teardown without a FINISHED: the child is killed, no handler runs again.
+  // [executor] Teardown: FINISHED (interrupted) unless sent, the child killed, no handler runs again.
   void abandon() noexcept;
 
  private:

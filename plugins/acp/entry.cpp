@@ -1,7 +1,6 @@
 // The "acp" backend: any agent that speaks the Agent Client Protocol on stdio (Gemini CLI,
 // Qwen Code, OpenCode, Claude Code through its ACP adapter, ...) as an agentry backend
 // (docs/backends/acp.md). The C ABI comes from the glue; the work from Client.
-#include <future>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,15 +23,9 @@ class AcpBackend final : public agentry::plugin::Backend {
   using Backend::Backend;
   // Obligation 10: nothing of this instance runs after destroy returns.
   ~AcpBackend() override {
-    if (client_) {
-      std::promise<void> done;
-      executor_.post([client = client_, &done] {
-        client->abandon();
-        done.set_value();
-      });
-      done.get_future().wait();
-    }
-    executor_.stop();
+    executor_.stop_after([this] {
+      if (client_) client_->abandon();
+    });
     client_.reset();
   }
 

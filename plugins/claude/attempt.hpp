@@ -1,35 +1,34 @@
-// One attempt of the claude backend: the claude process, a worker thread that reads its
-// output and writes its input, and the Conversation that decides what both mean.
+// One attempt of the claude backend: the claude process on the instance's executor, and
+// the Conversation that decides what its output and the host's commands mean.
 //
-// The control-context methods only change state under the mutex and wake the worker
-// (obligation 4); every event is emitted by the worker, in order.
+// The control-context methods change the Conversation under the mutex and queue the Step
+// it returns; the executor carries out the queued Steps in that same order, so stdin
+// lines and events never overtake each other. Every event is emitted on the executor.
 #pragma once
 
 #include <atomic>
-#include <chrono>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
+
+#include <boost/asio/steady_timer.hpp>
 
 #include "agentry/plugin/cpp/host.hpp"
-#include "agentry/plugin_common/child_process.hpp"
-#include "agentry/plugin_common/line_splitter.hpp"
+#include "agentry/plugin_common/runtime/child.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
 #include "config.hpp"
 #include "conversation.hpp"
 
 namespace agentry::claude {
 
-class ClaudeProcess;
-
-class Attempt {
+class Attempt : public std::enable_shared_from_this<Attempt> {
  public:
-  // Queues the opening lines and starts the worker, which spawns claude. Throws
-  // std::system_error when the thread cannot start (nothing was emitted then).
-  Attempt(agentry::plugin::Host& host, LaunchSpec spec);
-  ~Attempt();  // stop(), then join
+  // Queues the opening lines and starts claude on the executor.
+  static std::shared_ptr<Attempt> start(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
+                                        LaunchSpec spec);
   Attempt(const Attempt&) = delete;
   Attempt& operator=(const Attempt&) = delete;
 
@@ -42,53 +41,34 @@ class Attempt {
   agentry_status_t answer_approval(std::string_view approval_id, bool approve);
   // [control] Interrupt; the process group is terminated after the grace period.
   void interrupt(std::string_view reason);
-  // Teardown: denies what waits, kills the process group, joins the worker. Idempotent.
-  void stop() noexcept;
+  // [executor] Teardown: FINISHED (interrupted) unless sent, the process group killed, no handler runs again.
+  void abandon() noexcept;
 
  private:
-  using Clock = std::chrono::steady_clock;
-
   static constexpr std::size_t kMaxLineBytes = 64u << 20;  // one stdout line (a big tool result)
-  static constexpr std::size_t kStderrLineBytes = 8 * 1024;
 
-  // The worker's own bookkeeping for one process (worker thread only).
-  struct Supervision {
-    Clock::time_point started = Clock::now();
-    std::optional<Clock::time_point> stdin_closed_at, term_sent_at, exited_at;
-    bool timeout_fired = false, killed = false, forced_after_interrupt = false;
-    agentry::plugin_common::LineSplitter out_lines{kMaxLineBytes, agentry::plugin_common::LineSplitter::Overflow::truncate};
-    agentry::plugin_common::LineSplitter err_lines{kStderrLineBytes,
-                                                   agentry::plugin_common::LineSplitter::Overflow::truncate};
-    std::string stderr_tail;  // the last few KiB, quoted when Claude dies mid-turn
-  };
-
-  void work() noexcept;
-  void run_process();
-  // Timeout, interrupt grace, exit after EOF: signals as due. True: loop again at once.
-  bool enforce_deadlines(ClaudeProcess& process, Supervision& s, bool stop, Clock::time_point now);
-  // Writes what is queued without blocking; closes stdin once asked to. True: bytes remain.
-  bool flush_stdin(ClaudeProcess& process, Supervision& s, bool stop, Clock::time_point now);
-  // One poll() over the pipes and the wake-up pipe, then the reads it allows.
-  void wait_and_read(ClaudeProcess& process, Supervision& s, bool want_write);
-  void apply(Step step);  // under mutex_
-  void wake() noexcept;
+  Attempt(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor, LaunchSpec spec);
+  void begin();
+  void queue(Step step);  // under mutex_
+  void drain();           // [executor] carries out the queued steps
+  void arm_interrupt_grace();
+  void on_exit(plugin_common::WaitStatus status);
   void emit(const Event& event) noexcept;
-  void finish(const Outcome& outcome, const std::optional<agentry::plugin_common::WaitStatus>& status) noexcept;
+  void finish(const Outcome& outcome, const std::optional<plugin_common::WaitStatus>& status) noexcept;
 
   agentry::plugin::Host& host_;
+  plugin_common::runtime::Executor& executor_;
   const LaunchSpec spec_;
   std::atomic<bool> running_{true};
-  agentry::plugin_common::Pipe wake_;
 
-  std::mutex mutex_;  // guards everything below
+  // Executor only:
+  std::shared_ptr<plugin_common::runtime::Child> child_;
+  boost::asio::steady_timer timeout_timer_, interrupt_timer_, exit_timer_;
+  bool stdin_closed_ = false, grace_armed_ = false, forced_after_interrupt_ = false, finished_ = false;
+
+  std::mutex mutex_;  // guards the conversation and the steps it produced
   Conversation conversation_;
-  std::deque<Event> outbox_;
-  std::string stdin_buffer_;
-  bool close_stdin_ = false;
-  bool stop_requested_ = false;
-  std::optional<Clock::time_point> interrupted_at_;
-
-  std::thread worker_;  // last: started once everything above exists
+  std::deque<Step> steps_;
 };
 
 }  // namespace agentry::claude

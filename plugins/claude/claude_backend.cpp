@@ -22,7 +22,11 @@ namespace json = boost::json;
 class ClaudeBackend final : public agentry::plugin::Backend, public agentry::plugin::Askable {
  public:
   using Backend::Backend;
-  ~ClaudeBackend() override {  // joins the workers (obligation 10)
+  ~ClaudeBackend() override {  // nothing of the instance runs after this (obligation 10)
+    executor_.stop_after([this] {
+      if (question_) question_->abandon();
+      if (attempt_) attempt_->abandon();
+    });
     question_.reset();
     attempt_.reset();
   }
@@ -36,7 +40,7 @@ class ClaudeBackend final : public agentry::plugin::Backend, public agentry::plu
       host().log(AGENTRY_LOG_ERROR, "claude: cannot ask: " + why);
       return AGENTRY_ERR_INVALID_ARGUMENT;
     }
-    question_ = std::make_unique<Question>(host(), std::move(ask_id), std::move(*launch));
+    question_ = Question::start(host(), executor_, std::move(ask_id), std::move(*launch));
     return AGENTRY_OK;
   }
   const void* get_extension(std::string_view id) noexcept override { return agentry::plugin::ask_extension_for(id); }
@@ -48,8 +52,7 @@ class ClaudeBackend final : public agentry::plugin::Backend, public agentry::plu
       host().log(AGENTRY_LOG_ERROR, "claude: run " + params.run_id + ": " + parsed.error);
       return AGENTRY_ERR_INVALID_ARGUMENT;
     }
-    attempt_.reset();  // the previous attempt's worker has emitted its FINISHED: a short join
-    attempt_ = std::make_unique<Attempt>(host(), std::move(*parsed.spec));
+    attempt_ = Attempt::start(host(), executor_, std::move(*parsed.spec));
     return AGENTRY_OK;
   }
 
@@ -81,8 +84,9 @@ class ClaudeBackend final : public agentry::plugin::Backend, public agentry::plu
   }
 
  private:
-  std::unique_ptr<Attempt> attempt_;
-  std::unique_ptr<Question> question_;
+  agentry::plugin_common::runtime::Executor executor_;  // first: the attempt and the question run on it
+  std::shared_ptr<Attempt> attempt_;
+  std::shared_ptr<Question> question_;
 };
 
 constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME,    AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT,

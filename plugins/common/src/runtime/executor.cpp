@@ -1,5 +1,7 @@
 #include "agentry/plugin_common/runtime/executor.hpp"
 
+#include <future>
+
 #include <boost/asio/executor_work_guard.hpp>
 
 #include "agentry/plugin_common/child_process.hpp"
@@ -18,6 +20,21 @@ Executor::Executor() {
 }
 
 Executor::~Executor() { stop(); }
+
+void Executor::stop_after(std::function<void()> last) noexcept {
+  if (!io_.stopped() && !on_thread()) {
+    try {
+      std::promise<void> done;
+      post([&] {
+        last();
+        done.set_value();
+      });
+      done.get_future().wait();
+    } catch (...) {  // out of memory for the post: stop anyway; the owner's destructors still kill children
+    }
+  }
+  stop();
+}
 
 void Executor::stop() noexcept {
   io_.stop();

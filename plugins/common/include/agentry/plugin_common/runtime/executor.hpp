@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <thread>
 #include <utility>
 
@@ -36,6 +37,10 @@ class Executor {
   // Stops the loop (handlers not yet run are dropped) and joins the thread. Idempotent;
   // never from the executor thread itself.
   void stop() noexcept;
+
+  // A backend instance's teardown (obligation 10): runs `last` on the executor thread
+  // after what was posted before it, waits for it, then stop(). Never from the executor.
+  void stop_after(std::function<void()> last) noexcept;
 
  private:
   boost::asio::io_context io_{1};

@@ -1,0 +1,29 @@
+#include "agentry/plugin_common/runtime/collect.hpp"
+
+#include <utility>
+
+namespace agentry::plugin_common::runtime {
+
+std::shared_ptr<Child> collect(boost::asio::io_context& io, ChildSpec spec, std::string input, std::size_t max_bytes,
+                               std::function<void(Collected)> done) {
+  auto collected = std::make_shared<Collected>();
+  auto keep = [max_bytes](std::string& sink, std::string_view text) {
+    if (sink.size() >= max_bytes) return;
+    if (!sink.empty()) sink.push_back('\n');
+    sink.append(text.substr(0, max_bytes - sink.size()));
+  };
+  ChildHandlers handlers;
+  handlers.stdout_line = [collected, keep](Line line) { keep(collected->out, line.text); };
+  handlers.stderr_line = [collected, keep](std::string_view line) { keep(collected->err, line); };
+  handlers.exited = [collected, done = std::move(done)](WaitStatus status) {
+    collected->status = status;
+    done(std::move(*collected));
+  };
+  spec.max_stdout_line = max_bytes;
+  std::shared_ptr<Child> child = Child::spawn(io, std::move(spec), std::move(handlers));
+  if (!input.empty()) child->write(std::move(input));
+  child->close_stdin();
+  return child;
+}
+
+}  // namespace agentry::plugin_common::runtime
