@@ -34,6 +34,7 @@ Client::Client(agentry::plugin::Host& host, plugin_common::runtime::Executor& ex
     : host_(host),
       executor_(executor),
       launch_(std::move(launch)),
+      events_(host, "acp"),
       rpc_([this](std::string line) {
         if (child_ && !child_->write(std::move(line)))
           host_.log(AGENTRY_LOG_WARNING, "acp: the agent does not read its stdin; a message was dropped");
@@ -63,7 +64,7 @@ void Client::begin() {
   handlers.stdout_line = [weak](plugin_common::Line line) {
     if (auto self = weak.lock()) {
       if (line.dropped > 0) {
-        self->emit_notice("warning", "acp: dropped a message of more than 16 MiB from the agent");
+        self->events_.notice("warning", "acp: dropped a message of more than 16 MiB from the agent");
         return;
       }
       self->rpc_.receive(line.text);
@@ -129,7 +130,7 @@ void Client::open_session(const json::value& init_result) {
 }
 
 void Client::new_session(std::string notice) {
-  if (!notice.empty()) emit_notice("warning", notice);
+  if (!notice.empty()) events_.notice("warning", notice);
   json::object params{{"cwd", launch_.cwd}, {"mcpServers", launch_.mcp_servers}};
   rpc_.request("session/new", std::move(params), [this](const json::value* result, const RpcError* error) {
     if (error && error->code == kAuthRequired && !launch_.auth_method.empty() && !authenticated_) {
@@ -157,7 +158,7 @@ void Client::new_session(std::string notice) {
 
 void Client::session_ready(std::string session_id) {
   session_id_ = std::move(session_id);
-  emit(Event{AGENTRY_EVENT_CHECKPOINT, 0, json::object{{"resumeToken", session_id_}}});
+  events_.emit(Event{AGENTRY_EVENT_CHECKPOINT, 0, json::object{{"resumeToken", session_id_}}});
   if (interrupted_) return conclude("interrupted", "interrupted before the first prompt");
   prompt(launch_.prompt);
 }
@@ -171,7 +172,7 @@ void Client::prompt(std::string text) {
 void Client::prompt_ended(const json::value* result, const RpcError* error) {
   prompting_ = false;
   const std::string stop = result ? text_field(result->if_object(), "stopReason") : std::string();
-  for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) emit(event);
+  for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) events_.emit(event);
   if (interrupted_) return conclude("interrupted", "interrupted");
   if (error) return conclude("error", failure("the turn failed", error));
   if (const json::object* usage = object_field(result->if_object(), "usage")) {
@@ -180,11 +181,11 @@ void Client::prompt_ended(const json::value* result, const RpcError* error) {
     if (auto v = plugin_common::int_field(usage, "outputTokens")) tokens["outputTokens"] = *v;
     if (auto v = plugin_common::int_field(usage, "cachedReadTokens")) tokens["cachedInputTokens"] = *v;
     if (auto v = plugin_common::int_field(usage, "thoughtTokens")) tokens["reasoningTokens"] = *v;
-    if (!tokens.empty()) emit(Event{AGENTRY_EVENT_USAGE, 0, std::move(tokens)});
+    if (!tokens.empty()) events_.emit(Event{AGENTRY_EVENT_USAGE, 0, std::move(tokens)});
   }
   if (stop == "refusal") return conclude("error", "the agent refused the prompt");
   if (stop == "max_tokens" || stop == "max_turn_requests")
-    emit_notice("warning", "the agent stopped the turn early: " + stop);
+    events_.notice("warning", "the agent stopped the turn early: " + stop);
   std::string next;
   {
     std::lock_guard lock(mutex_);
@@ -223,7 +224,7 @@ void Client::on_request(const json::value& id, std::string_view method, const js
     std::lock_guard lock(mutex_);
     open_approval_ids_[approval_id] = true;
   }
-  emit(Translator::approval(approval_id, params));
+  events_.emit(Translator::approval(approval_id, params));
 }
 
 agentry_status_t Client::answer_approval(const std::string& approval_id, bool approve) {
@@ -259,7 +260,7 @@ void Client::cancel_approvals() {
 void Client::on_notification(std::string_view method, const json::value& params) {
   if (method != "session/update" || loading_) return;
   if (text_field(params.if_object(), "sessionId") != session_id_ && !session_id_.empty()) return;
-  for (const Event& event : translator_.update(params)) emit(event);
+  for (const Event& event : translator_.update(params)) events_.emit(event);
 }
 
 agentry_status_t Client::send_message(std::string text) {
@@ -274,7 +275,7 @@ void Client::interrupt(std::string reason) {
 }
 
 void Client::do_interrupt(const std::string& reason) {
-  if (interrupted_ || finished_) return;
+  if (interrupted_ || events_.finished()) return;
   interrupted_ = true;
   host_.log(AGENTRY_LOG_INFO, "acp: interrupt: " + reason);
   {
@@ -298,7 +299,7 @@ void Client::do_interrupt(const std::string& reason) {
 }
 
 void Client::conclude(std::string outcome, std::string message) {
-  if (conclusion_ || finished_) return;
+  if (conclusion_ || events_.finished()) return;
   {
     std::lock_guard lock(mutex_);
     accepting_ = false;
@@ -316,7 +317,7 @@ void Client::conclude(std::string outcome, std::string message) {
 
 void Client::on_exit(WaitStatus status) {
   rpc_.fail_pending(RpcError{RpcError::kPeerGone, "the agent exited", {}});
-  for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) emit(event);
+  for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) events_.emit(event);
   if (conclusion_) return finish(conclusion_->first, conclusion_->second, status.exit_code);
   // The agent died on its own, before its work was done.
   std::string why = status.signal ? "the agent was killed by signal " + std::to_string(*status.signal)
@@ -334,37 +335,9 @@ std::string Client::failure(const std::string& what, const RpcError* error) cons
   return why;
 }
 
-void Client::emit(const Event& event) noexcept {
-  if (finished_) return;
-  try {
-    const std::string json = json::serialize(event.payload);
-    if (host_.emit_with_retry(event.type, event.flags, json) != AGENTRY_OK)
-      host_.log(AGENTRY_LOG_WARNING, "acp: the host refused an event of type " + std::to_string(event.type));
-  } catch (...) {
-    host_.log(AGENTRY_LOG_ERROR, "acp: an event was lost (out of memory)");
-  }
-}
-
-void Client::emit_notice(const char* level, const std::string& message) noexcept {
-  try {
-    emit(Event{AGENTRY_EVENT_NOTICE, 0, json::object{{"level", level}, {"message", message}}});
-  } catch (...) {
-  }
-}
-
 void Client::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
-  if (finished_) return;
-  running_ = false;
-  try {
-    json::object payload{{"outcome", outcome}};
-    if (!message.empty()) payload["message"] = message;
-    if (exit_code) payload["exitCode"] = *exit_code;
-    const std::string json = json::serialize(payload);
-    host_.emit_with_retry(AGENTRY_EVENT_FINISHED, AGENTRY_EVENT_FLAG_TERMINAL, json);
-  } catch (...) {
-    host_.emit_with_retry(AGENTRY_EVENT_FINISHED, AGENTRY_EVENT_FLAG_TERMINAL, R"({"outcome":"error"})");
-  }
-  finished_ = true;
+  running_ = false;  // the host may start() again as soon as it has FINISHED
+  events_.finish(outcome, message, exit_code);
 }
 
 void Client::abandon() noexcept {

@@ -20,6 +20,7 @@
 
 #include "agentry/plugin/cpp/host.hpp"
 #include "agentry/plugin_common/runtime/child.hpp"
+#include "agentry/plugin_common/runtime/event_sink.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
 #include "agentry/plugin_common/runtime/json_rpc.hpp"
 #include "launch.hpp"
@@ -63,8 +64,6 @@ class Client : public std::enable_shared_from_this<Client> {
   void cancel_approvals();
   // The attempt's outcome is decided: the agent is asked to exit and FINISHED follows its exit.
   void conclude(std::string outcome, std::string message);
-  void emit(const Event& event) noexcept;
-  void emit_notice(const char* level, const std::string& message) noexcept;
   void finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept;
   std::string failure(const std::string& what, const plugin_common::runtime::RpcError* error) const;
 
@@ -74,6 +73,7 @@ class Client : public std::enable_shared_from_this<Client> {
   std::atomic<bool> running_{true};
 
   // Executor only:
+  plugin_common::runtime::EventSink events_;
   std::shared_ptr<plugin_common::runtime::Child> child_;
   plugin_common::runtime::JsonRpcPeer rpc_;
   Translator translator_;
@@ -82,7 +82,6 @@ class Client : public std::enable_shared_from_this<Client> {
   bool loading_ = false;        // session/load replays history as updates: not news
   bool prompting_ = false;
   bool interrupted_ = false;
-  bool finished_ = false;
   bool authenticated_ = false;
   std::optional<std::pair<std::string, std::string>> conclusion_;  // outcome, message
   std::map<std::string, boost::json::value> approvals_;            // approvalId -> the request's id

@@ -13,13 +13,11 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include "agentry/plugin_common/runtime/event_sink.hpp"
+
 namespace agentry::acp {
 
-struct Event {
-  uint16_t type = 0;   // AGENTRY_EVENT_*
-  uint32_t flags = 0;  // AGENTRY_EVENT_FLAG_*
-  boost::json::object payload;
-};
+using plugin_common::runtime::Event;
 
 class Translator {
  public:
