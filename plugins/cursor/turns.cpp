@@ -1,0 +1,150 @@
+#include "turns.hpp"
+
+#include <system_error>
+
+#include "agentry/plugin_common/environment.hpp"
+
+namespace agentry::cursor {
+
+namespace common = agentry::plugin_common;
+using namespace std::chrono_literals;
+
+namespace {
+
+// cursor-agent sometimes stays after printing its result (and its workers with it):
+// once the result is in, it gets this long to exit before its group is stopped.
+constexpr auto kAfterResult = 3s;
+constexpr auto kKillGrace = 2s;
+
+}  // namespace
+
+Turns::Turns(agentry::plugin::Host& host, common::runtime::Executor& executor, Launch launch)
+    : host_(host),
+      executor_(executor),
+      launch_(std::move(launch)),
+      events_(host, "cursor"),
+      chat_(launch_.resume_chat),
+      after_result_(executor.context()) {}
+
+std::shared_ptr<Turns> Turns::start(agentry::plugin::Host& host, common::runtime::Executor& executor, Launch launch) {
+  std::shared_ptr<Turns> turns(new Turns(host, executor, std::move(launch)));
+  executor.post([turns] { turns->run_turn(turns->launch_.prompt); });
+  return turns;
+}
+
+void Turns::run_turn(std::string prompt) {
+  if (interrupted_) return finish("interrupted", "interrupted", std::nullopt);
+  const common::ResolvedProgram program = common::resolve_program(launch_.argv.front(), launch_.env, launch_.cwd);
+  if (program.path.empty())
+    return finish("error",
+                  "cannot start cursor-agent: " + program.error +
+                      " (install it with the Cursor CLI installer, then set backendConfig.cursor.binary or "
+                      "AGENTRY_CURSOR_BIN if it is not on PATH; see docs/backends/cursor.md)",
+                  std::nullopt);
+  if (std::string bad = common::check_workspace(launch_.cwd); !bad.empty())
+    return finish("error", "cannot start cursor-agent: " + bad, std::nullopt);
+  stream_ = TurnStream{};
+  std::weak_ptr<Turns> weak = weak_from_this();
+  common::runtime::ChildHandlers handlers;
+  handlers.stdout_line = [weak](common::Line line) {
+    if (auto self = weak.lock()) self->on_line(line.text);
+  };
+  handlers.stderr_line = [weak](std::string_view line) {
+    if (auto self = weak.lock(); self && !line.empty()) self->host_.log(AGENTRY_LOG_INFO, "cursor stderr: " + std::string(line));
+  };
+  handlers.exited = [weak](common::WaitStatus status) {
+    if (auto self = weak.lock()) self->on_exit(status);
+  };
+  try {
+    child_ = common::runtime::Child::spawn(
+        executor_.context(),
+        common::runtime::ChildSpec{program.path, turn_argv(launch_, chat_, prompt), launch_.env, launch_.cwd},
+        std::move(handlers));
+  } catch (const std::system_error& e) {
+    return finish("error", "cannot start '" + program.path + "': " + e.code().message(), std::nullopt);
+  }
+  child_->close_stdin();  // the prompt is on the command line; nothing is read
+  host_.log(AGENTRY_LOG_INFO, "cursor: started pid " + std::to_string(child_->pid()) +
+                                  (chat_.empty() ? std::string(", a new chat") : ", chat " + chat_));
+}
+
+void Turns::on_line(const std::string& line) {
+  for (const Event& event : stream_.line(line)) events_.emit(event);
+  if (stream_.has_result() && !interrupted_) {
+    after_result_.expires_after(kAfterResult);
+    after_result_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+      if (auto self = weak.lock(); self && !ec && self->child_) self->child_->terminate(kKillGrace);
+    });
+  }
+}
+
+void Turns::on_exit(common::WaitStatus status) {
+  after_result_.cancel();
+  for (const Event& event : stream_.end()) events_.emit(event);
+  if (!stream_.chat_id().empty()) chat_ = stream_.chat_id();
+  if (interrupted_) return finish("interrupted", "interrupted", status.exit_code);
+  if (!stream_.has_result()) {
+    std::string why = status.signal ? "cursor-agent was killed by signal " + std::to_string(*status.signal)
+                                    : "cursor-agent exited with code " + std::to_string(status.exit_code.value_or(-1));
+    why += " before its result";
+    if (!child_->stderr_tail().empty()) why += "; stderr: " + child_->stderr_tail();
+    return finish("error", why, status.exit_code);
+  }
+  if (stream_.result_is_error())
+    return finish("error", "cursor-agent reported an error: " + stream_.result_text(), status.exit_code);
+  std::string next;
+  {
+    std::lock_guard lock(mutex_);
+    if (!queued_.empty()) {
+      next = std::move(queued_.front());
+      queued_.pop_front();
+    } else {
+      accepting_ = false;
+    }
+  }
+  if (!next.empty()) return run_turn(std::move(next));
+  // A process stopped after its result (it lingered) still did its work.
+  finish("success", {}, status.exit_code);
+}
+
+agentry_status_t Turns::send_message(std::string text) {
+  std::lock_guard lock(mutex_);
+  if (!accepting_) return AGENTRY_ERR_INVALID_STATE;
+  queued_.push_back(std::move(text));
+  return AGENTRY_OK;
+}
+
+void Turns::interrupt(std::string reason) {
+  {
+    std::lock_guard lock(mutex_);
+    accepting_ = false;
+    queued_.clear();
+  }
+  executor_.post([self = shared_from_this(), reason = std::move(reason)] {
+    if (self->interrupted_ || self->events_.finished()) return;
+    self->interrupted_ = true;
+    self->host_.log(AGENTRY_LOG_INFO, "cursor: interrupt: " + reason);
+    // Print mode has no cancel request: the group is asked to stop, then made to.
+    if (self->child_ && self->child_->running()) self->child_->terminate(self->launch_.interrupt_grace);
+  });
+}
+
+void Turns::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
+  {
+    std::lock_guard lock(mutex_);
+    accepting_ = false;
+  }
+  running_ = false;  // the host may start() again as soon as it has FINISHED
+  events_.finish(outcome, message, exit_code);
+}
+
+void Turns::abandon() noexcept {
+  finish("interrupted", "the backend instance was destroyed", std::nullopt);
+  after_result_.cancel();
+  if (child_) {
+    child_->forget_handlers();
+    child_->kill();
+  }
+}
+
+}  // namespace agentry::cursor

@@ -1,0 +1,64 @@
+// One attempt of the cursor backend on the instance's executor: cursor-agent runs once per
+// turn (print mode has no input channel), a follow-up message is the next turn of the
+// same chat (--resume), and the attempt ends when no message waits.
+#pragma once
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <boost/asio/steady_timer.hpp>
+
+#include "agentry/plugin/cpp/host.hpp"
+#include "agentry/plugin_common/runtime/child.hpp"
+#include "agentry/plugin_common/runtime/event_sink.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
+#include "launch.hpp"
+#include "stream.hpp"
+
+namespace agentry::cursor {
+
+class Turns : public std::enable_shared_from_this<Turns> {
+ public:
+  static std::shared_ptr<Turns> start(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
+                                      Launch launch);
+  Turns(const Turns&) = delete;
+  Turns& operator=(const Turns&) = delete;
+
+  // True until FINISHED is on its way to the host.
+  bool running() const noexcept { return running_.load(); }
+  // [control] A follow-up message: the next turn once this one ends.
+  agentry_status_t send_message(std::string text);
+  // [control] SIGTERM to the turn's process group, SIGKILL after the grace.
+  void interrupt(std::string reason);
+  // [executor] Teardown: FINISHED (interrupted) unless sent, the process group killed.
+  void abandon() noexcept;
+
+ private:
+  Turns(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor, Launch launch);
+  void run_turn(std::string prompt);
+  void on_line(const std::string& line);
+  void on_exit(plugin_common::WaitStatus status);
+  void finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept;
+
+  agentry::plugin::Host& host_;
+  plugin_common::runtime::Executor& executor_;
+  const Launch launch_;
+  std::atomic<bool> running_{true};
+
+  // Executor only:
+  plugin_common::runtime::EventSink events_;
+  std::shared_ptr<plugin_common::runtime::Child> child_;
+  TurnStream stream_;
+  std::string chat_;
+  boost::asio::steady_timer after_result_;
+  bool interrupted_ = false;
+
+  std::mutex mutex_;  // guards what the control context adds
+  bool accepting_ = true;
+  std::deque<std::string> queued_;
+};
+
+}  // namespace agentry::cursor
