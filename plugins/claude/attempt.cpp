@@ -67,8 +67,8 @@ void Attempt::begin() {
     }
     self->drain();
   };
-  handlers.stderr_line = [weak](std::string_view line) {
-    if (auto self = weak.lock(); self && !line.empty()) self->host_.log(AGENTRY_LOG_INFO, "claude stderr: " + std::string(line));
+  handlers.stderr_line = [weak](const common::Line& line) {
+    if (auto self = weak.lock(); self && !line.text.empty()) self->host_.log(AGENTRY_LOG_INFO, "claude stderr: " + line.text);
   };
   handlers.exited = [weak](common::WaitStatus status) {
     if (auto self = weak.lock()) self->on_exit(status);

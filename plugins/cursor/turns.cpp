@@ -49,8 +49,8 @@ void Turns::run_turn(std::string prompt) {
   handlers.stdout_line = [weak](common::Line line) {
     if (auto self = weak.lock()) self->on_line(line.text);
   };
-  handlers.stderr_line = [weak](std::string_view line) {
-    if (auto self = weak.lock(); self && !line.empty()) self->host_.log(AGENTRY_LOG_INFO, "cursor stderr: " + std::string(line));
+  handlers.stderr_line = [weak](const common::Line& line) {
+    if (auto self = weak.lock(); self && !line.text.empty()) self->host_.log(AGENTRY_LOG_INFO, "cursor stderr: " + line.text);
   };
   handlers.exited = [weak](common::WaitStatus status) {
     if (auto self = weak.lock()) self->on_exit(status);

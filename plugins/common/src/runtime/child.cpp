@@ -49,12 +49,14 @@ Child::Child(asio::io_context& io, ChildSpec spec, ChildHandlers handlers)
       kill_timer_(io),
       drain_timer_(io),
       poll_timer_(io),
-      out_lines_(spec_.max_stdout_line, LineSplitter::Overflow::truncate),
+      out_lines_(spec_.max_stdout_line, spec_.stdout_overflow),
       err_lines_(spec_.max_stderr_line, LineSplitter::Overflow::truncate) {}
 
 std::shared_ptr<Child> Child::spawn(asio::io_context& io, ChildSpec spec, ChildHandlers handlers) {
   Pipe in = make_pipe(), out = make_pipe(), err = make_pipe();
-  SpawnRequest request{spec.program, spec.argv, spec.env, spec.cwd, in.read.get(), out.write.get(), err.write.get()};
+  SpawnRequest request{spec.program, spec.argv,     spec.env,
+                       spec.cwd,     in.read.get(), out.write.get(),
+                       spec.stderr_to_stdout ? out.write.get() : err.write.get()};
   std::shared_ptr<Child> child(new Child(io, std::move(spec), std::move(handlers)));
   child->pid_ = spawn_in_new_group(request);
   // The child's ends close here, so EOF on stdout means every writer is gone.
@@ -114,7 +116,7 @@ void Child::read_stderr() {
         if (std::size_t nl = self->stderr_tail_.find('\n', cut); nl != std::string::npos) cut = nl + 1;
         self->stderr_tail_.erase(0, cut);
       }
-      if (self->handlers_.stderr_line) self->handlers_.stderr_line(line.text);
+      if (self->handlers_.stderr_line) self->handlers_.stderr_line(line);
     };
     if (!ec) {
       for (const Line& line : self->err_lines_.feed(std::string_view(self->err_buffer_.data(), n))) keep(line);
@@ -173,8 +175,10 @@ void Child::terminate(std::chrono::milliseconds grace) {
   });
 }
 
-void Child::kill() noexcept {
-  if (pid_ > 0 && !status_) kill_group(pid_, SIGKILL);
+void Child::kill() noexcept { signal_group(SIGKILL); }
+
+void Child::signal_group(int sig) noexcept {
+  if (pid_ > 0 && !status_) kill_group(pid_, sig);
 }
 
 void Child::watch_exit() {

@@ -7,14 +7,15 @@ namespace agentry::plugin_common::runtime {
 std::shared_ptr<Child> collect(boost::asio::io_context& io, ChildSpec spec, std::string input, std::size_t max_bytes,
                                std::function<void(Collected)> done) {
   auto collected = std::make_shared<Collected>();
-  auto keep = [max_bytes](std::string& sink, std::string_view text) {
+  // The bytes as written, newlines included, up to max_bytes.
+  auto keep = [max_bytes](std::string& sink, const Line& line) {
     if (sink.size() >= max_bytes) return;
-    if (!sink.empty()) sink.push_back('\n');
-    sink.append(text.substr(0, max_bytes - sink.size()));
+    sink.append(line.text.substr(0, max_bytes - sink.size()));
+    if (line.ends_line && sink.size() < max_bytes) sink.push_back('\n');
   };
   ChildHandlers handlers;
-  handlers.stdout_line = [collected, keep](Line line) { keep(collected->out, line.text); };
-  handlers.stderr_line = [collected, keep](std::string_view line) { keep(collected->err, line); };
+  handlers.stdout_line = [collected, keep](Line line) { keep(collected->out, line); };
+  handlers.stderr_line = [collected, keep](const Line& line) { keep(collected->err, line); };
   handlers.exited = [collected, done = std::move(done)](WaitStatus status) {
     collected->status = status;
     done(std::move(*collected));

@@ -18,16 +18,22 @@ Event notice(std::string_view level, std::string_view message) {
 void EventSink::emit(const Event& event) noexcept {
   if (finished_) return;
   try {
-    // A delta nobody could take within a moment is not worth holding the executor for.
-    const bool ephemeral = (event.flags & AGENTRY_EVENT_FLAG_EPHEMERAL) != 0;
-    const agentry_status_t status =
-        host_.emit_with_retry(event.type, event.flags, json::serialize(event.payload), ephemeral ? 2s : 30s);
-    if (status != AGENTRY_OK)
-      host_.log(AGENTRY_LOG_WARNING, backend_ + ": event of type " + std::to_string(event.type) +
-                                         " dropped: emit returned " + std::to_string(status));
+    emit_serialized(event.type, event.flags, json::serialize(event.payload));
   } catch (...) {
     host_.log(AGENTRY_LOG_ERROR, backend_ + ": an event was lost (out of memory)");
   }
+}
+
+void EventSink::emit_serialized(uint16_t type, uint32_t flags, std::string_view payload_json) noexcept {
+  if (finished_) return;
+  const bool terminal = (flags & AGENTRY_EVENT_FLAG_TERMINAL) != 0;
+  finished_ = terminal;
+  // A delta nobody could take within a moment is not worth holding the executor for.
+  const bool ephemeral = (flags & AGENTRY_EVENT_FLAG_EPHEMERAL) != 0;
+  const agentry_status_t status = host_.emit_with_retry(type, flags, payload_json, terminal ? 60s : ephemeral ? 2s : 30s);
+  if (status != AGENTRY_OK)
+    host_.log(terminal ? AGENTRY_LOG_ERROR : AGENTRY_LOG_WARNING,
+              backend_ + ": event of type " + std::to_string(type) + " dropped: emit returned " + std::to_string(status));
 }
 
 void EventSink::notice(std::string_view level, std::string_view message) noexcept {
@@ -39,14 +45,13 @@ void EventSink::notice(std::string_view level, std::string_view message) noexcep
 
 void EventSink::finish(std::string_view outcome, std::string_view message, std::optional<int> exit_code) noexcept {
   if (finished_) return;
-  finished_ = true;
   try {
     json::object payload{{"outcome", outcome}};
     if (!message.empty()) payload["message"] = message;
     if (exit_code) payload["exitCode"] = *exit_code;
-    host_.emit_with_retry(AGENTRY_EVENT_FINISHED, AGENTRY_EVENT_FLAG_TERMINAL, json::serialize(payload), 60s);
+    emit_serialized(AGENTRY_EVENT_FINISHED, AGENTRY_EVENT_FLAG_TERMINAL, json::serialize(payload));
   } catch (...) {
-    host_.emit_with_retry(AGENTRY_EVENT_FINISHED, AGENTRY_EVENT_FLAG_TERMINAL, R"({"outcome":"error"})", 60s);
+    emit_serialized(AGENTRY_EVENT_FINISHED, AGENTRY_EVENT_FLAG_TERMINAL, R"({"outcome":"error"})");
   }
 }
 

@@ -28,6 +28,9 @@ class LineSplitter {
 
   LineSplitter(std::size_t max_line, Overflow overflow) noexcept : max_line_(max_line), overflow_(overflow) {}
 
+  std::size_t max_line() const noexcept { return max_line_; }
+  Overflow overflow() const noexcept { return overflow_; }
+
   // The lines (or chunks) completed by `data`. Memory stays within about `max_line`.
   std::vector<Line> feed(std::string_view data);
 

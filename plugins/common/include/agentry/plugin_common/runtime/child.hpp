@@ -29,15 +29,17 @@ struct ChildSpec {
   std::vector<std::string> argv;  // argv[0] included
   std::vector<std::string> env;   // the whole environment, "KEY=VALUE"
   std::string cwd;                // empty: inherit
-  std::size_t max_stdout_line = 16u << 20;       // longer lines are truncated (Line::dropped)
+  std::size_t max_stdout_line = 16u << 20;       // what happens to longer lines: stdout_overflow
+  LineSplitter::Overflow stdout_overflow = LineSplitter::Overflow::truncate;
   std::size_t max_stderr_line = 8 * 1024;
   std::size_t stderr_tail_bytes = 4 * 1024;       // kept for error messages
   std::size_t max_pending_stdin = 16u << 20;      // write() refuses beyond this
+  bool stderr_to_stdout = false;                  // one stream, interleaved as written (2>&1)
 };
 
 struct ChildHandlers {
   std::function<void(Line)> stdout_line;
-  std::function<void(std::string_view)> stderr_line;  // optional
+  std::function<void(const Line&)> stderr_line;  // optional; always truncated at max_stderr_line
   // Once: the child has exited and its stdout has been read to the end (or for a short
   // while after the exit, when a grandchild keeps the pipe open).
   std::function<void(WaitStatus)> exited;
@@ -63,6 +65,8 @@ class Child : public std::enable_shared_from_this<Child> {
   void terminate(std::chrono::milliseconds grace);
   // SIGKILL to the group now.
   void kill() noexcept;
+  // `sig` to the group now, while the leader runs (a protocol's own interrupt: SIGINT).
+  void signal_group(int sig) noexcept;
   // No handler runs any more: for an owner that goes away before the child is done.
   void forget_handlers() noexcept { handlers_ = {}; }
 

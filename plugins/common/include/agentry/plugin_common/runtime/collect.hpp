@@ -14,8 +14,8 @@
 namespace agentry::plugin_common::runtime {
 
 struct Collected {
-  std::string out;  // stdout, lines joined with '\n', at most `max_bytes`
-  std::string err;  // stderr, the same
+  std::string out;  // stdout as written, at most `max_bytes`
+  std::string err;  // stderr, the same (its lines cut at ChildSpec::max_stderr_line)
   WaitStatus status;
 };
 

@@ -28,6 +28,8 @@ class EventSink {
   EventSink(agentry::plugin::Host& host, std::string backend) : host_(host), backend_(std::move(backend)) {}
 
   void emit(const Event& event) noexcept;
+  // An event whose payload is serialized already; a TERMINAL one is the FINISHED.
+  void emit_serialized(uint16_t type, uint32_t flags, std::string_view payload_json) noexcept;
   void notice(std::string_view level, std::string_view message) noexcept;
   // FINISHED {outcome, message?, exitCode?}, once; later calls and events are dropped.
   void finish(std::string_view outcome, std::string_view message, std::optional<int> exit_code) noexcept;
