@@ -123,8 +123,8 @@ void Client::open_session(const json::value& init_result) {
     loading_ = false;
     translator_ = Translator{};  // whatever the replay left open is history, not this turn
     if (error)
-      return new_session(std::string("the agent could not reopen session ") + launch_.resume_session + " (" + method +
-                         ": " + error->message + "): a new session starts without the earlier conversation");
+      return new_session("the agent could not reopen session " + launch_.resume_session + " (" +
+                         failure(method, error) + "): a new session starts without the earlier conversation");
     session_ready(launch_.resume_session);
   });
 }

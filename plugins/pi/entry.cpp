@@ -1,0 +1,78 @@
+// The "pi" backend: pi (@mariozechner/pi-coding-agent) in RPC mode as an agentry backend
+// (docs/backends/pi.md). The C ABI comes from the glue; the work from Session.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <boost/json/parse.hpp>
+
+#include "agentry/plugin/cpp/backend.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
+#include "launch.hpp"
+#include "session.hpp"
+
+namespace agentry::pi {
+
+namespace {
+
+namespace json = boost::json;
+
+class PiBackend final : public agentry::plugin::Backend {
+ public:
+  using Backend::Backend;
+  ~PiBackend() override {  // nothing of the instance runs after this (obligation 10)
+    executor_.stop_after([this] {
+      if (session_) session_->abandon();
+    });
+    session_.reset();
+  }
+
+  agentry_status_t start(const agentry::plugin::StartParams& params) override {
+    if (session_ && session_->running()) return AGENTRY_ERR_INVALID_STATE;
+    ParsedLaunch parsed = parse_launch(params);
+    if (!parsed.launch) {
+      host().log(AGENTRY_LOG_ERROR, "pi: run " + params.run_id + ": " + parsed.error);
+      return AGENTRY_ERR_INVALID_ARGUMENT;
+    }
+    session_ = Session::start(host(), executor_, std::move(*parsed.launch));
+    return AGENTRY_OK;
+  }
+
+  agentry_status_t send_input(const agentry::plugin::Input& input) override {
+    if (!session_ || !session_->running()) return AGENTRY_ERR_INVALID_STATE;
+    if (input.kind != AGENTRY_INPUT_MESSAGE) return AGENTRY_ERR_UNSUPPORTED;  // pi asks nothing
+    boost::system::error_code ec;
+    const json::value payload = json::parse(input.payload_json, ec);
+    const json::value* text = !ec && payload.is_object() ? payload.get_object().if_contains("text") : nullptr;
+    if (text == nullptr || !text->is_string() || text->get_string().empty()) return AGENTRY_ERR_INVALID_ARGUMENT;
+    return session_->send_message(std::string(text->get_string()));
+  }
+
+  agentry_status_t interrupt(std::string_view reason) override {
+    if (session_ && session_->running()) session_->interrupt(std::string(reason));
+    return AGENTRY_OK;
+  }
+
+ private:
+  plugin_common::runtime::Executor executor_;  // first: the session runs on it
+  std::shared_ptr<Session> session_;
+};
+
+constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME, AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT, nullptr};
+
+constexpr agentry_backend_descriptor_t kDescriptor{
+    AGENTRY_PLUGIN_ABI_VERSION_INIT,
+    "pi",
+    "pi coding agent",
+    "agentry",
+    "0.1.0",
+    "Runs pi (pi --mode rpc): streamed text and thinking, tools, follow-ups, abort, resume by session file",
+    kFeatures};
+
+constexpr agentry::plugin::BackendType kTypes[] = {agentry::plugin::backend_type<PiBackend>(kDescriptor)};
+
+}  // namespace
+
+}  // namespace agentry::pi
+
+AGENTRY_PLUGIN_DEFINE_ENTRY(agentry::pi::kTypes);

@@ -1,0 +1,223 @@
+#include "session.hpp"
+
+#include <system_error>
+
+#include <boost/json.hpp>
+
+#include "agentry/plugin/events.h"
+#include "agentry/plugin_common/environment.hpp"
+#include "agentry/plugin_common/json_fields.hpp"
+
+namespace agentry::pi {
+
+namespace common = agentry::plugin_common;
+namespace json = boost::json;
+using common::object_field;
+using common::text_field;
+using namespace std::chrono_literals;
+
+namespace {
+
+// pi exits when its stdin closes; one that does not is stopped after this.
+constexpr auto kExitGrace = 3s;
+
+}  // namespace
+
+Session::Session(agentry::plugin::Host& host, common::runtime::Executor& executor, Launch launch)
+    : host_(host), executor_(executor), launch_(std::move(launch)), events_(host, "pi"), grace_timer_(executor.context()) {}
+
+std::shared_ptr<Session> Session::start(agentry::plugin::Host& host, common::runtime::Executor& executor, Launch launch) {
+  std::shared_ptr<Session> session(new Session(host, executor, std::move(launch)));
+  executor.post([session] { session->begin(); });
+  return session;
+}
+
+void Session::begin() {
+  const common::ResolvedProgram program = common::resolve_program(launch_.argv.front(), launch_.env, launch_.cwd);
+  if (program.path.empty())
+    return finish("error",
+                  "cannot start pi: " + program.error +
+                      " (install @mariozechner/pi-coding-agent, then set backendConfig.pi.binary or AGENTRY_PI_BIN if "
+                      "it is not on PATH; see docs/backends/pi.md)",
+                  std::nullopt);
+  if (std::string bad = common::check_workspace(launch_.cwd); !bad.empty())
+    return finish("error", "cannot start pi: " + bad, std::nullopt);
+  std::weak_ptr<Session> weak = weak_from_this();
+  common::runtime::ChildHandlers handlers;
+  handlers.stdout_line = [weak](common::Line line) {
+    if (auto self = weak.lock()) self->on_line(line.text);
+  };
+  handlers.stderr_line = [weak](const common::Line& line) {
+    if (auto self = weak.lock(); self && !line.text.empty()) self->host_.log(AGENTRY_LOG_INFO, "pi stderr: " + line.text);
+  };
+  handlers.exited = [weak](common::WaitStatus status) {
+    if (auto self = weak.lock()) self->on_exit(status);
+  };
+  try {
+    child_ = common::runtime::Child::spawn(executor_.context(),
+                                           common::runtime::ChildSpec{program.path, launch_.argv, launch_.env, launch_.cwd},
+                                           std::move(handlers));
+  } catch (const std::system_error& e) {
+    return finish("error", "cannot start '" + program.path + "': " + e.code().message(), std::nullopt);
+  }
+  host_.log(AGENTRY_LOG_INFO, "pi: started pid " + std::to_string(child_->pid()));
+  // A failed model call is the attempt's error: the host's retries decide what comes next,
+  // and agent_end stays the prompt's last word.
+  command(json::object{{"type", "set_auto_retry"}, {"enabled", false}}, [](bool, const json::object&) {});
+  if (launch_.resume_session.empty()) return opened();
+  command(json::object{{"type", "switch_session"}, {"sessionPath", launch_.resume_session}},
+          [this](bool ok, const json::object& response) {
+            const json::value* cancelled = object_field(&response, "data") ? object_field(&response, "data")->if_contains("cancelled") : nullptr;
+            if (!ok || (cancelled && cancelled->is_bool() && cancelled->get_bool()))
+              events_.notice("warning", "pi could not reopen session " + launch_.resume_session + " (" +
+                                            text_field(&response, "error") +
+                                            "): a new session starts, without the earlier conversation");
+            opened();
+          });
+}
+
+void Session::command(json::object command, Answer answer) {
+  const int64_t id = next_id_++;
+  command["id"] = "agentry-" + std::to_string(id);
+  waiting_.emplace(id, std::move(answer));
+  std::string line = json::serialize(command);
+  line.push_back('\n');
+  if (child_ && !child_->write(std::move(line))) host_.log(AGENTRY_LOG_WARNING, "pi: a command could not be written");
+}
+
+void Session::on_line(const std::string& line) {
+  boost::system::error_code ec;
+  json::value parsed = json::parse(line, ec);
+  if (ec || !parsed.is_object()) {
+    if (!line.empty()) host_.log(AGENTRY_LOG_WARNING, "pi: ignored a line that is not JSON: " + line.substr(0, 200));
+    return;
+  }
+  const json::object& o = parsed.get_object();
+  if (text_field(&o, "type") == "response") {
+    const std::string id = text_field(&o, "id");
+    if (id.rfind("agentry-", 0) != 0) return;
+    auto found = waiting_.find(std::stoll(id.substr(8)));
+    if (found == waiting_.end()) return;
+    Answer answer = std::move(found->second);
+    waiting_.erase(found);
+    const json::value* success = o.if_contains("success");
+    answer(success && success->is_bool() && success->get_bool(), o);
+    return;
+  }
+  for (const Event& event : stream_.event(o)) events_.emit(event);
+  if (text_field(&o, "type") == "agent_end" && prompting_) prompt_ended();
+}
+
+void Session::opened() {
+  command(json::object{{"type", "get_state"}}, [this](bool ok, const json::object& response) {
+    const std::string file = ok ? text_field(object_field(&response, "data"), "sessionFile") : std::string();
+    // With --no-session there is no file, so nothing to resume later.
+    if (!file.empty()) events_.emit(Event{AGENTRY_EVENT_CHECKPOINT, 0, json::object{{"resumeToken", file}}});
+  });
+  if (interrupted_) return conclude("interrupted", "interrupted before the first prompt");
+  prompt(launch_.prompt);
+}
+
+void Session::prompt(std::string text) {
+  prompting_ = true;
+  command(json::object{{"type", "prompt"}, {"message", std::move(text)}}, [this](bool ok, const json::object& response) {
+    if (!ok) {
+      prompting_ = false;
+      conclude("error", "pi refused the prompt: " + text_field(&response, "error"));
+    }
+  });
+}
+
+void Session::prompt_ended() {
+  prompting_ = false;
+  for (const Event& event : stream_.end(interrupted_ ? "declined" : "failed")) events_.emit(event);
+  if (interrupted_ || stream_.stop_reason() == "aborted") return conclude("interrupted", "interrupted");
+  if (stream_.stop_reason() == "error")
+    return conclude("error", "the model call failed: " +
+                                 (stream_.error_message().empty() ? std::string("(pi gave no reason)") : stream_.error_message()));
+  if (stream_.stop_reason() == "length") events_.notice("warning", "pi stopped: the model reached its output limit");
+  std::string next;
+  {
+    std::lock_guard lock(mutex_);
+    if (!queued_.empty()) {
+      next = std::move(queued_.front());
+      queued_.pop_front();
+    } else {
+      accepting_ = false;
+    }
+  }
+  if (!next.empty()) return prompt(std::move(next));
+  conclude("success", {});
+}
+
+agentry_status_t Session::send_message(std::string text) {
+  std::lock_guard lock(mutex_);
+  if (!accepting_) return AGENTRY_ERR_INVALID_STATE;
+  queued_.push_back(std::move(text));
+  return AGENTRY_OK;
+}
+
+void Session::interrupt(std::string reason) {
+  {
+    std::lock_guard lock(mutex_);
+    accepting_ = false;
+    queued_.clear();
+  }
+  executor_.post([self = shared_from_this(), reason = std::move(reason)] {
+    if (self->interrupted_ || self->conclusion_ || self->events_.finished()) return;
+    self->interrupted_ = true;
+    self->host_.log(AGENTRY_LOG_INFO, "pi: interrupt: " + reason);
+    if (!self->prompting_) return self->conclude("interrupted", "interrupted");
+    self->command(json::object{{"type", "abort"}}, [](bool, const json::object&) {});
+    self->grace_timer_.expires_after(self->launch_.interrupt_grace);
+    self->grace_timer_.async_wait([weak = self->weak_from_this()](boost::system::error_code ec) {
+      auto s = weak.lock();
+      if (ec || !s || s->conclusion_) return;
+      s->conclude("interrupted", "interrupted; pi did not stop within the grace period");
+      if (s->child_) s->child_->kill();
+    });
+  });
+}
+
+void Session::conclude(std::string outcome, std::string message) {
+  if (conclusion_ || events_.finished()) return;
+  {
+    std::lock_guard lock(mutex_);
+    accepting_ = false;
+  }
+  grace_timer_.cancel();
+  conclusion_ = {std::move(outcome), std::move(message)};
+  if (!child_) return finish(conclusion_->first, conclusion_->second, std::nullopt);
+  child_->close_stdin();
+  grace_timer_.expires_after(kExitGrace);
+  grace_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    if (auto self = weak.lock(); self && !ec && self->child_) self->child_->terminate(kExitGrace);
+  });
+}
+
+void Session::on_exit(common::WaitStatus status) {
+  waiting_.clear();
+  for (const Event& event : stream_.end(interrupted_ ? "declined" : "failed")) events_.emit(event);
+  if (conclusion_) return finish(conclusion_->first, conclusion_->second, status.exit_code);
+  std::string why = status.signal ? "pi was killed by signal " + std::to_string(*status.signal)
+                                  : "pi exited with code " + std::to_string(status.exit_code.value_or(-1));
+  why += " before its prompt ended";
+  if (child_ && !child_->stderr_tail().empty()) why += "; stderr: " + child_->stderr_tail();
+  finish(interrupted_ ? "interrupted" : "error", why, status.exit_code);
+}
+
+void Session::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
+  running_ = false;  // the host may start() again as soon as it has FINISHED
+  events_.finish(outcome, message, exit_code);
+}
+
+void Session::abandon() noexcept {
+  finish("interrupted", "the backend instance was destroyed", std::nullopt);
+  grace_timer_.cancel();
+  if (child_) {
+    child_->forget_handlers();
+    child_->kill();
+  }
+}
+
+}  // namespace agentry::pi

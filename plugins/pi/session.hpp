@@ -1,0 +1,78 @@
+// One attempt of the pi backend on the instance's executor: pi in RPC mode as a child,
+// commands answered by id ({"type":"response"}), and its events turned into agentry
+// events by PiStream. A prompt runs until agent_end; a follow-up message is the next prompt.
+#pragma once
+
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/json/object.hpp>
+
+#include "agentry/plugin/cpp/host.hpp"
+#include "agentry/plugin_common/runtime/child.hpp"
+#include "agentry/plugin_common/runtime/event_sink.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
+#include "launch.hpp"
+#include "stream.hpp"
+
+namespace agentry::pi {
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  static std::shared_ptr<Session> start(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
+                                        Launch launch);
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // True until FINISHED is on its way to the host.
+  bool running() const noexcept { return running_.load(); }
+  // [control] A follow-up message: the next prompt once this one ends.
+  agentry_status_t send_message(std::string text);
+  // [control] abort now; the process group is stopped after the grace.
+  void interrupt(std::string reason);
+  // [executor] Teardown: FINISHED (interrupted) unless sent, the process group killed.
+  void abandon() noexcept;
+
+ private:
+  // What a command's response says: success, and `data` or `error`.
+  using Answer = std::function<void(bool ok, const boost::json::object& response)>;
+
+  Session(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor, Launch launch);
+  void begin();
+  void command(boost::json::object command, Answer answer);
+  void on_line(const std::string& line);
+  void opened();
+  void prompt(std::string text);
+  void prompt_ended();
+  void conclude(std::string outcome, std::string message);
+  void on_exit(plugin_common::WaitStatus status);
+  void finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept;
+
+  agentry::plugin::Host& host_;
+  plugin_common::runtime::Executor& executor_;
+  const Launch launch_;
+  std::atomic<bool> running_{true};
+
+  // Executor only:
+  plugin_common::runtime::EventSink events_;
+  std::shared_ptr<plugin_common::runtime::Child> child_;
+  PiStream stream_;
+  std::map<int64_t, Answer> waiting_;
+  int64_t next_id_ = 1;
+  boost::asio::steady_timer grace_timer_;
+  bool prompting_ = false, interrupted_ = false;
+  std::optional<std::pair<std::string, std::string>> conclusion_;  // outcome, message
+
+  std::mutex mutex_;  // guards what the control context adds
+  bool accepting_ = true;
+  std::deque<std::string> queued_;
+};
+
+}  // namespace agentry::pi
