@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "agent_processes.hpp"
 #include "daemon_fixture.hpp"
 #include "support/agent_binaries.hpp"
 #include "support/codex_app_server.hpp"
@@ -50,37 +51,6 @@ double ms_between(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
 }
 
-// Pids of the live processes whose environment holds exactly `entry` ("NAME=value").
-std::vector<long> processes_with_env(const std::string& entry) {
-  std::vector<long> pids;
-  std::error_code error;
-  for (const auto& dir : fs::directory_iterator("/proc", error)) {
-    const std::string name = dir.path().filename().string();
-    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
-    std::ifstream in(dir.path() / "environ", std::ios::binary);
-    const std::string environ((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::istringstream entries(environ);
-    for (std::string item; std::getline(entries, item, '\0');)
-      if (item == entry) {
-        if (test::process_alive(std::stol(name))) pids.push_back(std::stol(name));
-        break;
-      }
-  }
-  return pids;
-}
-
-std::string command_lines(const std::vector<long>& pids) {
-  std::string out;
-  for (const long pid : pids) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    out += "  " + std::to_string(pid) + ": " + cmdline + "\n";
-  }
-  return out;
-}
-
-// One agent (codex or claude) behind a real daemon, with its own mock model and homes.
 class AgentDaemonTest : public DaemonTest {
  protected:
   explicit AgentDaemonTest(Agent agent) : agent_(agent) {}
@@ -101,15 +71,7 @@ class AgentDaemonTest : public DaemonTest {
   // any agent process that is still running with this test's HOME.
   void TearDown() override {
     DaemonTest::TearDown();
-    if (agent_home_.empty()) return;
-    const std::string marker = "HOME=" + agent_home_.string();
-    std::vector<long> left = processes_with_env(marker);
-    for (int i = 0; i < 50 && !left.empty(); ++i) {  // a process group being torn down
-      std::this_thread::sleep_for(20ms);
-      left = processes_with_env(marker);
-    }
-    EXPECT_TRUE(left.empty()) << "agent processes outlived the daemon:\n" << command_lines(left);
-    for (const long pid : left) ::kill(static_cast<pid_t>(pid), SIGKILL);
+    if (!agent_home_.empty()) expect_no_agent_left("HOME=" + agent_home_.string());
   }
 
   // backendConfig.<agent> for the stdio child: the binary, its homes, the mock.

@@ -52,14 +52,19 @@ std::optional<fs::path> codex_binary() { return installed("AGENTRY_CODEX_BIN"); 
 
 std::optional<fs::path> claude_binary() { return installed("AGENTRY_CLAUDE_BIN"); }
 
+std::optional<fs::path> agent_binary(const std::string& key) { return installed(key); }
+
 std::string not_installed_banner(std::string_view agent) {
-  const std::string key = agent == "codex" ? "AGENTRY_CODEX_BIN" : "AGENTRY_CLAUDE_BIN";
+  return not_installed_banner_for_key(agent, agent == "codex" ? "AGENTRY_CODEX_BIN" : "AGENTRY_CLAUDE_BIN");
+}
+
+std::string not_installed_banner_for_key(std::string_view agent, const std::string& key) {
   const char* bin = non_empty_env(key.c_str());
   const std::string looked = bin != nullptr ? "$" + key + "=" + bin + " (not executable)"
                                             : (agents_pin_dir() / "paths.env").string();
   return "\n################################################################################\n"
          "# SKIPPED: the pinned " + std::string(agent) + " binary is not installed (" AGENTRY_AGENTS_PIN ").\n"
-         "# Run scripts/install-agents.sh, or set " + key + " to the native binary.\n"
+         "# Run scripts/install-agents.sh, or set " + key + " to its binary.\n"
          "# Looked at: " + looked + "\n"
          "################################################################################\n";
 }

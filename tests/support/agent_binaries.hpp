@@ -20,8 +20,13 @@ namespace agentry::test {
 /// The native claude binary, the same way with AGENTRY_CLAUDE_BIN.
 [[nodiscard]] std::optional<std::filesystem::path> claude_binary();
 
+/// Any agent install-agents.sh pins, by its paths.env key (AGENTRY_GEMINI_BIN, ...), the same way.
+[[nodiscard]] std::optional<std::filesystem::path> agent_binary(const std::string& key);
+
 /// The loud banner for GTEST_SKIP when `agent` ("codex" or "claude") is not installed,
 /// saying how to install it.
 [[nodiscard]] std::string not_installed_banner(std::string_view agent);
+/// The same for the agent behind paths.env key `key`.
+[[nodiscard]] std::string not_installed_banner_for_key(std::string_view agent, const std::string& key);
 
 }  // namespace agentry::test

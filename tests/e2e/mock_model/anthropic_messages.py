@@ -47,10 +47,7 @@ def scenario(body: dict) -> tuple[str, int]:
 
 def plan(body: dict) -> script.Step:
     prompt, seen = scenario(body)
-    step = script.plan(prompt, seen, tools_offered=bool(body.get("tools")))
-    if step.write is not None:  # apply_patch is Codex's; say so instead of calling a tool
-        step = script.Step(actions=step.actions + [script.Directive("SAY", "WRITE is a Codex-only directive")])
-    return step
+    return script.without_write(script.plan(prompt, seen, tools_offered=bool(body.get("tools"))))
 
 
 def error_body(status: int) -> dict:
@@ -84,14 +81,10 @@ def reply(handler, body: dict, step: script.Step, ids) -> dict:
 def _tool_call(step: script.Step):
     """(name, input object) of the step's tool call: SHELL becomes Bash, TOOL names its own."""
     if step.shell is not None:
-        return SHELL_TOOL, {"command": step.shell, "description": _description(step.shell)}
+        return SHELL_TOOL, {"command": step.shell, "description": script.shell_description(step.shell)}
     if step.tool is not None:
         return step.tool[0], script.tool_input(step.tool[1])
     return None
-
-
-def _description(command: str) -> str:
-    return "Run " + (command if len(command) <= 60 else command[:57] + "...")
 
 
 def stream(handler, body: dict, step: script.Step, ids):

@@ -9,7 +9,7 @@ import json
 import time
 
 import script
-from sse import SseWriter
+from sse import SseWriter, stream_actions
 
 SHELL_TOOL = "exec_command"
 PATCH_TOOL = "apply_patch"  # a "custom" (freeform) tool: its input is the patch text itself
@@ -76,8 +76,8 @@ def stream(handler, body: dict, step: script.Step, ids):
            item={"type": "message", "id": msg_id, "role": "assistant", "status": "in_progress", "content": []})
         ev("response.content_part.added", item_id=msg_id, output_index=index, content_index=0,
            part={"type": "output_text", "text": "", "annotations": []})
-        text = _stream_actions(out, step, lambda d: ev("response.output_text.delta", item_id=msg_id,
-                                                       output_index=index, content_index=0, delta=d))
+        text = stream_actions(out, step.actions, lambda d: ev("response.output_text.delta", item_id=msg_id,
+                                                              output_index=index, content_index=0, delta=d))
         part = {"type": "output_text", "text": text, "annotations": []}
         ev("response.output_text.done", item_id=msg_id, output_index=index, content_index=0, text=text)
         ev("response.content_part.done", item_id=msg_id, output_index=index, content_index=0, part=part)
@@ -143,19 +143,3 @@ def reply(handler, body: dict, step: script.Step, ids) -> dict:
     return {"id": ids("resp_mock"), "object": "response", "created_at": int(time.time()), "status": "completed",
             "model": body.get("model", "mock-model"), "output": output, "usage": _usage(handler, output)}
 
-
-def _stream_actions(out: SseWriter, step: script.Step, delta) -> str:
-    """Streams the SAY texts and runs the STALLs of a step; returns the full text."""
-    text = ""
-    for action in step.actions:
-        if action.kind == "STALL":
-            out.stall(float(action.arg or 0), out.comment)
-            continue
-        piece = ("\n\n" if text else "") + action.arg
-        for chunk in script.chunks(piece):
-            delta(chunk)
-        text += piece
-    if not text:  # a step of STALLs only must still end with a non-empty message
-        text = "(stall over)"
-        delta(text)
-    return text

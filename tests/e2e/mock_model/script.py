@@ -90,6 +90,34 @@ def tool_input(arguments: str):
     return value if isinstance(value, dict) else {"unparsed": arguments}
 
 
+def shell_tool(schemas: dict, preferred: tuple) -> str | None:
+    """The agent's shell tool among the offered ones (name -> JSON schema of its arguments):
+    the first `preferred` name offered, else the first whose name says shell or bash."""
+    for name in preferred:
+        if name in schemas:
+            return name
+    return next((n for n in schemas if "shell" in n.lower() or "bash" in n.lower()), None)
+
+
+def shell_arguments(command: str, schema: dict | None) -> dict:
+    """{command}, plus a description where the tool's schema has one (agents show it)."""
+    args = {"command": command}
+    if "description" in ((schema or {}).get("properties") or {}):
+        args["description"] = shell_description(command)
+    return args
+
+
+def shell_description(command: str) -> str:
+    return "Run " + (command if len(command) <= 60 else command[:57] + "...")
+
+
+def without_write(step: Step) -> Step:
+    """WRITE becomes text outside Codex: only Codex has the apply_patch tool it needs."""
+    if step.write is None:
+        return step
+    return Step(actions=step.actions + [Directive("SAY", "WRITE is a Codex-only directive")])
+
+
 def has_directives(text: str) -> bool:
     return bool(parse(text))
 

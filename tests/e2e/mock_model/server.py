@@ -1,8 +1,18 @@
 #!/usr/bin/env python3
 """agentry's loopback mock model server for end-to-end tests of real agent CLIs.
 
-Serves the OpenAI Responses API (Codex) and the Anthropic Messages API (Claude Code) on
-127.0.0.1 only, answering from directives in the prompt (see script.py). Python 3 stdlib only.
+Serves, on 127.0.0.1 only, the model APIs of the agents under test, answering from directives
+in the prompt (see script.py); one module per API. Python 3 stdlib only.
+
+    POST /v1/responses                 OpenAI Responses (Codex)              openai_responses.py
+    POST /v1/messages                  Anthropic Messages (Claude Code)      anthropic_messages.py
+    POST /v1/chat/completions          OpenAI Chat Completions (Qwen Code,   openai_chat.py
+                                       OpenCode, pi)
+    POST /v1beta/models/<m>:streamGenerateContent, :generateContent
+                                       Gemini API (Gemini CLI)               gemini_generate.py
+
+The OpenAI and Anthropic paths also work without /v1, and a query string (?beta=true, ?alt=sse)
+is ignored. Side endpoints: GET /health, GET /v1/models, POST …/count_tokens, …:countTokens.
 
     python3 server.py [--port 0] [--log requests.jsonl]
 
@@ -24,11 +34,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 import anthropic_messages
+import gemini_generate
+import openai_chat
 import openai_responses
 from sse import ClientGone, stall_plain
 
 # Credentials never reach a log, not even a mock's.
-_SECRET_HEADERS = {"authorization", "x-api-key", "cookie"}
+_SECRET_HEADERS = {"authorization", "x-api-key", "x-goog-api-key", "cookie"}
 
 
 class MockServer(ThreadingHTTPServer):
@@ -89,25 +101,34 @@ class Handler(BaseHTTPRequestHandler):
                                         if k.lower() not in _SECRET_HEADERS},
                             "body": body})
         if route in ("/v1/responses", "/responses"):
-            self._model_call(openai_responses, body, "codex")
+            self._model_call(openai_responses, body, "codex", body.get("stream", True))
         elif route in ("/v1/messages", "/messages"):
-            self._model_call(anthropic_messages, body, "claude")
+            self._model_call(anthropic_messages, body, "claude", body.get("stream", False))
+        elif route in ("/v1/chat/completions", "/chat/completions"):
+            self._model_call(openai_chat, body, "chat", body.get("stream", False))
+        elif "/models/" in route and route.endswith((":streamGenerateContent", ":generateContent")):
+            # Gemini says whether to stream in the path, not the body.
+            self._model_call(gemini_generate, body, "gemini", route.endswith(":streamGenerateContent"))
         elif route in ("/v1/messages/count_tokens", "/messages/count_tokens"):
             self._log_line("count_tokens")
             self._json(200, {"input_tokens": max(1, self.body_size // 4)})
+        elif "/models/" in route and route.endswith(":countTokens"):
+            self._log_line("countTokens")
+            self._json(200, {"totalTokens": max(1, self.body_size // 4)})
         else:
             self._log_line("unknown route")
             self._json(404, {"error": {"message": f"mock model: no POST {route}"}})
 
     # -- model calls ---------------------------------------------------------------------
-    def _model_call(self, api, body: dict, who: str):
+    def _model_call(self, api, body: dict, who: str, streamed: bool):
         step = api.plan(body)
-        self._log_line(f"{who} model={body.get('model')} -> {step.summary()}")
+        model = body.get("model") or "(in path)"  # Gemini names the model in the path
+        self._log_line(f"{who} model={model} -> {step.summary()}")
         if step.fail_status is not None:
             self._json(step.fail_status, api.error_body(step.fail_status))
             return
         try:
-            if body.get("stream", who == "codex"):
+            if streamed:
                 api.stream(self, body, step, self.server.new_id)
             else:
                 for action in step.actions:

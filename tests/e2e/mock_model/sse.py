@@ -9,14 +9,19 @@ import select
 import socket
 import time
 
+import script
+
 
 class ClientGone(Exception):
     pass
 
 
 class SseWriter:
-    def __init__(self, handler):
+    """`newline` ends each line: "\n" for most APIs; Gemini's own server sends "\r\n"."""
+
+    def __init__(self, handler, newline: str = "\n"):
         self._h = handler
+        self._nl = newline
 
     def start(self):
         h = self._h
@@ -30,10 +35,16 @@ class SseWriter:
         self._flush()
 
     def event(self, name: str, data: dict):
-        self._write(f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n")
+        nl = self._nl
+        self._write(f"event: {name}{nl}data: {json.dumps(data, separators=(',', ':'))}{nl}{nl}")
+
+    def data(self, data):
+        """An unnamed event (Chat Completions, Gemini): a JSON object, or a literal such as [DONE]."""
+        text = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+        self._write(f"data: {text}{self._nl}{self._nl}")
 
     def comment(self, text: str = "keep-alive"):
-        self._write(f": {text}\n\n")
+        self._write(f": {text}{self._nl}{self._nl}")
 
     def stall(self, seconds: float, keepalive):
         """Sleeps `seconds`, calling keepalive() every 0.25 s so a dropped client is noticed."""
@@ -54,6 +65,24 @@ class SseWriter:
             self._h.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError) as e:
             raise ClientGone() from e
+
+
+def stream_actions(out: SseWriter, actions: list, delta) -> str:
+    """Streams the SAY texts of a step through delta(piece), several pieces each, and runs its
+    STALLs with keep-alive comments; returns the full text."""
+    text = ""
+    for action in actions:
+        if action.kind == "STALL":
+            out.stall(float(action.arg or 0), out.comment)
+            continue
+        piece = ("\n\n" if text else "") + action.arg
+        for chunk in script.chunks(piece):
+            delta(chunk)
+        text += piece
+    if not text:  # a step of STALLs only must still end with a non-empty message
+        text = "(stall over)"
+        delta(text)
+    return text
 
 
 def stall_plain(handler, seconds: float):

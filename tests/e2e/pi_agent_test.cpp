@@ -1,0 +1,128 @@
+// The pi backend with the REAL pi (@mariozechner/pi-coding-agent, RPC mode): `agentry serve`
+// loads the pi plugin and runs the pinned pi against the loopback mock model's OpenAI chat
+// completions API, driven only through the daemon's HTTP API. Skipped loudly when pi is not
+// installed (scripts/install-agents.sh).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "agent_run_test.hpp"
+#include "support/agent_binaries.hpp"
+
+namespace agentry::integration {
+namespace {
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+class PiAgent : public AgentRunTest {
+ protected:
+  void SetUp() override {
+    binary_ = test::agent_binary("AGENTRY_PI_BIN");
+    if (!binary_) {
+      std::cerr << test::not_installed_banner_for_key("pi", "AGENTRY_PI_BIN");
+      GTEST_SKIP() << test::not_installed_banner_for_key("pi", "AGENTRY_PI_BIN");
+    }
+    AgentRunTest::SetUp();
+    // pi's providers come from models.json in its agent dir: one, the mock, on the chat API.
+    dir_.write_file("agent-home/.pi/agent/models.json",
+                    json::serialize(json::object{
+                        {"providers",
+                         {{"mock",
+                           {{"baseUrl", mock_->openai_base_url()},
+                            {"api", "openai-completions"},
+                            {"apiKey", "dummy"},
+                            {"compat", {{"supportsDeveloperRole", false}, {"supportsReasoningEffort", false}}},
+                            {"models", json::array{{{"id", "mock-model"},
+                                                    {"name", "Mock"},
+                                                    {"reasoning", false},
+                                                    {"input", json::array{"text"}},
+                                                    {"contextWindow", 128000},
+                                                    {"maxTokens", 4096}}}}}}}}}));
+  }
+
+  void define(const std::string& name) {
+    const json::object config{{"binary", binary_->string()},
+                              {"provider", "mock"},
+                              {"env", {{"HOME", home_.string()}}},
+                              {"interruptGraceMs", 3000}};
+    write_agent(name, "pi", json::serialize(config), "model: mock-model\n");
+  }
+
+  std::optional<fs::path> binary_;
+};
+
+TEST_F(PiAgent, ATextTurnEndsInSuccessWithTheMessage) {
+  define("talker");
+  const std::string run = start_agent_run("talker", "SAY: Hello through pi.");
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_NE(said(run).find("Hello through pi."), std::string::npos) << describe(run);
+  EXPECT_FALSE(mock_->request_bodies("/chat/completions").empty());
+  EXPECT_FALSE(events_of(run, "usage").empty()) << describe(run);
+}
+
+TEST_F(PiAgent, ACommandRunsInTheRunsCwd) {
+  define("writer");
+  const std::string run = start_agent_run("writer", "SHELL: echo hi > out.txt\nSAY: done");
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_TRUE(fs::exists(work_ / "out.txt")) << describe(run);
+  const auto started = events_of(run, "tool.started");
+  ASSERT_EQ(started.size(), 1u) << describe(run);
+  EXPECT_EQ(started[0].at("payload").at("tool"), "command");
+  EXPECT_EQ(events_of(run, "tool.completed").at(0).at("payload").at("status"), "completed");
+}
+
+TEST_F(PiAgent, AbortMidTurnStopsIt) {
+  define("staller");
+  const std::string run = start_agent_run("staller", "SAY: x\nSTALL: 60");
+  for (auto deadline = std::chrono::steady_clock::now() + 60s;
+       mock_->request_bodies("/chat/completions").empty() && std::chrono::steady_clock::now() < deadline;)
+    std::this_thread::sleep_for(100ms);
+  std::this_thread::sleep_for(500ms);
+  const auto asked = std::chrono::steady_clock::now();
+  const test::HttpResponse aborted = client().post_json("/api/runs/" + run + "/abort", json::object{{"reason", "enough"}});
+  ASSERT_EQ(aborted.status, 200) << aborted.body;
+  ASSERT_EQ(wait_settled(run), "aborted") << describe(run);
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 15s);
+}
+
+TEST_F(PiAgent, AnAgentThatRunsTheBareAgentryCommandReportsItsTasks) {
+  define("tasker");
+  dir_.write_file("config/assignments/two/assignment.md",
+                  "---\nschemaVersion: 1\nmessage: \"SHELL: agentry task set plan --status completed\\n"
+                  "SHELL: agentry task set build --status completed\\nSAY: both done\"\ntasks:\n"
+                  "  - id: plan\n    title: Plan the change\n  - id: build\n    title: Build it\n---\nDo the work.\n");
+  const test::HttpResponse created = client().post_json(
+      "/api/runs", json::object{{"agent", "tasker"}, {"assignment", "two"}, {"callerCwd", work_.string()}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string run(created.json().at("run").at("runId").as_string());
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  const json::object detail = get_run(run);  // kept: the loop below walks into it
+  EXPECT_EQ(detail.at("totalAttemptCount").as_int64(), 1) << describe(run);
+  for (const auto& task : detail.at("tasks").as_array()) EXPECT_EQ(task.at("status"), "completed") << describe(run);
+}
+
+TEST_F(PiAgent, AResumeSwitchesBackToTheSessionFile) {
+  define("resumer");
+  const std::string run = start_agent_run("resumer", "SAY: first");
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  const std::string session(get_run(run).at("backendSessionId").as_string());
+  EXPECT_TRUE(fs::exists(session)) << "the resume token is pi's session file: " << session;
+  const test::HttpResponse resumed = client().post_json("/api/runs/" + run + "/resume", json::object{{"message", "SAY: second"}});
+  ASSERT_EQ(resumed.status, 200) << resumed.body;
+  for (int i = 0; i < 100 && get_run(run).at("totalSessionCount").as_int64() < 2; ++i) std::this_thread::sleep_for(50ms);
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_NE(said(run).find("second"), std::string::npos) << describe(run);
+  EXPECT_EQ(get_run(run).at("backendSessionId").as_string(), session) << describe(run);
+  // The model saw the first turn again: the session goes on.
+  const auto requests = mock_->request_bodies("/chat/completions");
+  ASSERT_FALSE(requests.empty());
+  EXPECT_NE(json::serialize(requests.back()).find("SAY: first"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace agentry::integration
