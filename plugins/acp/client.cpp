@@ -186,17 +186,7 @@ void Client::prompt_ended(const json::value* result, const RpcError* error) {
   if (stop == "refusal") return conclude("error", "the agent refused the prompt");
   if (stop == "max_tokens" || stop == "max_turn_requests")
     events_.notice("warning", "the agent stopped the turn early: " + stop);
-  std::string next;
-  {
-    std::lock_guard lock(mutex_);
-    if (!queued_messages_.empty()) {
-      next = std::move(queued_messages_.front());
-      queued_messages_.pop_front();
-    } else {
-      accepting_ = false;  // from here a follow-up is refused: the host starts a new session for it
-    }
-  }
-  if (!next.empty()) return prompt(std::move(next));
+  if (std::optional<std::string> next = follow_ups_.next_or_close()) return prompt(std::move(*next));
   conclude("success", {});
 }
 
@@ -264,10 +254,7 @@ void Client::on_notification(std::string_view method, const json::value& params)
 }
 
 agentry_status_t Client::send_message(std::string text) {
-  std::lock_guard lock(mutex_);
-  if (!accepting_) return AGENTRY_ERR_INVALID_STATE;
-  queued_messages_.push_back(std::move(text));
-  return AGENTRY_OK;
+  return follow_ups_.add(std::move(text)) ? AGENTRY_OK : AGENTRY_ERR_INVALID_STATE;
 }
 
 void Client::interrupt(std::string reason) {
@@ -278,10 +265,7 @@ void Client::do_interrupt(const std::string& reason) {
   if (interrupted_ || events_.finished()) return;
   interrupted_ = true;
   host_.log(AGENTRY_LOG_INFO, "acp: interrupt: " + reason);
-  {
-    std::lock_guard lock(mutex_);
-    queued_messages_.clear();
-  }
+  follow_ups_.close();
   cancel_approvals();
   if (!prompting_ || session_id_.empty()) {
     if (!conclusion_) conclude("interrupted", "interrupted");
@@ -300,10 +284,7 @@ void Client::do_interrupt(const std::string& reason) {
 
 void Client::conclude(std::string outcome, std::string message) {
   if (conclusion_ || events_.finished()) return;
-  {
-    std::lock_guard lock(mutex_);
-    accepting_ = false;
-  }
+  follow_ups_.close();
   grace_timer_.cancel();
   conclusion_ = {std::move(outcome), std::move(message)};
   if (!child_) return finish(conclusion_->first, conclusion_->second, std::nullopt);

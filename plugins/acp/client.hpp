@@ -22,6 +22,7 @@
 #include "agentry/plugin_common/runtime/child.hpp"
 #include "agentry/plugin_common/runtime/event_sink.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
+#include "agentry/plugin_common/runtime/follow_ups.hpp"
 #include "agentry/plugin_common/runtime/json_rpc.hpp"
 #include "launch.hpp"
 #include "translator.hpp"
@@ -87,9 +88,8 @@ class Client : public std::enable_shared_from_this<Client> {
   std::map<std::string, boost::json::value> approvals_;            // approvalId -> the request's id
   std::map<std::string, boost::json::value> approval_params_;
 
-  std::mutex mutex_;  // guards what the control context reads or adds
-  bool accepting_ = true;  // follow-up messages still join this attempt
-  std::deque<std::string> queued_messages_;
+  plugin_common::runtime::FollowUps follow_ups_;
+  std::mutex mutex_;  // guards the approval ids the control context checks
   std::map<std::string, bool> open_approval_ids_;
 };
 

@@ -92,34 +92,17 @@ void Turns::on_exit(common::WaitStatus status) {
   }
   if (stream_.result_is_error())
     return finish("error", "cursor-agent reported an error: " + stream_.result_text(), status.exit_code);
-  std::string next;
-  {
-    std::lock_guard lock(mutex_);
-    if (!queued_.empty()) {
-      next = std::move(queued_.front());
-      queued_.pop_front();
-    } else {
-      accepting_ = false;
-    }
-  }
-  if (!next.empty()) return run_turn(std::move(next));
+  if (std::optional<std::string> next = follow_ups_.next_or_close()) return run_turn(std::move(*next));
   // A process stopped after its result (it lingered) still did its work.
   finish("success", {}, status.exit_code);
 }
 
 agentry_status_t Turns::send_message(std::string text) {
-  std::lock_guard lock(mutex_);
-  if (!accepting_) return AGENTRY_ERR_INVALID_STATE;
-  queued_.push_back(std::move(text));
-  return AGENTRY_OK;
+  return follow_ups_.add(std::move(text)) ? AGENTRY_OK : AGENTRY_ERR_INVALID_STATE;
 }
 
 void Turns::interrupt(std::string reason) {
-  {
-    std::lock_guard lock(mutex_);
-    accepting_ = false;
-    queued_.clear();
-  }
+  follow_ups_.close();
   executor_.post([self = shared_from_this(), reason = std::move(reason)] {
     if (self->interrupted_ || self->events_.finished()) return;
     self->interrupted_ = true;
@@ -130,10 +113,7 @@ void Turns::interrupt(std::string reason) {
 }
 
 void Turns::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
-  {
-    std::lock_guard lock(mutex_);
-    accepting_ = false;
-  }
+  follow_ups_.close();
   running_ = false;  // the host may start() again as soon as it has FINISHED
   events_.finish(outcome, message, exit_code);
 }

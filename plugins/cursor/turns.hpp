@@ -15,6 +15,7 @@
 #include "agentry/plugin_common/runtime/child.hpp"
 #include "agentry/plugin_common/runtime/event_sink.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
+#include "agentry/plugin_common/runtime/follow_ups.hpp"
 #include "launch.hpp"
 #include "stream.hpp"
 
@@ -56,9 +57,7 @@ class Turns : public std::enable_shared_from_this<Turns> {
   boost::asio::steady_timer after_result_;
   bool interrupted_ = false;
 
-  std::mutex mutex_;  // guards what the control context adds
-  bool accepting_ = true;
-  std::deque<std::string> queued_;
+  plugin_common::runtime::FollowUps follow_ups_;
 };
 
 }  // namespace agentry::cursor

@@ -136,33 +136,16 @@ void Session::prompt_ended() {
     return conclude("error", "the model call failed: " +
                                  (stream_.error_message().empty() ? std::string("(pi gave no reason)") : stream_.error_message()));
   if (stream_.stop_reason() == "length") events_.notice("warning", "pi stopped: the model reached its output limit");
-  std::string next;
-  {
-    std::lock_guard lock(mutex_);
-    if (!queued_.empty()) {
-      next = std::move(queued_.front());
-      queued_.pop_front();
-    } else {
-      accepting_ = false;
-    }
-  }
-  if (!next.empty()) return prompt(std::move(next));
+  if (std::optional<std::string> next = follow_ups_.next_or_close()) return prompt(std::move(*next));
   conclude("success", {});
 }
 
 agentry_status_t Session::send_message(std::string text) {
-  std::lock_guard lock(mutex_);
-  if (!accepting_) return AGENTRY_ERR_INVALID_STATE;
-  queued_.push_back(std::move(text));
-  return AGENTRY_OK;
+  return follow_ups_.add(std::move(text)) ? AGENTRY_OK : AGENTRY_ERR_INVALID_STATE;
 }
 
 void Session::interrupt(std::string reason) {
-  {
-    std::lock_guard lock(mutex_);
-    accepting_ = false;
-    queued_.clear();
-  }
+  follow_ups_.close();
   executor_.post([self = shared_from_this(), reason = std::move(reason)] {
     if (self->interrupted_ || self->conclusion_ || self->events_.finished()) return;
     self->interrupted_ = true;
@@ -181,10 +164,7 @@ void Session::interrupt(std::string reason) {
 
 void Session::conclude(std::string outcome, std::string message) {
   if (conclusion_ || events_.finished()) return;
-  {
-    std::lock_guard lock(mutex_);
-    accepting_ = false;
-  }
+  follow_ups_.close();
   grace_timer_.cancel();
   conclusion_ = {std::move(outcome), std::move(message)};
   if (!child_) return finish(conclusion_->first, conclusion_->second, std::nullopt);

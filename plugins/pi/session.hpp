@@ -19,6 +19,7 @@
 #include "agentry/plugin_common/runtime/child.hpp"
 #include "agentry/plugin_common/runtime/event_sink.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
+#include "agentry/plugin_common/runtime/follow_ups.hpp"
 #include "launch.hpp"
 #include "stream.hpp"
 
@@ -70,9 +71,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool prompting_ = false, interrupted_ = false;
   std::optional<std::pair<std::string, std::string>> conclusion_;  // outcome, message
 
-  std::mutex mutex_;  // guards what the control context adds
-  bool accepting_ = true;
-  std::deque<std::string> queued_;
+  plugin_common::runtime::FollowUps follow_ups_;
 };
 
 }  // namespace agentry::pi
