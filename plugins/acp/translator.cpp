@@ -182,8 +182,9 @@ Event Translator::approval(const std::string& approval_id, const json::value& pa
 std::string Translator::choose_option(const json::value& params, bool approve) {
   const json::array* options = array_field(params.if_object(), "options");
   if (options == nullptr) return {};
-  for (const char* kind : approve ? std::initializer_list<const char*>{"allow_once", "allow_always"}
-                                  : std::initializer_list<const char*>{"reject_once", "reject_always"})
+  static constexpr const char* kAllow[] = {"allow_once", "allow_always"};
+  static constexpr const char* kReject[] = {"reject_once", "reject_always"};
+  for (const char* kind : approve ? kAllow : kReject)
     for (const json::value& option : *options)
       if (text_field(option.if_object(), "kind") == kind) return text_field(option.if_object(), "optionId");
   return {};
