@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin/events.h"
 #include "agentry/plugin_common/environment.hpp"
 #include "agentry/plugin_common/json_fields.hpp"
@@ -46,6 +47,23 @@ std::shared_ptr<Client> Client::start(agentry::plugin::Host& host, plugin_common
   std::shared_ptr<Client> client(new Client(host, executor, std::move(launch)));
   executor.post([client] { client->begin(); });
   return client;
+}
+
+std::shared_ptr<Client> Client::ask(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
+                                    Launch launch, std::string ask_id) {
+  std::shared_ptr<Client> client(new Client(host, executor, std::move(launch)));
+  client->ask_id_ = std::move(ask_id);
+  client->question_ = true;
+  executor.post([client] { client->begin(); });
+  return client;
+}
+
+void Client::emit(const Event& event) {
+  if (!question_) return events_.emit(event);
+  if (event.type == AGENTRY_EVENT_MESSAGE_COMPLETED) {
+    if (!answer_.empty()) answer_ += "\n\n";
+    answer_ += text_field(&event.payload, "text");
+  }
 }
 
 void Client::begin() {
@@ -110,6 +128,17 @@ void Client::open_session(const json::value& init_result) {
   const json::object* caps = object_field(init_result.if_object(), "agentCapabilities");
   if (launch_.resume_session.empty()) return new_session({});
   const json::object* session_caps = object_field(caps, "sessionCapabilities");
+  if (question_) {
+    // A question never touches the run's session: a fork of it, or a fresh one.
+    if (!session_caps || !session_caps->if_contains("fork") || session_caps->at("fork").is_null()) return new_session({});
+    json::object params{{"sessionId", launch_.resume_session}, {"cwd", launch_.cwd}, {"mcpServers", launch_.mcp_servers}};
+    rpc_.request("session/fork", std::move(params), [this](const json::value* result, const RpcError* error) {
+      const std::string id = result ? text_field(result->if_object(), "sessionId") : std::string();
+      if (error || id.empty()) return new_session({});
+      session_ready(id);
+    });
+    return;
+  }
   const json::value* load = caps ? caps->if_contains("loadSession") : nullptr;
   const bool can_resume = session_caps && session_caps->if_contains("resume") && !session_caps->at("resume").is_null();
   const bool can_load = load && load->is_bool() && load->get_bool();
@@ -130,7 +159,7 @@ void Client::open_session(const json::value& init_result) {
 }
 
 void Client::new_session(std::string notice) {
-  if (!notice.empty()) events_.notice("warning", notice);
+  if (!notice.empty() && !question_) events_.notice("warning", notice);
   json::object params{{"cwd", launch_.cwd}, {"mcpServers", launch_.mcp_servers}};
   rpc_.request("session/new", std::move(params), [this](const json::value* result, const RpcError* error) {
     if (error && error->code == kAuthRequired && !launch_.auth_method.empty() && !authenticated_) {
@@ -158,7 +187,7 @@ void Client::new_session(std::string notice) {
 
 void Client::session_ready(std::string session_id) {
   session_id_ = std::move(session_id);
-  events_.emit(Event{AGENTRY_EVENT_CHECKPOINT, 0, json::object{{"resumeToken", session_id_}}});
+  if (!question_) emit(Event{AGENTRY_EVENT_CHECKPOINT, 0, json::object{{"resumeToken", session_id_}}});
   if (interrupted_) return conclude("interrupted", "interrupted before the first prompt");
   prompt(launch_.prompt);
 }
@@ -172,7 +201,7 @@ void Client::prompt(std::string text) {
 void Client::prompt_ended(const json::value* result, const RpcError* error) {
   prompting_ = false;
   const std::string stop = result ? text_field(result->if_object(), "stopReason") : std::string();
-  for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) events_.emit(event);
+  for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) emit(event);
   if (interrupted_) return conclude("interrupted", "interrupted");
   if (error) return conclude("error", failure("the turn failed", error));
   if (const json::object* usage = object_field(result->if_object(), "usage")) {
@@ -181,7 +210,7 @@ void Client::prompt_ended(const json::value* result, const RpcError* error) {
     if (auto v = plugin_common::int_field(usage, "outputTokens")) tokens["outputTokens"] = *v;
     if (auto v = plugin_common::int_field(usage, "cachedReadTokens")) tokens["cachedInputTokens"] = *v;
     if (auto v = plugin_common::int_field(usage, "thoughtTokens")) tokens["reasoningTokens"] = *v;
-    if (!tokens.empty()) events_.emit(Event{AGENTRY_EVENT_USAGE, 0, std::move(tokens)});
+    if (!tokens.empty()) emit(Event{AGENTRY_EVENT_USAGE, 0, std::move(tokens)});
   }
   if (stop == "refusal") return conclude("error", "the agent refused the prompt");
   if (stop == "max_tokens" || stop == "max_turn_requests")
@@ -196,8 +225,12 @@ void Client::on_request(const json::value& id, std::string_view method, const js
     rpc_.respond_error(id, RpcError::kMethodNotFound, "method not found: " + std::string(method));
     return;
   }
-  if (interrupted_ || conclusion_) {
-    rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "cancelled"}}}});
+  if (interrupted_ || conclusion_ || question_) {  // a question is answered without tools
+    const std::string reject = question_ ? Translator::choose_option(params, false) : std::string();
+    if (!reject.empty())
+      rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "selected"}, {"optionId", reject}}}});
+    else
+      rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "cancelled"}}}});
     return;
   }
   if (launch_.unrestricted) {
@@ -214,7 +247,7 @@ void Client::on_request(const json::value& id, std::string_view method, const js
     std::lock_guard lock(mutex_);
     open_approval_ids_[approval_id] = true;
   }
-  events_.emit(Translator::approval(approval_id, params));
+  emit(Translator::approval(approval_id, params));
 }
 
 agentry_status_t Client::answer_approval(const std::string& approval_id, bool approve) {
@@ -250,7 +283,7 @@ void Client::cancel_approvals() {
 void Client::on_notification(std::string_view method, const json::value& params) {
   if (method != "session/update" || loading_) return;
   if (text_field(params.if_object(), "sessionId") != session_id_ && !session_id_.empty()) return;
-  for (const Event& event : translator_.update(params)) events_.emit(event);
+  for (const Event& event : translator_.update(params)) emit(event);
 }
 
 agentry_status_t Client::send_message(std::string text) {
@@ -298,7 +331,7 @@ void Client::conclude(std::string outcome, std::string message) {
 
 void Client::on_exit(WaitStatus status) {
   rpc_.fail_pending(RpcError{RpcError::kPeerGone, "the agent exited", {}});
-  for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) events_.emit(event);
+  for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) emit(event);
   if (conclusion_) return finish(conclusion_->first, conclusion_->second, status.exit_code);
   // The agent died on its own, before its work was done.
   std::string why = status.signal ? "the agent was killed by signal " + std::to_string(*status.signal)
@@ -318,10 +351,23 @@ std::string Client::failure(const std::string& what, const RpcError* error) cons
 
 void Client::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
   running_ = false;  // the host may start() again as soon as it has FINISHED
-  events_.finish(outcome, message, exit_code);
+  if (!question_) return events_.finish(outcome, message, exit_code);
+  if (!ask_id_) return;  // answered already, or the host gave up
+  try {
+    const std::string answer =
+        outcome == "success" && !answer_.empty()
+            ? json::serialize(json::object{{"answer", answer_}})
+            : json::serialize(json::object{{"error", message.empty() ? std::string("the agent gave no answer") : message}});
+    if (plugin::answer_ask(host_, *ask_id_, answer) != AGENTRY_OK)
+      host_.log(AGENTRY_LOG_WARNING, "acp: the host refused the answer to " + *ask_id_);
+  } catch (...) {
+    host_.log(AGENTRY_LOG_ERROR, "acp: an answer was lost (out of memory)");
+  }
+  ask_id_.reset();  // answered once
 }
 
 void Client::abandon() noexcept {
+  ask_id_.reset();  // a question the host gave up on gets no answer
   finish("interrupted", "the backend instance was destroyed", std::nullopt);
   grace_timer_.cancel();
   if (child_) {

@@ -33,6 +33,11 @@ class Client : public std::enable_shared_from_this<Client> {
  public:
   static std::shared_ptr<Client> start(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
                                        Launch launch);
+  // A question about the run (ext/ask.h): a fork of its session where the agent offers
+  // session/fork, else a new session whose prompt holds what the host knows of the run. The
+  // answer goes to answer_ask() instead of the timeline; the agent may use no tool.
+  static std::shared_ptr<Client> ask(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
+                                     Launch launch, std::string ask_id);
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
@@ -66,6 +71,8 @@ class Client : public std::enable_shared_from_this<Client> {
   // The attempt's outcome is decided: the agent is asked to exit and FINISHED follows its exit.
   void conclude(std::string outcome, std::string message);
   void finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept;
+  // An event for the timeline, or, for a question, the text of its answer.
+  void emit(const Event& event);
   std::string failure(const std::string& what, const plugin_common::runtime::RpcError* error) const;
 
   agentry::plugin::Host& host_;
@@ -87,6 +94,9 @@ class Client : public std::enable_shared_from_this<Client> {
   std::optional<std::pair<std::string, std::string>> conclusion_;  // outcome, message
   std::map<std::string, boost::json::value> approvals_;            // approvalId -> the request's id
   std::map<std::string, boost::json::value> approval_params_;
+  bool question_ = false;              // this client answers a question, for ask_id_
+  std::optional<std::string> ask_id_;  // until answered
+  std::string answer_;
 
   plugin_common::runtime::FollowUps follow_ups_;
   std::mutex mutex_;  // guards the approval ids the control context checks

@@ -7,7 +7,9 @@
 
 #include <boost/json/parse.hpp>
 
+#include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin/cpp/backend.hpp"
+#include "agentry/plugin_common/side_question.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
 #include "client.hpp"
 #include "launch.hpp"
@@ -18,7 +20,7 @@ namespace {
 
 namespace json = boost::json;
 
-class AcpBackend final : public agentry::plugin::Backend {
+class AcpBackend final : public agentry::plugin::Backend, public agentry::plugin::Askable {
  public:
   using Backend::Backend;
   // Obligation 10: nothing of this instance runs after destroy returns.
@@ -28,6 +30,21 @@ class AcpBackend final : public agentry::plugin::Backend {
     });
     client_.reset();
   }
+
+  // A fresh instance answers one question, never started (ext/ask.h).
+  agentry_status_t ask(std::string ask_id, std::string request_json) override {
+    if (client_) return AGENTRY_ERR_INVALID_STATE;
+    std::string why;
+    std::optional<agentry::plugin::StartParams> params = plugin_common::side_question_params(request_json, why);
+    ParsedLaunch parsed = params ? parse_launch(*params) : ParsedLaunch{std::nullopt, why};
+    if (!parsed.launch) {
+      host().log(AGENTRY_LOG_ERROR, "acp: cannot ask: " + parsed.error);
+      return AGENTRY_ERR_INVALID_ARGUMENT;
+    }
+    client_ = Client::ask(host(), executor_, std::move(*parsed.launch), std::move(ask_id));
+    return AGENTRY_OK;
+  }
+  const void* get_extension(std::string_view id) noexcept override { return agentry::plugin::ask_extension_for(id); }
 
   agentry_status_t start(const agentry::plugin::StartParams& params) override {
     if (client_ && client_->running()) return AGENTRY_ERR_INVALID_STATE;
@@ -72,8 +89,8 @@ class AcpBackend final : public agentry::plugin::Backend {
   std::shared_ptr<Client> client_;
 };
 
-constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME, AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT,
-                                     AGENTRY_FEATURE_APPROVALS, nullptr};
+constexpr const char* kFeatures[] = {AGENTRY_FEATURE_RESUME,    AGENTRY_FEATURE_INTERRUPT, AGENTRY_FEATURE_INPUT,
+                                     AGENTRY_FEATURE_APPROVALS, AGENTRY_FEATURE_ASK,       nullptr};
 
 constexpr agentry_backend_descriptor_t kDescriptor{
     AGENTRY_PLUGIN_ABI_VERSION_INIT,

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "agentry/plugin/events.h"
+#include "agentry/plugin/ext/ask.h"
 #include "plugin_instance.hpp"
 #include "support/temp_dir.hpp"
 
@@ -137,15 +138,17 @@ TEST_F(AcpPlugin, InterruptCancelsTheTurnAndAWaitingApproval) {
 }
 
 TEST_F(AcpPlugin, AnAgentThatIgnoresTheCancelIsStoppedAfterTheGrace) {
-  ASSERT_EQ(acp_.start(config(), with_prompt("SAY: working\nIGNORE_CANCEL")), AGENTRY_OK);
-  ASSERT_TRUE(acp_.wait_for_text(AGENTRY_EVENT_MESSAGE_DELTA, "wo", 30s));
+  // The agent says so once it ignores cancels: an interrupt before that line could still
+  // end the turn between two of its directives.
+  ASSERT_EQ(acp_.start(config(), with_prompt("IGNORE_CANCEL")), AGENTRY_OK);
+  ASSERT_TRUE(acp_.wait_for_text(AGENTRY_EVENT_MESSAGE_DELTA, "ignoring cancel", 30s));
   const auto started = std::chrono::steady_clock::now();
   ASSERT_EQ(acp_.interrupt("stop"), AGENTRY_OK);
   const json::object finished = acp_.wait_finished(30s);
   EXPECT_EQ(finished.at("outcome"), "interrupted");
   EXPECT_NE(std::string(finished.at("message").as_string()).find("grace"), std::string::npos) << finished;
   EXPECT_LT(std::chrono::steady_clock::now() - started, 15s);
-  EXPECT_EQ(texts(AGENTRY_EVENT_MESSAGE_COMPLETED), "working|") << "the text so far is kept";
+  EXPECT_EQ(texts(AGENTRY_EVENT_MESSAGE_COMPLETED), "ignoring cancel|") << "the text so far is kept";
 }
 
 TEST_F(AcpPlugin, AFollowUpDuringATurnBecomesTheNextPrompt) {
@@ -228,6 +231,57 @@ TEST_F(AcpPlugin, BadConfigurationIsRefusedAtStartNamingTheField) {
   const json::object finished = acp_.wait_finished(30s);
   EXPECT_EQ(finished.at("outcome"), "error");
   EXPECT_NE(std::string(finished.at("message").as_string()).find("/nonexistent/agent"), std::string::npos) << finished;
+}
+
+// ext/ask.h: `question` about the run whose session is `token`, from a fresh instance.
+json::object ask_request(const std::string& config_json, const std::string& workspace, const std::string& token,
+                         const std::string& question) {
+  return json::object{{"runId", "run-1"},
+                      {"workspacePath", workspace},
+                      {"config", json::parse(config_json)},
+                      {"resumeToken", token},
+                      {"question", question},
+                      {"state", {{"status", "success"}}}};
+}
+
+std::string ask(SubprocessInstance& asker, const json::object& request) {
+  const auto* table =
+      static_cast<const agentry_backend_ask_t*>(asker.backend()->get_extension(asker.backend(), AGENTRY_EXT_ASK));
+  EXPECT_NE(table, nullptr);
+  if (table == nullptr) return {};
+  EXPECT_EQ(table->ask(asker.backend(), "ask-1", json::serialize(request).c_str()), AGENTRY_OK);
+  EXPECT_TRUE(asker.host().wait_for_answers(1, std::chrono::seconds(30)));
+  const auto answers = asker.host().answers();
+  return answers.empty() ? std::string() : json::serialize(answers.front().answer);
+}
+
+TEST_F(AcpPlugin, AQuestionIsAnsweredInAForkThatLeavesTheRunsSessionAlone) {
+  const std::string forking = config(json::object{{"FAKE_ACP_FORK", "1"}, {"FAKE_ACP_LOAD", "1"}});
+  ASSERT_EQ(acp_.start(forking, with_prompt("SAY: one")), AGENTRY_OK);
+  ASSERT_EQ(acp_.wait_finished(30s).at("outcome"), "success");
+  const std::string token = resume_token();
+
+  SubprocessInstance asker{acp_factory(), "acp"};
+  const std::string answer = ask(asker, ask_request(forking, acp_.workspace().path().string(), token, "RECALL"));
+  EXPECT_NE(answer.find("earlier: SAY: one"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("\"answer\""), std::string::npos) << answer;
+  EXPECT_TRUE(asker.host().events().empty()) << "a question writes nothing to the timeline";
+
+  // The run's own session did not hear the question.
+  StartOptions recall = with_resume_token(token);
+  recall.prompt = "RECALL";
+  ASSERT_EQ(acp_.start(forking, recall), AGENTRY_OK);
+  ASSERT_EQ(acp_.wait_finished(30s).at("outcome"), "success");
+  EXPECT_NE(texts(AGENTRY_EVENT_MESSAGE_COMPLETED).find("earlier: SAY: one|"), std::string::npos)
+      << texts(AGENTRY_EVENT_MESSAGE_COMPLETED);
+}
+
+TEST_F(AcpPlugin, WithoutForkAQuestionIsAnsweredInANewSessionAndNeverRunsATool) {
+  SubprocessInstance asker{acp_factory(), "acp"};
+  const std::string answer = ask(asker, ask_request(config(), acp_.workspace().path().string(), "fake-gone",
+                                                    "RUN: touch asked.txt"));
+  EXPECT_NE(answer.find("\"answer\""), std::string::npos) << answer;
+  EXPECT_FALSE(std::filesystem::exists(acp_.workspace().path() / "asked.txt")) << "tools are refused while answering";
 }
 
 TEST_F(AcpPlugin, McpServersReachTheAgentInItsOwnShape) {

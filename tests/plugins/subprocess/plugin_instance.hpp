@@ -59,6 +59,7 @@ class SubprocessInstance {
 
   std::vector<RecordedEvent> events_of(uint16_t type) const;
   RecordingHost& host() noexcept { return host_; }
+  const agentry_backend_t* backend() const noexcept { return backend_; }
   const TempDir& workspace() const noexcept { return workspace_; }
 
  private:
