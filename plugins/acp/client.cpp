@@ -321,12 +321,7 @@ void Client::conclude(std::string outcome, std::string message) {
   grace_timer_.cancel();
   conclusion_ = {std::move(outcome), std::move(message)};
   if (!child_) return finish(conclusion_->first, conclusion_->second, std::nullopt);
-  // ACP agents exit when their stdin closes; one that does not is terminated after a while.
-  child_->close_stdin();
-  grace_timer_.expires_after(kExitGrace);
-  grace_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
-    if (auto self = weak.lock(); self && !ec && self->child_) self->child_->terminate(kExitGrace);
-  });
+  plugin_common::runtime::wind_down(child_, grace_timer_, kExitGrace);
 }
 
 void Client::on_exit(WaitStatus status) {

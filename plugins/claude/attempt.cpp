@@ -111,11 +111,7 @@ void Attempt::drain() {
     for (std::string& line : step.writes) child_->write(std::move(line));
     if (step.close_stdin && !stdin_closed_) {  // every turn has its result: EOF lets Claude exit
       stdin_closed_ = true;
-      child_->close_stdin();
-      exit_timer_.expires_after(kExitGrace);
-      exit_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
-        if (auto self = weak.lock(); self && !ec) self->child_->terminate(kKillGrace);
-      });
+      common::runtime::wind_down(child_, exit_timer_, kExitGrace);
     }
   }
   if (interrupting) arm_interrupt_grace();

@@ -239,4 +239,12 @@ void Child::maybe_report() {
   if (handlers_.exited) handlers_.exited(*status_);
 }
 
+void wind_down(const std::shared_ptr<Child>& child, asio::steady_timer& timer, std::chrono::milliseconds grace) {
+  child->close_stdin();
+  timer.expires_after(grace);
+  timer.async_wait([weak = std::weak_ptr<Child>(child), grace](boost::system::error_code ec) {
+    if (auto c = weak.lock(); c && !ec) c->terminate(grace);
+  });
+}
+
 }  // namespace agentry::plugin_common::runtime

@@ -100,4 +100,9 @@ class Child : public std::enable_shared_from_this<Child> {
   std::string stderr_tail_;
 };
 
+// An attempt's child asked to leave: its stdin closed (the agents driven here exit then), and
+// terminate(grace) once `grace` has passed on `timer` without its exit. `timer` is the
+// caller's, so a later expires_after() on it calls this off.
+void wind_down(const std::shared_ptr<Child>& child, boost::asio::steady_timer& timer, std::chrono::milliseconds grace);
+
 }  // namespace agentry::plugin_common::runtime
