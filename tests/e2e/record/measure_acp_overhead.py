@@ -130,7 +130,7 @@ def daemon_turn(api: str, agent: str, cwd: Path, text: str) -> float:
     t0 = time.monotonic()
     run = http(api + "/runs", {"agent": agent, "callerCwd": str(cwd), "overrides": {"message": text}})["run"]["runId"]
     while True:
-        status = http(f"{api}/runs/{run}")["status"]
+        status = http(f"{api}/runs/{run}")["run"]["status"]
         if status != "running" and status != "ready":
             break
         time.sleep(0.005)
