@@ -12,149 +12,21 @@
 #include <system_error>
 
 #include "agentry/plugin_common/environment.hpp"
-#include "browser/base64.hpp"
+#include "agentry/plugin_common/json_fields.hpp"
+#include "browser/page_scripts.hpp"
 
 namespace agentry::browser {
 namespace json = boost::json;
 namespace fs = std::filesystem;
+using namespace page_scripts;
 
 namespace {
 
 constexpr auto kStartupTimeout = std::chrono::seconds(30);
 constexpr auto kEmitPatience = std::chrono::seconds(30);
 constexpr auto kFinishPatience = std::chrono::seconds(120);
-constexpr std::size_t kMaxText = 20000;
-constexpr std::size_t kMaxElements = 200;
 
-// Finds the element of a step ({"selector"} or {"ref"}), scrolls it into view and answers
-// its centre, or {"error"}.
-constexpr const char* kLocate = R"JS((function(a){
-  const el = a.ref ? document.querySelector('[data-agentry-ref="' + CSS.escape(a.ref) + '"]')
-                   : document.querySelector(a.selector);
-  if (!el) return {error: a.ref ? 'no element has ref "' + a.ref + '" (refs come from the last read of this page)'
-                                : 'no element matches selector "' + a.selector + '"'};
-  el.scrollIntoView({block: 'center', inline: 'center'});
-  const r = el.getBoundingClientRect();
-  if (r.width <= 0 || r.height <= 0) return {error: 'the element is not visible'};
-  const text = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().replace(/\s+/g, ' ').slice(0, 80);
-  return {x: r.left + r.width / 2, y: r.top + r.height / 2, tag: el.tagName.toLowerCase(), text: text};
-}))JS";
-
-constexpr const char* kRead = R"JS((function(maxText, maxEls){
-  const d = document, root = d.documentElement;
-  let next = parseInt(root.getAttribute('data-agentry-next-ref') || '1', 10);
-  const visible = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
-    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
-  const els = [];
-  for (const el of d.querySelectorAll('a[href],button,input,textarea,select,[role=button],[role=link],summary')) {
-    if (els.length >= maxEls) break;
-    if (el.type === 'hidden' || !visible(el)) continue;
-    let ref = el.getAttribute('data-agentry-ref');
-    if (!ref) { ref = 'e' + (next++); el.setAttribute('data-agentry-ref', ref); }
-    const tag = el.tagName.toLowerCase(), role = el.getAttribute('role');
-    const kind = tag === 'a' || role === 'link' ? 'link'
-      : (tag === 'button' || role === 'button' || tag === 'summary' ||
-         (tag === 'input' && ['submit', 'button', 'reset', 'image'].includes(el.type))) ? 'button' : 'input';
-    const e = {ref: ref, kind: kind, tag: tag};
-    const text = (tag === 'input' || tag === 'textarea' || tag === 'select' ? (kind === 'button' ? el.value : '')
-                  : (el.innerText || el.getAttribute('aria-label') || el.title || '')).trim().replace(/\s+/g, ' ').slice(0, 100);
-    if (text) e.text = text;
-    if (tag === 'a') e.href = el.href;
-    if (kind === 'input') {
-      e.type = el.type || tag;
-      if (el.name) e.name = el.name;
-      if (el.placeholder) e.placeholder = el.placeholder;
-      if (el.type !== 'password' && el.value) e.value = String(el.value).slice(0, 100);
-    }
-    els.push(e);
-  }
-  root.setAttribute('data-agentry-next-ref', String(next));
-  let text = (d.body ? d.body.innerText : '') || '';
-  const truncated = text.length > maxText;
-  return {title: d.title, url: location.href, text: text.slice(0, maxText), truncated: truncated, elements: els};
-}))JS";
-
-constexpr const char* kWaitFor = R"JS((function(a){
-  if (a.text !== undefined) return !!(document.body && document.body.innerText.includes(a.text));
-  const el = document.querySelector(a.selector);
-  if (!el) return false;
-  const r = el.getBoundingClientRect();
-  return r.width > 0 && r.height > 0;
-}))JS";
-
-// windowsVirtualKeyCode and code of the named keys `press` knows.
-struct Key {
-  const char* name;
-  int code;
-  const char* dom_code;
-  const char* text;
-};
-constexpr Key kKeys[] = {{"Enter", 13, "Enter", "\r"},      {"Tab", 9, "Tab", nullptr},
-                         {"Escape", 27, "Escape", nullptr}, {"Backspace", 8, "Backspace", nullptr},
-                         {"Delete", 46, "Delete", nullptr}, {"ArrowUp", 38, "ArrowUp", nullptr},
-                         {"ArrowDown", 40, "ArrowDown", nullptr}, {"ArrowLeft", 37, "ArrowLeft", nullptr},
-                         {"ArrowRight", 39, "ArrowRight", nullptr}, {"PageUp", 33, "PageUp", nullptr},
-                         {"PageDown", 34, "PageDown", nullptr}, {"Home", 36, "Home", nullptr},
-                         {"End", 35, "End", nullptr},       {"Space", 32, "Space", " "}};
-
-std::string call_js(const char* fn, const json::value& arg) { return std::string(fn) + "(" + json::serialize(arg) + ")"; }
-
-std::string str(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
-
-// A file name from a user or a server: [A-Za-z0-9._-] kept, the rest '_', no leading dot.
-std::string safe_name(const std::string& name, const std::string& fallback) {
-  std::string out;
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                    c == '_' || c == '.';
-    out.push_back(ok ? c : '_');
-  }
-  while (!out.empty() && out.front() == '.') out.erase(0, 1);
-  if (out.size() > 100) out.resize(100);
-  return out.empty() ? fallback : out;
-}
-
-std::string target_text(const Step& s) {
-  const std::string ref = str(s.args, "ref");
-  return ref.empty() ? str(s.args, "selector") : "ref " + ref;
-}
-
-std::string command_of(const Step& s) {
-  const std::string& a = s.action;
-  if (a == "navigate") return "navigate " + str(s.args, "url");
-  if (a == "click" || a == "download") return a + " " + target_text(s);
-  if (a == "type") return "type " + target_text(s) + " " + json::serialize(s.args.at("text"));
-  if (a == "press") return "press " + str(s.args, "key");
-  if (a == "scroll") return "scroll " + json::serialize(s.args.at("y"));
-  if (a == "screenshot") return "screenshot" + (s.args.contains("name") ? " " + str(s.args, "name") : std::string());
-  if (a == "waitFor")
-    return "waitFor " + (s.args.contains("text") ? "text " + json::serialize(s.args.at("text")) : str(s.args, "selector"));
-  return a;
-}
-
-std::string render_read(const json::object& r) {
-  std::string out = "Page: " + str(r, "title") + "\nURL: " + str(r, "url") + "\n\n" + str(r, "text");
-  if (const json::value* t = r.if_contains("truncated"); t && t->is_bool() && t->get_bool()) out += "\n[text truncated]";
-  const json::value* els = r.if_contains("elements");
-  if (els && els->is_array() && !els->get_array().empty()) {
-    out += "\n\nElements:";
-    for (const auto& e : els->get_array()) {
-      if (!e.is_object()) continue;
-      const json::object& o = e.get_object();
-      out += "\n[" + str(o, "ref") + "] " + str(o, "kind");
-      if (o.contains("type")) out += " " + str(o, "type");
-      if (o.contains("name")) out += " name=" + str(o, "name");
-      if (o.contains("text")) out += " \"" + str(o, "text") + "\"";
-      if (o.contains("placeholder")) out += " placeholder=\"" + str(o, "placeholder") + "\"";
-      if (o.contains("value")) out += " value=\"" + str(o, "value") + "\"";
-      if (o.contains("href")) out += " -> " + str(o, "href");
-    }
-  }
-  return out;
-}
+std::string str(const json::object& o, std::string_view key) { return plugin_common::text_field(&o, key); }
 
 std::string tail_of_file(const std::string& path, std::size_t max) {
   std::ifstream in(path, std::ios::binary);
@@ -452,177 +324,20 @@ std::string Attempt::artifacts_dir() {
 }
 
 std::string Attempt::act(const Step& s, std::size_t index, json::object& result) {
-  const std::string& a = s.action;
-  auto deadline = Clock::now() + settings_.action_timeout;
-  const auto generation = [&] {
-    std::lock_guard lock(mutex_);
-    return nav_started_;
-  };
-  const auto page_state = [&] {
-    json::value v = eval("({title: document.title, url: location.href})", deadline);
-    return v.is_object() ? v.get_object() : json::object();
-  };
-  if (a == "navigate") {
-    const uint64_t before = generation();
-    CdpReply r = page_call("Page.navigate", {{"url", s.args.at("url")}}, deadline);
-    if (auto err = str(r.result, "errorText"); !err.empty()) throw StepFailure{"cannot load " + str(s.args, "url") + ": " + err};
-    if (r.result.contains("loaderId")) wait_navigation(before, deadline, true);
-    result = page_state();
-    return "loaded " + str(result, "url") + " (" + str(result, "title") + ")";
-  }
-  if (a == "click") {
-    json::object el = locate(s, deadline);
-    const uint64_t before = generation();
-    mouse_click(el.at("x").to_number<double>(), el.at("y").to_number<double>(), deadline);
-    wait_navigation(before, deadline, false);
-    result = page_state();
-    return "clicked " + str(el, "tag") + (str(el, "text").empty() ? "" : " \"" + str(el, "text") + "\"") + "; now at " +
-           str(result, "url");
-  }
-  if (a == "type") {
-    json::object el = locate(s, deadline);
-    json::object arg;
-    if (s.args.contains("ref")) arg["ref"] = s.args.at("ref");
-    else arg["selector"] = s.args.at("selector");
-    eval(call_js(R"JS((function(a){
-      const el = a.ref ? document.querySelector('[data-agentry-ref="' + CSS.escape(a.ref) + '"]') : document.querySelector(a.selector);
-      el.focus();
-      if (typeof el.select === 'function') el.select();
-      if ('value' in el) { el.value = ''; el.dispatchEvent(new Event('input', {bubbles: true})); }
-      return true; }))JS", arg), deadline);
-    const std::string text = str(s.args, "text");
-    if (!text.empty()) page_call("Input.insertText", {{"text", text}}, deadline);
-    return "typed " + std::to_string(text.size()) + " bytes into " + str(el, "tag");
-  }
-  if (a == "press") {
-    const std::string key = str(s.args, "key");
-    json::object down{{"type", "keyDown"}, {"key", key}};
-    bool known = false;
-    for (const Key& k : kKeys)
-      if (key == k.name) {
-        known = true;
-        down["code"] = k.dom_code;
-        down["windowsVirtualKeyCode"] = k.code;
-        down["nativeVirtualKeyCode"] = k.code;
-        if (k.text) down["text"] = k.text, down["key"] = std::string(k.name) == "Space" ? " " : key;
-      }
-    if (!known) {
-      if (key.size() != 1) throw StepFailure{"unknown key \"" + key + "\" (a single character, or Enter, Tab, Escape, Backspace, Delete, Arrow*, PageUp, PageDown, Home, End, Space)"};
-      down["text"] = key;
-    }
-    const uint64_t before = generation();
-    page_call("Input.dispatchKeyEvent", down, deadline);
-    json::object up = down;
-    up["type"] = "keyUp";
-    up.erase("text");
-    page_call("Input.dispatchKeyEvent", up, deadline);
-    wait_navigation(before, deadline, false);
-    result = page_state();
-    return "pressed " + key + "; now at " + str(result, "url");
-  }
-  if (a == "scroll") {
-    json::value v = eval("(function(y){ window.scrollBy(0, y); return window.scrollY; })(" +
-                             json::serialize(s.args.at("y")) + ")",
-                         deadline);
-    return "scrolled; scrollY is now " + json::serialize(v);
-  }
-  if (a == "read") {
-    json::value v = eval(std::string(kRead) + "(" + std::to_string(kMaxText) + "," + std::to_string(kMaxElements) + ")", deadline);
-    if (!v.is_object()) throw StepFailure{"the page gave no answer"};
-    const std::string text = render_read(v.get_object());
-    result = v.get_object();
-    result.erase("text");
-    if (model_mode_) return text;  // the model reads it in the tool result; it is not the agent's message
-    emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", text}, {"itemId", "read-" + std::to_string(params_.attempt_number) + "-" + std::to_string(index)}, {"role", "assistant"}});
-    const json::value* els = v.get_object().if_contains("elements");
-    return "read " + str(v.get_object(), "url") + " (" + str(v.get_object(), "title") + "): " +
-           std::to_string(str(v.get_object(), "text").size()) + " bytes of text, " +
-           std::to_string(els && els->is_array() ? els->get_array().size() : 0) + " elements";
-  }
-  if (a == "screenshot") {
-    CdpReply r = page_call("Page.captureScreenshot", {{"format", "png"}}, deadline);
-    auto bytes = base64_decode(str(r.result, "data"));
-    if (!bytes) throw StepFailure{"Chromium sent a screenshot that is not base64"};
-    std::string name = safe_name(str(s.args, "name"), "screenshot-" + std::to_string(index));
-    if (name.size() < 4 || name.substr(name.size() - 4) != ".png") name += ".png";
-    const std::string path = artifacts_dir() + "/" + name;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
-    if (!out.flush()) throw StepFailure{"cannot write " + path};
-    result = {{"path", path}, {"bytes", bytes->size()}};
-    notice("info", "screenshot saved: " + path);
-    return "saved " + path;
-  }
-  if (a == "back") {
-    CdpReply h = page_call("Page.getNavigationHistory", {}, deadline);
-    const int64_t current = h.result.contains("currentIndex") ? h.result.at("currentIndex").to_number<int64_t>() : 0;
-    const json::value* entries = h.result.if_contains("entries");
-    if (current <= 0 || !entries || !entries->is_array() || entries->get_array().size() <= static_cast<std::size_t>(current))
-      throw StepFailure{"there is no previous page"};
-    const uint64_t before = generation();
-    page_call("Page.navigateToHistoryEntry", {{"entryId", entries->get_array()[current - 1].get_object().at("id")}}, deadline);
-    wait_navigation(before, deadline, false);
-    result = page_state();
-    return "back at " + str(result, "url");
-  }
-  if (a == "waitFor") {
-    if (const json::value* t = s.args.if_contains("timeoutMs")) deadline = Clock::now() + std::chrono::milliseconds(t->get_int64());
-    json::object arg;
-    if (s.args.contains("text")) arg["text"] = s.args.at("text");
-    else arg["selector"] = s.args.at("selector");
-    const std::string what = s.args.contains("text") ? "the text " + json::serialize(s.args.at("text")) : "the selector \"" + str(s.args, "selector") + "\"";
-    for (;;) {
-      if (interrupted_.load()) throw StepFailure{"interrupted"};
-      bool found = false;
-      try {
-        json::value v = eval(call_js(kWaitFor, arg), deadline);
-        found = v.is_bool() && v.get_bool();
-      } catch (const StepFailure&) {
-        if (chromium_->exited()) throw;
-      }
-      if (found) return "found " + what;
-      if (Clock::now() + std::chrono::milliseconds(100) >= deadline) throw StepFailure{what + " did not appear in time"};
-      std::unique_lock lock(mutex_);
-      changed_.wait_for(lock, std::chrono::milliseconds(100), [&] { return interrupted_.load(); });
-    }
-  }
-  if (a == "download") {
-    const std::string dir = artifacts_dir();
-    const std::string staging = dir + "/.downloading";
-    std::error_code ec;
-    fs::create_directories(staging, ec);
-    {
-      std::lock_guard lock(mutex_);
-      download_.reset();
-    }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    CdpReply b = chromium_->call("Browser.setDownloadBehavior",
-                                 {{"behavior", "allowAndName"}, {"downloadPath", staging}, {"eventsEnabled", true}}, "",
-                                 left);
-    if (!b.ok) throw StepFailure{"Browser.setDownloadBehavior: " + b.error};
-    json::object el = locate(s, deadline);
-    mouse_click(el.at("x").to_number<double>(), el.at("y").to_number<double>(), deadline);
-    Download d;
-    {
-      std::unique_lock lock(mutex_);
-      const bool done = changed_.wait_until(lock, deadline, [&] {
-        return interrupted_.load() || chromium_->exited() ||
-               (download_ && (download_->state == "completed" || download_->state == "canceled"));
-      });
-      if (!done || !download_) throw StepFailure{"no download completed in time"};
-      d = *download_;
-    }
-    if (d.state != "completed") throw StepFailure{"the download was canceled"};
-    const std::string path = dir + "/" + safe_name(d.filename, "download-" + std::to_string(index));
-    fs::rename(fs::path(staging) / d.guid, path, ec);
-    if (ec) throw StepFailure{"cannot move the download to " + path + ": " + ec.message()};
-    fs::remove_all(staging, ec);
-    const auto size = fs::file_size(path, ec);
-    result = {{"path", path}, {"bytes", ec ? 0 : size}};
-    notice("info", "download saved: " + path);
-    return "saved " + path;
-  }
-  throw StepFailure{"unknown action"};
+  const Action* action = find_action(s.action);
+  if (action == nullptr || action->run == nullptr) throw StepFailure{"unknown action"};
+  ActionCall call{s, index, Clock::now() + settings_.action_timeout, result};
+  return (this->*(action->run))(call);
+}
+
+uint64_t Attempt::navigations_started() {
+  std::lock_guard lock(mutex_);
+  return nav_started_;
+}
+
+json::object Attempt::page_state(Clock::time_point deadline) {
+  json::value v = eval("({title: document.title, url: location.href})", deadline);
+  return v.is_object() ? v.get_object() : json::object();
 }
 
 std::pair<std::string, std::string> Attempt::play() {

@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "browser/actions.hpp"
 #include "browser/cdp_pipe.hpp"
 #include "browser/model_loop.hpp"
 #include "browser/settings.hpp"
@@ -36,6 +37,18 @@ class Attempt {
   bool finishing() const noexcept { return finishing_.load(); }
   void interrupt(std::string_view reason);  // [control] kills Chromium's group at once
 
+  // [worker] The handlers the action table names (page_actions.cpp); run through act().
+  std::string navigate(ActionCall& call);
+  std::string click(ActionCall& call);
+  std::string type_text(ActionCall& call);
+  std::string press(ActionCall& call);
+  std::string scroll(ActionCall& call);
+  std::string read_page(ActionCall& call);
+  std::string screenshot(ActionCall& call);
+  std::string back(ActionCall& call);
+  std::string wait_for(ActionCall& call);
+  std::string download(ActionCall& call);
+
  private:
   using Clock = std::chrono::steady_clock;
   void run() noexcept;
@@ -50,8 +63,11 @@ class Attempt {
   bool frames_allowed() const;
   void on_event(const std::string& method, const boost::json::object& params, const std::string& session);
 
-  // Actions: the tool output text; throw StepFailure.
+  // The step's action from the table (actions.hpp): the tool output text; throws StepFailure.
   std::string act(const Step& step, std::size_t index, boost::json::object& result);
+  // Page helpers of the handlers.
+  uint64_t navigations_started();
+  boost::json::object page_state(Clock::time_point deadline);
   boost::json::value eval(const std::string& expression, Clock::time_point deadline);
   CdpReply page_call(const std::string& method, boost::json::object params, Clock::time_point deadline);
   void wait_navigation(uint64_t generation_before, Clock::time_point deadline, bool must_start);

@@ -1,5 +1,7 @@
 #include "browser/browser_tools.hpp"
 
+#include "browser/actions.hpp"
+
 #include <boost/json/value.hpp>
 
 namespace agentry::browser {
@@ -7,45 +9,11 @@ namespace json = boost::json;
 
 namespace {
 
-json::object prop(const char* type, const char* description) { return {{"type", type}, {"description", description}}; }
-
-json::object schema(json::object properties, json::array required = {}) {
-  json::object s{{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
-  if (!required.empty()) s["required"] = std::move(required);
-  return s;
-}
-
-constexpr const char* kSelector = "a CSS selector of the element (give this or ref)";
-constexpr const char* kRef = "the element's ref from the last read, such as \"e3\" (give this or selector)";
-
+// One tool per action of the script language (actions.cpp), same names and arguments.
 std::vector<ToolSpec> make_tools() {
-  return {
-      {"navigate", "Load a URL in the page and wait until it has loaded.",
-       schema({{"url", prop("string", "the absolute URL to load")}}, {"url"})},
-      {"click", "Click an element (scrolled into view first) and wait for a navigation it starts.",
-       schema({{"selector", prop("string", kSelector)}, {"ref", prop("string", kRef)}})},
-      {"type", "Focus a text field, clear it and type the text into it.",
-       schema({{"selector", prop("string", kSelector)}, {"ref", prop("string", kRef)},
-               {"text", prop("string", "the text to type")}},
-              {"text"})},
-      {"press", "Press one key: a single character or Enter, Tab, Escape, Backspace, Delete, ArrowUp, ArrowDown, "
-                "ArrowLeft, ArrowRight, PageUp, PageDown, Home, End, Space.",
-       schema({{"key", prop("string", "the key")}}, {"key"})},
-      {"scroll", "Scroll the page vertically.", schema({{"y", prop("number", "pixels; negative scrolls up")}}, {"y"})},
-      {"read", "Read the page: its title, URL, visible text and the links, buttons and inputs, each with a ref.",
-       schema({})},
-      {"screenshot", "Save a PNG of the viewport into the run's browser-artifacts directory.",
-       schema({{"name", prop("string", "a file name for it (optional)")}})},
-      {"back", "Go back one page in the history.", schema({})},
-      {"waitFor", "Wait until a text appears in the page or a selector matches a visible element.",
-       schema({{"text", prop("string", "the text to wait for (give this or selector)")},
-               {"selector", prop("string", "the CSS selector to wait for (give this or text)")},
-               {"timeoutMs", prop("integer", "how long to wait, in milliseconds (optional)")}})},
-      {"download", "Click an element that starts a download and wait until the file is saved.",
-       schema({{"selector", prop("string", kSelector)}, {"ref", prop("string", kRef)}})},
-      {"finish", "End the task. Call this once the task is done, or cannot be done, with a summary for the user.",
-       schema({{"summary", prop("string", "what you found or did, or why the task cannot be done")}}, {"summary"})},
-  };
+  std::vector<ToolSpec> tools;
+  for (const Action& a : actions()) tools.push_back({a.name, a.description, a.schema});
+  return tools;
 }
 
 }  // namespace
@@ -60,9 +28,7 @@ std::optional<Step> step_of(const ToolCall& call, std::string& error) {
     error = call.arguments_error;
     return std::nullopt;
   }
-  bool known = false;
-  for (const ToolSpec& t : browser_tools()) known = known || t.name == call.name;
-  if (!known) {
+  if (find_action(call.name) == nullptr) {
     error = "there is no tool \"" + call.name + "\"";
     return std::nullopt;
   }

@@ -1,0 +1,259 @@
+// The browser's actions carried out on the page: one Attempt member per action of the
+// table in actions.cpp (the script language and the model's tools alike). Each returns
+// the tool's output text, fills the call's result, and throws StepFailure.
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "agentry/plugin_common/json_fields.hpp"
+#include "browser/attempt.hpp"
+#include "browser/base64.hpp"
+#include "browser/page_scripts.hpp"
+
+namespace agentry::browser {
+namespace json = boost::json;
+namespace fs = std::filesystem;
+using namespace page_scripts;
+
+namespace {
+
+std::string str(const json::object& o, std::string_view key) { return plugin_common::text_field(&o, key); }
+
+// A file name from a user or a server: [A-Za-z0-9._-] kept, the rest '_', no leading dot.
+std::string safe_name(const std::string& name, const std::string& fallback) {
+  std::string out;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                    c == '_' || c == '.';
+    out.push_back(ok ? c : '_');
+  }
+  while (!out.empty() && out.front() == '.') out.erase(0, 1);
+  if (out.size() > 100) out.resize(100);
+  return out.empty() ? fallback : out;
+}
+
+std::string render_read(const json::object& r) {
+  std::string out = "Page: " + str(r, "title") + "\nURL: " + str(r, "url") + "\n\n" + str(r, "text");
+  if (const json::value* t = r.if_contains("truncated"); t && t->is_bool() && t->get_bool()) out += "\n[text truncated]";
+  const json::value* els = r.if_contains("elements");
+  if (els && els->is_array() && !els->get_array().empty()) {
+    out += "\n\nElements:";
+    for (const auto& e : els->get_array()) {
+      if (!e.is_object()) continue;
+      const json::object& o = e.get_object();
+      out += "\n[" + str(o, "ref") + "] " + str(o, "kind");
+      if (o.contains("type")) out += " " + str(o, "type");
+      if (o.contains("name")) out += " name=" + str(o, "name");
+      if (o.contains("text")) out += " \"" + str(o, "text") + "\"";
+      if (o.contains("placeholder")) out += " placeholder=\"" + str(o, "placeholder") + "\"";
+      if (o.contains("value")) out += " value=\"" + str(o, "value") + "\"";
+      if (o.contains("href")) out += " -> " + str(o, "href");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Attempt::navigate(ActionCall& c) {
+  const Step& s = c.step;
+  auto& deadline = c.deadline;
+  json::object& result = c.result;
+  const uint64_t before = navigations_started();
+  CdpReply r = page_call("Page.navigate", {{"url", s.args.at("url")}}, deadline);
+  if (auto err = str(r.result, "errorText"); !err.empty()) throw StepFailure{"cannot load " + str(s.args, "url") + ": " + err};
+  if (r.result.contains("loaderId")) wait_navigation(before, deadline, true);
+  result = page_state(deadline);
+  return "loaded " + str(result, "url") + " (" + str(result, "title") + ")";
+}
+
+std::string Attempt::click(ActionCall& c) {
+  const Step& s = c.step;
+  auto& deadline = c.deadline;
+  json::object& result = c.result;
+  json::object el = locate(s, deadline);
+  const uint64_t before = navigations_started();
+  mouse_click(el.at("x").to_number<double>(), el.at("y").to_number<double>(), deadline);
+  wait_navigation(before, deadline, false);
+  result = page_state(deadline);
+  return "clicked " + str(el, "tag") + (str(el, "text").empty() ? "" : " \"" + str(el, "text") + "\"") + "; now at " +
+         str(result, "url");
+}
+
+std::string Attempt::type_text(ActionCall& c) {
+  const Step& s = c.step;
+  auto& deadline = c.deadline;
+  json::object el = locate(s, deadline);
+  json::object arg;
+  if (s.args.contains("ref")) arg["ref"] = s.args.at("ref");
+  else arg["selector"] = s.args.at("selector");
+  eval(call_js(R"JS((function(a){
+    const el = a.ref ? document.querySelector('[data-agentry-ref="' + CSS.escape(a.ref) + '"]') : document.querySelector(a.selector);
+    el.focus();
+    if (typeof el.select === 'function') el.select();
+    if ('value' in el) { el.value = ''; el.dispatchEvent(new Event('input', {bubbles: true})); }
+    return true; }))JS", arg), deadline);
+  const std::string text = str(s.args, "text");
+  if (!text.empty()) page_call("Input.insertText", {{"text", text}}, deadline);
+  return "typed " + std::to_string(text.size()) + " bytes into " + str(el, "tag");
+}
+
+std::string Attempt::press(ActionCall& c) {
+  const Step& s = c.step;
+  auto& deadline = c.deadline;
+  json::object& result = c.result;
+  const std::string key = str(s.args, "key");
+  json::object down{{"type", "keyDown"}, {"key", key}};
+  bool known = false;
+  for (const Key& k : kKeys)
+    if (key == k.name) {
+      known = true;
+      down["code"] = k.dom_code;
+      down["windowsVirtualKeyCode"] = k.code;
+      down["nativeVirtualKeyCode"] = k.code;
+      if (k.text) down["text"] = k.text, down["key"] = std::string(k.name) == "Space" ? " " : key;
+    }
+  if (!known) {
+    if (key.size() != 1) throw StepFailure{"unknown key \"" + key + "\" (a single character, or Enter, Tab, Escape, Backspace, Delete, Arrow*, PageUp, PageDown, Home, End, Space)"};
+    down["text"] = key;
+  }
+  const uint64_t before = navigations_started();
+  page_call("Input.dispatchKeyEvent", down, deadline);
+  json::object up = down;
+  up["type"] = "keyUp";
+  up.erase("text");
+  page_call("Input.dispatchKeyEvent", up, deadline);
+  wait_navigation(before, deadline, false);
+  result = page_state(deadline);
+  return "pressed " + key + "; now at " + str(result, "url");
+}
+
+std::string Attempt::scroll(ActionCall& c) {
+  const Step& s = c.step;
+  auto& deadline = c.deadline;
+  json::value v = eval("(function(y){ window.scrollBy(0, y); return window.scrollY; })(" +
+                           json::serialize(s.args.at("y")) + ")",
+                       deadline);
+  return "scrolled; scrollY is now " + json::serialize(v);
+}
+
+std::string Attempt::read_page(ActionCall& c) {
+  auto& deadline = c.deadline;
+  json::object& result = c.result;
+  const std::size_t index = c.index;
+  json::value v = eval(std::string(kRead) + "(" + std::to_string(kMaxText) + "," + std::to_string(kMaxElements) + ")", deadline);
+  if (!v.is_object()) throw StepFailure{"the page gave no answer"};
+  const std::string text = render_read(v.get_object());
+  result = v.get_object();
+  result.erase("text");
+  if (model_mode_) return text;  // the model reads it in the tool result; it is not the agent's message
+  emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", text}, {"itemId", "read-" + std::to_string(params_.attempt_number) + "-" + std::to_string(index)}, {"role", "assistant"}});
+  const json::value* els = v.get_object().if_contains("elements");
+  return "read " + str(v.get_object(), "url") + " (" + str(v.get_object(), "title") + "): " +
+         std::to_string(str(v.get_object(), "text").size()) + " bytes of text, " +
+         std::to_string(els && els->is_array() ? els->get_array().size() : 0) + " elements";
+}
+
+std::string Attempt::screenshot(ActionCall& c) {
+  const Step& s = c.step;
+  auto& deadline = c.deadline;
+  json::object& result = c.result;
+  const std::size_t index = c.index;
+  CdpReply r = page_call("Page.captureScreenshot", {{"format", "png"}}, deadline);
+  auto bytes = base64_decode(str(r.result, "data"));
+  if (!bytes) throw StepFailure{"Chromium sent a screenshot that is not base64"};
+  std::string name = safe_name(str(s.args, "name"), "screenshot-" + std::to_string(index));
+  if (name.size() < 4 || name.substr(name.size() - 4) != ".png") name += ".png";
+  const std::string path = artifacts_dir() + "/" + name;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
+  if (!out.flush()) throw StepFailure{"cannot write " + path};
+  result = {{"path", path}, {"bytes", bytes->size()}};
+  notice("info", "screenshot saved: " + path);
+  return "saved " + path;
+}
+
+std::string Attempt::back(ActionCall& c) {
+  auto& deadline = c.deadline;
+  json::object& result = c.result;
+  CdpReply h = page_call("Page.getNavigationHistory", {}, deadline);
+  const int64_t current = h.result.contains("currentIndex") ? h.result.at("currentIndex").to_number<int64_t>() : 0;
+  const json::value* entries = h.result.if_contains("entries");
+  if (current <= 0 || !entries || !entries->is_array() || entries->get_array().size() <= static_cast<std::size_t>(current))
+    throw StepFailure{"there is no previous page"};
+  const uint64_t before = navigations_started();
+  page_call("Page.navigateToHistoryEntry", {{"entryId", entries->get_array()[current - 1].get_object().at("id")}}, deadline);
+  wait_navigation(before, deadline, false);
+  result = page_state(deadline);
+  return "back at " + str(result, "url");
+}
+
+std::string Attempt::wait_for(ActionCall& c) {
+  const Step& s = c.step;
+  auto& deadline = c.deadline;
+  if (const json::value* t = s.args.if_contains("timeoutMs")) deadline = Clock::now() + std::chrono::milliseconds(t->get_int64());
+  json::object arg;
+  if (s.args.contains("text")) arg["text"] = s.args.at("text");
+  else arg["selector"] = s.args.at("selector");
+  const std::string what = s.args.contains("text") ? "the text " + json::serialize(s.args.at("text")) : "the selector \"" + str(s.args, "selector") + "\"";
+  for (;;) {
+    if (interrupted_.load()) throw StepFailure{"interrupted"};
+    bool found = false;
+    try {
+      json::value v = eval(call_js(kWaitFor, arg), deadline);
+      found = v.is_bool() && v.get_bool();
+    } catch (const StepFailure&) {
+      if (chromium_->exited()) throw;
+    }
+    if (found) return "found " + what;
+    if (Clock::now() + std::chrono::milliseconds(100) >= deadline) throw StepFailure{what + " did not appear in time"};
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, std::chrono::milliseconds(100), [&] { return interrupted_.load(); });
+  }
+}
+
+std::string Attempt::download(ActionCall& c) {
+  const Step& s = c.step;
+  auto& deadline = c.deadline;
+  json::object& result = c.result;
+  const std::size_t index = c.index;
+  const std::string dir = artifacts_dir();
+  const std::string staging = dir + "/.downloading";
+  std::error_code ec;
+  fs::create_directories(staging, ec);
+  {
+    std::lock_guard lock(mutex_);
+    download_.reset();
+  }
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  CdpReply b = chromium_->call("Browser.setDownloadBehavior",
+                               {{"behavior", "allowAndName"}, {"downloadPath", staging}, {"eventsEnabled", true}}, "",
+                               left);
+  if (!b.ok) throw StepFailure{"Browser.setDownloadBehavior: " + b.error};
+  json::object el = locate(s, deadline);
+  mouse_click(el.at("x").to_number<double>(), el.at("y").to_number<double>(), deadline);
+  Download d;
+  {
+    std::unique_lock lock(mutex_);
+    const bool done = changed_.wait_until(lock, deadline, [&] {
+      return interrupted_.load() || chromium_->exited() ||
+             (download_ && (download_->state == "completed" || download_->state == "canceled"));
+    });
+    if (!done || !download_) throw StepFailure{"no download completed in time"};
+    d = *download_;
+  }
+  if (d.state != "completed") throw StepFailure{"the download was canceled"};
+  const std::string path = dir + "/" + safe_name(d.filename, "download-" + std::to_string(index));
+  fs::rename(fs::path(staging) / d.guid, path, ec);
+  if (ec) throw StepFailure{"cannot move the download to " + path + ": " + ec.message()};
+  fs::remove_all(staging, ec);
+  const auto size = fs::file_size(path, ec);
+  result = {{"path", path}, {"bytes", ec ? 0 : size}};
+  notice("info", "download saved: " + path);
+  return "saved " + path;
+}
+
+}  // namespace agentry::browser
