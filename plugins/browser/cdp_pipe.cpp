@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,15 +15,13 @@
 #include <system_error>
 
 #include "agentry/plugin_common/child_process.hpp"
+#include "agentry/plugin_common/spawn.hpp"
 
 namespace agentry::browser {
 namespace json = boost::json;
 namespace pc = agentry::plugin_common;
 
 namespace {
-void check(int err, const char* what) {
-  if (err != 0) throw std::system_error(err, std::generic_category(), what);
-}
 // A close-on-exec copy of `fd` numbered 10 or above, so dup2 onto 3 and 4 never collides.
 int high_copy(int fd) {
   const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
@@ -69,43 +66,14 @@ Chromium::Chromium(const std::string& program, const std::vector<std::string>& a
   commands.read = pc::Fd();
   output.write = pc::Fd();
 
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attr);
-  struct Cleanup {
-    posix_spawn_file_actions_t* a;
-    posix_spawnattr_t* t;
-    ~Cleanup() {
-      posix_spawn_file_actions_destroy(a);
-      posix_spawnattr_destroy(t);
-    }
-  } cleanup{&actions, &attr};
-  check(posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0), "addopen");
-  check(posix_spawn_file_actions_addopen(&actions, 1, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600),
-        "addopen");
-  check(posix_spawn_file_actions_adddup2(&actions, 1, 2), "adddup2");
-  check(posix_spawn_file_actions_adddup2(&actions, child_in.get(), 3), "adddup2");
-  check(posix_spawn_file_actions_adddup2(&actions, child_out.get(), 4), "adddup2");
-  sigset_t all, none;
-  sigfillset(&all);
-  sigemptyset(&none);
-  check(posix_spawnattr_setsigdefault(&attr, &all), "setsigdefault");
-  check(posix_spawnattr_setsigmask(&attr, &none), "setsigmask");
-  check(posix_spawnattr_setpgroup(&attr, 0), "setpgroup");
-  check(posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK),
-        "setflags");
-  std::vector<std::string> argv_s{program};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv, envp;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env_copy = env;
-  for (auto& e : env_copy) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  pid_t pid = -1;
-  check(posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data()), "posix_spawn");
-  pid_ = pid;
+  pc::SpawnRequest request;
+  request.program = program;
+  request.argv = {program};
+  request.env = env;
+  request.argv.insert(request.argv.end(), args.begin(), args.end());
+  request.output_file = stderr_path;
+  request.more_fds = {{child_in.get(), 3}, {child_out.get(), 4}};
+  pid_ = pc::spawn_in_new_group(request);  // throws std::system_error with the spawn errno
   to_browser_ = commands.write.release();
   from_browser_ = output.read.release();
   reader_ = std::thread([this] { read_loop(); });
@@ -222,22 +190,17 @@ void Chromium::kill_now() noexcept {
 }
 
 bool Chromium::reap(std::chrono::milliseconds wait) noexcept {
-  const auto deadline = std::chrono::steady_clock::now() + wait;
-  for (;;) {
-    {
-      std::lock_guard lock(mutex_);
-      if (reaped_) return true;
-      int status = 0;
-      const pid_t got = ::waitpid(pid_, &status, WNOHANG);
-      if (got == pid_ || (got < 0 && errno == ECHILD)) {
-        ::kill(-pid_, SIGKILL);  // whatever the leader left behind in its group
-        reaped_ = true;
-        return true;
-      }
-    }
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  {
+    std::lock_guard lock(mutex_);
+    if (reaped_) return true;
   }
+  // The wait happens outside the lock: kill_now() takes it from other threads meanwhile.
+  int status = 0;
+  if (!pc::wait_for_exit(pid_, wait, status)) return false;
+  std::lock_guard lock(mutex_);
+  ::kill(-pid_, SIGKILL);  // whatever the leader left behind in its group
+  reaped_ = true;
+  return true;
 }
 
 void Chromium::close(std::chrono::milliseconds grace) noexcept {

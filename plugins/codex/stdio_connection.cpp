@@ -49,7 +49,7 @@ class StdioConnection final : public Connection {
     pc::Pipe out = pc::make_pipe();
     pc::Pipe err = pc::make_pipe();
     pc::SpawnRequest request{launch.program, launch.argv,     launch.env,     cwd,
-                             in.read.get(),  out.write.get(), err.write.get()};
+                             in.read.get(),  out.write.get(), err.write.get(), {},            {}};
     try {
       pid_ = pc::spawn_in_new_group(request);
     } catch (const std::system_error& e) {
@@ -124,11 +124,7 @@ class StdioConnection final : public Connection {
     if (pid_ <= 0) return;
     stdin_ = pc::Fd();
     int status = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(grace_ms_);
-    bool reaped = false;
-    while (!(reaped = pc::try_reap(pid_, status)) && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (reaped)
+    if (pc::wait_for_exit(pid_, std::chrono::milliseconds(grace_ms_), status))
       pc::kill_group(pid_, SIGKILL);  // anything it left in its group
     else
       status = pc::terminate_group(pid_, grace_ms_);
@@ -138,15 +134,10 @@ class StdioConnection final : public Connection {
 
   std::string end_reason() override {
     if (pid_ > 0) {  // stdout closed: give the process a moment to exit and be reaped
-      int status = 0;
-      for (int i = 0; i < 200; ++i) {
-        if (pc::try_reap(pid_, status)) {
-          status_ = status;
-          pc::kill_group(pid_, SIGKILL);
-          pid_ = -1;
-          break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      if (int status = 0; pc::wait_for_exit(pid_, std::chrono::milliseconds(1000), status)) {
+        status_ = status;
+        pc::kill_group(pid_, SIGKILL);
+        pid_ = -1;
       }
     }
     while (stderr_.get() >= 0) read_log();  // its last words

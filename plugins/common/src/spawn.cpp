@@ -1,10 +1,13 @@
 #include "agentry/plugin_common/spawn.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -51,8 +54,17 @@ pid_t spawn_in_new_group(const SpawnRequest& request) {
     check(posix_spawn_file_actions_adddup2(&setup.actions, fd, target), "posix_spawn_file_actions_adddup2");
   };
   stdio(request.stdin_fd, 0);
-  stdio(request.stdout_fd, 1);
-  stdio(request.stderr_fd, 2);
+  if (!request.output_file.empty()) {
+    check(posix_spawn_file_actions_addopen(&setup.actions, 1, request.output_file.c_str(),
+                                           O_WRONLY | O_CREAT | O_TRUNC, 0600),
+          "posix_spawn_file_actions_addopen");
+    check(posix_spawn_file_actions_adddup2(&setup.actions, 1, 2), "posix_spawn_file_actions_adddup2");
+  } else {
+    stdio(request.stdout_fd, 1);
+    stdio(request.stderr_fd, 2);
+  }
+  for (const auto& [ours, theirs] : request.more_fds)
+    check(posix_spawn_file_actions_adddup2(&setup.actions, ours, theirs), "posix_spawn_file_actions_adddup2");
   if (!request.cwd.empty())
     check(posix_spawn_file_actions_addchdir_np(&setup.actions, request.cwd.c_str()), "posix_spawn chdir");
 
@@ -90,6 +102,31 @@ bool try_reap(pid_t pid, int& status) noexcept {
   return true;
 }
 
+bool wait_for_exit(pid_t pid, std::chrono::milliseconds timeout, int& status) noexcept {
+  if (try_reap(pid, status)) return true;
+#ifdef SYS_pidfd_open
+  const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (fd >= 0) {
+    pollfd p{fd, POLLIN, 0};
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const int rc = ::poll(&p, 1, static_cast<int>(std::max<int64_t>(0, left.count())));
+      if (rc >= 0 || errno != EINTR) break;
+    }
+    ::close(fd);
+    return try_reap(pid, status);
+  }
+#endif
+  // No pidfd (a kernel before 5.3): short naps until the deadline.
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (try_reap(pid, status)) return true;
+  }
+  return false;
+}
+
 int terminate_group(pid_t pid, int grace_ms) noexcept {
   if (pid <= 1) return -1;
   int status = 0;
@@ -98,13 +135,9 @@ int terminate_group(pid_t pid, int grace_ms) noexcept {
     return status;
   }
   kill_group(pid, SIGTERM);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(grace_ms);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (try_reap(pid, status)) {
-      kill_group(pid, SIGKILL);
-      return status;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (wait_for_exit(pid, std::chrono::milliseconds(grace_ms), status)) {
+    kill_group(pid, SIGKILL);
+    return status;
   }
   kill_group(pid, SIGKILL);
   pid_t got;

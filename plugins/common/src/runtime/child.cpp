@@ -56,7 +56,9 @@ std::shared_ptr<Child> Child::spawn(asio::io_context& io, ChildSpec spec, ChildH
   Pipe in = make_pipe(), out = make_pipe(), err = make_pipe();
   SpawnRequest request{spec.program, spec.argv,     spec.env,
                        spec.cwd,     in.read.get(), out.write.get(),
-                       spec.stderr_to_stdout ? out.write.get() : err.write.get()};
+                       spec.stderr_to_stdout ? out.write.get() : err.write.get(),
+                       {},
+                       {}};
   std::shared_ptr<Child> child(new Child(io, std::move(spec), std::move(handlers)));
   child->pid_ = spawn_in_new_group(request);
   // The child's ends close here, so EOF on stdout means every writer is gone.

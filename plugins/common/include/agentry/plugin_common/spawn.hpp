@@ -5,7 +5,9 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace agentry::plugin_common {
@@ -18,6 +20,8 @@ struct SpawnRequest {
   int stdin_fd = -1;              // dup2'ed onto 0/1/2 in the child; -1: /dev/null
   int stdout_fd = -1;
   int stderr_fd = -1;
+  std::string output_file;        // non-empty: stdout and stderr both go to this file (created, 0600)
+  std::vector<std::pair<int, int>> more_fds;  // {ours, the child's}: dup2'ed after 0/1/2 (Chromium's 3 and 4)
 };
 
 // The child's pid, which is also its process group id. Throws std::system_error (with
@@ -26,6 +30,10 @@ pid_t spawn_in_new_group(const SpawnRequest& request);
 
 // waitpid(pid, WNOHANG): the raw wait status once the child has exited and is reaped.
 bool try_reap(pid_t pid, int& status) noexcept;
+
+// Reaps `pid` once it exits, waiting at most `timeout` on its pidfd (no polling loop).
+// False when it still runs. For a thread that may block; an executor uses runtime::Child.
+bool wait_for_exit(pid_t pid, std::chrono::milliseconds timeout, int& status) noexcept;
 
 // SIGTERM to the group, then SIGKILL once `grace_ms` passed without the leader exiting;
 // reaps the leader. Returns the raw wait status (or -1 when it could not be reaped).
