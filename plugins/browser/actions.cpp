@@ -7,10 +7,9 @@
 
 namespace agentry::browser {
 namespace json = boost::json;
+using plugin_common::text_field;
 
 namespace {
-
-std::string str(const json::object& o, std::string_view key) { return plugin_common::text_field(&o, key); }
 
 json::object prop(const char* type, const char* description) { return {{"type", type}, {"description", description}}; }
 
@@ -24,8 +23,8 @@ constexpr const char* kSelector = "a CSS selector of the element (give this or r
 constexpr const char* kRef = "the element's ref from the last read, such as \"e3\" (give this or selector)";
 
 std::string target_text(const Step& s) {
-  const std::string ref = str(s.args, "ref");
-  return ref.empty() ? str(s.args, "selector") : "ref " + ref;
+  const std::string ref = text_field(s.args, "ref");
+  return ref.empty() ? text_field(s.args, "selector") : "ref " + ref;
 }
 
 std::string just_the_name(const Step& s) { return s.action; }
@@ -34,7 +33,7 @@ std::vector<Action> make_actions() {
   return {
       {"navigate", "Load a URL in the page and wait until it has loaded.",
        schema({{"url", prop("string", "the absolute URL to load")}}, {"url"}),
-       [](const Step& s) { return "navigate " + str(s.args, "url"); }, &Attempt::navigate},
+       [](const Step& s) { return "navigate " + text_field(s.args, "url"); }, &Attempt::navigate},
       {"click", "Click an element (scrolled into view first) and wait for a navigation it starts.",
        schema({{"selector", prop("string", kSelector)}, {"ref", prop("string", kRef)}}),
        [](const Step& s) { return "click " + target_text(s); }, &Attempt::click},
@@ -47,14 +46,14 @@ std::vector<Action> make_actions() {
       {"press", "Press one key: a single character or Enter, Tab, Escape, Backspace, Delete, ArrowUp, ArrowDown, "
                 "ArrowLeft, ArrowRight, PageUp, PageDown, Home, End, Space.",
        schema({{"key", prop("string", "the key")}}, {"key"}),
-       [](const Step& s) { return "press " + str(s.args, "key"); }, &Attempt::press},
+       [](const Step& s) { return "press " + text_field(s.args, "key"); }, &Attempt::press},
       {"scroll", "Scroll the page vertically.", schema({{"y", prop("number", "pixels; negative scrolls up")}}, {"y"}),
        [](const Step& s) { return "scroll " + json::serialize(s.args.at("y")); }, &Attempt::scroll},
       {"read", "Read the page: its title, URL, visible text and the links, buttons and inputs, each with a ref.",
        schema({}), just_the_name, &Attempt::read_page},
       {"screenshot", "Save a PNG of the viewport into the run's browser-artifacts directory.",
        schema({{"name", prop("string", "a file name for it (optional)")}}),
-       [](const Step& s) { return "screenshot" + (s.args.contains("name") ? " " + str(s.args, "name") : std::string()); },
+       [](const Step& s) { return "screenshot" + (s.args.contains("name") ? " " + text_field(s.args, "name") : std::string()); },
        &Attempt::screenshot},
       {"back", "Go back one page in the history.", schema({}), just_the_name, &Attempt::back},
       {"waitFor", "Wait until a text appears in the page or a selector matches a visible element.",
@@ -63,7 +62,7 @@ std::vector<Action> make_actions() {
                {"timeoutMs", prop("integer", "how long to wait, in milliseconds (optional)")}}),
        [](const Step& s) {
          return "waitFor " +
-                (s.args.contains("text") ? "text " + json::serialize(s.args.at("text")) : str(s.args, "selector"));
+                (s.args.contains("text") ? "text " + json::serialize(s.args.at("text")) : text_field(s.args, "selector"));
        },
        &Attempt::wait_for},
       {"download", "Click an element that starts a download and wait until the file is saved.",

@@ -17,6 +17,7 @@
 
 namespace agentry::browser {
 namespace json = boost::json;
+using plugin_common::text_field;
 namespace fs = std::filesystem;
 using namespace page_scripts;
 
@@ -26,7 +27,6 @@ constexpr auto kStartupTimeout = std::chrono::seconds(30);
 constexpr auto kEmitPatience = std::chrono::seconds(30);
 constexpr auto kFinishPatience = std::chrono::seconds(120);
 
-std::string str(const json::object& o, std::string_view key) { return plugin_common::text_field(&o, key); }
 
 std::string tail_of_file(const std::string& path, std::size_t max) {
   std::ifstream in(path, std::ios::binary);
@@ -145,15 +145,15 @@ void Attempt::start_browser() {
   std::string target;
   if (const json::value* infos = targets.result.if_contains("targetInfos"); infos && infos->is_array())
     for (const auto& t : infos->get_array())
-      if (t.is_object() && str(t.get_object(), "type") == "page") target = str(t.get_object(), "targetId");
+      if (t.is_object() && text_field(t.get_object(), "type") == "page") target = text_field(t.get_object(), "targetId");
   if (target.empty()) {
     CdpReply created = chromium_->call("Target.createTarget", {{"url", "about:blank"}}, "", kStartupTimeout);
     if (!created.ok) fail_start(created.error);
-    target = str(created.result, "targetId");
+    target = text_field(created.result, "targetId");
   }
   CdpReply attached = chromium_->call("Target.attachToTarget", {{"targetId", target}, {"flatten", true}}, "", kStartupTimeout);
   if (!attached.ok) fail_start(attached.error);
-  session_ = str(attached.result, "sessionId");
+  session_ = text_field(attached.result, "sessionId");
   for (const char* m : {"Page.enable"}) {
     CdpReply r = chromium_->call(m, {}, session_, kStartupTimeout);
     if (!r.ok) fail_start(std::string(m) + ": " + r.error);
@@ -163,8 +163,8 @@ void Attempt::start_browser() {
     if (const json::value* ft = tree.result.if_contains("frameTree"); ft && ft->is_object())
       if (const json::value* f = ft->get_object().if_contains("frame"); f && f->is_object()) {
         std::lock_guard lock(mutex_);
-        main_frame_ = str(f->get_object(), "id");
-        url_ = str(f->get_object(), "url");
+        main_frame_ = text_field(f->get_object(), "id");
+        url_ = text_field(f->get_object(), "url");
       }
   if (frames_allowed())
     chromium_->call("Page.startScreencast",
@@ -176,25 +176,25 @@ void Attempt::on_event(const std::string& method, const json::object& p, const s
   if (method == "Page.frameStartedLoading" || method == "Page.frameStoppedLoading") {
     {
       std::lock_guard lock(mutex_);
-      if (str(p, "frameId") != main_frame_) return;
+      if (text_field(p, "frameId") != main_frame_) return;
       (method == "Page.frameStartedLoading" ? nav_started_ : nav_stopped_)++;
     }
     changed_.notify_all();
   } else if (method == "Page.frameNavigated") {
     if (const json::value* f = p.if_contains("frame"); f && f->is_object() && !f->get_object().contains("parentId")) {
       std::lock_guard lock(mutex_);
-      url_ = str(f->get_object(), "url");
+      url_ = text_field(f->get_object(), "url");
     }
   } else if (method == "Browser.downloadWillBegin") {
     {
       std::lock_guard lock(mutex_);
-      download_ = Download{str(p, "guid"), str(p, "suggestedFilename"), "inProgress"};
+      download_ = Download{text_field(p, "guid"), text_field(p, "suggestedFilename"), "inProgress"};
     }
     changed_.notify_all();
   } else if (method == "Browser.downloadProgress") {
     {
       std::lock_guard lock(mutex_);
-      if (download_ && download_->guid == str(p, "guid")) download_->state = str(p, "state");
+      if (download_ && download_->guid == text_field(p, "guid")) download_->state = text_field(p, "state");
     }
     changed_.notify_all();
   } else if (method == "Page.screencastFrame") {
@@ -221,7 +221,7 @@ void Attempt::on_event(const std::string& method, const json::object& p, const s
       const double scale = std::min({1.0, w > 0 ? 1280 / w : 1.0, h > 0 ? 800 / h : 1.0});
       w = std::round(w * scale), h = std::round(h * scale);
     }
-    json::object frame{{"mime", "image/jpeg"}, {"data", str(p, "data")}, {"width", static_cast<int64_t>(w)},
+    json::object frame{{"mime", "image/jpeg"}, {"data", text_field(p, "data")}, {"width", static_cast<int64_t>(w)},
                        {"height", static_cast<int64_t>(h)}, {"url", url}};
     if (throttled) {
       // Kept, not dropped: the page's last state must reach the viewer even when it was
@@ -275,9 +275,9 @@ json::value Attempt::eval(const std::string& expression, Clock::time_point deadl
   CdpReply r = page_call("Runtime.evaluate",
                          {{"expression", expression}, {"returnByValue", true}, {"awaitPromise", true}}, deadline);
   if (const json::value* ex = r.result.if_contains("exceptionDetails"); ex && ex->is_object()) {
-    std::string text = str(ex->get_object(), "text");
+    std::string text = text_field(ex->get_object(), "text");
     if (const json::value* e = ex->get_object().if_contains("exception"); e && e->is_object())
-      if (auto d = str(e->get_object(), "description"); !d.empty()) text = d;
+      if (auto d = text_field(e->get_object(), "description"); !d.empty()) text = d;
     throw StepFailure{"page script failed: " + text};
   }
   if (const json::value* res = r.result.if_contains("result"); res && res->is_object())
@@ -303,7 +303,7 @@ json::object Attempt::locate(const Step& s, Clock::time_point deadline) {
   else a["selector"] = s.args.at("selector");
   json::value v = eval(call_js(kLocate, a), deadline);
   if (!v.is_object()) throw StepFailure{"cannot find the element"};
-  if (auto e = str(v.get_object(), "error"); !e.empty()) throw StepFailure{e};
+  if (auto e = text_field(v.get_object(), "error"); !e.empty()) throw StepFailure{e};
   return v.get_object();
 }
 
@@ -372,7 +372,7 @@ std::pair<std::string, std::string> Attempt::play_script() {
     if (interrupted_.load()) return {"interrupted", ""};
     const Step& s = settings_.steps[i];
     if (s.action == "finish") {
-      emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", str(s.args, "summary")}, {"itemId", "finish-" + std::to_string(params_.attempt_number)}, {"role", "assistant"}});
+      emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", text_field(s.args, "summary")}, {"itemId", "finish-" + std::to_string(params_.attempt_number)}, {"role", "assistant"}});
       return {"success", ""};
     }
     const std::string id = "browser-" + std::to_string(params_.attempt_number) + "-" + std::to_string(++ids_);

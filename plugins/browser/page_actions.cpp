@@ -8,19 +8,18 @@
 #include <fstream>
 #include <system_error>
 
+#include "agentry/plugin_common/base64.hpp"
 #include "agentry/plugin_common/json_fields.hpp"
 #include "browser/attempt.hpp"
-#include "browser/base64.hpp"
 #include "browser/page_scripts.hpp"
 
 namespace agentry::browser {
 namespace json = boost::json;
+using plugin_common::text_field;
 namespace fs = std::filesystem;
 using namespace page_scripts;
 
 namespace {
-
-std::string str(const json::object& o, std::string_view key) { return plugin_common::text_field(&o, key); }
 
 // A file name from a user or a server: [A-Za-z0-9._-] kept, the rest '_', no leading dot.
 std::string safe_name(const std::string& name, const std::string& fallback) {
@@ -36,7 +35,7 @@ std::string safe_name(const std::string& name, const std::string& fallback) {
 }
 
 std::string render_read(const json::object& r) {
-  std::string out = "Page: " + str(r, "title") + "\nURL: " + str(r, "url") + "\n\n" + str(r, "text");
+  std::string out = "Page: " + text_field(r, "title") + "\nURL: " + text_field(r, "url") + "\n\n" + text_field(r, "text");
   if (const json::value* t = r.if_contains("truncated"); t && t->is_bool() && t->get_bool()) out += "\n[text truncated]";
   const json::value* els = r.if_contains("elements");
   if (els && els->is_array() && !els->get_array().empty()) {
@@ -44,13 +43,13 @@ std::string render_read(const json::object& r) {
     for (const auto& e : els->get_array()) {
       if (!e.is_object()) continue;
       const json::object& o = e.get_object();
-      out += "\n[" + str(o, "ref") + "] " + str(o, "kind");
-      if (o.contains("type")) out += " " + str(o, "type");
-      if (o.contains("name")) out += " name=" + str(o, "name");
-      if (o.contains("text")) out += " \"" + str(o, "text") + "\"";
-      if (o.contains("placeholder")) out += " placeholder=\"" + str(o, "placeholder") + "\"";
-      if (o.contains("value")) out += " value=\"" + str(o, "value") + "\"";
-      if (o.contains("href")) out += " -> " + str(o, "href");
+      out += "\n[" + text_field(o, "ref") + "] " + text_field(o, "kind");
+      if (o.contains("type")) out += " " + text_field(o, "type");
+      if (o.contains("name")) out += " name=" + text_field(o, "name");
+      if (o.contains("text")) out += " \"" + text_field(o, "text") + "\"";
+      if (o.contains("placeholder")) out += " placeholder=\"" + text_field(o, "placeholder") + "\"";
+      if (o.contains("value")) out += " value=\"" + text_field(o, "value") + "\"";
+      if (o.contains("href")) out += " -> " + text_field(o, "href");
     }
   }
   return out;
@@ -64,10 +63,10 @@ std::string Attempt::navigate(ActionCall& c) {
   json::object& result = c.result;
   const uint64_t before = navigations_started();
   CdpReply r = page_call("Page.navigate", {{"url", s.args.at("url")}}, deadline);
-  if (auto err = str(r.result, "errorText"); !err.empty()) throw StepFailure{"cannot load " + str(s.args, "url") + ": " + err};
+  if (auto err = text_field(r.result, "errorText"); !err.empty()) throw StepFailure{"cannot load " + text_field(s.args, "url") + ": " + err};
   if (r.result.contains("loaderId")) wait_navigation(before, deadline, true);
   result = page_state(deadline);
-  return "loaded " + str(result, "url") + " (" + str(result, "title") + ")";
+  return "loaded " + text_field(result, "url") + " (" + text_field(result, "title") + ")";
 }
 
 std::string Attempt::click(ActionCall& c) {
@@ -79,8 +78,8 @@ std::string Attempt::click(ActionCall& c) {
   mouse_click(el.at("x").to_number<double>(), el.at("y").to_number<double>(), deadline);
   wait_navigation(before, deadline, false);
   result = page_state(deadline);
-  return "clicked " + str(el, "tag") + (str(el, "text").empty() ? "" : " \"" + str(el, "text") + "\"") + "; now at " +
-         str(result, "url");
+  return "clicked " + text_field(el, "tag") + (text_field(el, "text").empty() ? "" : " \"" + text_field(el, "text") + "\"") + "; now at " +
+         text_field(result, "url");
 }
 
 std::string Attempt::type_text(ActionCall& c) {
@@ -96,16 +95,16 @@ std::string Attempt::type_text(ActionCall& c) {
     if (typeof el.select === 'function') el.select();
     if ('value' in el) { el.value = ''; el.dispatchEvent(new Event('input', {bubbles: true})); }
     return true; }))JS", arg), deadline);
-  const std::string text = str(s.args, "text");
+  const std::string text = text_field(s.args, "text");
   if (!text.empty()) page_call("Input.insertText", {{"text", text}}, deadline);
-  return "typed " + std::to_string(text.size()) + " bytes into " + str(el, "tag");
+  return "typed " + std::to_string(text.size()) + " bytes into " + text_field(el, "tag");
 }
 
 std::string Attempt::press(ActionCall& c) {
   const Step& s = c.step;
   auto& deadline = c.deadline;
   json::object& result = c.result;
-  const std::string key = str(s.args, "key");
+  const std::string key = text_field(s.args, "key");
   json::object down{{"type", "keyDown"}, {"key", key}};
   bool known = false;
   for (const Key& k : kKeys)
@@ -128,7 +127,7 @@ std::string Attempt::press(ActionCall& c) {
   page_call("Input.dispatchKeyEvent", up, deadline);
   wait_navigation(before, deadline, false);
   result = page_state(deadline);
-  return "pressed " + key + "; now at " + str(result, "url");
+  return "pressed " + key + "; now at " + text_field(result, "url");
 }
 
 std::string Attempt::scroll(ActionCall& c) {
@@ -152,8 +151,8 @@ std::string Attempt::read_page(ActionCall& c) {
   if (model_mode_) return text;  // the model reads it in the tool result; it is not the agent's message
   emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", text}, {"itemId", "read-" + std::to_string(params_.attempt_number) + "-" + std::to_string(index)}, {"role", "assistant"}});
   const json::value* els = v.get_object().if_contains("elements");
-  return "read " + str(v.get_object(), "url") + " (" + str(v.get_object(), "title") + "): " +
-         std::to_string(str(v.get_object(), "text").size()) + " bytes of text, " +
+  return "read " + text_field(v.get_object(), "url") + " (" + text_field(v.get_object(), "title") + "): " +
+         std::to_string(text_field(v.get_object(), "text").size()) + " bytes of text, " +
          std::to_string(els && els->is_array() ? els->get_array().size() : 0) + " elements";
 }
 
@@ -163,9 +162,9 @@ std::string Attempt::screenshot(ActionCall& c) {
   json::object& result = c.result;
   const std::size_t index = c.index;
   CdpReply r = page_call("Page.captureScreenshot", {{"format", "png"}}, deadline);
-  auto bytes = base64_decode(str(r.result, "data"));
+  auto bytes = plugin_common::base64_decode(text_field(r.result, "data"));
   if (!bytes) throw StepFailure{"Chromium sent a screenshot that is not base64"};
-  std::string name = safe_name(str(s.args, "name"), "screenshot-" + std::to_string(index));
+  std::string name = safe_name(text_field(s.args, "name"), "screenshot-" + std::to_string(index));
   if (name.size() < 4 || name.substr(name.size() - 4) != ".png") name += ".png";
   const std::string path = artifacts_dir() + "/" + name;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -188,7 +187,7 @@ std::string Attempt::back(ActionCall& c) {
   page_call("Page.navigateToHistoryEntry", {{"entryId", entries->get_array()[current - 1].get_object().at("id")}}, deadline);
   wait_navigation(before, deadline, false);
   result = page_state(deadline);
-  return "back at " + str(result, "url");
+  return "back at " + text_field(result, "url");
 }
 
 std::string Attempt::wait_for(ActionCall& c) {
@@ -198,7 +197,7 @@ std::string Attempt::wait_for(ActionCall& c) {
   json::object arg;
   if (s.args.contains("text")) arg["text"] = s.args.at("text");
   else arg["selector"] = s.args.at("selector");
-  const std::string what = s.args.contains("text") ? "the text " + json::serialize(s.args.at("text")) : "the selector \"" + str(s.args, "selector") + "\"";
+  const std::string what = s.args.contains("text") ? "the text " + json::serialize(s.args.at("text")) : "the selector \"" + text_field(s.args, "selector") + "\"";
   for (;;) {
     if (interrupted_.load()) throw StepFailure{"interrupted"};
     bool found = false;

@@ -2,16 +2,14 @@
 
 #include <boost/json.hpp>
 
+#include "agentry/plugin_common/json_fields.hpp"
+
 namespace agentry::codex {
 
 namespace json = boost::json;
+using plugin_common::text_field;
 
 namespace {
-
-std::string str(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 // The legacy requests carry the command as an argv array.
 std::string command_text(const json::value* command) {
@@ -53,11 +51,11 @@ std::optional<ApprovalAsk> approval_ask(std::string_view method, const json::obj
       if (const json::value* changes = item->if_contains("changes"); changes != nullptr && changes->is_array()) {
         ask.details["changes"] = *changes;
         for (const json::value& change : changes->get_array())
-          if (change.is_object()) paths += (paths.empty() ? "" : ", ") + str(change.get_object(), "path");
+          if (change.is_object()) paths += (paths.empty() ? "" : ", ") + text_field(change.get_object(), "path");
       }
     if (const json::value* files = params.if_contains("fileChanges"); files != nullptr && files->is_object())
       for (const auto& field : files->get_object()) paths += (paths.empty() ? "" : ", ") + std::string(field.key());
-    const std::string reason = str(params, "reason");
+    const std::string reason = text_field(params, "reason");
     ask.summary = "apply file changes" + (paths.empty() ? std::string() : ": " + paths) +
                   (reason.empty() ? std::string() : " (" + reason + ")");
     return ask;

@@ -4,23 +4,20 @@
 #include <set>
 
 #include "agentry/plugin/events.h"
+#include "agentry/plugin_common/json_fields.hpp"
 #include "agentry/plugin_common/line_splitter.hpp"
 #include "sandbox.hpp"
 
 namespace agentry::codex {
 
 namespace json = boost::json;
+using plugin_common::text_field;
 
 namespace {
 
 // Payloads stay well under AGENTRY_EVENT_MAX_PAYLOAD_BYTES (1 MiB) even with JSON escaping.
 constexpr std::size_t kMaxText = 256 * 1024;
 constexpr std::size_t kMaxOutput = 128 * 1024;
-
-std::string str(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 const json::object* obj(const json::object& o, std::string_view key) {
   const json::value* v = o.if_contains(key);
@@ -74,15 +71,15 @@ json::array plan_steps(const json::value* plan) {
   if (plan == nullptr || !plan->is_array()) return steps;
   for (const json::value& entry : plan->get_array()) {
     if (!entry.is_object()) continue;
-    const std::string status = str(entry.get_object(), "status");
-    steps.push_back(json::object{{"step", clip(str(entry.get_object(), "step"), 4096)},
+    const std::string status = text_field(entry.get_object(), "status");
+    steps.push_back(json::object{{"step", clip(text_field(entry.get_object(), "step"), 4096)},
                                  {"status", status == "inProgress" ? "in_progress" : status}});
   }
   return steps;
 }
 
 std::string tool_status(const json::object& item) {
-  const std::string status = str(item, "status");
+  const std::string status = text_field(item, "status");
   if (status == "failed" || status == "declined") return status;
   return "completed";
 }
@@ -102,36 +99,36 @@ const json::object* Normalizer::item(const std::string& id) const {
 
 std::vector<Event> Normalizer::on_notification(std::string_view method, const json::object& params) {
   std::vector<Event> out;
-  const std::string thread = str(params, "threadId");
+  const std::string thread = text_field(params, "threadId");
   if (!thread.empty() && !thread_id_.empty() && thread != thread_id_) return out;  // another thread's
 
   if (method == "item/agentMessage/delta") {
     out.push_back(make(AGENTRY_EVENT_MESSAGE_DELTA,
-                       json::object{{"text", clip(str(params, "delta"), kMaxText)}, {"itemId", str(params, "itemId")}},
+                       json::object{{"text", clip(text_field(params, "delta"), kMaxText)}, {"itemId", text_field(params, "itemId")}},
                        AGENTRY_EVENT_FLAG_EPHEMERAL));
   } else if (method == "item/reasoning/summaryTextDelta" || method == "item/reasoning/textDelta") {
     out.push_back(make(AGENTRY_EVENT_REASONING_DELTA,
-                       json::object{{"text", clip(str(params, "delta"), kMaxText)}, {"itemId", str(params, "itemId")}},
+                       json::object{{"text", clip(text_field(params, "delta"), kMaxText)}, {"itemId", text_field(params, "itemId")}},
                        AGENTRY_EVENT_FLAG_EPHEMERAL));
   } else if (method == "item/commandExecution/outputDelta" || method == "item/fileChange/outputDelta") {
     out.push_back(make(AGENTRY_EVENT_TOOL_OUTPUT_DELTA,
-                       json::object{{"toolCallId", str(params, "itemId")}, {"text", clip(str(params, "delta"), kMaxText)}},
+                       json::object{{"toolCallId", text_field(params, "itemId")}, {"text", clip(text_field(params, "delta"), kMaxText)}},
                        AGENTRY_EVENT_FLAG_EPHEMERAL));
   } else if (method == "turn/plan/updated") {
     json::object payload{{"steps", plan_steps(params.if_contains("plan"))}};
-    if (std::string explanation = str(params, "explanation"); !explanation.empty())
+    if (std::string explanation = text_field(params, "explanation"); !explanation.empty())
       payload["explanation"] = clip(explanation, kMaxText);
     out.push_back(make(AGENTRY_EVENT_PLAN, std::move(payload)));
   } else if (method == "turn/diff/updated") {
     // Live as it changes; the last one is recorded when the turn ends.
-    diff_ = str(params, "diff");
+    diff_ = text_field(params, "diff");
     out.push_back(diff_event(AGENTRY_EVENT_FLAG_EPHEMERAL));
   } else if (method == "item/started" || method == "item/completed") {
     if (const json::object* item = obj(params, "item")) out = on_item(*item, method == "item/completed");
   } else if (method == "thread/tokenUsage/updated") {
     const json::object* usage = obj(params, "tokenUsage");
     const json::object* total = usage != nullptr ? obj(*usage, "total") : nullptr;
-    if (total != nullptr && (turn_id_.empty() || str(params, "turnId") != turn_id_)) {
+    if (total != nullptr && (turn_id_.empty() || text_field(params, "turnId") != turn_id_)) {
       baseline_ = totals(*total);
     } else if (total != nullptr) {
       const UsageTotals now = totals(*total);
@@ -146,30 +143,30 @@ std::vector<Event> Normalizer::on_notification(std::string_view method, const js
     }
   } else if (method == "turn/started") {
     if (const json::object* turn = obj(params, "turn"); turn != nullptr && turn_id_.empty())
-      turn_id_ = str(*turn, "id");
+      turn_id_ = text_field(*turn, "id");
   } else if (method == "turn/completed") {
     const json::object* turn = obj(params, "turn");
-    if (turn != nullptr && (turn_id_.empty() || str(*turn, "id") == turn_id_)) {
-      TurnEnd end{str(*turn, "status"), {}};
-      if (const json::object* error = obj(*turn, "error")) end.message = str(*error, "message");
+    if (turn != nullptr && (turn_id_.empty() || text_field(*turn, "id") == turn_id_)) {
+      TurnEnd end{text_field(*turn, "status"), {}};
+      if (const json::object* error = obj(*turn, "error")) end.message = text_field(*error, "message");
       if (end.status == "failed" && end.message.empty()) end.message = last_error_;
       turn_end_ = std::move(end);
       if (!diff_.empty()) out.push_back(diff_event(0));
     }
   } else if (method == "error") {
     const json::object* error = obj(params, "error");
-    std::string message = error != nullptr ? str(*error, "message") : std::string("unknown error");
+    std::string message = error != nullptr ? text_field(*error, "message") : std::string("unknown error");
     const json::value* retry = params.if_contains("willRetry");
     const bool will_retry = retry != nullptr && retry->is_bool() && retry->get_bool();
     if (!will_retry) last_error_ = message;
     out.push_back(notice(will_retry ? "warning" : "error", will_retry ? message + " (codex retries)" : message));
   } else if (method == "warning" || method == "guardianWarning") {
-    out.push_back(notice("warning", str(params, "message")));
+    out.push_back(notice("warning", text_field(params, "message")));
   } else if (method == "configWarning") {
-    const std::string details = str(params, "details");
-    out.push_back(notice("warning", str(params, "summary") + (details.empty() ? "" : ": " + details)));
+    const std::string details = text_field(params, "details");
+    out.push_back(notice("warning", text_field(params, "summary") + (details.empty() ? "" : ": " + details)));
   } else if (method == "deprecationNotice") {
-    out.push_back(notice("info", "codex: " + str(params, "summary")));
+    out.push_back(notice("info", "codex: " + text_field(params, "summary")));
   } else if (method == "model/rerouted") {
     out.push_back(notice("info", "codex rerouted the model: " + json::serialize(params)));
   }
@@ -179,7 +176,7 @@ std::vector<Event> Normalizer::on_notification(std::string_view method, const js
 }
 
 void Normalizer::remember(const json::object& item) {
-  if (const std::string id = str(item, "id"); !id.empty()) items_[id] = item;
+  if (const std::string id = text_field(item, "id"); !id.empty()) items_[id] = item;
 }
 
 Event Normalizer::diff_event(uint32_t flags) const {
@@ -191,8 +188,8 @@ Event Normalizer::diff_event(uint32_t flags) const {
 
 std::vector<Event> Normalizer::on_item(const json::object& item, bool completed) {
   std::vector<Event> out;
-  const std::string type = str(item, "type");
-  const std::string id = str(item, "id");
+  const std::string type = text_field(item, "type");
+  const std::string id = text_field(item, "id");
   if (!completed)
     items_[id] = item;
   else
@@ -202,7 +199,7 @@ std::vector<Event> Normalizer::on_item(const json::object& item, bool completed)
     if (completed)
       out.push_back(
           make(AGENTRY_EVENT_MESSAGE_COMPLETED,
-               json::object{{"text", clip(str(item, "text"), kMaxText)}, {"itemId", id}, {"role", "assistant"}}));
+               json::object{{"text", clip(text_field(item, "text"), kMaxText)}, {"itemId", id}, {"role", "assistant"}}));
   } else if (type == "reasoning") {
     std::string text = join(item.if_contains("summary"));
     if (text.empty()) text = join(item.if_contains("content"));
@@ -212,18 +209,18 @@ std::vector<Event> Normalizer::on_item(const json::object& item, bool completed)
     // our own prompt, echoed back
   } else if (kNotTools.contains(type)) {
     if (completed) {
-      std::string text = str(item, "text");
+      std::string text = text_field(item, "text");
       out.push_back(notice("info", "codex " + type + (text.empty() ? "" : ": " + text)));
     }
   } else if (type == "commandExecution") {
-    json::object payload{{"toolCallId", id}, {"tool", "command"}, {"command", str(item, "command")}};
+    json::object payload{{"toolCallId", id}, {"tool", "command"}, {"command", text_field(item, "command")}};
     if (!completed) {
       payload["input"] = json::object{{"cwd", item.contains("cwd") ? item.at("cwd") : json::value()}};
       out.push_back(make(AGENTRY_EVENT_TOOL_STARTED, std::move(payload)));
     } else {
       payload["status"] = tool_status(item);
       bool clipped = false;
-      payload["output"] = clip(str(item, "aggregatedOutput"), kMaxOutput, &clipped);
+      payload["output"] = clip(text_field(item, "aggregatedOutput"), kMaxOutput, &clipped);
       if (clipped) payload["outputTruncated"] = true;
       if (const json::value* code = item.if_contains("exitCode"); code && code->is_number())
         payload["exitCode"] = *code;
@@ -231,7 +228,7 @@ std::vector<Event> Normalizer::on_item(const json::object& item, bool completed)
       const bool failed = tool_status(item) == "failed";
       out.push_back(make(AGENTRY_EVENT_TOOL_COMPLETED, std::move(payload)));
       // The sandbox kept the command from running: say so, not only in the tool's output.
-      if (const std::optional<std::string> why = failed ? sandbox_failure_message(str(item, "aggregatedOutput"))
+      if (const std::optional<std::string> why = failed ? sandbox_failure_message(text_field(item, "aggregatedOutput"))
                                                         : std::nullopt)
         out.push_back(
             make(AGENTRY_EVENT_NOTICE, json::object{{"level", "error"}, {"message", *why}, {"toolCallId", id}}));
@@ -242,7 +239,7 @@ std::vector<Event> Normalizer::on_item(const json::object& item, bool completed)
     if (!completed) {
       if (changes != nullptr && changes->is_array() && !changes->get_array().empty() &&
           changes->get_array()[0].is_object())
-        payload["path"] = str(changes->get_array()[0].get_object(), "path");
+        payload["path"] = text_field(changes->get_array()[0].get_object(), "path");
       payload["input"] = json::object{{"changes", changes != nullptr ? bounded(*changes) : json::array()}};
       out.push_back(make(AGENTRY_EVENT_TOOL_STARTED, std::move(payload)));
     } else {
@@ -254,7 +251,7 @@ std::vector<Event> Normalizer::on_item(const json::object& item, bool completed)
     // mcpToolCall, dynamicToolCall, webSearch, imageView, ... and item types this plugin
     // does not know yet: shown as a generic tool with the whole item as its input.
     std::string tool = type.empty() ? std::string("unknown") : type;
-    if (const std::string name = str(item, "tool"); !name.empty()) tool += ":" + name;
+    if (const std::string name = text_field(item, "tool"); !name.empty()) tool += ":" + name;
     json::object payload{{"toolCallId", id}, {"tool", tool}};
     if (!completed) {
       payload["input"] = bounded(item);

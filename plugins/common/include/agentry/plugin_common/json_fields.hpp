@@ -19,6 +19,8 @@ inline std::string text_field(const boost::json::object* o, std::string_view key
   return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
+inline std::string text_field(const boost::json::object& o, std::string_view key) { return text_field(&o, key); }
+
 inline std::optional<int64_t> int_field(const boost::json::object* o, std::string_view key) {
   const boost::json::value* v = o ? o->if_contains(key) : nullptr;
   return v && v->is_int64() ? std::optional<int64_t>(v->get_int64()) : std::nullopt;

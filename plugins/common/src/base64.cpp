@@ -1,9 +1,9 @@
-#include "browser/base64.hpp"
+#include "agentry/plugin_common/base64.hpp"
 
 #include <array>
 #include <cstdint>
 
-namespace agentry::browser {
+namespace agentry::plugin_common {
 
 namespace {
 constexpr std::array<int8_t, 256> make_table() {
@@ -49,4 +49,4 @@ std::optional<std::string> base64_decode(std::string_view text) {
   return out;
 }
 
-}  // namespace agentry::browser
+}  // namespace agentry::plugin_common
