@@ -10,7 +10,6 @@ namespace agentry::acp {
 
 namespace json = boost::json;
 using plugin_common::append_strings;
-using plugin_common::bounded_integer;
 using plugin_common::checked_string;
 using plugin_common::config_fail;
 using plugin_common::ConfigError;
@@ -74,8 +73,7 @@ Launch build(const agentry::plugin::StartParams& params) {
   launch.mcp_servers = mcp_servers(fields.backend.if_contains("mcpServers"));
   launch.auth_method = optional_string(fields.backend, "authMethod", "backendConfig.acp.authMethod");
   launch.unrestricted = plugin_common::unrestricted(fields.config);
-  launch.interrupt_grace = std::chrono::milliseconds(bounded_integer(
-      fields.backend.if_contains("interruptGraceMs"), "backendConfig.acp.interruptGraceMs", 5000, 0, 600000));
+  launch.interrupt_grace = plugin_common::interrupt_grace(fields);
   launch.prompt = plugin_common::required_prompt(params, "an ACP agent");
   launch.resume_session = plugin_common::resume_token(params, "a session id", false);
   // Like every backend: the host's AGENTRY_* variables (and its PATH) win over configuration.

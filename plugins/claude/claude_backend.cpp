@@ -9,6 +9,7 @@
 
 #include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin/cpp/backend.hpp"
+#include "agentry/plugin_common/input_fields.hpp"
 #include "attempt.hpp"
 #include "config.hpp"
 #include "question.hpp"
@@ -58,24 +59,10 @@ class ClaudeBackend final : public agentry::plugin::Backend, public agentry::plu
 
   agentry_status_t send_input(const agentry::plugin::Input& input) override {
     if (!attempt_ || !attempt_->running()) return AGENTRY_ERR_INVALID_STATE;
-    boost::system::error_code ec;
-    const json::value payload = json::parse(input.payload_json, ec);
-    if (ec || !payload.is_object()) return AGENTRY_ERR_INVALID_ARGUMENT;
-    const json::object& o = payload.get_object();
-    if (input.kind == AGENTRY_INPUT_MESSAGE) {
-      const json::value* text = o.if_contains("text");
-      if (text == nullptr || !text->is_string() || text->get_string().empty()) return AGENTRY_ERR_INVALID_ARGUMENT;
-      return attempt_->send_message(text->get_string());
-    }
-    if (input.kind == AGENTRY_INPUT_APPROVAL) {
-      const json::value* id = o.if_contains("approvalId");
-      const json::value* decision = o.if_contains("decision");
-      if (id == nullptr || !id->is_string() || decision == nullptr || !decision->is_string())
-        return AGENTRY_ERR_INVALID_ARGUMENT;
-      if (decision->get_string() != "approve" && decision->get_string() != "deny") return AGENTRY_ERR_INVALID_ARGUMENT;
-      return attempt_->answer_approval(id->get_string(), decision->get_string() == "approve");
-    }
-    return AGENTRY_ERR_UNSUPPORTED;
+    const plugin_common::InputFields in = plugin_common::read_input(input, true);
+    if (in.status != AGENTRY_OK) return in.status;
+    if (input.kind == AGENTRY_INPUT_MESSAGE) return attempt_->send_message(in.text);
+    return attempt_->answer_approval(in.approval_id, in.approve);
   }
 
   agentry_status_t interrupt(std::string_view reason) override {

@@ -10,7 +10,6 @@ namespace agentry::cursor {
 
 namespace json = boost::json;
 using plugin_common::append_strings;
-using plugin_common::bounded_integer;
 using plugin_common::ConfigError;
 using plugin_common::EnvironmentBuilder;
 using plugin_common::optional_string;
@@ -37,8 +36,7 @@ Launch build(const agentry::plugin::StartParams& params) {
     launch.argv.push_back(std::move(model));
   }
   append_strings(fields.config.if_contains("extraArgs"), "extraArgs", launch.argv);
-  launch.interrupt_grace = std::chrono::milliseconds(bounded_integer(
-      fields.backend.if_contains("interruptGraceMs"), "backendConfig.cursor.interruptGraceMs", 5000, 0, 600000));
+  launch.interrupt_grace = plugin_common::interrupt_grace(fields);
   launch.prompt = plugin_common::required_prompt(params, "cursor-agent");
   launch.resume_chat = plugin_common::resume_token(params, "a chat id", true);
   launch.env = plugin_common::finish_environment(fields, params, std::move(env));

@@ -4,9 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include <boost/json/parse.hpp>
-
 #include "agentry/plugin/cpp/backend.hpp"
+#include "agentry/plugin_common/input_fields.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
 #include "launch.hpp"
 #include "session.hpp"
@@ -14,8 +13,6 @@
 namespace agentry::pi {
 
 namespace {
-
-namespace json = boost::json;
 
 class PiBackend final : public agentry::plugin::Backend {
  public:
@@ -40,12 +37,8 @@ class PiBackend final : public agentry::plugin::Backend {
 
   agentry_status_t send_input(const agentry::plugin::Input& input) override {
     if (!session_ || !session_->running()) return AGENTRY_ERR_INVALID_STATE;
-    if (input.kind != AGENTRY_INPUT_MESSAGE) return AGENTRY_ERR_UNSUPPORTED;  // pi asks nothing
-    boost::system::error_code ec;
-    const json::value payload = json::parse(input.payload_json, ec);
-    const json::value* text = !ec && payload.is_object() ? payload.get_object().if_contains("text") : nullptr;
-    if (text == nullptr || !text->is_string() || text->get_string().empty()) return AGENTRY_ERR_INVALID_ARGUMENT;
-    return session_->send_message(std::string(text->get_string()));
+    const plugin_common::InputFields in = plugin_common::read_input(input, false);  // it asks nothing
+    return in.status != AGENTRY_OK ? in.status : session_->send_message(in.text);
   }
 
   agentry_status_t interrupt(std::string_view reason) override {

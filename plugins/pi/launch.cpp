@@ -10,7 +10,6 @@ namespace agentry::pi {
 
 namespace json = boost::json;
 using plugin_common::append_strings;
-using plugin_common::bounded_integer;
 using plugin_common::config_fail;
 using plugin_common::ConfigError;
 using plugin_common::EnvironmentBuilder;
@@ -43,8 +42,7 @@ Launch build(const agentry::plugin::StartParams& params) {
   }
   append_strings(fields.backend.if_contains("args"), "backendConfig.pi.args", launch.argv);
   append_strings(fields.config.if_contains("extraArgs"), "extraArgs", launch.argv);
-  launch.interrupt_grace = std::chrono::milliseconds(bounded_integer(
-      fields.backend.if_contains("interruptGraceMs"), "backendConfig.pi.interruptGraceMs", 5000, 0, 600000));
+  launch.interrupt_grace = plugin_common::interrupt_grace(fields);
   launch.prompt = plugin_common::required_prompt(params, "pi");
   launch.resume_session = plugin_common::resume_token(params, "a session file", false);
   // pi checks for updates and reports installs unless told it is offline.

@@ -50,6 +50,11 @@ void append_program(const LaunchFields& fields, std::vector<std::string>& argv, 
   if (argv.size() == at || argv[at].empty()) config_fail(fields.where + ".command must name the program to run");
 }
 
+std::chrono::milliseconds interrupt_grace(const LaunchFields& fields, int64_t fallback_ms) {
+  return std::chrono::milliseconds(bounded_integer(fields.backend.if_contains("interruptGraceMs"),
+                                                   fields.where + ".interruptGraceMs", fallback_ms, 0, 600000));
+}
+
 bool unrestricted(const json::object& config) {
   const json::value* u = config.if_contains("unrestricted");
   if (u == nullptr || u->is_null()) return false;

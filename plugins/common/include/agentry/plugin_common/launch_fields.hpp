@@ -5,6 +5,8 @@
 // helper throws ConfigError naming the field (config_fields.hpp).
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -35,6 +37,9 @@ void apply_launcher(const boost::json::object& config, std::vector<std::string>&
 // `binary` (when `allow_binary`), else $`env_var`, else `fallback`.
 void append_program(const LaunchFields& fields, std::vector<std::string>& argv, bool allow_binary, const char* env_var,
                     const char* fallback);
+
+// backendConfig.<name>.interruptGraceMs (0 to 600000; `fallback` when absent).
+std::chrono::milliseconds interrupt_grace(const LaunchFields& fields, int64_t fallback_ms = 5000);
 
 // config_json.unrestricted (default false: the host always sends it).
 bool unrestricted(const boost::json::object& config);
