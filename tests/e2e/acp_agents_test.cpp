@@ -187,18 +187,9 @@ TEST_P(AcpAgents, AbortMidTurnCancelsIt) {
 
 TEST_P(AcpAgents, AnAgentThatRunsTheBareAgentryCommandReportsItsTasks) {
   define("tasker", true);
-  dir_.write_file("config/assignments/two/assignment.md",
-                  "---\nschemaVersion: 1\nmessage: \"SHELL: agentry task set plan --status completed\\n"
-                  "SHELL: agentry task set build --status completed\\nSAY: both done\"\ntasks:\n"
-                  "  - id: plan\n    title: Plan the change\n  - id: build\n    title: Build it\n---\nDo the work.\n");
-  const test::HttpResponse created = client().post_json(
-      "/api/runs", json::object{{"agent", "tasker"}, {"assignment", "two"}, {"callerCwd", work_.string()}});
-  ASSERT_EQ(created.status, 201) << created.body;
-  const std::string run(created.json().at("run").at("runId").as_string());
-  ASSERT_EQ(wait_settled(run), "success") << describe(run);
-  const json::object detail = get_run(run);
-  EXPECT_EQ(detail.at("totalAttemptCount").as_int64(), 1) << describe(run);
-  for (const auto& task : detail.at("tasks").as_array()) EXPECT_EQ(task.at("status"), "completed") << describe(run);
+  const std::string run = run_two_tasks_with_the_bare_command("tasker");
+  ASSERT_FALSE(run.empty());
+  expect_tasks_done_in_one_attempt(run);
 }
 
 TEST_P(AcpAgents, AResumeGoesOnInTheAgentsSession) {

@@ -46,6 +46,31 @@ class AgentRunTest : public DaemonTest {
   }
   std::string wait_settled(const std::string& run) { return wait_until_settled(run, std::chrono::seconds(120)); }
 
+  // The task loop as agents are told it: agent `agent` on an assignment with two tasks
+  // whose message makes the mock model run the bare `agentry task set` for each. Returns
+  // the run once settled.
+  std::string run_two_tasks_with_the_bare_command(const std::string& agent) {
+    dir_.write_file("config/assignments/two/assignment.md",
+                    "---\nschemaVersion: 1\nmessage: \"SHELL: agentry task set plan --status completed\\n"
+                    "SHELL: agentry task set build --status completed\\nSAY: both done\"\ntasks:\n"
+                    "  - id: plan\n    title: Plan the change\n  - id: build\n    title: Build it\n---\nDo the work.\n");
+    const test::HttpResponse created = client().post_json(
+        "/api/runs",
+        boost::json::object{{"agent", agent}, {"assignment", "two"}, {"callerCwd", work_.string()}});
+    EXPECT_EQ(created.status, 201) << created.body;
+    if (created.status != 201) return {};
+    const std::string run(created.json().at("run").at("runId").as_string());
+    wait_settled(run);
+    return run;
+  }
+  // The run succeeded in one attempt with every task completed.
+  void expect_tasks_done_in_one_attempt(const std::string& run) {
+    const boost::json::object detail = get_run(run);  // kept: the loop below walks into it
+    EXPECT_EQ(detail.at("status"), "success") << describe(run);
+    EXPECT_EQ(detail.at("totalAttemptCount").as_int64(), 1) << describe(run);
+    for (const auto& task : detail.at("tasks").as_array()) EXPECT_EQ(task.at("status"), "completed") << describe(run);
+  }
+
   std::unique_ptr<test::MockModel> mock_;
   std::filesystem::path home_;
 };

@@ -58,16 +58,10 @@ TEST_F(CursorBackendTest, AnAgentThatRunsTheBareAgentryCommandReportsItsTasks) {
          "RUN: agentry task set plan --status completed --notes done\n"
          "RUN: agentry task set build --status completed --notes done\n"
          "RUN: agentry task set review/check --status completed --notes done");
-  auto created = client().post_json("/api/runs", json::object{{"agent", "tasker"},
-                                                              {"assignment", "feature"},
-                                                              {"callerCwd", work_.string()},
-                                                              {"cliVars", {{"feature", "dark mode"}}}});
-  ASSERT_EQ(created.status, 201) << created.body;
-  const std::string run(created.json().at("run").at("runId").as_string());
-  ASSERT_EQ(wait_until_settled(run), "success") << json::serialize(get_run(run));
-  auto detail = get_run(run);
-  EXPECT_EQ(detail.at("totalAttemptCount").as_int64(), 1);
-  for (const auto& task : detail.at("tasks").as_array()) EXPECT_EQ(task.at("status"), "completed") << json::serialize(task);
+  const std::string run = start_feature_run("tasker");
+  ASSERT_FALSE(run.empty());
+  wait_until_settled(run);
+  expect_tasks_done_in_one_attempt(run);
 }
 
 }  // namespace

@@ -143,6 +143,24 @@ std::string DaemonTest::start_agent_run(const std::string& agent, const std::str
   return std::string(response.json().at("run").at("runId").as_string());
 }
 
+std::string DaemonTest::start_feature_run(const std::string& agent, const std::string& feature) {
+  auto created = client().post_json("/api/runs", json::object{{"agent", agent},
+                                                              {"assignment", "feature"},
+                                                              {"callerCwd", work_.string()},
+                                                              {"cliVars", {{"feature", feature}}}});
+  EXPECT_EQ(created.status, 201) << created.body;
+  if (created.status != 201) return {};
+  return std::string(created.json().at("run").at("runId").as_string());
+}
+
+void DaemonTest::expect_tasks_done_in_one_attempt(const std::string& run_id) {
+  const json::object detail = get_run(run_id);  // kept: the loop below walks into it
+  EXPECT_EQ(detail.at("status"), "success") << json::serialize(detail);
+  EXPECT_EQ(detail.at("totalAttemptCount").as_int64(), 1) << json::serialize(detail);
+  for (const auto& task : detail.at("tasks").as_array())
+    EXPECT_EQ(task.at("status"), "completed") << json::serialize(task);
+}
+
 std::string DaemonTest::wait_until_settled(const std::string& run_id, std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   std::string status;

@@ -44,6 +44,11 @@ class DaemonTest : public ::testing::Test {
   void write_assignment(const std::string& name, const std::string& front_matter);
   /// POST /api/runs for `agent` with a message; returns the run id.
   std::string start_agent_run(const std::string& agent, const std::string& message = "go");
+  /// POST /api/runs for `agent` on the "feature" assignment (three tasks: plan, build,
+  /// review/check), asserting 201; returns the run id.
+  std::string start_feature_run(const std::string& agent, const std::string& feature = "dark mode");
+  /// The run ended `success` in one attempt with every task completed.
+  void expect_tasks_done_in_one_attempt(const std::string& run_id);
   /// Polls the run until its status is not running (or `timeout`); returns the status.
   std::string wait_until_settled(const std::string& run_id, std::chrono::milliseconds timeout = std::chrono::seconds(30));
   /// Every timeline event of the run from the JSON history route, paging through it.

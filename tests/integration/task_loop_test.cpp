@@ -37,14 +37,7 @@ class TaskLoopTest : public DaemonTest {
                     "---\nschemaVersion: 1\nbackend: subprocess\nbackendConfig:\n  subprocess:\n    command: [sh, -c, " +
                         json::serialize(json::value(follower_script(action))) + "]\n---\nYou follow instructions.\n");
   }
-  std::string start_feature(const std::string& agent) {
-    auto created = client().post_json("/api/runs", json::object{{"agent", agent},
-                                                                {"assignment", "feature"},
-                                                                {"callerCwd", work_.string()},
-                                                                {"cliVars", {{"feature", "dark mode"}}}});
-    EXPECT_EQ(created.status, 201) << created.body;
-    return std::string(created.json().at("run").at("runId").as_string());
-  }
+  std::string start_feature(const std::string& agent) { return start_feature_run(agent); }
   std::string read_work_file(const std::string& name) {
     std::ifstream in(work_ / name);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
