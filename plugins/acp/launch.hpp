@@ -10,6 +10,7 @@
 #include <boost/json/array.hpp>
 
 #include "agentry/plugin/cpp/params.hpp"
+#include "agentry/plugin_common/launch_fields.hpp"
 
 namespace agentry::acp {
 
@@ -25,10 +26,7 @@ struct Launch {
   std::chrono::milliseconds interrupt_grace{5000};  // session/cancel sent -> the process group is terminated
 };
 
-struct ParsedLaunch {
-  std::optional<Launch> launch;
-  std::string error;  // why `launch` is empty, naming the field
-};
+using ParsedLaunch = plugin_common::Parsed<Launch>;  // why `launch` is empty, naming the field
 
 // Reads config_json ({"backendConfig": {command, args, env, mcpServers, authMethod,
 // interruptGraceMs}, "unrestricted", "extraArgs", "launcher"}), input_json ({"prompt"}),

@@ -10,7 +10,6 @@ namespace agentry::cursor {
 
 namespace json = boost::json;
 using plugin_common::append_strings;
-using plugin_common::ConfigError;
 using plugin_common::EnvironmentBuilder;
 using plugin_common::optional_string;
 
@@ -46,11 +45,7 @@ Launch build(const agentry::plugin::StartParams& params) {
 }  // namespace
 
 ParsedLaunch parse_launch(const agentry::plugin::StartParams& params) {
-  try {
-    return ParsedLaunch{build(params), {}};
-  } catch (const ConfigError& e) {
-    return ParsedLaunch{std::nullopt, e.message};
-  }
+  return plugin_common::parse_or_error([&] { return build(params); });
 }
 
 std::vector<std::string> turn_argv(const Launch& launch, const std::string& chat, const std::string& prompt) {

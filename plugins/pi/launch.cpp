@@ -11,7 +11,6 @@ namespace agentry::pi {
 namespace json = boost::json;
 using plugin_common::append_strings;
 using plugin_common::config_fail;
-using plugin_common::ConfigError;
 using plugin_common::EnvironmentBuilder;
 using plugin_common::optional_string;
 
@@ -54,11 +53,7 @@ Launch build(const agentry::plugin::StartParams& params) {
 }  // namespace
 
 ParsedLaunch parse_launch(const agentry::plugin::StartParams& params) {
-  try {
-    return ParsedLaunch{build(params), {}};
-  } catch (const ConfigError& e) {
-    return ParsedLaunch{std::nullopt, e.message};
-  }
+  return plugin_common::parse_or_error([&] { return build(params); });
 }
 
 }  // namespace agentry::pi

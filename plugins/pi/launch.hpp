@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "agentry/plugin/cpp/params.hpp"
+#include "agentry/plugin_common/launch_fields.hpp"
 
 namespace agentry::pi {
 
@@ -20,10 +21,7 @@ struct Launch {
   std::chrono::milliseconds interrupt_grace{5000};  // abort sent -> the process group is stopped
 };
 
-struct ParsedLaunch {
-  std::optional<Launch> launch;
-  std::string error;  // why `launch` is empty, naming the field
-};
+using ParsedLaunch = plugin_common::Parsed<Launch>;  // why `launch` is empty, naming the field
 
 // Reads config_json ({"backendConfig": {command|binary, args, env, provider, sessionDir,
 // interruptGraceMs}, "model", "extraArgs", "launcher"}), input_json ({"prompt"}), env and

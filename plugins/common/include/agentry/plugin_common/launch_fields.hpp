@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,23 @@
 #include "agentry/plugin_common/environment.hpp"
 
 namespace agentry::plugin_common {
+
+// A backend's launch settings, or why there are none (naming the field).
+template <class T>
+struct Parsed {
+  std::optional<T> launch;
+  std::string error;
+};
+
+// `build()` run with its ConfigError caught: what start() refuses with AGENTRY_ERR_INVALID_ARGUMENT.
+template <class Build>
+auto parse_or_error(Build build) -> Parsed<decltype(build())> {
+  try {
+    return {build(), {}};
+  } catch (const ConfigError& e) {
+    return {std::nullopt, e.message};
+  }
+}
 
 struct LaunchFields {
   boost::json::object config;   // config_json
