@@ -241,11 +241,10 @@ void Client::on_request(const json::value& id, std::string_view method, const js
     }
   }
   const std::string approval_id = "acp-" + (id.is_string() ? std::string(id.get_string()) : json::serialize(id));
-  approvals_[approval_id] = id;
-  approval_params_[approval_id] = params;
+  approvals_[approval_id] = WaitingApproval{id, params};
   {
     std::lock_guard lock(mutex_);
-    open_approval_ids_[approval_id] = true;
+    open_approval_ids_.insert(approval_id);
   }
   emit(Translator::approval(approval_id, params));
 }
@@ -258,11 +257,10 @@ agentry_status_t Client::answer_approval(const std::string& approval_id, bool ap
   executor_.post([self = shared_from_this(), approval_id, approve] {
     auto found = self->approvals_.find(approval_id);
     if (found == self->approvals_.end()) return;
-    const json::value id = found->second;
-    const json::value params = self->approval_params_[approval_id];
+    const WaitingApproval waiting = std::move(found->second);
     self->approvals_.erase(found);
-    self->approval_params_.erase(approval_id);
-    const std::string option = Translator::choose_option(params, approve);
+    const std::string option = Translator::choose_option(waiting.params, approve);
+    const json::value& id = waiting.request_id;
     if (option.empty())
       self->rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "cancelled"}}}});
     else
@@ -272,10 +270,9 @@ agentry_status_t Client::answer_approval(const std::string& approval_id, bool ap
 }
 
 void Client::cancel_approvals() {
-  for (auto& [approval_id, id] : approvals_)
-    rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "cancelled"}}}});
+  for (auto& [approval_id, waiting] : approvals_)
+    rpc_.respond(waiting.request_id, json::object{{"outcome", json::object{{"outcome", "cancelled"}}}});
   approvals_.clear();
-  approval_params_.clear();
   std::lock_guard lock(mutex_);
   open_approval_ids_.clear();
 }

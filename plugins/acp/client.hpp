@@ -7,8 +7,8 @@
 #pragma once
 
 #include <atomic>
-#include <deque>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -92,15 +92,18 @@ class Client : public std::enable_shared_from_this<Client> {
   bool interrupted_ = false;
   bool authenticated_ = false;
   std::optional<std::pair<std::string, std::string>> conclusion_;  // outcome, message
-  std::map<std::string, boost::json::value> approvals_;            // approvalId -> the request's id
-  std::map<std::string, boost::json::value> approval_params_;
+  struct WaitingApproval {
+    boost::json::value request_id;  // the agent's session/request_permission
+    boost::json::value params;      // its options, to pick the answer from
+  };
+  std::map<std::string, WaitingApproval> approvals_;  // by approvalId
   bool question_ = false;              // this client answers a question, for ask_id_
   std::optional<std::string> ask_id_;  // until answered
   std::string answer_;
 
   plugin_common::runtime::FollowUps follow_ups_;
   std::mutex mutex_;  // guards the approval ids the control context checks
-  std::map<std::string, bool> open_approval_ids_;
+  std::set<std::string> open_approval_ids_;
 };
 
 }  // namespace agentry::acp

@@ -123,17 +123,12 @@ void Translator::tool_event(const json::object& update, bool is_new, std::vector
   auto found = tools_.find(id);
   if (found == tools_.end()) {
     if (!is_new && text_field(&update, "status").empty()) return;  // an update to a call that already ended
-    found = tools_.emplace(id, Tool{}).first;
-  }
-  Tool& tool = found->second;
-  const std::string acp_kind = text_field(&update, "kind");
-  if (!acp_kind.empty() || tool.name.empty()) tool.name = tool_name(acp_kind);
-  if (!tool.started) {
-    tool.started = true;
-    json::object started{{"toolCallId", id}, {"tool", tool.name}};
+    const std::string name = tool_name(text_field(&update, "kind"));
+    found = tools_.emplace(id, name).first;
+    json::object started{{"toolCallId", id}, {"tool", name}};
     const json::object* raw_input = object_field(&update, "rawInput");
     if (const std::string title = text_field(&update, "title"); !title.empty()) started["title"] = title;
-    if (tool.name == "command") {
+    if (name == "command") {
       std::string command = command_of(raw_input);
       started["command"] = command.empty() ? text_field(&update, "title") : command;
     }
@@ -142,10 +137,11 @@ void Translator::tool_event(const json::object& update, bool is_new, std::vector
     if (raw_input != nullptr) started["input"] = *raw_input;
     out.push_back(Event{AGENTRY_EVENT_TOOL_STARTED, 0, std::move(started)});
   }
+  const std::string& name = found->second;
   const std::string status = text_field(&update, "status");
   if (status != "completed" && status != "failed") return;
   ToolContent content = read_content(array_field(&update, "content"));
-  json::object completed{{"toolCallId", id}, {"tool", tool.name}, {"status", status}};
+  json::object completed{{"toolCallId", id}, {"tool", name}, {"status", status}};
   if (!content.text.empty()) completed["output"] = content.text;
   else if (const json::value* raw = update.if_contains("rawOutput"); raw != nullptr && !raw->is_null())
     completed["output"] = raw->is_string() ? std::string(raw->get_string()) : json::serialize(*raw);
@@ -157,11 +153,10 @@ void Translator::tool_event(const json::object& update, bool is_new, std::vector
 std::vector<Event> Translator::end_turn(const char* open_tools_status) {
   std::vector<Event> out;
   close_text(out);
-  for (auto& [id, tool] : tools_)
-    if (tool.started)
-      out.push_back(Event{AGENTRY_EVENT_TOOL_COMPLETED, 0,
-                          json::object{{"toolCallId", id}, {"tool", tool.name}, {"status", open_tools_status},
-                                       {"output", "the turn ended before the tool call did"}}});
+  for (const auto& [id, name] : tools_)
+    out.push_back(Event{AGENTRY_EVENT_TOOL_COMPLETED, 0,
+                        json::object{{"toolCallId", id}, {"tool", name}, {"status", open_tools_status},
+                                     {"output", "the turn ended before the tool call did"}}});
   tools_.clear();
   return out;
 }

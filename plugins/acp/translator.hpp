@@ -38,11 +38,6 @@ class Translator {
   static std::string tool_name(std::string_view acp_kind);
 
  private:
-  struct Tool {
-    std::string name;
-    bool started = false;
-  };
-
   void close_text(std::vector<Event>& out);
   void append_text(bool thought, const std::string& text, std::vector<Event>& out);
   void tool_event(const boost::json::object& update, bool is_new, std::vector<Event>& out);
@@ -51,7 +46,7 @@ class Translator {
   bool open_is_thought_ = false;
   bool text_open_ = false;
   int text_items_ = 0;
-  std::map<std::string, Tool> tools_;  // open tool calls by toolCallId
+  std::map<std::string, std::string> tools_;  // started, not yet ended: toolCallId -> tool name
 };
 
 }  // namespace agentry::acp

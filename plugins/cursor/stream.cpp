@@ -127,7 +127,7 @@ std::vector<Event> TurnStream::line(std::string_view text) {
     const json::value* is_error = o.if_contains("is_error");
     result_error_ = (is_error != nullptr && is_error->is_bool() && is_error->get_bool()) || subtype != "success";
     result_text_ = text_field(&o, "result");
-    result_ = true;
+    has_result_ = true;
     if (!said_anything_ && !result_text_.empty() && !result_error_)
       out.push_back(Event{AGENTRY_EVENT_MESSAGE_COMPLETED, 0,
                           json::object{{"text", result_text_}, {"itemId", "result"}, {"role", "assistant"}}});

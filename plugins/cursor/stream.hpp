@@ -22,7 +22,7 @@ class TurnStream {
   std::vector<Event> end();
 
   const std::string& chat_id() const noexcept { return chat_id_; }  // from system/init
-  bool has_result() const noexcept { return result_.has_value(); }
+  bool has_result() const noexcept { return has_result_; }
   bool result_is_error() const noexcept { return result_error_; }
   const std::string& result_text() const noexcept { return result_text_; }
 
@@ -37,7 +37,7 @@ class TurnStream {
   int segments_ = 0;
   bool said_anything_ = false;
   std::map<std::string, std::string> open_tools_;  // call_id -> tool name
-  std::optional<bool> result_;
+  bool has_result_ = false;
   bool result_error_ = false;
   std::string result_text_;
 };

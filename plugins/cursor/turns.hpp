@@ -4,9 +4,7 @@
 #pragma once
 
 #include <atomic>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include <boost/asio/steady_timer.hpp>

@@ -22,16 +22,6 @@ def _blocks(msg: dict) -> list:
     return [b for b in content or [] if isinstance(b, dict)]
 
 
-def _prompt_of(msg: dict) -> str:
-    # Claude Code merges consecutive user messages and adds reminder blocks; the directives
-    # are in the last text block that has any.
-    texts = [b.get("text", "") for b in _blocks(msg) if b.get("type") == "text"]
-    for t in reversed(texts):
-        if script.has_directives(t):
-            return t
-    return "\n".join(texts)
-
-
 def scenario(body: dict) -> tuple[str, int]:
     prompt, seen = "", 0
     for msg in body.get("messages") or []:
@@ -41,7 +31,7 @@ def scenario(body: dict) -> tuple[str, int]:
         if results:
             seen += results
         else:
-            prompt, seen = _prompt_of(msg), 0
+            prompt, seen = script.prompt_in([b.get("text", "") for b in _blocks(msg) if b.get("type") == "text"]), 0
     return prompt, seen
 
 

@@ -22,15 +22,6 @@ def _parts(content: dict) -> list:
     return [p for p in content.get("parts") or [] if isinstance(p, dict)]
 
 
-def _prompt_of(texts: list[str]) -> str:
-    # Gemini CLI sends a <session_context> part before the user's text; the directives are in
-    # the last text part that has any.
-    for t in reversed(texts):
-        if script.has_directives(t):
-            return t
-    return "\n".join(texts)
-
-
 def scenario(body: dict) -> tuple[str, int]:
     """(prompt text, tool results since it) from a request body."""
     prompt, seen = "", 0
@@ -43,7 +34,7 @@ def scenario(body: dict) -> tuple[str, int]:
         if results:
             seen += results
         elif texts:
-            prompt, seen = _prompt_of(texts), 0
+            prompt, seen = script.prompt_in(texts), 0
     return prompt, seen
 
 

@@ -24,22 +24,12 @@ def _texts(content) -> list[str]:
     return [p.get("text", "") for p in content or [] if isinstance(p, dict) and p.get("type") == "text"]
 
 
-def _prompt_of(msg: dict) -> str:
-    # Qwen Code puts <system-reminder> parts before the user's text; the directives are in the
-    # last text part that has any.
-    texts = _texts(msg.get("content"))
-    for t in reversed(texts):
-        if script.has_directives(t):
-            return t
-    return "\n".join(texts)
-
-
 def scenario(body: dict) -> tuple[str, int]:
     """(prompt text, tool results since it) from a request body."""
     prompt, seen = "", 0
     for msg in body.get("messages") or []:
         if msg.get("role") == "user":
-            prompt, seen = _prompt_of(msg), 0
+            prompt, seen = script.prompt_in(_texts(msg.get("content"))), 0
         elif msg.get("role") == "tool":
             seen += 1
     return prompt, seen

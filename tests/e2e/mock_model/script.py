@@ -122,6 +122,15 @@ def has_directives(text: str) -> bool:
     return bool(parse(text))
 
 
+def prompt_in(texts: list[str]) -> str:
+    """The user's prompt among the text parts of one message: agents put their own parts
+    (reminders, session context) before it, so it is the last part that has directives."""
+    for t in reversed(texts):
+        if has_directives(t):
+            return t
+    return "\n".join(texts)
+
+
 def steps(directives: list[Directive]) -> list[Step]:
     out, cur = [], Step()
     for d in directives:
