@@ -4,7 +4,6 @@
 
 #include <boost/json.hpp>
 
-#include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin/events.h"
 #include "agentry/plugin_common/environment.hpp"
 #include "agentry/plugin_common/json_fields.hpp"
@@ -52,18 +51,14 @@ std::shared_ptr<Client> Client::start(agentry::plugin::Host& host, plugin_common
 std::shared_ptr<Client> Client::ask(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
                                     Launch launch, std::string ask_id) {
   std::shared_ptr<Client> client(new Client(host, executor, std::move(launch)));
-  client->ask_id_ = std::move(ask_id);
-  client->question_ = true;
+  client->question_.emplace(std::move(ask_id), "acp");
   executor.post([client] { client->begin(); });
   return client;
 }
 
 void Client::emit(const Event& event) {
   if (!question_) return events_.emit(event);
-  if (event.type == AGENTRY_EVENT_MESSAGE_COMPLETED) {
-    if (!answer_.empty()) answer_ += "\n\n";
-    answer_ += text_field(&event.payload, "text");
-  }
+  question_->take(event);
 }
 
 void Client::begin() {
@@ -344,22 +339,11 @@ std::string Client::failure(const std::string& what, const RpcError* error) cons
 void Client::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
   running_ = false;  // the host may start() again as soon as it has FINISHED
   if (!question_) return events_.finish(outcome, message, exit_code);
-  if (!ask_id_) return;  // answered already, or the host gave up
-  try {
-    const std::string answer =
-        outcome == "success" && !answer_.empty()
-            ? json::serialize(json::object{{"answer", answer_}})
-            : json::serialize(json::object{{"error", message.empty() ? std::string("the agent gave no answer") : message}});
-    if (plugin::answer_ask(host_, *ask_id_, answer) != AGENTRY_OK)
-      host_.log(AGENTRY_LOG_WARNING, "acp: the host refused the answer to " + *ask_id_);
-  } catch (...) {
-    host_.log(AGENTRY_LOG_ERROR, "acp: an answer was lost (out of memory)");
-  }
-  ask_id_.reset();  // answered once
+  question_->send(host_, outcome, message);
 }
 
 void Client::abandon() noexcept {
-  ask_id_.reset();  // a question the host gave up on gets no answer
+  if (question_) question_->drop();
   finish("interrupted", "the backend instance was destroyed", std::nullopt);
   grace_timer_.cancel();
   if (child_) {

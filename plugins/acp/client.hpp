@@ -24,6 +24,7 @@
 #include "agentry/plugin_common/runtime/executor.hpp"
 #include "agentry/plugin_common/runtime/follow_ups.hpp"
 #include "agentry/plugin_common/runtime/json_rpc.hpp"
+#include "agentry/plugin_common/runtime/side_answer.hpp"
 #include "launch.hpp"
 #include "translator.hpp"
 
@@ -97,9 +98,7 @@ class Client : public std::enable_shared_from_this<Client> {
     boost::json::value params;      // its options, to pick the answer from
   };
   std::map<std::string, WaitingApproval> approvals_;  // by approvalId
-  bool question_ = false;              // this client answers a question, for ask_id_
-  std::optional<std::string> ask_id_;  // until answered
-  std::string answer_;
+  std::optional<plugin_common::runtime::SideAnswer> question_;  // this client answers a question
 
   plugin_common::runtime::FollowUps follow_ups_;
   std::mutex mutex_;  // guards the approval ids the control context checks

@@ -16,10 +16,11 @@ using plugin_common::optional_string;
 
 namespace {
 
-Launch build(const agentry::plugin::StartParams& params) {
+Launch build(const agentry::plugin::StartParams& params, bool question) {
   const plugin_common::LaunchFields fields = plugin_common::read_launch_fields(
       params, "pi", {"command", "binary", "args", "env", "provider", "sessionDir", "interruptGraceMs"});
   Launch launch;
+  launch.question = question;
   launch.cwd = params.workspace_path;
   EnvironmentBuilder env = EnvironmentBuilder::inherited();
   plugin_common::apply_launcher(fields.config, launch.argv, env);
@@ -34,13 +35,18 @@ Launch build(const agentry::plugin::StartParams& params) {
     launch.argv.emplace_back("--model");
     launch.argv.push_back(std::move(model));
   }
-  if (std::string dir = optional_string(fields.backend, "sessionDir", "backendConfig.pi.sessionDir"); !dir.empty()) {
+  if (std::string dir = optional_string(fields.backend, "sessionDir", "backendConfig.pi.sessionDir");
+      !dir.empty() && !question) {
     if (dir.front() != '/') config_fail("backendConfig.pi.sessionDir must be an absolute path");
     launch.argv.emplace_back("--session-dir");
     launch.argv.push_back(std::move(dir));
   }
   append_strings(fields.backend.if_contains("args"), "backendConfig.pi.args", launch.argv);
   append_strings(fields.config.if_contains("extraArgs"), "extraArgs", launch.argv);
+  if (question) {  // last, so the run's own --tools does not widen it
+    launch.argv.emplace_back("--tools");
+    launch.argv.emplace_back("read,grep,find,ls");
+  }
   launch.interrupt_grace = plugin_common::interrupt_grace(fields);
   launch.prompt = plugin_common::required_prompt(params, "pi");
   launch.resume_session = plugin_common::resume_token(params, "a session file", false);
@@ -52,8 +58,8 @@ Launch build(const agentry::plugin::StartParams& params) {
 
 }  // namespace
 
-ParsedLaunch parse_launch(const agentry::plugin::StartParams& params) {
-  return plugin_common::parse_or_error([&] { return build(params); });
+ParsedLaunch parse_launch(const agentry::plugin::StartParams& params, bool question) {
+  return plugin_common::parse_or_error([&] { return build(params, question); });
 }
 
 }  // namespace agentry::pi

@@ -1,6 +1,11 @@
 #include "session.hpp"
 
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
 #include <system_error>
+
+#include <unistd.h>
 
 #include <boost/json.hpp>
 
@@ -32,6 +37,37 @@ std::shared_ptr<Session> Session::start(agentry::plugin::Host& host, common::run
   return session;
 }
 
+std::shared_ptr<Session> Session::ask(agentry::plugin::Host& host, common::runtime::Executor& executor, Launch launch,
+                                      std::string ask_id) {
+  std::shared_ptr<Session> session(new Session(host, executor, std::move(launch)));
+  session->question_.emplace(std::move(ask_id), "pi");
+  executor.post([session] { session->begin(); });
+  return session;
+}
+
+void Session::emit(const common::runtime::Event& event) {
+  if (question_) return question_->take(event);
+  events_.emit(event);
+}
+
+std::vector<std::string> Session::argv_with_session() {
+  std::vector<std::string> argv = launch_.argv;
+  if (!question_) return argv;
+  if (launch_.resume_session.empty()) {
+    argv.emplace_back("--no-session");  // nothing to fork: a fresh conversation, not saved
+    return argv;
+  }
+  // pi refuses --fork with --no-session; the fork's file goes where nobody resumes it.
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/agentry-pi-question-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw std::system_error(errno, std::generic_category(), "cannot make a scratch session dir");
+  scratch_dir_ = pattern;
+  for (const std::string& arg : {std::string("--fork"), launch_.resume_session, std::string("--session-dir"), scratch_dir_})
+    argv.push_back(arg);
+  return argv;
+}
+
 void Session::begin() {
   const common::ResolvedProgram program = common::resolve_program(launch_.argv.front(), launch_.env, launch_.cwd);
   if (program.path.empty())
@@ -55,7 +91,7 @@ void Session::begin() {
   };
   try {
     child_ = common::runtime::Child::spawn(executor_.context(),
-                                           common::runtime::ChildSpec{program.path, launch_.argv, launch_.env, launch_.cwd},
+                                           common::runtime::ChildSpec{program.path, argv_with_session(), launch_.env, launch_.cwd},
                                            std::move(handlers));
   } catch (const std::system_error& e) {
     return finish("error", "cannot start '" + program.path + "': " + e.code().message(), std::nullopt);
@@ -64,7 +100,7 @@ void Session::begin() {
   // A failed model call is the attempt's error: the host's retries decide what comes next,
   // and agent_end stays the prompt's last word.
   command(json::object{{"type", "set_auto_retry"}, {"enabled", false}}, [](bool, const json::object&) {});
-  if (launch_.resume_session.empty()) return opened();
+  if (launch_.resume_session.empty() || question_) return opened();  // a question's fork is open already
   command(json::object{{"type", "switch_session"}, {"sessionPath", launch_.resume_session}},
           [this](bool ok, const json::object& response) {
             const json::value* cancelled = object_field(&response, "data") ? object_field(&response, "data")->if_contains("cancelled") : nullptr;
@@ -104,16 +140,18 @@ void Session::on_line(const std::string& line) {
     answer(success && success->is_bool() && success->get_bool(), o);
     return;
   }
-  for (const Event& event : stream_.event(o)) events_.emit(event);
+  for (const Event& event : stream_.event(o)) emit(event);
   if (text_field(&o, "type") == "agent_end" && prompting_) prompt_ended();
 }
 
 void Session::opened() {
-  command(json::object{{"type", "get_state"}}, [this](bool ok, const json::object& response) {
-    const std::string file = ok ? text_field(object_field(&response, "data"), "sessionFile") : std::string();
-    // With --no-session there is no file, so nothing to resume later.
-    if (!file.empty()) events_.emit(Event{AGENTRY_EVENT_CHECKPOINT, 0, json::object{{"resumeToken", file}}});
-  });
+  if (!question_) {  // a question's scratch session is nothing to resume
+    command(json::object{{"type", "get_state"}}, [this](bool ok, const json::object& response) {
+      const std::string file = ok ? text_field(object_field(&response, "data"), "sessionFile") : std::string();
+      // With --no-session there is no file, so nothing to resume later.
+      if (!file.empty()) events_.emit(Event{AGENTRY_EVENT_CHECKPOINT, 0, json::object{{"resumeToken", file}}});
+    });
+  }
   if (interrupted_) return conclude("interrupted", "interrupted before the first prompt");
   prompt(launch_.prompt);
 }
@@ -130,7 +168,7 @@ void Session::prompt(std::string text) {
 
 void Session::prompt_ended() {
   prompting_ = false;
-  for (const Event& event : stream_.end(interrupted_ ? "declined" : "failed")) events_.emit(event);
+  for (const Event& event : stream_.end(interrupted_ ? "declined" : "failed")) emit(event);
   if (interrupted_ || stream_.stop_reason() == "aborted") return conclude("interrupted", "interrupted");
   if (stream_.stop_reason() == "error")
     return conclude("error", "the model call failed: " +
@@ -173,7 +211,7 @@ void Session::conclude(std::string outcome, std::string message) {
 
 void Session::on_exit(common::WaitStatus status) {
   waiting_.clear();
-  for (const Event& event : stream_.end(interrupted_ ? "declined" : "failed")) events_.emit(event);
+  for (const Event& event : stream_.end(interrupted_ ? "declined" : "failed")) emit(event);
   if (conclusion_) return finish(conclusion_->first, conclusion_->second, status.exit_code);
   std::string why = status.signal ? "pi was killed by signal " + std::to_string(*status.signal)
                                   : "pi exited with code " + std::to_string(status.exit_code.value_or(-1));
@@ -184,10 +222,17 @@ void Session::on_exit(common::WaitStatus status) {
 
 void Session::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
   running_ = false;  // the host may start() again as soon as it has FINISHED
+  if (!scratch_dir_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch_dir_, ignored);
+    scratch_dir_.clear();
+  }
+  if (question_) return question_->send(host_, outcome, message);
   events_.finish(outcome, message, exit_code);
 }
 
 void Session::abandon() noexcept {
+  if (question_) question_->drop();
   finish("interrupted", "the backend instance was destroyed", std::nullopt);
   grace_timer_.cancel();
   if (child_) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json/object.hpp>
@@ -18,6 +19,7 @@
 #include "agentry/plugin_common/runtime/event_sink.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
 #include "agentry/plugin_common/runtime/follow_ups.hpp"
+#include "agentry/plugin_common/runtime/side_answer.hpp"
 #include "launch.hpp"
 #include "stream.hpp"
 
@@ -27,6 +29,11 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   static std::shared_ptr<Session> start(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
                                         Launch launch);
+  // A question about the run (ext/ask.h): pi forks the run's session file into a scratch
+  // session dir (removed at the end), answers with read-only tools, and the answer goes to
+  // answer_ask() instead of the timeline. The run's session file is never written.
+  static std::shared_ptr<Session> ask(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
+                                      Launch launch, std::string ask_id);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
@@ -45,6 +52,9 @@ class Session : public std::enable_shared_from_this<Session> {
 
   Session(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor, Launch launch);
   void begin();
+  // argv with where this attempt's conversation lives: a question's fork or ephemeral session.
+  std::vector<std::string> argv_with_session();
+  void emit(const plugin_common::runtime::Event& event);
   void command(boost::json::object command, Answer answer);
   void on_line(const std::string& line);
   void opened();
@@ -70,6 +80,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<std::pair<std::string, std::string>> conclusion_;  // outcome, message
 
   plugin_common::runtime::FollowUps follow_ups_;
+  std::optional<plugin_common::runtime::SideAnswer> question_;  // this session answers a question
+  std::string scratch_dir_;  // a question's forked session, removed when it ends
 };
 
 }  // namespace agentry::pi

@@ -115,5 +115,41 @@ TEST_F(PiAgent, AResumeSwitchesBackToTheSessionFile) {
   EXPECT_NE(json::serialize(requests.back()).find("SAY: first"), std::string::npos);
 }
 
+TEST_F(PiAgent, AQuestionIsAnsweredByAForkThatLeavesTheRunsSessionAlone) {
+  define("talker");
+  const std::string run = start_agent_run("talker", "SAY: First reply from the mock.");
+  ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  const fs::path session(std::string(get_run(run).at("backendSessionId").as_string()));
+  const auto session_size = fs::file_size(session);
+  const std::size_t events_before = timeline(run).size();
+  const auto saved_sessions = [&] {
+    std::size_t n = 0;
+    for (const auto& e : fs::recursive_directory_iterator(home_ / ".pi")) n += e.path().extension() == ".jsonl";
+    return n;
+  };
+  const std::size_t saved_before = saved_sessions();
+
+  const test::HttpResponse asked = client().post_json(
+      "/api/runs/" + run + "/ask", json::object{{"question", "SAY: The first reply went out."}, {"timeoutSec", 90}});
+  ASSERT_EQ(asked.status, 200) << asked.body << "\n" << describe(run);
+  EXPECT_EQ(asked.json().at("answer"), "The first reply went out.") << asked.body;
+  EXPECT_EQ(asked.json().at("backend"), "pi");
+  const auto requests = mock_->request_bodies("/chat/completions");
+  ASSERT_FALSE(requests.empty());
+  const std::string last = json::serialize(requests.back());
+  EXPECT_NE(last.find("First reply from the mock."), std::string::npos) << "the fork lacks the session's turn: " << last;
+  EXPECT_NE(last.find("The question:"), std::string::npos) << last;
+  const json::value* tools = requests.back().if_contains("tools");
+  ASSERT_TRUE(tools != nullptr && tools->is_array()) << last;
+  for (const json::value& tool : tools->as_array()) {
+    const std::string name(tool.at("function").at("name").as_string());
+    EXPECT_TRUE(name == "read" || name == "grep" || name == "find" || name == "ls") << "a question got the tool " << name;
+  }
+
+  EXPECT_EQ(timeline(run).size(), events_before) << describe(run);
+  EXPECT_EQ(fs::file_size(session), session_size) << "the run's session file was written";
+  EXPECT_EQ(saved_sessions(), saved_before) << "the fork was left as a session of its own";
+}
+
 }  // namespace
 }  // namespace agentry::integration
