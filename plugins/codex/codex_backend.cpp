@@ -1,5 +1,6 @@
 // The "codex" backend: drives `codex app-server` (docs/backends/codex.md). The C ABI
-// comes from the glue (agentry/plugin/cpp/backend.hpp); one Session per attempt.
+// comes from the glue (agentry/plugin/cpp/backend.hpp); one Session per attempt, all on
+// the instance's executor.
 #include <boost/json.hpp>
 #include <memory>
 #include <string>
@@ -8,6 +9,7 @@
 #include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin/cpp/backend.hpp"
 #include "agentry/plugin/cpp/detach.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
 #include "config.hpp"
 #include "question.hpp"
 #include "session.hpp"
@@ -30,9 +32,14 @@ class CodexBackend final : public agentry::plugin::Backend,
                            public agentry::plugin::Askable {
  public:
   using Backend::Backend;
+  // Obligation 10: nothing of this instance runs after destroy returns.
   ~CodexBackend() override {
+    executor_.stop_after([this] {
+      if (session_) session_->abandon();
+      if (question_) question_->abandon();
+    });
+    session_.reset();
     question_.reset();
-    if (session_) session_->join();
   }
 
   // A fresh instance answers one question from a fork of the run's thread (ext/ask.h).
@@ -44,7 +51,7 @@ class CodexBackend final : public agentry::plugin::Backend,
       host().log(AGENTRY_LOG_ERROR, "codex: cannot ask: " + why);
       return AGENTRY_ERR_INVALID_ARGUMENT;
     }
-    question_ = std::make_unique<Question>(host().raw(), std::move(ask_id), std::move(*config));
+    question_ = std::make_unique<Question>(host().raw(), executor_, std::move(ask_id), std::move(*config));
     return AGENTRY_OK;
   }
 
@@ -102,13 +109,12 @@ class CodexBackend final : public agentry::plugin::Backend,
       return AGENTRY_ERR_INVALID_ARGUMENT;
     }
     if (mode == AttemptMode::adopt && parsed.config->transport == Transport::stdio) return AGENTRY_ERR_UNSUPPORTED;
-    if (session_) session_->join();  // the previous attempt has sent FINISHED: its thread is ending
-    session_ = std::make_unique<Session>(host(), std::move(*parsed.config));
-    session_->start();
+    session_ = Session::start(host(), executor_, std::move(*parsed.config));
     return AGENTRY_OK;
   }
 
-  std::unique_ptr<Session> session_;
+  plugin_common::runtime::Executor executor_;  // first: the sessions run on it
+  std::shared_ptr<Session> session_;
   std::unique_ptr<Question> question_;
 };
 

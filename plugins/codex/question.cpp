@@ -25,7 +25,8 @@ std::optional<AttemptConfig> Question::config_for(const std::string& request_jso
   return out.config;
 }
 
-Question::Question(const agentry_host_t* host, std::string ask_id, AttemptConfig config)
+Question::Question(const agentry_host_t* host, plugin_common::runtime::Executor& executor, std::string ask_id,
+                   AttemptConfig config)
     : real_(host), ask_id_(std::move(ask_id)), host_(&table_) {
   table_.abi_version = host->abi_version;
   table_.host_data = this;
@@ -35,13 +36,14 @@ Question::Question(const agentry_host_t* host, std::string ask_id, AttemptConfig
   table_.log = &Question::log;
   table_.request_callback = &Question::request_callback;
   table_.get_extension = &Question::get_extension;
-  session_ = std::make_unique<Session>(host_, std::move(config));
-  session_->start();
+  session_ = Session::start(host_, executor, std::move(config));
 }
 
-Question::~Question() {
-  if (session_) session_->join();
-}
+// The session may outlive this object in a handler the stopped executor still holds, but
+// it runs no more: abandon() came first (CodexBackend's teardown).
+Question::~Question() = default;
+
+void Question::abandon() noexcept { session_->abandon(); }
 
 agentry_status_t Question::emit(const agentry_host_t* table, const agentry_event_t* event) noexcept {
   try {
@@ -68,26 +70,22 @@ void Question::on_event(uint16_t type, const std::string& payload) {
   json::value v = json::parse(payload, ec);
   if (ec || !v.is_object()) return;
   const json::object& o = v.get_object();
-  std::string answer;
-  {
-    std::lock_guard lock(mutex_);
-    if (type == AGENTRY_EVENT_MESSAGE_COMPLETED) last_message_ = text_field(&o, "text");
-    if (type == AGENTRY_EVENT_USAGE) usage_json_ = payload;
-    if (type != AGENTRY_EVENT_FINISHED || answered_) return;
-    answered_ = true;
-    json::object reply;
-    if (text_field(&o, "outcome") == "success" && !last_message_.empty()) {
-      reply["answer"] = last_message_;
-      if (!usage_json_.empty()) {
-        json::value usage = json::parse(usage_json_, ec);
-        if (!ec && usage.is_object()) reply["usage"] = usage;
-      }
-    } else {
-      const std::string why = text_field(&o, "message");
-      reply["error"] = "codex could not answer: " + (why.empty() ? "its turn ended " + text_field(&o, "outcome") : why);
+  if (type == AGENTRY_EVENT_MESSAGE_COMPLETED) last_message_ = text_field(&o, "text");
+  if (type == AGENTRY_EVENT_USAGE) usage_json_ = payload;
+  if (type != AGENTRY_EVENT_FINISHED || answered_) return;
+  answered_ = true;
+  json::object reply;
+  if (text_field(&o, "outcome") == "success" && !last_message_.empty()) {
+    reply["answer"] = last_message_;
+    if (!usage_json_.empty()) {
+      json::value usage = json::parse(usage_json_, ec);
+      if (!ec && usage.is_object()) reply["usage"] = usage;
     }
-    answer = json::serialize(reply);
+  } else {
+    const std::string why = text_field(&o, "message");
+    reply["error"] = "codex could not answer: " + (why.empty() ? "its turn ended " + text_field(&o, "outcome") : why);
   }
+  const std::string answer = json::serialize(reply);
   plugin::Host real(real_);
   if (plugin::answer_ask(real, ask_id_, answer) != AGENTRY_OK)
     real.log(AGENTRY_LOG_WARNING, "codex: the host refused the answer to " + ask_id_);

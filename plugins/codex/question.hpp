@@ -6,10 +6,10 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "agentry/plugin/cpp/host.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
 #include "config.hpp"
 
 namespace agentry::codex {
@@ -21,10 +21,15 @@ class Question {
   // The attempt config for `request_json` (ext/ask.h), or nullopt with `why` set.
   static std::optional<AttemptConfig> config_for(const std::string& request_json, std::string& why);
 
-  Question(const agentry_host_t* host, std::string ask_id, AttemptConfig config);
-  ~Question();  // stops the fork's session if it still runs, and joins it
+  // Starts the fork's session on `executor`.
+  Question(const agentry_host_t* host, plugin_common::runtime::Executor& executor, std::string ask_id,
+           AttemptConfig config);
+  ~Question();
   Question(const Question&) = delete;
   Question& operator=(const Question&) = delete;
+
+  // [executor] The host gave up on the question: the fork's session stops, unanswered.
+  void abandon() noexcept;
 
  private:
   static agentry_status_t emit(const agentry_host_t* table, const agentry_event_t* event) noexcept;
@@ -37,11 +42,11 @@ class Question {
   const std::string ask_id_;
   agentry_host_t table_{};      // what the session emits to
   plugin::Host host_;
-  std::mutex mutex_;
+  // Executor only (the session emits there):
   std::string last_message_;
   std::string usage_json_;
   bool answered_ = false;
-  std::unique_ptr<Session> session_;
+  std::shared_ptr<Session> session_;
 };
 
 }  // namespace agentry::codex

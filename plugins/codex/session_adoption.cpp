@@ -1,28 +1,26 @@
 // Taking over a turn an earlier attempt left running (ext/detach.h): finding it again,
 // sending a turn that never reached codex, importing one that ended meanwhile.
-#include "session_driver.hpp"
-
-#include <poll.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "agentry/plugin/events.h"
+#include "protocol_fields.hpp"
+#include "session.hpp"
 
 namespace agentry::codex {
 
 namespace json = boost::json;
-using namespace driver_detail;
-using std::chrono::milliseconds;
+using namespace protocol;
 
-void Session::Driver::read_thread() {
+void Session::read_thread() {
   open_sent_ = true;
   ++reads_;
-  request("thread/read", json::object{{"threadId", *cfg_.resume_thread_id}, {"includeTurns", true}},
-          Purpose::read_thread);
+  rpc_.request("thread/read", json::object{{"threadId", *cfg_.resume_thread_id}, {"includeTurns", true}},
+               [this](const json::value* result, const RpcError* error) {
+                 if (!error) return on_thread_read(object_of(result));
+                 adoption("finalized", "thread_read_failed", "", error_text(*error));
+                 fail("codex could not read thread " + *cfg_.resume_thread_id + ": " + error_text(*error));
+               });
 }
 
-void Session::Driver::on_thread_read(const json::object& result) {
+void Session::on_thread_read(const json::object& result) {
   const json::object* thread = object_at(result, "thread");
   const std::string status = thread != nullptr ? status_of(*thread) : std::string();
   const json::value* turns_value = thread != nullptr ? thread->if_contains("turns") : nullptr;
@@ -51,7 +49,12 @@ void Session::Driver::on_thread_read(const json::object& result) {
     if (const json::value* items = mine->if_contains("items"); items != nullptr && items->is_array())
       for (const json::value& item : items->get_array())
         if (item.is_object()) normalizer_.remember(item.get_object());
-    request("thread/resume", json::object{{"threadId", thread_id}, {"excludeTurns", true}}, Purpose::reattach);
+    rpc_.request("thread/resume", json::object{{"threadId", thread_id}, {"excludeTurns", true}},
+                 [this](const json::value* answer, const RpcError* refused) {
+                   if (!refused) return on_reattached(object_of(answer));
+                   adoption("finalized", "thread_resume_failed", "active", error_text(*refused));
+                   fail("codex could not resume thread " + *cfg_.resume_thread_id + ": " + error_text(*refused));
+                 });
     return;
   }
   // The app-server lost the turn (it restarted, or failed) before it ended.
@@ -63,11 +66,10 @@ void Session::Driver::on_thread_read(const json::object& result) {
        " with the turn unfinished");
 }
 
-void Session::Driver::start_unsent_turn(const std::string& status) {
+void Session::start_unsent_turn(const std::string& status) {
   if (interrupting_) {
     adoption("finalized", "aborted_after_recovery", status, "");
-    final_ = stop_outcome("");
-    return;
+    return end(stop_outcome(""));
   }
   if (cfg_.prompt.empty()) {
     adoption("finalized", "insufficient_idle_evidence", status, "");
@@ -78,7 +80,7 @@ void Session::Driver::start_unsent_turn(const std::string& status) {
   open_thread();  // thread/resume, then turn/start with the attempt's prompt
 }
 
-void Session::Driver::import_turn(const std::string& status, const json::object& turn) {
+void Session::import_turn(const std::string& status, const json::object& turn) {
   take_thread();
   adoption("imported", status == "idle" ? "remote_idle" : "remote_" + status, status, "");
   on_turn_id(string_at(turn, "id"));
@@ -94,7 +96,7 @@ void Session::Driver::import_turn(const std::string& status, const json::object&
   if (!final_) fail("codex reported turn " + turn_id_ + " as " + string_at(turn, "status"));
 }
 
-void Session::Driver::on_reattached(const json::object& result) {
+void Session::on_reattached(const json::object& result) {
   const json::object* thread = object_at(result, "thread");
   if (thread != nullptr && status_of(*thread) != "active") {
     if (reads_ < 3) return read_thread();  // the turn ended between thread/read and thread/resume: read how
@@ -106,13 +108,13 @@ void Session::Driver::on_reattached(const json::object& result) {
   on_turn_id(adopt_turn_id_);  // sends turn/interrupt if the run was aborted meanwhile
 }
 
-void Session::Driver::take_thread() {
+void Session::take_thread() {
   thread_id_ = *cfg_.resume_thread_id;
   thread_open_ = true;
   normalizer_.set_thread(thread_id_);
 }
 
-void Session::Driver::adoption(const std::string& decision, const std::string& reason,
+void Session::adoption(const std::string& decision, const std::string& reason,
                                 const std::string& remote_status, const std::string& error) {
   if (adoption_reported_) return;
   adoption_reported_ = true;

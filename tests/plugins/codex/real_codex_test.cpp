@@ -341,6 +341,22 @@ TEST_F(RealCodex, NoAppServerIsLeftBehind) {
   EXPECT_FALSE(process_alive(pid));  // reaped before FINISHED was sent
 }
 
+// A host that destroys a running instance (obligation 10) gets no FINISHED, and the
+// app-server is gone by the time destroy() returns.
+TEST_F(RealCodex, DestroyingARunningInstanceStopsItsAppServer) {
+  TempDir scratch;
+  CodexInstance codex;
+  ASSERT_EQ(
+      codex.start(
+          {.prompt = "SAY: Going\nSTALL: 30", .backend = stdio(), .launcher = pid_launcher(scratch.path() / "pid")}),
+      AGENTRY_OK);
+  ASSERT_FALSE(codex.wait_for(AGENTRY_EVENT_MESSAGE_DELTA).empty());
+  const long pid = read_pid(scratch.path() / "pid");
+  codex.destroy();
+  EXPECT_FALSE(process_alive(pid));
+  EXPECT_TRUE(codex.events_of(AGENTRY_EVENT_FINISHED).empty());
+}
+
 TEST_F(RealCodex, WebSocketTransport) {
   AppServer server(binary_, *home_, AppServer::Kind::ws);
   CodexInstance codex;
