@@ -127,24 +127,4 @@ bool wait_for_exit(pid_t pid, std::chrono::milliseconds timeout, int& status) no
   return false;
 }
 
-int terminate_group(pid_t pid, int grace_ms) noexcept {
-  if (pid <= 1) return -1;
-  int status = 0;
-  if (try_reap(pid, status)) {
-    kill_group(pid, SIGKILL);  // whatever the leader left behind in its group
-    return status;
-  }
-  kill_group(pid, SIGTERM);
-  if (wait_for_exit(pid, std::chrono::milliseconds(grace_ms), status)) {
-    kill_group(pid, SIGKILL);
-    return status;
-  }
-  kill_group(pid, SIGKILL);
-  pid_t got;
-  do {
-    got = ::waitpid(pid, &status, 0);
-  } while (got < 0 && errno == EINTR);
-  return got == pid ? status : -1;
-}
-
 }  // namespace agentry::plugin_common

@@ -35,8 +35,4 @@ bool try_reap(pid_t pid, int& status) noexcept;
 // False when it still runs. For a thread that may block; an executor uses runtime::Child.
 bool wait_for_exit(pid_t pid, std::chrono::milliseconds timeout, int& status) noexcept;
 
-// SIGTERM to the group, then SIGKILL once `grace_ms` passed without the leader exiting;
-// reaps the leader. Returns the raw wait status (or -1 when it could not be reaped).
-int terminate_group(pid_t pid, int grace_ms) noexcept;
-
 }  // namespace agentry::plugin_common
