@@ -1,15 +1,18 @@
 #include "browser/model_client.hpp"
 
+#include <boost/asio/io_context.hpp>
 #include <boost/json/parse.hpp>
+
+#include <optional>
 
 #include "agentry/plugin/cpp/json.hpp"
 #include "agentry/plugin_common/json_fields.hpp"
-#include "browser/http_client.hpp"
 
 namespace agentry::browser {
 namespace json = boost::json;
 using plugin_common::text_field;
 using plugin_common::object_field;
+namespace rt = plugin_common::runtime;
 
 namespace {
 
@@ -40,17 +43,22 @@ json::object Usage::to_event() const {
   return o;
 }
 
-ModelReply call_model(const ModelSettings& settings, const std::string& system, const Conversation& conversation,
-                      const std::vector<ToolSpec>& tools, const std::function<bool()>& cancelled) {
+rt::HttpRequest model_request(const ModelSettings& settings, const std::string& system, const Conversation& conversation,
+                              const std::vector<ToolSpec>& tools) {
   const bool openai = settings.api == ModelApi::openai_responses;
   WireRequest wire = openai ? openai_request(settings, system, conversation, tools)
                             : anthropic_request(settings, system, conversation, tools);
-  HttpRequest request;
+  rt::HttpRequest request;
   request.url = settings.base_url + wire.path;
   request.headers = std::move(wire.headers);
   request.body = std::move(wire.body);
+  request.user_agent = "agentry-browser";
   request.timeout = settings.request_timeout;
-  HttpResponse response = http_post(request, cancelled);
+  return request;
+}
+
+ModelReply model_reply(const ModelSettings& settings, const rt::HttpRequest& request, rt::HttpResponse response) {
+  const bool openai = settings.api == ModelApi::openai_responses;
   ModelReply reply;
   if (response.cancelled) {
     reply.cancelled = true;
@@ -73,6 +81,21 @@ ModelReply call_model(const ModelSettings& settings, const std::string& system, 
     if (!reply.error.empty()) reply.error = "unusable answer from the model API (" + request.url + "): " + reply.error;
   }
   return reply;
+}
+
+ModelReply call_model(const ModelSettings& settings, const std::string& system, const Conversation& conversation,
+                      const std::vector<ToolSpec>& tools, const std::function<bool()>& cancelled) {
+  const rt::HttpRequest request = model_request(settings, system, conversation, tools);
+  std::optional<rt::HttpResponse> response;
+  boost::asio::io_context io;
+  auto call = rt::http_post(io, request, [&](rt::HttpResponse r) { response = std::move(r); });
+  // A private loop for the callers that still block (the attempt's worker, the ask's
+  // thread): the cancel check is looked at every 10 ms, the bound on an interrupt's delay.
+  while (!response) {
+    if (cancelled && cancelled()) call->cancel();
+    io.run_for(std::chrono::milliseconds(10));
+  }
+  return model_reply(settings, request, std::move(*response));
 }
 
 }  // namespace agentry::browser

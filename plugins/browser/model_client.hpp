@@ -1,17 +1,26 @@
-// One call of the configured model API: the adapter builds the request, the HTTP client
-// carries it, and every way it can fail becomes a ModelReply::error that names the cause
-// (the HTTP status and an excerpt of the body, the deadline, an unreachable endpoint).
+// One call of the configured model API: the adapter builds the request, the runtime's HTTP
+// client carries it, and every way it can fail becomes a ModelReply::error that names the
+// cause (the HTTP status and an excerpt of the body, the deadline, an unreachable endpoint).
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "agentry/plugin_common/runtime/http.hpp"
 #include "browser/conversation.hpp"
 #include "browser/model_api.hpp"
 #include "browser/model_settings.hpp"
 
 namespace agentry::browser {
+
+// The POST for `conversation` with `system` as the instructions and `tools` offered.
+plugin_common::runtime::HttpRequest model_request(const ModelSettings& settings, const std::string& system,
+                                                  const Conversation& conversation, const std::vector<ToolSpec>& tools);
+
+// What the API's answer to `request` means.
+ModelReply model_reply(const ModelSettings& settings, const plugin_common::runtime::HttpRequest& request,
+                       plugin_common::runtime::HttpResponse response);
 
 // [any thread; blocks for up to settings.request_timeout] `cancelled` is polled while waiting.
 ModelReply call_model(const ModelSettings& settings, const std::string& system, const Conversation& conversation,

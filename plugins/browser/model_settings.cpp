@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "agentry/plugin_common/environment.hpp"
-#include "browser/http_client.hpp"
+#include "agentry/plugin_common/runtime/url.hpp"
 
 namespace agentry::browser {
 namespace json = boost::json;
@@ -77,8 +77,10 @@ std::optional<ModelSettings> read_model_settings(const json::value& section, con
     return std::nullopt;
   }
   std::string why;
-  if (!parse_http_url(s.base_url, why)) {
+  plugin_common::runtime::UrlProblem problem{};
+  if (!plugin_common::runtime::parse_net_url(s.base_url, {"http", "https"}, why, &problem)) {
     error = name("baseUrl") + " \"" + s.base_url + "\" " + why;
+    if (problem == plugin_common::runtime::UrlProblem::user_info) error += "; name the key's variable in apiKeyEnv";
     return std::nullopt;
   }
   if (s.base_url.find('?') != std::string::npos) {

@@ -1,7 +1,5 @@
-// The model mode's pieces that need neither Chromium nor a model: URL parsing, the saved
-// conversation, both API adapters, the model settings and the tool calls' validation.
-#include <unistd.h>
-
+// The model mode's pieces that need neither Chromium nor a model: the saved conversation,
+// both API adapters, the model settings and the tool calls' validation.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -14,117 +12,14 @@
 
 #include "browser/browser_tools.hpp"
 #include "browser/conversation.hpp"
-#include "browser/http_client.hpp"
 #include "browser/model_api.hpp"
 #include "browser/model_settings.hpp"
-#include "support/subprocess.hpp"
 #include "support/temp_dir.hpp"
 
 namespace agentry::browser {
 namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
-
-TEST(ParseHttpUrl, SplitsHostPortAndTarget) {
-  std::string error;
-  auto u = parse_http_url("http://127.0.0.1:8080/v1", error);
-  ASSERT_TRUE(u) << error;
-  EXPECT_FALSE(u->tls);
-  EXPECT_EQ(u->host, "127.0.0.1");
-  EXPECT_EQ(u->port, "8080");
-  EXPECT_EQ(u->target, "/v1");
-  u = parse_http_url("HTTPS://api.example.org", error);
-  ASSERT_TRUE(u) << error;
-  EXPECT_TRUE(u->tls);
-  EXPECT_EQ(u->port, "443");
-  EXPECT_EQ(u->target, "/");
-  u = parse_http_url("http://[::1]:9/x?y=1", error);
-  ASSERT_TRUE(u) << error;
-  EXPECT_EQ(u->host, "::1");
-  EXPECT_EQ(u->target, "/x?y=1");
-  u = parse_http_url("http://h?q", error);
-  ASSERT_TRUE(u) << error;
-  EXPECT_EQ(u->target, "/?q");
-}
-
-TEST(ParseHttpUrl, RefusesWhatItCannotUse) {
-  for (const char* bad : {"ftp://h/", "h:80", "http://user:pw@h/", "http://h/#frag", "http://h:0/", "http://h:70000/",
-                          "http://h:8o/", "http:///path", "http://[::1/"}) {
-    std::string error;
-    EXPECT_FALSE(parse_http_url(bad, error)) << bad;
-    EXPECT_FALSE(error.empty()) << bad;
-  }
-}
-
-// A loopback HTTPS server (Python's http.server over ssl) with a certificate made for the
-// test; every POST is answered with the size of its body.
-constexpr const char* kTlsServer = R"PY(
-import http.server, json, ssl, sys
-class H(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        data = json.dumps({"received": len(body)}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-    def log_message(self, *args):
-        pass
-server = http.server.HTTPServer(("127.0.0.1", 0), H)
-context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-context.load_cert_chain(sys.argv[1], sys.argv[2])
-server.socket = context.wrap_socket(server.socket, server_side=True)
-print(server.server_address[1], flush=True)
-server.serve_forever()
-)PY";
-
-TEST(HttpClient, HttpsChecksTheServersCertificate) {
-  if (::access("/usr/bin/openssl", X_OK) != 0 || ::access("/usr/bin/python3", X_OK) != 0)
-    GTEST_SKIP() << "needs /usr/bin/openssl and /usr/bin/python3";
-  test::TempDir dir;
-  const std::string cert = (dir.path() / "cert.pem").string(), key = (dir.path() / "key.pem").string();
-  const std::string make = "/usr/bin/openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
-                           "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " + key + " -out " + cert +
-                           " >/dev/null 2>&1";
-  ASSERT_EQ(std::system(make.c_str()), 0);
-  dir.write_file("server.py", kTlsServer);
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  test::SpawnOptions options;
-  options.argv = {"/usr/bin/python3", (dir.path() / "server.py").string(), cert, key};
-  options.stdout_fd = fds[1];
-  options.new_process_group = true;
-  options.die_with_parent = true;
-  const pid_t server = test::spawn_process(options);
-  ::close(fds[1]);
-  std::string port;
-  char c = 0;
-  while (::read(fds[0], &c, 1) == 1 && c != '\n') port.push_back(c);
-  ::close(fds[0]);
-  ASSERT_FALSE(port.empty());
-
-  HttpRequest request;
-  request.body = "{\"x\": 1}";
-  request.timeout = std::chrono::milliseconds(10000);
-  // Not signed by a trusted CA: refused during the handshake.
-  ::unsetenv("SSL_CERT_FILE");
-  request.url = "https://localhost:" + port + "/v1/responses";
-  HttpResponse r = http_post(request, [] { return false; });
-  EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.error.find("certificate verify failed"), std::string::npos) << r.error;
-  // Trusted (OpenSSL reads SSL_CERT_FILE when the client loads the default paths): by name
-  // and by address, each checked against the certificate's names.
-  ::setenv("SSL_CERT_FILE", cert.c_str(), 1);
-  for (const std::string host : {"localhost", "127.0.0.1"}) {
-    request.url = "https://" + host + ":" + port + "/v1/responses";
-    r = http_post(request, [] { return false; });
-    EXPECT_EQ(r.status, 200) << host << ": " << r.error;
-    EXPECT_EQ(r.body, R"({"received": 8})") << host;
-  }
-  ::unsetenv("SSL_CERT_FILE");
-  test::stop_process_group(server);
-}
 
 Conversation sample() {
   Conversation c;
