@@ -3,11 +3,13 @@
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "agentry/plugin_common/config_fields.hpp"
 #include "agentry/plugin_common/environment.hpp"
+#include "agentry/plugin_common/runtime/url.hpp"
 
 namespace agentry::codex {
 
@@ -33,28 +35,17 @@ std::string one_of(std::string value, const std::string& where, std::initializer
   config_fail(where + " must be one of " + list);
 }
 
-// ws://host:port[/path] -> host, port, path.
+// ws://host:port[/path] -> host, port, path. The port is required: app-server has no
+// default one.
 SocketTarget parse_ws_url(const std::string& url) {
-  constexpr std::string_view scheme = "ws://";
-  if (url.rfind(scheme, 0) != 0) config_fail("backendConfig.url must start with ws:// (wss is not supported)");
-  std::string rest = url.substr(scheme.size());
+  std::string why;
+  const std::optional<plugin_common::runtime::NetUrl> parsed = plugin_common::runtime::parse_net_url(url, {"ws"}, why);
+  if (!parsed) config_fail("backendConfig.url \"" + url + "\" " + why + " (wss is not supported)");
+  if (!parsed->port_given) config_fail("backendConfig.url needs a port: ws://host:port");
   SocketTarget target;
-  if (const std::size_t slash = rest.find('/'); slash != std::string::npos) {
-    target.path = rest.substr(slash);
-    rest.resize(slash);
-  }
-  std::size_t colon = rest.rfind(':');
-  if (!rest.empty() && rest.front() == '[') {  // [::1]:port
-    const std::size_t close = rest.find(']');
-    if (close == std::string::npos) config_fail("backendConfig.url has an unterminated IPv6 address");
-    target.host = rest.substr(1, close - 1);
-    colon = rest.find(':', close);
-  } else {
-    target.host = rest.substr(0, colon);
-  }
-  if (colon == std::string::npos || colon + 1 >= rest.size()) config_fail("backendConfig.url needs a port: ws://host:port");
-  target.port = rest.substr(colon + 1);
-  if (target.host.empty()) config_fail("backendConfig.url needs a host");
+  target.host = parsed->host;
+  target.port = parsed->port;
+  target.path = parsed->target;
   return target;
 }
 

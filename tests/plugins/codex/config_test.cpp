@@ -106,6 +106,11 @@ TEST(CodexConfig, WebSocketAndUnixTargets) {
   EXPECT_EQ(ws.config->socket.port, "4517");
   EXPECT_EQ(ws.config->socket.path, "/");
   EXPECT_EQ(ws.config->thread_config.at("a"), 1);
+  ParsedConfig v6 = parse_config(params({{"transport", "ws"}, {"url", "ws://[::1]:4517/rpc?x=1"}}));
+  ASSERT_TRUE(v6.config) << v6.error;
+  EXPECT_EQ(v6.config->socket.host, "::1");
+  EXPECT_EQ(v6.config->socket.port, "4517");
+  EXPECT_EQ(v6.config->socket.path, "/rpc?x=1");
   ParsedConfig uds = parse_config(params({{"transport", "uds"}, {"socket", "/run/codex.sock"}}));
   ASSERT_TRUE(uds.config) << uds.error;
   EXPECT_EQ(uds.config->socket.socket_path, "/run/codex.sock");
@@ -116,6 +121,10 @@ TEST(CodexConfig, MistakesAreExplained) {
               HasSubstr("backendConfig already is the codex section"));
   EXPECT_THAT(parse_config(params({{"transport", "ws"}})).error, HasSubstr("backendConfig.url is required"));
   EXPECT_THAT(parse_config(params({{"transport", "ws"}, {"url", "http://x:1"}})).error, HasSubstr("ws://"));
+  EXPECT_THAT(parse_config(params({{"transport", "ws"}, {"url", "ws://x/"}})).error, HasSubstr("needs a port"));
+  EXPECT_THAT(parse_config(params({{"transport", "ws"}, {"url", "ws://user:key@x:1/"}})).error,
+              HasSubstr("backendConfig.url"));
+  EXPECT_THAT(parse_config(params({{"transport", "ws"}, {"url", "ws://x:1o/"}})).error, HasSubstr("backendConfig.url"));
   EXPECT_THAT(parse_config(params({{"transport", "uds"}, {"socket", "/s"}, {"codexHome", "/h"}})).error,
               HasSubstr("only (the server is not ours)"));
   EXPECT_THAT(parse_config(params({{"command", "/nonexistent/codex"}})).error, HasSubstr("not found"));
