@@ -49,11 +49,11 @@ class ClaudeBackend final : public agentry::plugin::Backend, public agentry::plu
   agentry_status_t start(const agentry::plugin::StartParams& params) override {
     if ((attempt_ && attempt_->running()) || question_) return AGENTRY_ERR_INVALID_STATE;
     ParsedLaunch parsed = parse_launch(params);
-    if (!parsed.spec) {
+    if (!parsed.launch) {
       host().log(AGENTRY_LOG_ERROR, "claude: run " + params.run_id + ": " + parsed.error);
       return AGENTRY_ERR_INVALID_ARGUMENT;
     }
-    attempt_ = Attempt::start(host(), executor_, std::move(*parsed.spec));
+    attempt_ = Attempt::start(host(), executor_, std::move(*parsed.launch));
     return AGENTRY_OK;
   }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "agentry/plugin/cpp/params.hpp"
+#include "agentry/plugin_common/launch_fields.hpp"
 
 namespace agentry::claude {
 
@@ -29,10 +30,7 @@ struct LaunchSpec {
   std::chrono::milliseconds interrupt_grace{5000};  // interrupt sent -> the process group is terminated
 };
 
-struct ParsedLaunch {
-  std::optional<LaunchSpec> spec;
-  std::string error;  // why `spec` is empty, for the host's log
-};
+using ParsedLaunch = plugin_common::Parsed<LaunchSpec>;  // why `launch` is empty, naming the field
 
 // Reads config_json ({"backendConfig": {command|binary, env, interruptGraceMs}, "model",
 // "effort", "timeoutSec", "unrestricted", "extraArgs", "launcher"}), input_json

@@ -60,8 +60,8 @@ std::optional<LaunchSpec> Question::launch_for(const std::string& request_json, 
   auto params = plugin_common::side_question_params(request_json, why);
   if (!params) return std::nullopt;
   ParsedLaunch launch = parse_ask_launch(*params);
-  if (!launch.spec) why = launch.error;
-  return launch.spec;
+  if (!launch.launch) why = launch.error;
+  return launch.launch;
 }
 
 std::shared_ptr<Question> Question::start(plugin::Host& host, plugin_common::runtime::Executor& executor,

@@ -78,9 +78,10 @@ std::string resume_token(const agentry::plugin::StartParams& params, std::string
 }
 
 std::vector<std::string> finish_environment(const LaunchFields& fields, const agentry::plugin::StartParams& params,
-                                            EnvironmentBuilder env) {
+                                            EnvironmentBuilder env, std::span<const char* const> forced) {
   apply_env(fields.backend.if_contains("env"), fields.where + ".env", env);
   for (const std::string& entry : params.env) env.set_entry(entry);
+  for (const char* entry : forced) env.set_entry(entry);
   return env.take();
 }
 

@@ -28,8 +28,8 @@ bool has_sequence(const std::vector<std::string>& argv, std::initializer_list<st
 TEST(ClaudeConfig, FreshSessionGetsStreamJsonFlagsAndAChosenSessionId) {
   ParsedLaunch parsed = parse_launch(params(
       R"({"backendConfig":{"binary":"/opt/claude","env":{"ANTHROPIC_BASE_URL":"http://127.0.0.1:9"}},"model":"opus","effort":"","unrestricted":true,"extraArgs":["--max-turns","3"],"launcher":null})"));
-  ASSERT_TRUE(parsed.spec) << parsed.error;
-  const LaunchSpec& spec = *parsed.spec;
+  ASSERT_TRUE(parsed.launch) << parsed.error;
+  const LaunchSpec& spec = *parsed.launch;
   EXPECT_EQ(spec.argv.front(), "/opt/claude");
   EXPECT_TRUE(has_sequence(spec.argv, {"-p", "--input-format", "stream-json", "--output-format", "stream-json",
                                        "--verbose", "--include-partial-messages", "--permission-prompt-tool", "stdio"}));
@@ -49,32 +49,32 @@ TEST(ClaudeConfig, FreshSessionGetsStreamJsonFlagsAndAChosenSessionId) {
 
 TEST(ClaudeConfig, TrafficOffVariablesCannotBeOverridden) {
   ParsedLaunch parsed = parse_launch(params(R"({"backendConfig":{"env":{"DISABLE_TELEMETRY":"0","CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC":"0"}}})"));
-  ASSERT_TRUE(parsed.spec) << parsed.error;
+  ASSERT_TRUE(parsed.launch) << parsed.error;
   using agentry::plugin_common::find_variable;
-  EXPECT_EQ(find_variable(parsed.spec->env, "DISABLE_TELEMETRY"), "1");
-  EXPECT_EQ(find_variable(parsed.spec->env, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"), "1");
-  EXPECT_EQ(find_variable(parsed.spec->env, "DISABLE_AUTOUPDATER"), "1");
-  EXPECT_EQ(find_variable(parsed.spec->env, "DISABLE_ERROR_REPORTING"), "1");
+  EXPECT_EQ(find_variable(parsed.launch->env, "DISABLE_TELEMETRY"), "1");
+  EXPECT_EQ(find_variable(parsed.launch->env, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"), "1");
+  EXPECT_EQ(find_variable(parsed.launch->env, "DISABLE_AUTOUPDATER"), "1");
+  EXPECT_EQ(find_variable(parsed.launch->env, "DISABLE_ERROR_REPORTING"), "1");
 }
 
 TEST(ClaudeConfig, ResumeTokenResumesThatSession) {
   agentry::plugin::StartParams p = params(R"({"backendConfig":{"command":["/bin/claude","--debug"]},"effort":"high"})");
   p.resume_token = "0b1c2d3e-0000-4000-8000-000000000001";
   ParsedLaunch parsed = parse_launch(p);
-  ASSERT_TRUE(parsed.spec) << parsed.error;
-  EXPECT_TRUE(parsed.spec->resuming);
-  EXPECT_TRUE(has_sequence(parsed.spec->argv, {"/bin/claude", "--debug", "-p"}));
-  EXPECT_TRUE(has_sequence(parsed.spec->argv, {"--resume", "0b1c2d3e-0000-4000-8000-000000000001"}));
-  EXPECT_TRUE(has_sequence(parsed.spec->argv, {"--effort", "high"}));
-  EXPECT_EQ(std::find(parsed.spec->argv.begin(), parsed.spec->argv.end(), "--session-id"), parsed.spec->argv.end());
+  ASSERT_TRUE(parsed.launch) << parsed.error;
+  EXPECT_TRUE(parsed.launch->resuming);
+  EXPECT_TRUE(has_sequence(parsed.launch->argv, {"/bin/claude", "--debug", "-p"}));
+  EXPECT_TRUE(has_sequence(parsed.launch->argv, {"--resume", "0b1c2d3e-0000-4000-8000-000000000001"}));
+  EXPECT_TRUE(has_sequence(parsed.launch->argv, {"--effort", "high"}));
+  EXPECT_EQ(std::find(parsed.launch->argv.begin(), parsed.launch->argv.end(), "--session-id"), parsed.launch->argv.end());
 }
 
 TEST(ClaudeConfig, LauncherPrefixesTheCommand) {
   ParsedLaunch parsed = parse_launch(
       params(R"({"backendConfig":{"binary":"claude"},"launcher":{"name":"nice","command":["nice","-n","5"],"env":{"X":"1"}}})"));
-  ASSERT_TRUE(parsed.spec) << parsed.error;
-  EXPECT_TRUE(has_sequence(parsed.spec->argv, {"nice", "-n", "5", "claude", "-p"}));
-  EXPECT_EQ(agentry::plugin_common::find_variable(parsed.spec->env, "X"), "1");
+  ASSERT_TRUE(parsed.launch) << parsed.error;
+  EXPECT_TRUE(has_sequence(parsed.launch->argv, {"nice", "-n", "5", "claude", "-p"}));
+  EXPECT_EQ(agentry::plugin_common::find_variable(parsed.launch->env, "X"), "1");
 }
 
 TEST(ClaudeConfig, MistakesAreRefusedWithAReason) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,8 +70,9 @@ std::string required_prompt(const agentry::plugin::StartParams& params, std::str
 // command line) is refused as not being `what`.
 std::string resume_token(const agentry::plugin::StartParams& params, std::string_view what, bool on_command_line);
 
-// backendConfig.<name>.env, then the host's variables (AGENTRY_*, PATH) over it.
+// backendConfig.<name>.env, then the host's variables (AGENTRY_*, PATH) over it, then the
+// backend's `forced` entries ("KEY=VALUE"), which no configuration overrides.
 std::vector<std::string> finish_environment(const LaunchFields& fields, const agentry::plugin::StartParams& params,
-                                            EnvironmentBuilder env);
+                                            EnvironmentBuilder env, std::span<const char* const> forced = {});
 
 }  // namespace agentry::plugin_common
