@@ -64,7 +64,9 @@ LaunchSpec build(const agentry::plugin::StartParams& params, bool asking) {
   spec.timeout_sec = bounded_integer(fields.config.if_contains("timeoutSec"), "timeoutSec", 0, 0, int64_t{1} << 32);
   spec.interrupt_grace = plugin_common::interrupt_grace(fields);
   spec.prompt = plugin_common::required_prompt(params, "claude");
-  spec.env = plugin_common::finish_environment(fields, params, std::move(env), kTrafficOffEnv);
+  spec.env = plugin_common::finish_environment(fields, params, std::move(env), [](EnvironmentBuilder& forced) {
+    for (const char* entry : kTrafficOffEnv) forced.set_entry(entry);
+  });
   return spec;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "agentry/plugin/cpp/params.hpp"
+#include "agentry/plugin_common/launch_fields.hpp"
 
 namespace agentry::subprocess {
 
@@ -27,10 +28,7 @@ struct AttemptSpec {
   std::string prompt;
 };
 
-struct ParsedAttempt {
-  std::optional<AttemptSpec> spec;
-  std::string error;  // why `spec` is empty, for the host's log
-};
+using ParsedAttempt = plugin_common::Parsed<AttemptSpec>;  // why `launch` is empty, naming the field
 
 // Reads config_json ({"backendConfig": {...}, "timeoutSec", "extraArgs", "launcher"}),
 // input_json ({"prompt"}), env, resume_token and the workspace. Throws only bad_alloc.

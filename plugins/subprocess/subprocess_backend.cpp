@@ -27,12 +27,12 @@ class SubprocessBackend final : public agentry::plugin::Backend {
   agentry_status_t start(const agentry::plugin::StartParams& params) override {
     if (running()) return AGENTRY_ERR_INVALID_STATE;
     ParsedAttempt parsed = parse_attempt(params);
-    if (!parsed.spec) {
+    if (!parsed.launch) {
       host().log(AGENTRY_LOG_ERROR, "subprocess: run " + params.run_id + ": " + parsed.error);
       return AGENTRY_ERR_INVALID_ARGUMENT;
     }
-    stdin_mode_ = parsed.spec->stdin_mode;
-    attempt_ = Attempt::start(host(), executor_, std::move(*parsed.spec));
+    stdin_mode_ = parsed.launch->stdin_mode;
+    attempt_ = Attempt::start(host(), executor_, std::move(*parsed.launch));
     return AGENTRY_OK;
   }
 

@@ -78,10 +78,11 @@ std::string resume_token(const agentry::plugin::StartParams& params, std::string
 }
 
 std::vector<std::string> finish_environment(const LaunchFields& fields, const agentry::plugin::StartParams& params,
-                                            EnvironmentBuilder env, std::span<const char* const> forced) {
+                                            EnvironmentBuilder env,
+                                            const std::function<void(EnvironmentBuilder&)>& last) {
   apply_env(fields.backend.if_contains("env"), fields.where + ".env", env);
   for (const std::string& entry : params.env) env.set_entry(entry);
-  for (const char* entry : forced) env.set_entry(entry);
+  if (last) last(env);
   return env.take();
 }
 

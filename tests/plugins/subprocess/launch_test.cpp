@@ -93,12 +93,13 @@ TEST(SubprocessLaunch, BadConfigIsRejectedAtStart) {
     std::string log_fragment;
   };
   const std::vector<Case> cases{
-      {R"({"backendConfig":{}})", "backendConfig.command is required"},
-      {R"({"backendConfig":{"command":[]}})", "backendConfig.command must name a program"},
-      {R"({"backendConfig":{"command":["sh",1]}})", "backendConfig.command[1] must be a string"},
-      {R"({"backendConfig":{"command":["sh"],"mode":"xml"}})", "backendConfig.mode must be \"text\" or \"jsonl\""},
-      {R"({"backendConfig":{"command":["sh"],"stdln":"none"}})", "unknown key 'stdln' in backendConfig"},
-      {R"({"backendConfig":{"command":["sh"],"env":{"A":1}}})", "backendConfig.env.A must be a string"},
+      {R"({"backendConfig":{}})", "backendConfig.subprocess.command must name the program to run"},
+      {R"({"backendConfig":{"command":[]}})", "backendConfig.subprocess.command must name the program to run"},
+      {R"({"backendConfig":{"command":["sh",1]}})", "backendConfig.subprocess.command[1] must be a string"},
+      {R"({"backendConfig":{"command":["sh"],"mode":"xml"}})",
+       "backendConfig.subprocess.mode must be \"text\" or \"jsonl\""},
+      {R"({"backendConfig":{"command":["sh"],"stdln":"none"}})", "unknown key 'stdln' in backendConfig.subprocess"},
+      {R"({"backendConfig":{"command":["sh"],"env":{"A":1}}})", "backendConfig.subprocess.env.A must be a string"},
       {R"({"backendConfig":{"command":["sh"]},"timeoutSec":-1})", "timeoutSec must be between"},
       {R"({"backendConfig":{"command":["sh"]},"launcher":{"command":"x"}})", "launcher.command must be an array"},
       {R"(not json)", "config_json is not valid JSON"},

@@ -8,8 +8,8 @@
 #include <chrono>
 #include <cstdint>
 #include <initializer_list>
+#include <functional>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,9 +70,10 @@ std::string required_prompt(const agentry::plugin::StartParams& params, std::str
 // command line) is refused as not being `what`.
 std::string resume_token(const agentry::plugin::StartParams& params, std::string_view what, bool on_command_line);
 
-// backendConfig.<name>.env, then the host's variables (AGENTRY_*, PATH) over it, then the
-// backend's `forced` entries ("KEY=VALUE"), which no configuration overrides.
+// backendConfig.<name>.env, then the host's variables (AGENTRY_*, PATH) over it, then
+// `last`: what the backend itself sets, which no configuration overrides.
 std::vector<std::string> finish_environment(const LaunchFields& fields, const agentry::plugin::StartParams& params,
-                                            EnvironmentBuilder env, std::span<const char* const> forced = {});
+                                            EnvironmentBuilder env,
+                                            const std::function<void(EnvironmentBuilder&)>& last = {});
 
 }  // namespace agentry::plugin_common
