@@ -9,6 +9,7 @@
 
 #include "agentry/plugin_common/config_fields.hpp"
 #include "agentry/plugin_common/environment.hpp"
+#include "agentry/plugin_common/launch_fields.hpp"
 #include "agentry/plugin_common/runtime/url.hpp"
 
 namespace agentry::codex {
@@ -108,10 +109,7 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
 
   out.model = optional_string(config, "model", "model");
   out.effort = optional_string(config, "effort", "effort");
-  const json::value* unrestricted = config.if_contains("unrestricted");
-  if (unrestricted != nullptr && !unrestricted->is_null() && !unrestricted->is_bool())
-    config_fail("unrestricted must be a boolean");
-  out.unrestricted = unrestricted != nullptr && unrestricted->is_bool() && unrestricted->get_bool();
+  out.unrestricted = plugin_common::unrestricted(config);
   out.approval_policy = optional_string(backend, "approvalPolicy", "backendConfig.approvalPolicy");
   if (out.approval_policy.empty()) out.approval_policy = out.unrestricted ? "never" : "on-request";
   one_of(out.approval_policy, "backendConfig.approvalPolicy", {"untrusted", "on-request", "never"});
@@ -151,11 +149,7 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
       if (backend.contains(key)) config_fail(std::string("backendConfig.") + key + " needs transport \"ws\" or \"uds\"");
     EnvironmentBuilder env = EnvironmentBuilder::inherited();
     std::vector<std::string> launcher;
-    if (const json::value* l = config.if_contains("launcher"); l != nullptr && !l->is_null()) {
-      if (!l->is_object()) config_fail("launcher must be an object or null");
-      append_strings(l->get_object().if_contains("command"), "launcher.command", launcher);
-      apply_env(l->get_object().if_contains("env"), "launcher.env", env);
-    }
+    plugin_common::apply_launcher(config, launcher, env);
     apply_env(backend.if_contains("env"), "backendConfig.env", env);
     if (std::string home = optional_string(backend, "codexHome", "backendConfig.codexHome"); !home.empty())
       env.set("CODEX_HOME", home);
@@ -215,11 +209,8 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
 }  // namespace
 
 ParsedConfig parse_config(const agentry::plugin::StartParams& params, AttemptMode mode) {
-  try {
-    return ParsedConfig{build(params, mode), {}};
-  } catch (const ConfigError& e) {
-    return ParsedConfig{std::nullopt, e.message};
-  }
+  auto parsed = plugin_common::parse_or_error([&] { return build(params, mode); });
+  return ParsedConfig{std::move(parsed.launch), std::move(parsed.error)};
 }
 
 std::string toml_value(const json::value& value) {
