@@ -4,10 +4,12 @@
 #include <boost/json/serialize.hpp>
 
 #include "agentry/plugin/events.h"
+#include "agentry/plugin_common/json_fields.hpp"
 
 namespace agentry::claude {
 
 namespace json = boost::json;
+using plugin_common::object_field;
 
 namespace {
 
@@ -17,11 +19,6 @@ constexpr int kUnknownNoticesPerKind = 20;
 std::string_view str(const json::object& o, std::string_view key) {
   const json::value* v = o.if_contains(key);
   return v != nullptr && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
-}
-
-const json::object* obj(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v != nullptr && v->is_object() ? &v->get_object() : nullptr;
 }
 
 int64_t integer(const json::object* o, std::string_view key) {
@@ -60,7 +57,7 @@ bool declined(const json::object& line, std::string_view id) {
   if (meta == nullptr || !meta->is_array()) return false;
   for (const json::value& entry : meta->get_array()) {
     if (!entry.is_object() || str(entry.get_object(), "id") != id) continue;
-    const json::object* decision = obj(entry.get_object(), "permission_decision");
+    const json::object* decision = object_field(entry.if_object(), "permission_decision");
     if (decision != nullptr && str(*decision, "decision") == "reject") return true;
   }
   return false;
@@ -164,14 +161,14 @@ void Normalizer::on_system(const json::object& o, Parsed& out) {
 }
 
 void Normalizer::on_stream_event(const json::object& o, Parsed& out) {
-  const json::object* event = obj(o, "event");
+  const json::object* event = object_field(&o, "event");
   if (event == nullptr) return unknown("stream_event without event", json::serialize(o), out);
   const std::string_view type = str(*event, "type");
   const std::string message_id(str(o, "api_message_id"));
   if (type == "content_block_start") {
     open_block_[message_id] = integer(event, "index");
   } else if (type == "content_block_delta") {
-    const json::object* delta = obj(*event, "delta");
+    const json::object* delta = object_field(event, "delta");
     if (delta == nullptr) return;
     const std::string_view kind = str(*delta, "type");
     const bool thinking = kind == "thinking_delta";
@@ -189,7 +186,7 @@ void Normalizer::on_stream_event(const json::object& o, Parsed& out) {
 }
 
 void Normalizer::on_assistant(const json::object& o, Parsed& out) {
-  const json::object* message = obj(o, "message");
+  const json::object* message = object_field(&o, "message");
   const json::value* content = message != nullptr ? message->if_contains("content") : nullptr;
   if (content == nullptr || !content->is_array()) return unknown("assistant without content", json::serialize(o), out);
   const std::string message_id(str(*message, "id"));
@@ -243,7 +240,7 @@ void Normalizer::on_assistant(const json::object& o, Parsed& out) {
 }
 
 void Normalizer::on_user(const json::object& o, Parsed& out) {
-  const json::object* message = obj(o, "message");
+  const json::object* message = object_field(&o, "message");
   const json::value* content = message != nullptr ? message->if_contains("content") : nullptr;
   if (content != nullptr && content->is_string()) {
     out.events.push_back(notice("info", "claude: " + std::string(content->get_string())));
@@ -270,7 +267,7 @@ void Normalizer::on_user(const json::object& o, Parsed& out) {
     bool interrupted = false;
     // tool_use_result carries Bash's separate stdout/stderr; for other tools (and denials,
     // where it is a string) the tool_result content is what the model saw.
-    const json::object* result = obj(o, "tool_use_result");
+    const json::object* result = object_field(&o, "tool_use_result");
     if (result != nullptr && (result->contains("stdout") || result->contains("stderr"))) {
       output = std::string(str(*result, "stdout"));
       if (!str(*result, "stderr").empty()) output += (output.empty() ? "" : "\n") + std::string(str(*result, "stderr"));
@@ -307,7 +304,7 @@ void Normalizer::on_result(const json::object& o, Parsed& out) {
     if (result.message.empty()) result.message = "claude ended the turn with " + result.subtype;
     result.message = bounded_text(result.message, kNoticeBytes);
   }
-  const json::object* usage = obj(o, "usage");
+  const json::object* usage = object_field(&o, "usage");
   if (usage != nullptr) {
     input_tokens_ += integer(usage, "input_tokens") + integer(usage, "cache_creation_input_tokens");
     output_tokens_ += integer(usage, "output_tokens");
@@ -324,7 +321,7 @@ void Normalizer::on_result(const json::object& o, Parsed& out) {
 void Normalizer::on_control_request(const json::object& o, Parsed& out) {
   ControlRequest request;
   request.request_id = std::string(str(o, "request_id"));
-  if (const json::object* body = obj(o, "request"); body != nullptr) {
+  if (const json::object* body = object_field(&o, "request"); body != nullptr) {
     request.subtype = std::string(str(*body, "subtype"));
     request.tool_name = std::string(str(*body, "tool_name"));
     request.tool_use_id = std::string(str(*body, "tool_use_id"));
@@ -335,7 +332,7 @@ void Normalizer::on_control_request(const json::object& o, Parsed& out) {
 }
 
 void Normalizer::on_control_response(const json::object& o, Parsed& out) {
-  const json::object* response = obj(o, "response");
+  const json::object* response = object_field(&o, "response");
   if (response == nullptr || str(*response, "subtype") != "error") return;  // our requests, answered
   out.events.push_back(notice("warning", "claude refused control request " + std::string(str(*response, "request_id")) +
                                              ": " + std::string(str(*response, "error"))));

@@ -11,6 +11,7 @@
 namespace agentry::codex {
 
 namespace json = boost::json;
+using plugin_common::object_field;
 using plugin_common::text_field;
 
 namespace {
@@ -18,11 +19,6 @@ namespace {
 // Payloads stay well under AGENTRY_EVENT_MAX_PAYLOAD_BYTES (1 MiB) even with JSON escaping.
 constexpr std::size_t kMaxText = 256 * 1024;
 constexpr std::size_t kMaxOutput = 128 * 1024;
-
-const json::object* obj(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v != nullptr && v->is_object() ? &v->get_object() : nullptr;
-}
 
 int64_t num(const json::object& o, std::string_view key) {
   const json::value* v = o.if_contains(key);
@@ -124,10 +120,10 @@ std::vector<Event> Normalizer::on_notification(std::string_view method, const js
     diff_ = text_field(params, "diff");
     out.push_back(diff_event(AGENTRY_EVENT_FLAG_EPHEMERAL));
   } else if (method == "item/started" || method == "item/completed") {
-    if (const json::object* item = obj(params, "item")) out = on_item(*item, method == "item/completed");
+    if (const json::object* item = object_field(&params, "item")) out = on_item(*item, method == "item/completed");
   } else if (method == "thread/tokenUsage/updated") {
-    const json::object* usage = obj(params, "tokenUsage");
-    const json::object* total = usage != nullptr ? obj(*usage, "total") : nullptr;
+    const json::object* usage = object_field(&params, "tokenUsage");
+    const json::object* total = usage != nullptr ? object_field(usage, "total") : nullptr;
     if (total != nullptr && (turn_id_.empty() || text_field(params, "turnId") != turn_id_)) {
       baseline_ = totals(*total);
     } else if (total != nullptr) {
@@ -142,19 +138,19 @@ std::vector<Event> Normalizer::on_notification(std::string_view method, const js
       out.push_back(make(AGENTRY_EVENT_USAGE, std::move(payload)));
     }
   } else if (method == "turn/started") {
-    if (const json::object* turn = obj(params, "turn"); turn != nullptr && turn_id_.empty())
+    if (const json::object* turn = object_field(&params, "turn"); turn != nullptr && turn_id_.empty())
       turn_id_ = text_field(*turn, "id");
   } else if (method == "turn/completed") {
-    const json::object* turn = obj(params, "turn");
+    const json::object* turn = object_field(&params, "turn");
     if (turn != nullptr && (turn_id_.empty() || text_field(*turn, "id") == turn_id_)) {
       TurnEnd end{text_field(*turn, "status"), {}};
-      if (const json::object* error = obj(*turn, "error")) end.message = text_field(*error, "message");
+      if (const json::object* error = object_field(turn, "error")) end.message = text_field(*error, "message");
       if (end.status == "failed" && end.message.empty()) end.message = last_error_;
       turn_end_ = std::move(end);
       if (!diff_.empty()) out.push_back(diff_event(0));
     }
   } else if (method == "error") {
-    const json::object* error = obj(params, "error");
+    const json::object* error = object_field(&params, "error");
     std::string message = error != nullptr ? text_field(*error, "message") : std::string("unknown error");
     const json::value* retry = params.if_contains("willRetry");
     const bool will_retry = retry != nullptr && retry->is_bool() && retry->get_bool();

@@ -5,28 +5,21 @@
 #include <string>
 #include <string_view>
 
+#include "agentry/plugin_common/json_fields.hpp"
 #include "agentry/plugin_common/runtime/json_rpc.hpp"
 #include "config.hpp"
 
 namespace agentry::codex::protocol {
 
 namespace json = boost::json;
+using plugin_common::object_field;
+using plugin_common::text_field;
 
 inline constexpr const char* kClientVersion = "0.1.0";
 
 inline json::object text_input(const std::string& text) { return json::object{{"type", "text"}, {"text", text}}; }
 
 inline const char* transport_name(Transport t) { return t == Transport::ws ? "ws" : t == Transport::uds ? "uds" : "stdio"; }
-
-inline const json::object* object_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v != nullptr && v->is_object() ? &v->get_object() : nullptr;
-}
-
-inline std::string string_at(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 // An answer's result as an object; an empty one for anything else.
 inline const json::object& object_of(const json::value* result) {
@@ -36,8 +29,7 @@ inline const json::object& object_of(const json::value* result) {
 
 // A Thread's status.type: active, idle, notLoaded, systemError.
 inline std::string status_of(const json::object& thread) {
-  const json::object* status = object_at(thread, "status");
-  return status != nullptr ? string_at(*status, "type") : std::string();
+  return text_field(object_field(&thread, "status"), "type");
 }
 
 inline std::string error_text(const plugin_common::runtime::RpcError& error) {

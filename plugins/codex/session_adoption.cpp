@@ -21,7 +21,7 @@ void Session::read_thread() {
 }
 
 void Session::on_thread_read(const json::object& result) {
-  const json::object* thread = object_at(result, "thread");
+  const json::object* thread = object_field(&result, "thread");
   const std::string status = thread != nullptr ? status_of(*thread) : std::string();
   const json::value* turns_value = thread != nullptr ? thread->if_contains("turns") : nullptr;
   const json::array no_turns;
@@ -33,7 +33,7 @@ void Session::on_thread_read(const json::object& result) {
   for (const json::value& turn : turns) {
     if (!turn.is_object()) continue;
     const json::object& t = turn.get_object();
-    if (want.empty() ? string_at(t, "status") == "inProgress" : string_at(t, "id") == want) mine = &t;
+    if (want.empty() ? text_field(&t, "status") == "inProgress" : text_field(&t, "id") == want) mine = &t;
   }
   const std::string& thread_id = *cfg_.resume_thread_id;
   if (mine == nullptr && cfg_.adopt_turn_id) {
@@ -41,11 +41,11 @@ void Session::on_thread_read(const json::object& result) {
     return fail("codex thread " + thread_id + " has no turn " + *cfg_.adopt_turn_id);
   }
   if (mine == nullptr) return start_unsent_turn(status);
-  if (string_at(*mine, "status") != "inProgress") return import_turn(status, *mine);
+  if (text_field(mine, "status") != "inProgress") return import_turn(status, *mine);
   if (status == "active") {
     // Attach to the thread's live events; no turn/start: the turn is already running.
     // Its items so far are known, so that a request codex asks again can name them.
-    adopt_turn_id_ = string_at(*mine, "id");
+    adopt_turn_id_ = text_field(mine, "id");
     if (const json::value* items = mine->if_contains("items"); items != nullptr && items->is_array())
       for (const json::value& item : items->get_array())
         if (item.is_object()) normalizer_.remember(item.get_object());
@@ -83,7 +83,7 @@ void Session::start_unsent_turn(const std::string& status) {
 void Session::import_turn(const std::string& status, const json::object& turn) {
   take_thread();
   adoption("imported", status == "idle" ? "remote_idle" : "remote_" + status, status, "");
-  on_turn_id(string_at(turn, "id"));
+  on_turn_id(text_field(&turn, "id"));
   const json::value* items = turn.if_contains("items");
   if (items != nullptr && items->is_array())
     for (const json::value& item : items->get_array()) {
@@ -93,11 +93,11 @@ void Session::import_turn(const std::string& status, const json::object& turn) {
       on_notification("item/completed", params);
     }
   on_notification("turn/completed", json::object{{"threadId", thread_id_}, {"turn", turn}});
-  if (!final_) fail("codex reported turn " + turn_id_ + " as " + string_at(turn, "status"));
+  if (!final_) fail("codex reported turn " + turn_id_ + " as " + text_field(&turn, "status"));
 }
 
 void Session::on_reattached(const json::object& result) {
-  const json::object* thread = object_at(result, "thread");
+  const json::object* thread = object_field(&result, "thread");
   if (thread != nullptr && status_of(*thread) != "active") {
     if (reads_ < 3) return read_thread();  // the turn ended between thread/read and thread/resume: read how
     adoption("finalized", "remote_status_unstable", status_of(*thread), "");

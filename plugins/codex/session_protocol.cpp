@@ -50,7 +50,7 @@ void Session::on_thread_opened(const json::value* result, const RpcError* error)
                     ? std::string(cfg_.fork ? "codex could not fork thread " : "codex could not resume thread ") +
                           *cfg_.resume_thread_id + ": " + error_text(*error)
                     : "codex could not start a thread: " + error_text(*error));
-  const json::object* thread = object_at(object_of(result), "thread");
+  const json::object* thread = object_field(&object_of(result), "thread");
   const json::value* thread_id = thread != nullptr ? thread->if_contains("id") : nullptr;
   if (thread_id == nullptr || !thread_id->is_string()) return fail("codex answered thread/start without a thread id");
   thread_id_ = std::string(thread_id->get_string());
@@ -68,7 +68,7 @@ void Session::on_thread_opened(const json::value* result, const RpcError* error)
 void Session::on_turn_started(const json::value* result, const RpcError* error) {
   if (error) return fail("codex refused turn/start: " + error_text(*error));
   turn_started_ = true;
-  const json::object* turn = object_at(object_of(result), "turn");
+  const json::object* turn = object_field(&object_of(result), "turn");
   const json::value* turn_id = turn != nullptr ? turn->if_contains("id") : nullptr;
   if (turn_id != nullptr && turn_id->is_string() && turn_id_.empty()) on_turn_id(std::string(turn_id->get_string()));
 }
