@@ -36,7 +36,7 @@ from harness import REPO, MockModel, Scratch, warn_if_online
 from measure_acp_overhead import agent_setup, free_port, paths_env
 
 TICKS = os.sysconf("SC_CLK_TCK")
-LONG_WORDS = 600  # the mock streams two words a delta: ~300 deltas
+LONG_WORDS = 6000  # the mock streams two words a delta: up to 3000 events, so CPU ticks (10 ms) resolve
 
 
 def http(url: str, body: dict | None = None) -> dict:
