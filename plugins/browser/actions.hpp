@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 
 #include "browser/settings.hpp"
@@ -31,7 +32,7 @@ struct Action {
   std::string description;
   boost::json::object schema;                     // JSON Schema of the arguments object
   std::string (*command)(const Step&);            // "navigate https://...", for tool.started
-  std::string (Attempt::*run)(ActionCall&);       // nullptr: finish, which ends the loop
+  boost::asio::awaitable<std::string> (Attempt::*run)(ActionCall&);  // nullptr: finish, which ends the loop
 };
 
 // navigate, click, type, press, scroll, read, screenshot, back, waitFor, download, finish.

@@ -16,6 +16,7 @@ namespace json = boost::json;
 using plugin_common::text_field;
 using plugin_common::object_field;
 using plugin_common::array_field;
+namespace rt = plugin_common::runtime;
 
 namespace {
 
@@ -80,13 +81,8 @@ Message question_message(const json::object& request) {
 
 }  // namespace
 
-Asker::~Asker() {
-  abandoned_ = true;
-  if (worker_.joinable()) worker_.join();
-}
-
 agentry_status_t Asker::ask(std::string ask_id, const std::string& request_json) {
-  if (worker_.joinable()) return AGENTRY_ERR_INVALID_STATE;  // one question per instance
+  if (asked_) return AGENTRY_ERR_INVALID_STATE;  // one question per instance
   json::error_code ec;
   json::value request = json::parse(request_json, ec);
   if (ec || !request.is_object() || !request.get_object().if_contains("question") ||
@@ -103,33 +99,53 @@ agentry_status_t Asker::ask(std::string ask_id, const std::string& request_json)
   }
   const json::value* section = config_field(backend_config, "model");
   if (!section) return AGENTRY_ERR_UNSUPPORTED;  // no model: nobody to ask
-  worker_ = std::thread([this, id = std::move(ask_id), request = std::move(request.get_object()), section = *section,
-                         fallback_model] {
-    json::object answer;
+  asked_ = true;
+  executor_.post([self = shared_from_this(), id = std::move(ask_id), request = std::move(request.get_object()),
+                  section = *section, fallback_model] {
+    self->ask_id_ = id;
+    self->answered_ = false;
     try {
       std::string why;
       auto settings = read_model_settings(section, plugin_common::EnvironmentBuilder::inherited().take(), fallback_model, why);
-      if (!settings) {
-        answer["error"] = "browser model: " + why;
-      } else {
-        const Conversation conversation{question_message(request)};
-        ModelReply reply = call_model(*settings, ask_system_prompt(), conversation, {}, [this] { return abandoned_.load(); });
-        if (reply.cancelled) answer["error"] = "the question was abandoned";
-        else if (!reply.error.empty()) answer["error"] = reply.error;
-        else if (reply.text.empty()) answer["error"] = "the model gave no answer";
-        else {
-          answer["answer"] = reply.text;
-          if (!reply.usage.empty()) answer["usage"] = reply.usage.to_event();
-        }
-      }
+      if (!settings) return self->answer(json::serialize(json::object{{"error", "browser model: " + why}}));
+      const Conversation conversation{question_message(request)};
+      rt::HttpRequest call = model_request(*settings, ask_system_prompt(), conversation, {});
+      self->call_ = rt::http_post(self->executor_.context(), call,
+                                  [self, settings = *settings, call](rt::HttpResponse response) {
+                                    const ModelReply reply = model_reply(settings, call, std::move(response));
+                                    json::object answer;
+                                    if (reply.cancelled) answer["error"] = "the question was abandoned";
+                                    else if (!reply.error.empty()) answer["error"] = reply.error;
+                                    else if (reply.text.empty()) answer["error"] = "the model gave no answer";
+                                    else {
+                                      answer["answer"] = reply.text;
+                                      if (!reply.usage.empty()) answer["usage"] = reply.usage.to_event();
+                                    }
+                                    self->answer(json::serialize(answer));
+                                  });
     } catch (const std::exception& e) {
-      answer = {{"error", std::string("internal error in the browser backend: ") + e.what()}};
+      self->answer(json::serialize(json::object{{"error", std::string("internal error in the browser backend: ") + e.what()}}));
     }
-    const agentry_status_t st = plugin::answer_ask(host_, id, json::serialize(answer));
-    if (st != AGENTRY_OK && !abandoned_.load())
-      host_.log(AGENTRY_LOG_WARNING, "browser: the answer to ask " + id + " was refused: " + std::to_string(st));
   });
   return AGENTRY_OK;
+}
+
+void Asker::abandon() noexcept {
+  if (answered_) return;
+  if (call_) call_->cancel();
+  answer(R"({"error":"the question was abandoned"})");
+}
+
+void Asker::answer(const std::string& payload) noexcept {
+  if (answered_) return;
+  answered_ = true;
+  call_.reset();
+  try {
+    const agentry_status_t st = plugin::answer_ask(host_, ask_id_, payload);
+    if (st != AGENTRY_OK)
+      host_.log(AGENTRY_LOG_WARNING, "browser: the answer to ask " + ask_id_ + " was refused: " + std::to_string(st));
+  } catch (...) {
+  }
 }
 
 }  // namespace agentry::browser

@@ -1,24 +1,27 @@
-// One attempt of the browser backend: a worker thread that starts Chromium, plays the
-// script or runs the model loop (model_loop.hpp), and always takes Chromium down before
-// its terminal FINISHED.
+// One attempt of the browser backend, on the instance's executor: a coroutine starts
+// Chromium, plays the script or runs the model loop (model_loop.hpp), and always takes
+// Chromium down before its terminal FINISHED. Interrupts are posted onto the executor.
 #pragma once
 
 #include <agentry/plugin/cpp/backend.hpp>
+#include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
+#include <future>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
+#include "agentry/plugin_common/runtime/event_sink.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
+#include "agentry/plugin_common/runtime/http.hpp"
 #include "browser/actions.hpp"
 #include "browser/cdp_pipe.hpp"
 #include "browser/model_loop.hpp"
 #include "browser/settings.hpp"
+#include "browser/wakeup.hpp"
 
 namespace agentry::browser {
 
@@ -26,37 +29,44 @@ struct StepFailure {
   std::string message;
 };
 
-class Attempt {
+class Attempt : public std::enable_shared_from_this<Attempt> {
  public:
-  Attempt(plugin::Host& host, plugin::StartParams params);
-  ~Attempt();  // interrupts and joins (obligation 10)
+  // [control] Starts the attempt's coroutine on `executor`.
+  static std::shared_ptr<Attempt> start(plugin::Host& host, plugin_common::runtime::Executor& executor,
+                                        plugin::StartParams params);
   Attempt(const Attempt&) = delete;
   Attempt& operator=(const Attempt&) = delete;
 
-  void launch();
   bool finishing() const noexcept { return finishing_.load(); }
-  void interrupt(std::string_view reason);  // [control] kills Chromium's group at once
+  void interrupt(std::string_view reason);  // [control] posted: kills Chromium's group at once
+  void wait_finished();                     // [control] until FINISHED is out (destroy, obligation 10)
 
-  // [worker] The handlers the action table names (page_actions.cpp); run through act().
-  std::string navigate(ActionCall& call);
-  std::string click(ActionCall& call);
-  std::string type_text(ActionCall& call);
-  std::string press(ActionCall& call);
-  std::string scroll(ActionCall& call);
-  std::string read_page(ActionCall& call);
-  std::string screenshot(ActionCall& call);
-  std::string back(ActionCall& call);
-  std::string wait_for(ActionCall& call);
-  std::string download(ActionCall& call);
+  // [executor] The handlers the action table names (page_actions.cpp); run through act().
+  using Text = boost::asio::awaitable<std::string>;
+  Text navigate(ActionCall& call);
+  Text click(ActionCall& call);
+  Text type_text(ActionCall& call);
+  Text press(ActionCall& call);
+  Text scroll(ActionCall& call);
+  Text read_page(ActionCall& call);
+  Text screenshot(ActionCall& call);
+  Text back(ActionCall& call);
+  Text wait_for(ActionCall& call);
+  Text download(ActionCall& call);
 
  private:
   using Clock = std::chrono::steady_clock;
-  void run() noexcept;
-  std::pair<std::string, std::string> play();  // outcome, message
-  std::pair<std::string, std::string> play_script();
+  using Outcome = std::pair<std::string, std::string>;  // outcome, message
+  template <class T>
+  using Task = boost::asio::awaitable<T>;
+
+  Attempt(plugin::Host& host, plugin_common::runtime::Executor& executor, plugin::StartParams params);
+  Task<void> run();
+  Task<Outcome> play();
+  Task<Outcome> play_script();
   // One action with its TOOL_STARTED/TOOL_COMPLETED events (script and model mode alike).
-  ToolOutcome run_tool(const Step& step, std::size_t index, const std::string& call_id);
-  void start_browser();
+  Task<ToolOutcome> run_tool(const Step& step, std::size_t index, const std::string& call_id);
+  Task<void> start_browser();
   void emit(uint16_t type, const boost::json::object& payload, uint32_t flags = 0);
   void notice(const std::string& level, const std::string& message);
   void unavailable(const std::string& reason);
@@ -64,26 +74,28 @@ class Attempt {
   void on_event(const std::string& method, const boost::json::object& params, const std::string& session);
 
   // The step's action from the table (actions.hpp): the tool output text; throws StepFailure.
-  std::string act(const Step& step, std::size_t index, boost::json::object& result);
+  Task<std::string> act(const Step& step, std::size_t index, boost::json::object& result);
   // Page helpers of the handlers.
-  uint64_t navigations_started();
-  boost::json::object page_state(Clock::time_point deadline);
-  boost::json::value eval(const std::string& expression, Clock::time_point deadline);
-  CdpReply page_call(const std::string& method, boost::json::object params, Clock::time_point deadline);
-  void wait_navigation(uint64_t generation_before, Clock::time_point deadline, bool must_start);
-  boost::json::object locate(const Step& step, Clock::time_point deadline);
-  void mouse_click(double x, double y, Clock::time_point deadline);
+  Task<boost::json::object> page_state(Clock::time_point deadline);
+  Task<boost::json::value> eval(const std::string& expression, Clock::time_point deadline);
+  Task<CdpReply> page_call(const std::string& method, boost::json::object params, Clock::time_point deadline);
+  Task<void> wait_navigation(uint64_t generation_before, Clock::time_point deadline, bool must_start);
+  Task<boost::json::object> locate(const Step& step, Clock::time_point deadline);
+  Task<void> mouse_click(double x, double y, Clock::time_point deadline);
   std::string artifacts_dir();
+  bool gone() const { return !chromium_ || chromium_->exited(); }
 
   plugin::Host& host_;
+  plugin_common::runtime::Executor& executor_;
   const plugin::StartParams params_;
+  plugin_common::runtime::EventSink sink_;
   Settings settings_;
-  std::unique_ptr<Chromium> chromium_;
+  std::shared_ptr<Chromium> chromium_;
+  std::shared_ptr<plugin_common::runtime::HttpCall> model_call_;  // the one in flight, for an interrupt
   std::string session_;     // the page's flattened DevTools session
   std::string main_frame_;
+  Wakeup changed_;  // the page's loads, a download's progress, a frame, an interrupt
 
-  std::mutex mutex_;
-  std::condition_variable changed_;
   uint64_t nav_started_ = 0;  // main-frame loads started
   uint64_t nav_stopped_ = 0;  // main-frame loads stopped
   std::string url_;
@@ -96,14 +108,14 @@ class Attempt {
   std::string received_url_;           // the page it showed
   std::optional<boost::json::object> held_frame_;  // throttled: sent at the next step's end
   void flush_frame();  // emits the held frame, if any
-  void settle_frames();  // at the end: lets the last paint arrive, then flushes
+  Task<void> settle_frames();  // at the end: lets the last paint arrive, then flushes
 
-  std::atomic<bool> interrupted_{false};
+  bool interrupted_ = false;
   std::string reason_;
   std::atomic<bool> finishing_{false};
+  std::promise<void> finished_;
   uint64_t ids_ = 0;
   bool model_mode_ = false;  // read answers the page text to the model instead of a message
-  std::thread worker_;
 };
 
 }  // namespace agentry::browser

@@ -3,15 +3,21 @@
 namespace agentry::browser {
 
 BrowserBackend::~BrowserBackend() {
+  // Chromium killed and reaped, FINISHED out, before destroy returns (obligation 10).
+  if (attempt_) {
+    attempt_->interrupt("the backend instance is being destroyed");
+    attempt_->wait_finished();
+  }
+  executor_.stop_after([this] {
+    if (asker_) asker_->abandon();
+  });
   attempt_.reset();
   asker_.reset();
 }
 
 agentry_status_t BrowserBackend::start(const plugin::StartParams& params) {
   if (attempt_ && !attempt_->finishing()) return AGENTRY_ERR_INVALID_STATE;
-  attempt_.reset();  // its worker is at most returning from the last emit
-  attempt_ = std::make_unique<Attempt>(host(), params);
-  attempt_->launch();
+  attempt_ = Attempt::start(host(), executor_, params);
   return AGENTRY_OK;
 }
 
@@ -22,7 +28,7 @@ agentry_status_t BrowserBackend::interrupt(std::string_view reason) {
 
 agentry_status_t BrowserBackend::ask(std::string ask_id, std::string request_json) {
   if (attempt_ && !attempt_->finishing()) return AGENTRY_ERR_INVALID_STATE;  // [idle] only
-  if (!asker_) asker_ = std::make_unique<Asker>(host());
+  if (!asker_) asker_ = std::make_shared<Asker>(host(), executor_);
   return asker_->ask(std::move(ask_id), request_json);
 }
 

@@ -5,6 +5,7 @@
 
 #include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin/cpp/backend.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
 #include "browser/ask.hpp"
 #include "browser/attempt.hpp"
 
@@ -20,8 +21,9 @@ class BrowserBackend final : public plugin::Backend, public plugin::Askable {
   const void* get_extension(std::string_view id) noexcept override;
 
  private:
-  std::unique_ptr<Attempt> attempt_;
-  std::unique_ptr<Asker> asker_;
+  plugin_common::runtime::Executor executor_;  // first: the attempt and the ask run on it
+  std::shared_ptr<Attempt> attempt_;
+  std::shared_ptr<Asker> asker_;
 };
 
 extern const agentry_backend_descriptor_t kBrowserDescriptor;

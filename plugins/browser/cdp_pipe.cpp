@@ -2,10 +2,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -15,19 +17,25 @@
 #include <system_error>
 
 #include "agentry/plugin_common/child_process.hpp"
-#include "agentry/plugin_common/spawn.hpp"
 
 namespace agentry::browser {
+namespace asio = boost::asio;
 namespace json = boost::json;
 namespace pc = agentry::plugin_common;
+namespace rt = agentry::plugin_common::runtime;
 
 namespace {
+
+constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
+constexpr const char* kGone = "Chromium is gone (the DevTools pipe is closed)";
+
 // A close-on-exec copy of `fd` numbered 10 or above, so dup2 onto 3 and 4 never collides.
-int high_copy(int fd) {
+pc::Fd high_copy(int fd) {
   const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
   if (copy < 0) throw std::system_error(errno, std::generic_category(), "fcntl(F_DUPFD_CLOEXEC)");
-  return copy;
+  return pc::Fd(copy);
 }
+
 // Whether a process of group `pgid` is still alive (zombies do not count): SIGKILL is
 // delivered at once but a process takes a moment to die, and "no Chromium outlives its
 // attempt" means gone, not signalled. /proc/<pid>/stat: "pid (comm) state ppid pgrp ...".
@@ -56,167 +64,166 @@ bool group_alive(pid_t pgid) {
 
 }  // namespace
 
-Chromium::Chromium(const std::string& program, const std::vector<std::string>& args,
-                   const std::vector<std::string>& env, const std::string& stderr_path, CdpEventHandler on_event)
-    : on_event_(std::move(on_event)) {
+Chromium::Chromium(asio::io_context& io, CdpHandlers handlers)
+    : io_(io), handlers_(std::move(handlers)), to_browser_(io), from_browser_(io) {}
+
+std::shared_ptr<Chromium> Chromium::start(asio::io_context& io, const std::string& program,
+                                          const std::vector<std::string>& args, const std::vector<std::string>& env,
+                                          const std::string& stderr_path, CdpHandlers handlers) {
+  std::shared_ptr<Chromium> chromium(new Chromium(io, std::move(handlers)));
   pc::Pipe commands = pc::make_pipe();  // we write, Chromium reads on its fd 3
   pc::Pipe output = pc::make_pipe();    // Chromium writes on its fd 4, we read
-  pc::Fd child_in(high_copy(commands.read.get()));
-  pc::Fd child_out(high_copy(output.write.get()));
+  pc::Fd child_in = high_copy(commands.read.get());
+  pc::Fd child_out = high_copy(output.write.get());
   commands.read = pc::Fd();
   output.write = pc::Fd();
-
-  pc::SpawnRequest request;
-  request.program = program;
-  request.argv = {program};
-  request.env = env;
-  request.argv.insert(request.argv.end(), args.begin(), args.end());
-  request.output_file = stderr_path;
-  request.more_fds = {{child_in.get(), 3}, {child_out.get(), 4}};
-  pid_ = pc::spawn_in_new_group(request);  // throws std::system_error with the spawn errno
-  to_browser_ = commands.write.release();
-  from_browser_ = output.read.release();
-  reader_ = std::thread([this] { read_loop(); });
+  rt::ChildSpec spec;
+  spec.program = program;
+  spec.argv = {program};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = env;
+  spec.output_file = stderr_path;
+  spec.more_fds = {{child_in.get(), 3}, {child_out.get(), 4}};
+  rt::ChildHandlers on;
+  on.exited = [weak = std::weak_ptr<Chromium>(chromium)](pc::WaitStatus) {
+    auto self = weak.lock();
+    if (!self) return;
+    self->child_exited_ = true;
+    if (self->exit_waiter_) self->exit_waiter_->cancel();
+    if (self->handlers_.gone) self->handlers_.gone();
+  };
+  chromium->child_ = rt::Child::spawn(io, std::move(spec), std::move(on));  // throws with the spawn errno
+  // The child's ends close here (child_in, child_out), so EOF on fd 4 means the group is gone.
+  chromium->to_browser_.assign(commands.write.release());
+  chromium->from_browser_.assign(output.read.release());
+  chromium->read_next();
+  return chromium;
 }
 
-Chromium::~Chromium() {
-  kill_now();
-  close(std::chrono::milliseconds(0));
-}
+Chromium::~Chromium() { kill_now(); }
 
-void Chromium::read_loop() noexcept {
-  pc::block_sigpipe_on_this_thread();
-  std::string buffer;
-  char chunk[65536];
-  for (;;) {
-    const ssize_t n = ::read(from_browser_, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    buffer.append(chunk, static_cast<std::size_t>(n));
+void Chromium::read_next() {
+  chunk_.resize(64 * 1024);
+  from_browser_.async_read_some(asio::buffer(chunk_), [self = shared_from_this()](boost::system::error_code ec,
+                                                                                  std::size_t n) {
+    if (ec) return self->closed();
+    self->inbox_.append(self->chunk_.data(), n);
     std::size_t start = 0;
-    for (std::size_t nul; (nul = buffer.find('\0', start)) != std::string::npos; start = nul + 1) {
-      json::error_code ec;
-      json::value v = json::parse(std::string_view(buffer).substr(start, nul - start), ec);
-      if (ec || !v.is_object()) continue;
-      json::object& m = v.get_object();
-      if (const json::value* id = m.if_contains("id"); id && id->is_number()) {
-        CdpReply reply;
-        if (const json::value* r = m.if_contains("result"); r && r->is_object()) reply.ok = true, reply.result = r->get_object();
-        else if (const json::value* e = m.if_contains("error"); e && e->is_object()) {
-          const json::value* msg = e->get_object().if_contains("message");
-          reply.error = msg && msg->is_string() ? std::string(msg->get_string()) : json::serialize(*e);
-        } else reply.ok = true;
-        {
-          std::lock_guard lock(mutex_);
-          replies_[id->to_number<uint64_t>()] = std::move(reply);
-        }
-        replied_.notify_all();
-      } else if (const json::value* method = m.if_contains("method"); method && method->is_string()) {
-        const json::value* params = m.if_contains("params");
-        const json::value* session = m.if_contains("sessionId");
-        try {
-          on_event_(std::string(method->get_string()),
-                    params && params->is_object() ? params->get_object() : json::object(),
-                    session && session->is_string() ? std::string(session->get_string()) : std::string());
-        } catch (...) {
-        }
-      }
-    }
-    buffer.erase(0, start);
-  }
-  {
-    std::lock_guard lock(mutex_);
-    eof_ = true;
-  }
-  replied_.notify_all();
+    for (std::size_t nul; (nul = self->inbox_.find('\0', start)) != std::string::npos; start = nul + 1)
+      self->dispatch(std::string_view(self->inbox_).substr(start, nul - start));
+    self->inbox_.erase(0, start);
+    self->read_next();
+  });
 }
 
-bool Chromium::write_message(const std::string& text) noexcept {
-  std::lock_guard lock(write_mutex_);
-  if (to_browser_ < 0) return false;
-  std::size_t done = 0;
-  while (done <= text.size()) {  // the text, then its NUL terminator
-    const char* p = done < text.size() ? text.data() + done : "";
-    const std::size_t len = done < text.size() ? text.size() - done : 1;
-    const ssize_t n = ::write(to_browser_, p, len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
+void Chromium::dispatch(std::string_view text) {
+  json::error_code ec;
+  json::value v = json::parse(text, ec);
+  if (ec || !v.is_object()) return;
+  json::object& m = v.get_object();
+  if (const json::value* id = m.if_contains("id"); id && id->is_number()) {
+    const auto it = pending_.find(id->to_number<uint64_t>());
+    if (it == pending_.end()) return;  // a send()'s reply, or a call that gave up
+    CdpReply& reply = it->second->reply.emplace();
+    if (const json::value* r = m.if_contains("result"); r && r->is_object()) reply.ok = true, reply.result = r->get_object();
+    else if (const json::value* e = m.if_contains("error"); e && e->is_object()) {
+      const json::value* msg = e->get_object().if_contains("message");
+      reply.error = msg && msg->is_string() ? std::string(msg->get_string()) : json::serialize(*e);
+    } else reply.ok = true;
+    it->second->timer.cancel();
+  } else if (const json::value* method = m.if_contains("method"); method && method->is_string()) {
+    const json::value* params = m.if_contains("params");
+    const json::value* session = m.if_contains("sessionId");
+    if (handlers_.event)
+      handlers_.event(std::string(method->get_string()), params && params->is_object() ? params->get_object() : json::object(),
+                      session && session->is_string() ? std::string(session->get_string()) : std::string());
   }
+}
+
+void Chromium::closed() {
+  if (eof_) return;
+  eof_ = true;
+  for (auto& [id, pending] : pending_) pending->timer.cancel();
+  if (handlers_.gone) handlers_.gone();
+}
+
+bool Chromium::write(std::string message) {
+  if (write_failed_ || !to_browser_.is_open()) return false;
+  message.push_back('\0');
+  outbox_.push_back(std::move(message));
+  if (outbox_.size() == 1) write_next();
   return true;
+}
+
+void Chromium::write_next() {
+  asio::async_write(to_browser_, asio::buffer(outbox_.front()), [self = shared_from_this()](boost::system::error_code ec,
+                                                                                              std::size_t) {
+    self->outbox_.pop_front();
+    if (ec) {  // Chromium stopped reading (EPIPE): the read side reports the end
+      self->write_failed_ = true;
+      self->outbox_.clear();
+      return;
+    }
+    if (!self->outbox_.empty()) self->write_next();
+  });
 }
 
 void Chromium::send(const std::string& method, json::object params, const std::string& session) {
-  uint64_t id;
-  {
-    std::lock_guard lock(mutex_);
-    id = next_id_++;
-  }
-  json::object m{{"id", id}, {"method", method}, {"params", std::move(params)}};
+  json::object m{{"id", next_id_++}, {"method", method}, {"params", std::move(params)}};
   if (!session.empty()) m["sessionId"] = session;
-  write_message(json::serialize(m));
+  write(json::serialize(m));
 }
 
-CdpReply Chromium::call(const std::string& method, json::object params, const std::string& session,
-                        std::chrono::milliseconds timeout) {
-  pc::block_sigpipe_on_this_thread();
-  uint64_t id;
-  {
-    std::lock_guard lock(mutex_);
-    id = next_id_++;
-  }
+asio::awaitable<CdpReply> Chromium::call(const std::string& method, json::object params, const std::string& session,
+                                         std::chrono::milliseconds timeout) {
+  auto self = shared_from_this();
+  const uint64_t id = next_id_++;
   json::object m{{"id", id}, {"method", method}, {"params", std::move(params)}};
   if (!session.empty()) m["sessionId"] = session;
   CdpReply out;
-  if (!write_message(json::serialize(m))) {
-    out.error = "Chromium is gone (the DevTools pipe is closed)";
-    return out;
+  if (eof_ || !write(json::serialize(m))) {
+    out.error = kGone;
+    co_return out;
   }
-  std::unique_lock lock(mutex_);
-  const bool got = replied_.wait_for(lock, timeout, [&] { return replies_.count(id) > 0 || eof_.load(); });
-  if (auto it = replies_.find(id); it != replies_.end()) {
-    out = std::move(it->second);
-    replies_.erase(it);
-    return out;
-  }
-  out.error = got ? "Chromium is gone (the DevTools pipe is closed)"
-                  : method + " timed out after " + std::to_string(timeout.count()) + " ms";
-  return out;
+  Pending pending{asio::steady_timer(io_, timeout), std::nullopt};
+  pending_[id] = &pending;
+  co_await pending.timer.async_wait(kAwait);
+  pending_.erase(id);
+  if (pending.reply) co_return std::move(*pending.reply);
+  out.error = eof_ ? kGone : method + " timed out after " + std::to_string(timeout.count()) + " ms";
+  co_return out;
 }
 
 void Chromium::kill_now() noexcept {
-  std::lock_guard lock(mutex_);
-  if (!reaped_ && pid_ > 1) ::kill(-pid_, SIGKILL);
+  if (child_) child_->kill();
 }
 
-bool Chromium::reap(std::chrono::milliseconds wait) noexcept {
-  {
-    std::lock_guard lock(mutex_);
-    if (reaped_) return true;
-  }
-  // The wait happens outside the lock: kill_now() takes it from other threads meanwhile.
-  int status = 0;
-  if (!pc::wait_for_exit(pid_, wait, status)) return false;
-  std::lock_guard lock(mutex_);
-  ::kill(-pid_, SIGKILL);  // whatever the leader left behind in its group
-  reaped_ = true;
-  return true;
+asio::awaitable<bool> Chromium::wait_exit(std::chrono::milliseconds timeout) {
+  if (child_exited_) co_return true;
+  asio::steady_timer timer(io_, timeout);
+  exit_waiter_ = &timer;
+  co_await timer.async_wait(kAwait);
+  exit_waiter_ = nullptr;
+  co_return child_exited_;
 }
 
-void Chromium::close(std::chrono::milliseconds grace) noexcept {
-  if (pid_ <= 1) return;
-  if (grace.count() > 0 && !eof_.load()) send("Browser.close", {}, "");
-  if (!reap(grace)) {
+asio::awaitable<void> Chromium::close(std::chrono::milliseconds grace) {
+  auto self = shared_from_this();
+  if (grace.count() > 0 && !eof_) send("Browser.close", {}, "");
+  if (!co_await wait_exit(grace)) {
     kill_now();
-    reap(std::chrono::seconds(10));
+    co_await wait_exit(std::chrono::seconds(10));
   }
-  for (int i = 0; i < 200 && group_alive(pid_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  {
-    std::lock_guard lock(write_mutex_);
-    if (to_browser_ >= 0) ::close(to_browser_), to_browser_ = -1;
+  const pid_t group = child_->pid();
+  asio::steady_timer pause(io_);
+  for (int i = 0; i < 200 && group_alive(group); ++i) {
+    pause.expires_after(std::chrono::milliseconds(10));
+    co_await pause.async_wait(kAwait);
   }
-  if (reader_.joinable()) reader_.join();  // EOF: every writer in the group is dead
-  if (from_browser_ >= 0) ::close(from_browser_), from_browser_ = -1;
+  boost::system::error_code ignored;
+  to_browser_.close(ignored);
+  from_browser_.close(ignored);
+  handlers_ = {};
 }
 
 }  // namespace agentry::browser

@@ -1,76 +1,88 @@
 // Chromium started with --remote-debugging-pipe, and the DevTools protocol on that pipe:
 // Chromium reads commands on its fd 3 and writes replies and events on its fd 4, each
-// message one JSON object followed by a NUL byte. A reader thread matches replies to
-// calls by id and hands events to a callback (on the reader thread: it must not call()).
+// message one JSON object followed by a NUL byte. Everything happens on the attempt's
+// executor: the pipe is read asynchronously, a call completes when the reply with its id
+// comes (or its time is up), and Chromium's exit arrives through its pidfd (runtime::Child).
 #pragma once
 
-#include <sys/types.h>
-
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/json/object.hpp>
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
-#include <mutex>
+#include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "agentry/plugin_common/runtime/child.hpp"
 
 namespace agentry::browser {
 
 struct CdpReply {
   bool ok = false;
   boost::json::object result;
-  std::string error;  // when !ok: the protocol's error message, "timed out", "Chromium exited"
+  std::string error;  // when !ok: the protocol's error message, "timed out", "Chromium is gone"
 };
 
-using CdpEventHandler =
-    std::function<void(const std::string& method, const boost::json::object& params, const std::string& session)>;
+struct CdpHandlers {
+  // Each protocol event. It may send(), not call(): it is not a coroutine.
+  std::function<void(const std::string& method, const boost::json::object& params, const std::string& session)> event;
+  std::function<void()> gone;  // the pipe closed or Chromium exited: exited() may have changed
+};
 
-class Chromium {
+class Chromium : public std::enable_shared_from_this<Chromium> {
  public:
-  // Spawns `program` with `args` (argv[0] excluded) in its own process group, stderr to
-  // `stderr_path`. Throws std::system_error (with the spawn errno) when it cannot start.
-  Chromium(const std::string& program, const std::vector<std::string>& args, const std::vector<std::string>& env,
-           const std::string& stderr_path, CdpEventHandler on_event);
-  // Kills the group, reaps it, joins the reader.
-  ~Chromium();
+  // [executor] Spawns `program` with `args` (argv[0] excluded) in its own process group,
+  // stdout and stderr to `stderr_path`. Throws std::system_error (the spawn errno).
+  static std::shared_ptr<Chromium> start(boost::asio::io_context& io, const std::string& program,
+                                         const std::vector<std::string>& args, const std::vector<std::string>& env,
+                                         const std::string& stderr_path, CdpHandlers handlers);
+  ~Chromium();  // the child's own destructor kills what is left of the group
   Chromium(const Chromium&) = delete;
   Chromium& operator=(const Chromium&) = delete;
 
-  // [any thread but the reader] Sends a command and waits for its reply.
-  CdpReply call(const std::string& method, boost::json::object params, const std::string& session,
-                std::chrono::milliseconds timeout);
-  // [any thread] Sends a command without waiting (frame acks from the event callback).
+  // [executor] A command and its reply; never throws for a protocol or pipe failure.
+  boost::asio::awaitable<CdpReply> call(const std::string& method, boost::json::object params,
+                                        const std::string& session, std::chrono::milliseconds timeout);
+  // [executor] A command whose reply nobody waits for (frame acks).
   void send(const std::string& method, boost::json::object params, const std::string& session);
-  // [any thread] SIGKILL to the whole group at once (interrupt); reaping stays with close().
+  // [executor] SIGKILL to the whole group at once (interrupt); close() still follows.
   void kill_now() noexcept;
-  // Asks for a clean exit (Browser.close, so the profile is flushed), waits up to `grace`,
-  // then kills the group; reaps. Idempotent.
-  void close(std::chrono::milliseconds grace) noexcept;
-  bool exited() const noexcept { return eof_.load(); }
-  pid_t pid() const noexcept { return pid_; }
+  // [executor] Asks for a clean exit (Browser.close, so the profile is flushed), waits up
+  // to `grace`, then kills the group; returns once no process of the group is left.
+  boost::asio::awaitable<void> close(std::chrono::milliseconds grace);
+  bool exited() const noexcept { return eof_; }  // the DevTools pipe is closed
 
  private:
-  void read_loop() noexcept;
-  bool write_message(const std::string& text) noexcept;
-  bool reap(std::chrono::milliseconds wait) noexcept;
+  struct Pending {
+    boost::asio::steady_timer timer;  // cancelled when the reply comes or the pipe closes
+    std::optional<CdpReply> reply;
+  };
 
-  pid_t pid_ = -1;
-  int to_browser_ = -1;
-  int from_browser_ = -1;
-  CdpEventHandler on_event_;
-  std::mutex write_mutex_;
-  std::mutex mutex_;  // ids, replies, pid state
-  std::condition_variable replied_;
+  Chromium(boost::asio::io_context& io, CdpHandlers handlers);
+  void read_next();
+  void dispatch(std::string_view message);
+  void write_next();
+  bool write(std::string message);
+  void closed();
+  boost::asio::awaitable<bool> wait_exit(std::chrono::milliseconds timeout);
+
+  boost::asio::io_context& io_;
+  CdpHandlers handlers_;
+  std::shared_ptr<plugin_common::runtime::Child> child_;
+  boost::asio::posix::stream_descriptor to_browser_, from_browser_;
+  std::string inbox_, chunk_;
+  std::deque<std::string> outbox_;
   uint64_t next_id_ = 1;
-  std::map<uint64_t, CdpReply> replies_;
-  std::atomic<bool> eof_{false};
-  bool reaped_ = false;
-  std::thread reader_;
+  std::map<uint64_t, Pending*> pending_;  // each lives in its call()'s frame
+  boost::asio::steady_timer* exit_waiter_ = nullptr;
+  bool eof_ = false, write_failed_ = false, child_exited_ = false;
 };
 
 }  // namespace agentry::browser

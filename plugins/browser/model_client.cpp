@@ -1,9 +1,7 @@
 #include "browser/model_client.hpp"
 
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
-
-#include <optional>
 
 #include "agentry/plugin/cpp/json.hpp"
 #include "agentry/plugin_common/json_fields.hpp"
@@ -83,19 +81,13 @@ ModelReply model_reply(const ModelSettings& settings, const rt::HttpRequest& req
   return reply;
 }
 
-ModelReply call_model(const ModelSettings& settings, const std::string& system, const Conversation& conversation,
-                      const std::vector<ToolSpec>& tools, const std::function<bool()>& cancelled) {
+boost::asio::awaitable<ModelReply> call_model(boost::asio::io_context& io, const ModelSettings& settings,
+                                              const std::string& system, const Conversation& conversation,
+                                              const std::vector<ToolSpec>& tools, std::shared_ptr<rt::HttpCall>& call) {
   const rt::HttpRequest request = model_request(settings, system, conversation, tools);
-  std::optional<rt::HttpResponse> response;
-  boost::asio::io_context io;
-  auto call = rt::http_post(io, request, [&](rt::HttpResponse r) { response = std::move(r); });
-  // A private loop for the callers that still block (the attempt's worker, the ask's
-  // thread): the cancel check is looked at every 10 ms, the bound on an interrupt's delay.
-  while (!response) {
-    if (cancelled && cancelled()) call->cancel();
-    io.run_for(std::chrono::milliseconds(10));
-  }
-  return model_reply(settings, request, std::move(*response));
+  rt::HttpResponse response = co_await rt::async_http_post(io, request, call, boost::asio::use_awaitable);
+  call.reset();
+  co_return model_reply(settings, request, std::move(response));
 }
 
 }  // namespace agentry::browser

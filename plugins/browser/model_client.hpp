@@ -3,7 +3,10 @@
 // cause (the HTTP status and an excerpt of the body, the deadline, an unreachable endpoint).
 #pragma once
 
-#include <functional>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,8 +25,10 @@ plugin_common::runtime::HttpRequest model_request(const ModelSettings& settings,
 ModelReply model_reply(const ModelSettings& settings, const plugin_common::runtime::HttpRequest& request,
                        plugin_common::runtime::HttpResponse response);
 
-// [any thread; blocks for up to settings.request_timeout] `cancelled` is polled while waiting.
-ModelReply call_model(const ModelSettings& settings, const std::string& system, const Conversation& conversation,
-                      const std::vector<ToolSpec>& tools, const std::function<bool()>& cancelled);
+// [executor] The whole call; `call` holds it while it runs, so an interrupt can cancel it.
+boost::asio::awaitable<ModelReply> call_model(boost::asio::io_context& io, const ModelSettings& settings,
+                                              const std::string& system, const Conversation& conversation,
+                                              const std::vector<ToolSpec>& tools,
+                                              std::shared_ptr<plugin_common::runtime::HttpCall>& call);
 
 }  // namespace agentry::browser

@@ -30,7 +30,8 @@ void refuse_call(const LoopHost& host, const ToolCall& call, const std::string& 
 
 }  // namespace
 
-std::pair<std::string, std::string> run_model_loop(const LoopInput& in, const LoopHost& host) {
+boost::asio::awaitable<std::pair<std::string, std::string>> run_model_loop(const LoopInput& in, const LoopHost& host) {
+  using Outcome = std::pair<std::string, std::string>;
   Conversation conversation;
   if (in.resumed) {
     std::string why;
@@ -53,15 +54,16 @@ std::pair<std::string, std::string> run_model_loop(const LoopInput& in, const Lo
   };
   save();
   std::size_t actions = 0;
+  const std::string system = model_mode_system_prompt();
+  const std::vector<ToolSpec> tools = browser_tools();
   for (int step = 1; step <= in.model.max_steps; ++step) {
-    if (host.stopping()) return {"interrupted", ""};
-    ModelReply reply = call_model(in.model, model_mode_system_prompt(), conversation, browser_tools(),
-                                  [&] { return host.stopping(); });
-    if (reply.cancelled || host.stopping()) return {"interrupted", ""};
+    if (host.stopping()) co_return Outcome{"interrupted", ""};
+    ModelReply reply = co_await call_model(host.io, in.model, system, conversation, tools, host.model_call);
+    if (reply.cancelled || host.stopping()) co_return Outcome{"interrupted", ""};
     if (!reply.error.empty()) {
       const std::string message = "model call " + std::to_string(step) + " failed: " + reply.error;
       host.send(AGENTRY_EVENT_NOTICE, {{"level", "error"}, {"message", message}});
-      return {"error", message};
+      co_return Outcome{"error", message};
     }
     if (!reply.usage.empty()) host.send(AGENTRY_EVENT_USAGE, reply.usage.to_event());
     for (std::size_t i = 0; i < reply.calls.size(); ++i)  // results must name their call: never leave an id empty
@@ -73,10 +75,10 @@ std::pair<std::string, std::string> run_model_loop(const LoopInput& in, const Lo
       if (reply.text.empty()) {
         const std::string message = "model call " + std::to_string(step) + " answered with neither text nor a tool call";
         host.send(AGENTRY_EVENT_NOTICE, {{"level", "error"}, {"message", message}});
-        return {"error", message};
+        co_return Outcome{"error", message};
       }
       say(host, reply.text, item_id("model", in.attempt_number, step));
-      return {"success", ""};
+      co_return Outcome{"success", ""};
     }
     if (!reply.text.empty()) say(host, reply.text, item_id("model", in.attempt_number, step));
     std::optional<std::string> summary;
@@ -96,7 +98,7 @@ std::pair<std::string, std::string> run_model_loop(const LoopInput& in, const Lo
         summary = std::string(s->args.at("summary").as_string());
         result.text = "finished";
       } else {
-        const ToolOutcome outcome = host.run_tool(*s, ++actions, call.id);
+        const ToolOutcome outcome = co_await host.run_tool(*s, ++actions, call.id);
         result.text = outcome.ok ? outcome.output : "failed: " + outcome.output;
         result.is_error = !outcome.ok;
         if (outcome.fatal) fatal = outcome.output;
@@ -104,21 +106,21 @@ std::pair<std::string, std::string> run_model_loop(const LoopInput& in, const Lo
       conversation.push_back(std::move(result));
     }
     save();
-    if (host.stopping()) return {"interrupted", ""};
+    if (host.stopping()) co_return Outcome{"interrupted", ""};
     if (!fatal.empty()) {
       const std::string message = "the browser failed: " + fatal;
       host.send(AGENTRY_EVENT_NOTICE, {{"level", "error"}, {"message", message}});
-      return {"error", message};
+      co_return Outcome{"error", message};
     }
     if (summary) {
       say(host, *summary, item_id("finish", in.attempt_number, step));
-      return {"success", ""};
+      co_return Outcome{"success", ""};
     }
   }
   const std::string message = "the model did not finish within maxSteps (" + std::to_string(in.model.max_steps) +
                               " model calls); resume the run to let it go on";
   host.send(AGENTRY_EVENT_NOTICE, {{"level", "error"}, {"message", message}});
-  return {"error", message};
+  co_return Outcome{"error", message};
 }
 
 }  // namespace agentry::browser

@@ -4,13 +4,17 @@
 // with text alone, or maxSteps model calls have been made.
 #pragma once
 
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/json/object.hpp>
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 
+#include "agentry/plugin_common/runtime/http.hpp"
 #include "browser/model_settings.hpp"
 #include "browser/settings.hpp"
 
@@ -24,8 +28,10 @@ struct ToolOutcome {
 
 // What the loop needs from its attempt (Attempt fills it in).
 struct LoopHost {
+  boost::asio::io_context& io;                                  // the attempt's executor
+  std::shared_ptr<plugin_common::runtime::HttpCall>& model_call;  // the call in flight, for an interrupt
   // Runs one action with its TOOL_STARTED/TOOL_COMPLETED events, `call_id` as toolCallId.
-  std::function<ToolOutcome(const Step& step, std::size_t index, const std::string& call_id)> run_tool;
+  std::function<boost::asio::awaitable<ToolOutcome>(const Step& step, std::size_t index, const std::string& call_id)> run_tool;
   std::function<void(uint16_t type, const boost::json::object& payload)> send;
   std::function<bool()> stopping;  // interrupted
 };
@@ -39,6 +45,7 @@ struct LoopInput {
 };
 
 // The attempt's outcome ("success", "error", "interrupted") and message.
-std::pair<std::string, std::string> run_model_loop(const LoopInput& input, const LoopHost& host);
+// [executor]
+boost::asio::awaitable<std::pair<std::string, std::string>> run_model_loop(const LoopInput& input, const LoopHost& host);
 
 }  // namespace agentry::browser

@@ -53,12 +53,20 @@ Child::Child(asio::io_context& io, ChildSpec spec, ChildHandlers handlers)
       err_lines_(spec_.max_stderr_line, LineSplitter::Overflow::truncate) {}
 
 std::shared_ptr<Child> Child::spawn(asio::io_context& io, ChildSpec spec, ChildHandlers handlers) {
+  if (!spec.output_file.empty()) {
+    SpawnRequest request{spec.program, spec.argv, spec.env, spec.cwd, -1, -1, -1, spec.output_file, spec.more_fds};
+    std::shared_ptr<Child> child(new Child(io, std::move(spec), std::move(handlers)));
+    child->pid_ = spawn_in_new_group(request);
+    child->stdout_done_ = true;  // nothing to read: the exit alone ends it
+    child->watch_exit();
+    return child;
+  }
   Pipe in = make_pipe(), out = make_pipe(), err = make_pipe();
   SpawnRequest request{spec.program, spec.argv,     spec.env,
                        spec.cwd,     in.read.get(), out.write.get(),
                        spec.stderr_to_stdout ? out.write.get() : err.write.get(),
                        {},
-                       {}};
+                       spec.more_fds};
   std::shared_ptr<Child> child(new Child(io, std::move(spec), std::move(handlers)));
   child->pid_ = spawn_in_new_group(request);
   // The child's ends close here, so EOF on stdout means every writer is gone.

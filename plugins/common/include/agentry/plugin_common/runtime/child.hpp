@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -35,6 +36,10 @@ struct ChildSpec {
   std::size_t stderr_tail_bytes = 4 * 1024;       // kept for error messages
   std::size_t max_pending_stdin = 16u << 20;      // write() refuses beyond this
   bool stderr_to_stdout = false;                  // one stream, interleaved as written (2>&1)
+  // Non-empty: stdout and stderr go to this file (created, 0600) instead of being read, and
+  // stdin is /dev/null; the exit is reported as soon as the child is reaped (Chromium).
+  std::string output_file{};
+  std::vector<std::pair<int, int>> more_fds{};  // {ours, the child's}: inherited beyond 0/1/2
 };
 
 struct ChildHandlers {

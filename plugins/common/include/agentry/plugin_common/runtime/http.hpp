@@ -13,7 +13,9 @@
 #include <vector>
 
 #include <boost/asio/async_result.hpp>
+#include <boost/asio/associated_executor.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 
 namespace agentry::plugin_common::runtime {
 
@@ -56,9 +58,13 @@ auto async_http_post(boost::asio::io_context& io, HttpRequest request, std::shar
                      Token&& token) {
   return boost::asio::async_initiate<Token, void(HttpResponse)>(
       [&io, &call](auto handler, HttpRequest r) {
-        // std::function copies; a coroutine's handler only moves.
+        // std::function copies; a coroutine's handler only moves. It resumes through its own
+        // executor, never inside the client's completion.
         auto shared = std::make_shared<decltype(handler)>(std::move(handler));
-        call = http_post(io, std::move(r), [shared](HttpResponse response) { (*shared)(std::move(response)); });
+        call = http_post(io, std::move(r), [shared](HttpResponse response) {
+          boost::asio::post(boost::asio::get_associated_executor(*shared),
+                            [shared, response = std::move(response)]() mutable { std::move(*shared)(std::move(response)); });
+        });
       },
       token, std::move(request));
 }

@@ -1,0 +1,39 @@
+// What a condition variable was to the attempt's thread, for its coroutines on one
+// executor: wait_until() suspends until notify() or the deadline, and the caller checks its
+// condition again. No lock: everything runs on the executor thread, so a notify() can only
+// come while the waiter is suspended, never between its check and its wait.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+namespace agentry::browser {
+
+class Wakeup {
+ public:
+  explicit Wakeup(boost::asio::io_context& io) : io_(io) {}
+
+  boost::asio::awaitable<void> wait_until(std::chrono::steady_clock::time_point deadline) {
+    boost::asio::steady_timer timer(io_, deadline);
+    waiting_.push_back(&timer);
+    co_await timer.async_wait(boost::asio::as_tuple(boost::asio::use_awaitable));
+    waiting_.erase(std::find(waiting_.begin(), waiting_.end(), &timer));
+  }
+
+  void notify() {
+    for (boost::asio::steady_timer* t : waiting_) t->cancel();
+  }
+
+ private:
+  boost::asio::io_context& io_;
+  std::vector<boost::asio::steady_timer*> waiting_;  // each in its waiter's frame
+};
+
+}  // namespace agentry::browser
