@@ -22,6 +22,12 @@ class CursorBackendTest : public DaemonTest {
                     "    command: [python3, " AGENTRY_CURSOR_FIXTURES "/fake_cursor_agent.py]\n"
                     "    interruptGraceMs: 1000\n---\n" + body + "\n");
   }
+  // The run and its timeline, for a failure's message.
+  std::string story(const std::string& run) {
+    std::string out = json::serialize(get_run(run));
+    for (const auto& e : timeline(run)) out += "\n  " + json::serialize(e);
+    return out;
+  }
   int count(const std::string& run, const char* kind) {
     int n = 0;
     for (const auto& e : timeline(run)) n += e.at("kind") == kind;
@@ -49,8 +55,8 @@ TEST_F(CursorBackendTest, AbortStopsAHangingTurn) {
   const std::string run = start_agent_run("hanger", "HANG");
   for (int i = 0; i < 200 && count(run, "session.checkpoint") == 0; ++i) std::this_thread::sleep_for(50ms);
   auto aborted = client().post_json("/api/runs/" + run + "/abort", json::object{{"reason", "enough"}});
-  ASSERT_EQ(aborted.status, 200) << aborted.body;
-  EXPECT_EQ(wait_until_settled(run), "aborted");
+  ASSERT_EQ(aborted.status, 200) << aborted.body << "\n" << story(run);
+  EXPECT_EQ(wait_until_settled(run), "aborted") << story(run);
 }
 
 TEST_F(CursorBackendTest, AnAgentThatRunsTheBareAgentryCommandReportsItsTasks) {
