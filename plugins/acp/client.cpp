@@ -39,7 +39,15 @@ Client::Client(agentry::plugin::Host& host, plugin_common::runtime::Executor& ex
         if (child_ && !child_->write(std::move(line)))
           host_.log(AGENTRY_LOG_WARNING, "acp: the agent does not read its stdin; a message was dropped");
       }),
-      grace_timer_(executor.context()) {}
+      ending_(executor, events_, follow_ups_, child_,
+              {.child = "the agent",
+               .work = "the turn ended",
+               .stderr_name = "its last output",
+               .exit_grace = kExitGrace},
+              [this](const std::string& outcome, const std::string& message, std::optional<int> exit_code) {
+                if (!question_) return events_.finish(outcome, message, exit_code);
+                question_->send(host_, outcome, message);
+              }) {}
 
 std::shared_ptr<Client> Client::start(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
                                       Launch launch) {
@@ -65,13 +73,13 @@ void Client::begin() {
   const plugin_common::ResolvedProgram program =
       plugin_common::resolve_program(launch_.argv.front(), launch_.env, launch_.cwd);
   if (program.path.empty())
-    return finish("error",
-                  "cannot start the agent: " + program.error +
-                      " (is the agent installed for the user the daemon runs as? backendConfig.acp.command names it; "
-                      "see docs/backends/acp.md)",
-                  std::nullopt);
+    return ending_.finish("error",
+                          "cannot start the agent: " + program.error +
+                              " (is the agent installed for the user the daemon runs as? backendConfig.acp.command "
+                              "names it; see docs/backends/acp.md)",
+                          std::nullopt);
   if (std::string bad = plugin_common::check_workspace(launch_.cwd); !bad.empty())
-    return finish("error", "cannot start the agent: " + bad, std::nullopt);
+    return ending_.finish("error", "cannot start the agent: " + bad, std::nullopt);
   std::weak_ptr<Client> weak = weak_from_this();
   ChildHandlers handlers;
   handlers.stdout_line = [weak](plugin_common::Line line) {
@@ -90,7 +98,7 @@ void Client::begin() {
     child_ = Child::spawn(executor_.context(),
                           ChildSpec{program.path, launch_.argv, launch_.env, launch_.cwd}, std::move(handlers));
   } catch (const std::system_error& e) {
-    return finish("error", "cannot start the agent '" + launch_.argv.front() + "': " + e.what(), std::nullopt);
+    return ending_.finish("error", "cannot start the agent '" + launch_.argv.front() + "': " + e.what(), std::nullopt);
   }
   host_.log(AGENTRY_LOG_INFO, "acp: started pid " + std::to_string(child_->pid()) + ": " + launch_.argv.front());
   rpc_.on_request([weak](const json::value& id, std::string_view method, const json::value& params) {
@@ -114,7 +122,7 @@ void Client::initialize() {
                                     {"terminal", false}}},
                       {"clientInfo", json::object{{"name", "agentry"}, {"version", "0.1.0"}}}};
   rpc_.request("initialize", std::move(params), [this](const json::value* result, const RpcError* error) {
-    if (error) return conclude("error", failure("the agent refused initialize", error));
+    if (error) return ending_.conclude("error", failure("the agent refused initialize", error));
     open_session(*result);
   });
 }
@@ -161,7 +169,7 @@ void Client::new_session(std::string notice) {
       // Authenticate with the configured method, then try once more.
       rpc_.request("authenticate", json::object{{"methodId", launch_.auth_method}},
                    [this](const json::value*, const RpcError* auth_error) {
-                     if (auth_error) return conclude("error", failure("authentication failed", auth_error));
+                     if (auth_error) return ending_.conclude("error", failure("authentication failed", auth_error));
                      authenticated_ = true;
                      new_session({});
                    });
@@ -172,10 +180,10 @@ void Client::new_session(std::string notice) {
       if (error->code == kAuthRequired)
         why += " (the agent wants authentication: log it in as the user the daemon runs as, give it an API key "
                "through backendConfig.acp.env, or name one of its auth methods in backendConfig.acp.authMethod)";
-      return conclude("error", why);
+      return ending_.conclude("error", why);
     }
     const std::string id = text_field(result->if_object(), "sessionId");
-    if (id.empty()) return conclude("error", "the agent's session/new answer has no sessionId");
+    if (id.empty()) return ending_.conclude("error", "the agent's session/new answer has no sessionId");
     session_ready(id);
   });
 }
@@ -183,7 +191,7 @@ void Client::new_session(std::string notice) {
 void Client::session_ready(std::string session_id) {
   session_id_ = std::move(session_id);
   if (!question_) emit(Event{AGENTRY_EVENT_CHECKPOINT, 0, json::object{{"resumeToken", session_id_}}});
-  if (interrupted_) return conclude("interrupted", "interrupted before the first prompt");
+  if (interrupted_) return ending_.conclude("interrupted", "interrupted before the first prompt");
   prompt(launch_.prompt);
 }
 
@@ -197,8 +205,8 @@ void Client::prompt_ended(const json::value* result, const RpcError* error) {
   prompting_ = false;
   const std::string stop = result ? text_field(result->if_object(), "stopReason") : std::string();
   for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) emit(event);
-  if (interrupted_) return conclude("interrupted", "interrupted");
-  if (error) return conclude("error", failure("the turn failed", error));
+  if (interrupted_) return ending_.conclude("interrupted", "interrupted");
+  if (error) return ending_.conclude("error", failure("the turn failed", error));
   if (const json::object* usage = object_field(result->if_object(), "usage")) {
     json::object tokens;
     if (auto v = plugin_common::int_field(usage, "inputTokens")) tokens["inputTokens"] = *v;
@@ -207,11 +215,11 @@ void Client::prompt_ended(const json::value* result, const RpcError* error) {
     if (auto v = plugin_common::int_field(usage, "thoughtTokens")) tokens["reasoningTokens"] = *v;
     if (!tokens.empty()) emit(Event{AGENTRY_EVENT_USAGE, 0, std::move(tokens)});
   }
-  if (stop == "refusal") return conclude("error", "the agent refused the prompt");
+  if (stop == "refusal") return ending_.conclude("error", "the agent refused the prompt");
   if (stop == "max_tokens" || stop == "max_turn_requests")
     events_.notice("warning", "the agent stopped the turn early: " + stop);
   if (std::optional<std::string> next = follow_ups_.next_or_close()) return prompt(std::move(*next));
-  conclude("success", {});
+  ending_.conclude("success", {});
 }
 
 void Client::on_request(const json::value& id, std::string_view method, const json::value& params) {
@@ -220,7 +228,7 @@ void Client::on_request(const json::value& id, std::string_view method, const js
     rpc_.respond_error(id, RpcError::kMethodNotFound, "method not found: " + std::string(method));
     return;
   }
-  if (interrupted_ || conclusion_ || question_) {  // a question is answered without tools
+  if (interrupted_ || ending_.concluded() || question_) {  // a question is answered without tools
     const std::string reject = question_ ? Translator::choose_option(params, false) : std::string();
     if (!reject.empty())
       rpc_.respond(id, json::object{{"outcome", json::object{{"outcome", "selected"}, {"optionId", reject}}}});
@@ -287,45 +295,21 @@ void Client::interrupt(std::string reason) {
 }
 
 void Client::do_interrupt(const std::string& reason) {
-  if (interrupted_ || events_.finished()) return;
+  if (interrupted_ || ending_.finished()) return;
   interrupted_ = true;
   host_.log(AGENTRY_LOG_INFO, "acp: interrupt: " + reason);
   follow_ups_.close();
   cancel_approvals();
-  if (!prompting_ || session_id_.empty()) {
-    if (!conclusion_) conclude("interrupted", "interrupted");
-    return;
-  }
+  if (!prompting_ || session_id_.empty()) return ending_.conclude("interrupted", "interrupted");
   rpc_.notify("session/cancel", json::object{{"sessionId", session_id_}});
-  // An agent that does not end the turn within the grace is stopped the hard way.
-  grace_timer_.expires_after(launch_.interrupt_grace);
-  grace_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
-    auto self = weak.lock();
-    if (ec || !self || self->conclusion_) return;
-    self->conclude("interrupted", "interrupted; the agent did not end its turn within the grace period");
-    if (self->child_) self->child_->kill();
-  });
-}
-
-void Client::conclude(std::string outcome, std::string message) {
-  if (conclusion_ || events_.finished()) return;
-  follow_ups_.close();
-  grace_timer_.cancel();
-  conclusion_ = {std::move(outcome), std::move(message)};
-  if (!child_) return finish(conclusion_->first, conclusion_->second, std::nullopt);
-  plugin_common::runtime::wind_down(child_, grace_timer_, kExitGrace);
+  ending_.expect_stop_within(launch_.interrupt_grace,
+                             "interrupted; the agent did not end its turn within the grace period");
 }
 
 void Client::on_exit(WaitStatus status) {
   rpc_.fail_pending(RpcError{RpcError::kPeerGone, "the agent exited", {}});
   for (const Event& event : translator_.end_turn(interrupted_ ? "declined" : "failed")) emit(event);
-  if (conclusion_) return finish(conclusion_->first, conclusion_->second, status.exit_code);
-  // The agent died on its own, before its work was done.
-  std::string why = status.signal ? "the agent was killed by signal " + std::to_string(*status.signal)
-                                  : "the agent exited with code " + std::to_string(status.exit_code.value_or(-1));
-  why += " before the turn ended";
-  if (child_ && !child_->stderr_tail().empty()) why += "; its last output: " + child_->stderr_tail();
-  finish(interrupted_ ? "interrupted" : "error", why, status.exit_code);
+  ending_.exited(status, interrupted_);
 }
 
 std::string Client::failure(const std::string& what, const RpcError* error) const {
@@ -336,20 +320,9 @@ std::string Client::failure(const std::string& what, const RpcError* error) cons
   return why;
 }
 
-void Client::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
-  running_ = false;  // the host may start() again as soon as it has FINISHED
-  if (!question_) return events_.finish(outcome, message, exit_code);
-  question_->send(host_, outcome, message);
-}
-
 void Client::abandon() noexcept {
   if (question_) question_->drop();
-  finish("interrupted", "the backend instance was destroyed", std::nullopt);
-  grace_timer_.cancel();
-  if (child_) {
-    child_->forget_handlers();
-    child_->kill();
-  }
+  ending_.abandon();
   rpc_.fail_pending(RpcError{RpcError::kPeerGone, "the backend was torn down", {}});
 }
 

@@ -6,7 +6,6 @@
 // mutex guards, to answer at once); every event is emitted on the executor, in order.
 #pragma once
 
-#include <atomic>
 #include <map>
 #include <set>
 #include <memory>
@@ -15,10 +14,10 @@
 #include <string>
 #include <string_view>
 
-#include <boost/asio/steady_timer.hpp>
 #include <boost/json/value.hpp>
 
 #include "agentry/plugin/cpp/host.hpp"
+#include "agentry/plugin_common/runtime/attempt_ending.hpp"
 #include "agentry/plugin_common/runtime/child.hpp"
 #include "agentry/plugin_common/runtime/event_sink.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
@@ -43,7 +42,7 @@ class Client : public std::enable_shared_from_this<Client> {
   Client& operator=(const Client&) = delete;
 
   // True until FINISHED is on its way to the host.
-  bool running() const noexcept { return running_.load(); }
+  bool running() const noexcept { return ending_.running(); }
 
   // [control] A follow-up message, sent as the next prompt once the current one ends.
   agentry_status_t send_message(std::string text);
@@ -69,9 +68,6 @@ class Client : public std::enable_shared_from_this<Client> {
   void on_exit(plugin_common::WaitStatus status);
   void do_interrupt(const std::string& reason);
   void cancel_approvals();
-  // The attempt's outcome is decided: the agent is asked to exit and FINISHED follows its exit.
-  void conclude(std::string outcome, std::string message);
-  void finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept;
   // An event for the timeline, or, for a question, the text of its answer.
   void emit(const Event& event);
   std::string failure(const std::string& what, const plugin_common::runtime::RpcError* error) const;
@@ -79,20 +75,17 @@ class Client : public std::enable_shared_from_this<Client> {
   agentry::plugin::Host& host_;
   plugin_common::runtime::Executor& executor_;
   const Launch launch_;
-  std::atomic<bool> running_{true};
 
   // Executor only:
   plugin_common::runtime::EventSink events_;
   std::shared_ptr<plugin_common::runtime::Child> child_;
   plugin_common::runtime::JsonRpcPeer rpc_;
   Translator translator_;
-  boost::asio::steady_timer grace_timer_;
   std::string session_id_;
   bool loading_ = false;        // session/load replays history as updates: not news
   bool prompting_ = false;
   bool interrupted_ = false;
   bool authenticated_ = false;
-  std::optional<std::pair<std::string, std::string>> conclusion_;  // outcome, message
   struct WaitingApproval {
     boost::json::value request_id;  // the agent's session/request_permission
     boost::json::value params;      // its options, to pick the answer from
@@ -103,6 +96,8 @@ class Client : public std::enable_shared_from_this<Client> {
   plugin_common::runtime::FollowUps follow_ups_;
   std::mutex mutex_;  // guards the approval ids the control context checks
   std::set<std::string> open_approval_ids_;
+  // Last: it refers to events_, follow_ups_ and child_.
+  plugin_common::runtime::AttemptEnding ending_;
 };
 
 }  // namespace agentry::acp

@@ -24,7 +24,9 @@ Turns::Turns(agentry::plugin::Host& host, common::runtime::Executor& executor, L
       launch_(std::move(launch)),
       events_(host, "cursor"),
       chat_(launch_.resume_chat),
-      after_result_(executor.context()) {}
+      after_result_(executor.context()),
+      ending_(executor, events_, follow_ups_, child_,
+              {.child = "cursor-agent", .work = "its result", .stderr_name = "stderr"}) {}
 
 std::shared_ptr<Turns> Turns::start(agentry::plugin::Host& host, common::runtime::Executor& executor, Launch launch) {
   std::shared_ptr<Turns> turns(new Turns(host, executor, std::move(launch)));
@@ -33,16 +35,16 @@ std::shared_ptr<Turns> Turns::start(agentry::plugin::Host& host, common::runtime
 }
 
 void Turns::run_turn(std::string prompt) {
-  if (interrupted_) return finish("interrupted", "interrupted", std::nullopt);
+  if (interrupted_) return ending_.finish("interrupted", "interrupted", std::nullopt);
   const common::ResolvedProgram program = common::resolve_program(launch_.argv.front(), launch_.env, launch_.cwd);
   if (program.path.empty())
-    return finish("error",
-                  "cannot start cursor-agent: " + program.error +
-                      " (install it with the Cursor CLI installer, then set backendConfig.cursor.binary or "
-                      "AGENTRY_CURSOR_BIN if it is not on PATH; see docs/backends/cursor.md)",
-                  std::nullopt);
+    return ending_.finish("error",
+                          "cannot start cursor-agent: " + program.error +
+                              " (install it with the Cursor CLI installer, then set backendConfig.cursor.binary or "
+                              "AGENTRY_CURSOR_BIN if it is not on PATH; see docs/backends/cursor.md)",
+                          std::nullopt);
   if (std::string bad = common::check_workspace(launch_.cwd); !bad.empty())
-    return finish("error", "cannot start cursor-agent: " + bad, std::nullopt);
+    return ending_.finish("error", "cannot start cursor-agent: " + bad, std::nullopt);
   stream_ = TurnStream{};
   std::weak_ptr<Turns> weak = weak_from_this();
   common::runtime::ChildHandlers handlers;
@@ -61,7 +63,7 @@ void Turns::run_turn(std::string prompt) {
         common::runtime::ChildSpec{program.path, turn_argv(launch_, chat_, prompt), launch_.env, launch_.cwd},
         std::move(handlers));
   } catch (const std::system_error& e) {
-    return finish("error", "cannot start '" + program.path + "': " + e.code().message(), std::nullopt);
+    return ending_.finish("error", "cannot start '" + program.path + "': " + e.code().message(), std::nullopt);
   }
   child_->close_stdin();  // the prompt is on the command line; nothing is read
   host_.log(AGENTRY_LOG_INFO, "cursor: started pid " + std::to_string(child_->pid()) +
@@ -82,19 +84,13 @@ void Turns::on_exit(common::WaitStatus status) {
   after_result_.cancel();
   for (const Event& event : stream_.end()) events_.emit(event);
   if (!stream_.chat_id().empty()) chat_ = stream_.chat_id();
-  if (interrupted_) return finish("interrupted", "interrupted", status.exit_code);
-  if (!stream_.has_result()) {
-    std::string why = status.signal ? "cursor-agent was killed by signal " + std::to_string(*status.signal)
-                                    : "cursor-agent exited with code " + std::to_string(status.exit_code.value_or(-1));
-    why += " before its result";
-    if (!child_->stderr_tail().empty()) why += "; stderr: " + child_->stderr_tail();
-    return finish("error", why, status.exit_code);
-  }
+  if (interrupted_) return ending_.finish("interrupted", "interrupted", status.exit_code);
+  if (!stream_.has_result()) return ending_.finish("error", ending_.early_exit(status), status.exit_code);
   if (stream_.result_is_error())
-    return finish("error", "cursor-agent reported an error: " + stream_.result_text(), status.exit_code);
+    return ending_.finish("error", "cursor-agent reported an error: " + stream_.result_text(), status.exit_code);
   if (std::optional<std::string> next = follow_ups_.next_or_close()) return run_turn(std::move(*next));
   // A process stopped after its result (it lingered) still did its work.
-  finish("success", {}, status.exit_code);
+  ending_.finish("success", {}, status.exit_code);
 }
 
 agentry_status_t Turns::send_message(std::string text) {
@@ -104,7 +100,7 @@ agentry_status_t Turns::send_message(std::string text) {
 void Turns::interrupt(std::string reason) {
   follow_ups_.close();
   executor_.post([self = shared_from_this(), reason = std::move(reason)] {
-    if (self->interrupted_ || self->events_.finished()) return;
+    if (self->interrupted_ || self->ending_.finished()) return;
     self->interrupted_ = true;
     self->host_.log(AGENTRY_LOG_INFO, "cursor: interrupt: " + reason);
     // Print mode has no cancel request: the group is asked to stop, then made to.
@@ -112,19 +108,9 @@ void Turns::interrupt(std::string reason) {
   });
 }
 
-void Turns::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
-  follow_ups_.close();
-  running_ = false;  // the host may start() again as soon as it has FINISHED
-  events_.finish(outcome, message, exit_code);
-}
-
 void Turns::abandon() noexcept {
-  finish("interrupted", "the backend instance was destroyed", std::nullopt);
+  ending_.abandon();
   after_result_.cancel();
-  if (child_) {
-    child_->forget_handlers();
-    child_->kill();
-  }
 }
 
 }  // namespace agentry::cursor

@@ -3,13 +3,13 @@
 // same chat (--resume), and the attempt ends when no message waits.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <string>
 
 #include <boost/asio/steady_timer.hpp>
 
 #include "agentry/plugin/cpp/host.hpp"
+#include "agentry/plugin_common/runtime/attempt_ending.hpp"
 #include "agentry/plugin_common/runtime/child.hpp"
 #include "agentry/plugin_common/runtime/event_sink.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
@@ -27,7 +27,7 @@ class Turns : public std::enable_shared_from_this<Turns> {
   Turns& operator=(const Turns&) = delete;
 
   // True until FINISHED is on its way to the host.
-  bool running() const noexcept { return running_.load(); }
+  bool running() const noexcept { return ending_.running(); }
   // [control] A follow-up message: the next turn once this one ends.
   agentry_status_t send_message(std::string text);
   // [control] SIGTERM to the turn's process group, SIGKILL after the grace.
@@ -40,12 +40,10 @@ class Turns : public std::enable_shared_from_this<Turns> {
   void run_turn(std::string prompt);
   void on_line(const std::string& line);
   void on_exit(plugin_common::WaitStatus status);
-  void finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept;
 
   agentry::plugin::Host& host_;
   plugin_common::runtime::Executor& executor_;
   const Launch launch_;
-  std::atomic<bool> running_{true};
 
   // Executor only:
   plugin_common::runtime::EventSink events_;
@@ -56,6 +54,9 @@ class Turns : public std::enable_shared_from_this<Turns> {
   bool interrupted_ = false;
 
   plugin_common::runtime::FollowUps follow_ups_;
+  // Last: it refers to events_, follow_ups_ and child_. A turn's process ends by itself
+  // (print mode reads no stdin), so nothing here concludes early or winds a child down.
+  plugin_common::runtime::AttemptEnding ending_;
 };
 
 }  // namespace agentry::cursor

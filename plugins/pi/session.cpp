@@ -29,7 +29,15 @@ constexpr auto kExitGrace = 3s;
 }  // namespace
 
 Session::Session(agentry::plugin::Host& host, common::runtime::Executor& executor, Launch launch)
-    : host_(host), executor_(executor), launch_(std::move(launch)), events_(host, "pi"), grace_timer_(executor.context()) {}
+    : host_(host),
+      executor_(executor),
+      launch_(std::move(launch)),
+      events_(host, "pi"),
+      ending_(executor, events_, follow_ups_, child_,
+              {.child = "pi", .work = "its prompt ended", .stderr_name = "stderr", .exit_grace = kExitGrace},
+              [this](const std::string& outcome, const std::string& message, std::optional<int> exit_code) {
+                deliver(outcome, message, exit_code);
+              }) {}
 
 std::shared_ptr<Session> Session::start(agentry::plugin::Host& host, common::runtime::Executor& executor, Launch launch) {
   std::shared_ptr<Session> session(new Session(host, executor, std::move(launch)));
@@ -71,13 +79,13 @@ std::vector<std::string> Session::argv_with_session() {
 void Session::begin() {
   const common::ResolvedProgram program = common::resolve_program(launch_.argv.front(), launch_.env, launch_.cwd);
   if (program.path.empty())
-    return finish("error",
-                  "cannot start pi: " + program.error +
-                      " (install @mariozechner/pi-coding-agent, then set backendConfig.pi.binary or AGENTRY_PI_BIN if "
-                      "it is not on PATH; see docs/backends/pi.md)",
-                  std::nullopt);
+    return ending_.finish("error",
+                          "cannot start pi: " + program.error +
+                              " (install @mariozechner/pi-coding-agent, then set backendConfig.pi.binary or "
+                              "AGENTRY_PI_BIN if it is not on PATH; see docs/backends/pi.md)",
+                          std::nullopt);
   if (std::string bad = common::check_workspace(launch_.cwd); !bad.empty())
-    return finish("error", "cannot start pi: " + bad, std::nullopt);
+    return ending_.finish("error", "cannot start pi: " + bad, std::nullopt);
   std::weak_ptr<Session> weak = weak_from_this();
   common::runtime::ChildHandlers handlers;
   handlers.stdout_line = [weak](common::Line line) {
@@ -94,7 +102,7 @@ void Session::begin() {
                                            common::runtime::ChildSpec{program.path, argv_with_session(), launch_.env, launch_.cwd},
                                            std::move(handlers));
   } catch (const std::system_error& e) {
-    return finish("error", "cannot start '" + program.path + "': " + e.code().message(), std::nullopt);
+    return ending_.finish("error", "cannot start '" + program.path + "': " + e.code().message(), std::nullopt);
   }
   host_.log(AGENTRY_LOG_INFO, "pi: started pid " + std::to_string(child_->pid()));
   // A failed model call is the attempt's error: the host's retries decide what comes next,
@@ -152,7 +160,7 @@ void Session::opened() {
       if (!file.empty()) events_.emit(Event{AGENTRY_EVENT_CHECKPOINT, 0, json::object{{"resumeToken", file}}});
     });
   }
-  if (interrupted_) return conclude("interrupted", "interrupted before the first prompt");
+  if (interrupted_) return ending_.conclude("interrupted", "interrupted before the first prompt");
   prompt(launch_.prompt);
 }
 
@@ -161,7 +169,7 @@ void Session::prompt(std::string text) {
   command(json::object{{"type", "prompt"}, {"message", std::move(text)}}, [this](bool ok, const json::object& response) {
     if (!ok) {
       prompting_ = false;
-      conclude("error", "pi refused the prompt: " + text_field(&response, "error"));
+      ending_.conclude("error", "pi refused the prompt: " + text_field(&response, "error"));
     }
   });
 }
@@ -169,13 +177,13 @@ void Session::prompt(std::string text) {
 void Session::prompt_ended() {
   prompting_ = false;
   for (const Event& event : stream_.end(interrupted_ ? "declined" : "failed")) emit(event);
-  if (interrupted_ || stream_.stop_reason() == "aborted") return conclude("interrupted", "interrupted");
+  if (interrupted_ || stream_.stop_reason() == "aborted") return ending_.conclude("interrupted", "interrupted");
   if (stream_.stop_reason() == "error")
-    return conclude("error", "the model call failed: " +
+    return ending_.conclude("error", "the model call failed: " +
                                  (stream_.error_message().empty() ? std::string("(pi gave no reason)") : stream_.error_message()));
   if (stream_.stop_reason() == "length") events_.notice("warning", "pi stopped: the model reached its output limit");
   if (std::optional<std::string> next = follow_ups_.next_or_close()) return prompt(std::move(*next));
-  conclude("success", {});
+  ending_.conclude("success", {});
 }
 
 agentry_status_t Session::send_message(std::string text) {
@@ -185,43 +193,23 @@ agentry_status_t Session::send_message(std::string text) {
 void Session::interrupt(std::string reason) {
   follow_ups_.close();
   executor_.post([self = shared_from_this(), reason = std::move(reason)] {
-    if (self->interrupted_ || self->conclusion_ || self->events_.finished()) return;
+    if (self->interrupted_ || self->ending_.concluded() || self->ending_.finished()) return;
     self->interrupted_ = true;
     self->host_.log(AGENTRY_LOG_INFO, "pi: interrupt: " + reason);
-    if (!self->prompting_) return self->conclude("interrupted", "interrupted");
+    if (!self->prompting_) return self->ending_.conclude("interrupted", "interrupted");
     self->command(json::object{{"type", "abort"}}, [](bool, const json::object&) {});
-    self->grace_timer_.expires_after(self->launch_.interrupt_grace);
-    self->grace_timer_.async_wait([weak = self->weak_from_this()](boost::system::error_code ec) {
-      auto s = weak.lock();
-      if (ec || !s || s->conclusion_) return;
-      s->conclude("interrupted", "interrupted; pi did not stop within the grace period");
-      if (s->child_) s->child_->kill();
-    });
+    self->ending_.expect_stop_within(self->launch_.interrupt_grace,
+                                     "interrupted; pi did not stop within the grace period");
   });
-}
-
-void Session::conclude(std::string outcome, std::string message) {
-  if (conclusion_ || events_.finished()) return;
-  follow_ups_.close();
-  grace_timer_.cancel();
-  conclusion_ = {std::move(outcome), std::move(message)};
-  if (!child_) return finish(conclusion_->first, conclusion_->second, std::nullopt);
-  common::runtime::wind_down(child_, grace_timer_, kExitGrace);
 }
 
 void Session::on_exit(common::WaitStatus status) {
   waiting_.clear();
   for (const Event& event : stream_.end(interrupted_ ? "declined" : "failed")) emit(event);
-  if (conclusion_) return finish(conclusion_->first, conclusion_->second, status.exit_code);
-  std::string why = status.signal ? "pi was killed by signal " + std::to_string(*status.signal)
-                                  : "pi exited with code " + std::to_string(status.exit_code.value_or(-1));
-  why += " before its prompt ended";
-  if (child_ && !child_->stderr_tail().empty()) why += "; stderr: " + child_->stderr_tail();
-  finish(interrupted_ ? "interrupted" : "error", why, status.exit_code);
+  ending_.exited(status, interrupted_);
 }
 
-void Session::finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
-  running_ = false;  // the host may start() again as soon as it has FINISHED
+void Session::deliver(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept {
   if (!scratch_dir_.empty()) {
     std::error_code ignored;
     std::filesystem::remove_all(scratch_dir_, ignored);
@@ -233,12 +221,7 @@ void Session::finish(const std::string& outcome, const std::string& message, std
 
 void Session::abandon() noexcept {
   if (question_) question_->drop();
-  finish("interrupted", "the backend instance was destroyed", std::nullopt);
-  grace_timer_.cancel();
-  if (child_) {
-    child_->forget_handlers();
-    child_->kill();
-  }
+  ending_.abandon();
 }
 
 }  // namespace agentry::pi

@@ -3,7 +3,6 @@
 // events by PiStream. A prompt runs until agent_end; a follow-up message is the next prompt.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -11,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include <boost/asio/steady_timer.hpp>
 #include <boost/json/object.hpp>
 
 #include "agentry/plugin/cpp/host.hpp"
+#include "agentry/plugin_common/runtime/attempt_ending.hpp"
 #include "agentry/plugin_common/runtime/child.hpp"
 #include "agentry/plugin_common/runtime/event_sink.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
@@ -38,7 +37,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Session& operator=(const Session&) = delete;
 
   // True until FINISHED is on its way to the host.
-  bool running() const noexcept { return running_.load(); }
+  bool running() const noexcept { return ending_.running(); }
   // [control] A follow-up message: the next prompt once this one ends.
   agentry_status_t send_message(std::string text);
   // [control] abort now; the process group is stopped after the grace.
@@ -60,14 +59,13 @@ class Session : public std::enable_shared_from_this<Session> {
   void opened();
   void prompt(std::string text);
   void prompt_ended();
-  void conclude(std::string outcome, std::string message);
   void on_exit(plugin_common::WaitStatus status);
-  void finish(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept;
+  // Where the end goes: the question's answer or FINISHED, the scratch session gone first.
+  void deliver(const std::string& outcome, const std::string& message, std::optional<int> exit_code) noexcept;
 
   agentry::plugin::Host& host_;
   plugin_common::runtime::Executor& executor_;
   const Launch launch_;
-  std::atomic<bool> running_{true};
 
   // Executor only:
   plugin_common::runtime::EventSink events_;
@@ -75,13 +73,13 @@ class Session : public std::enable_shared_from_this<Session> {
   PiStream stream_;
   std::map<int64_t, Answer> waiting_;
   int64_t next_id_ = 1;
-  boost::asio::steady_timer grace_timer_;
   bool prompting_ = false, interrupted_ = false;
-  std::optional<std::pair<std::string, std::string>> conclusion_;  // outcome, message
 
   plugin_common::runtime::FollowUps follow_ups_;
   std::optional<plugin_common::runtime::SideAnswer> question_;  // this session answers a question
   std::string scratch_dir_;  // a question's forked session, removed when it ends
+  // Last: it refers to events_, follow_ups_ and child_.
+  plugin_common::runtime::AttemptEnding ending_;
 };
 
 }  // namespace agentry::pi
