@@ -189,12 +189,13 @@ def main() -> int:
             d = Daemon(args.agentry, scratch, backend, section)
             try:
                 measured_turn(d, "SAY: warm-up")  # the plugin loaded, the agent's caches warm
+                # Memory first: after the long replies the heap holds freed pages a live run reuses.
+                per_run = live_runs_memory(d, args.live, model_log)
                 short = [measured_turn(d, "SAY: short reply") for _ in range(args.n)]
                 long = [measured_turn(d, long_text) for _ in range(args.n)]
                 cpu_s, ev_s = statistics.median(c for c, _ in short), statistics.median(e for _, e in short)
                 cpu_l, ev_l = statistics.median(c for c, _ in long), statistics.median(e for _, e in long)
                 per_event = (cpu_l - cpu_s) / max(1, ev_l - ev_s) * 1e6
-                per_run = live_runs_memory(d, args.live, model_log)
                 print(f"{name:11} {ev_s:>8.0f}/{ev_l:<8.0f} {cpu_s * 1e3:>8.0f}/{cpu_l * 1e3:<9.0f} {per_event:>9.0f} "
                       f"{per_run:>13.0f}", flush=True)
             finally:
