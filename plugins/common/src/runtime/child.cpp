@@ -21,7 +21,7 @@ namespace asio = boost::asio;
 
 namespace {
 
-// How long stdout may stay open after the child exited (a grandchild holding the pipe).
+// How long stdout and stderr may stay open after the child exited (a grandchild holding a pipe).
 constexpr std::chrono::milliseconds kDrainAfterExit{1000};
 constexpr std::chrono::milliseconds kExitPollInterval{20};
 constexpr std::size_t kReadChunk = 64 * 1024;
@@ -57,7 +57,7 @@ std::shared_ptr<Child> Child::spawn(asio::io_context& io, ChildSpec spec, ChildH
     SpawnRequest request{spec.program, spec.argv, spec.env, spec.cwd, -1, -1, -1, spec.output_file, spec.more_fds};
     std::shared_ptr<Child> child(new Child(io, std::move(spec), std::move(handlers)));
     child->pid_ = spawn_in_new_group(request);
-    child->stdout_done_ = true;  // nothing to read: the exit alone ends it
+    child->stdout_done_ = child->stderr_done_ = true;  // nothing to read: the exit alone ends it
     child->watch_exit();
     return child;
   }
@@ -134,8 +134,10 @@ void Child::read_stderr() {
       return;
     }
     if (std::optional<Line> tail = self->err_lines_.finish()) keep(*tail);
+    self->stderr_done_ = true;
     boost::system::error_code ignored;
     self->stderr_.close(ignored);
+    self->maybe_report();
   });
 }
 
@@ -225,13 +227,14 @@ void Child::reaped(int raw_status) {
   kill_timer_.cancel();
   boost::system::error_code ignored;
   pidfd_.close(ignored);
-  if (!stdout_done_) {
+  if (!stdout_done_ || !stderr_done_) {
     drain_timer_.expires_after(kDrainAfterExit);
     drain_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
       if (ec) return;
-      self->stdout_done_ = true;
+      self->stdout_done_ = self->stderr_done_ = true;
       boost::system::error_code ignored_close;
       self->stdout_.close(ignored_close);
+      self->stderr_.close(ignored_close);
       self->maybe_report();
     });
   }
@@ -239,7 +242,8 @@ void Child::reaped(int raw_status) {
 }
 
 void Child::maybe_report() {
-  if (reported_ || !status_ || !stdout_done_) return;
+  // Both pipes read to their end first: the last stderr lines belong before the exit.
+  if (reported_ || !status_ || !stdout_done_ || !stderr_done_) return;
   reported_ = true;
   drain_timer_.cancel();
   boost::system::error_code ignored;

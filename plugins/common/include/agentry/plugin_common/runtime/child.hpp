@@ -45,8 +45,8 @@ struct ChildSpec {
 struct ChildHandlers {
   std::function<void(Line)> stdout_line;
   std::function<void(const Line&)> stderr_line;  // optional; always truncated at max_stderr_line
-  // Once: the child has exited and its stdout has been read to the end (or for a short
-  // while after the exit, when a grandchild keeps the pipe open).
+  // Once: the child has exited and its stdout and stderr have been read to the end (or
+  // for a short while after the exit, when a grandchild keeps a pipe open).
   std::function<void(WaitStatus)> exited;
 };
 
@@ -100,7 +100,7 @@ class Child : public std::enable_shared_from_this<Child> {
   std::deque<std::string> pending_;
   std::size_t pending_bytes_ = 0;
   bool writing_ = false, stdin_closing_ = false, terminating_ = false;
-  bool stdout_done_ = false, reported_ = false;
+  bool stdout_done_ = false, stderr_done_ = false, reported_ = false;
   std::optional<WaitStatus> status_;
   std::string stderr_tail_;
 };
