@@ -11,8 +11,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "agentry/plugin_common/json_fields.hpp"
+
 namespace agentry::browser {
 namespace json = boost::json;
+using plugin_common::text_field;
 
 namespace {
 
@@ -25,11 +28,6 @@ const char* role_name(Message::Role r) {
     case Message::Role::tool: return "tool";
   }
   return "user";
-}
-
-std::string text_of(const json::object& o, std::string_view key) {
-  const json::value* v = o.if_contains(key);
-  return v && v->is_string() ? std::string(v->get_string()) : std::string();
 }
 
 }  // namespace
@@ -73,7 +71,7 @@ std::optional<Conversation> conversation_from_json(const json::value& value, std
       return std::nullopt;
     }
     Message m;
-    const std::string role = text_of(*o, "role");
+    const std::string role = text_field(*o, "role");
     if (role == "user") m.role = Message::Role::user;
     else if (role == "assistant") m.role = Message::Role::assistant;
     else if (role == "tool") m.role = Message::Role::tool;
@@ -81,20 +79,20 @@ std::optional<Conversation> conversation_from_json(const json::value& value, std
       error = "message " + std::to_string(out.size() + 1) + " has an unknown role \"" + role + "\"";
       return std::nullopt;
     }
-    m.text = text_of(*o, "text");
+    m.text = text_field(*o, "text");
     if (const json::value* calls = o->if_contains("calls"); calls && calls->is_array())
       for (const json::value& c : calls->get_array()) {
         if (!c.is_object()) continue;
-        ToolCall call{text_of(c.get_object(), "id"), text_of(c.get_object(), "name"), {},
-                      text_of(c.get_object(), "argumentsError")};
+        ToolCall call{text_field(c.get_object(), "id"), text_field(c.get_object(), "name"), {},
+                      text_field(c.get_object(), "argumentsError")};
         if (const json::value* a = c.get_object().if_contains("arguments"); a && a->is_object())
           call.arguments = a->get_object();
         m.calls.push_back(std::move(call));
       }
-    m.call_id = text_of(*o, "callId");
+    m.call_id = text_field(*o, "callId");
     if (const json::value* e = o->if_contains("isError"); e && e->is_bool()) m.is_error = e->get_bool();
     if (const json::value* img = o->if_contains("image"); img && img->is_object())
-      m.image = Image{text_of(img->get_object(), "mime"), text_of(img->get_object(), "data")};
+      m.image = Image{text_field(img->get_object(), "mime"), text_field(img->get_object(), "data")};
     out.push_back(std::move(m));
   }
   return out;

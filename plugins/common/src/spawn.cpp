@@ -1,7 +1,6 @@
 #include "agentry/plugin_common/spawn.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -12,7 +11,6 @@
 #include <chrono>
 #include <csignal>
 #include <system_error>
-#include <thread>
 
 #include "agentry/plugin_common/child_process.hpp"
 
@@ -100,31 +98,6 @@ bool try_reap(pid_t pid, int& status) noexcept {
   if (got != pid) return false;
   status = raw;
   return true;
-}
-
-bool wait_for_exit(pid_t pid, std::chrono::milliseconds timeout, int& status) noexcept {
-  if (try_reap(pid, status)) return true;
-#ifdef SYS_pidfd_open
-  const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  if (fd >= 0) {
-    pollfd p{fd, POLLIN, 0};
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      const int rc = ::poll(&p, 1, static_cast<int>(std::max<int64_t>(0, left.count())));
-      if (rc >= 0 || errno != EINTR) break;
-    }
-    ::close(fd);
-    return try_reap(pid, status);
-  }
-#endif
-  // No pidfd (a kernel before 5.3): short naps until the deadline.
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (try_reap(pid, status)) return true;
-  }
-  return false;
 }
 
 }  // namespace agentry::plugin_common

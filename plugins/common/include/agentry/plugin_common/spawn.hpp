@@ -31,8 +31,4 @@ pid_t spawn_in_new_group(const SpawnRequest& request);
 // waitpid(pid, WNOHANG): the raw wait status once the child has exited and is reaped.
 bool try_reap(pid_t pid, int& status) noexcept;
 
-// Reaps `pid` once it exits, waiting at most `timeout` on its pidfd (no polling loop).
-// False when it still runs. For a thread that may block; an executor uses runtime::Child.
-bool wait_for_exit(pid_t pid, std::chrono::milliseconds timeout, int& status) noexcept;
-
 }  // namespace agentry::plugin_common
