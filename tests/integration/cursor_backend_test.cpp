@@ -50,6 +50,18 @@ TEST_F(CursorBackendTest, ATurnIsInTheTimelineAndAResumeGoesOnInTheSameChat) {
   EXPECT_EQ(get_run(run).at("backendSessionId").as_string(), chat);
 }
 
+// cursor-agent cannot fork a chat, and a question through --resume would join the run's own.
+TEST_F(CursorBackendTest, AQuestionIsRefusedRatherThanWrittenIntoTheRunsChat) {
+  define("cursor", "Fix the bug.");
+  const std::string run = start_agent_run("cursor", "Fix the bug.");
+  ASSERT_EQ(wait_until_settled(run), "success") << story(run);
+  const std::size_t events = timeline(run).size();
+  auto asked = client().post_json("/api/runs/" + run + "/ask", json::object{{"question", "what did you do?"}});
+  EXPECT_EQ(asked.status, 422) << asked.body;
+  EXPECT_NE(asked.body.find("does not support ask"), std::string::npos) << asked.body;
+  EXPECT_EQ(timeline(run).size(), events);
+}
+
 TEST_F(CursorBackendTest, AbortStopsAHangingTurn) {
   define("hanger", "HANG");
   const std::string run = start_agent_run("hanger", "HANG");
