@@ -176,6 +176,11 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
     if (!resolved.error.empty()) config_fail(resolved.error);
     out.stdio.program = resolved.path;
   } else {
+    // The host refuses this too: an execution environment confines a process we start,
+    // and over ws/uds the app-server is not ours, so it would run unconfined.
+    if (const json::value* e = config.if_contains("environment"); e != nullptr && !e->is_null())
+      config_fail("an execution environment cannot apply to codex over transport \"" + transport +
+                  "\": the app-server is not started by agentry; use transport \"stdio\"");
     for (const char* key : {"command", "binary", "codexHome", "env"})
       if (backend.contains(key))
         config_fail(std::string("backendConfig.") + key + " applies to transport \"stdio\" only (the server is not ours)");

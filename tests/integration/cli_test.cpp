@@ -5,8 +5,10 @@
 #include "support/test_store.hpp"
 
 #include <signal.h>
+#include <stdlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <thread>
 
@@ -803,6 +805,33 @@ TEST_P(CliTest, WithoutAgentryHomeTheStateGoesUnderXdgStateHomeElseHome) {
   auto under_home = cli({"list", "--global"}, {{"AGENTRY_HOME", ""}, {"XDG_STATE_HOME", ""}, {"HOME", user.string()}});
   ASSERT_EQ(under_home.code, 0) << under_home.err;
   EXPECT_EQ(std::filesystem::exists(user / ".local" / "state" / "agentry" / "agentry.db"), !connected());
+}
+
+// `run --environment` runs the agent in a bubblewrap sandbox: its cwd writable, the rest
+// of the host not (a directory beside the work tree stands for it), and `show` says so.
+TEST_P(CliTest, RunEnvironmentRunsTheAgentInTheSandbox) {
+  if (std::system("bwrap --ro-bind / / --dev /dev --proc /proc true >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "bubblewrap (bwrap) is missing or cannot create namespaces here";
+  std::string outside_pattern = (std::filesystem::current_path() / "cli-environment-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(outside_pattern.data()), nullptr);
+  const std::filesystem::path outside(outside_pattern);
+  dir_.write_file("config/environments/confined.yaml", "schemaVersion: 1\nkind: bubblewrap\n");
+  const std::string script = "echo in > inside.txt; echo out > '" + outside.string() + "/escape.txt' || true";
+  write_agent("boxed", "subprocess", "{command: [sh, -c, " + json::serialize(json::value(script)) + "]}",
+              "unlockedFields: [environment]\n");
+  auto r = cli({"run", "boxed", "-m", "go", "--environment", "confined", "--json"});
+  EXPECT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_TRUE(std::filesystem::exists(work_ / "inside.txt"));
+  EXPECT_FALSE(std::filesystem::exists(outside / "escape.txt"));
+  std::filesystem::remove_all(outside);
+  const auto id = std::string(json::parse(r.out).at("run").at("runId").as_string());
+  EXPECT_EQ(json::serialize(show(id).at("environment")),
+            json::serialize(json::value{{"name", "confined"}, {"kind", "bubblewrap"}, {"network", "none"}}));
+  auto listed = cli({"definitions", "environments"});
+  EXPECT_EQ(listed.code, 0) << listed.err;
+  EXPECT_TRUE(contains(listed.out, "confined")) << listed.out;
+  auto missing = cli({"run", "boxed", "-m", "go", "--environment", "nowhere"});
+  EXPECT_EQ(missing.code, 3) << missing.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);

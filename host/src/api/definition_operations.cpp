@@ -67,6 +67,8 @@ void add_definition_operations(Operations& ops, ApiContext& ctx) {
   add_kind(ops, ctx, "agents", "agents", "agent", &defs::list_agents, &defs::load_agent);
   add_kind(ops, ctx, "assignments", "assignments", "assignment", &defs::list_assignments, &defs::load_assignment);
   add_kind(ops, ctx, "launchers", "launchers", "launcher", &defs::list_launchers, &defs::load_launcher);
+  add_kind(ops, ctx, "environments", "environments", "environment", &defs::list_environments,
+           &defs::load_environment);
   add_kind(ops, ctx, "taskDefinitions", "taskDefinitions", "taskDefinition", &defs::list_task_definitions,
            &defs::load_task_definition);
 }

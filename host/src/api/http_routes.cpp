@@ -67,6 +67,8 @@ constexpr Route routes[] = {
     {"GET",    "/api/assignments/:target",                         "assignments.get"},
     {"GET",    "/api/launchers",                                   "launchers.list"},
     {"GET",    "/api/launchers/:target",                           "launchers.get"},
+    {"GET",    "/api/environments",                                "environments.list"},
+    {"GET",    "/api/environments/:target",                        "environments.get"},
     {"GET",    "/api/task-definitions",                            "taskDefinitions.list"},
     {"GET",    "/api/task-definitions/:target",                    "taskDefinitions.get"},
     {"GET",    "/api/projects/trust",                              "projects.trustStatus"},

@@ -20,7 +20,7 @@ core::Result<void> check_size(std::string_view field, const std::optional<std::s
 
 core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
   if (auto ok = o.allow_only({"message", "cwd", "model", "effort", "timeoutSec", "maxRetries", "backendConfig",
-                              "launcher"});
+                              "launcher", "environment"});
       !ok)
     return ok.failure();
   engine::RunOverrides out;
@@ -29,7 +29,8 @@ core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
   if (auto ok = check_size("overrides.message", *message, max_message_bytes); !ok) return ok.failure();
   out.message = *message;
   for (auto [key, target] : {std::pair{"cwd", &out.cwd}, std::pair{"model", &out.model},
-                             std::pair{"effort", &out.effort}, std::pair{"launcher", &out.launcher}}) {
+                             std::pair{"effort", &out.effort}, std::pair{"launcher", &out.launcher},
+                             std::pair{"environment", &out.environment}}) {
     auto v = o.optional_string(key);
     if (!v) return v.failure();
     *target = *v;

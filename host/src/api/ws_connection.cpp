@@ -400,6 +400,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     const bool definition_method = request.method.rfind("agents.", 0) == 0 ||
                                    request.method.rfind("assignments.", 0) == 0 ||
                                    request.method.rfind("launchers.", 0) == 0 ||
+                                   request.method.rfind("environments.", 0) == 0 ||
                                    request.method.rfind("taskDefinitions.", 0) == 0;
     if (!definition_method && request.params.contains("target") && !request.params.contains("runId")) {
       // Copied out first: inserting runId may reallocate the object under a reference.

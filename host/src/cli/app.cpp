@@ -47,7 +47,7 @@ void add_info_commands(CLI::App& app, Invocation& inv) {
   auto o = std::make_shared<DefinitionOptions>();
   auto* cmd = app.add_subcommand("definitions", "List definitions, or show one: definitions [KIND [NAME]]");
   cmd->alias("defs");
-  cmd->add_option("kind", o->kind, "agents, assignments, launchers or tasks (default: every kind)");
+  cmd->add_option("kind", o->kind, "agents, assignments, launchers, environments or tasks (default: every kind)");
   cmd->add_option("name", o->name, "A definition's name or path: show it");
   cmd->add_option("--cwd", o->cwd, "Project directory whose .agentry/ is searched too (default: the current one)");
   on_parsed(cmd, inv, [o](CommandContext& ctx) { return definitions_command(ctx, *o); });

@@ -40,6 +40,8 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
   cmd->add_option("--model", o.model, "Override the agent's model");
   cmd->add_option("--effort", o.effort, "Override the agent's reasoning effort");
   cmd->add_option("--launcher", o.launcher, "Wrap the agent's command with this launcher");
+  cmd->add_option("--environment", o.environment,
+                  "Run the agent in this execution environment (environments/<name>.yaml) instead of the agent's");
   cmd->add_option("--timeout", o.timeout_sec, "Time limit of one session, in seconds")->check(CLI::Range(0, 7 * 24 * 3600));
   cmd->add_option("--max-retries", o.max_retries, "Retries of a failed attempt (0-20)")->check(CLI::Range(0, 20));
   cmd->add_option("--after", o.after,

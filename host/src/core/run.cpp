@@ -96,6 +96,16 @@ json::value to_json(const FrozenInputs& in) {
   } else {
     o["launcher"] = nullptr;
   }
+  if (in.environment) {
+    const auto& e = *in.environment;
+    json::array mounts;
+    for (const auto& m : e.mounts)
+      mounts.push_back(json::object{{"source", m.source}, {"target", m.target}, {"readOnly", m.read_only}});
+    o["environment"] = json::object{{"name", e.name},       {"sourcePath", e.source_path},
+                                    {"kind", e.kind},       {"network", e.network},
+                                    {"program", e.program}, {"mounts", std::move(mounts)},
+                                    {"env", e.env},         {"extraArgs", to_json_strings(e.extra_args)}};
+  }
   o["agentInstructions"] = in.agent_instructions;
   o["assignmentInstructions"] = in.assignment_instructions;
   o["agentInstructionsTemplate"] = in.agent_instructions_template;
@@ -137,6 +147,20 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
   if (auto* v = o.if_contains("launcher"); v && v->is_object()) {
     const auto& l = v->as_object();
     in.launcher = FrozenLauncher{get_string(l, "name"), strings_in(l.if_contains("command")), get_object(l, "env")};
+  }
+  if (auto* v = o.if_contains("environment"); v && v->is_object()) {
+    const auto& e = v->as_object();
+    FrozenEnvironment env{get_string(e, "name"),    get_string(e, "sourcePath"), get_string(e, "kind"),
+                          get_string(e, "network"), get_string(e, "program"),    {},
+                          get_object(e, "env"),     strings_in(e.if_contains("extraArgs"))};
+    if (auto* mounts = e.if_contains("mounts"); mounts && mounts->is_array())
+      for (const auto& item : mounts->as_array()) {
+        if (!item.is_object()) continue;
+        const auto& m = item.as_object();
+        const auto* ro = m.if_contains("readOnly");
+        env.mounts.push_back({get_string(m, "source"), get_string(m, "target"), ro && ro->is_bool() && ro->as_bool()});
+      }
+    in.environment = std::move(env);
   }
   in.agent_instructions = get_string(o, "agentInstructions");
   in.assignment_instructions = get_string(o, "assignmentInstructions");

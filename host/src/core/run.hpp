@@ -44,6 +44,28 @@ struct FrozenLauncher {
   boost::json::object env;
 };
 
+/// A writable (or read-only) bind of an execution environment: `source` on the host
+/// appears at `target` inside it.
+struct FrozenMount {
+  std::string source;
+  std::string target;
+  bool read_only = false;
+};
+
+/// The execution environment a run runs its agent in (definitions/environment.hpp), as
+/// the run froze it. `kind` "bubblewrap" is what agentry can launch today; any other kind
+/// is refused when an attempt starts, never run unconfined.
+struct FrozenEnvironment {
+  std::string name;
+  std::string source_path;
+  std::string kind;     // "bubblewrap" | "container"
+  std::string network;  // "none" | "host"
+  std::string program;  // bubblewrap: the bwrap program
+  std::vector<FrozenMount> mounts;
+  boost::json::object env;
+  std::vector<std::string> extra_args;
+};
+
 /// Everything a run resolved when it was initialized. Later edits to the definition
 /// files do not change a run; only reconfigure (while initialized) may.
 struct FrozenInputs {
@@ -59,6 +81,8 @@ struct FrozenInputs {
   boost::json::object backend_config;
   std::vector<std::string> extra_args;
   std::optional<FrozenLauncher> launcher;
+  /// Where the agent runs: nullopt on the host as the user (the default).
+  std::optional<FrozenEnvironment> environment;
   std::string agent_instructions;       // rendered
   std::string assignment_instructions;  // rendered
   // As written, so reconfigure can re-render them with new vars.

@@ -3,7 +3,7 @@
 namespace agentry::definitions {
 
 const std::vector<std::string>& default_locked_overrides() {
-  static const std::vector<std::string> fields{"backendConfig", "launcher"};
+  static const std::vector<std::string> fields{"backendConfig", "launcher", "environment"};
   return fields;
 }
 

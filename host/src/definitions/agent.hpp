@@ -43,6 +43,9 @@ struct AgentDefinition {
   /// (default_locked_overrides()).
   std::vector<std::string> unlocked_fields;
   std::optional<std::string> launcher;  // a launcher name
+  /// `executionEnvironment:` an environment name (environments/<name>.yaml): where the
+  /// agent's process runs; nullopt = on the host, as the user.
+  std::optional<std::string> execution_environment;
   std::string instructions;             // the markdown body: the agent's role
   /// `notify:`: completion notification targets (core/notify_target.hpp), origin "agent".
   std::vector<core::NotifyTarget> notify;
@@ -54,7 +57,8 @@ struct AgentDefinition {
 };
 
 /// Per-run overrides that can make a backend run another program (a command, a binary,
-/// a mock exec step: backendConfig; a launcher): locked unless the agent lists them in
+/// a mock exec step: backendConfig; a launcher; an environment, which also decides how
+/// confined it is): locked unless the agent lists them in
 /// unlockedFields, because whoever reaches the API would otherwise choose what runs.
 const std::vector<std::string>& default_locked_overrides();
 

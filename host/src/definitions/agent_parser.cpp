@@ -117,12 +117,19 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
     const auto& lockable = default_locked_overrides();
     if (std::find(lockable.begin(), lockable.end(), field) == lockable.end())
       diag.error(index_field("unlockedFields", i), "'" + field + "' is not locked by default; only " +
-                                                       "backendConfig and launcher can be unlocked");
+                                                       "backendConfig, launcher and environment can be unlocked");
   }
   agent.launcher = reader.string("launcher");
   if (agent.launcher && !is_valid_name(Kind::launcher, *agent.launcher)) {
     diag.error("launcher", "'" + *agent.launcher +
                                "' is not a launcher name (the file name of launchers/<name>.yaml)");
+  }
+  // Picks one of the user's environments (an untrusted project's own are refused when
+  // loaded), so an untrusted project's agent may name one: it only confines the agent.
+  agent.execution_environment = reader.string("executionEnvironment");
+  if (agent.execution_environment && !is_valid_name(Kind::environment, *agent.execution_environment)) {
+    diag.error("executionEnvironment", "'" + *agent.execution_environment +
+                                           "' is not an environment name (the file name of environments/<name>.yaml)");
   }
   agent.notify = reader.notify_targets("notify", "agent");
   check_untrusted_notify(location.file, roots, diag, agent.notify, "notify");

@@ -67,6 +67,14 @@ void FieldReader::warn_unknown_keys() {
   }
 }
 
+void FieldReader::refuse_unknown_keys(std::string_view known) {
+  for (const auto& [key, value] : map_.entries) {
+    if (known_.find(key) == known_.end()) {
+      diag_.error(field(key), "unknown field '" + key + "' (known: " + std::string(known) + ")");
+    }
+  }
+}
+
 std::optional<std::string> read_string(const YamlNode& node, const std::string& field,
                                        Diagnostics& diag) {
   if (node.is_scalar()) return node.text;

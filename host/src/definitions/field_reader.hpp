@@ -43,6 +43,9 @@ class FieldReader {
 
   /// Warns (not fails) for every key that no accessor took.
   void warn_unknown_keys();
+  /// An error for every key that no accessor took (where ignoring one could loosen a
+  /// setting, e.g. an environment's confinement); `known` lists the keys for the message.
+  void refuse_unknown_keys(std::string_view known);
 
  private:
   const YamlNode& map_;

@@ -60,6 +60,7 @@ boost::json::object to_json(const AgentDefinition& agent) {
   out["lockedFields"] = strings(agent.locked_fields);
   out["unlockedFields"] = strings(agent.unlocked_fields);
   out["launcher"] = optional_string(agent.launcher);
+  out["executionEnvironment"] = optional_string(agent.execution_environment);
   out["instructions"] = agent.instructions;
   return out;
 }
@@ -98,6 +99,25 @@ boost::json::object to_json(const LauncherDefinition& launcher) {
           {"command", strings(launcher.command)}, {"env", std::move(env)}};
 }
 
+boost::json::object to_json(const EnvironmentDefinition& environment) {
+  boost::json::object env;
+  for (const auto& [name, value] : environment.env) env[name] = value;
+  boost::json::object out{{"name", environment.name}, {"description", environment.description},
+                          {"kind", environment.kind}, {"env", std::move(env)}};
+  if (environment.kind == "bubblewrap") {
+    boost::json::array mounts;
+    for (const auto& m : environment.mounts)
+      mounts.emplace_back(boost::json::object{{"source", m.source}, {"target", m.target}, {"readOnly", m.read_only}});
+    out["network"] = environment.network;
+    out["mounts"] = std::move(mounts);
+    out["extraArgs"] = strings(environment.extra_args);
+    out["bwrap"] = environment.program;
+  } else {
+    for (const auto& [key, value] : environment.container) out[key] = value;
+  }
+  return out;
+}
+
 boost::json::object to_json(const TaskDefinition& task) {
   return {{"id", task.id}, {"title", task.title}, {"body", task.body}, {"hooks", core::to_json(task.hooks)}};
 }
@@ -109,7 +129,8 @@ boost::json::object to_summary_json(const AgentDefinition& agent) {
           {"backend", agent.backend},
           {"model", optional_string(agent.model)},
           {"effort", optional_string(agent.effort)},
-          {"launcher", optional_string(agent.launcher)}};
+          {"launcher", optional_string(agent.launcher)},
+          {"executionEnvironment", optional_string(agent.execution_environment)}};
 }
 
 boost::json::object to_summary_json(const AssignmentDefinition& assignment) {
@@ -129,6 +150,17 @@ boost::json::object to_summary_json(const LauncherDefinition& launcher) {
           {"command", strings(launcher.command)}};
 }
 
+boost::json::object to_summary_json(const EnvironmentDefinition& environment) {
+  boost::json::value network = nullptr;
+  if (environment.kind == "bubblewrap") network = environment.network;
+  else if (const auto* n = environment.container.if_contains("network")) network = *n;
+  return {{"name", environment.name},
+          {"sourcePath", environment.source_path.string()},
+          {"description", environment.description},
+          {"kind", environment.kind},
+          {"network", std::move(network)}};
+}
+
 boost::json::object to_summary_json(const TaskDefinition& task) {
   // Lists of every kind share `name`; for tasks it is the id.
   return {{"name", task.id},
@@ -145,6 +177,9 @@ boost::json::object to_detail_json(const AssignmentDefinition& assignment) {
 boost::json::object to_detail_json(const LauncherDefinition& launcher) {
   return detail("launcher", "launcher", launcher);
 }
+boost::json::object to_detail_json(const EnvironmentDefinition& environment) {
+  return detail("environment", "environment", environment);
+}
 boost::json::object to_detail_json(const TaskDefinition& task) { return detail("task", "task", task); }
 
 boost::json::object to_json(const ListResult<AgentDefinition>& list) { return list_json("agent", list); }
@@ -152,6 +187,9 @@ boost::json::object to_json(const ListResult<AssignmentDefinition>& list) {
   return list_json("assignment", list);
 }
 boost::json::object to_json(const ListResult<LauncherDefinition>& list) { return list_json("launcher", list); }
+boost::json::object to_json(const ListResult<EnvironmentDefinition>& list) {
+  return list_json("environment", list);
+}
 boost::json::object to_json(const ListResult<TaskDefinition>& list) { return list_json("task", list); }
 
 }  // namespace agentry::definitions

@@ -14,6 +14,7 @@ namespace agentry::definitions {
 boost::json::object to_json(const AgentDefinition& agent);
 boost::json::object to_json(const AssignmentDefinition& assignment);
 boost::json::object to_json(const LauncherDefinition& launcher);
+boost::json::object to_json(const EnvironmentDefinition& environment);
 boost::json::object to_json(const TaskDefinition& task);
 boost::json::object to_json(const ResolvedTask& task);
 
@@ -21,16 +22,19 @@ boost::json::object to_json(const ResolvedTask& task);
 boost::json::object to_summary_json(const AgentDefinition& agent);
 boost::json::object to_summary_json(const AssignmentDefinition& assignment);
 boost::json::object to_summary_json(const LauncherDefinition& launcher);
+boost::json::object to_summary_json(const EnvironmentDefinition& environment);
 boost::json::object to_summary_json(const TaskDefinition& task);
 
 boost::json::object to_detail_json(const AgentDefinition& agent);
 boost::json::object to_detail_json(const AssignmentDefinition& assignment);
 boost::json::object to_detail_json(const LauncherDefinition& launcher);
+boost::json::object to_detail_json(const EnvironmentDefinition& environment);
 boost::json::object to_detail_json(const TaskDefinition& task);
 
 boost::json::object to_json(const ListResult<AgentDefinition>& list);
 boost::json::object to_json(const ListResult<AssignmentDefinition>& list);
 boost::json::object to_json(const ListResult<LauncherDefinition>& list);
+boost::json::object to_json(const ListResult<EnvironmentDefinition>& list);
 boost::json::object to_json(const ListResult<TaskDefinition>& list);
 
 }  // namespace agentry::definitions

@@ -6,7 +6,6 @@
 #include <algorithm>
 
 namespace agentry::definitions {
-namespace {
 
 std::map<std::string, std::string> read_env(FieldReader& reader) {
   std::map<std::string, std::string> out;
@@ -28,6 +27,8 @@ std::map<std::string, std::string> read_env(FieldReader& reader) {
   }
   return out;
 }
+
+namespace {
 
 bool has_blank(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });

@@ -163,6 +163,11 @@ core::Result<LauncherDefinition> load_launcher(const Roots& roots, std::string_v
   return load<LauncherDefinition>(roots, Kind::launcher, target, cwd, &parse_launcher);
 }
 
+core::Result<EnvironmentDefinition> load_environment(const Roots& roots, std::string_view target,
+                                                     const std::optional<fs::path>& cwd) {
+  return load<EnvironmentDefinition>(roots, Kind::environment, target, cwd, &parse_environment);
+}
+
 core::Result<TaskDefinition> load_task_definition(const Roots& roots, std::string_view target,
                                                   const std::optional<fs::path>& cwd) {
   return load<TaskDefinition>(roots, Kind::task, target, cwd, &parse_task_definition);
@@ -178,6 +183,10 @@ ListResult<AssignmentDefinition> list_assignments(const Roots& roots) {
 
 ListResult<LauncherDefinition> list_launchers(const Roots& roots) {
   return list<LauncherDefinition>(roots, Kind::launcher, &parse_launcher);
+}
+
+ListResult<EnvironmentDefinition> list_environments(const Roots& roots) {
+  return list<EnvironmentDefinition>(roots, Kind::environment, &parse_environment);
 }
 
 ListResult<TaskDefinition> list_task_definitions(const Roots& roots) {

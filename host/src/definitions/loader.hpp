@@ -13,6 +13,7 @@
 #include "core/result.hpp"
 #include "definitions/agent.hpp"
 #include "definitions/assignment.hpp"
+#include "definitions/environment.hpp"
 #include "definitions/launcher.hpp"
 #include "definitions/problem.hpp"
 #include "definitions/roots.hpp"
@@ -44,12 +45,15 @@ core::Result<AssignmentDefinition> load_assignment(const Roots& roots, std::stri
                                                    const std::optional<std::filesystem::path>& cwd = {});
 core::Result<LauncherDefinition> load_launcher(const Roots& roots, std::string_view target,
                                                const std::optional<std::filesystem::path>& cwd = {});
+core::Result<EnvironmentDefinition> load_environment(const Roots& roots, std::string_view target,
+                                                     const std::optional<std::filesystem::path>& cwd = {});
 core::Result<TaskDefinition> load_task_definition(const Roots& roots, std::string_view target,
                                                   const std::optional<std::filesystem::path>& cwd = {});
 
 ListResult<AgentDefinition> list_agents(const Roots& roots);
 ListResult<AssignmentDefinition> list_assignments(const Roots& roots);
 ListResult<LauncherDefinition> list_launchers(const Roots& roots);
+ListResult<EnvironmentDefinition> list_environments(const Roots& roots);
 ListResult<TaskDefinition> list_task_definitions(const Roots& roots);
 
 }  // namespace agentry::definitions

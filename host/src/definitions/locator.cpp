@@ -15,6 +15,7 @@ std::string_view kind_dir(Kind kind) {
     case Kind::assignment: return "assignments";
     case Kind::launcher: return "launchers";
     case Kind::task: return "tasks";
+    case Kind::environment: return "environments";
   }
   return "";
 }
@@ -24,7 +25,8 @@ fs::path relative_file(Kind kind, std::string_view name) {
   switch (kind) {
     case Kind::agent: return fs::path(name) / "agent.md";
     case Kind::assignment: return fs::path(name) / "assignment.md";
-    case Kind::launcher: return fs::path(std::string(name) + ".yaml");
+    case Kind::launcher:
+    case Kind::environment: return fs::path(std::string(name) + ".yaml");
     case Kind::task: return fs::path(std::string(name) + ".md");
   }
   return {};
@@ -58,7 +60,8 @@ std::optional<std::string> name_from_path(Kind kind, const fs::path& file) {
       }
       return std::nullopt;
     }
-    case Kind::launcher: return file.stem().string();
+    case Kind::launcher:
+    case Kind::environment: return file.stem().string();
     case Kind::task: {
       // The id is the path below the nearest enclosing "tasks" directory.
       fs::path id;
@@ -168,6 +171,7 @@ std::string_view kind_name(Kind kind) {
     case Kind::assignment: return "assignment";
     case Kind::launcher: return "launcher";
     case Kind::task: return "task";
+    case Kind::environment: return "environment";
   }
   return "";
 }
@@ -205,7 +209,7 @@ core::Result<Location> locate(const Roots& roots, Kind kind, std::string_view ta
   for (const auto& root : search_roots(roots)) {
     const fs::path file = root / kind_dir(kind) / relative_file(kind, target);
     if (is_file(file)) return Location{file, std::string(target)};
-    if (kind == Kind::launcher) {
+    if (kind == Kind::launcher || kind == Kind::environment) {
       // launchers/<name>.yml, as agent-runner also reads; <name>.yaml wins when both exist.
       fs::path yml = file;
       yml.replace_extension(".yml");
@@ -256,14 +260,15 @@ std::vector<Location> enumerate(const Roots& roots, Kind kind, std::vector<Probl
     } else {
       for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
         const fs::path& entry = it->path();
-        if (kind == Kind::launcher) {
+        if (kind == Kind::launcher || kind == Kind::environment) {
           if (entry.extension() == ".yaml" && is_file(entry)) consider(entry.stem().string(), entry);
           if (entry.extension() == ".yml" && is_file(entry)) {
             fs::path yaml = entry;
             yaml.replace_extension(".yaml");
             if (is_file(yaml)) {
               warnings.push_back(Problem{entry.string(), "",
-                                         "is ignored: " + yaml.filename().string() + " defines the same launcher"});
+                                         "is ignored: " + yaml.filename().string() + " defines the same " +
+                                             std::string(kind_noun(kind))});
             } else {
               consider(entry.stem().string(), entry);
             }

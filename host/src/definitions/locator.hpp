@@ -14,9 +14,9 @@
 
 namespace agentry::definitions {
 
-enum class Kind { agent, assignment, launcher, task };
+enum class Kind { agent, assignment, launcher, task, environment };
 
-/// "agent", "assignment", "launcher", "task": the `kind` of API payloads.
+/// "agent", "assignment", "launcher", "task", "environment": the `kind` of API payloads.
 std::string_view kind_name(Kind kind);
 /// For messages: "agent", ..., "task definition".
 std::string_view kind_noun(Kind kind);
@@ -33,7 +33,7 @@ struct Location {
 /// "../", or ends in .md, .yaml or .yml.
 bool is_path_target(std::string_view target);
 
-/// Agent, assignment and launcher names are one path segment of letters, digits, '.',
+/// Agent, assignment, launcher and environment names are one path segment of letters, digits, '.',
 /// '_' and '-', not starting with '.'; task ids are such segments joined by '/'.
 bool is_valid_name(Kind kind, std::string_view name);
 

@@ -5,6 +5,7 @@
 
 #include "definitions/agent.hpp"
 #include "definitions/assignment.hpp"
+#include "definitions/environment.hpp"
 #include "definitions/launcher.hpp"
 #include "definitions/locator.hpp"
 #include "definitions/problem.hpp"
@@ -14,6 +15,7 @@
 #include "definitions/yaml_node.hpp"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,8 +28,14 @@ std::optional<AssignmentDefinition> parse_assignment(const Location& location, c
                                                      Diagnostics& diag);
 std::optional<LauncherDefinition> parse_launcher(const Location& location, const Roots& roots,
                                                  Diagnostics& diag);
+std::optional<EnvironmentDefinition> parse_environment(const Location& location, const Roots& roots,
+                                                       Diagnostics& diag);
 std::optional<TaskDefinition> parse_task_definition(const Location& location, const Roots& roots,
                                                     Diagnostics& diag);
+
+class FieldReader;
+/// `env:` (launchers, environments): a map of variable name to value; `FOO:` is "".
+std::map<std::string, std::string> read_env(FieldReader& reader);
 
 /// An assignment's `vars` map.
 std::vector<VarSpec> read_var_specs(const YamlNode& node, const std::string& field, Diagnostics& diag);

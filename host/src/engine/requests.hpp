@@ -33,6 +33,8 @@ struct RunOverrides {
   std::optional<int> max_retries;
   std::optional<boost::json::object> backend_config;
   std::optional<std::string> launcher;
+  /// An environment name: where the agent runs instead of the agent's executionEnvironment.
+  std::optional<std::string> environment;
 };
 
 struct InitRequest {

@@ -3,6 +3,7 @@
 #include "definitions/loader.hpp"
 #include "definitions/template.hpp"
 #include "definitions/vars.hpp"
+#include "environments/launch.hpp"
 
 #include <boost/json/value_from.hpp>
 
@@ -27,6 +28,7 @@ core::Result<void> check_overrides(const RunOverrides& o, const std::vector<std:
       {"model", o.model.has_value()},           {"effort", o.effort.has_value()},
       {"timeoutSec", o.timeout_sec.has_value()}, {"maxRetries", o.max_retries.has_value()},
       {"backendConfig", o.backend_config.has_value()}, {"launcher", o.launcher.has_value()},
+      {"environment", o.environment.has_value()},
   };
   for (auto [field, present] : given)
     if (present && locked(locked_fields, field))
@@ -40,7 +42,8 @@ core::Result<void> check_overrides(const RunOverrides& o, const std::vector<std:
 /// agent has not unlocked it (definitions::default_locked_overrides()).
 core::Result<void> check_default_locks(const RunOverrides& o, const defs::AgentDefinition& agent) {
   const std::pair<const char*, bool> given[] = {{"backendConfig", o.backend_config.has_value()},
-                                                {"launcher", o.launcher.has_value()}};
+                                                {"launcher", o.launcher.has_value()},
+                                                {"environment", o.environment.has_value()}};
   for (auto [field, present] : given)
     if (present && !locked(agent.unlocked_fields, field))
       return core::fail(ErrorCode::conflict,
@@ -310,6 +313,14 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
     auto launcher = defs::load_launcher(roots, *launcher_name, path_base);
     if (!launcher) return launcher.failure();
     f.launcher = defs::to_frozen_launcher(*launcher);
+  }
+  // The environment is frozen whole (not by name): later edits of its file change no run.
+  if (auto environment_name = r.overrides.environment ? r.overrides.environment : agent->execution_environment) {
+    auto environment = defs::load_environment(roots, *environment_name, path_base);
+    if (!environment) return environment.failure();
+    f.environment = defs::to_frozen_environment(*environment);
+    if (auto ok = environments::check_launchable(*f.environment, f.backend, f.backend_config); !ok)
+      return ok.failure();
   }
 
   std::vector<defs::VarSpec> specs = assignment ? assignment->vars : std::vector<defs::VarSpec>{};

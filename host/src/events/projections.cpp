@@ -254,6 +254,10 @@ json::object run_detail(const RunDetailInputs& in) {
                                       {"env", f.launcher->env}};
   else
     frozen["launcher"] = nullptr;
+  d["environment"] = f.environment ? json::value(json::object{{"name", f.environment->name},
+                                                              {"kind", f.environment->kind},
+                                                              {"network", f.environment->network}})
+                                   : json::value(nullptr);
   // The run's notification targets, as views may show them: never a secret or a URL's query.
   json::array notify;
   for (const auto& t : f.notify)

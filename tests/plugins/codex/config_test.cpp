@@ -135,6 +135,17 @@ TEST(CodexConfig, MistakesAreExplained) {
   EXPECT_THAT(parse_config(empty_prompt).error, HasSubstr("prompt is empty"));
 }
 
+TEST(CodexConfig, AnExecutionEnvironmentNeedsAnAppServerWeStart) {
+  // The host refuses this first; the plugin too, since a server that is not ours would
+  // run the agent unconfined.
+  const json::object environment{{"environment", {{"name", "sandbox"}, {"kind", "bubblewrap"}, {"network", "none"}}}};
+  EXPECT_THAT(parse_config(params({{"transport", "ws"}, {"url", "ws://127.0.0.1:4517"}}, environment)).error,
+              HasSubstr("execution environment cannot apply to codex over transport \"ws\""));
+  EXPECT_THAT(parse_config(params({{"transport", "uds"}, {"socket", "/tmp/codex.sock"}}, environment)).error,
+              HasSubstr("transport \"uds\""));
+  EXPECT_TRUE(parse_config(params({{"command", "/bin/true"}}, environment)).config);
+}
+
 TEST(CodexConfig, TomlValues) {
   EXPECT_EQ(toml_value(json::value("a\"b")), "\"a\\\"b\"");
   EXPECT_EQ(toml_value(json::value(true)), "true");

@@ -475,13 +475,14 @@ TEST(ErrorTest, RefusalsExit3AndFailuresExit4) {
 
 TEST(InfoCommandTest, DefinitionsListEveryKindOrShowsOne) {
   auto s = std::make_shared<FakeState>();
-  for (const char* kind : {"agents", "assignments", "launchers", "taskDefinitions"})
+  for (const char* kind : {"agents", "assignments", "launchers", "environments", "taskDefinitions"})
     s->answer(std::string(kind) + ".list",
               json::object{{kind, {{"kind", kind}, {"entries", json::array{}}, {"warnings", json::array{}}}}});
   s->answer("agents.get", parse(R"({"agent":{"kind":"agent","agent":{"name":"coder"},"sourcePath":"/c","warnings":[]}})"));
   auto all = run_cli_with({"definitions", "--json"}, s);
   EXPECT_EQ(all.code, 0) << all.err;
   EXPECT_TRUE(json::parse(all.out).as_object().contains("taskDefinitions"));
+  EXPECT_TRUE(json::parse(all.out).as_object().contains("environments"));
   EXPECT_EQ(s->calls_to("agents.list").at(0), parse(R"({"cwd":"/work/project"})"));
   auto one = run_cli_with({"definitions", "agent", "coder"}, s);
   EXPECT_EQ(one.code, 0) << one.err;

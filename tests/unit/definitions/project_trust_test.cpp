@@ -54,6 +54,13 @@ TEST_F(ProjectTrust, EveryFieldThatChoosesAProgramIsRefusedUntilTrusted) {
   ASSERT_FALSE(launcher.ok());
   EXPECT_TRUE(has_problem(problems_of(launcher.error()), "launchers/wrap.yaml", "", "is a launcher"));
   EXPECT_TRUE(load_launcher(roots(true), "wrap").ok());
+
+  // An environment runs bwrap or a container engine on the host: the same rule.
+  write_project("environments/jail.yaml", "schemaVersion: 1\nkind: bubblewrap\n");
+  auto environment = load_environment(roots(false), "jail");
+  ASSERT_FALSE(environment.ok());
+  EXPECT_TRUE(has_problem(problems_of(environment.error()), "environments/jail.yaml", "", "is an execution environment"));
+  EXPECT_TRUE(load_environment(roots(true), "jail").ok());
 }
 
 TEST_F(ProjectTrust, HooksThatRunProgramsNeedTrust) {

@@ -17,6 +17,7 @@ const KINDS: Array<[string, string, string, string]> = [
   ['agents', 'api/agents', 'agents', 'agent'],
   ['assignments', 'api/assignments', 'assignments', 'assignment'],
   ['launchers', 'api/launchers', 'launchers', 'launcher'],
+  ['environments', 'api/environments', 'environments', 'environment'],
   ['task definitions', 'api/task-definitions', 'taskDefinitions', 'taskDefinition'],
 ];
 

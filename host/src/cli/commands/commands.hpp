@@ -43,6 +43,7 @@ struct StartOptions {
   std::string model;
   std::string effort;
   std::string launcher;
+  std::string environment;
   int timeout_sec = -1;  // -1: not given
   int max_retries = -1;
   std::vector<std::string> add_tasks;  // --add-task titles, added before the run starts
@@ -239,7 +240,7 @@ int group_command(CommandContext& ctx, const std::string& run_id, const std::opt
 // --- commands/info_commands.cpp: backends, definitions ---
 
 struct DefinitionOptions {
-  std::string kind;  // agents, assignments, launchers, tasks (or singular); empty: all
+  std::string kind;  // agents, assignments, launchers, environments, tasks (or singular); empty: all
   std::string name;
   std::string cwd;
 };

@@ -18,9 +18,10 @@ struct Kind {
   const char* title;   // heading when listing every kind
 };
 
-constexpr std::array<Kind, 4> kinds{{{"agents", "agents", "agent", "Agents"},
+constexpr std::array<Kind, 5> kinds{{{"agents", "agents", "agent", "Agents"},
                                      {"assignments", "assignments", "assignment", "Assignments"},
                                      {"launchers", "launchers", "launcher", "Launchers"},
+                                     {"environments", "environments", "environment", "Environments"},
                                      {"tasks", "taskDefinitions", "taskDefinition", "Task definitions"}}};
 
 const Kind* find_kind(const std::string& word) {
@@ -63,7 +64,7 @@ int definitions_command(CommandContext& ctx, const DefinitionOptions& o) {
     });
   }
   const Kind* kind = find_kind(o.kind);
-  if (!kind) return ctx.usage_error("unknown kind '" + o.kind + "': use agents, assignments, launchers or tasks");
+  if (!kind) return ctx.usage_error("unknown kind '" + o.kind + "': use agents, assignments, launchers, environments or tasks");
   if (o.name.empty()) {
     auto result = ctx.call(std::string(kind->prefix) + ".list", json::object{{"cwd", cwd}});
     if (!result) return ctx.report(result.error());

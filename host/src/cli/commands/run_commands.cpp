@@ -75,6 +75,7 @@ core::Result<json::object> start_params(const StartOptions& o, const std::option
   if (!o.model.empty()) overrides["model"] = o.model;
   if (!o.effort.empty()) overrides["effort"] = o.effort;
   if (!o.launcher.empty()) overrides["launcher"] = o.launcher;
+  if (!o.environment.empty()) overrides["environment"] = o.environment;
   if (o.timeout_sec >= 0) overrides["timeoutSec"] = o.timeout_sec;
   if (o.max_retries >= 0) overrides["maxRetries"] = o.max_retries;
   if (!overrides.empty()) params["overrides"] = std::move(overrides);

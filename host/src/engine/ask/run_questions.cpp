@@ -117,6 +117,8 @@ core::Result<AskAnswer> AskService::ask(const std::string& run_id, const AskRequ
     ~Release() { n.fetch_sub(1); }
   } release{in_flight_};
 
+  auto config = backend_start_config(run);
+  if (!config) return config.failure();
   BackendQuestion question;
   question.backend = backend;
   question.ask_id = core::new_prefixed_id("ask");
@@ -124,7 +126,7 @@ core::Result<AskAnswer> AskService::ask(const std::string& run_id, const AskRequ
   question.request = {{"askId", question.ask_id},
                       {"question", request.question},
                       {"runId", run_id},
-                      {"config", backend_start_config(run)},
+                      {"config", std::move(*config)},
                       {"workspacePath", run.cwd},
                       {"resumeToken", run.backend_session_id ? json::value(*run.backend_session_id) : json::value(nullptr)},
                       {"state", run_state(*asked, bus_.browser().latest(run_id).get())}};

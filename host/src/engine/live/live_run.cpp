@@ -127,7 +127,13 @@ void LiveRun::begin_attempt(const std::string& prompt) {
   json::object input{{"prompt", prompt}, {"brief", run.frozen.brief}, {"message", run.frozen.message}};
   if (attempt_.adopting) input["checkpoint"] = spec_.adopt_checkpoint;
   request.input_json = json::serialize(input);
-  request.config_json = json::serialize(backend_start_config(run));
+  auto config = backend_start_config(run);
+  if (!config) {
+    // An environment that cannot be applied ends the run: never an agent on the host.
+    end_by_host("error", config.error().message);
+    return;
+  }
+  request.config_json = json::serialize(*config);
   request.resume_token = spec_.run.backend_session_id;
   request.env = spec_.env;
   if (attempt_.adopting) {

@@ -1,0 +1,135 @@
+#include "definitions/loader.hpp"
+
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace agentry::definitions {
+namespace {
+
+using testing::fake_env;
+using testing::has_problem;
+using testing::problems_of;
+using testing::TempDir;
+
+class EnvironmentLoader : public ::testing::Test {
+ protected:
+  Roots roots() const { return Roots{dir.path() / "config", std::nullopt, fake_env({{"HOME", "/home/me"}})}; }
+  std::vector<Problem> problems(std::string_view name) const {
+    auto result = load_environment(roots(), name);
+    EXPECT_FALSE(result.ok());
+    return result.ok() ? std::vector<Problem>{} : problems_of(result.error());
+  }
+  TempDir dir;
+};
+
+TEST_F(EnvironmentLoader, LoadsABubblewrapEnvironment) {
+  dir.write("config/environments/sandbox.yaml", R"(schemaVersion: 1
+description: The cwd and the agent's state only
+kind: bubblewrap
+network: host
+mounts:
+  - source: ${HOME}/.codex
+  - {source: /srv/cache/, target: /cache, readOnly: true}
+env:
+  SANDBOXED: 1
+extraArgs: [--unshare-pid]
+bwrap: /usr/bin/bwrap
+)");
+  auto environment = load_environment(roots(), "sandbox");
+  ASSERT_TRUE(environment.ok()) << environment.error().message;
+  EXPECT_EQ(environment->name, "sandbox");
+  EXPECT_EQ(environment->kind, "bubblewrap");
+  EXPECT_EQ(environment->network, "host");
+  ASSERT_EQ(environment->mounts.size(), 2u);
+  EXPECT_EQ(environment->mounts[0].source, "/home/me/.codex");
+  EXPECT_EQ(environment->mounts[0].target, "/home/me/.codex");
+  EXPECT_FALSE(environment->mounts[0].read_only);
+  EXPECT_EQ(environment->mounts[1].source, "/srv/cache");
+  EXPECT_EQ(environment->mounts[1].target, "/cache");
+  EXPECT_TRUE(environment->mounts[1].read_only);
+  EXPECT_EQ(environment->env.at("SANDBOXED"), "1");
+  EXPECT_EQ(environment->extra_args, std::vector<std::string>{"--unshare-pid"});
+  EXPECT_EQ(environment->program, "/usr/bin/bwrap");
+
+  const auto frozen = to_frozen_environment(*environment);
+  EXPECT_EQ(frozen.name, "sandbox");
+  EXPECT_EQ(frozen.kind, "bubblewrap");
+  EXPECT_EQ(frozen.network, "host");
+  EXPECT_EQ(frozen.program, "/usr/bin/bwrap");
+  EXPECT_EQ(frozen.mounts.size(), 2u);
+  EXPECT_EQ(frozen.env.at("SANDBOXED").as_string(), "1");
+}
+
+TEST_F(EnvironmentLoader, BubblewrapDefaultsToNoNetworkAndTheBwrapOnPath) {
+  dir.write("config/environments/plain.yml", "schemaVersion: 1\nkind: bubblewrap\n");
+  auto environment = load_environment(roots(), "plain");
+  ASSERT_TRUE(environment.ok()) << environment.error().message;
+  EXPECT_EQ(environment->network, "none");
+  EXPECT_EQ(environment->program, "bwrap");
+  EXPECT_TRUE(environment->mounts.empty());
+}
+
+TEST_F(EnvironmentLoader, UnknownKeysAreErrorsNamingTheField) {
+  dir.write("config/environments/typo.yaml", "schemaVersion: 1\nkind: bubblewrap\nnetwrok: host\n");
+  dir.write("config/environments/mount.yaml",
+            "schemaVersion: 1\nkind: bubblewrap\nmounts: [{source: /a, writable: true}]\n");
+  dir.write("config/environments/box.yaml", "schemaVersion: 1\nkind: container\nimage: x\nimgae: y\n");
+  EXPECT_TRUE(has_problem(problems("typo"), "environments/typo.yaml", "netwrok", "unknown field"));
+  EXPECT_TRUE(has_problem(problems("mount"), "environments/mount.yaml", "mounts[0].writable", "unknown field"));
+  EXPECT_TRUE(has_problem(problems("box"), "environments/box.yaml", "imgae", "unknown field"));
+}
+
+TEST_F(EnvironmentLoader, KindAndNetworkAndMountsAreChecked) {
+  dir.write("config/environments/nokind.yaml", "schemaVersion: 1\n");
+  dir.write("config/environments/vm.yaml", "schemaVersion: 1\nkind: vm\n");
+  dir.write("config/environments/net.yaml", "schemaVersion: 1\nkind: bubblewrap\nnetwork: bridge\n");
+  dir.write("config/environments/rel.yaml", "schemaVersion: 1\nkind: bubblewrap\nmounts: [{source: state}]\n");
+  dir.write("config/environments/dots.yaml", "schemaVersion: 1\nkind: bubblewrap\nmounts: [{source: /a/../b}]\n");
+  dir.write("config/environments/root.yaml", "schemaVersion: 1\nkind: bubblewrap\nmounts: [{source: /}]\n");
+  dir.write("config/environments/nosource.yaml", "schemaVersion: 1\nkind: bubblewrap\nmounts: [{target: /x}]\n");
+  dir.write("config/environments/list.yaml", "schemaVersion: 1\nkind: bubblewrap\nmounts: [/a]\n");
+  EXPECT_TRUE(has_problem(problems("nokind"), "nokind.yaml", "kind", "is required"));
+  EXPECT_TRUE(has_problem(problems("vm"), "vm.yaml", "kind", "bubblewrap or container"));
+  EXPECT_TRUE(has_problem(problems("net"), "net.yaml", "network", "none (the default) or host"));
+  EXPECT_TRUE(has_problem(problems("rel"), "rel.yaml", "mounts[0].source", "absolute path"));
+  EXPECT_TRUE(has_problem(problems("dots"), "dots.yaml", "mounts[0].source", "'..'"));
+  EXPECT_TRUE(has_problem(problems("root"), "root.yaml", "mounts[0].source", "must not be '/'"));
+  EXPECT_TRUE(has_problem(problems("nosource"), "nosource.yaml", "mounts[0].source", "is required"));
+  EXPECT_TRUE(has_problem(problems("list"), "list.yaml", "mounts[0]", "must be a map"));
+}
+
+TEST_F(EnvironmentLoader, AContainerEnvironmentIsRecognised) {
+  dir.write("config/environments/box.yaml", R"(schemaVersion: 1
+kind: container
+mode: managed
+engine: podman
+image: debian:stable
+network: none
+extraRunArgs: [--runtime, runc]
+)");
+  auto environment = load_environment(roots(), "box");
+  ASSERT_TRUE(environment.ok()) << environment.error().message;
+  EXPECT_EQ(environment->kind, "container");
+  EXPECT_EQ(environment->container.at("image").as_string(), "debian:stable");
+  EXPECT_EQ(to_frozen_environment(*environment).network, "none");
+}
+
+TEST_F(EnvironmentLoader, AgentsNameTheirEnvironment) {
+  dir.write("config/agents/boxed/agent.md",
+            "---\nschemaVersion: 1\nbackend: subprocess\nexecutionEnvironment: sandbox\n---\nHi.\n");
+  dir.write("config/agents/bad/agent.md",
+            "---\nschemaVersion: 1\nbackend: subprocess\nexecutionEnvironment: ../x\n---\nHi.\n");
+  dir.write("config/agents/open/agent.md",
+            "---\nschemaVersion: 1\nbackend: subprocess\nunlockedFields: [environment]\n---\nHi.\n");
+  auto agent = load_agent(roots(), "boxed");
+  ASSERT_TRUE(agent.ok()) << agent.error().message;
+  EXPECT_EQ(agent->execution_environment, "sandbox");
+  auto bad = load_agent(roots(), "bad");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(has_problem(problems_of(bad.error()), "bad/agent.md", "executionEnvironment", "not an environment name"));
+  EXPECT_TRUE(load_agent(roots(), "open").ok());
+}
+
+}  // namespace
+}  // namespace agentry::definitions
