@@ -4,13 +4,13 @@
 // can. An environment agentry cannot apply (a container, a backend that ignores the
 // launcher prefix) refuses the run instead of running the agent unconfined.
 #include "daemon_fixture.hpp"
+#include "support/sandbox_probe.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -18,13 +18,6 @@ namespace agentry::integration {
 namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
-
-/// Whether bubblewrap can make a sandbox here (installed, and namespaces allowed).
-bool bubblewrap_works() {
-  static const bool works = std::system("bwrap --ro-bind / / --dev /dev --proc /proc --unshare-net true "
-                                        ">/dev/null 2>&1") == 0;
-  return works;
-}
 
 /// A TCP listener on 127.0.0.1 (ephemeral port), closed with the object.
 class LoopbackListener {
@@ -48,23 +41,8 @@ class LoopbackListener {
   int port_ = 0;
 };
 
-/// A directory outside /tmp (the sandbox's /tmp is its own tmpfs, so a path there says
-/// nothing about the host): under the test's working directory, removed afterwards.
-class OutsideDir {
- public:
-  OutsideDir() {
-    std::string pattern = (fs::current_path() / "environments-outside-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~OutsideDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using test::bubblewrap_works;
+using test::OutsideDir;
 
 class EnvironmentsTest : public DaemonTest {
  protected:
