@@ -51,6 +51,23 @@ void add_info_commands(CLI::App& app, Invocation& inv) {
   cmd->add_option("name", o->name, "A definition's name or path: show it");
   cmd->add_option("--cwd", o->cwd, "Project directory whose .agentry/ is searched too (default: the current one)");
   on_parsed(cmd, inv, [o](CommandContext& ctx) { return definitions_command(ctx, *o); });
+
+  // The execution environments (docs/environments.md) as a command of their own: the same
+  // listing and checking as `definitions environments [NAME]`.
+  auto* environments = app.add_subcommand("environments", "List, show or validate execution environments");
+  environments->require_subcommand(1);
+  auto e = std::make_shared<DefinitionOptions>();
+  e->kind = "environments";
+  auto* list = environments->add_subcommand("list", "List the environments (yours and a trusted project's)");
+  list->add_option("--cwd", e->cwd, "Project directory whose .agentry/ is searched too (default: the current one)");
+  on_parsed(list, inv, [e](CommandContext& ctx) { return definitions_command(ctx, *e); });
+  for (auto [verb, help] : {std::pair{"show", "Show one environment as a run would freeze it"},
+                            std::pair{"validate", "Check one environment: exit 0 when it is usable, else its problems"}}) {
+    auto* one = environments->add_subcommand(verb, help);
+    one->add_option("name", e->name, "The environment's name or path")->required();
+    one->add_option("--cwd", e->cwd, "Project directory whose .agentry/ is searched too (default: the current one)");
+    on_parsed(one, inv, [e](CommandContext& ctx) { return definitions_command(ctx, *e); });
+  }
 }
 
 }  // namespace

@@ -488,6 +488,18 @@ TEST(InfoCommandTest, DefinitionsListEveryKindOrShowsOne) {
   EXPECT_EQ(one.code, 0) << one.err;
   EXPECT_EQ(s->calls_to("agents.get").at(0), parse(R"({"cwd":"/work/project","target":"coder"})"));
   EXPECT_EQ(run_cli_with({"definitions", "widgets"}, s).code, 3);
+  // `environments` is the same listing and lookup under a command of its own.
+  EXPECT_EQ(run_cli_with({"environments", "list"}, s).code, 0);
+  EXPECT_EQ(s->calls_to("environments.list").size(), 2u);  // with `definitions` above
+  s->answers["environments.get"] = [](const json::object&) -> core::Result<json::value> {
+    return core::fail(core::ErrorCode::validation, "environment 'loose' has problems",
+                      {{"problems", json::array{{{"field", "netwrok"}, {"message", "unknown field"}}}}});
+  };
+  auto invalid = run_cli_with({"environments", "validate", "loose"}, s);
+  EXPECT_EQ(invalid.code, 3) << invalid.err;
+  EXPECT_NE(invalid.err.find("loose"), std::string::npos) << invalid.err;
+  EXPECT_EQ(s->calls_to("environments.get").at(0), parse(R"({"cwd":"/work/project","target":"loose"})"));
+  EXPECT_NE(run_cli_with({"environments", "show"}, s).code, 0);  // the name is required
   s->answer("backends.list", parse(R"({"backends":[],"loadErrors":[]})"));
   EXPECT_EQ(run_cli_with({"backends"}, s).code, 0);
 }
