@@ -17,11 +17,11 @@
 #include "agentry/plugin_common/runtime/event_sink.hpp"
 #include "agentry/plugin_common/runtime/executor.hpp"
 #include "agentry/plugin_common/runtime/http.hpp"
+#include "agentry/plugin_common/runtime/wakeup.hpp"
 #include "browser/actions.hpp"
 #include "browser/cdp_pipe.hpp"
 #include "browser/model_loop.hpp"
 #include "browser/settings.hpp"
-#include "browser/wakeup.hpp"
 
 namespace agentry::browser {
 
@@ -94,7 +94,7 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
   std::shared_ptr<plugin_common::runtime::HttpCall> model_call_;  // the one in flight, for an interrupt
   std::string session_;     // the page's flattened DevTools session
   std::string main_frame_;
-  Wakeup changed_;  // the page's loads, a download's progress, a frame, an interrupt
+  plugin_common::runtime::Wakeup changed_;  // the page's loads, a download's progress, a frame, an interrupt
 
   uint64_t nav_started_ = 0;  // main-frame loads started
   uint64_t nav_stopped_ = 0;  // main-frame loads stopped

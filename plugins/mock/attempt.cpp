@@ -1,29 +1,41 @@
 #include "mock/attempt.hpp"
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/json/serialize.hpp>
 #include <exception>
 #include <utility>
 #include <variant>
 
 namespace agentry::mock {
+namespace asio = boost::asio;
 namespace json = boost::json;
+namespace rt = agentry::plugin_common::runtime;
 
 namespace {
-// How long a worker keeps retrying a BUSY host (obligation 9). The terminal event gets
+// How long the script keeps retrying a BUSY host (obligation 9). The terminal event gets
 // longer: giving up on it would break obligation 5, so only a wedged host makes it.
 constexpr auto kEmitPatience = std::chrono::seconds(30);
 constexpr auto kFinishPatience = std::chrono::seconds(120);
 }  // namespace
 
-Attempt::Attempt(plugin::Host& host, plugin::StartParams params, Script script)
-    : host_(host), params_(std::move(params)), script_(std::move(script)) {}
+Attempt::Attempt(plugin::Host& host, rt::Executor& executor, plugin::StartParams params, Script script)
+    : host_(host),
+      executor_(executor),
+      params_(std::move(params)),
+      script_(std::move(script)),
+      changed_(executor.context()) {}
 
-Attempt::~Attempt() {
-  interrupt("the backend instance is being destroyed");
-  if (worker_.joinable()) worker_.join();
+std::shared_ptr<Attempt> Attempt::start(plugin::Host& host, rt::Executor& executor, plugin::StartParams params,
+                                        Script script) {
+  std::shared_ptr<Attempt> attempt(new Attempt(host, executor, std::move(params), std::move(script)));
+  asio::co_spawn(executor.context(), attempt->run(),
+                 [attempt](std::exception_ptr) { attempt->finished_promise_.set_value(); });
+  return attempt;
 }
 
-void Attempt::launch() { worker_ = std::thread([this] { run(); }); }
+void Attempt::poke() {
+  executor_.post([self = shared_from_this()] { self->changed_.notify(); });
+}
 
 void Attempt::interrupt(std::string_view reason) {
   {
@@ -32,7 +44,10 @@ void Attempt::interrupt(std::string_view reason) {
     reason_ = std::string(reason);
     interrupted_.store(true, std::memory_order_release);
   }
-  changed_.notify_all();
+  executor_.post([self = shared_from_this()] {
+    if (self->exec_child_) self->exec_child_->kill();  // an exec step's whole group, at once
+    self->changed_.notify();
+  });
 }
 
 void Attempt::give_message(std::string text) {
@@ -40,7 +55,7 @@ void Attempt::give_message(std::string text) {
     std::lock_guard lock(mutex_);
     messages_.push_back(std::move(text));
   }
-  changed_.notify_all();
+  poke();
 }
 
 agentry_status_t Attempt::give_decision(const std::string& approval_id, bool approve) {
@@ -49,15 +64,15 @@ agentry_status_t Attempt::give_decision(const std::string& approval_id, bool app
     if (pending_approval_.empty() || approval_id != pending_approval_ || decision_) return AGENTRY_ERR_NOT_FOUND;
     decision_ = approve;
   }
-  changed_.notify_all();
+  poke();
   return AGENTRY_OK;
 }
 
-void Attempt::run() noexcept {
+Attempt::Task<void> Attempt::run() {
   Finish finish{"error", "internal error in the mock backend"};
   try {
     // An outcome a step already reached stands even if an interrupt arrives after it.
-    std::optional<Finish> ended = play();
+    std::optional<Finish> ended = co_await play();
     if (ended) {
       finish = std::move(*ended);
     } else if (interrupted()) {
@@ -85,10 +100,10 @@ void Attempt::run() noexcept {
   }
 }
 
-std::optional<Finish> Attempt::play() {
+Attempt::Task<std::optional<Finish>> Attempt::play() {
   if (!script_.error.empty()) {
     notice("error", script_.error);
-    return Finish{"error", script_.error};
+    co_return Finish{"error", script_.error};
   }
   if (params_.resume_token) {
     emit(AGENTRY_EVENT_CHECKPOINT, {{"resumeToken", *params_.resume_token}});
@@ -97,37 +112,43 @@ std::optional<Finish> Attempt::play() {
     emit(AGENTRY_EVENT_CHECKPOINT, {{"resumeToken", "mock-" + params_.session_id}});
   }
   for (const Step& s : script_.steps) {
-    if (interrupted()) return std::nullopt;  // run() turns it into "interrupted"
-    std::optional<Finish> ended = std::visit([this](const auto& st) { return step(st); }, s);
-    if (ended) return ended;
+    if (interrupted()) co_return std::nullopt;  // run() turns it into "interrupted"
+    Task<std::optional<Finish>> next = std::visit([this](const auto& st) { return step(st); }, s);
+    std::optional<Finish> ended = co_await std::move(next);
+    if (ended) co_return ended;
   }
-  return std::nullopt;
+  co_return std::nullopt;
 }
 
-bool Attempt::wait_until(Clock::time_point deadline, const std::function<bool()>& ready) {
-  std::unique_lock lock(mutex_);
-  changed_.wait_until(lock, deadline, [&] { return interrupted() || ready(); });
-  return !interrupted();
-}
-
-bool Attempt::sleep_until(Clock::time_point deadline) {
-  return wait_until(deadline, [] { return false; });
-}
-
-bool Attempt::wait_forever(const std::function<bool()>& ready) {
-  // In hour-long slices: a time_point::max() deadline overflows inside some
-  // condition_variable implementations.
+Attempt::Task<bool> Attempt::wait_until(Clock::time_point deadline, std::function<bool()> ready) {
   for (;;) {
-    if (!wait_until(Clock::now() + std::chrono::hours(1), ready)) return false;
-    std::lock_guard lock(mutex_);
-    if (ready()) return true;
+    if (interrupted()) co_return false;
+    {
+      std::lock_guard lock(mutex_);
+      if (ready()) co_return true;
+    }
+    if (Clock::now() >= deadline) co_return true;
+    co_await changed_.wait_until(deadline);
   }
 }
 
-bool Attempt::pace(Clock::time_point t0, uint64_t i, double rate_hz) {
-  if (rate_hz <= 0) return !interrupted();
+Attempt::Task<bool> Attempt::sleep_until(Clock::time_point deadline) {
+  co_return co_await wait_until(deadline, [] { return false; });
+}
+
+Attempt::Task<bool> Attempt::wait_forever(std::function<bool()> ready) {
+  for (;;) {
+    const Clock::time_point slice = Clock::now() + std::chrono::hours(1);
+    if (!co_await wait_until(slice, ready)) co_return false;
+    std::lock_guard lock(mutex_);
+    if (ready()) co_return true;
+  }
+}
+
+Attempt::Task<bool> Attempt::pace(Clock::time_point t0, uint64_t i, double rate_hz) {
+  if (rate_hz <= 0) co_return !interrupted();
   const auto due = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(i / rate_hz));
-  return sleep_until(due);
+  co_return co_await sleep_until(due);
 }
 
 void Attempt::emit(uint16_t type, const json::object& payload, uint32_t flags) {

@@ -19,27 +19,30 @@ std::optional<std::string> string_member(const std::string& payload, std::string
 }  // namespace
 
 MockBackend::~MockBackend() {
-  question_.reset();
-  attempt_.reset();
+  // Nothing of this instance runs after destroy returns (obligation 10): the script ends
+  // "interrupted" with its FINISHED, a question goes unanswered, then the executor stops.
+  if (attempt_) {
+    attempt_->interrupt("the backend instance is being destroyed");
+    attempt_->wait_finished();
+  }
+  executor_.stop_after([this] {
+    if (question_) question_->abandon();
+  });
 }
 
 agentry_status_t MockBackend::ask(std::string ask_id, std::string request_json) {
   if (attempt_ || question_) return AGENTRY_ERR_INVALID_STATE;  // the host asks a fresh instance, once
   if (const agentry_status_t st = Question::check(request_json); st != AGENTRY_OK) return st;
-  question_ = std::make_unique<Question>(host(), std::move(ask_id), std::move(request_json));
+  question_ = Question::start(host(), executor_, std::move(ask_id), std::move(request_json));
   return AGENTRY_OK;
 }
 
 agentry_status_t MockBackend::start(const plugin::StartParams& params) {
   if (attempt_ && !attempt_->finishing()) return AGENTRY_ERR_INVALID_STATE;
-  // The host is idle only once it has the previous terminal event, so that worker is
-  // at most returning from its last emit(): this join takes microseconds (obligation 4).
-  attempt_.reset();
   // Parsing here, on the control context, is cheap; a bad script still starts an
   // attempt, which reports the mistake in its NOTICE and FINISHED error.
   Script script = parse_script(params.config_json, params.input_json);
-  attempt_ = std::make_unique<Attempt>(host(), params, std::move(script));
-  attempt_->launch();
+  attempt_ = Attempt::start(host(), executor_, params, std::move(script));
   return AGENTRY_OK;
 }
 

@@ -1,5 +1,6 @@
 // The "mock" backend: a deterministic scripted agent for tests and benchmarks
-// (the step language is in script.hpp). One Attempt, and one worker thread, per start().
+// (the step language is in script.hpp). One Attempt per start(), a coroutine on the
+// instance's executor.
 #pragma once
 
 #include <memory>
@@ -7,6 +8,7 @@
 
 #include "agentry/plugin/cpp/ask.hpp"
 #include "agentry/plugin/cpp/backend.hpp"
+#include "agentry/plugin_common/runtime/executor.hpp"
 #include "mock/attempt.hpp"
 #include "mock/question.hpp"
 
@@ -15,7 +17,7 @@ namespace agentry::mock {
 class MockBackend final : public plugin::Backend, public plugin::Askable {
  public:
   using Backend::Backend;
-  ~MockBackend() override;  // joins the last attempt's worker
+  ~MockBackend() override;  // the last attempt interrupted and its FINISHED out (obligation 10)
 
   agentry_status_t start(const plugin::StartParams& params) override;
   agentry_status_t send_input(const plugin::Input& input) override;
@@ -24,8 +26,9 @@ class MockBackend final : public plugin::Backend, public plugin::Askable {
   const void* get_extension(std::string_view id) noexcept override { return plugin::ask_extension_for(id); }
 
  private:
-  std::unique_ptr<Attempt> attempt_;    // the running or the last finished attempt
-  std::unique_ptr<Question> question_;  // the one question this (never started) instance answers
+  plugin_common::runtime::Executor executor_;  // first: the attempt and the question run on it
+  std::shared_ptr<Attempt> attempt_;    // the running or the last finished attempt
+  std::shared_ptr<Question> question_;  // the one question this (never started) instance answers
 };
 
 extern const agentry_backend_descriptor_t kMockDescriptor;

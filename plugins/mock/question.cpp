@@ -70,33 +70,38 @@ agentry_status_t Question::check(const std::string& request_json) {
   return AGENTRY_OK;
 }
 
-Question::Question(plugin::Host& host, std::string ask_id, std::string request_json)
-    : host_(host), ask_id_(std::move(ask_id)), request_json_(std::move(request_json)) {
-  worker_ = std::thread([this] { run(); });
+Question::Question(plugin::Host& host, plugin_common::runtime::Executor& executor, std::string ask_id,
+                   std::string request_json)
+    : host_(host), ask_id_(std::move(ask_id)), request_json_(std::move(request_json)), delay_(executor.context()) {}
+
+std::shared_ptr<Question> Question::start(plugin::Host& host, plugin_common::runtime::Executor& executor,
+                                          std::string ask_id, std::string request_json) {
+  std::shared_ptr<Question> question(new Question(host, executor, std::move(ask_id), std::move(request_json)));
+  executor.post([question] { question->begin(); });
+  return question;
 }
 
-Question::~Question() {
-  {
-    std::lock_guard lock(mutex_);
-    cancelled_ = true;
-  }
-  cancelled_cv_.notify_all();
-  if (worker_.joinable()) worker_.join();
+void Question::begin() {
+  auto parsed = read(request_json_);
+  if (!parsed || abandoned_) return;
+  if (parsed->second.mode == "hang") return;  // waits until the host gives up and destroys the instance
+  delay_.expires_after(std::chrono::milliseconds(parsed->second.delay_ms));
+  delay_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec && !self->abandoned_) self->answer();
+  });
 }
 
-void Question::run() noexcept {
+void Question::abandon() noexcept {
+  abandoned_ = true;
+  delay_.cancel();
+}
+
+void Question::answer() noexcept {
   try {
     auto parsed = read(request_json_);
     if (!parsed) return;
-    const Settings& s = parsed->second;
-    {
-      std::unique_lock lock(mutex_);
-      // "hang" waits until the host gives up and destroys the instance.
-      const auto wait = s.mode == "hang" ? std::chrono::hours(24) : std::chrono::milliseconds(s.delay_ms);
-      if (cancelled_cv_.wait_for(lock, wait, [this] { return cancelled_; })) return;
-    }
     const json::object answer =
-        s.mode == "error"
+        parsed->second.mode == "error"
             ? json::object{{"error", "the mock was told to fail (backendConfig.ask.mode: error)"}}
             : json::object{{"answer", describe(parsed->first)}, {"usage", {{"inputTokens", 7}, {"outputTokens", 3}}}};
     const agentry_status_t st = plugin::answer_ask(host_, ask_id_, json::serialize(answer));

@@ -1,9 +1,11 @@
 // The mock's step language, one function per step (script.hpp lists what each does).
 // A step returns a Finish to end the attempt, or nullopt to go on; when it stops early
-// because of an interrupt it returns nullopt and Attempt::run() reports "interrupted".
+// because of an interrupt it returns nullopt and Attempt::run() reports "interrupted". Each
+// is a coroutine on the instance's executor: its waits suspend, they never block the thread.
 #include <algorithm>
 #include <boost/json/object.hpp>
 #include <string>
+#include <functional>
 #include <vector>
 
 #include "agentry/plugin/cpp/json.hpp"
@@ -39,25 +41,25 @@ std::string join(const std::vector<std::string>& words) {
 
 }  // namespace
 
-std::optional<Finish> Attempt::step(const Say& s) {
+Attempt::Task<std::optional<Finish>> Attempt::step(const Say& s) {
   const std::string item = next_id("msg");
   const auto t0 = Clock::now();
   uint64_t i = 0;
   for (const std::string& piece : split_utf8(s.text, s.deltas)) {
-    if (!pace(t0, i++, s.rate_hz)) return std::nullopt;
+    if (!co_await pace(t0, i++, s.rate_hz)) co_return std::nullopt;
     emit(AGENTRY_EVENT_MESSAGE_DELTA, {{"text", piece}, {"itemId", item}}, AGENTRY_EVENT_FLAG_EPHEMERAL);
   }
   emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", s.text}, {"itemId", item}, {"role", "assistant"}});
-  return std::nullopt;
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Events& s) {
+Attempt::Task<std::optional<Finish>> Attempt::step(const Events& s) {
   const uint32_t flags = s.ephemeral ? uint32_t{AGENTRY_EVENT_FLAG_EPHEMERAL} : 0u;
   const std::string item = s.delta ? next_id("msg") : std::string();
   std::string whole;  // the deltas' text, for the completed message
   const auto t0 = Clock::now();
   for (uint64_t i = 1; i <= s.count; ++i) {
-    if (!pace(t0, i - 1, s.rate_hz)) return std::nullopt;
+    if (!co_await pace(t0, i - 1, s.rate_hz)) co_return std::nullopt;
     const std::string text = "event " + std::to_string(i);
     boost::json::object payload = s.delta ? boost::json::object{{"text", text}, {"itemId", item}, {"index", i}}
                                           : boost::json::object{{"level", "info"}, {"message", text}, {"index", i}};
@@ -67,38 +69,38 @@ std::optional<Finish> Attempt::step(const Events& s) {
   }
   if (s.complete)
     emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", whole}, {"itemId", item}, {"role", "assistant"}});
-  return std::nullopt;
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Frame& s) {
+Attempt::Task<std::optional<Finish>> Attempt::step(const Frame& s) {
   // A host older than ABI 1.2 does not know the event: it would show up as "event.15".
   const agentry_version_t v = host_.raw()->abi_version;
   if (v.major == 1 && v.minor < 2) {
     notice("warning", "frame step skipped: the host's ABI is older than 1.2");
-    return std::nullopt;
+    co_return std::nullopt;
   }
   if (!s.unavailable.empty()) {
     emit(AGENTRY_EVENT_BROWSER_FRAME, {{"status", "unavailable"}, {"reason", s.unavailable}},
          AGENTRY_EVENT_FLAG_EPHEMERAL);
-    return std::nullopt;
+    co_return std::nullopt;
   }
   const auto t0 = Clock::now();
   for (uint64_t i = 1; i <= s.count; ++i) {
-    if (!pace(t0, i - 1, s.rate_hz)) return std::nullopt;
+    if (!co_await pace(t0, i - 1, s.rate_hz)) co_return std::nullopt;
     emit(AGENTRY_EVENT_BROWSER_FRAME,
          {{"mime", "image/jpeg"}, {"data", tiny_jpeg_base64()}, {"width", 8}, {"height", 8},
           {"url", "mock://frame/" + std::to_string(i)}},
          AGENTRY_EVENT_FLAG_EPHEMERAL);
   }
-  return std::nullopt;
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Reasoning& s) {
+Attempt::Task<std::optional<Finish>> Attempt::step(const Reasoning& s) {
   emit(AGENTRY_EVENT_REASONING, {{"text", s.text}, {"itemId", next_id("reasoning")}});
-  return std::nullopt;
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Tool& s) {
+Attempt::Task<std::optional<Finish>> Attempt::step(const Tool& s) {
   const std::string id = next_id("tool");
   emit(AGENTRY_EVENT_TOOL_STARTED, {{"toolCallId", id}, {"tool", "command"}, {"command", s.command}});
   emit(AGENTRY_EVENT_TOOL_COMPLETED, {{"toolCallId", id},
@@ -106,25 +108,25 @@ std::optional<Finish> Attempt::step(const Tool& s) {
                                       {"status", s.exit_code == 0 ? "completed" : "failed"},
                                       {"output", s.output},
                                       {"exitCode", s.exit_code}});
-  return std::nullopt;
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Usage& s) {
+Attempt::Task<std::optional<Finish>> Attempt::step(const Usage& s) {
   emit_text(AGENTRY_EVENT_USAGE, s.json);
-  return std::nullopt;
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Notice& s) {
+Attempt::Task<std::optional<Finish>> Attempt::step(const Notice& s) {
   notice("info", s.text);
-  return std::nullopt;
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Checkpoint& s) {
+Attempt::Task<std::optional<Finish>> Attempt::step(const Checkpoint& s) {
   emit(AGENTRY_EVENT_CHECKPOINT, {{"resumeToken", s.token}});
-  return std::nullopt;
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Ask& s) {
+Attempt::Task<std::optional<Finish>> Attempt::step(const Ask& s) {
   const std::string id = next_id("approval");
   {
     // Registered before the request goes out, so an answer that comes back at once
@@ -134,7 +136,8 @@ std::optional<Finish> Attempt::step(const Ask& s) {
     decision_.reset();
   }
   emit(AGENTRY_EVENT_APPROVAL_REQUEST, {{"approvalId", id}, {"kind", s.kind}, {"summary", s.summary}});
-  const bool answered = wait_forever([this] { return decision_.has_value(); });
+  const std::function<bool()> decided = [this] { return decision_.has_value(); };
+  const bool answered = co_await wait_forever(decided);
   bool approved = false;
   {
     std::lock_guard lock(mutex_);
@@ -142,14 +145,15 @@ std::optional<Finish> Attempt::step(const Ask& s) {
     pending_approval_.clear();
     decision_.reset();
   }
-  if (!answered) return std::nullopt;
+  if (!answered) co_return std::nullopt;
   notice("info", "approval " + id + ": " + (approved ? "approve" : "deny"));
-  if (!approved) return Finish{"error", "approval " + id + " was denied"};
-  return std::nullopt;
+  if (!approved) co_return Finish{"error", "approval " + id + " was denied"};
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const WaitInput&) {
-  if (!wait_forever([this] { return !messages_.empty(); })) return std::nullopt;
+Attempt::Task<std::optional<Finish>> Attempt::step(const WaitInput&) {
+  const std::function<bool()> arrived = [this] { return !messages_.empty(); };
+  if (!co_await wait_forever(arrived)) co_return std::nullopt;
   std::string text;
   {
     std::lock_guard lock(mutex_);
@@ -157,30 +161,47 @@ std::optional<Finish> Attempt::step(const WaitInput&) {
     messages_.pop_front();
   }
   emit(AGENTRY_EVENT_MESSAGE_COMPLETED, {{"text", text}, {"itemId", next_id("msg")}, {"role", "assistant"}});
-  return std::nullopt;
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Sleep& s) {
-  sleep_until(Clock::now() + std::chrono::milliseconds(s.ms));
-  return std::nullopt;
+Attempt::Task<std::optional<Finish>> Attempt::step(const Sleep& s) {
+  const Clock::time_point until = Clock::now() + std::chrono::milliseconds(s.ms);
+  co_await sleep_until(until);
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Hang&) {
-  wait_forever([] { return false; });
-  return std::nullopt;
+Attempt::Task<std::optional<Finish>> Attempt::step(const Hang&) {
+  const std::function<bool()> never = [] { return false; };
+  co_await wait_forever(never);
+  co_return std::nullopt;
 }
 
-std::optional<Finish> Attempt::step(const Fail& s) { return Finish{"error", s.message}; }
+Attempt::Task<std::optional<Finish>> Attempt::step(const Fail& s) { co_return Finish{"error", s.message}; }
 
-std::optional<Finish> Attempt::step(const Exec& s) {
+Attempt::Task<std::optional<Finish>> Attempt::step(const Exec& s) {
   const std::string id = next_id("tool");
   const std::string command = join(s.argv);
   emit(AGENTRY_EVENT_TOOL_STARTED, {{"toolCallId", id}, {"tool", "command"}, {"command", command}});
-  const ExecResult r = run_process(s.argv, params_.env, params_.workspace_path, [this] { return interrupted(); });
+  exec_result_.reset();
+  // The child's I/O runs on this executor; an interrupt kills its group (interrupt()).
+  exec_child_ = start_process(executor_.context(), s.argv, params_.env, params_.workspace_path,
+                              [self = shared_from_this()](ExecResult r) {
+                                self->exec_result_ = std::move(r);
+                                self->changed_.notify();
+                              });
+  if (exec_child_ && interrupted()) exec_child_->kill();
+  while (!exec_result_) {
+    const Clock::time_point slice = Clock::now() + std::chrono::hours(1);
+    co_await changed_.wait_until(slice);
+  }
+  exec_child_.reset();
+  ExecResult r = std::move(*exec_result_);
+  exec_result_.reset();
+  r.stopped = interrupted();
   if (!r.error.empty()) {
     emit(AGENTRY_EVENT_TOOL_COMPLETED, {{"toolCallId", id}, {"tool", "command"}, {"status", "failed"},
                                         {"output", r.error}});
-    return Finish{"error", r.error};
+    co_return Finish{"error", r.error};
   }
   json::object done{{"toolCallId", id},
                     {"tool", "command"},
@@ -189,9 +210,9 @@ std::optional<Finish> Attempt::step(const Exec& s) {
                     {"exitCode", r.exit_code}};
   if (r.truncated) done["truncated"] = true;
   emit(AGENTRY_EVENT_TOOL_COMPLETED, done);
-  if (r.stopped) return std::nullopt;  // interrupted
-  if (r.exit_code != 0) return Finish{"error", command + " exited with status " + std::to_string(r.exit_code)};
-  return std::nullopt;
+  if (r.stopped) co_return std::nullopt;  // interrupted
+  if (r.exit_code != 0) co_return Finish{"error", command + " exited with status " + std::to_string(r.exit_code)};
+  co_return std::nullopt;
 }
 
 }  // namespace agentry::mock

@@ -60,6 +60,7 @@ std::vector<json::object> MockModel::request_bodies(std::string_view path_part) 
   if (log_.empty()) return out;
   std::ifstream in(log_);
   for (std::string line; std::getline(in, line);) {
+    if (in.eof()) break;  // no newline yet: the mock is still writing this request's line
     const json::value entry = json::parse(line);
     const json::object& fields = entry.as_object();
     if (fields.at("path").as_string().find(path_part) != json::string::npos && fields.at("body").is_object())

@@ -1,6 +1,6 @@
-// What a condition variable was to the attempt's thread, for its coroutines on one
-// executor: wait_until() suspends until notify() or the deadline, and the caller checks its
-// condition again. No lock: everything runs on the executor thread, so a notify() can only
+// What a condition variable is to a thread, for coroutines on one executor (the browser's
+// attempt, the mock's script): wait_until() suspends until notify() or the deadline, and
+// the caller checks its condition again. No lock: everything runs on the executor thread, so a notify() can only
 // come while the waiter is suspended, never between its check and its wait.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-namespace agentry::browser {
+namespace agentry::plugin_common::runtime {
 
 class Wakeup {
  public:
@@ -36,4 +36,4 @@ class Wakeup {
   std::vector<boost::asio::steady_timer*> waiting_;  // each in its waiter's frame
 };
 
-}  // namespace agentry::browser
+}  // namespace agentry::plugin_common::runtime
