@@ -10,12 +10,6 @@ namespace agentry::definitions {
 namespace {
 namespace fs = std::filesystem;
 
-constexpr std::string_view bubblewrap_keys =
-    "schemaVersion, name, description, kind, network, mounts, env, extraArgs, bwrap";
-constexpr std::string_view container_keys =
-    "schemaVersion, name, description, kind, mode, engine, image, lifetime, workspace, afterStart, "
-    "onWorkspaceCreate, sessionMounts, mounts, network, security, env, extraRunArgs, extraExecArgs, cleanup";
-
 /// An absolute path without `..`, normalised; an error on `field` otherwise.
 std::optional<std::string> read_absolute_path(const YamlNode& node, const std::string& field, Diagnostics& diag) {
   auto text = read_string(node, field, diag);
@@ -67,7 +61,7 @@ std::vector<EnvironmentMount> read_mounts(FieldReader& reader) {
       if (auto path = read_absolute_path(*target, join_field(at, "target"), diag)) m.target = *path;
     if (m.target.empty()) m.target = m.source;
     m.read_only = mount.boolean("readOnly").value_or(false);
-    mount.refuse_unknown_keys("source, target, readOnly");
+    mount.refuse_unknown_keys();
     out.push_back(std::move(m));
   }
   return out;
@@ -89,7 +83,7 @@ void read_bubblewrap(FieldReader& reader, EnvironmentDefinition& environment) {
       diag.error("bwrap", "must be one program name or path (no blanks), e.g. /usr/bin/bwrap");
     else environment.program = *program;
   }
-  reader.refuse_unknown_keys(bubblewrap_keys);
+  reader.refuse_unknown_keys();
 }
 
 void read_container(FieldReader& reader, EnvironmentDefinition& environment) {
@@ -99,7 +93,7 @@ void read_container(FieldReader& reader, EnvironmentDefinition& environment) {
   for (const char* key : fields)
     if (auto value = reader.json(key)) environment.container[key] = std::move(*value);
   environment.env = read_env(reader);
-  reader.refuse_unknown_keys(container_keys);
+  reader.refuse_unknown_keys();
 }
 
 }  // namespace

@@ -67,10 +67,12 @@ void FieldReader::warn_unknown_keys() {
   }
 }
 
-void FieldReader::refuse_unknown_keys(std::string_view known) {
+void FieldReader::refuse_unknown_keys() {
+  std::string known;
+  for (const std::string& key : known_) known += (known.empty() ? "" : ", ") + key;
   for (const auto& [key, value] : map_.entries) {
     if (known_.find(key) == known_.end()) {
-      diag_.error(field(key), "unknown field '" + key + "' (known: " + std::string(known) + ")");
+      diag_.error(field(key), "unknown field '" + key + "' (known: " + known + ")");
     }
   }
 }

@@ -44,8 +44,8 @@ class FieldReader {
   /// Warns (not fails) for every key that no accessor took.
   void warn_unknown_keys();
   /// An error for every key that no accessor took (where ignoring one could loosen a
-  /// setting, e.g. an environment's confinement); `known` lists the keys for the message.
-  void refuse_unknown_keys(std::string_view known);
+  /// setting, e.g. an environment's confinement), listing the keys the accessors asked for.
+  void refuse_unknown_keys();
 
  private:
   const YamlNode& map_;
