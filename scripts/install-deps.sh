@@ -23,6 +23,9 @@ packages=(
   # Many desktops have bubblewrap (Flatpak needs it) and the real Codex uses it for its
   # sandbox when present: the tests run with it so they hold where users are.
   bubblewrap
+  # Container environments: the tests run real Podman containers (runc: crun refuses some
+  # kernels' cgroup layouts; docs/environments.md).
+  podman runc
 )
 # npm installs the pinned agent CLIs (scripts/install-agents.sh). Only when none is on PATH:
 # Debian's npm would drag in its own older nodejs over a newer node installed some other way.

@@ -181,6 +181,15 @@ Script parse_script(const std::string& config_json, const std::string& input_jso
     json::error_code ec;
     json::value config = config_json.empty() ? json::value() : json::parse(config_json, ec);
     if (ec) fail("config_json is not JSON: " + ec.message());
+    if (config.is_object())
+      if (const json::value* l = config.get_object().if_contains("launcher"); l && l->is_object()) {
+        if (const json::value* c = l->get_object().if_contains("command"); c && c->is_array())
+          for (const auto& a : c->get_array())
+            if (a.is_string()) script.launcher_command.emplace_back(a.get_string());
+        if (const json::value* e = l->get_object().if_contains("env"); e && e->is_object())
+          for (const auto& [key, value] : e->get_object())
+            if (value.is_string()) script.launcher_env.push_back(std::string(key) + "=" + std::string(value.get_string()));
+      }
     const json::value* steps = nullptr;
     if (config.is_object())
       if (const json::value* bc = config.get_object().if_contains("backendConfig"); bc && bc->is_object())

@@ -106,6 +106,11 @@ using Step = std::variant<Say, Events, Reasoning, Tool, Usage, Notice, Checkpoin
 struct Script {
   std::vector<Step> steps;
   std::string error;  // non-empty: the script is malformed and the attempt fails with this
+  // config_json.launcher: "exec" steps start their program after this command, with
+  // these variables ("KEY=VALUE"), as every process-driving backend does; that is how
+  // an execution environment (a sandbox, a container) confines them.
+  std::vector<std::string> launcher_command;
+  std::vector<std::string> launcher_env;
 };
 
 // Builds the script of one attempt from start()'s config_json and input_json. Never

@@ -184,7 +184,12 @@ Attempt::Task<std::optional<Finish>> Attempt::step(const Exec& s) {
   emit(AGENTRY_EVENT_TOOL_STARTED, {{"toolCallId", id}, {"tool", "command"}, {"command", command}});
   exec_result_.reset();
   // The child's I/O runs on this executor; an interrupt kills its group (interrupt()).
-  exec_child_ = start_process(executor_.context(), s.argv, params_.env, params_.workspace_path,
+  // Behind the launcher (an execution environment's sandbox or container), like an agent.
+  std::vector<std::string> argv = script_.launcher_command;
+  argv.insert(argv.end(), s.argv.begin(), s.argv.end());
+  std::vector<std::string> env = script_.launcher_env;
+  env.insert(env.end(), params_.env.begin(), params_.env.end());
+  exec_child_ = start_process(executor_.context(), argv, env, params_.workspace_path,
                               [self = shared_from_this()](ExecResult r) {
                                 self->exec_result_ = std::move(r);
                                 self->changed_.notify();

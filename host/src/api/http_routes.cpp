@@ -69,6 +69,8 @@ constexpr Route routes[] = {
     {"GET",    "/api/launchers/:target",                           "launchers.get"},
     {"GET",    "/api/environments",                                "environments.list"},
     {"GET",    "/api/environments/:target",                        "environments.get"},
+    {"GET",    "/api/containers",                                  "environments.status"},
+    {"POST",   "/api/containers/cleanup",                          "environments.cleanup"},
     {"GET",    "/api/task-definitions",                            "taskDefinitions.list"},
     {"GET",    "/api/task-definitions/:target",                    "taskDefinitions.get"},
     {"GET",    "/api/projects/trust",                              "projects.trustStatus"},

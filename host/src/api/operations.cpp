@@ -55,6 +55,7 @@ Operations make_operations(ApiContext& context) {
   add_task_operations(ops, context);
   add_history_operations(ops, context);
   add_definition_operations(ops, context);
+  add_container_operations(ops, context);
   add_schedule_operations(ops, context);
   add_attachment_operations(ops, context);
   add_workspace_operations(ops, context);

@@ -64,6 +64,8 @@ Operations make_operations(ApiContext& context);
 void add_run_operations(Operations& ops, ApiContext& context);
 void add_task_operations(Operations& ops, ApiContext& context);
 void add_definition_operations(Operations& ops, ApiContext& context);
+/// environments.status, environments.cleanup: the containers of runs (container_operations.cpp).
+void add_container_operations(Operations& ops, ApiContext& context);
 void add_history_operations(Operations& ops, ApiContext& context);
 void add_daemon_operations(Operations& ops, ApiContext& context);
 void add_dependency_operations(Operations& ops, ApiContext& context);

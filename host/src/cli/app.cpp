@@ -54,7 +54,8 @@ void add_info_commands(CLI::App& app, Invocation& inv) {
 
   // The execution environments (docs/environments.md) as a command of their own: the same
   // listing and checking as `definitions environments [NAME]`.
-  auto* environments = app.add_subcommand("environments", "List, show or validate execution environments");
+  auto* environments = app.add_subcommand(
+      "environments", "List, show or validate execution environments; the status and cleanup of their containers");
   environments->require_subcommand(1);
   auto e = std::make_shared<DefinitionOptions>();
   e->kind = "environments";
@@ -68,12 +69,22 @@ void add_info_commands(CLI::App& app, Invocation& inv) {
     one->add_option("--cwd", e->cwd, "Project directory whose .agentry/ is searched too (default: the current one)");
     on_parsed(one, inv, [e](CommandContext& ctx) { return definitions_command(ctx, *e); });
   }
+  auto* status = environments->add_subcommand(
+      "status", "List the containers agentry made for runs (or uses, existing ones): state, run or group, users");
+  on_parsed(status, inv, [](CommandContext& ctx) { return environments_status_command(ctx); });
+  auto all = std::make_shared<bool>(false);
+  auto* cleanup = environments->add_subcommand(
+      "cleanup", "Remove the containers of ended runs (cleanup: session-end) that no live run uses");
+  cleanup->add_flag("--all", *all, "Every container agentry made that no live run uses, whatever its cleanup policy");
+  on_parsed(cleanup, inv, [all](CommandContext& ctx) { return environments_cleanup_command(ctx, *all); });
 }
 
 }  // namespace
 
 int run_app(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args.front() == "container-exec")
+    return container_exec_command(std::vector<std::string>(args.begin() + 1, args.end()));
   return run_cli(args, Environment::current(), std::cout, std::cerr, open_client);
 }
 

@@ -105,6 +105,7 @@ json::value to_json(const FrozenInputs& in) {
                                     {"kind", e.kind},       {"network", e.network},
                                     {"program", e.program}, {"mounts", std::move(mounts)},
                                     {"env", e.env},         {"extraArgs", to_json_strings(e.extra_args)}};
+    if (e.container) o["environment"].as_object()["container"] = to_json(*e.container);
   }
   o["agentInstructions"] = in.agent_instructions;
   o["assignmentInstructions"] = in.assignment_instructions;
@@ -152,7 +153,7 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
     const auto& e = v->as_object();
     FrozenEnvironment env{get_string(e, "name"),    get_string(e, "sourcePath"), get_string(e, "kind"),
                           get_string(e, "network"), get_string(e, "program"),    {},
-                          get_object(e, "env"),     strings_in(e.if_contains("extraArgs"))};
+                          get_object(e, "env"),     strings_in(e.if_contains("extraArgs")), std::nullopt};
     if (auto* mounts = e.if_contains("mounts"); mounts && mounts->is_array())
       for (const auto& item : mounts->as_array()) {
         if (!item.is_object()) continue;
@@ -160,6 +161,7 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
         const auto* ro = m.if_contains("readOnly");
         env.mounts.push_back({get_string(m, "source"), get_string(m, "target"), ro && ro->is_bool() && ro->as_bool()});
       }
+    if (auto* c = e.if_contains("container"); c && c->is_object()) env.container = container_spec_from_json(c->as_object());
     in.environment = std::move(env);
   }
   in.agent_instructions = get_string(o, "agentInstructions");

@@ -4,6 +4,7 @@
 // (what may happen) and in the engine (making it happen).
 
 #include "core/attachment.hpp"
+#include "core/container_spec.hpp"
 #include "core/dependency.hpp"
 #include "core/hook.hpp"
 #include "core/notify_target.hpp"
@@ -46,24 +47,22 @@ struct FrozenLauncher {
 
 /// A writable (or read-only) bind of an execution environment: `source` on the host
 /// appears at `target` inside it.
-struct FrozenMount {
-  std::string source;
-  std::string target;
-  bool read_only = false;
-};
+using FrozenMount = Mount;
 
 /// The execution environment a run runs its agent in (definitions/environment.hpp), as
-/// the run froze it. `kind` "bubblewrap" is what agentry can launch today; any other kind
-/// is refused when an attempt starts, never run unconfined.
+/// the run froze it. A kind this agentry cannot launch is refused when an attempt
+/// starts, never run unconfined.
 struct FrozenEnvironment {
   std::string name;
   std::string source_path;
   std::string kind;     // "bubblewrap" | "container"
-  std::string network;  // "none" | "host"
+  std::string network;  // "none" | "host" (a container: or a network its engine knows)
   std::string program;  // bubblewrap: the bwrap program
   std::vector<FrozenMount> mounts;
   boost::json::object env;
   std::vector<std::string> extra_args;
+  /// kind "container": the container, its engine, steps and cleanup (core/container_spec.hpp).
+  std::optional<ContainerSpec> container;
 };
 
 /// Everything a run resolved when it was initialized. Later edits to the definition

@@ -3,8 +3,8 @@
 // environments/<name>.yaml (or .yml). Two kinds:
 //   bubblewrap: the host's filesystem read-only, the run's cwd writable, a private /tmp,
 //               no network unless `network: host`, plus writable `mounts` (docs/environments.md);
-//   container:  podman/docker; recognised and validated for unknown keys, but runs using
-//               it are refused until agentry can launch containers.
+//   container:  podman/docker through their CLIs, managed (agentry creates, reuses and
+//               removes it) or existing (someone else's, exec'd into).
 // Unknown keys are errors (not warnings): a misspelt confinement setting must never
 // silently run an agent with less confinement than its author meant.
 
@@ -15,6 +15,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,13 +32,12 @@ struct EnvironmentDefinition {
   std::filesystem::path source_path;
   std::string description;
   std::string kind;               // "bubblewrap" | "container"
-  std::string network = "none";   // bubblewrap: "none" | "host"
+  std::string network = "none";   // bubblewrap: none | host; container: also a network name ("" existing)
   std::string program = "bwrap";  // bubblewrap: the bwrap program (`bwrap:`)
   std::vector<EnvironmentMount> mounts;
   std::map<std::string, std::string> env;
   std::vector<std::string> extra_args;  // bubblewrap: more bwrap options (`extraArgs:`)
-  /// container: the fields as written (not interpreted yet).
-  boost::json::object container;
+  std::optional<core::ContainerSpec> container;  // kind container
   std::vector<Problem> warnings;
 };
 

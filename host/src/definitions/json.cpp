@@ -104,16 +104,16 @@ boost::json::object to_json(const EnvironmentDefinition& environment) {
   for (const auto& [name, value] : environment.env) env[name] = value;
   boost::json::object out{{"name", environment.name}, {"description", environment.description},
                           {"kind", environment.kind}, {"env", std::move(env)}};
-  if (environment.kind == "bubblewrap") {
-    boost::json::array mounts;
-    for (const auto& m : environment.mounts)
-      mounts.emplace_back(boost::json::object{{"source", m.source}, {"target", m.target}, {"readOnly", m.read_only}});
-    out["network"] = environment.network;
-    out["mounts"] = std::move(mounts);
+  boost::json::array mounts;
+  for (const auto& m : environment.mounts)
+    mounts.emplace_back(boost::json::object{{"source", m.source}, {"target", m.target}, {"readOnly", m.read_only}});
+  out["network"] = environment.network.empty() ? boost::json::value(nullptr) : boost::json::value(environment.network);
+  out["mounts"] = std::move(mounts);
+  if (environment.container) {
+    for (auto& [key, value] : core::to_json(*environment.container)) out[key] = std::move(value);
+  } else {
     out["extraArgs"] = strings(environment.extra_args);
     out["bwrap"] = environment.program;
-  } else {
-    for (const auto& [key, value] : environment.container) out[key] = value;
   }
   return out;
 }
@@ -152,8 +152,7 @@ boost::json::object to_summary_json(const LauncherDefinition& launcher) {
 
 boost::json::object to_summary_json(const EnvironmentDefinition& environment) {
   boost::json::value network = nullptr;
-  if (environment.kind == "bubblewrap") network = environment.network;
-  else if (const auto* n = environment.container.if_contains("network")) network = *n;
+  if (!environment.network.empty()) network = environment.network;
   return {{"name", environment.name},
           {"sourcePath", environment.source_path.string()},
           {"description", environment.description},

@@ -25,7 +25,8 @@ Engine::Engine(EngineServices services, EngineConfig config)
                             // A run ending frees only room: without a capacity, nothing waits on that.
                             [this] {
                               if (config_.placement.capacity > 0) claims_.wake();
-                            }},
+                            },
+                            containers_},
             config_.controller_id),
       schedules_(std::make_unique<ScheduleService>(db_, bus_, pool_, static_cast<RunStarts&>(*this),
                                                    config_.schedules)),
@@ -34,6 +35,8 @@ Engine::Engine(EngineServices services, EngineConfig config)
           ParentCompletionSettings{config_.controller_id, &config_.task_prompt, config_.child_limits, &placement_})),
       dependencies_(std::make_unique<DependencyService>(db_, bus_, pool_, static_cast<RunStarts&>(*this))) {
   set_lease_ttl(config_.lease_ttl);
+  containers_->set_agentry_binary(config_.task_prompt.agentry_binary.empty() ? std::string()
+                                                                            : config_.task_prompt.agentry_binary.string());
   lease_keeper_.start();
   if (db_.shared()) inbox_.start(lease_times().sweep_every);
   // Live timeline subscribers hear of every timeline write once it has committed.

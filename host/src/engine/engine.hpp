@@ -35,6 +35,7 @@
 #include "engine/run_starts.hpp"
 #include "engine/schedules/schedule_service.hpp"
 #include "engine/task_prompt.hpp"
+#include "environments/container_manager.hpp"
 #include "engine/tasks/task_service.hpp"
 #include "events/event_bus.hpp"
 
@@ -42,6 +43,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <set>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -253,6 +255,14 @@ class Engine final : private RunStarts {
   const BackendCatalog& backends() const { return backends_; }
   events::EventBus& bus() { return bus_; }
   std::size_t live_run_count() const { return live_.count(); }
+  /// The containers of runs in container environments (`environments status|cleanup`).
+  environments::ContainerManager& containers() { return *containers_; }
+  /// Audits what was done to a run's container outside its session (a cleanup).
+  void record_environment_actions(const std::string& run_id, const std::vector<environments::ContainerAction>& actions,
+                                  const Actor& actor);
+  /// The ids of the running runs and of their groups, whichever process drives them: a
+  /// container one of them may use is not cleaned up (an embedded CLI sees no live run).
+  std::set<std::string> running_runs_and_groups();
 
  private:
   /// A write job for one run; subscribers hear of the change after it committed.
@@ -289,6 +299,12 @@ class Engine final : private RunStarts {
   core::BlockingPool& blocking_;
   EngineConfig config_;
   Placement placement_{config_.placement, config_.controller_id, config_.lease_ttl};
+  /// Before live_, which its runs use: the containers of runs in container environments,
+  /// labelled with this home.
+  /// Shared with the jobs that remove containers on the blocking pool, which may
+  /// outlive the engine's other parts.
+  std::shared_ptr<environments::ContainerManager> containers_ =
+      std::make_shared<environments::ContainerManager>(config_.state_dir.string());
   /// Before live_: a live run ending wakes it, until live_ is gone.
   StartClaims claims_{pool_, [this] {
     if (auto claimed = claim_waiting_starts(); !claimed)

@@ -297,12 +297,19 @@ core::Result<Run> Engine::reset(const std::string& run_id, const Actor& actor) {
 core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor) {
   std::string cwd;
   std::optional<boost::json::object> worktree;
+  std::optional<core::Run> removed_run;
+  bool last_of_group = false;
   auto removed = db_.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto allowed = detail::check_allowed(Operation::remove, *run, "delete"); !allowed) return allowed.failure();
     cwd = run->cwd;
     worktree = run_worktree(c, run_id);
+    removed_run = *run;
+    if (run->frozen.environment && run->frozen.environment->container) {
+      core::RunQuery group{core::RunQuery::Scope::group, run->run_group_id, true, 2, std::nullopt};
+      last_of_group = c.runs().list(group).runs.size() <= 1;
+    }
     c.after_commit([this, run_id] {
       bus_.timeline().reset(run_id);
       bus_.browser().forget(run_id);
@@ -313,6 +320,15 @@ core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor)
   bus_.run_changed(run_id);
   bus_.notify(events::Channel::browser, run_id);  // a live view stream closes
   forget_workspace_baseline(blocking_, cwd, run_id, std::move(worktree));
+  // A `cleanup: run-delete` container goes with its run (a group's with its last run);
+  // the engine's CLI takes a while, so not on this thread.
+  if (removed_run && removed_run->frozen.environment && removed_run->frozen.environment->container)
+    blocking_.post([containers = containers_, run = std::move(*removed_run), last_of_group] {
+      std::vector<environments::ContainerAction> actions;
+      containers->run_deleted(run.id, run.run_group_id, *run.frozen.environment, last_of_group, actions);
+      for (const auto& action : actions)
+        core::log_info("container of a deleted run: " + action.type, {{"runId", run.id}});
+    });
   // The run's audit trail goes with it (cascade), so the deletion is recorded in the log.
   core::log_info("run deleted", {{"runId", run_id}, {"actor", actor.name}});
   return core::ok();

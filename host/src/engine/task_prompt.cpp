@@ -54,9 +54,12 @@ std::string section_template(const TaskPromptSettings& settings) {
 
 boost::json::object context_of(const core::Run& run, const std::vector<core::Task>& tasks,
                                 const TaskPromptSettings& settings) {
+  // In a container this binary's path means nothing: a managed one has it mounted on
+  // the image's PATH (environments/container_manager.hpp), an existing one its own.
+  const bool in_container = run.frozen.environment && run.frozen.environment->kind == "container";
   return {{"task_list", task_list(tasks)},
-          {"agentry", settings.agentry_binary.empty() ? std::string("agentry")
-                                                       : shell_quote(settings.agentry_binary.string())},
+          {"agentry", settings.agentry_binary.empty() || in_container ? std::string("agentry")
+                                                                      : shell_quote(settings.agentry_binary.string())},
           {"run_id", run.id},
           {"task_count", static_cast<std::int64_t>(tasks.size())},
           {"commands", ""}};

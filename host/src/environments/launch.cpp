@@ -1,5 +1,8 @@
 #include "environments/launch.hpp"
 
+#include "environments/container_manager.hpp"
+#include "environments/exec_relay.hpp"
+
 #include <array>
 
 namespace agentry::environments {
@@ -27,7 +30,7 @@ std::string codex_transport(const json::object& backend_config) {
 }  // namespace
 
 bool backend_applies_launcher(std::string_view backend) {
-  constexpr std::array<std::string_view, 6> backends{"subprocess", "claude", "codex", "acp", "pi", "cursor"};
+  constexpr std::array<std::string_view, 7> backends{"subprocess", "claude", "codex", "acp", "pi", "cursor", "mock"};
   for (auto b : backends)
     if (b == backend) return true;
   return false;
@@ -35,19 +38,17 @@ bool backend_applies_launcher(std::string_view backend) {
 
 core::Result<void> check_launchable(const core::FrozenEnvironment& environment, std::string_view backend,
                                     const json::object& backend_config) {
-  if (environment.kind == "container")
-    return refuse(environment,
-                  "container environments are not supported yet; use a bubblewrap environment, or run without "
-                  "one",
+  if (environment.kind == "container" && !environment.container)
+    return refuse(environment, "its container settings are missing (frozen by an older agentry); start a new run",
                   "not_supported");
-  if (environment.kind != "bubblewrap")
+  if (environment.kind != "bubblewrap" && environment.kind != "container")
     return refuse(environment, "its kind '" + environment.kind + "' is not one this agentry can launch",
                   "not_supported");
   if (!backend_applies_launcher(backend))
     return refuse(environment,
                   "backend '" + std::string(backend) +
                       "' does not start its agent through a launcher command, so it cannot run in an environment "
-                      "(supported: subprocess, claude, codex over stdio, acp, pi, cursor)",
+                      "(supported: subprocess, claude, codex over stdio, acp, pi, cursor, mock)",
                   "backend_not_supported");
   if (backend == "codex") {
     const std::string transport = codex_transport(backend_config);
@@ -77,10 +78,34 @@ std::vector<std::string> bubblewrap_command(const core::FrozenEnvironment& envir
   return argv;
 }
 
-json::object wrap_launcher(const core::FrozenEnvironment& environment,
-                           const std::optional<core::FrozenLauncher>& launcher, const std::string& cwd) {
+std::vector<std::string> container_exec_command(const core::FrozenEnvironment& environment,
+                                                const ContainerExec& exec) {
+  const auto& spec = *environment.container;
+  std::vector<std::string> engine{spec.engine};
+  engine.insert(engine.end(), spec.engine_args.begin(), spec.engine_args.end());
+  engine.insert(engine.end(), {"exec", "-i", "--workdir", exec.workdir, "-e",
+                               std::string(exec_marker_variable) + "=" + exec.marker});
+  engine.insert(engine.end(), spec.extra_exec_args.begin(), spec.extra_exec_args.end());
+  std::vector<std::string> argv{exec.relay_binary, "container-exec", "--marker", exec.marker, "--container",
+                                exec.container};
+  if (exec.daemon_socket) argv.insert(argv.end(), {"--set", std::string("AGENTRY_CONNECT=") + daemon_socket_inside});
+  argv.insert(argv.end(), {"--engine-argc", std::to_string(engine.size()), "--engine-prefix",
+                           std::to_string(1 + spec.engine_args.size()), "--"});
+  argv.insert(argv.end(), engine.begin(), engine.end());
+  return argv;
+}
+
+core::Result<json::object> wrap_launcher(const core::FrozenEnvironment& environment,
+                                         const std::optional<core::FrozenLauncher>& launcher, const std::string& cwd,
+                                         const ContainerExec* exec) {
   json::array command;
-  for (auto& arg : bubblewrap_command(environment, cwd)) command.emplace_back(arg);
+  if (environment.kind == "container") {
+    if (exec == nullptr)
+      return refuse(environment, "its container was not prepared for this attempt", "not_supported");
+    for (auto& arg : container_exec_command(environment, *exec)) command.emplace_back(arg);
+  } else {
+    for (auto& arg : bubblewrap_command(environment, cwd)) command.emplace_back(arg);
+  }
   json::object env = environment.env;
   std::string name;
   if (launcher) {
@@ -88,7 +113,7 @@ json::object wrap_launcher(const core::FrozenEnvironment& environment,
     for (const auto& arg : launcher->command) command.emplace_back(arg);
     for (const auto& [key, value] : launcher->env) env[key] = value;
   }
-  return {{"name", name}, {"command", std::move(command)}, {"env", std::move(env)}};
+  return json::object{{"name", name}, {"command", std::move(command)}, {"env", std::move(env)}};
 }
 
 }  // namespace agentry::environments

@@ -4,10 +4,13 @@
 // launcher command a backend places before the agent's program (config_json's
 // `launcher.command`), so every process-driving backend confines its agent the same way.
 //
+// For a container, that prefix is the exec relay (exec_relay.hpp) around the engine's
+// `exec` into the container the run was given (container_manager.hpp).
+//
 // An environment that cannot be applied is an error, never a run on the host: a kind
-// agentry cannot launch yet (container), a backend that does not start its agent through
-// the launcher prefix (mock, browser, passive, plugins of others), or Codex over ws/uds
-// (its app-server is not our child).
+// agentry cannot launch, a backend that does not start its agent through the launcher
+// prefix (browser, passive, plugins of others), or Codex over ws/uds (its app-server is
+// not our child).
 
 #include "core/result.hpp"
 #include "core/run.hpp"
@@ -35,9 +38,26 @@ core::Result<void> check_launchable(const core::FrozenEnvironment& environment, 
 /// network unless `network: host`.
 std::vector<std::string> bubblewrap_command(const core::FrozenEnvironment& environment, const std::string& cwd);
 
+/// An attempt's way into its container.
+struct ContainerExec {
+  std::string relay_binary;  // this agentry, which serves `container-exec`
+  std::string container;
+  std::string workdir;  // the run's cwd, inside
+  std::string marker;   // unique to the attempt: what the relay finds its processes by
+  bool daemon_socket = false;  // the daemon's socket is mounted at /run/agentry
+};
+
+/// `agentry container-exec --marker M --container C [--set AGENTRY_CONNECT=unix://...]
+/// --engine-argc N -- <engine> [engineArgs] exec -i --workdir W -e AGENTRY_CONTAINER_EXEC=M
+/// [extraExecArgs]`: the backend appends the launcher's command and the agent's.
+std::vector<std::string> container_exec_command(const core::FrozenEnvironment& environment,
+                                                const ContainerExec& exec);
+
 /// The launcher object of config_json for an attempt in `environment`: the sandbox's
-/// command, then `launcher`'s (if any); the environment's env, then the launcher's.
-boost::json::object wrap_launcher(const core::FrozenEnvironment& environment,
-                                  const std::optional<core::FrozenLauncher>& launcher, const std::string& cwd);
+/// command (a container's: `exec`, which it needs), then `launcher`'s (if any); the
+/// environment's env, then the launcher's.
+core::Result<boost::json::object> wrap_launcher(const core::FrozenEnvironment& environment,
+                                                const std::optional<core::FrozenLauncher>& launcher,
+                                                const std::string& cwd, const ContainerExec* exec = nullptr);
 
 }  // namespace agentry::environments

@@ -2,6 +2,7 @@
 
 #include "test_support.hpp"
 
+#include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
 namespace agentry::definitions {
@@ -99,20 +100,103 @@ TEST_F(EnvironmentLoader, KindAndNetworkAndMountsAreChecked) {
   EXPECT_TRUE(has_problem(problems("list"), "list.yaml", "mounts[0]", "must be a map"));
 }
 
-TEST_F(EnvironmentLoader, AContainerEnvironmentIsRecognised) {
+TEST_F(EnvironmentLoader, AManagedContainerReadsEveryField) {
   dir.write("config/environments/box.yaml", R"(schemaVersion: 1
 kind: container
 mode: managed
 engine: podman
+engineArgs: [--runtime, runc]
 image: debian:stable
-network: none
-extraRunArgs: [--runtime, runc]
+lifetime: group
+workspace: {hostPath: /srv/src, containerPath: /workspace}
+afterStart:
+  - command: apt-get install -y git
+  - command: [touch, /ready]
+onWorkspaceCreate:
+  - git-clone: {url: "https://example.com/r.git", ref: main, path: /workspace/r}
+sessionMounts:
+  - {source: /srv/state/claude, target: /root/.claude}
+mounts:
+  - {source: /srv/data, target: /data, readOnly: true}
+network: host
+security: {user: "1000:1000", readOnlyRootFilesystem: true, noNewPrivileges: false, capDrop: [NET_RAW], capAdd: [CHOWN]}
+env: {A: b}
+extraRunArgs: [--ulimit, nofile=1024:4096]
+extraExecArgs: [--tty=false]
+cleanup: never
+keepAlive: [tail, -f, /dev/null]
 )");
   auto environment = load_environment(roots(), "box");
   ASSERT_TRUE(environment.ok()) << environment.error().message;
   EXPECT_EQ(environment->kind, "container");
-  EXPECT_EQ(environment->container.at("image").as_string(), "debian:stable");
+  ASSERT_TRUE(environment->container);
+  const auto& c = *environment->container;
+  EXPECT_EQ(c.image, "debian:stable");
+  EXPECT_EQ(c.engine_args, (std::vector<std::string>{"--runtime", "runc"}));
+  EXPECT_EQ(c.lifetime, "group");
+  EXPECT_EQ(c.workspace_host, "/srv/src");
+  EXPECT_EQ(c.workspace_container, "/workspace");
+  ASSERT_EQ(c.after_start.size(), 2u);
+  EXPECT_EQ(c.after_start[0].command, (std::vector<std::string>{"sh", "-c", "apt-get install -y git"}));
+  EXPECT_EQ(c.after_start[1].command, (std::vector<std::string>{"touch", "/ready"}));
+  ASSERT_EQ(c.on_workspace_create.size(), 1u);
+  EXPECT_EQ(c.on_workspace_create[0].clone_url, "https://example.com/r.git");
+  EXPECT_EQ(c.on_workspace_create[0].clone_ref, "main");
+  ASSERT_EQ(c.session_mounts.size(), 1u);
+  EXPECT_EQ(c.session_mounts[0].target, "/root/.claude");
+  EXPECT_EQ(c.security.user, "1000:1000");
+  EXPECT_TRUE(c.security.read_only_root);
+  EXPECT_FALSE(c.security.no_new_privileges);
+  EXPECT_EQ(c.security.cap_drop, (std::vector<std::string>{"NET_RAW"}));
+  EXPECT_EQ(c.cleanup, "never");
+  EXPECT_EQ(c.keep_alive, (std::vector<std::string>{"tail", "-f", "/dev/null"}));
+  const auto frozen = to_frozen_environment(*environment);
+  EXPECT_EQ(frozen.network, "host");
+  ASSERT_EQ(frozen.mounts.size(), 1u);
+  EXPECT_TRUE(frozen.mounts[0].read_only);
+  // The frozen form round-trips through JSON with every field.
+  ASSERT_TRUE(frozen.container);
+  EXPECT_EQ(boost::json::serialize(core::to_json(core::container_spec_from_json(core::to_json(*frozen.container)))),
+            boost::json::serialize(core::to_json(*frozen.container)));
+}
+
+TEST_F(EnvironmentLoader, AManagedContainerDefaultsToNoNetworkNoCapabilitiesAndRemovalAtSessionEnd) {
+  dir.write("config/environments/box.yaml", "schemaVersion: 1\nkind: container\nimage: debian\n");
+  auto environment = load_environment(roots(), "box");
+  ASSERT_TRUE(environment.ok()) << environment.error().message;
+  const auto& c = *environment->container;
+  EXPECT_EQ(c.mode, "managed");
+  EXPECT_EQ(c.engine, "podman");
+  EXPECT_EQ(c.lifetime, "run");
+  EXPECT_EQ(c.cleanup, "session-end");
+  EXPECT_EQ(c.security.cap_drop, (std::vector<std::string>{"ALL"}));
+  EXPECT_TRUE(c.security.no_new_privileges);
   EXPECT_EQ(to_frozen_environment(*environment).network, "none");
+}
+
+TEST_F(EnvironmentLoader, ContainerMistakesAreErrorsNamingTheField) {
+  dir.write("config/environments/noimage.yaml", "schemaVersion: 1\nkind: container\n");
+  dir.write("config/environments/engine.yaml", "schemaVersion: 1\nkind: container\nimage: x\nengine: lxc\n");
+  dir.write("config/environments/existing.yaml",
+            "schemaVersion: 1\nkind: container\nmode: existing\ncontainer: dev\nimage: x\nnetwork: host\n"
+            "cleanup: never\n");
+  dir.write("config/environments/step.yaml",
+            "schemaVersion: 1\nkind: container\nimage: x\nafterStart:\n  - {command: a, git-clone: {url: u}}\n"
+            "  - {run: a}\n");
+  dir.write("config/environments/option.yaml", "schemaVersion: 1\nkind: container\nimage: --privileged\n");
+  dir.write("config/environments/secure.yaml",
+            "schemaVersion: 1\nkind: container\nimage: x\nsecurity: {priviledged: true}\n");
+  EXPECT_TRUE(has_problem(problems("noimage"), "noimage.yaml", "image", "is required"));
+  EXPECT_TRUE(has_problem(problems("engine"), "engine.yaml", "engine", "not one of: podman, docker"));
+  const auto existing = problems("existing");
+  EXPECT_TRUE(has_problem(existing, "existing.yaml", "image", "does not apply to mode existing"));
+  EXPECT_TRUE(has_problem(existing, "existing.yaml", "network", "does not apply to mode existing"));
+  EXPECT_TRUE(has_problem(existing, "existing.yaml", "cleanup", "never removes a container it did not create"));
+  const auto step = problems("step");
+  EXPECT_TRUE(has_problem(step, "step.yaml", "afterStart[0]", "exactly one of command or git-clone"));
+  EXPECT_TRUE(has_problem(step, "step.yaml", "afterStart[1]", "exactly one of command or git-clone"));
+  EXPECT_TRUE(has_problem(problems("option"), "option.yaml", "image", "not an image reference"));
+  EXPECT_TRUE(has_problem(problems("secure"), "secure.yaml", "security.priviledged", "unknown field"));
 }
 
 TEST_F(EnvironmentLoader, AgentsNameTheirEnvironment) {

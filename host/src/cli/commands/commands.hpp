@@ -293,4 +293,11 @@ int attachment_list_command(CommandContext& ctx, const AttachmentOptions& option
 int attachment_get_command(CommandContext& ctx, const AttachmentOptions& options);
 int attachment_rm_command(CommandContext& ctx, const AttachmentOptions& options);
 
+/// `environments status`, `environments cleanup [--all]` (container_commands.cpp).
+int environments_status_command(CommandContext& ctx);
+int environments_cleanup_command(CommandContext& ctx, bool all);
+/// `container-exec ...`: the relay into a container (environments/exec_relay.hpp); not a
+/// user's command, so it bypasses the parser (agent arguments follow it verbatim).
+int container_exec_command(const std::vector<std::string>& args);
+
 }  // namespace agentry::cli

@@ -117,6 +117,13 @@ core::Result<AskAnswer> AskService::ask(const std::string& run_id, const AskRequ
     ~Release() { n.fetch_sub(1); }
   } release{in_flight_};
 
+  // A side question starts a process of its own beside the run's; in a container it
+  // would need the run's container, which only a live attempt holds.
+  if (run.frozen.environment && run.frozen.environment->kind == "container")
+    return core::fail(core::ErrorCode::conflict,
+                      "ask is not supported for runs in a container environment ('" + run.frozen.environment->name +
+                          "') yet",
+                      {{"environment", run.frozen.environment->name}, {"reason", "not_supported"}});
   auto config = backend_start_config(run);
   if (!config) return config.failure();
   BackendQuestion question;

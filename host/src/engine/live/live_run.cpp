@@ -117,6 +117,12 @@ void LiveRun::start_attempt(const std::string& original_prompt) {
 }
 
 void LiveRun::begin_attempt(const std::string& prompt) {
+  const auto& environment = spec_.run.frozen.environment;
+  if (environment && environment->kind == "container") place_in_container(prompt);
+  else launch_attempt(prompt);
+}
+
+void LiveRun::launch_attempt(const std::string& prompt) {
   const auto& run = spec_.run;
   plugin_host::StartRequest request;
   request.run_id = run.id;
@@ -127,7 +133,7 @@ void LiveRun::begin_attempt(const std::string& prompt) {
   json::object input{{"prompt", prompt}, {"brief", run.frozen.brief}, {"message", run.frozen.message}};
   if (attempt_.adopting) input["checkpoint"] = spec_.adopt_checkpoint;
   request.input_json = json::serialize(input);
-  auto config = backend_start_config(run);
+  auto config = backend_start_config(run, container_exec_ ? &*container_exec_ : nullptr);
   if (!config) {
     // An environment that cannot be applied ends the run: never an agent on the host.
     end_by_host("error", config.error().message);
@@ -431,6 +437,7 @@ void LiveRun::mark_finished(std::optional<NextSession> next) {
     queue_.clear();
   }
   backend_.reset();  // destroy(): joins the plugin's threads (unless poisoned)
+  if (!next) release_container();
   // The hand-off to a queued-message session comes first, so whoever waited for this
   // session finds its successor already registered.
   if (on_finished_) on_finished_(*this, std::move(next));

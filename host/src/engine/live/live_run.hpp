@@ -19,6 +19,8 @@
 #include "core/run.hpp"
 #include "engine/live/attempt_events.hpp"
 #include "engine/hooks/hook_runner.hpp"
+#include "environments/container_manager.hpp"
+#include "environments/launch.hpp"
 #include "plugin_host/backend_instance.hpp"
 
 #include <boost/json/value.hpp>
@@ -30,6 +32,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace agentry::events {
 class EventBus;
@@ -68,6 +71,8 @@ struct LiveRunServices {
   const ChildResumeLimits* child_limits = nullptr;
   /// A session ended with none to follow it: room for a waiting start (engine/placement/).
   std::function<void()> slot_freed{};
+  /// The containers of runs in container environments (environments/container_manager.hpp).
+  std::shared_ptr<environments::ContainerManager> containers{};
 };
 
 struct LaunchSpec {
@@ -142,8 +147,20 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   void create_instance();
   /// beforeAttempt hooks, then begin_attempt() with the prompt they left.
   void start_attempt(const std::string& original_prompt);
-  /// Starts (or adopts) the attempt on the instance and arms its timeout.
+  /// A run in a container environment gets its container first (place_in_container),
+  /// then launch_attempt().
   void begin_attempt(const std::string& prompt);
+  /// Starts (or adopts) the attempt on the instance and arms its timeout.
+  void launch_attempt(const std::string& prompt);
+  // live_run_container.cpp: the container of a run in a container environment.
+  void place_in_container(const std::string& prompt);
+  void record_container_actions(const std::vector<environments::ContainerAction>& actions);
+  /// The session ended with none to follow: the run no longer uses its container.
+  void release_container();
+  /// A failed attempt whose container stopped under it says so in the run's reason
+  /// (the agent's own exit, "killed by signal 9", does not), then `then`.
+  void explain_container_failure(std::shared_ptr<BatchOutcome> outcome,
+                                 std::function<void(LiveRun&, std::shared_ptr<BatchOutcome>)> then);
   /// Detaches instead of interrupting, when the backend can. On the strand.
   bool try_detach(const std::string& reason);
   void arm_interrupt_grace();
@@ -183,6 +200,7 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   core::Strand strand_;
   OnFinished on_finished_;
   std::unique_ptr<plugin_host::BackendInstance> backend_;  // touched on the strand only
+  std::optional<environments::ContainerExec> container_exec_;  // strand only: this attempt's
   core::TimerHandle timeout_timer_;
   core::TimerHandle grace_timer_;
 

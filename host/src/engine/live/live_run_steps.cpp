@@ -29,7 +29,11 @@ void LiveRun::after_attempt(std::shared_ptr<BatchOutcome> outcome) {
     return;
   }
   off_strand([&db = services_.db, &bus = services_.bus, run = spec_.run] { refresh_workspace_diffstat(db, bus, run); },
-             [outcome](LiveRun& self) { self.after_attempt_hooks(outcome); });
+             [outcome](LiveRun& self) {
+               self.explain_container_failure(outcome, [](LiveRun& again, std::shared_ptr<BatchOutcome> o) {
+                 again.after_attempt_hooks(std::move(o));
+               });
+             });
 }
 
 void LiveRun::after_attempt_hooks(std::shared_ptr<BatchOutcome> outcome) {

@@ -7,11 +7,14 @@
 
 #include "core/result.hpp"
 #include "core/run.hpp"
+#include "environments/launch.hpp"
 
 #include <boost/json/object.hpp>
 
 namespace agentry::engine {
 
-core::Result<boost::json::object> backend_start_config(const core::Run& run);
+/// `container`: the attempt's way into its container (a run in a container environment).
+core::Result<boost::json::object> backend_start_config(const core::Run& run,
+                                                       const environments::ContainerExec* container = nullptr);
 
 }  // namespace agentry::engine
