@@ -1,9 +1,7 @@
 // What the container tests share: whether podman can run a container on this machine,
 // the engine options it needs here, and a local image to run. There is no registry on
-// these machines, so the image is made from the host's own files: sh, the few programs
-// the tests' agents run, and every library the `agentry` binary links (so the agentry
-// that managed containers get mounted at /usr/local/bin runs inside), imported with
-// `podman import` under a tag derived from those files, once per machine.
+// these machines, so the image is made from the host's own files by
+// make_container_image.sh (which the benchmarks use too), once per machine.
 #pragma once
 
 #include <filesystem>
