@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 namespace agentry::api {
@@ -49,6 +50,17 @@ void unlist_waiting(HttpServer::Impl& impl, const std::shared_ptr<WaitingConnect
 }
 
 namespace {
+
+/// Asio opens sockets without close-on-exec, so every program the daemon starts (agents,
+/// hooks) would inherit them: a listener held by an agent that outlives a killed daemon
+/// keeps the Unix socket answering (the next daemon would take it for a live one and
+/// refuse to start), and an agent could accept() the daemon's clients, or read from a
+/// connection it inherited. Set right after the socket is made; a program started in
+/// between by another thread is the only one that can still get it.
+void close_on_exec(int fd) {
+  const int flags = ::fcntl(fd, F_GETFD);
+  if (flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
 
 /// Closes the connection that has waited longest for a request. False when none waits.
 bool evict_oldest_waiting(HttpServer::Impl& impl) {
@@ -127,6 +139,7 @@ net::awaitable<void> accept_loop(HttpServer::Impl& impl, Listener& listener) {
       co_await pause.async_wait(net::as_tuple(net::use_awaitable));
       continue;
     }
+    close_on_exec(socket.native_handle());
     if (!admit(impl)) {
       refuse_connection(impl, std::move(socket));
       continue;
@@ -195,6 +208,7 @@ core::Result<std::uint16_t> HttpServer::listen(const std::string& address, std::
   const ServedProtocol::endpoint endpoint{tcp::endpoint(ip, port)};
   auto& a = impl_->listeners.emplace_back(impl_->ioc, true).acceptor;
   a.open(endpoint.protocol(), ec);
+  if (!ec) close_on_exec(a.native_handle());
   if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) a.bind(endpoint, ec);
   if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
@@ -218,6 +232,7 @@ core::Result<void> HttpServer::listen_local(const std::filesystem::path& path) {
   auto& a = impl_->listeners.emplace_back(impl_->ioc, false).acceptor;
   boost::system::error_code ec;
   a.open(endpoint.protocol(), ec);
+  if (!ec) close_on_exec(a.native_handle());
   if (!ec) a.bind(endpoint, ec);
   if (!ec) impl_->socket_file.emplace(path);  // bound: the file is ours to remove from now on
   // Only the user: reaching the socket is reaching the user's shell, as with the port.
