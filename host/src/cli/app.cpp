@@ -88,8 +88,8 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
 
   Invocation invocation;
   auto* connect = app.add_option("--connect", invocation.global.connect,
-                                 "Daemon WebSocket URL, e.g. ws://127.0.0.1:4773/ (default: $AGENTRY_CONNECT; "
-                                 "none: embedded)");
+                                 "The daemon to use: its WebSocket URL, e.g. ws://127.0.0.1:4773/, or its Unix socket, "
+                                 "e.g. unix:///run/agentry/agentry.sock (default: $AGENTRY_CONNECT; none: embedded)");
   app.add_flag("--json", invocation.global.json, "Print the operation's JSON result as is");
   std::string store;
   auto* store_option = app.add_option("--store", store,
