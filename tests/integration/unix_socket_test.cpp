@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <thread>
 
 namespace agentry::integration {
 namespace {
@@ -158,6 +159,21 @@ TEST_F(UnixSocketTest, AStaleSocketIsReplacedAndALiveOneIsNotStolen) {
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "precious");
 }
 
+// An agent outlives a daemon killed under it; it must not have inherited the daemon's
+// listener, or the socket would still answer and the next daemon refuse to start.
+TEST_F(UnixSocketTest, AnAgentThatOutlivesAKilledDaemonDoesNotHoldItsSocket) {
+  dir_.write_file("config/agents/sleeper/agent.md",
+                  "---\nschemaVersion: 1\nbackend: subprocess\nbackendConfig:\n  subprocess:\n"
+                  "    command: [sh, -c, 'echo started > started.txt; exec sleep 60']\n---\nSleeps.\n");
+  const std::string id = start_agent_run("sleeper");
+  for (int i = 0; i < 200 && !fs::exists(work_ / "started.txt"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  ASSERT_TRUE(fs::exists(work_ / "started.txt")) << json::serialize(get_run(id));
+  daemon_->kill9();
+  start_daemon();
+  EXPECT_EQ(over_socket().get("/api/daemon").json().at("daemon").at("pid").as_int64(), daemon_->pid());
+}
+
 TEST_F(UnixSocketTest, SocketNoneListensOnThePortAloneAndAnotherPathIsUsed) {
   auto portless = other_daemon("none-home", {"--socket", "none"});
   portless->start();
@@ -189,8 +205,8 @@ TEST_F(UnixSocketTest, AnAgentWithoutANetworkCallsBackThroughTheMountedSocket) {
   if (!test::bubblewrap_works()) GTEST_SKIP() << "bubblewrap (bwrap) is missing or cannot create namespaces here";
   const fs::path socket = daemon_->socket_path();
   dir_.write_file("config/environments/offline.yaml",
-                  "schemaVersion: 1\nkind: bubblewrap\nnetwork: none\nmounts:\n  - source: " +
-                      socket.parent_path().string() + "\nextraArgs: [--setenv, AGENTRY_CONNECT, " +
+                  "schemaVersion: 1\nkind: bubblewrap\nnetwork: none\nmounts:\n  - {source: " +
+                      socket.parent_path().string() + ", readOnly: true}\nextraArgs: [--setenv, AGENTRY_CONNECT, " +
                       json::serialize(json::value("unix://" + socket.string())) + "]\n");
   const std::string script =
       "agentry task set plan -s completed && agentry task set build -s completed && "
