@@ -24,6 +24,7 @@ namespace {
 
 constexpr std::string_view http_line_prefix = "http api on http://";
 constexpr std::string_view ws_line_prefix = "serving on ws://";
+constexpr std::string_view socket_line_prefix = "serving on unix://";
 
 std::string read_from(const std::filesystem::path& path, std::uintmax_t offset) {
   std::ifstream in(path, std::ios::binary);
@@ -127,6 +128,7 @@ void DaemonProcess::start() {
 
   port_ = 0;
   ws_port_ = 0;
+  socket_path_.clear();
   exit_code_.reset();
   pid_ = spawn_process(spawn);
   reaped_ = false;
@@ -145,6 +147,8 @@ void DaemonProcess::wait_for_ready() {
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (line.starts_with(ws_line_prefix)) {
         ws_port_ = port_of(line.substr(ws_line_prefix.size())).value_or(0);
+      } else if (line.starts_with(socket_line_prefix)) {
+        socket_path_ = std::string(line.substr(socket_line_prefix.size()));
       } else if (line.starts_with(http_line_prefix)) {
         if (const auto port = port_of(line.substr(http_line_prefix.size()))) {
           port_ = *port;
@@ -180,6 +184,12 @@ std::uint16_t DaemonProcess::ws_port() const {
 }
 
 HttpClient DaemonProcess::client() const { return HttpClient("127.0.0.1", port()); }
+
+HttpClient DaemonProcess::socket_client() const {
+  if (socket_path_.empty())
+    throw std::logic_error("DaemonProcess::socket_client: no \"serving on unix://\" line was seen");
+  return HttpClient(socket_path_.string(), 0);
+}
 
 std::string DaemonProcess::base_url() const { return "http://127.0.0.1:" + std::to_string(port()); }
 

@@ -45,7 +45,8 @@ class DaemonProcess {
 
   /// Runs `agentry serve --listen ws://127.0.0.1:0/ <extra_args>` in its own process group with
   /// AGENTRY_HOME/AGENTRY_CONFIG_DIR set, stdout/stderr appended to <home>/daemon-stdout.log and
-  /// <home>/daemon-stderr.log, and waits for "http api on http://127.0.0.1:<port>/api/".
+  /// <home>/daemon-stderr.log, and waits for "http api on http://127.0.0.1:<port>/api/"
+  /// (noting "serving on unix://<path>" before it).
   /// Throws if the daemon exits first (with its exit code and stderr) or on timeout (it is then
   /// killed). May be called again after stop()/kill9() to restart on the same home.
   void start();
@@ -57,6 +58,11 @@ class DaemonProcess {
   [[nodiscard]] HttpClient client() const;
   /// "http://127.0.0.1:<port>".
   [[nodiscard]] std::string base_url() const;
+  /// The Unix socket announced at startup ("serving on unix://<path>"); empty when the
+  /// daemon listens on none.
+  [[nodiscard]] const std::filesystem::path& socket_path() const { return socket_path_; }
+  /// A client for the Unix socket. Throws if the daemon announced none.
+  [[nodiscard]] HttpClient socket_client() const;
 
   /// Sends `signal` and waits up to `timeout` for the exit; returns the exit code (128 + signal
   /// number if killed by a signal). If the daemon does not exit in time it is SIGKILLed and
@@ -90,6 +96,7 @@ class DaemonProcess {
   std::optional<int> exit_code_;
   std::uint16_t port_ = 0;
   std::uint16_t ws_port_ = 0;
+  std::filesystem::path socket_path_;
   std::uintmax_t stdout_offset_ = 0;  // log sizes at start(): output of this run begins there
   std::uintmax_t stderr_offset_ = 0;
   std::vector<pid_t> groups_;  // process groups of every start(), killed at destruction

@@ -127,7 +127,7 @@ HttpResponse HttpClient::request(std::string_view method, std::string_view targe
     if (!has(all, h.first)) all.push_back(h);
   }
   std::string req = what + " HTTP/1.1\r\n";
-  if (!has(all, "host")) req += "Host: " + host_ + ":" + std::to_string(port_) + "\r\n";
+  if (!has(all, "host")) req += "Host: " + host_header(host_, port_) + "\r\n";
   if (!has(all, "connection")) req += "Connection: close\r\n";
   // Like every JSON client; a test of other types passes its own Content-Type.
   if (!body.empty() && !has(all, "content-type")) req += "Content-Type: application/json\r\n";
@@ -141,7 +141,7 @@ HttpResponse HttpClient::request(std::string_view method, std::string_view targe
 
   UniqueFd fd;
   try {
-    fd = connect_tcp(host_, port_, deadline);
+    fd = connect_stream(host_, port_, deadline);
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string(e.what()) + " (for " + what + ")");
   }
@@ -203,7 +203,7 @@ HttpResponse HttpClient::request(std::string_view method, std::string_view targe
 std::string HttpClient::raw_exchange(std::string_view raw, RawOptions options) {
   const auto deadline = Clock::now() + timeout_;
   const std::string what = "raw exchange (" + std::to_string(raw.size()) + " bytes sent)";
-  UniqueFd fd = connect_tcp(host_, port_, deadline);
+  UniqueFd fd = connect_stream(host_, port_, deadline);
   const SendResult sent = send_all(fd.get(), raw, deadline);
   if (sent == SendResult::timed_out && options.throw_on_timeout) {
     throw std::runtime_error(timed_out(timeout_, "sending", what, {}));

@@ -43,6 +43,8 @@ class SseReader;
 
 class HttpClient {
  public:
+  /// `host`: a host name or address, or a Unix socket's absolute path (then `port` is
+  /// unused and requests name "localhost" as their Host).
   HttpClient(std::string host, std::uint16_t port);
 
   /// Overall deadline for one request: connect, send, and read the whole response.

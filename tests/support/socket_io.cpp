@@ -11,6 +11,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 namespace agentry::test {
@@ -120,6 +121,33 @@ UniqueFd connect_tcp(const std::string& host, std::uint16_t port, Clock::time_po
   ::freeaddrinfo(list);
   if (!fd) throw std::runtime_error(errno_message("cannot connect to " + endpoint(host, port), err));
   return fd;
+}
+
+UniqueFd connect_unix(const std::string& path, Clock::time_point deadline) {
+  const std::string where = "unix://" + path;
+  sockaddr_un address{};
+  if (path.size() >= sizeof address.sun_path)
+    throw std::runtime_error("cannot connect to " + where + ": the path is too long for a socket");
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (!fd) throw std::runtime_error(errno_message("cannot connect to " + where, errno));
+  // A full backlog answers EAGAIN to a non-blocking connect: try again until the deadline.
+  for (;;) {
+    if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) return fd;
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN || Clock::now() >= deadline)
+      throw std::runtime_error(errno_message("cannot connect to " + where, errno));
+    ::poll(nullptr, 0, 5);
+  }
+}
+
+UniqueFd connect_stream(const std::string& host, std::uint16_t port, Clock::time_point deadline) {
+  return !host.empty() && host[0] == '/' ? connect_unix(host, deadline) : connect_tcp(host, port, deadline);
+}
+
+std::string host_header(const std::string& host, std::uint16_t port) {
+  return !host.empty() && host[0] == '/' ? "localhost" : host + ":" + std::to_string(port);
 }
 
 SendResult send_all(int fd, std::string_view data, Clock::time_point deadline) {

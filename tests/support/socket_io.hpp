@@ -1,5 +1,5 @@
 // Blocking-style socket helpers for the test-support library: a move-only fd owner,
-// loopback connect, and send/receive with deadlines. Plain POSIX; no Asio.
+// loopback and Unix socket connect, and send/receive with deadlines. Plain POSIX; no Asio.
 #pragma once
 
 #include <chrono>
@@ -55,6 +55,16 @@ class UniqueFd {
 /// default): a small receive window makes a slow reader push back on the server early.
 [[nodiscard]] UniqueFd connect_tcp(const std::string& host, std::uint16_t port,
                                    Clock::time_point deadline, int rcvbuf);
+
+/// Connects a non-blocking, close-on-exec socket to the Unix socket at `path`. Throws
+/// std::runtime_error ("cannot connect to unix:///tmp/x.sock: No such file or directory").
+[[nodiscard]] UniqueFd connect_unix(const std::string& path, Clock::time_point deadline);
+
+/// The test clients' peers: `host` is a host name or address (TCP, `port`), or the
+/// absolute path of a Unix socket (`port` unused): connect_tcp or connect_unix.
+[[nodiscard]] UniqueFd connect_stream(const std::string& host, std::uint16_t port, Clock::time_point deadline);
+/// The Host header for such a peer: "host:port", or "localhost" for a Unix socket.
+[[nodiscard]] std::string host_header(const std::string& host, std::uint16_t port);
 
 enum class SendResult { ok, peer_closed, timed_out };
 

@@ -23,7 +23,7 @@ SseReader::SseReader(std::string host, std::uint16_t port, std::string target,
     : description_("GET " + target) {
   const auto deadline = Clock::now() + open_timeout;
   try {
-    fd_ = connect_tcp(host, port, deadline);
+    fd_ = connect_stream(host, port, deadline);
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string(e.what()) + " (for SSE " + description_ + ")");
   }
@@ -34,7 +34,7 @@ SseReader::SseReader(std::string host, std::uint16_t port, std::string target,
     return false;
   };
   std::string req = description_ + " HTTP/1.1\r\n";
-  if (!has("host")) req += "Host: " + host + ":" + std::to_string(port) + "\r\n";
+  if (!has("host")) req += "Host: " + host_header(host, port) + "\r\n";
   if (!has("accept")) req += "Accept: text/event-stream\r\n";
   if (!has("connection")) req += "Connection: close\r\n";
   req += "Cache-Control: no-cache\r\n";

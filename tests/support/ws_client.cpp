@@ -12,7 +12,7 @@ namespace {
 
 std::string handshake_request(const std::string& host, std::uint16_t port,
                               const std::vector<std::pair<std::string, std::string>>& headers) {
-  std::string out = "GET / HTTP/1.1\r\nHost: " + host + ":" + std::to_string(port) +
+  std::string out = "GET / HTTP/1.1\r\nHost: " + host_header(host, port) +
                     "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
   for (const auto& [name, value] : headers) out += name + ": " + value + "\r\n";
@@ -46,7 +46,7 @@ std::pair<int, std::string> read_handshake(int fd, std::string& rest, Clock::tim
 WsClient::WsClient(const std::string& host, std::uint16_t port,
                    std::vector<std::pair<std::string, std::string>> headers, std::chrono::milliseconds timeout) {
   auto deadline = Clock::now() + timeout;
-  fd_ = connect_tcp(host, port, deadline);
+  fd_ = connect_stream(host, port, deadline);
   if (send_all(fd_.get(), handshake_request(host, port, headers), deadline) != SendResult::ok)
     throw std::runtime_error("websocket handshake: cannot send");
   auto [status, rest] = read_handshake(fd_.get(), buffer_, deadline);
@@ -57,7 +57,7 @@ WsClient::WsClient(const std::string& host, std::uint16_t port,
 std::pair<int, std::string> WsClient::try_handshake(const std::string& host, std::uint16_t port,
                                                     std::vector<std::pair<std::string, std::string>> headers) {
   auto deadline = Clock::now() + std::chrono::seconds(10);
-  auto fd = connect_tcp(host, port, deadline);
+  auto fd = connect_stream(host, port, deadline);
   if (send_all(fd.get(), handshake_request(host, port, headers), deadline) != SendResult::ok)
     throw std::runtime_error("websocket handshake: cannot send");
   std::string rest;

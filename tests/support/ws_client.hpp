@@ -24,6 +24,7 @@ std::string ws_client_frame(std::uint8_t opcode, std::string_view payload);
 class WsClient {
  public:
   /// Connects and upgrades; throws with the HTTP status line and body when refused.
+  /// `host` may be a Unix socket's absolute path (socket_io.hpp: connect_stream).
   WsClient(const std::string& host, std::uint16_t port, std::vector<std::pair<std::string, std::string>> headers = {},
            std::chrono::milliseconds timeout = std::chrono::seconds(10));
 

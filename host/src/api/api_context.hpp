@@ -17,6 +17,7 @@ struct DaemonInfo {
   std::string listen_url;
   std::string version;
   std::string started_at;
+  std::string socket_url = {};  // unix:///abs/path.sock; empty when the daemon listens on no socket
 };
 
 struct ApiContext {

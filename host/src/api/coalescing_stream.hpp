@@ -10,6 +10,8 @@
 // drained() before writing more). Only ws_connection.cpp uses it; everything runs on the
 // connection's strand.
 
+#include "api/served_stream.hpp"
+
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/post.hpp>
@@ -17,7 +19,6 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/buffers_range.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/websocket/teardown.hpp>
 
 #include <chrono>
@@ -29,13 +30,13 @@ namespace agentry::api {
 
 class CoalescingStream {
  public:
-  using executor_type = boost::beast::tcp_stream::executor_type;
+  using executor_type = ServedStream::executor_type;
 
-  explicit CoalescingStream(boost::beast::tcp_stream stream)
+  explicit CoalescingStream(ServedStream stream)
       : state_(std::make_shared<State>(std::move(stream))) {}
 
   executor_type get_executor() { return state_->next.get_executor(); }
-  boost::beast::tcp_stream& next_layer() { return state_->next; }
+  ServedStream& next_layer() { return state_->next; }
 
   template <class MutableBuffers, class Token>
   auto async_read_some(const MutableBuffers& buffers, Token&& token) {
@@ -79,8 +80,8 @@ class CoalescingStream {
 
  private:
   struct State {
-    explicit State(boost::beast::tcp_stream s) : next(std::move(s)), drained(next.get_executor()) {}
-    boost::beast::tcp_stream next;
+    explicit State(ServedStream s) : next(std::move(s)), drained(next.get_executor()) {}
+    ServedStream next;
     std::string pending;  // accepted while `sending` is on its way
     std::string sending;
     std::optional<std::chrono::steady_clock::time_point> started;
@@ -110,7 +111,7 @@ class CoalescingStream {
   std::shared_ptr<State> state_;
 };
 
-/// Closing: the WebSocket layer shuts the TCP connection down after its close frame,
+/// Closing: the WebSocket layer shuts the connection down after its close frame,
 /// which this stream may still be sending; the shutdown waits for it.
 template <class Handler>
 void async_teardown(boost::beast::role_type role, CoalescingStream& stream, Handler&& handler) {

@@ -56,6 +56,9 @@ void add_daemon_operations(Operations& ops, ApiContext& ctx) {
     return OperationResult{json::object{{"daemon", {{"daemonInstanceId", d.daemon_instance_id},
                                                     {"pid", d.pid},
                                                     {"listenUrl", d.listen_url},
+                                                    {"socketUrl", d.socket_url.empty()
+                                                                      ? json::value(nullptr)
+                                                                      : json::value(d.socket_url)},
                                                     {"version", d.version},
                                                     {"startedAt", d.started_at}}}}};
   });

@@ -34,7 +34,6 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
-using tcp = net::ip::tcp;
 
 namespace {
 
@@ -94,7 +93,7 @@ std::optional<HttpResponse> admission_refusal(HttpServer::Impl& impl, HttpReques
 /// the body is read, then the body goes to a spool file, read with a timeout per piece
 /// so a large upload on a slow link is not cut off while it moves. `keep`: the
 /// connection may serve another request.
-net::awaitable<void> serve_spooled(HttpServer::Impl& impl, beast::tcp_stream& stream, beast::flat_buffer& buffer,
+net::awaitable<void> serve_spooled(HttpServer::Impl& impl, ServedStream& stream, beast::flat_buffer& buffer,
                                    http::request_parser<http::string_body>& header, std::uint64_t limit, bool& keep) {
   keep = false;
   HttpRequest request = header_to_request(header.get());
@@ -184,7 +183,7 @@ std::optional<HttpResponse> refuse_header(HttpServer::Impl& impl, http::request_
 
 /// Reads the rest of a request held in memory, after sending "100 Continue" when the
 /// client waits for it.
-net::awaitable<boost::system::error_code> read_body(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+net::awaitable<boost::system::error_code> read_body(ServedStream& stream, beast::flat_buffer& buffer,
                                                     http::request_parser<http::string_body>& parser) {
   boost::system::error_code ec;
   if (parser.get()[http::field::expect] == "100-continue") {
@@ -224,9 +223,9 @@ net::awaitable<HttpResponse> answer(HttpServer::Impl& impl, HttpRequest& request
 
 }  // namespace
 
-net::awaitable<void> serve_connection(HttpServer::Impl& impl, tcp::socket socket) {
+net::awaitable<void> serve_connection(HttpServer::Impl& impl, ServedSocket socket) {
   Counted connection(impl.connections);
-  beast::tcp_stream stream(std::move(socket));
+  ServedStream stream(std::move(socket));
   beast::flat_buffer buffer;
   auto slot = std::make_shared<WaitingConnection>();
   slot->executor = stream.get_executor();
@@ -306,7 +305,7 @@ net::awaitable<void> serve_connection(HttpServer::Impl& impl, tcp::socket socket
     if (!ok || !keep_alive) break;
   }
   boost::system::error_code ignored;
-  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream.socket().shutdown(ServedSocket::shutdown_send, ignored);
 }
 
 }  // namespace agentry::api

@@ -25,7 +25,6 @@ namespace agentry::api {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
-using tcp = net::ip::tcp;
 
 namespace {
 
@@ -62,8 +61,8 @@ struct StreamWake {
 /// A stream's client sends nothing after its request, so its side of the connection
 /// ending (EOF, a reset) means it left: the writer is woken to give up its connection
 /// slot now, not at its next write, which may be a heartbeat many seconds away.
-/// Reads the socket beneath the tcp_stream, whose timer belongs to the writes.
-net::awaitable<void> watch_for_hangup(tcp::socket& socket, std::shared_ptr<StreamWake> wake) {
+/// Reads the socket beneath the stream, whose timer belongs to the writes.
+net::awaitable<void> watch_for_hangup(ServedSocket& socket, std::shared_ptr<StreamWake> wake) {
   std::array<char, 512> ignored;
   for (;;) {
     auto [ec, n] = co_await socket.async_read_some(net::buffer(ignored), net::as_tuple(net::use_awaitable));
@@ -77,14 +76,14 @@ net::awaitable<void> watch_for_hangup(tcp::socket& socket, std::shared_ptr<Strea
 /// Writes `buffers` in one go; a client that takes longer than the write timeout to
 /// accept them has stalled and is dropped (it resumes by cursor).
 template <class Buffers>
-net::awaitable<bool> write_all(beast::tcp_stream& stream, const Buffers& buffers, const ServerLimits& limits) {
+net::awaitable<bool> write_all(ServedStream& stream, const Buffers& buffers, const ServerLimits& limits) {
   stream.expires_after(limits.write_timeout);
   auto [ec, n] = co_await net::async_write(stream, buffers, net::as_tuple(net::use_awaitable));
   co_return !ec;
 }
 
 /// A download: the file's content as the body, read from disk as it is sent.
-net::awaitable<void> write_file_response(beast::tcp_stream& stream, const HttpResponse& response, unsigned version,
+net::awaitable<void> write_file_response(ServedStream& stream, const HttpResponse& response, unsigned version,
                                          bool keep_alive, const ServerLimits& limits, bool& ok) {
   http::response<http::file_body> res{static_cast<http::status>(response.status), version};
   beast::error_code open_ec;
@@ -122,7 +121,7 @@ net::awaitable<void> write_file_response(beast::tcp_stream& stream, const HttpRe
 /// Serves a Server-Sent Events response until the client goes away, the source
 /// closes, or the daemon stops. The connection is not reused afterwards. Frames are
 /// shared with every other subscriber: they are written as they are, gathered.
-net::awaitable<void> serve_stream(HttpServer::Impl& impl, beast::tcp_stream& stream, const HttpResponse& response,
+net::awaitable<void> serve_stream(HttpServer::Impl& impl, ServedStream& stream, const HttpResponse& response,
                                   unsigned version) {
   http::response<http::empty_body> head{http::status::ok, version};
   head.set(http::field::server, "agentry");
@@ -184,7 +183,7 @@ std::optional<HttpResponse> read_failure_response(const boost::system::error_cod
   return std::nullopt;  // timeout, reset, EOF: nobody to answer
 }
 
-net::awaitable<void> write_response(beast::tcp_stream& stream, const HttpResponse& response, unsigned version,
+net::awaitable<void> write_response(ServedStream& stream, const HttpResponse& response, unsigned version,
                                     bool keep_alive, const ServerLimits& limits, bool& ok) {
   if (!response.file.empty()) {
     co_await write_file_response(stream, response, version, keep_alive, limits, ok);

@@ -1,7 +1,8 @@
-// The daemon's HTTP listener (http_server.hpp): it accepts connections, keeps their
-// number under the limit (evicting idle ones first, answering 503 past that), and on
-// shutdown stops accepting and lets requests in flight finish. Each connection is served
-// by http_connection.cpp.
+// The daemon's HTTP listener (http_server.hpp): it accepts connections on its TCP port and
+// its Unix socket, keeps their number under the limit (one limit for both; evicting idle
+// ones first, answering 503 past that), and on shutdown stops accepting, removes the
+// socket's file and lets requests in flight finish. Each connection is served by
+// http_connection.cpp, the same way whichever listener it came in on.
 
 #include "api/http_server.hpp"
 
@@ -12,15 +13,22 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <thread>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 namespace agentry::api {
 namespace net = boost::asio;
@@ -42,6 +50,17 @@ void unlist_waiting(HttpServer::Impl& impl, const std::shared_ptr<WaitingConnect
 }
 
 namespace {
+
+/// Asio opens sockets without close-on-exec, so every program the daemon starts (agents,
+/// hooks) would inherit them: a listener held by an agent that outlives a killed daemon
+/// keeps the Unix socket answering (the next daemon would take it for a live one and
+/// refuse to start), and an agent could accept() the daemon's clients, or read from a
+/// connection it inherited. Set right after the socket is made; a program started in
+/// between by another thread is the only one that can still get it.
+void close_on_exec(int fd) {
+  const int flags = ::fcntl(fd, F_GETFD);
+  if (flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
 
 /// Closes the connection that has waited longest for a request. False when none waits.
 bool evict_oldest_waiting(HttpServer::Impl& impl) {
@@ -75,7 +94,7 @@ bool admit(HttpServer::Impl& impl) {
 
 /// Answers 503 with the envelope and closes, without reading the request: the client
 /// learns why instead of seeing a reset. Bounded: past 64 at once, just close.
-void refuse_connection(HttpServer::Impl& impl, tcp::socket socket) {
+void refuse_connection(HttpServer::Impl& impl, ServedSocket socket) {
   static std::atomic<std::int64_t> last_logged{0};
   const auto now = std::chrono::steady_clock::now().time_since_epoch() / std::chrono::seconds(1);
   if (last_logged.exchange(now) != now)
@@ -91,7 +110,7 @@ void refuse_connection(HttpServer::Impl& impl, tcp::socket socket) {
       executor,
       [&impl, socket = std::move(socket)]() mutable -> net::awaitable<void> {
         Counted refusing(impl.refusing);
-        beast::tcp_stream stream(std::move(socket));
+        ServedStream stream(std::move(socket));
         auto response = error_response(core::ErrorCode::unavailable,
                                        "the daemon has too many connections open (" +
                                            std::to_string(impl.limits.max_connections) + "); try again shortly",
@@ -103,16 +122,16 @@ void refuse_connection(HttpServer::Impl& impl, tcp::socket socket) {
         co_await write_response(stream, client_response(std::move(response), new_request_id(), "connection"), 11,
                                 false, quick, ok);
         boost::system::error_code ignored;
-        stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream.socket().shutdown(ServedSocket::shutdown_send, ignored);
       },
       net::detached);
 }
 
-net::awaitable<void> accept_loop(HttpServer::Impl& impl) {
+net::awaitable<void> accept_loop(HttpServer::Impl& impl, Listener& listener) {
+  auto& acceptor = listener.acceptor;
   for (;;) {
-    auto [ec, socket] = co_await impl.acceptor.async_accept(net::make_strand(impl.ioc),
-                                                            net::as_tuple(net::use_awaitable));
-    if (ec == net::error::operation_aborted || !impl.acceptor.is_open()) co_return;
+    auto [ec, socket] = co_await acceptor.async_accept(net::make_strand(impl.ioc), net::as_tuple(net::use_awaitable));
+    if (ec == net::error::operation_aborted || !acceptor.is_open()) co_return;
     if (ec) {
       // Usually fd exhaustion; back off briefly instead of spinning.
       core::log_warn("accept failed", {{"error", ec.message()}});
@@ -120,14 +139,18 @@ net::awaitable<void> accept_loop(HttpServer::Impl& impl) {
       co_await pause.async_wait(net::as_tuple(net::use_awaitable));
       continue;
     }
+    close_on_exec(socket.native_handle());
     if (!admit(impl)) {
       refuse_connection(impl, std::move(socket));
       continue;
     }
     // Small request/response messages: without this, a reply written in several pieces
     // (a WebSocket message split into frames) waits for the client's delayed ACK (~40 ms).
-    boost::system::error_code nodelay_ec;
-    socket.set_option(tcp::no_delay(true), nodelay_ec);
+    // A Unix socket has no Nagle to turn off.
+    if (listener.tcp) {
+      boost::system::error_code nodelay_ec;
+      socket.set_option(tcp::no_delay(true), nodelay_ec);
+    }
     auto executor = socket.get_executor();
     net::co_spawn(executor, serve_connection(impl, std::move(socket)), net::detached);
   }
@@ -146,7 +169,10 @@ void drain_then_stop(HttpServer::Impl& impl, std::chrono::steady_clock::time_poi
 void begin_shutdown(HttpServer::Impl& impl) {
   if (impl.stopping.exchange(true)) return;
   boost::system::error_code ignored;
-  impl.acceptor.close(ignored);
+  for (auto& listener : impl.listeners) listener.acceptor.close(ignored);
+  // A client that comes now finds no socket (rather than one nobody answers on), and the
+  // next daemon finds nothing stale in its way.
+  if (impl.socket_file) impl.socket_file->remove();
   drain_then_stop(impl, std::chrono::steady_clock::now() + impl.limits.drain_timeout);
 }
 
@@ -179,16 +205,46 @@ core::Result<std::uint16_t> HttpServer::listen(const std::string& address, std::
   boost::system::error_code ec;
   auto ip = net::ip::make_address(address, ec);
   if (ec) return core::fail(core::ErrorCode::invalid_request, "'" + address + "' is not an IP address");
-  tcp::endpoint endpoint(ip, port);
-  auto& a = impl_->acceptor;
+  const ServedProtocol::endpoint endpoint{tcp::endpoint(ip, port)};
+  auto& a = impl_->listeners.emplace_back(impl_->ioc, true).acceptor;
   a.open(endpoint.protocol(), ec);
+  if (!ec) close_on_exec(a.native_handle());
   if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) a.bind(endpoint, ec);
   if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
-  if (ec)
+  ServedProtocol::endpoint bound;
+  if (!ec) bound = a.local_endpoint(ec);
+  if (ec) {
+    impl_->listeners.pop_back();
     return core::fail(core::ErrorCode::internal,
                       "cannot listen on " + address + ":" + std::to_string(port) + ": " + ec.message());
-  return a.local_endpoint().port();
+  }
+  // The address as bound (port 0 picked a port), read back as TCP's.
+  tcp::endpoint as_tcp;
+  std::memcpy(as_tcp.data(), bound.data(), std::min<std::size_t>(bound.size(), as_tcp.capacity()));
+  return as_tcp.port();
+}
+
+core::Result<void> HttpServer::listen_local(const std::filesystem::path& path) {
+  if (impl_->socket_file) return core::fail(core::ErrorCode::internal, "the daemon already listens on a Unix socket");
+  if (auto cleared = clear_socket_path(path); !cleared) return cleared;
+  const ServedProtocol::endpoint endpoint{net::local::stream_protocol::endpoint(path.string())};
+  auto& a = impl_->listeners.emplace_back(impl_->ioc, false).acceptor;
+  boost::system::error_code ec;
+  a.open(endpoint.protocol(), ec);
+  if (!ec) close_on_exec(a.native_handle());
+  if (!ec) a.bind(endpoint, ec);
+  if (!ec) impl_->socket_file.emplace(path);  // bound: the file is ours to remove from now on
+  // Only the user: reaching the socket is reaching the user's shell, as with the port.
+  // The directory it is in (0700 for the default one) keeps others out until then.
+  if (!ec && ::chmod(path.c_str(), 0600) != 0) ec.assign(errno, boost::system::system_category());
+  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) {
+    impl_->listeners.pop_back();
+    impl_->socket_file.reset();
+    return core::fail(core::ErrorCode::internal, "cannot listen on " + unix_url(path) + ": " + ec.message());
+  }
+  return core::ok();
 }
 
 int HttpServer::run() {
@@ -199,7 +255,7 @@ int HttpServer::run() {
     core::log_info("shutting down", {{"signal", signal == SIGINT ? "SIGINT" : "SIGTERM"}});
     begin_shutdown(impl);
   });
-  net::co_spawn(impl.ioc, accept_loop(impl), net::detached);
+  for (auto& listener : impl.listeners) net::co_spawn(impl.ioc, accept_loop(impl, listener), net::detached);
   std::vector<std::thread> extra;
   for (std::size_t i = 1; i < impl.threads.io; ++i) extra.emplace_back([&impl] { impl.ioc.run(); });
   impl.ioc.run();

@@ -2,7 +2,9 @@
 // The daemon's HTTP listener. Boost.Beast is confined to the server's own files
 // (http_server_impl.hpp names them); callers see only this interface. Every connection
 // has header and body size limits and a read timeout; handlers run on a worker pool so
-// a slow commit never stalls I/O.
+// a slow commit never stalls I/O. It listens on a TCP port and, optionally, on a Unix
+// socket (for agents in sandboxes without a network); both are served alike: same
+// routes, same auth, same limits.
 
 #include "api/router.hpp"
 #include "core/result.hpp"
@@ -88,6 +90,11 @@ class HttpServer {
 
   /// Binds and listens; port 0 picks an ephemeral port. Returns the bound port.
   core::Result<std::uint16_t> listen(const std::string& address, std::uint16_t port);
+  /// Also listens on a Unix socket at `path` (absolute; its directory must exist), made
+  /// 0600. A stale socket file there is replaced; a live one, or anything else, is an
+  /// error (api/local_socket.hpp). The file is removed when the server stops (or, if
+  /// it never runs, is destroyed). At most one. Call before run().
+  core::Result<void> listen_local(const std::filesystem::path& path);
 
   /// Serves until SIGINT/SIGTERM (returns that signal number) or stop() (returns 0).
   /// On the way out it stops accepting and lets in-flight requests finish.

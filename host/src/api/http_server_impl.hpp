@@ -8,14 +8,14 @@
 
 #include "api/http_message.hpp"
 #include "api/http_server.hpp"
+#include "api/local_socket.hpp"
+#include "api/served_stream.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/system/error_code.hpp>
 
 #include <atomic>
@@ -34,10 +34,17 @@ namespace agentry::api {
 /// full. `stream` and `waiting` are touched on the connection's strand only.
 struct WaitingConnection {
   boost::asio::any_io_executor executor;
-  boost::beast::tcp_stream* stream = nullptr;
+  ServedStream* stream = nullptr;
   bool waiting = false;
   std::list<std::shared_ptr<WaitingConnection>>::iterator position;  // in Impl::waiting, under its mutex
   bool listed = false;                                                // under Impl::waiting_mutex
+};
+
+/// One listening socket: the TCP port or the Unix socket.
+struct Listener {
+  explicit Listener(boost::asio::io_context& ioc, bool is_tcp) : acceptor(ioc), tcp(is_tcp) {}
+  ServedAcceptor acceptor;
+  bool tcp;  // TCP-only socket options apply to its connections
 };
 
 struct HttpServer::Impl {
@@ -48,7 +55,6 @@ struct HttpServer::Impl {
         workers(t.workers),
         slow_workers(t.slow_workers),
         blocking_workers(t.blocking_workers),
-        acceptor(ioc),
         signals(ioc, SIGINT, SIGTERM) {}
 
   const Router& router;
@@ -64,7 +70,8 @@ struct HttpServer::Impl {
   boost::asio::thread_pool workers;
   boost::asio::thread_pool slow_workers;  // is_slow_path() requests: long git work never holds `workers`
   boost::asio::thread_pool blocking_workers;  // answers that wait on a program (HttpResponse::blocking)
-  boost::asio::ip::tcp::acceptor acceptor;
+  std::list<Listener> listeners;  // a list: accept loops hold references to its elements
+  std::optional<SocketFile> socket_file;  // the Unix socket's file, removed when we stop
   boost::asio::signal_set signals;
   std::atomic<int> stop_signal{0};
   std::atomic<std::size_t> connections{0};
@@ -98,7 +105,7 @@ void unlist_waiting(HttpServer::Impl& impl, const std::shared_ptr<WaitingConnect
 
 /// Serves one accepted connection's requests until it closes, or hands it over to
 /// WebSocket JSON-RPC when it asks for the upgrade.
-boost::asio::awaitable<void> serve_connection(HttpServer::Impl& impl, boost::asio::ip::tcp::socket socket);
+boost::asio::awaitable<void> serve_connection(HttpServer::Impl& impl, ServedSocket socket);
 
 // --- http_responses.cpp --------------------------------------------------------------
 
@@ -110,12 +117,12 @@ std::optional<HttpResponse> read_failure_response(const boost::system::error_cod
                                                   std::uint64_t body_limit);
 
 /// Writes `response` (its body, or the file it names); `ok`: the whole of it went out.
-boost::asio::awaitable<void> write_response(boost::beast::tcp_stream& stream, const HttpResponse& response,
+boost::asio::awaitable<void> write_response(ServedStream& stream, const HttpResponse& response,
                                             unsigned version, bool keep_alive, const ServerLimits& limits, bool& ok);
 
 /// Serves a Server-Sent Events response (HttpResponse::stream) until the client goes
 /// away, the source closes, or the daemon stops. The connection is not reused afterwards.
-boost::asio::awaitable<void> serve_stream(HttpServer::Impl& impl, boost::beast::tcp_stream& stream,
+boost::asio::awaitable<void> serve_stream(HttpServer::Impl& impl, ServedStream& stream,
                                           const HttpResponse& response, unsigned version);
 
 }  // namespace agentry::api

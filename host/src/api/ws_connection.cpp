@@ -73,7 +73,7 @@ struct Outgoing {
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(WebSocketServices services, beast::tcp_stream stream, bool cli_client, std::string scope_run_id)
+  Connection(WebSocketServices services, ServedStream stream, bool cli_client, std::string scope_run_id)
       : services_(services),
         ws_(CoalescingStream(std::move(stream))),
         send_signal_(ws_.get_executor()),
@@ -456,7 +456,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
 }  // namespace
 
-net::awaitable<void> serve_websocket(WebSocketServices services, beast::tcp_stream stream,
+net::awaitable<void> serve_websocket(WebSocketServices services, ServedStream stream,
                                      beast::http::request<beast::http::string_body> request, std::string scope_run_id) {
   const bool cli_client = request["X-Agentry-Client"] == "cli";
   auto connection = std::make_shared<Connection>(services, std::move(stream), cli_client, std::move(scope_run_id));

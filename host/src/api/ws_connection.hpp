@@ -1,16 +1,17 @@
 #pragma once
-// WebSocket JSON-RPC on the daemon's port: one connection, from the upgrade request to
-// close. Requests run the same operations as the HTTP routes; events.subscribe streams
-// run_summary / run_detail / run_timeline / run_audit as notifications. One write in
-// flight per connection behind a bounded outbox; a client that lets it fill up is
-// disconnected (close code 1008) and resumes by cursor. Internal to the server TUs.
+// WebSocket JSON-RPC on the daemon's port or socket: one connection, from the upgrade
+// request to close. Requests run the same operations as the HTTP routes;
+// events.subscribe streams run_summary / run_detail / run_timeline / run_audit as
+// notifications. One write in flight per connection behind a bounded outbox; a client
+// that lets it fill up is disconnected (close code 1008) and resumes by cursor.
+// Internal to the server TUs.
 
 #include "api/http_server.hpp"
 #include "api/operations.hpp"
+#include "api/served_stream.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/thread_pool.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
@@ -28,7 +29,7 @@ struct WebSocketServices {
 };
 
 /// `scope_run_id`: the one run a per-run token limits this connection to (api/run_scope.hpp).
-boost::asio::awaitable<void> serve_websocket(WebSocketServices services, boost::beast::tcp_stream stream,
+boost::asio::awaitable<void> serve_websocket(WebSocketServices services, ServedStream stream,
                                              boost::beast::http::request<boost::beast::http::string_body> request,
                                              std::string scope_run_id = {});
 

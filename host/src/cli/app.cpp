@@ -99,8 +99,8 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
 
   Invocation invocation;
   auto* connect = app.add_option("--connect", invocation.global.connect,
-                                 "Daemon WebSocket URL, e.g. ws://127.0.0.1:4773/ (default: $AGENTRY_CONNECT; "
-                                 "none: embedded)");
+                                 "The daemon to use: its WebSocket URL, e.g. ws://127.0.0.1:4773/, or its Unix socket, "
+                                 "e.g. unix:///run/agentry/agentry.sock (default: $AGENTRY_CONNECT; none: embedded)");
   app.add_flag("--json", invocation.global.json, "Print the operation's JSON result as is");
   std::string store;
   auto* store_option = app.add_option("--store", store,
@@ -112,6 +112,10 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   serve_cmd->add_option("--listen", serve.listen, "WebSocket URL to listen on; HTTP is served on the same port")
       ->envname("AGENTRY_LISTEN")
       ->capture_default_str();
+  auto* socket_option = serve_cmd->add_option(
+      "--socket", serve.socket,
+      "Unix socket to listen on too, for agents without a network; none: no socket (default: $AGENTRY_SOCKET, else "
+      "$AGENTRY_HOME/socket/agentry.sock)");
   auto* name_option = serve_cmd->add_option(
       "--name", serve.name, "This daemon's name among the members of its store (default: $AGENTRY_DAEMON_NAME, else "
                             "the host name)");
@@ -150,6 +154,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
     return a.rfind("--listen", 0) == 0;
   });
   if (serve_cmd->parsed() && listen_given) flags.emplace_back("AGENTRY_LISTEN", serve.listen);
+  if (socket_option->count()) flags.emplace_back("AGENTRY_SOCKET", serve.socket);
   if (name_option->count()) flags.emplace_back("AGENTRY_DAEMON_NAME", serve.name);
   if (advertise_option->count()) flags.emplace_back("AGENTRY_ADVERTISE_URL", serve.advertise);
   if (connect->count()) flags.emplace_back("AGENTRY_CONNECT", invocation.global.connect);

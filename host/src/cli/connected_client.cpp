@@ -1,7 +1,9 @@
 // The WebSocket JSON-RPC client: the one CLI translation unit that compiles Beast and
 // Asio headers (their out-of-line code comes from agentry_api_server's boost_impl.cpp).
-// One I/O thread owns the socket; callers post writes to it and wait, bounded, for the
-// answer with their request id. Attachment transfers are in
+// It reaches the daemon over TCP (ws://host:port/) or its Unix socket
+// (unix:///path.sock) through one protocol-generic stream, so everything after
+// connecting is the same code. One I/O thread owns the socket; callers post writes to
+// it and wait, bounded, for the answer with their request id. Attachment transfers are in
 // connected_attachment_transfer.cpp, on the stream notifications this file routes.
 
 #include "cli/connected_client.hpp"
@@ -13,11 +15,13 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/generic/stream_protocol.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/core/basic_stream.hpp>
 #include <boost/beast/websocket.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -28,6 +32,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <vector>
 
 namespace agentry::cli {
 namespace net = boost::asio;
@@ -37,6 +42,8 @@ namespace websocket = beast::websocket;
 namespace json = boost::json;
 using net::ip::tcp;
 using core::ErrorCode;
+/// TCP or a Unix socket, chosen by the URL at run time.
+using Protocol = net::generic::stream_protocol;
 
 namespace {
 
@@ -53,7 +60,7 @@ struct Pending {
 
 struct ConnectOutcome {
   beast::error_code ec;
-  std::string stage;  // "resolve", "connect", "handshake"
+  std::string stage;  // "resolve" (TCP only), "connect", "handshake"
 };
 
 }  // namespace
@@ -66,7 +73,8 @@ struct ConnectedClient::Impl {
   net::io_context ioc;
   net::executor_work_guard<net::io_context::executor_type> work{ioc.get_executor()};
   tcp::resolver resolver{ioc};
-  websocket::stream<beast::tcp_stream> ws{ioc};
+  std::vector<Protocol::endpoint> endpoints;  // what the connect tries, in order
+  websocket::stream<beast::basic_stream<Protocol>> ws{ioc};
   websocket::response_type handshake_response;
   beast::flat_buffer buffer;
   std::deque<std::string> outbox;  // I/O thread only
@@ -91,33 +99,49 @@ struct ConnectedClient::Impl {
   // --- connecting (I/O thread) ---
 
   void start_connect(std::shared_ptr<std::promise<ConnectOutcome>> done) {
-    resolver.async_resolve(url.host, std::to_string(url.port), [this, done](beast::error_code ec, tcp::resolver::results_type results) {
-      if (ec) return done->set_value({ec, "resolve"});
-      beast::get_lowest_layer(ws).expires_after(options.connect_timeout);
-      beast::get_lowest_layer(ws).async_connect(results, [this, done](beast::error_code ec2, const tcp::endpoint&) {
-        if (ec2) return done->set_value({ec2, "connect"});
-        const std::string token = options.token;
-        ws.set_option(websocket::stream_base::decorator([token](websocket::request_type& request) {
-          request.set(http::field::user_agent, std::string("agentry-cli/") + AGENTRY_VERSION);
-          request.set("X-Agentry-Client", "cli");
-          if (!token.empty()) request.set(http::field::authorization, "Bearer " + token);
-        }));
-        std::string host = url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
+    if (url.is_unix()) {
+      endpoints = {Protocol::endpoint(net::local::stream_protocol::endpoint(url.socket_path))};
+      connect(std::move(done));
+      return;
+    }
+    resolver.async_resolve(url.host, std::to_string(url.port),
+                           [this, done](beast::error_code ec, tcp::resolver::results_type results) {
+                             if (ec) return done->set_value({ec, "resolve"});
+                             for (const auto& entry : results) endpoints.emplace_back(entry.endpoint());
+                             connect(done);
+                           });
+  }
+
+  /// Connects to the first of `endpoints` that answers, then upgrades to WebSocket.
+  void connect(std::shared_ptr<std::promise<ConnectOutcome>> done) {
+    beast::get_lowest_layer(ws).expires_after(options.connect_timeout);
+    beast::get_lowest_layer(ws).async_connect(endpoints, [this, done](beast::error_code ec, const Protocol::endpoint&) {
+      if (ec) return done->set_value({ec, "connect"});
+      const std::string token = options.token;
+      ws.set_option(websocket::stream_base::decorator([token](websocket::request_type& request) {
+        request.set(http::field::user_agent, std::string("agentry-cli/") + AGENTRY_VERSION);
+        request.set("X-Agentry-Client", "cli");
+        if (!token.empty()) request.set(http::field::authorization, "Bearer " + token);
+      }));
+      // A socket has no host name; the daemon answers to localhost whatever it listens on.
+      std::string host = "localhost";
+      if (!url.is_unix()) {
+        host = url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
         host += ":" + std::to_string(url.port);
-        ws.async_handshake(handshake_response, host, "/", [this, done](beast::error_code ec3) {
-          if (!ec3) {
-            beast::get_lowest_layer(ws).expires_never();
-            ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-            ws.read_message_max(64 * 1024 * 1024);
-            ws.text(true);
-            {
-              std::lock_guard lock(mutex);
-              reading = true;
-            }
-            read_next();
+      }
+      ws.async_handshake(handshake_response, host, "/", [this, done](beast::error_code ec2) {
+        if (!ec2) {
+          beast::get_lowest_layer(ws).expires_never();
+          ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+          ws.read_message_max(64 * 1024 * 1024);
+          ws.text(true);
+          {
+            std::lock_guard lock(mutex);
+            reading = true;
           }
-          done->set_value({ec3, "handshake"});
-        });
+          read_next();
+        }
+        done->set_value({ec2, "handshake"});
       });
     });
   }
@@ -131,6 +155,9 @@ struct ConnectedClient::Impl {
       if (ec == net::error::connection_refused)
         return core::make_error(ErrorCode::internal,
                                 "cannot connect to " + where() + ": connection refused; is `agentry serve` running?");
+      if (url.is_unix() && ec == net::error::access_denied)
+        return core::make_error(ErrorCode::internal, "cannot connect to " + where() + ": " + ec.message() +
+                                                         "; the daemon's socket is for the user it runs as");
       if (ec == beast::error::timeout)
         return core::make_error(ErrorCode::internal, "cannot connect to " + where() + ": no answer within " +
                                                          seconds(options.connect_timeout) +

@@ -5,10 +5,12 @@
 #include "api/browser_guard.hpp"
 #include "api/holder_relay.hpp"
 #include "api/http_server.hpp"
+#include "api/local_socket.hpp"
 #include "api/operations.hpp"
 #include "api/router.hpp"
 #include "api/web_base_path.hpp"
 #include "cli/daemon_lock.hpp"
+#include "cli/daemon_socket.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/listen_url.hpp"
 #include "cli/local_stack.hpp"
@@ -63,6 +65,7 @@ struct ServeConfig {
   api::BrowserGuard guard;
   std::string web_base_path;
   Paths paths;
+  std::optional<DaemonSocket> socket;  // none: --socket none
 };
 
 core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const core::Settings& settings) {
@@ -81,8 +84,10 @@ core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const c
   if (!web_base_path) return web_base_path.failure();
   auto paths = resolve_paths(settings);
   if (!paths) return paths.failure();
+  auto socket = daemon_socket(settings, *paths);
+  if (!socket) return socket.failure();
   return ServeConfig{std::move(*url), std::move(*access), std::move(guard), std::move(*web_base_path),
-                     std::move(*paths)};
+                     std::move(*paths), std::move(*socket)};
 }
 
 std::string host_name() {
@@ -200,10 +205,23 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
     std::cerr << "agentry serve: " << port.error().message << "\n";
     return exit_code::runtime_error;
   }
+  // The Unix socket serves exactly what the port does, for agents in sandboxes without
+  // a network (an environment mounts its directory). After the daemon lock, so that a
+  // second daemon of this home waits for the first instead of finding its socket live.
+  if (config->socket) {
+    auto listening = prepare_socket_directory(*config->socket);
+    if (listening) listening = server.listen_local(config->socket->path);
+    if (!listening) {
+      std::cerr << "agentry serve: " << listening.error().message << "\n";
+      return exit_code::runtime_error;
+    }
+    context.daemon.socket_url = api::unix_url(config->socket->path);
+  }
   context.daemon.listen_url = url.ws_url(*port);
   // Agents call back through AGENTRY_CONNECT; runs taken over and deliveries left over
   // from the last run of the daemon start only now, so their agents get it too.
   engine.set_connect_url(context.daemon.listen_url);
+  engine.set_daemon_socket(config->socket ? config->socket->path.string() : std::string());
   // Joined before recovery, so that it knows which runs other members drive.
   if (auto joined = engine.membership().start(member_of(context.daemon, settings, url.http_url(*port))); !joined) {
     std::cerr << "agentry serve: cannot register with the store's members: " << joined.error().message << "\n";
@@ -242,10 +260,13 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   core::log_info("daemon started", {{"daemonInstanceId", context.daemon.daemon_instance_id},
                                     {"auth", access.enabled() ? "bearer token" : "off"},
                                     {"listen", context.daemon.listen_url},
+                                    {"socket", context.daemon.socket_url.empty() ? "none" : context.daemon.socket_url},
                                     {"home", paths.home.string()},
                                     {"config", paths.config_dir.string()}});
-  std::cout << "serving on " << url.ws_url(*port) << "\n"
-            << "http api on " << url.http_url(*port) << "/api/" << std::endl;
+  std::cout << "serving on " << url.ws_url(*port) << "\n";
+  if (!context.daemon.socket_url.empty()) std::cout << "serving on " << context.daemon.socket_url << "\n";
+  // Last: whoever waits for the daemon to be ready (tests, scripts) waits for this line.
+  std::cout << "http api on " << url.http_url(*port) << "/api/" << std::endl;
 
   int signal = server.run();
   engine.set_timeline_relay(nullptr);

@@ -9,6 +9,7 @@ namespace agentry::cli {
 
 struct ServeOptions {
   std::string listen = "ws://127.0.0.1:4773/";
+  std::string socket;     // --socket: AGENTRY_SOCKET
   std::string name;       // --name: AGENTRY_DAEMON_NAME
   std::string advertise;  // --advertise: AGENTRY_ADVERTISE_URL
 };

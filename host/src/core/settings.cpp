@@ -159,6 +159,9 @@ std::optional<bool> parse_flag(std::string_view value) {
 const std::vector<Spec>& specs() {
   static const std::vector<Spec> table = {
       text("AGENTRY_LISTEN", "where serve listens (same as --listen)", &Settings::listen),
+      text("AGENTRY_SOCKET",
+           "serve's Unix socket too (same as --socket); none: no socket (empty: $AGENTRY_HOME/socket/agentry.sock)",
+           &Settings::socket),
       text("AGENTRY_CONNECT", "client commands: the daemon to use; empty: embedded", &Settings::connect),
       millis("AGENTRY_CONNECT_TIMEOUT_MS", "client commands: how long connecting to the daemon may take",
              &Settings::connect_timeout, 1),

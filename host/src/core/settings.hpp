@@ -26,6 +26,9 @@ std::string_view to_string(SettingOrigin origin);
 struct Settings {
   // Where things are (empty: the defaults cli/paths.hpp works out).
   std::string listen = "ws://127.0.0.1:4773/";
+  /// serve's Unix socket: a path, "none", or empty for <home>/socket/agentry.sock
+  /// (cli/daemon_socket.hpp).
+  std::string socket;
   std::string connect;
   /// A client's waits on a daemon: to connect, and for one call's answer.
   std::chrono::milliseconds connect_timeout{10000};

@@ -213,6 +213,10 @@ class Engine final : private RunStarts {
   /// part of EngineConfig because it is known only once the daemon listens, after the
   /// engine exists (reconciliation must run before anyone is served).
   void set_connect_url(const std::string& url);
+  /// The daemon's Unix socket (an absolute path; empty: it listens on none), for the
+  /// environments that mount it so an agent without a network can call back. Like the
+  /// URL, known only once the daemon listens; set before runs are launched.
+  void set_daemon_socket(const std::string& path);
 
   /// Graceful shutdown: interrupts every live run and waits for them to end. With
   /// `leave_remote_agents` (a daemon stopping; the next one takes over), a run whose

@@ -162,6 +162,12 @@ export function System() {
               <th>listening</th>
               <td class="mono">{daemon.listenUrl}</td>
             </tr>
+            {daemon.socketUrl && (
+              <tr>
+                <th>socket</th>
+                <td class="mono">{daemon.socketUrl}</td>
+              </tr>
+            )}
             <tr>
               <th>started</th>
               <td>{time(daemon.startedAt)}</td>

@@ -174,6 +174,8 @@ void LiveRuns::set_connect_url(std::string url) {
   connect_url_ = std::move(url);
 }
 
+void LiveRuns::set_daemon_socket(const std::string& path) { daemon_socket_ = path; }
+
 void LiveRuns::stop_all(const std::string& reason, std::chrono::milliseconds wait, StopCause cause) {
   const auto deadline = std::chrono::steady_clock::now() + wait;
   std::map<std::string, std::shared_ptr<LiveRun>> stopped;

@@ -42,6 +42,10 @@ class LiveRuns {
   void stop_all(const std::string& reason, std::chrono::milliseconds wait, StopCause cause = StopCause::shutdown);
   /// The daemon's URL, given to agents as AGENTRY_CONNECT so they can call back.
   void set_connect_url(std::string url);
+  /// The daemon's Unix socket (an absolute path; empty: none), which an environment can
+  /// mount for an agent without a network. Set once, before any run is launched.
+  void set_daemon_socket(const std::string& path);
+  const std::string& daemon_socket() const { return daemon_socket_; }
 
  private:
   LaunchSpec spec_for(const core::Run& run, const std::string& prompt) const;
@@ -58,6 +62,7 @@ class LiveRuns {
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<LiveRun>> runs_;
   std::string connect_url_;
+  std::string daemon_socket_;
   std::string stop_reason_;
   std::map<std::string, std::string> aborting_;  // run id -> reason, until its live sessions end
 };
