@@ -146,6 +146,25 @@ TEST_F(ContainerEnvironmentsTest, AManagedContainerRunWritesTheWorkspaceAndIsRem
   EXPECT_TRUE(has(types, "environment.container_removed"));
 }
 
+TEST_F(ContainerEnvironmentsTest, TheAgentInsideMarksItsTasksThroughTheDaemonsSocketWithoutANetwork) {
+  write_environment("box");  // network: none
+  write_agent("reporter", "mock",
+              "{steps: [{exec: [sh, -c, " +
+                  json::serialize(json::value(
+                      "agentry task set plan -s completed && agentry task set build -s completed && "
+                      "agentry task set review/check -s completed --notes \"via $AGENTRY_CONNECT\"; "
+                      "echo $? > task-set.txt")) +
+                  "]}, {say: done}]}",
+              "executionEnvironment: box\n");
+  const std::string id = start_feature_run("reporter");
+  ASSERT_FALSE(id.empty());
+  EXPECT_EQ(wait_until_settled(id, std::chrono::seconds(90)), "success") << json::serialize(get_run(id));
+  EXPECT_EQ(read_file(work_ / "task-set.txt"), "0\n");
+  const auto run = get_run(id);
+  for (const auto& task : run.at("tasks").as_array()) EXPECT_EQ(task.at("status"), "completed") << task;
+  EXPECT_EQ(run.at("tasks").at(2).at("notes"), json::value("via unix:///run/agentry/agentry.sock"));
+}
+
 TEST_F(ContainerEnvironmentsTest, AnAbortStopsTheProcessInsideAndRemovesTheContainer) {
   write_environment("box");
   write_shell_agent("sleeper", "box", "echo started > started.txt; sleep 300");

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <system_error>
 
 #include <sys/stat.h>
@@ -17,10 +18,18 @@ core::Result<std::optional<DaemonSocket>> daemon_socket(const core::Settings& se
   socket.is_default = settings.socket.empty();
   socket.path = socket.is_default ? paths.home / "socket" / "agentry.sock" : fs::absolute(settings.socket);
   socket.path = socket.path.lexically_normal();
-  if (auto checked = api::check_socket_path(socket.path); !checked)
+  if (auto checked = api::check_socket_path(socket.path); !checked) {
+    // A long home is no reason not to serve: without the default socket only sandboxed
+    // agents with no network lose their way back (docs/environments.md).
+    if (socket.is_default) {
+      std::cerr << "agentry serve: not listening on a Unix socket: " << checked.error().message
+                << " (set one with --socket PATH)\n";
+      return std::optional<DaemonSocket>();
+    }
     return core::fail(core::ErrorCode::validation,
                       checked.error().message + " with --socket PATH (AGENTRY_SOCKET), or listen on none with "
                                                 "--socket none");
+  }
   return std::optional<DaemonSocket>(std::move(socket));
 }
 

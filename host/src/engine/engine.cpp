@@ -62,7 +62,10 @@ Engine::~Engine() {
 
 void Engine::set_connect_url(const std::string& url) { live_.set_connect_url(url); }
 
-void Engine::set_daemon_socket(const std::string& path) { live_.set_daemon_socket(path); }
+void Engine::set_daemon_socket(const std::string& path) {
+  live_.set_daemon_socket(path);
+  containers_->set_daemon_socket(path);
+}
 
 void Engine::stop_live_runs(const std::string& reason, bool leave_remote_agents) {
   // A start claimed now would only be stopped again; another member claims it.

@@ -4,6 +4,7 @@
 #include "environments/exec_relay.hpp"
 
 #include <array>
+#include <filesystem>
 
 namespace agentry::environments {
 namespace json = boost::json;
@@ -62,7 +63,8 @@ core::Result<void> check_launchable(const core::FrozenEnvironment& environment, 
   return core::ok();
 }
 
-std::vector<std::string> bubblewrap_command(const core::FrozenEnvironment& environment, const std::string& cwd) {
+std::vector<std::string> bubblewrap_command(const core::FrozenEnvironment& environment, const std::string& cwd,
+                                            const std::string& daemon_socket) {
   std::vector<std::string> argv{environment.program.empty() ? "bwrap" : environment.program,
                                 "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
                                 "--bind", cwd, cwd};
@@ -71,7 +73,13 @@ std::vector<std::string> bubblewrap_command(const core::FrozenEnvironment& envir
     argv.push_back(m.source);
     argv.push_back(m.target.empty() ? m.source : m.target);
   }
-  if (environment.network != "host") argv.emplace_back("--unshare-net");
+  if (environment.network != "host") {
+    argv.emplace_back("--unshare-net");
+    if (!daemon_socket.empty()) {
+      const std::string dir = std::filesystem::path(daemon_socket).parent_path().string();
+      argv.insert(argv.end(), {"--ro-bind", dir, dir});
+    }
+  }
   argv.emplace_back("--die-with-parent");
   argv.insert(argv.end(), environment.extra_args.begin(), environment.extra_args.end());
   argv.insert(argv.end(), {"--chdir", cwd, "--"});
@@ -97,14 +105,14 @@ std::vector<std::string> container_exec_command(const core::FrozenEnvironment& e
 
 core::Result<json::object> wrap_launcher(const core::FrozenEnvironment& environment,
                                          const std::optional<core::FrozenLauncher>& launcher, const std::string& cwd,
-                                         const ContainerExec* exec) {
+                                         const ContainerExec* exec, const std::string& daemon_socket) {
   json::array command;
   if (environment.kind == "container") {
     if (exec == nullptr)
       return refuse(environment, "its container was not prepared for this attempt", "not_supported");
     for (auto& arg : container_exec_command(environment, *exec)) command.emplace_back(arg);
   } else {
-    for (auto& arg : bubblewrap_command(environment, cwd)) command.emplace_back(arg);
+    for (auto& arg : bubblewrap_command(environment, cwd, daemon_socket)) command.emplace_back(arg);
   }
   json::object env = environment.env;
   std::string name;

@@ -36,7 +36,10 @@ core::Result<void> check_launchable(const core::FrozenEnvironment& environment, 
 /// [--unshare-net] --die-with-parent [extraArgs] --chdir <cwd> --`: the host read-only, the
 /// cwd writable, a private /tmp (before any bind under it, or it would hide them), no
 /// network unless `network: host`.
-std::vector<std::string> bubblewrap_command(const core::FrozenEnvironment& environment, const std::string& cwd);
+/// `daemon_socket`: with no network, its directory is bound (read-only: a socket still
+/// connects) after the private /tmp, which would otherwise hide a socket under /tmp.
+std::vector<std::string> bubblewrap_command(const core::FrozenEnvironment& environment, const std::string& cwd,
+                                            const std::string& daemon_socket = {});
 
 /// An attempt's way into its container.
 struct ContainerExec {
@@ -58,6 +61,7 @@ std::vector<std::string> container_exec_command(const core::FrozenEnvironment& e
 /// environment's env, then the launcher's.
 core::Result<boost::json::object> wrap_launcher(const core::FrozenEnvironment& environment,
                                                 const std::optional<core::FrozenLauncher>& launcher,
-                                                const std::string& cwd, const ContainerExec* exec = nullptr);
+                                                const std::string& cwd, const ContainerExec* exec = nullptr,
+                                                const std::string& daemon_socket = {});
 
 }  // namespace agentry::environments

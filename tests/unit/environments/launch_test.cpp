@@ -24,6 +24,18 @@ TEST(BubblewrapCommand, TheHostReadOnlyTheCwdWritableAPrivateTmpAndNoNetwork) {
                                       "--die-with-parent", "--chdir", "/tmp/work", "--"}));
 }
 
+TEST(BubblewrapCommand, WithoutANetworkTheDaemonsSocketDirectoryIsBoundAfterTheTmpfs) {
+  const auto argv = bubblewrap_command(bubblewrap(), "/w", "/tmp/home/socket/agentry.sock");
+  const auto tmpfs = std::find(argv.begin(), argv.end(), "--tmpfs");
+  const auto bound = std::find(argv.begin(), argv.end(), "/tmp/home/socket");
+  ASSERT_NE(bound, argv.end());
+  EXPECT_EQ(*(bound - 1), "--ro-bind");
+  EXPECT_LT(tmpfs, bound);
+  // With the host's network the agent uses the TCP URL: nothing to bind.
+  const auto online = bubblewrap_command(bubblewrap("host"), "/w", "/tmp/home/socket/agentry.sock");
+  EXPECT_EQ(std::find(online.begin(), online.end(), "/tmp/home/socket"), online.end());
+}
+
 TEST(BubblewrapCommand, MountsComeAfterTheTmpfsAndExtraArgsBeforeTheCommand) {
   auto e = bubblewrap("host");
   e.program = "/usr/bin/bwrap";

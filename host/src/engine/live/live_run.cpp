@@ -133,7 +133,7 @@ void LiveRun::launch_attempt(const std::string& prompt) {
   json::object input{{"prompt", prompt}, {"brief", run.frozen.brief}, {"message", run.frozen.message}};
   if (attempt_.adopting) input["checkpoint"] = spec_.adopt_checkpoint;
   request.input_json = json::serialize(input);
-  auto config = backend_start_config(run, container_exec_ ? &*container_exec_ : nullptr);
+  auto config = backend_start_config(run, container_exec_ ? &*container_exec_ : nullptr, spec_.daemon_socket);
   if (!config) {
     // An environment that cannot be applied ends the run: never an agent on the host.
     end_by_host("error", config.error().message);

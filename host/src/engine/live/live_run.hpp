@@ -81,6 +81,7 @@ struct LaunchSpec {
   int session_index = 0;
   std::string prompt;
   std::vector<std::string> env;  // extra "KEY=VALUE" for the agent
+  std::string daemon_socket;     // the daemon's Unix socket, if it has one
   std::string controller_id;     // this process
   std::int64_t lease_epoch = 0;  // the run's lease, as the session's opening took it
   // The first attempt takes over the one a gone controller left running (ext/detach.h)

@@ -27,7 +27,14 @@ LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) c
   spec.controller_id = controller_id_;
   spec.env = {"AGENTRY_RUN_ID=" + run.id, "AGENTRY_RUN_GROUP_ID=" + run.run_group_id,
               "AGENTRY_PARENT_RUN_ID=" + run.parent_run_id.value_or("")};
-  if (!connect_url_.empty()) spec.env.push_back("AGENTRY_CONNECT=" + connect_url_);
+  // A bubblewrap sandbox without a network reaches the daemon through its socket, which
+  // the read-only view of the host shows (a container gets its own: container_manager).
+  spec.daemon_socket = daemon_socket_;
+  const auto& environment = run.frozen.environment;
+  if (environment && environment->kind == "bubblewrap" && environment->network != "host" && !daemon_socket_.empty())
+    spec.env.push_back("AGENTRY_CONNECT=unix://" + daemon_socket_);
+  else if (!connect_url_.empty())
+    spec.env.push_back("AGENTRY_CONNECT=" + connect_url_);
   // An agent that types plain `agentry` gets this one, in front of the PATH its
   // definition asked for (backends apply the host's variables last), else the daemon's.
   if (services_.task_prompt && !services_.task_prompt->agentry_binary.empty()) {

@@ -7,7 +7,8 @@
 namespace agentry::engine {
 namespace json = boost::json;
 
-core::Result<json::object> backend_start_config(const core::Run& run, const environments::ContainerExec* container) {
+core::Result<json::object> backend_start_config(const core::Run& run, const environments::ContainerExec* container,
+                                                const std::string& daemon_socket) {
   const auto& f = run.frozen;
   json::object config{{"backendConfig", f.backend_config}, {"model", f.model},
                       {"effort", f.effort},                {"timeoutSec", f.timeout_sec},
@@ -17,7 +18,7 @@ core::Result<json::object> backend_start_config(const core::Run& run, const envi
     // version (or a kind not launchable yet) must fail, not run unconfined.
     if (auto ok = environments::check_launchable(*f.environment, f.backend, f.backend_config); !ok)
       return ok.failure();
-    auto launcher = environments::wrap_launcher(*f.environment, f.launcher, run.cwd, container);
+    auto launcher = environments::wrap_launcher(*f.environment, f.launcher, run.cwd, container, daemon_socket);
     if (!launcher) return launcher.failure();
     config["launcher"] = std::move(*launcher);
     config["environment"] = json::object{

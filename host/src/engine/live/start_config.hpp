@@ -13,8 +13,10 @@
 
 namespace agentry::engine {
 
-/// `container`: the attempt's way into its container (a run in a container environment).
+/// `container`: the attempt's way into its container (a run in a container environment);
+/// `daemon_socket`: the daemon's, for a sandbox without a network to call back through.
 core::Result<boost::json::object> backend_start_config(const core::Run& run,
-                                                       const environments::ContainerExec* container = nullptr);
+                                                       const environments::ContainerExec* container = nullptr,
+                                                       const std::string& daemon_socket = {});
 
 }  // namespace agentry::engine
