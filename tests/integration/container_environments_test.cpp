@@ -181,6 +181,23 @@ TEST_F(ContainerEnvironmentsTest, AnAbortStopsTheProcessInsideAndRemovesTheConta
   EXPECT_TRUE(processes_of(run).empty());
 }
 
+TEST_F(ContainerEnvironmentsTest, ContainersAKilledDaemonLeftAreRemovedWhenItStartsAgain) {
+  write_environment("box");
+  write_shell_agent("sleeper", "box", "echo started > started.txt; sleep 300");
+  const std::string run = start_agent_run("sleeper");
+  ASSERT_FALSE(run.empty());
+  wait_for_file(work_ / "started.txt");
+  daemon_->kill9();
+  EXPECT_EQ(containers(), std::vector<std::string>{"agentry-" + run});  // nobody removed it
+  start_daemon();
+  EXPECT_TRUE(wait_for_no_containers());  // the restart's sweep
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!processes_of(run).empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(processes_of(run).empty());  // what ran inside went with it
+  EXPECT_TRUE(has(audit_types(run), "environment.container_removed"));
+}
+
 TEST_F(ContainerEnvironmentsTest, AGroupsRunsShareOneContainerUntilCleanupRemovesIt) {
   write_environment("shared", "lifetime: group\ncleanup: never\nafterStart:\n  - command: echo ready > /tmp/ready\n");
   write_shell_agent("first", "shared", "hostname > first.txt; cat /tmp/ready > ready.txt");

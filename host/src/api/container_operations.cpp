@@ -3,24 +3,12 @@
 // CLI, so they answer from the transport's blocking pool, never a request worker.
 
 #include "api/operations.hpp"
-#include "definitions/loader.hpp"
 
 namespace agentry::api {
 namespace json = boost::json;
 using core::Result;
 
 namespace {
-
-using Engines = std::map<std::string, std::vector<std::string>>;
-
-/// The engines the container environments name (podman when none does: the default).
-Engines engines_in_use(ApiContext& ctx) {
-  Engines engines;
-  for (const auto& environment : definitions::list_environments(ctx.engine.projects().roots_for(std::nullopt)).entries)
-    if (environment.container) engines.emplace(environment.container->engine, environment.container->engine_args);
-  if (engines.empty()) engines.emplace("podman", std::vector<std::string>{});
-  return engines;
-}
 
 json::object record_json(const environments::ContainerRecord& r) {
   auto label = [&](const char* key) -> json::value {
@@ -58,7 +46,7 @@ void add_container_operations(Operations& ops, ApiContext& ctx) {
     result.blocking = [&ctx]() -> Result<OperationResult> {
       std::vector<std::string> errors;
       json::array containers;
-      for (const auto& record : ctx.engine.containers().list(engines_in_use(ctx), errors))
+      for (const auto& record : ctx.engine.containers().list(ctx.engine.container_engines(), errors))
         containers.push_back(record_json(record));
       return OperationResult{json::object{{"containers", std::move(containers)}, {"errors", strings(errors)}}};
     };
@@ -73,7 +61,7 @@ void add_container_operations(Operations& ops, ApiContext& ctx) {
     result.blocking = [&ctx, all = all->value_or(false), actor = r.actor]() -> Result<OperationResult> {
       std::vector<std::string> errors;
       json::array removed;
-      for (const auto& record : ctx.engine.containers().cleanup(engines_in_use(ctx), all,
+      for (const auto& record : ctx.engine.containers().cleanup(ctx.engine.container_engines(), all,
                                                                           ctx.engine.running_runs_and_groups(), errors)) {
         const auto run = record.state.labels.find("agentry.run");
         if (run != record.state.labels.end())

@@ -132,6 +132,8 @@ bool recover_after_restart(engine::Engine& engine) {
     std::cerr << "agentry serve: startup reconciliation failed: " << finalized.error().message << "\n";
     return false;
   }
+  // Containers of runs a killed daemon left behind: removed once no running run uses them.
+  engine.sweep_containers_after_restart();
   if (auto delivered = engine.deliver_queued_after_restart(); !delivered)
     core::log_error("delivering queued messages after restart failed", {{"error", delivered.error().message}});
   // Children whose session ended while no daemon delivered their parent notification

@@ -264,6 +264,12 @@ class Engine final : private RunStarts {
   /// Audits what was done to a run's container outside its session (a cleanup).
   void record_environment_actions(const std::string& run_id, const std::vector<environments::ContainerAction>& actions,
                                   const Actor& actor);
+  /// The engines the container environments name, with their engineArgs (podman when
+  /// none does): where this home's containers may be.
+  std::map<std::string, std::vector<std::string>> container_engines();
+  /// On the blocking pool: removes the `cleanup: session-end` containers of this home
+  /// that no running run uses (what a killed daemon left), auditing each on its run.
+  void sweep_containers_after_restart();
   /// The ids of the running runs and of their groups, whichever process drives them: a
   /// container one of them may use is not cleaned up (an embedded CLI sees no live run).
   std::set<std::string> running_runs_and_groups();

@@ -159,8 +159,9 @@ std::vector<ContainerState> ContainerEngine::list(const std::string& label, Engi
 }
 
 EngineResult ContainerEngine::remove(const std::string& container) const {
-  // podman waits 10 s for the keep-alive command to stop by default; docker's rm -f kills.
-  auto r = run(engine_ == "podman" ? std::vector<std::string>{"rm", "-f", "-t", "1", container}
+  // The keep-alive command is pid 1, which ignores SIGTERM: podman would wait out its
+  // stop timeout (10 s) before killing it; docker's rm -f kills at once.
+  auto r = run(engine_ == "podman" ? std::vector<std::string>{"rm", "-f", "-t", "0", container}
                                    : std::vector<std::string>{"rm", "-f", container},
                {}, std::chrono::seconds(60));
   if (!r.ok && (r.error.find("no such container") != std::string::npos ||
