@@ -2,7 +2,7 @@
 // with auth on the dashboard asks for the token before it shows anything.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Daemon, launchBrowser, newPage, tid, until } from './harness.mjs';
+import { Daemon, launchBrowser, mockAgent, newPage, tid, until } from './harness.mjs';
 import { mock, problems, runRow, standardConfig } from './fixtures.mjs';
 
 let browser;
@@ -65,6 +65,27 @@ test('deep links to a run and to its tasks tab render in a fresh page', async (t
   }, { what: 'the task edit to reach the daemon' });
   assert.equal(saved.id, 'plan');
   assert.equal((await daemon.api('GET', `/api/runs/${tasked}/tasks/build`)).task.status, 'pending');
+});
+
+test('a run in an execution environment says so in its header', async (t) => {
+  const config = {
+    ...standardConfig(),
+    'environments/sandbox.yaml': 'schemaVersion: 1\nkind: bubblewrap\n',
+    ...mockAgent({ name: 'boxed', steps: [{ exec: ['sh', '-c', 'echo hi > boxed.txt'] }], extra: 'executionEnvironment: sandbox' }),
+  };
+  const daemon = await withDaemon(t, { config });
+  const boxed = await daemon.createRun({ agent: 'boxed', message: 'go' });
+  const host = await daemon.createRun({ agent: 'mock', message: mock({ say: 'on the host' }) });
+  await daemon.waitForStatus(boxed, 'success');
+  await daemon.waitForStatus(host, 'success');
+  const page = await newPage(t, browser);
+  await page.goto(daemon.url(`/runs/${boxed}`));
+  await expectRunView(page, boxed, 'success');
+  const shown = ((await page.locator(tid('run-environment')).textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  assert.equal(shown, '· in bubblewrap sandbox');
+  await page.goto(daemon.url(`/runs/${host}`));
+  await expectRunView(page, host, 'success');
+  assert.equal(await page.locator(tid('run-environment')).count(), 0, 'a run on the host shows no environment');
 });
 
 test('under AGENTRY_WEB_BASE_PATH=/agentry the dashboard and its deep links work', async (t) => {

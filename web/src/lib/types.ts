@@ -99,6 +99,8 @@ export interface Attachment {
 
 export interface RunDetail extends RunSummary {
   note: string | null;
+  /** The execution environment the run froze (docs/environments.md); null on the host. */
+  environment?: { name: string; kind: string; network: string } | null;
   message: string;
   vars: Record<string, unknown>;
   tasks: Task[];

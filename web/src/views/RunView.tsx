@@ -354,7 +354,14 @@ function RunHeader({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) => vo
       <div class="rh-meta muted small">
         <span class="mono">{run.runId}</span> · {run.agent}
         {run.assignment ? ' · ' + run.assignment : ''} · {run.backend}
-        {run.model ? ' · ' + run.model : ''} · <span class="mono">{run.cwd}</span> · created {ago(run.createdAt)}
+        {run.model ? ' · ' + run.model : ''}
+        {run.environment && (
+          <span data-testid="run-environment" title={`execution environment: ${run.environment.kind}, network ${run.environment.network || 'the container’s'}`}>
+            {' · in '}
+            {run.environment.kind} {run.environment.name}
+          </span>
+        )}{' '}
+        · <span class="mono">{run.cwd}</span> · created {ago(run.createdAt)}
         {run.runGroupId !== run.runId ? ` · group ${run.runGroupId}` : ''}
         {run.parentRunId && (
           <>
