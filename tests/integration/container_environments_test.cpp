@@ -93,6 +93,13 @@ class ContainerEnvironmentsTest : public DaemonTest {
     }
     return pids;
   }
+  /// What ran for `run` inside goes shortly after its container or its relay.
+  bool wait_for_no_processes(const std::string& run) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!processes_of(run).empty() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return processes_of(run).empty();
+  }
   /// The session's end releases the container on the blocking pool: wait for its removal.
   bool wait_for_no_containers(std::chrono::seconds timeout = std::chrono::seconds(30)) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -175,10 +182,7 @@ TEST_F(ContainerEnvironmentsTest, AnAbortStopsTheProcessInsideAndRemovesTheConta
   ASSERT_EQ(client().post_json("/api/runs/" + run + "/abort", json::object{}).status, 200);
   EXPECT_EQ(wait_until_settled(run), "aborted");
   EXPECT_TRUE(wait_for_no_containers());
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!processes_of(run).empty() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_TRUE(processes_of(run).empty());
+  EXPECT_TRUE(wait_for_no_processes(run));
 }
 
 TEST_F(ContainerEnvironmentsTest, ContainersAKilledDaemonLeftAreRemovedWhenItStartsAgain) {
@@ -191,10 +195,7 @@ TEST_F(ContainerEnvironmentsTest, ContainersAKilledDaemonLeftAreRemovedWhenItSta
   EXPECT_EQ(containers(), std::vector<std::string>{"agentry-" + run});  // nobody removed it
   start_daemon();
   EXPECT_TRUE(wait_for_no_containers());  // the restart's sweep
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!processes_of(run).empty() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_TRUE(processes_of(run).empty());  // what ran inside went with it
+  EXPECT_TRUE(wait_for_no_processes(run));  // what ran inside went with it
   EXPECT_TRUE(has(audit_types(run), "environment.container_removed"));
 }
 
@@ -323,7 +324,7 @@ TEST_F(ContainerEnvironmentsTest, AContainerKilledUnderTheAgentIsNamedInTheRunsE
       << reason;
   EXPECT_TRUE(has(audit_types(run), "environment.container_stopped"));
   EXPECT_TRUE(wait_for_no_containers());
-  EXPECT_TRUE(processes_of(run).empty());
+  EXPECT_TRUE(wait_for_no_processes(run));
 }
 
 }  // namespace
