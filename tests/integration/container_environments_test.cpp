@@ -76,6 +76,13 @@ class ContainerEnvironmentsTest : public DaemonTest {
     for (const auto& e : audit.at("events").as_array()) types.emplace_back(e.at("type").as_string());
     return types;
   }
+  /// The container's removal is audited just after the engine removed it.
+  bool wait_for_audit(const std::string& run, const std::string& type) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!has(audit_types(run), type) && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return has(audit_types(run), type);
+  }
   bool has(const std::vector<std::string>& items, const std::string& item) {
     return std::find(items.begin(), items.end(), item) != items.end();
   }
@@ -150,7 +157,7 @@ TEST_F(ContainerEnvironmentsTest, AManagedContainerRunWritesTheWorkspaceAndIsRem
   const auto types = audit_types(run);
   EXPECT_TRUE(has(types, "environment.container_created"));
   EXPECT_TRUE(has(types, "environment.exec"));
-  EXPECT_TRUE(has(types, "environment.container_removed"));
+  EXPECT_TRUE(wait_for_audit(run, "environment.container_removed"));
 }
 
 TEST_F(ContainerEnvironmentsTest, TheAgentInsideMarksItsTasksThroughTheDaemonsSocketWithoutANetwork) {
@@ -196,7 +203,7 @@ TEST_F(ContainerEnvironmentsTest, ContainersAKilledDaemonLeftAreRemovedWhenItSta
   start_daemon();
   EXPECT_TRUE(wait_for_no_containers());  // the restart's sweep
   EXPECT_TRUE(wait_for_no_processes(run));  // what ran inside went with it
-  EXPECT_TRUE(has(audit_types(run), "environment.container_removed"));
+  EXPECT_TRUE(wait_for_audit(run, "environment.container_removed"));
 }
 
 TEST_F(ContainerEnvironmentsTest, AGroupsRunsShareOneContainerUntilCleanupRemovesIt) {
