@@ -158,6 +158,10 @@ TEST_F(ContainerEnvironmentsTest, AManagedContainerRunWritesTheWorkspaceAndIsRem
   EXPECT_TRUE(has(types, "environment.container_created"));
   EXPECT_TRUE(has(types, "environment.exec"));
   EXPECT_TRUE(wait_for_audit(run, "environment.container_removed"));
+  // A side question would start a process beside the run's, outside its container.
+  auto asked = client().post_json("/api/runs/" + run + "/ask", json::object{{"question", "what did you do?"}});
+  EXPECT_EQ(asked.status, 422) << asked.body;
+  EXPECT_NE(asked.body.find("not supported for runs in a container environment"), std::string::npos) << asked.body;
 }
 
 TEST_F(ContainerEnvironmentsTest, TheAgentInsideMarksItsTasksThroughTheDaemonsSocketWithoutANetwork) {
