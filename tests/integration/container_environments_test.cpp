@@ -47,7 +47,7 @@ class ContainerEnvironmentsTest : public DaemonTest {
   /// A managed container environment on the test image; `extra` adds fields.
   void write_environment(const std::string& name, const std::string& extra = "") {
     dir_.write_file("config/environments/" + name + ".yaml",
-                    "schemaVersion: 1\nkind: container\nimage: " + image_ +
+                    "schemaVersion: 1\nkind: container\nmode: managed\nengine: podman\nimage: " + image_ +
                         "\nengineArgs: " + yaml_list(test::podman_engine_args()) +
                         "\nextraRunArgs: " + yaml_list(test::podman_run_args()) + "\n" + extra);
   }
@@ -211,7 +211,9 @@ TEST_F(ContainerEnvironmentsTest, ContainersAKilledDaemonLeftAreRemovedWhenItSta
 }
 
 TEST_F(ContainerEnvironmentsTest, AGroupsRunsShareOneContainerUntilCleanupRemovesIt) {
-  write_environment("shared", "lifetime: group\ncleanup: never\nafterStart:\n  - command: echo ready > /tmp/ready\n");
+  write_environment("shared",
+                    "lifetime: group\ncleanup: {policy: manual}\nlifecycle:\n  afterStart:\n    - {kind: command, "
+                    "target: container, command: sh, args: [-c, \"echo ready >> /tmp/ready\"]}\n");
   write_shell_agent("first", "shared", "hostname > first.txt; cat /tmp/ready > ready.txt");
   write_shell_agent("second", "shared", "hostname > second.txt");
   const std::string one = start_agent_run("first");
@@ -225,12 +227,12 @@ TEST_F(ContainerEnvironmentsTest, AGroupsRunsShareOneContainerUntilCleanupRemove
   const std::string two(response.json().at("run").at("runId").as_string());
   EXPECT_EQ(wait_until_settled(two, std::chrono::seconds(90)), "success") << json::serialize(get_run(two));
 
-  EXPECT_EQ(read_file(work_ / "ready.txt"), "ready\n");  // afterStart ran in it
+  EXPECT_EQ(read_file(work_ / "ready.txt"), "ready\n");  // afterStart ran in it (the second run's came later)
   EXPECT_FALSE(read_file(work_ / "first.txt").empty());
   EXPECT_EQ(read_file(work_ / "first.txt"), read_file(work_ / "second.txt"));  // one container
   EXPECT_TRUE(has(audit_types(two), "environment.container_reused"));
   EXPECT_FALSE(has(audit_types(two), "environment.container_created"));
-  ASSERT_EQ(containers().size(), 1u);  // cleanup: never keeps it
+  ASSERT_EQ(containers().size(), 1u);  // cleanup: manual keeps it
 
   auto status = client().get("/api/containers");
   ASSERT_EQ(status.status, 200) << status.body;
@@ -238,15 +240,47 @@ TEST_F(ContainerEnvironmentsTest, AGroupsRunsShareOneContainerUntilCleanupRemove
   EXPECT_EQ(status.json().at("containers").at(0).at("groupId").as_string(), group);
   auto plain = client().post_json("/api/containers/cleanup", json::object{});
   ASSERT_EQ(plain.status, 200) << plain.body;
-  EXPECT_TRUE(plain.json().at("removed").as_array().empty()) << plain.body;  // not session-end: kept
+  EXPECT_TRUE(plain.json().at("removed").as_array().empty()) << plain.body;  // manual: kept
   auto all = client().post_json("/api/containers/cleanup", json::object{{"all", true}});
   ASSERT_EQ(all.status, 200) << all.body;
   EXPECT_EQ(all.json().at("removed").as_array().size(), 1u) << all.body;
   EXPECT_TRUE(containers().empty());
 }
 
-TEST_F(ContainerEnvironmentsTest, ARunDeleteContainerOutlivesTheSessionAndGoesWithTheRun) {
-  write_environment("kept", "cleanup: run-delete\n");
+TEST_F(ContainerEnvironmentsTest, AGroupWorkspaceUnderHostRootIsCreatedOnceAndIsTheAgentsCwd) {
+  // agent-runner's workspace block, tokens and lifecycle: the group's runs share
+  // <state_dir>/workspaces/<group>, shown at /workspace; onWorkspaceCreate runs once
+  // for it (a host step and a container step), afterStart for each run.
+  write_environment("ws",
+                    "lifetime: group\ncwd: \"{{workspace_host_path}}\"\n"
+                    "workspace: {scope: group, hostRoot: \"{{state_dir}}/workspaces\", containerPath: /workspace, "
+                    "mode: rw}\n"
+                    "lifecycle:\n"
+                    "  onWorkspaceCreate:\n"
+                    "    - {kind: command, target: host, command: sh, args: [-c, \"echo host >> created.txt\"]}\n"
+                    "    - {kind: command, target: container, command: sh, args: [-c, \"echo inside >> created.txt\"]}\n"
+                    "  afterStart:\n"
+                    "    - {kind: command, target: container, command: sh, args: [-c, \"echo {{run_id}} >> started.txt\"]}\n");
+  write_shell_agent("worker-in", "ws", "pwd > where.txt");
+  const std::string one = start_agent_run("worker-in");
+  ASSERT_FALSE(one.empty());
+  EXPECT_EQ(wait_until_settled(one, std::chrono::seconds(90)), "success") << json::serialize(get_run(one));
+  const std::string group(get_run(one).at("runGroupId").as_string());
+  auto response = client().post_json(
+      "/api/runs", json::object{{"agent", "worker-in"}, {"callerCwd", work_.string()}, {"runGroupId", group},
+                                {"overrides", {{"message", "go"}}}});
+  ASSERT_EQ(response.status, 201) << response.body;
+  const std::string two(response.json().at("run").at("runId").as_string());
+  EXPECT_EQ(wait_until_settled(two, std::chrono::seconds(90)), "success") << json::serialize(get_run(two));
+  const fs::path workspace = home_ / "workspaces" / group;
+  EXPECT_EQ(read_file(workspace / "where.txt"), "/workspace\n");
+  EXPECT_EQ(read_file(workspace / "created.txt"), "host\ninside\n");  // once, for both runs
+  EXPECT_EQ(read_file(workspace / "started.txt"), one + "\n" + two + "\n");
+  EXPECT_TRUE(wait_for_no_containers());  // terminal: gone with the group's last live run
+}
+
+TEST_F(ContainerEnvironmentsTest, AManualContainerOutlivesTheSessionAndGoesWithTheRun) {
+  write_environment("kept", "cleanup: {policy: manual}\n");
   write_shell_agent("keeper", "kept", "echo kept > kept.txt");
   const std::string run = start_agent_run("keeper");
   ASSERT_FALSE(run.empty());
@@ -269,8 +303,9 @@ TEST_F(ContainerEnvironmentsTest, AnExistingContainerIsUsedAndLeftRunning) {
   std::string out;
   ASSERT_EQ(test::podman(create, &out), 0) << out;
   dir_.write_file("config/environments/theirs.yaml",
-                  "schemaVersion: 1\nkind: container\nmode: existing\ncontainer: " + name +
-                      "\nengineArgs: " + yaml_list(test::podman_engine_args()) + "\n");
+                  "schemaVersion: 1\nkind: container\nmode: existing\nengine: podman\ncontainer: " + name +
+                      "\nengineArgs: " + yaml_list(test::podman_engine_args()) + "\nexpectedMounts:\n  - {hostPath: " +
+                      work_.string() + ", containerPath: /src, mode: rw}\n");
   write_shell_agent("guest", "theirs", "pwd > where.txt");
   const std::string run = start_agent_run("guest");
   ASSERT_FALSE(run.empty());
@@ -291,7 +326,8 @@ TEST_F(ContainerEnvironmentsTest, AnExistingContainerIsUsedAndLeftRunning) {
 
 TEST_F(ContainerEnvironmentsTest, AMissingImageOrEngineIsAClearReasonAndLeavesNothingRunning) {
   dir_.write_file("config/environments/ghost.yaml",
-                  "schemaVersion: 1\nkind: container\nimage: localhost/agentry-no-such-image:none\nengineArgs: " +
+                  "schemaVersion: 1\nkind: container\nmode: managed\nengine: podman\n"
+                  "image: localhost/agentry-no-such-image:none\nengineArgs: " +
                       yaml_list(test::podman_engine_args()) + "\n");
   write_shell_agent("ghostly", "ghost", "echo ran > ran.txt");
   const std::string run = start_agent_run("ghostly");
@@ -305,7 +341,7 @@ TEST_F(ContainerEnvironmentsTest, AMissingImageOrEngineIsAClearReasonAndLeavesNo
   EXPECT_TRUE(containers().empty());
 
   // docker: not installed, or a client with no engine to answer; either way said so.
-  dir_.write_file("config/environments/dock.yaml", "schemaVersion: 1\nkind: container\nengine: docker\nimage: x\n");
+  dir_.write_file("config/environments/dock.yaml", "schemaVersion: 1\nkind: container\nmode: managed\nimage: x\n");
   write_shell_agent("docked", "dock", "echo ran > ran.txt");
   const std::string docked = start_agent_run("docked");
   EXPECT_EQ(wait_until_settled(docked, std::chrono::seconds(90)), "error");

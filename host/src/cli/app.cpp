@@ -74,7 +74,7 @@ void add_info_commands(CLI::App& app, Invocation& inv) {
   on_parsed(status, inv, [](CommandContext& ctx) { return environments_status_command(ctx); });
   auto all = std::make_shared<bool>(false);
   auto* cleanup = environments->add_subcommand(
-      "cleanup", "Remove the containers of ended runs (cleanup: session-end) that no live run uses");
+      "cleanup", "Remove the containers of ended runs (cleanup policy terminal) that no live run uses");
   cleanup->add_flag("--all", *all, "Every container agentry made that no live run uses, whatever its cleanup policy");
   on_parsed(cleanup, inv, [all](CommandContext& ctx) { return environments_cleanup_command(ctx, *all); });
 }

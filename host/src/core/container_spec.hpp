@@ -1,9 +1,14 @@
 #pragma once
 // A container execution environment (environments/<name>.yaml, `kind: container`), as
 // definitions/ reads it and a run freezes it: the typed form the container manager
-// (environments/) works from; `mounts`, `env` and `network` are the environment's
-// (core::FrozenEnvironment), as for every kind. Its JSON form uses the file's field names, so a frozen
-// run reads like the definition it came from.
+// (environments/) works from. The file format is agent-runner's (its
+// docs/execution-environments.md) plus a few agentry fields (engineArgs, keepAlive,
+// security.user and noNewPrivileges). Paths, names and commands may hold {{tokens}}
+// (cwd, run_id, run_group_id, state_dir, config_dir, workspace_host_path,
+// workspace_container_path), rendered when the container is made. Its JSON form uses
+// the file's field names, so a frozen run reads like the definition it came from;
+// `mounts`, `env` and `network` are the environment's (core::FrozenEnvironment), as for
+// every kind.
 
 #include "core/mount.hpp"
 
@@ -14,43 +19,58 @@
 
 namespace agentry::core {
 
-/// One lifecycle step, run inside the container through the engine's `exec`: a command,
-/// or a clone of a git repository (`git clone [--branch ref] url path`, git from the image).
+/// One lifecycle step: a command (`command` + `args`) or a git clone into the workspace
+/// (`git clone <source>`, then a `branch` made at `baseRef`), on the host or inside.
 struct ContainerStep {
-  std::vector<std::string> command;  // `command:` (a string is run by `sh -c`)
-  std::string clone_url;             // `git-clone: {url, ref, path}`
-  std::string clone_ref;
-  std::string clone_path;  // empty: the workspace
+  std::string kind = "command";      // command | git-clone
+  std::string target = "container";  // host | container
+  std::vector<std::string> command;  // command: the program, then its args
+  boost::json::object env;           // command: added variables
+  std::string cwd;                   // command: where (default: the workspace)
+  std::string user;                  // command, container: `exec --user`
+  bool detach = false;               // command, container: `exec -d`, not waited for
+  int timeout_ms = 0;                // 0: the default (30 minutes)
+  std::string source;                // git-clone: the repository
+  std::string base_ref;              // git-clone
+  std::string branch;                // git-clone
 };
 
 struct ContainerSecurity {
-  std::string user;                      // `--user`; empty: the image's
-  bool read_only_root = false;           // `--read-only`
-  bool no_new_privileges = true;         // `--security-opt no-new-privileges`
-  std::vector<std::string> cap_drop{"ALL"};
+  std::string userns;         // keep-id | host | "" (the engine's)
+  std::string selinux_label;  // disable | shared | private | ""
+  bool read_only_root = false;
+  std::vector<std::string> cap_drop;
   std::vector<std::string> cap_add;
+  std::string user;               // agentry: `run --user`; empty: the image's
+  bool no_new_privileges = true;  // agentry: `--security-opt no-new-privileges`
 };
 
 struct ContainerSpec {
   std::string mode = "managed";  // managed: agentry creates it | existing: someone else's
-  std::string engine = "podman";  // podman | docker (their CLIs, found on PATH)
-  std::vector<std::string> engine_args;  // global engine options, before every subcommand
+  std::string engine = "docker";  // docker | podman (their CLIs, found on PATH)
+  std::vector<std::string> engine_args;  // agentry: global engine options, before every subcommand
   std::string image;                     // managed
   std::string container;                 // existing: its name or id
+  std::string container_name;            // managed: a name of one's own (default: agentry's)
   std::string lifetime = "run";          // run | group
-  std::string workspace_host;            // empty: the run's cwd
-  std::string workspace_container;       // empty: the host path (same path inside)
+  std::string cwd = "{{cwd}}";           // the backend's cwd, on the host (rewritten to the inside)
+  bool workspace = false;                // a `workspace` block was given
+  std::string workspace_scope = "run";   // run | group: whose directory under hostRoot
+  std::string workspace_host_root;       // hostRoot: <root>/<run or group id>
+  std::string workspace_host;            // hostPath
+  std::string workspace_container;       // containerPath
+  bool workspace_read_only = false;      // mode: ro
+  bool workspace_create = true;
   std::vector<ContainerStep> after_start;
   std::vector<ContainerStep> on_workspace_create;
-  /// The backend's own state (its sessions, its login), kept on the host so a new
-  /// container resumes it; created on the host when missing. The environment's `mounts`,
-  /// `env` and `network` are FrozenEnvironment's, shared with bubblewrap.
-  std::vector<Mount> session_mounts;
+  /// "backend" (the run's backend's) or presets: claude, codex, cursor, opencode, pi.
+  std::vector<std::string> session_mounts;
+  std::vector<Mount> expected_mounts;  // existing: checked, never added
   ContainerSecurity security;
   std::vector<std::string> extra_run_args;
   std::vector<std::string> extra_exec_args;
-  std::string cleanup = "session-end";  // session-end | run-delete | never
-  /// managed: the container's own command, which only keeps it up for `exec`s.
+  std::string cleanup = "terminal";  // terminal: when the session ends | manual
+  /// agentry, managed: the container's own command, which only keeps it up for `exec`s.
   std::vector<std::string> keep_alive{"sleep", "infinity"};
 };
 

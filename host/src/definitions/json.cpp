@@ -106,7 +106,10 @@ boost::json::object to_json(const EnvironmentDefinition& environment) {
                           {"kind", environment.kind}, {"env", std::move(env)}};
   boost::json::array mounts;
   for (const auto& m : environment.mounts)
-    mounts.emplace_back(boost::json::object{{"source", m.source}, {"target", m.target}, {"readOnly", m.read_only}});
+    mounts.emplace_back(environment.container
+                            ? boost::json::object{{"hostPath", m.source}, {"containerPath", m.target},
+                                                  {"mode", m.read_only ? "ro" : "rw"}}
+                            : boost::json::object{{"source", m.source}, {"target", m.target}, {"readOnly", m.read_only}});
   out["network"] = environment.network.empty() ? boost::json::value(nullptr) : boost::json::value(environment.network);
   out["mounts"] = std::move(mounts);
   if (environment.container) {

@@ -267,7 +267,7 @@ class Engine final : private RunStarts {
   /// The engines the container environments name, with their engineArgs (podman when
   /// none does): where this home's containers may be.
   std::map<std::string, std::vector<std::string>> container_engines();
-  /// On the blocking pool: removes the `cleanup: session-end` containers of this home
+  /// On the blocking pool: removes the `cleanup: {policy: terminal}` containers of this home
   /// that no running run uses (what a killed daemon left), auditing each on its run.
   void sweep_containers_after_restart();
   /// The ids of the running runs and of their groups, whichever process drives them: a

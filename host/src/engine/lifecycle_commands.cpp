@@ -320,7 +320,7 @@ core::Result<void> Engine::remove(const std::string& run_id, const Actor& actor)
   bus_.run_changed(run_id);
   bus_.notify(events::Channel::browser, run_id);  // a live view stream closes
   forget_workspace_baseline(blocking_, cwd, run_id, std::move(worktree));
-  // A `cleanup: run-delete` container goes with its run (a group's with its last run);
+  // A managed container goes with its run (a group's with its last run), whatever its policy;
   // the engine's CLI takes a while, so not on this thread.
   if (removed_run && removed_run->frozen.environment && removed_run->frozen.environment->container)
     blocking_.post([containers = containers_, run = std::move(*removed_run), last_of_group] {

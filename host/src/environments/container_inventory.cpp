@@ -29,7 +29,7 @@ std::vector<ContainerRecord> ContainerManager::cleanup(const std::map<std::strin
                                                        std::vector<std::string>& errors) {
   std::vector<ContainerRecord> removed;
   for (auto& record : list(engines, errors)) {
-    if (!all && record.state.labels["agentry.cleanup"] != "session-end") continue;
+    if (!all && record.state.labels["agentry.cleanup"] != "terminal") continue;
     if (busy.count(record.state.labels["agentry.run"]) || busy.count(record.state.labels["agentry.group"])) continue;
     auto container_lock = lock_for(record.state.name);
     std::lock_guard serial(*container_lock);

@@ -20,6 +20,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -42,6 +43,7 @@ struct ContainerRequest {
   std::string cwd;  // the run's, on the host
   const core::FrozenEnvironment* environment = nullptr;
   std::function<bool()> cancelled{};  // the run is stopping: give up on a long step
+  std::string backend;                // whose store `sessionMounts: backend` mounts
 };
 
 /// Where an attempt's agent runs.
@@ -73,17 +75,19 @@ class ContainerManager {
   /// there so they can reach it without a network. Empty: not mounted.
   void set_agentry_binary(std::string path);
   void set_daemon_socket(std::string path);
+  /// The config directory: the {{config_dir}} of an environment's paths.
+  void set_config_dir(std::string path) { config_dir_ = std::move(path); }
   std::string agentry_binary() const;
 
   /// The container for one attempt of `request.run_id`: made, started or found. The run
   /// counts as a user until release().
   core::Result<ContainerPlacement> acquire(const ContainerRequest& request, std::vector<ContainerAction>& actions);
-  /// The run's session ended with none to follow: a `cleanup: session-end` container
-  /// no other live run uses is removed.
+  /// The run's session ended with none to follow: a `cleanup: {policy: terminal}`
+  /// container no other live run uses is removed.
   void release(const std::string& run_id, const std::string& group_id, const core::FrozenEnvironment& environment,
                std::vector<ContainerAction>& actions);
-  /// The run was deleted: a `cleanup: run-delete` container goes (a group's only when
-  /// `last_of_group`).
+  /// The run was deleted: its managed container goes, whatever the policy (a group's
+  /// only when `last_of_group`).
   void run_deleted(const std::string& run_id, const std::string& group_id, const core::FrozenEnvironment& environment,
                    bool last_of_group, std::vector<ContainerAction>& actions);
 
@@ -98,7 +102,7 @@ class ContainerManager {
   std::vector<ContainerRecord> list(const std::map<std::string, std::vector<std::string>>& engines,
                                     std::vector<std::string>& errors);
   /// Removes every container of this home that no live run uses (any cleanup policy
-  /// when `all`, else only those whose policy is session-end: a crash's leftovers).
+  /// when `all`, else only those whose policy is terminal: a crash's leftovers).
   /// `busy`: run and group ids some process still runs (their containers stay).
   std::vector<ContainerRecord> cleanup(const std::map<std::string, std::vector<std::string>>& engines, bool all,
                                        const std::set<std::string>& busy, std::vector<std::string>& errors);
@@ -110,12 +114,25 @@ class ContainerManager {
   static std::string fingerprint(const core::FrozenEnvironment& environment);
 
  private:
+  /// The environment for one run, its {{tokens}} rendered: the workspace on the host
+  /// (`host_root`, or the group container's own when given) and inside, the cwd, the
+  /// mounts with the session mounts, the steps.
+  struct Resolved {
+    core::ContainerSpec spec;
+    std::map<std::string, std::string> tokens;
+    std::string host_root, inside_root, cwd;
+    std::vector<core::Mount> mounts;
+  };
+  core::Result<Resolved> resolve(const ContainerRequest& request, const std::string& host_root) const;
+  static EngineResult run_on_host(const std::vector<std::string>& command, const std::string& cwd,
+                                  const std::vector<std::pair<std::string, std::string>>& env,
+                                  std::chrono::milliseconds timeout, const std::function<bool()>& cancelled);
   core::Result<ContainerPlacement> acquire_managed(const ContainerRequest& request, std::vector<ContainerAction>& actions);
   core::Result<ContainerPlacement> acquire_existing(const ContainerRequest& request,
                                                     std::vector<ContainerAction>& actions);
-  core::Result<void> create(const ContainerEngine& engine, const std::string& name, const std::string& workspace,
+  core::Result<void> create(const ContainerEngine& engine, const std::string& name, const Resolved& resolved,
                             const ContainerRequest& request, std::vector<ContainerAction>& actions);
-  core::Result<void> run_steps(const ContainerEngine& engine, const std::string& container, const std::string& workdir,
+  core::Result<void> run_steps(const ContainerEngine& engine, const std::string& container, const Resolved& resolved,
                                const char* phase, const std::vector<core::ContainerStep>& steps,
                                const ContainerRequest& request, std::vector<ContainerAction>& actions);
   void remove(const ContainerEngine& engine, const std::string& name, const std::string& why,
@@ -123,6 +140,7 @@ class ContainerManager {
   std::shared_ptr<std::mutex> lock_for(const std::string& container);
 
   std::string owner_;
+  std::string config_dir_;  // set before any run
   mutable std::mutex mutex_;  // everything below
   std::string agentry_binary_;
   std::string daemon_socket_;

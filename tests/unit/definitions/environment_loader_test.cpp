@@ -100,30 +100,44 @@ TEST_F(EnvironmentLoader, KindAndNetworkAndMountsAreChecked) {
   EXPECT_TRUE(has_problem(problems("list"), "list.yaml", "mounts[0]", "must be a map"));
 }
 
-TEST_F(EnvironmentLoader, AManagedContainerReadsEveryField) {
+TEST_F(EnvironmentLoader, AManagedContainerInAgentRunnersFormatReadsEveryField) {
   dir.write("config/environments/box.yaml", R"(schemaVersion: 1
+name: box
 kind: container
 mode: managed
 engine: podman
 engineArgs: [--runtime, runc]
-image: debian:stable
+image: node:22
 lifetime: group
-workspace: {hostPath: /srv/src, containerPath: /workspace}
-afterStart:
-  - command: apt-get install -y git
-  - command: [touch, /ready]
-onWorkspaceCreate:
-  - git-clone: {url: "https://example.com/r.git", ref: main, path: /workspace/r}
-sessionMounts:
-  - {source: /srv/state/claude, target: /root/.claude}
+cwd: "{{workspace_host_path}}"
+workspace:
+  scope: group
+  hostRoot: "{{state_dir}}/workspaces"
+  containerPath: /workspace
+  mode: rw
+  create: true
+lifecycle:
+  afterStart:
+    - kind: command
+      target: container
+      command: npm
+      args: [install]
+      user: node
+  onWorkspaceCreate:
+    - kind: git-clone
+      target: container
+      source: /host/repos/project.git
+      baseRef: origin/main
+      branch: "agent-runner/{{run_id}}"
+sessionMounts: backend
 mounts:
-  - {source: /srv/data, target: /data, readOnly: true}
+  - {hostPath: /srv/data, containerPath: /data, mode: ro}
 network: host
-security: {user: "1000:1000", readOnlyRootFilesystem: true, noNewPrivileges: false, capDrop: [NET_RAW], capAdd: [CHOWN]}
+security: {userns: keep-id, selinuxLabel: disable, readOnlyRootFilesystem: true, capDrop: [NET_RAW], capAdd: [CHOWN], noNewPrivileges: false}
 env: {A: b}
 extraRunArgs: [--ulimit, nofile=1024:4096]
 extraExecArgs: [--tty=false]
-cleanup: never
+cleanup: {policy: manual}
 keepAlive: [tail, -f, /dev/null]
 )");
   auto environment = load_environment(roots(), "box");
@@ -131,24 +145,27 @@ keepAlive: [tail, -f, /dev/null]
   EXPECT_EQ(environment->kind, "container");
   ASSERT_TRUE(environment->container);
   const auto& c = *environment->container;
-  EXPECT_EQ(c.image, "debian:stable");
+  EXPECT_EQ(c.image, "node:22");
+  EXPECT_EQ(c.engine, "podman");
   EXPECT_EQ(c.engine_args, (std::vector<std::string>{"--runtime", "runc"}));
   EXPECT_EQ(c.lifetime, "group");
-  EXPECT_EQ(c.workspace_host, "/srv/src");
+  EXPECT_EQ(c.cwd, "{{workspace_host_path}}");
+  EXPECT_TRUE(c.workspace);
+  EXPECT_EQ(c.workspace_scope, "group");
+  EXPECT_EQ(c.workspace_host_root, "{{state_dir}}/workspaces");
   EXPECT_EQ(c.workspace_container, "/workspace");
-  ASSERT_EQ(c.after_start.size(), 2u);
-  EXPECT_EQ(c.after_start[0].command, (std::vector<std::string>{"sh", "-c", "apt-get install -y git"}));
-  EXPECT_EQ(c.after_start[1].command, (std::vector<std::string>{"touch", "/ready"}));
+  ASSERT_EQ(c.after_start.size(), 1u);
+  EXPECT_EQ(c.after_start[0].command, (std::vector<std::string>{"npm", "install"}));
+  EXPECT_EQ(c.after_start[0].user, "node");
   ASSERT_EQ(c.on_workspace_create.size(), 1u);
-  EXPECT_EQ(c.on_workspace_create[0].clone_url, "https://example.com/r.git");
-  EXPECT_EQ(c.on_workspace_create[0].clone_ref, "main");
-  ASSERT_EQ(c.session_mounts.size(), 1u);
-  EXPECT_EQ(c.session_mounts[0].target, "/root/.claude");
-  EXPECT_EQ(c.security.user, "1000:1000");
+  EXPECT_EQ(c.on_workspace_create[0].kind, "git-clone");
+  EXPECT_EQ(c.on_workspace_create[0].base_ref, "origin/main");
+  EXPECT_EQ(c.session_mounts, std::vector<std::string>{"backend"});
+  EXPECT_EQ(c.security.userns, "keep-id");
   EXPECT_TRUE(c.security.read_only_root);
   EXPECT_FALSE(c.security.no_new_privileges);
   EXPECT_EQ(c.security.cap_drop, (std::vector<std::string>{"NET_RAW"}));
-  EXPECT_EQ(c.cleanup, "never");
+  EXPECT_EQ(c.cleanup, "manual");
   EXPECT_EQ(c.keep_alive, (std::vector<std::string>{"tail", "-f", "/dev/null"}));
   const auto frozen = to_frozen_environment(*environment);
   EXPECT_EQ(frozen.network, "host");
@@ -160,43 +177,74 @@ keepAlive: [tail, -f, /dev/null]
             boost::json::serialize(core::to_json(*frozen.container)));
 }
 
-TEST_F(EnvironmentLoader, AManagedContainerDefaultsToNoNetworkNoCapabilitiesAndRemovalAtSessionEnd) {
-  dir.write("config/environments/box.yaml", "schemaVersion: 1\nkind: container\nimage: debian\n");
+TEST_F(EnvironmentLoader, AnExistingContainerNamesItAndTheMountsItMustHave) {
+  dir.write("config/environments/theirs.yaml", R"(schemaVersion: 1
+kind: container
+mode: existing
+engine: docker
+container: devbox
+cwd: "{{cwd}}"
+expectedMounts:
+  - {hostPath: "{{cwd}}", containerPath: "{{cwd}}", mode: rw}
+)");
+  auto environment = load_environment(roots(), "theirs");
+  ASSERT_TRUE(environment.ok()) << environment.error().message;
+  const auto& c = *environment->container;
+  EXPECT_EQ(c.mode, "existing");
+  EXPECT_EQ(c.container, "devbox");
+  ASSERT_EQ(c.expected_mounts.size(), 1u);
+  EXPECT_EQ(c.expected_mounts[0].target, "{{cwd}}");
+}
+
+TEST_F(EnvironmentLoader, AManagedContainerDefaultsToNoNetworkAndRemovalWhenTheRunEnds) {
+  dir.write("config/environments/box.yaml", "schemaVersion: 1\nkind: container\nmode: managed\nimage: debian\n");
   auto environment = load_environment(roots(), "box");
   ASSERT_TRUE(environment.ok()) << environment.error().message;
   const auto& c = *environment->container;
-  EXPECT_EQ(c.mode, "managed");
-  EXPECT_EQ(c.engine, "podman");
+  EXPECT_EQ(c.engine, "docker");
   EXPECT_EQ(c.lifetime, "run");
-  EXPECT_EQ(c.cleanup, "session-end");
-  EXPECT_EQ(c.security.cap_drop, (std::vector<std::string>{"ALL"}));
+  EXPECT_EQ(c.cleanup, "terminal");
+  EXPECT_EQ(c.cwd, "{{cwd}}");
+  EXPECT_TRUE(c.security.cap_drop.empty());
   EXPECT_TRUE(c.security.no_new_privileges);
-  EXPECT_EQ(to_frozen_environment(*environment).network, "none");
+  EXPECT_EQ(to_frozen_environment(*environment).network, "none");  // agent-runner's would be the engine's
 }
 
 TEST_F(EnvironmentLoader, ContainerMistakesAreErrorsNamingTheField) {
-  dir.write("config/environments/noimage.yaml", "schemaVersion: 1\nkind: container\n");
-  dir.write("config/environments/engine.yaml", "schemaVersion: 1\nkind: container\nimage: x\nengine: lxc\n");
+  dir.write("config/environments/nomode.yaml", "schemaVersion: 1\nkind: container\nimage: x\n");
+  dir.write("config/environments/noimage.yaml", "schemaVersion: 1\nkind: container\nmode: managed\n");
+  dir.write("config/environments/engine.yaml",
+            "schemaVersion: 1\nkind: container\nmode: managed\nimage: x\nengine: lxc\n");
   dir.write("config/environments/existing.yaml",
             "schemaVersion: 1\nkind: container\nmode: existing\ncontainer: dev\nimage: x\nnetwork: host\n"
-            "cleanup: never\n");
+            "cleanup: {policy: manual}\n");
   dir.write("config/environments/step.yaml",
-            "schemaVersion: 1\nkind: container\nimage: x\nafterStart:\n  - {command: a, git-clone: {url: u}}\n"
-            "  - {run: a}\n");
-  dir.write("config/environments/option.yaml", "schemaVersion: 1\nkind: container\nimage: --privileged\n");
+            "schemaVersion: 1\nkind: container\nmode: managed\nimage: x\nlifecycle:\n  afterStart:\n"
+            "    - {kind: command, command: a}\n    - {kind: command, target: host, command: a, user: root}\n"
+            "  onWorkspaceCreate:\n    - {kind: git-clone, target: container, source: s, baseRef: main, branch: b}\n");
+  dir.write("config/environments/option.yaml",
+            "schemaVersion: 1\nkind: container\nmode: managed\nimage: --privileged\n");
   dir.write("config/environments/secure.yaml",
-            "schemaVersion: 1\nkind: container\nimage: x\nsecurity: {priviledged: true}\n");
+            "schemaVersion: 1\nkind: container\nmode: managed\nimage: x\nsecurity: {priviledged: true}\n");
+  dir.write("config/environments/mounts.yaml",
+            "schemaVersion: 1\nkind: container\nmode: managed\nimage: x\nmounts:\n  - {hostPath: /a, containerPath: /a}\n"
+            "workspace: {hostRoot: /r, hostPath: /p, containerPath: /w}\n");
+  EXPECT_TRUE(has_problem(problems("nomode"), "nomode.yaml", "mode", "is required"));
   EXPECT_TRUE(has_problem(problems("noimage"), "noimage.yaml", "image", "is required"));
-  EXPECT_TRUE(has_problem(problems("engine"), "engine.yaml", "engine", "not one of: podman, docker"));
+  EXPECT_TRUE(has_problem(problems("engine"), "engine.yaml", "engine", "not one of: docker, podman"));
   const auto existing = problems("existing");
   EXPECT_TRUE(has_problem(existing, "existing.yaml", "image", "does not apply to mode existing"));
   EXPECT_TRUE(has_problem(existing, "existing.yaml", "network", "does not apply to mode existing"));
-  EXPECT_TRUE(has_problem(existing, "existing.yaml", "cleanup", "never removes a container it did not create"));
+  EXPECT_TRUE(has_problem(existing, "existing.yaml", "cleanup", "does not apply to mode existing"));
   const auto step = problems("step");
-  EXPECT_TRUE(has_problem(step, "step.yaml", "afterStart[0]", "exactly one of command or git-clone"));
-  EXPECT_TRUE(has_problem(step, "step.yaml", "afterStart[1]", "exactly one of command or git-clone"));
+  EXPECT_TRUE(has_problem(step, "step.yaml", "lifecycle.afterStart[0].target", "is required"));
+  EXPECT_TRUE(has_problem(step, "step.yaml", "lifecycle.afterStart[1].user", "only for target: container"));
+  EXPECT_TRUE(has_problem(step, "step.yaml", "lifecycle.onWorkspaceCreate", "requires a workspace block"));
   EXPECT_TRUE(has_problem(problems("option"), "option.yaml", "image", "not an image reference"));
   EXPECT_TRUE(has_problem(problems("secure"), "secure.yaml", "security.priviledged", "unknown field"));
+  const auto mounts = problems("mounts");
+  EXPECT_TRUE(has_problem(mounts, "mounts.yaml", "mounts[0].mode", "is required"));
+  EXPECT_TRUE(has_problem(mounts, "mounts.yaml", "workspace.hostPath", "not both"));
 }
 
 TEST_F(EnvironmentLoader, AgentsNameTheirEnvironment) {

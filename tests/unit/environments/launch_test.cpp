@@ -98,6 +98,7 @@ core::FrozenEnvironment container(core::ContainerSpec spec) {
 
 TEST(ContainerExecCommand, TheRelayThenTheEnginesExecIntoTheContainerAtTheWorkdir) {
   core::ContainerSpec spec;
+  spec.engine = "podman";
   spec.engine_args = {"--runtime", "runc"};
   spec.extra_exec_args = {"--user", "1000"};
   const ContainerExec exec{"/opt/agentry", "agentry-r1", "/w/sub", "r1-a1-x", true};

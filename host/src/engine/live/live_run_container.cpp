@@ -1,7 +1,7 @@
 // A run in a container environment: before each attempt its container is made, started
 // or found (off the strand: the engine's CLI blocks), what that did is audited, and the
 // attempt's agent is started through the exec relay into it (start_config.cpp). When
-// the session ends with none to follow, the run stops using it, and a `session-end`
+// the session ends with none to follow, the run stops using it, and a `terminal`-policy
 // container nobody else uses is removed.
 
 #include "engine/live/live_run.hpp"
@@ -22,7 +22,7 @@ void LiveRun::place_in_container(const std::string& prompt) {
     return;
   }
   environments::ContainerRequest request{spec_.run.id, spec_.run.run_group_id, spec_.run.cwd,
-                                         &*spec_.run.frozen.environment, {}};
+                                         &*spec_.run.frozen.environment, {}, spec_.run.frozen.backend};
   request.cancelled = [cancelled = hook_services(true).cancelled] { return cancelled().has_value(); };
   struct Outcome {
     std::optional<core::Result<environments::ContainerPlacement>> placed;
