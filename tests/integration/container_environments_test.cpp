@@ -60,6 +60,14 @@ class ContainerEnvironmentsTest : public DaemonTest {
     std::ifstream in(path);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
+  /// A run of `agent` in run group `group`.
+  std::string start_in_group(const std::string& agent, const std::string& group) {
+    auto response = client().post_json(
+        "/api/runs", json::object{{"agent", agent}, {"callerCwd", work_.string()}, {"runGroupId", group},
+                                  {"overrides", {{"message", "go"}}}});
+    EXPECT_EQ(response.status, 201) << response.body;
+    return response.status == 201 ? std::string(response.json().at("run").at("runId").as_string()) : std::string();
+  }
   /// The names of the containers this test's daemon made (running or not).
   std::vector<std::string> containers() {
     std::string out;
@@ -220,11 +228,8 @@ TEST_F(ContainerEnvironmentsTest, AGroupsRunsShareOneContainerUntilCleanupRemove
   ASSERT_FALSE(one.empty());
   EXPECT_EQ(wait_until_settled(one, std::chrono::seconds(90)), "success") << json::serialize(get_run(one));
   const std::string group(get_run(one).at("runGroupId").as_string());
-  auto response = client().post_json(
-      "/api/runs", json::object{{"agent", "second"}, {"callerCwd", work_.string()}, {"runGroupId", group},
-                                {"overrides", {{"message", "go"}}}});
-  ASSERT_EQ(response.status, 201) << response.body;
-  const std::string two(response.json().at("run").at("runId").as_string());
+  const std::string two = start_in_group("second", group);
+  ASSERT_FALSE(two.empty());
   EXPECT_EQ(wait_until_settled(two, std::chrono::seconds(90)), "success") << json::serialize(get_run(two));
 
   EXPECT_EQ(read_file(work_ / "ready.txt"), "ready\n");  // afterStart ran in it (the second run's came later)
@@ -266,11 +271,8 @@ TEST_F(ContainerEnvironmentsTest, AGroupWorkspaceUnderHostRootIsCreatedOnceAndIs
   ASSERT_FALSE(one.empty());
   EXPECT_EQ(wait_until_settled(one, std::chrono::seconds(90)), "success") << json::serialize(get_run(one));
   const std::string group(get_run(one).at("runGroupId").as_string());
-  auto response = client().post_json(
-      "/api/runs", json::object{{"agent", "worker-in"}, {"callerCwd", work_.string()}, {"runGroupId", group},
-                                {"overrides", {{"message", "go"}}}});
-  ASSERT_EQ(response.status, 201) << response.body;
-  const std::string two(response.json().at("run").at("runId").as_string());
+  const std::string two = start_in_group("worker-in", group);
+  ASSERT_FALSE(two.empty());
   EXPECT_EQ(wait_until_settled(two, std::chrono::seconds(90)), "success") << json::serialize(get_run(two));
   const fs::path workspace = home_ / "workspaces" / group;
   EXPECT_EQ(read_file(workspace / "where.txt"), "/workspace\n");
