@@ -80,12 +80,15 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
     json::value type = nested.contains("type") ? nested.at("type") : json::value("stdio");
     for (const auto& field : nested) {
       if (field.key() == "type") continue;
-      if (field.key() != "url" && field.key() != "socket" && field.key() != "authTokenFile")
+      if (field.key() != "url" && field.key() != "socket" && field.key() != "path" && field.key() != "authTokenFile")
         config_fail("unknown key '" + std::string(field.key()) +
-                    "' in backendConfig.transport (known: type, url, socket, authTokenFile)");
-      if (backend.contains(field.key()))
-        config_fail("backendConfig." + std::string(field.key()) + " is given twice, flat and in transport");
-      backend[field.key()] = field.value();
+                    "' in backendConfig.transport (known: type, url, socket or path, authTokenFile)");
+      // agent-runner names the Unix socket `path` ({type: uds, path}); ours is `socket`.
+      const std::string key = field.key() == "path" ? "socket" : std::string(field.key());
+      if (backend.contains(key))
+        config_fail("backendConfig." + key + " is given twice (" +
+                    (field.key() == "path" ? "transport.path and socket" : "flat and in transport") + ")");
+      backend[key] = field.value();
     }
     backend["transport"] = std::move(type);
   }

@@ -49,7 +49,7 @@ class ReferenceDefinitionsTest : public ::testing::Test {
 
 TEST_F(ReferenceDefinitionsTest, EveryDefinitionListsAndShowsWithoutWarnings) {
   const std::pair<const char*, std::size_t> kinds[] = {
-      {"agents", 3}, {"assignments", 2}, {"launchers", 2}, {"task-definitions", 3}};
+      {"agents", 5}, {"assignments", 2}, {"launchers", 2}, {"task-definitions", 3}, {"environments", 1}};
   for (const auto& [kind, count] : kinds) {
     auto list = client().get(std::string("/api/") + kind);
     ASSERT_EQ(list.status, 200) << kind << ": " << list.body;
@@ -111,6 +111,15 @@ TEST_F(ReferenceDefinitionsTest, RunsStartFromThemAndHideEnvValues) {
   auto shown = client().get("/api/runs/" + run_id);
   ASSERT_EQ(shown.status, 200);
   EXPECT_EQ(shown.body.find(deploy_token), std::string::npos);
+
+  // An inline launcher is frozen as the launcher "inline"; `direct` is none.
+  auto niced = create("/api/runs/init", {{"agent", "niced"}, {"overrides", {{"message", "go"}}}});
+  ASSERT_FALSE(niced.empty());
+  EXPECT_EQ(json::serialize(niced.at("frozen").at("launcher")),
+            R"({"name":"inline","command":["nice","-n","5"],"env":{}})");
+  auto plain = create("/api/runs/init", {{"agent", "plain"}, {"overrides", {{"message", "go"}}}});
+  ASSERT_FALSE(plain.empty());
+  EXPECT_TRUE(plain.at("frozen").at("launcher").is_null()) << json::serialize(plain.at("frozen"));
 
   // The claude agent: its launcher is `command: ssh` plus `args`, its timeout the default.
   auto planned = create("/api/runs/init", {{"agent", "planner"},

@@ -42,7 +42,10 @@ struct AgentDefinition {
   /// Overrides that are locked by default and that this agent lets callers use anyway
   /// (default_locked_overrides()).
   std::vector<std::string> unlocked_fields;
-  std::optional<std::string> launcher;  // a launcher name
+  std::optional<std::string> launcher;  // a launcher name; "direct": none (built in)
+  /// `launcher: {command, args}` (agent-runner's inline launcher): the program, then its
+  /// arguments, frozen as the launcher "inline".
+  std::optional<std::vector<std::string>> inline_launcher;
   /// `executionEnvironment:` an environment name (environments/<name>.yaml): where the
   /// agent's process runs; nullopt = on the host, as the user.
   std::optional<std::string> execution_environment;

@@ -119,7 +119,18 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
       diag.error(index_field("unlockedFields", i), "'" + field + "' is not locked by default; only " +
                                                        "backendConfig, launcher and environment can be unlocked");
   }
-  agent.launcher = reader.string("launcher");
+  if (const YamlNode* inline_launcher = document->fields.find("launcher"); inline_launcher && inline_launcher->is_map()) {
+    // agent-runner's inline launcher: {command: one program, args: [...]}.
+    FieldReader launcher(*reader.take("launcher"), "launcher", diag);
+    std::vector<std::string> command{launcher.required_string("command")};
+    if (!command.front().empty() && command.front().find_first_of(" \t") != std::string::npos)
+      diag.error("launcher.command", "must be one program (put its arguments in args)");
+    for (auto& a : launcher.string_list("args").value_or(std::vector<std::string>{})) command.push_back(std::move(a));
+    launcher.refuse_unknown_keys();
+    agent.inline_launcher = std::move(command);
+  } else {
+    agent.launcher = reader.string("launcher");
+  }
   if (agent.launcher && !is_valid_name(Kind::launcher, *agent.launcher)) {
     diag.error("launcher", "'" + *agent.launcher +
                                "' is not a launcher name (the file name of launchers/<name>.yaml)");

@@ -60,6 +60,7 @@ boost::json::object to_json(const AgentDefinition& agent) {
   out["lockedFields"] = strings(agent.locked_fields);
   out["unlockedFields"] = strings(agent.unlocked_fields);
   out["launcher"] = optional_string(agent.launcher);
+  if (agent.inline_launcher) out["launcher"] = boost::json::object{{"inline", strings(*agent.inline_launcher)}};
   out["executionEnvironment"] = optional_string(agent.execution_environment);
   out["instructions"] = agent.instructions;
   return out;
@@ -132,7 +133,7 @@ boost::json::object to_summary_json(const AgentDefinition& agent) {
           {"backend", agent.backend},
           {"model", optional_string(agent.model)},
           {"effort", optional_string(agent.effort)},
-          {"launcher", optional_string(agent.launcher)},
+          {"launcher", agent.inline_launcher ? boost::json::value("inline") : optional_string(agent.launcher)},
           {"executionEnvironment", optional_string(agent.execution_environment)}};
 }
 

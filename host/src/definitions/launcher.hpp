@@ -22,6 +22,10 @@ struct LauncherDefinition {
   std::vector<Problem> warnings;
 };
 
+/// The built-in launcher that wraps nothing: `launcher: direct` starts the agent as it
+/// is (agent-runner's default launcher, by name). A launchers/direct.yaml is never used.
+inline constexpr const char* direct_launcher = "direct";
+
 /// The launcher as a run freezes it.
 core::FrozenLauncher to_frozen_launcher(const LauncherDefinition& launcher);
 

@@ -309,10 +309,16 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
       }
   }
 
+  // The request's launcher, else the agent's (inline or by name); `direct`, built in,
+  // is none (agent-runner's name for starting the agent as it is).
   if (auto launcher_name = r.overrides.launcher ? r.overrides.launcher : agent->launcher) {
-    auto launcher = defs::load_launcher(roots, *launcher_name, path_base);
-    if (!launcher) return launcher.failure();
-    f.launcher = defs::to_frozen_launcher(*launcher);
+    if (*launcher_name != defs::direct_launcher) {
+      auto launcher = defs::load_launcher(roots, *launcher_name, path_base);
+      if (!launcher) return launcher.failure();
+      f.launcher = defs::to_frozen_launcher(*launcher);
+    }
+  } else if (agent->inline_launcher) {
+    f.launcher = core::FrozenLauncher{"inline", *agent->inline_launcher, {}};
   }
   // The environment is frozen whole (not by name): later edits of its file change no run.
   if (auto environment_name = r.overrides.environment ? r.overrides.environment : agent->execution_environment) {

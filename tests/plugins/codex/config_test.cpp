@@ -160,9 +160,18 @@ TEST(CodexConfig, TheReferencesTransportObjectIsAccepted) {
       params({{"url", "ws://127.0.0.1:1/"}, {"transport", {{"type", "ws"}, {"url", "ws://127.0.0.1:2/"}}}}));
   EXPECT_FALSE(twice.config);
   EXPECT_NE(twice.error.find("given twice"), std::string::npos) << twice.error;
-  ParsedConfig odd = parse_config(params({{"transport", {{"type", "uds"}, {"path", "/tmp/x"}}}}));
+  // agent-runner's Unix socket form: {type: uds, path}.
+  ParsedConfig uds = parse_config(params({{"transport", {{"type", "uds"}, {"path", "/tmp/codex.sock"}}}}));
+  ASSERT_TRUE(uds.config) << uds.error;
+  EXPECT_EQ(uds.config->transport, Transport::uds);
+  EXPECT_EQ(uds.config->socket.socket_path, "/tmp/codex.sock");
+  ParsedConfig both = parse_config(
+      params({{"socket", "/tmp/a.sock"}, {"transport", {{"type", "uds"}, {"path", "/tmp/b.sock"}}}}));
+  EXPECT_FALSE(both.config);
+  EXPECT_NE(both.error.find("transport.path and socket"), std::string::npos) << both.error;
+  ParsedConfig odd = parse_config(params({{"transport", {{"type", "uds"}, {"where", "/tmp/x"}}}}));
   EXPECT_FALSE(odd.config);
-  EXPECT_NE(odd.error.find("unknown key 'path'"), std::string::npos) << odd.error;
+  EXPECT_NE(odd.error.find("unknown key 'where'"), std::string::npos) << odd.error;
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ class ReferenceDefinitions : public ::testing::Test {
 
 TEST_F(ReferenceDefinitions, EveryFileLoadsWithoutAWarning) {
   const auto counts = testing::expect_every_kind_without_warnings(roots_);
-  EXPECT_EQ(counts.agents, 3u);
+  EXPECT_EQ(counts.agents, 5u);
   EXPECT_EQ(counts.assignments, 2u);
   EXPECT_EQ(counts.launchers, 2u);
   EXPECT_EQ(counts.tasks, 3u);
@@ -43,7 +43,7 @@ TEST_F(ReferenceDefinitions, EveryFileLoadsWithoutAWarning) {
     auto loaded = load_agent(roots_, agent.name);
     ASSERT_TRUE(loaded.ok()) << agent.name << ": " << loaded.error().message;
     EXPECT_TRUE(loaded->warnings.empty()) << agent.name << ": " << testing::dump(loaded->warnings);
-    if (loaded->launcher) {
+    if (loaded->launcher && *loaded->launcher != direct_launcher) {
       EXPECT_TRUE(load_launcher(roots_, *loaded->launcher).ok()) << *loaded->launcher;
     }
   }
@@ -57,6 +57,17 @@ TEST_F(ReferenceDefinitions, EveryFileLoadsWithoutAWarning) {
     ASSERT_TRUE(loaded.ok()) << task.id << ": " << loaded.error().message;
     EXPECT_TRUE(loaded->warnings.empty()) << task.id;
   }
+  // agent-runner's managed container environment, as its docs write one.
+  auto environment = load_environment(roots_, "dev-container");
+  ASSERT_TRUE(environment.ok()) << environment.error().message;
+  EXPECT_TRUE(environment->warnings.empty()) << testing::dump(environment->warnings);
+  EXPECT_EQ(environment->container->on_workspace_create.size(), 2u);
+  EXPECT_EQ(to_frozen_environment(*environment).network, "default");
+  // The inline launcher and `direct`.
+  auto niced = load_agent(roots_, "niced");
+  ASSERT_TRUE(niced.ok());
+  EXPECT_EQ(niced->inline_launcher, (std::vector<std::string>{"nice", "-n", "5"}));
+  EXPECT_EQ(load_agent(roots_, "plain")->launcher, "direct");
 }
 
 TEST_F(ReferenceDefinitions, LaunchersTakeAProgramAndItsArgs) {
