@@ -174,7 +174,7 @@ TEST_F(EnvironmentsTest, AnUnknownKeyIsAnErrorNamingTheField) {
 
 TEST_F(EnvironmentsTest, EnvironmentsAreListed) {
   write_environment("confined", "kind: bubblewrap\ndescription: cwd only\n");
-  write_environment("box", "kind: container\nimage: debian\n");
+  write_environment("box", "kind: container\nmode: managed\nimage: debian\n");
   auto listed = client().get("/api/environments");
   ASSERT_EQ(listed.status, 200) << listed.body;
   const auto body = listed.json();
