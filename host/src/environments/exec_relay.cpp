@@ -1,6 +1,5 @@
 #include "environments/exec_relay.hpp"
 
-#include "process/runner.hpp"
 
 #include <array>
 #include <cerrno>
@@ -10,7 +9,6 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
-#include <sstream>
 #include <string_view>
 #include <sys/wait.h>
 #include <thread>
@@ -74,29 +72,6 @@ std::vector<char*> pointers(std::vector<std::string>& items) {
   for (auto& s : items) out.push_back(s.data());
   out.push_back(nullptr);
   return out;
-}
-
-/// The agent's exec failed on its own: if the container stopped under it (killed, out
-/// of memory, its engine restarted), say that, since the exit code alone does not.
-void report_stopped_container(const ExecRelayArgs& args) {
-  std::vector<std::string> argv(args.engine_command.begin(),
-                                args.engine_command.begin() + static_cast<long>(args.engine_prefix));
-  argv.insert(argv.end(), {"container", "inspect", "--format",
-                           "{{.State.Status}} {{.State.ExitCode}} {{.State.OOMKilled}}", args.container});
-  process::RunLimits limits;
-  limits.timeout = std::chrono::seconds(10);
-  const auto r = process::run_program({argv, {}, {}, {}}, limits);
-  if (!r.exit_code || *r.exit_code != 0) {
-    std::fprintf(stderr, "agentry: the container %s is gone (%s)\n", args.container.c_str(),
-                 process::first_line(r.stderr_text.empty() ? r.error : r.stderr_text).c_str());
-    return;
-  }
-  std::string status, code, oom;
-  std::istringstream words(r.stdout_text);
-  words >> status >> code >> oom;
-  if (status == "running") return;
-  std::fprintf(stderr, "agentry: the container %s stopped while the agent ran (%s, exit code %s%s)\n",
-               args.container.c_str(), status.c_str(), code.c_str(), oom == "true" ? ", out of memory" : "");
 }
 
 }  // namespace
@@ -170,11 +145,6 @@ std::string parse_exec_relay_args(const std::vector<std::string>& args, ExecRela
       char* end = nullptr;
       engine_argc = std::strtol(value.c_str(), &end, 10);
       if (*end != '\0' || engine_argc < 1) return "--engine-argc needs a positive count";
-    } else if (a == "--engine-prefix") {
-      char* end = nullptr;
-      const long prefix = std::strtol(value.c_str(), &end, 10);
-      if (*end != '\0' || prefix < 1) return "--engine-prefix needs a positive count";
-      out.engine_prefix = static_cast<std::size_t>(prefix);
     } else {
       return "unknown option " + a;
     }
@@ -184,7 +154,6 @@ std::string parse_exec_relay_args(const std::vector<std::string>& args, ExecRela
   if (args.size() - i < static_cast<std::size_t>(engine_argc) + 1)
     return "needs the engine's command and then the agent's";
   out.engine_command.assign(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i) + engine_argc);
-  if (out.engine_prefix > out.engine_command.size()) return "--engine-prefix is longer than the engine's command";
   out.agent_command.assign(args.begin() + static_cast<long>(i) + engine_argc, args.end());
   return {};
 }
@@ -239,7 +208,6 @@ int run_exec_relay(const ExecRelayArgs& args) {
   }
 
   int status = 0;
-  bool signalled = false;
   for (;;) {
     siginfo_t info{};
     if (::sigwaitinfo(&handled, &info) < 0) continue;
@@ -250,13 +218,10 @@ int run_exec_relay(const ExecRelayArgs& args) {
     }
     // A signal for the agent: to the processes inside; before any exists (the engine
     // is still starting it), to the engine's client, which then stops it.
-    signalled = true;
     auto inside = marked_processes(args.marker);
     if (inside.empty()) ::kill(child, info.si_signo);
     else signal_all(inside, info.si_signo);
   }
-
-  if (!signalled && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) report_stopped_container(args);
 
   int sig = 0;
   if (WIFSIGNALED(status)) sig = WTERMSIG(status);

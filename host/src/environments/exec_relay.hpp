@@ -9,8 +9,6 @@
 //     variables go in), and marks the process inside with AGENTRY_CONTAINER_EXEC=<marker>;
 //   - forwards SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2 to every process carrying the
 //     marker (the agent and what it started: a process-group signal, inside);
-//   - when the agent's exec fails and nobody signalled it, asks the engine whether the
-//     container itself stopped, and says so on stderr (the run's error then names it);
 //   - exits as the agent did (an exit code of 128+N for a common signal N is raised as
 //     that signal, so the backend sees a kill as a kill);
 //   - leaves a watchdog in a session of its own that, once the relay is gone (whatever
@@ -30,14 +28,13 @@ struct ExecRelayArgs {
   std::string marker;
   std::string container;
   std::vector<std::string> engine_command;  // `podman [engineArgs] exec -i --workdir W -e MARK ...`
-  std::size_t engine_prefix = 1;            // how many of those are `podman [engineArgs]`
   std::vector<std::string> set_env;         // NAME=VALUE for inside, over the relay's own
   std::vector<std::string> agent_command;   // what runs inside
 };
 
-/// Parses `container-exec --marker M --container C --engine-argc N --engine-prefix P
-/// [--set NAME=VALUE]... -- <N engine words> <agent command...>`; an error message when
-/// malformed.
+/// Parses `container-exec --marker M --container C --engine-argc N [--set NAME=VALUE]...
+/// -- <N engine words> <agent command...>`; an error message when malformed. (Whether the
+/// container stopped under a failed agent is the host's to say: LiveRun asks the engine.)
 std::string parse_exec_relay_args(const std::vector<std::string>& args, ExecRelayArgs& out);
 
 /// The relay's whole life; returns only when it did not re-raise a signal.

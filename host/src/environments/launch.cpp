@@ -97,8 +97,7 @@ std::vector<std::string> container_exec_command(const core::FrozenEnvironment& e
   std::vector<std::string> argv{exec.relay_binary, "container-exec", "--marker", exec.marker, "--container",
                                 exec.container};
   if (exec.daemon_socket) argv.insert(argv.end(), {"--set", std::string("AGENTRY_CONNECT=") + daemon_socket_inside});
-  argv.insert(argv.end(), {"--engine-argc", std::to_string(engine.size()), "--engine-prefix",
-                           std::to_string(1 + spec.engine_args.size()), "--"});
+  argv.insert(argv.end(), {"--engine-argc", std::to_string(engine.size()), "--"});
   argv.insert(argv.end(), engine.begin(), engine.end());
   return argv;
 }

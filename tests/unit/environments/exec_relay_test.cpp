@@ -14,8 +14,7 @@ namespace {
 
 TEST(ExecRelayArgs, SplitsTheEnginesWordsFromTheAgentsCommand) {
   ExecRelayArgs args;
-  EXPECT_EQ(parse_exec_relay_args({"--marker", "m1", "--container", "box", "--set", "A=b", "--engine-argc", "3",
-                                   "--engine-prefix", "1", "--", "podman", "exec", "-i", "claude", "-p", "hi"},
+  EXPECT_EQ(parse_exec_relay_args({"--marker", "m1", "--container", "box", "--set", "A=b", "--engine-argc", "3", "--", "podman", "exec", "-i", "claude", "-p", "hi"},
                                   args),
             "");
   EXPECT_EQ(args.marker, "m1");

@@ -105,7 +105,7 @@ TEST(ContainerExecCommand, TheRelayThenTheEnginesExecIntoTheContainerAtTheWorkdi
   EXPECT_EQ(container_exec_command(container(spec), exec),
             (std::vector<std::string>{"/opt/agentry", "container-exec", "--marker", "r1-a1-x", "--container",
                                       "agentry-r1", "--set", "AGENTRY_CONNECT=unix:///run/agentry/agentry.sock",
-                                      "--engine-argc", "11", "--engine-prefix", "3", "--", "podman", "--runtime",
+                                      "--engine-argc", "11", "--", "podman", "--runtime",
                                       "runc", "exec", "-i", "--workdir", "/w/sub", "-e",
                                       "AGENTRY_CONTAINER_EXEC=r1-a1-x", "--user", "1000"}));
   // Without the daemon's socket inside, the agent keeps the URL it was given.
