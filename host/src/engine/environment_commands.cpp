@@ -1,15 +1,15 @@
-// What the operator does to the containers of runs (`agentry environments status|cleanup`):
-// the engine's side is the audit record on the run a removed container belonged to.
+// What the operator does to the containers of runs (`agentry environments status|cleanup`,
+// the restart's sweep): the engine's side is the audit record on the run a removed
+// container belonged to; and the one writer of those records (environment_audit.hpp).
 
 #include "engine/engine.hpp"
+#include "engine/environment_audit.hpp"
 #include "definitions/loader.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/store.hpp"
 #include "store/run_repository.hpp"
 
 namespace agentry::engine {
-
-namespace {
 
 void append_environment_audits(store::Store& db, const std::string& run_id,
                                const std::vector<environments::ContainerAction>& actions, const Actor& actor) {
@@ -22,8 +22,6 @@ void append_environment_audits(store::Store& db, const std::string& run_id,
   if (!written)
     core::log_error("cannot record what was done to a run's container", {{"runId", run_id}, {"error", written.error().message}});
 }
-
-}  // namespace
 
 void Engine::record_environment_actions(const std::string& run_id,
                                         const std::vector<environments::ContainerAction>& actions, const Actor& actor) {

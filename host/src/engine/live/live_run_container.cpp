@@ -8,6 +8,7 @@
 
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "engine/environment_audit.hpp"
 #include "engine/mutation_support.hpp"
 #include "events/event_bus.hpp"
 #include "store/store.hpp"
@@ -60,14 +61,7 @@ void LiveRun::place_in_container(const std::string& prompt) {
 }
 
 void LiveRun::record_container_actions(const std::vector<environments::ContainerAction>& actions) {
-  if (actions.empty()) return;
-  auto written = services_.db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {
-    for (const auto& action : actions) detail::append_audit(c, run_id(), action.type, Actor{"agentry"}, action.data);
-    return true;
-  });
-  if (!written)
-    core::log_error("cannot record what was done to the run's container",
-                    {{"runId", run_id()}, {"error", written.error().message}});
+  append_environment_audits(services_.db, run_id(), actions, Actor{"agentry"});
   for (const auto& action : actions)
     if (action.type == "environment.failed" || action.type == "environment.step_failed")
       core::log_warn("container environment: " + action.type, {{"runId", run_id()}, {"data", boost::json::serialize(action.data)}});
@@ -116,13 +110,7 @@ void LiveRun::release_container() {
   services_.blocking.post([containers = services_.containers, db = &services_.db, run = spec_.run] {
     std::vector<environments::ContainerAction> actions;
     containers->release(run.id, run.run_group_id, *run.frozen.environment, actions);
-    if (actions.empty()) return;
-    auto written = db->write<bool>([&](store::Transaction& c) -> core::Result<bool> {
-      for (const auto& action : actions) detail::append_audit(c, run.id, action.type, Actor{"agentry"}, action.data);
-      return true;
-    });
-    if (!written)
-      core::log_error("cannot record the container's cleanup", {{"runId", run.id}, {"error", written.error().message}});
+    append_environment_audits(*db, run.id, actions, Actor{"agentry"});
   });
 }
 
