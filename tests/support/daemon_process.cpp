@@ -25,6 +25,7 @@ namespace {
 constexpr std::string_view http_line_prefix = "http api on http://";
 constexpr std::string_view ws_line_prefix = "serving on ws://";
 constexpr std::string_view socket_line_prefix = "serving on unix://";
+constexpr std::string_view compat_line_prefix = "agent-runner api on http://";
 
 std::string read_from(const std::filesystem::path& path, std::uintmax_t offset) {
   std::ifstream in(path, std::ios::binary);
@@ -129,6 +130,7 @@ void DaemonProcess::start() {
   port_ = 0;
   ws_port_ = 0;
   socket_path_.clear();
+  compat_port_ = 0;
   exit_code_.reset();
   pid_ = spawn_process(spawn);
   reaped_ = false;
@@ -149,6 +151,8 @@ void DaemonProcess::wait_for_ready() {
         ws_port_ = port_of(line.substr(ws_line_prefix.size())).value_or(0);
       } else if (line.starts_with(socket_line_prefix)) {
         socket_path_ = std::string(line.substr(socket_line_prefix.size()));
+      } else if (line.starts_with(compat_line_prefix)) {
+        compat_port_ = port_of(line.substr(compat_line_prefix.size())).value_or(0);
       } else if (line.starts_with(http_line_prefix)) {
         if (const auto port = port_of(line.substr(http_line_prefix.size()))) {
           port_ = *port;
@@ -184,6 +188,12 @@ std::uint16_t DaemonProcess::ws_port() const {
 }
 
 HttpClient DaemonProcess::client() const { return HttpClient("127.0.0.1", port()); }
+
+HttpClient DaemonProcess::compat_client() const {
+  if (compat_port_ == 0)
+    throw std::logic_error("DaemonProcess::compat_client: no \"agent-runner api on http://\" line was seen");
+  return HttpClient("127.0.0.1", compat_port_);
+}
 
 HttpClient DaemonProcess::socket_client() const {
   if (socket_path_.empty())

@@ -63,6 +63,10 @@ class DaemonProcess {
   [[nodiscard]] const std::filesystem::path& socket_path() const { return socket_path_; }
   /// A client for the Unix socket. Throws if the daemon announced none.
   [[nodiscard]] HttpClient socket_client() const;
+  /// A client for the listener that speaks agent-runner's wire (AGENTRY_COMPAT_LISTEN).
+  /// Throws if the daemon announced none.
+  [[nodiscard]] HttpClient compat_client() const;
+  [[nodiscard]] std::uint16_t compat_port() const { return compat_port_; }
 
   /// Sends `signal` and waits up to `timeout` for the exit; returns the exit code (128 + signal
   /// number if killed by a signal). If the daemon does not exit in time it is SIGKILLed and
@@ -97,6 +101,7 @@ class DaemonProcess {
   std::uint16_t port_ = 0;
   std::uint16_t ws_port_ = 0;
   std::filesystem::path socket_path_;
+  std::uint16_t compat_port_ = 0;
   std::uintmax_t stdout_offset_ = 0;  // log sizes at start(): output of this run begins there
   std::uintmax_t stderr_offset_ = 0;
   std::vector<pid_t> groups_;  // process groups of every start(), killed at destruction

@@ -138,7 +138,7 @@ net::awaitable<void> serve_spooled(HttpServer::Impl& impl, ServedStream& stream,
       if (ec) {
         auto failure = read_failure_response(ec, impl.limits, limit);
         if (!failure) co_return;  // the client is gone
-        response = std::move(*failure);
+        response = std::move(*failure);  // worded below, with the rest
       } else {
         body_read = true;
         request.body_file = spool;
@@ -147,7 +147,7 @@ net::awaitable<void> serve_spooled(HttpServer::Impl& impl, ServedStream& stream,
       }
     }
   }
-  response = client_response(std::move(response), request_id, what);
+  response = outgoing(impl, client_response(std::move(response), request_id, what));
   // A body left unread would be taken for the next request: close instead.
   const bool reuse = keep_alive && body_read;
   bool ok = false;
@@ -168,7 +168,7 @@ std::optional<HttpResponse> refuse_header(HttpServer::Impl& impl, http::request_
                                        "' is not supported; send the body plainly or with 'chunked' alone",
                                    {{"header", "Transfer-Encoding"}});
     response.status = 501;
-    return client_response(std::move(response), new_request_id(), "transfer coding");
+    return outgoing(impl, client_response(std::move(response), new_request_id(), "transfer coding"));
   }
   std::string path;
   std::map<std::string, std::string> query;
@@ -176,7 +176,7 @@ std::optional<HttpResponse> refuse_header(HttpServer::Impl& impl, http::request_
     spool_limit = impl.spool.limit_for(parser.get().method_string(), path);
   const std::uint64_t limit = spool_limit.value_or(impl.limits.max_body_bytes);
   if (auto length = parser.content_length(); length && *length > limit)
-    return client_response(body_too_large(limit), new_request_id(), "request body");
+    return outgoing(impl, client_response(body_too_large(limit), new_request_id(), "request body"));
   parser.body_limit(limit);  // chunked bodies are counted as they arrive
   return std::nullopt;
 }
@@ -222,6 +222,11 @@ net::awaitable<HttpResponse> answer(HttpServer::Impl& impl, HttpRequest& request
 }
 
 }  // namespace
+
+HttpResponse outgoing(const HttpServer::Impl& impl, HttpResponse response) {
+  if (!impl.error_format || response.status < 400 || response.stream) return response;
+  return impl.error_format(std::move(response));
+}
 
 net::awaitable<void> serve_connection(HttpServer::Impl& impl, ServedSocket socket) {
   Counted connection(impl.connections);
@@ -274,7 +279,7 @@ net::awaitable<void> serve_connection(HttpServer::Impl& impl, ServedSocket socke
     if (ec) {
       if (auto response = read_failure_response(ec, impl.limits, impl.limits.max_body_bytes)) {
         bool ok = false;
-        co_await write_response(stream, *response, 11, false, impl.limits, ok);
+        co_await write_response(stream, outgoing(impl, std::move(*response)), 11, false, impl.limits, ok);
       }
       break;
     }
@@ -288,7 +293,8 @@ net::awaitable<void> serve_connection(HttpServer::Impl& impl, ServedSocket socke
     const std::string request_id = new_request_id();
     const std::string what = request.method + " " + request.target.substr(0, 200);
     HttpResponse response = co_await answer(impl, request, upgrade);
-    if (!(upgrade && response.body.empty())) response = client_response(std::move(response), request_id, what);
+    if (!(upgrade && response.body.empty()))
+      response = outgoing(impl, client_response(std::move(response), request_id, what));
     if (upgrade && response.body.empty()) {
       co_await serve_websocket(
           WebSocketServices{*impl.operations, *impl.engine, impl.workers, impl.limits, impl.slow_workers,

@@ -201,6 +201,10 @@ void HttpServer::set_upload_spool(UploadSpool spool) { impl_->spool = std::move(
 
 void HttpServer::set_web_base_path(std::string base) { impl_->web_base_path = std::move(base); }
 
+void HttpServer::set_error_format(std::function<HttpResponse(HttpResponse)> format) {
+  impl_->error_format = std::move(format);
+}
+
 core::Result<std::uint16_t> HttpServer::listen(const std::string& address, std::uint16_t port) {
   boost::system::error_code ec;
   auto ip = net::ip::make_address(address, ec);

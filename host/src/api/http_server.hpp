@@ -87,6 +87,10 @@ class HttpServer {
   void set_browser_guard(const BrowserGuard& guard);
   /// Accepts every path also under `base` (normalized: web_base_path.hpp). Call before run().
   void set_web_base_path(std::string base);
+  /// Rewrites every error answer (status 400 and up, in our envelope) before it is sent,
+  /// the server's own refusals included: a listener that speaks another wire
+  /// (api/compat/) words its errors that wire's way. Call before run().
+  void set_error_format(std::function<HttpResponse(HttpResponse)> format);
 
   /// Binds and listens; port 0 picks an ephemeral port. Returns the bound port.
   core::Result<std::uint16_t> listen(const std::string& address, std::uint16_t port);

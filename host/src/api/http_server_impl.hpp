@@ -64,6 +64,7 @@ struct HttpServer::Impl {
   const BrowserGuard* guard = nullptr;
   std::string web_base_path;  // a reverse proxy's mount, accepted in front of every path
   UploadSpool spool;
+  std::function<HttpResponse(HttpResponse)> error_format;  // empty: our envelope as it is
   ServerLimits limits;
   ServerThreads threads;
   boost::asio::io_context ioc;
@@ -102,6 +103,9 @@ void list_waiting(HttpServer::Impl& impl, const std::shared_ptr<WaitingConnectio
 void unlist_waiting(HttpServer::Impl& impl, const std::shared_ptr<WaitingConnection>& slot);
 
 // --- http_connection.cpp -------------------------------------------------------------
+
+/// `response` as this listener words it (HttpServer::set_error_format).
+HttpResponse outgoing(const HttpServer::Impl& impl, HttpResponse response);
 
 /// Serves one accepted connection's requests until it closes, or hands it over to
 /// WebSocket JSON-RPC when it asks for the upgrade.

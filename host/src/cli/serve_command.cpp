@@ -3,6 +3,8 @@
 #include "api/access_policy.hpp"
 #include "api/api_context.hpp"
 #include "api/browser_guard.hpp"
+#include "api/compat/compat_routes.hpp"
+#include "api/compat/compat_web.hpp"
 #include "api/holder_relay.hpp"
 #include "api/http_server.hpp"
 #include "api/local_socket.hpp"
@@ -30,6 +32,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 #include <unistd.h>
 
@@ -66,7 +69,31 @@ struct ServeConfig {
   std::string web_base_path;
   Paths paths;
   std::optional<DaemonSocket> socket;  // none: --socket none
+  /// The second listener, speaking agent-runner's wire (AGENTRY_COMPAT_LISTEN).
+  struct Compat {
+    ListenUrl url;
+    api::BrowserGuard guard;
+    std::string web_base_path;
+  };
+  std::optional<Compat> compat;
 };
+
+core::Result<std::optional<ServeConfig::Compat>> read_compat_config(const ListenUrl& own, const core::Settings& settings) {
+  if (settings.compat_listen.empty()) return std::optional<ServeConfig::Compat>();
+  auto url = parse_listen_url(settings.compat_listen);
+  if (!url) return core::fail(url.error().code, "AGENTRY_COMPAT_LISTEN: " + url.error().message);
+  // Both default to 4773 (agent-runner's clients dial it): one of them must move.
+  if (url->port != 0 && url->port == own.port)
+    return core::fail(core::ErrorCode::invalid_request,
+                      "AGENTRY_COMPAT_LISTEN (" + settings.compat_listen + ") uses the port agentry itself listens on (" +
+                          std::to_string(own.port) +
+                          "); move agentry with --listen (e.g. ws://127.0.0.1:4780/) and keep 4773 for agent-runner's "
+                          "clients");
+  auto base = api::compat::normalize_compat_base_path(settings.compat_web_base_path);
+  if (!base) return base.failure();
+  api::BrowserGuard guard(url->host, settings.allowed_hosts, settings.allowed_origins);
+  return std::optional<ServeConfig::Compat>(ServeConfig::Compat{std::move(*url), std::move(guard), std::move(*base)});
+}
 
 core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const core::Settings& settings) {
   auto url = parse_listen_url(options.listen);
@@ -86,8 +113,10 @@ core::Result<ServeConfig> read_serve_config(const ServeOptions& options, const c
   if (!paths) return paths.failure();
   auto socket = daemon_socket(settings, *paths);
   if (!socket) return socket.failure();
-  return ServeConfig{std::move(*url), std::move(*access), std::move(guard), std::move(*web_base_path),
-                     std::move(*paths), std::move(*socket)};
+  auto compat = read_compat_config(*url, settings);
+  if (!compat) return compat.failure();
+  return ServeConfig{std::move(*url),   std::move(*access), std::move(guard),   std::move(*web_base_path),
+                     std::move(*paths), std::move(*socket), std::move(*compat)};
 }
 
 std::string host_name() {
@@ -220,6 +249,36 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
     context.daemon.socket_url = api::unix_url(config->socket->path);
   }
   context.daemon.listen_url = url.ws_url(*port);
+  // agent-runner's clients, on their own port: its routes on our operations (api/compat/).
+  std::optional<api::compat::CompatContext> compat_context;
+  api::Router compat_router;
+  std::optional<api::HttpServer> compat_server;
+  std::string compat_http_url;
+  if (config->compat) {
+    compat_context.emplace(api::compat::CompatContext{
+        context, operations,
+        settings.compat_web_dir.empty() ? std::filesystem::path() : std::filesystem::absolute(settings.compat_web_dir),
+        config->compat->web_base_path,
+        settings.compat_default_cwd.empty() ? std::filesystem::current_path()
+                                            : std::filesystem::absolute(settings.compat_default_cwd)});
+    api::compat::add_compat_routes(compat_router, *compat_context);
+    api::ServerThreads compat_threads;
+    compat_threads.io = 1;
+    compat_threads.workers = 4;
+    compat_threads.slow_workers = 2;
+    compat_threads.blocking_workers = 4;
+    compat_server.emplace(compat_router, limits, compat_threads);
+    compat_server->set_access_policy(access);
+    compat_server->set_browser_guard(config->compat->guard);
+    compat_server->set_web_base_path(config->compat->web_base_path);
+    compat_server->set_error_format(api::compat::compat_error_answer);
+    auto compat_port = compat_server->listen(config->compat->url.host, config->compat->url.port);
+    if (!compat_port) {
+      std::cerr << "agentry serve: AGENTRY_COMPAT_LISTEN: " << compat_port.error().message << "\n";
+      return exit_code::runtime_error;
+    }
+    compat_http_url = config->compat->url.http_url(*compat_port);
+  }
   // Agents call back through AGENTRY_CONNECT; runs taken over and deliveries left over
   // from the last run of the daemon start only now, so their agents get it too.
   engine.set_connect_url(context.daemon.listen_url);
@@ -267,10 +326,18 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
                                     {"config", paths.config_dir.string()}});
   std::cout << "serving on " << url.ws_url(*port) << "\n";
   if (!context.daemon.socket_url.empty()) std::cout << "serving on " << context.daemon.socket_url << "\n";
+  if (compat_server) std::cout << "agent-runner api on " << compat_http_url << "/api/\n";
   // Last: whoever waits for the daemon to be ready (tests, scripts) waits for this line.
   std::cout << "http api on " << url.http_url(*port) << "/api/" << std::endl;
 
+  // Both servers stop on SIGINT/SIGTERM; the compat one also when ours stops first.
+  std::thread compat_thread;
+  if (compat_server) compat_thread = std::thread([&compat_server] { compat_server->run(); });
   int signal = server.run();
+  if (compat_server) {
+    compat_server->stop();
+    compat_thread.join();
+  }
   engine.set_timeline_relay(nullptr);
   relay.reset();
   engine.schedules().stop();

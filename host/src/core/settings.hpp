@@ -55,6 +55,12 @@ struct Settings {
   std::string blob_dir;
   std::string web_dir;
   std::string web_base_path;
+  /// The second listener that speaks agent-runner's wire (api/compat/); empty: none.
+  /// Its dashboard's built files, their mount, and the cwd of web starts that name none.
+  std::string compat_listen;
+  std::string compat_web_dir;
+  std::string compat_web_base_path;
+  std::string compat_default_cwd;
   std::string plugin_path;  // colon-separated directories
   std::string log_level = "info";
   // What the defaults of home and config_dir are worked out from (cli/paths.hpp): the
