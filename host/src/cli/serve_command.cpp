@@ -4,6 +4,7 @@
 #include "api/api_context.hpp"
 #include "api/browser_guard.hpp"
 #include "api/compat/compat_routes.hpp"
+#include "api/compat/compat_timelines.hpp"
 #include "api/compat/compat_web.hpp"
 #include "api/holder_relay.hpp"
 #include "api/http_server.hpp"
@@ -250,13 +251,14 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   }
   context.daemon.listen_url = url.ws_url(*port);
   // agent-runner's clients, on their own port: its routes on our operations (api/compat/).
+  api::compat::CompatTimelines compat_timelines(engine);
   std::optional<api::compat::CompatContext> compat_context;
   api::Router compat_router;
   std::optional<api::HttpServer> compat_server;
   std::string compat_http_url;
   if (config->compat) {
     compat_context.emplace(api::compat::CompatContext{
-        context, operations,
+        context, operations, compat_timelines,
         settings.compat_web_dir.empty() ? std::filesystem::path() : std::filesystem::absolute(settings.compat_web_dir),
         config->compat->web_base_path,
         settings.compat_default_cwd.empty() ? std::filesystem::current_path()

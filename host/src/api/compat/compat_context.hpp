@@ -13,9 +13,12 @@ class Operations;
 
 namespace agentry::api::compat {
 
+class CompatTimelines;
+
 struct CompatContext {
   ApiContext& api;
   const Operations& native;
+  CompatTimelines& timelines;
   std::filesystem::path web_dir;      // AGENTRY_COMPAT_WEB_DIR: agent-runner's built dashboard
   std::string web_base_path;          // "" or "/seg...": normalize_compat_base_path
   std::filesystem::path default_cwd;  // the cwd of a web start that names none

@@ -75,6 +75,7 @@ HttpResponse compat_error_answer(HttpResponse native) {
 
 void add_compat_routes(Router& router, CompatContext& ctx) {
   router.add("GET", "/app-config.json", [&ctx](const HttpRequest&) { return app_config_response(ctx.web_base_path); });
+  add_compat_timeline_routes(router, ctx);
   router.set_fallback([&ctx](const HttpRequest& r) {
     if (r.path == "/api" || r.path.rfind("/api/", 0) == 0)
       return compat_error_response(core::ErrorCode::not_found, "resource not found");
