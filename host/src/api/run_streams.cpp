@@ -239,7 +239,7 @@ class SummaryStream final : public StreamBase {
       json::object event;
       if (view) {
         std::optional<core::Session> latest;
-        if (!view->sessions.empty()) latest = view->sessions.back();
+        if (!view->sessions.empty()) latest = events::with_attempt_range(view->sessions.back(), view->attempts);
         event = {{"type", "summary_upsert"}, {"summary", events::run_summary(view->run, core::tally(view->tasks), latest)}};
       } else {
         event = {{"type", "summary_removed"}, {"runId", id}};

@@ -35,6 +35,7 @@ struct DependencyStatus {
   std::optional<RunStatus> status;  // type run: the target's status, when it exists
   int members = 0;                  // type group: non-archived members
   int succeeded = 0;                // ... of which ended success
+  int archived = 0;                 // type group: archived members, left out of `members`
 };
 
 /// A run that waits on this one: directly (type run) or through this run's group.

@@ -218,6 +218,9 @@ struct Run {
   /// The waiting messages themselves, oldest first. Only views (RunDetail) load them;
   /// elsewhere this is empty and queued_message_count is the truth.
   std::vector<QueuedMessage> queued_messages;
+  /// Derived, never written with the run row: how many attachments the run holds
+  /// (counted by the store whenever it reads a run; RunSummary.attachmentCount).
+  int attachment_count = 0;
   /// Views only: the run's latest parent-completion notification, if it has one.
   std::optional<ParentNotification> parent_notification;
   /// Derived, views only: who holds the run's lease now; nobody when it is not running.
@@ -265,6 +268,12 @@ struct Session {
   /// What opened the session when the daemon did on its own: a child's completion or queued
   /// messages that carry one (engine/parent_completion/parent_notifications.hpp). Empty otherwise.
   boost::json::object source{};
+  /// Derived, never stored with the session: its attempts' numbers (first, last) and how
+  /// many it has; 0 when it has none. Filled by SessionRepository::latest (run lists) and
+  /// with_attempt_range (events/projections.hpp) for RunSummary's session briefs.
+  int first_attempt_number{};
+  int last_attempt_number{};
+  int attempt_count{};
 };
 
 struct Attempt {

@@ -25,6 +25,7 @@ json::array dependencies_json(const core::Run& run) {
     } else {
       o["members"] = s.members;
       o["succeeded"] = s.succeeded;
+      o["archivedExcluded"] = s.archived;
     }
     o["createdAt"] = d.created_at;
     out.push_back(std::move(o));

@@ -29,7 +29,11 @@ json::object session_brief(const core::Session& s) {
           {"startedAt", s.started_at},
           {"endedAt", optional_string(s.ended_at)},
           {"endReason", nonempty_or_null(s.end_reason)},
-          {"backendSessionId", optional_string(s.backend_session_id)}};
+          {"backendSessionId", optional_string(s.backend_session_id)},
+          // The attempts it holds, numbered across the run (null without any).
+          {"firstAttemptNumber", s.attempt_count > 0 ? json::value(s.first_attempt_number) : json::value(nullptr)},
+          {"lastAttemptNumber", s.attempt_count > 0 ? json::value(s.last_attempt_number) : json::value(nullptr)},
+          {"attemptCount", s.attempt_count}};
 }
 
 json::object task_counts(const core::TaskTally& t) {
@@ -170,6 +174,17 @@ json::object queued_message_json(const core::QueuedMessage& m) {
   return {{"id", m.id}, {"runId", m.run_id}, {"text", m.text}, {"createdAt", m.created_at}, {"source", m.source}};
 }
 
+core::Session with_attempt_range(core::Session session, const std::vector<core::Attempt>& attempts) {
+  session.first_attempt_number = session.last_attempt_number = session.attempt_count = 0;
+  for (const auto& a : attempts) {
+    if (a.session_index != session.index) continue;
+    if (session.attempt_count == 0 || a.number < session.first_attempt_number) session.first_attempt_number = a.number;
+    session.last_attempt_number = std::max(session.last_attempt_number, a.number);
+    ++session.attempt_count;
+  }
+  return session;
+}
+
 json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
                          const std::optional<core::Session>& latest) {
   const auto& f = run.frozen;
@@ -202,6 +217,7 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   s["totalSessionCount"] = run.session_count;
   s["maxAttemptsPerSession"] = f.max_attempts_per_session;
   s["queuedMessageCount"] = run.queued_message_count;
+  s["attachmentCount"] = run.attachment_count;
   const bool live = latest && !latest->ended_at;
   s["currentSession"] = live ? json::value(session_brief(*latest)) : json::value(nullptr);
   s["lastSession"] = latest ? json::value(session_brief(*latest)) : json::value(nullptr);
@@ -230,7 +246,7 @@ json::object run_detail(const RunDetailInputs& in) {
   const auto& run = in.run;
   const auto& f = run.frozen;
   std::optional<core::Session> latest;
-  if (!in.sessions.empty()) latest = in.sessions.back();
+  if (!in.sessions.empty()) latest = with_attempt_range(in.sessions.back(), in.attempts);
   json::object d = run_summary(run, core::tally(in.tasks), latest);
   d["note"] = optional_string(run.note);
   // Values from the environment are often secrets: hidden in vars, and cut out of the

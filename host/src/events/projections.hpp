@@ -27,8 +27,13 @@ boost::json::object queued_message_json(const core::QueuedMessage& message);
 /// An attachment as lists and RunDetail show it (attachmentId, runId, name, size, ...).
 boost::json::object attachment_json(const core::Attachment& attachment);
 
+/// `latest_session` shows its attempt range (firstAttemptNumber, lastAttemptNumber,
+/// attemptCount) from the Session's derived members: SessionRepository::latest fills them,
+/// with_attempt_range computes them from a view's attempts.
 boost::json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
                                 const std::optional<core::Session>& latest_session);
+/// `session` with its attempt range counted over `attempts` (the run's, any order).
+core::Session with_attempt_range(core::Session session, const std::vector<core::Attempt>& attempts);
 
 struct RunDetailInputs {
   const core::Run& run;

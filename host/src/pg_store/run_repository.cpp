@@ -36,6 +36,7 @@ core::Run read_run(const Row& row) {
   store::decode_frozen(r, row[i++].text(),
                        {row[indexed].text(), row[indexed + 1].text(), row[indexed + 2].text()});
   r.queued_message_count = static_cast<int>(row[i++].int64());
+  r.attachment_count = static_cast<int>(row[i++].int64());
   r.diffstat = store::decode_diffstat(row[i++].optional_text());
   return r;
 }

@@ -85,13 +85,20 @@ std::vector<core::Session> SessionRepository::list(std::string_view run_id) {
 std::map<std::string, core::Session> SessionRepository::latest(const std::vector<std::string>& run_ids) {
   std::map<std::string, core::Session> out;
   if (run_ids.empty()) return out;
-  // The prompt is left out: list pages do not show it.
-  auto sessions = read_sessions(
-      c_.query("SELECT s.run_id, s.session_index, s.status, s.started_at, s.ended_at, s.backend_session_id, "
-               "s.end_reason, '', s.ended_by, s.source_json FROM sessions s JOIN runs r ON r.id = s.run_id "
-               "AND s.session_index = r.session_count - 1 WHERE s.run_id = ANY($1::text[])",
-               {text_array(run_ids)}));
-  for (auto& session : sessions) out.emplace(session.run_id, std::move(session));
+  // The prompt is left out (list pages do not show it); the attempt range is added.
+  auto result = c_.query("SELECT s.run_id, s.session_index, s.status, s.started_at, s.ended_at, s.backend_session_id, "
+                         "s.end_reason, '', s.ended_by, s.source_json, " + std::string(store::session_attempt_range) +
+                         " FROM sessions s JOIN runs r ON r.id = s.run_id "
+                         "AND s.session_index = r.session_count - 1 WHERE s.run_id = ANY($1::text[])",
+                         {text_array(run_ids)});
+  for (int i = 0; i < result.rows(); ++i) {
+    const auto row = result.row(i);
+    auto session = read_session(row);
+    session.first_attempt_number = static_cast<int>(row[10].int64());
+    session.last_attempt_number = static_cast<int>(row[11].int64());
+    session.attempt_count = static_cast<int>(row[12].int64());
+    out.emplace(session.run_id, std::move(session));
+  }
   return out;
 }
 

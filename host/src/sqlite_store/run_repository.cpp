@@ -37,6 +37,7 @@ core::Run read_run(const Statement& s) {
                        {s.column_text(indexed), s.column_optional_text(indexed + 1).value_or(""),
                         s.column_text(indexed + 2)});
   r.queued_message_count = s.column_int(i++);
+  r.attachment_count = s.column_int(i++);
   r.diffstat = store::decode_diffstat(s.column_optional_text(i++));
   return r;
 }

@@ -87,13 +87,18 @@ std::vector<core::Session> SessionRepository::list(std::string_view run_id) {
 std::map<std::string, core::Session> SessionRepository::latest(const std::vector<std::string>& run_ids) {
   std::map<std::string, core::Session> out;
   if (run_ids.empty()) return out;
+  // The prompt is left out (list pages do not show it); the attempt range is added.
   auto s = c_.prepare("SELECT s.run_id, s.session_index, s.status, s.started_at, s.ended_at, s.backend_session_id, "
-                     "s.end_reason, '', s.ended_by, s.source_json FROM sessions s JOIN runs r ON r.id = s.run_id "
+                     "s.end_reason, '', s.ended_by, s.source_json, " + std::string(store::session_attempt_range) +
+                     " FROM sessions s JOIN runs r ON r.id = s.run_id "
                      "AND s.session_index = r.session_count - 1 "
                      "WHERE s.run_id IN (SELECT value FROM json_each(?))");
   s.bind(1, json_array_text(run_ids));
   while (s.step()) {
     auto session = read_session(s);
+    session.first_attempt_number = s.column_int(10);
+    session.last_attempt_number = s.column_int(11);
+    session.attempt_count = s.column_int(12);
     out.emplace(session.run_id, std::move(session));
   }
   return out;

@@ -21,9 +21,11 @@ inline constexpr std::string_view run_columns =
     "parent_run_id, name, note, pinned, archived, archived_at, agent_name, assignment_name, backend, "
     "backend_session_id, controller_id, session_count, attempt_count, revision, frozen_json";
 /// What reads select: the columns plus derived values that are never written with the row.
-/// Counting the queue here (an index lookup) keeps every RunSummary right, whoever renders it.
+/// Counting the queue and the attachments here (index lookups) keeps every RunSummary
+/// right, whoever renders it.
 inline constexpr std::string_view run_derived_columns =
-    ", (SELECT count(*) FROM queued_messages q WHERE q.run_id = runs.id), diffstat_json";
+    ", (SELECT count(*) FROM queued_messages q WHERE q.run_id = runs.id)"
+    ", (SELECT count(*) FROM attachments a WHERE a.run_id = runs.id), diffstat_json";
 
 /// The frozen fields a runs row also keeps in columns of its own (indexed for lookups):
 /// what a run whose frozen_json cannot be read still shows.

@@ -104,6 +104,19 @@ TEST_P(AttachmentRepositoryTest, TotalsCountAndSumAPerRun) {
   EXPECT_EQ(none.bytes, 0u);
 }
 
+TEST_P(AttachmentRepositoryTest, EveryReadOfARunCountsItsAttachments) {
+  insert({make_attachment("att_1", "runA", "s1", 1), make_attachment("att_2", "runA", "s2", 2),
+          make_attachment("att_3", "runB", "s3", 3)});
+  auto run = read(db(), [](store::Transaction& c) { return c.runs().get("runA"); });
+  ASSERT_TRUE(run.has_value());
+  EXPECT_EQ(run->attachment_count, 2);
+  auto page = read(db(), [](store::Transaction& c) { return c.runs().list(core::RunQuery{}); });
+  ASSERT_EQ(page.runs.size(), 2u);
+  for (const auto& r : page.runs) EXPECT_EQ(r.attachment_count, r.id == "runA" ? 2 : 1) << r.id;
+  write(db(), [](store::Transaction& c) { c.attachments().remove("att_3"); });
+  EXPECT_EQ(read(db(), [](store::Transaction& c) { return c.runs().get("runB"); })->attachment_count, 0);
+}
+
 TEST_P(AttachmentRepositoryTest, ContentIsReferencedUntilItsLastRowGoes) {
   insert({make_attachment("att_1", "runA", "same", 3), make_attachment("att_2", "runB", "same", 3),
           make_attachment("att_3", "runB", "other", 5)});

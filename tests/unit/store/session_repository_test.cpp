@@ -153,6 +153,30 @@ TEST_P(SessionRepositoryTest, LatestReturnsEachRunsCurrentSession) {
   EXPECT_EQ(only_b.size(), 1u);
 }
 
+TEST_P(SessionRepositoryTest, LatestCarriesItsSessionsAttemptRange) {
+  write(db(), [](store::Transaction& c) {
+    c.sessions().insert(make_session("runA", 0, "error"));
+    c.sessions().insert(make_session("runA", 1, "running"));
+    c.sessions().insert_attempt(make_attempt("runA", 1, 0, 0));
+    c.sessions().insert_attempt(make_attempt("runA", 2, 0, 1));
+    c.sessions().insert_attempt(make_attempt("runA", 3, 1, 0));
+    c.sessions().insert_attempt(make_attempt("runA", 4, 1, 1));
+    c.sessions().insert_attempt(make_attempt("runA", 5, 1, 2));
+    c.sessions().insert(make_session("runB", 0));  // opened, no attempt yet
+  });
+  set_session_count("runA", 2);
+  set_session_count("runB", 1);
+  auto latest = read(db(), [](store::Transaction& c) { return c.sessions().latest({"runA", "runB"}); });
+  ASSERT_TRUE(latest.count("runA"));
+  EXPECT_EQ(latest.at("runA").first_attempt_number, 3);
+  EXPECT_EQ(latest.at("runA").last_attempt_number, 5);
+  EXPECT_EQ(latest.at("runA").attempt_count, 3);
+  ASSERT_TRUE(latest.count("runB"));
+  EXPECT_EQ(latest.at("runB").first_attempt_number, 0);
+  EXPECT_EQ(latest.at("runB").last_attempt_number, 0);
+  EXPECT_EQ(latest.at("runB").attempt_count, 0);
+}
+
 TEST_P(SessionRepositoryTest, RemoveAllClearsOneRunsSessionsAndAttempts) {
   write(db(), [](store::Transaction& c) {
     for (const char* run : {"runA", "runB"}) {

@@ -43,7 +43,10 @@ core::DependencyStatus evaluate_dependency(store::Transaction& c, const core::De
     return s;
   }
   for (const auto& member : c.dependencies().group_members(d.target)) {
-    if (member.archived) continue;
+    if (member.archived) {
+      s.archived += 1;
+      continue;
+    }
     s.members += 1;
     if (member.status == core::RunStatus::success) s.succeeded += 1;
   }
