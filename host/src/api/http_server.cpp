@@ -8,6 +8,7 @@
 
 #include "api/http_server_impl.hpp"
 #include "api/server_errors.hpp"
+#include "api/websocket_dialect.hpp"
 #include "core/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -191,6 +192,10 @@ HttpServer::~HttpServer() {
 void HttpServer::enable_websocket(const Operations& operations, engine::Engine& engine) {
   impl_->operations = &operations;
   impl_->engine = &engine;
+}
+
+void HttpServer::set_websocket_dialect(WebSocketDialect dialect) {
+  impl_->dialect = std::make_shared<const WebSocketDialect>(std::move(dialect));
 }
 
 void HttpServer::set_access_policy(const AccessPolicy& policy) { impl_->access = &policy; }

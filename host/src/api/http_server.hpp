@@ -27,6 +27,7 @@ namespace agentry::api {
 class AccessPolicy;
 class BrowserGuard;
 class Operations;
+struct WebSocketDialect;
 
 struct ServerLimits {
   std::size_t max_body_bytes = 1024 * 1024;  // also the largest WebSocket message
@@ -79,6 +80,9 @@ class HttpServer {
   /// Accepts WebSocket JSON-RPC upgrades on "/" (calls `operations`; subscriptions
   /// read from `engine`). Both must outlive the server. Call before run().
   void enable_websocket(const Operations& operations, engine::Engine& engine);
+  /// Answers WebSocket clients in another wire's dialect (ws_connection.hpp); our CLI keeps
+  /// ours. Call after enable_websocket(), before run().
+  void set_websocket_dialect(WebSocketDialect dialect);
   /// Requires a bearer token on protected paths and the WebSocket handshake.
   void set_access_policy(const AccessPolicy& policy);
   /// Spools the bodies of the requests `spool` names to files. Call before run().

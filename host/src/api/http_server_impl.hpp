@@ -60,6 +60,7 @@ struct HttpServer::Impl {
   const Router& router;
   const Operations* operations = nullptr;
   engine::Engine* engine = nullptr;
+  std::shared_ptr<const WebSocketDialect> dialect;  // another wire's, on a compat listener
   const AccessPolicy* access = nullptr;
   const BrowserGuard* guard = nullptr;
   std::string web_base_path;  // a reverse proxy's mount, accepted in front of every path

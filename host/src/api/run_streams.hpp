@@ -28,6 +28,9 @@ struct StreamRequest {
   std::string channel;  // run_summary, run_detail, run_timeline, run_audit, run_browser
   std::string run_id;   // empty for run_summary
   std::int64_t after = 0;
+  /// For a WebSocket subscription: sources whose frames differ by transport (api/compat/)
+  /// make theirs; ours are the same for both.
+  bool websocket = false;
 };
 
 /// `source->poll()`, with a failure logged and reported as the end of the stream.

@@ -256,7 +256,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       answer = unsubscribe(id, request.params);
     } else if (ByteStreams::is_stream_request(request.method)) {
       answer = co_await byte_streams_->call(id, request.method, std::move(request.params));
-    } else if (!services_.operations.find(request.method)) {
+    } else if (!operations().find(request.method)) {
       answer = jsonrpc_error(id, jsonrpc_method_not_found, "no method named '" + request.method + "'");
     } else {
       OperationAnswer first = co_await call_operation(id, request);
@@ -272,26 +272,26 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   net::awaitable<std::string> subscribe(json::value id, json::object params) {
     JsonBody body(std::move(params));
-    if (auto ok = body.allow_only({"channel", "runId", "after"}); !ok) co_return jsonrpc_error(id, ok.error());
+    if (auto ok = body.allow_only({"channel", "runId", "after"}); !ok) co_return fail(id, ok.error());
     auto channel = body.required_string("channel");
-    if (!channel) co_return jsonrpc_error(id, channel.error());
+    if (!channel) co_return fail(id, channel.error());
     auto after = body.optional_int("after", 0, INT64_MAX);
-    if (!after) co_return jsonrpc_error(id, after.error());
-    StreamRequest request{*channel, {}, after->value_or(0)};
+    if (!after) co_return fail(id, after.error());
+    StreamRequest request{*channel, {}, after->value_or(0), /*websocket=*/true};
     if (*channel != "run_summary" || body.has("runId")) {
       auto rid = run_id_of(body);
-      if (!rid) co_return jsonrpc_error(id, rid.error());
+      if (!rid) co_return fail(id, rid.error());
       request.run_id = *rid;
     }
     if (auto allowed = check_stream_scope(request.run_id, scope_run_id_); !allowed)
-      co_return jsonrpc_error(id, allowed.error());
+      co_return fail(id, allowed.error());
     if (subscriptions_.size() >= max_subscriptions)
-      co_return jsonrpc_error(id, core::make_error(core::ErrorCode::conflict,
+      co_return fail(id, core::make_error(core::ErrorCode::conflict,
                                                    "at most " + std::to_string(max_subscriptions) +
                                                        " subscriptions per connection"));
     const std::string run_id = request.run_id;
     auto opened = co_await open_on_workers(std::move(request));
-    if (!opened) co_return jsonrpc_error(id, opened.error());
+    if (!opened) co_return fail(id, opened.error());
     auto source = std::move(*opened);
     std::string sub_id = core::new_prefixed_id("sub");
     subscriptions_[sub_id] =
@@ -308,11 +308,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   std::string unsubscribe(const json::value& id, const json::object& params) {
     JsonBody body(params);
-    if (auto ok = body.allow_only({"subscriptionId"}); !ok) return jsonrpc_error(id, ok.error());
+    if (auto ok = body.allow_only({"subscriptionId"}); !ok) return fail(id, ok.error());
     auto sub = body.required_string("subscriptionId");
-    if (!sub) return jsonrpc_error(id, sub.error());
+    if (!sub) return fail(id, sub.error());
     if (subscriptions_.erase(*sub) == 0)
-      return jsonrpc_error(id, core::make_error(core::ErrorCode::not_found, "no subscription '" + *sub + "'"));
+      return fail(id, core::make_error(core::ErrorCode::not_found, "no subscription '" + *sub + "'"));
     return jsonrpc_result(id, json::object{{"unsubscribed", true}});
   }
 
@@ -395,14 +395,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   net::awaitable<OperationAnswer> call_operation(json::value id, JsonRpcRequest request) {
-    const auto& ops = services_.operations;
+    const WebSocketDialect* dialect = services_.dialect;
     // The reference names the run `target`; definitions' methods use `target` for theirs.
     const bool definition_method = request.method.rfind("agents.", 0) == 0 ||
                                    request.method.rfind("assignments.", 0) == 0 ||
                                    request.method.rfind("launchers.", 0) == 0 ||
                                    request.method.rfind("environments.", 0) == 0 ||
                                    request.method.rfind("taskDefinitions.", 0) == 0;
-    if (!definition_method && request.params.contains("target") && !request.params.contains("runId")) {
+    if (!dialect && !definition_method && request.params.contains("target") && !request.params.contains("runId")) {
       // Copied out first: inserting runId may reallocate the object under a reference.
       json::value target = request.params.at("target");
       request.params.erase("target");
@@ -410,13 +410,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     OperationRequest op{std::move(request.params), actor_, var_origin_, scope_run_id_};
     auto& pool = is_slow_method(request.method) ? services_.slow_workers : services_.workers;
-    return on_workers<OperationAnswer>(pool, [&ops, id = std::move(id), method = std::move(request.method),
-                                              op = std::move(op)]() {
-      auto answer = [id, method](const core::Result<OperationResult>& result) {
+    return on_workers<OperationAnswer>(pool, [&ops = operations(), dialect, id = std::move(id),
+                                              method = std::move(request.method), op = std::move(op)]() {
+      auto answer = [id, method, dialect](const core::Result<OperationResult>& result) {
         if (result) return jsonrpc_result(id, result->body);
-        return jsonrpc_error(id, client_error(result.error(), new_request_id(), method));
+        auto error = client_error(result.error(), new_request_id(), method);
+        return dialect ? dialect->error(id, error) : jsonrpc_error(id, error);
       };
-      auto result = ops.call(method, op);
+      auto result = dialect ? dialect->call(ops, method, op) : ops.call(method, op);
       if (result && result->blocking)
         return OperationAnswer{{}, [answer, blocking = std::move(result->blocking)] { return answer(finish(blocking())); }};
       return OperationAnswer{answer(result), {}};
@@ -431,8 +432,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   net::awaitable<core::Result<std::shared_ptr<EventStream>>> open_on_workers(StreamRequest request) {
     auto& engine = services_.engine;
+    const WebSocketDialect* dialect = services_.dialect;
     return on_workers<core::Result<std::shared_ptr<EventStream>>>(
-        services_.workers, [&engine, request = std::move(request)]() { return open_stream(engine, request); });
+        services_.workers, [&engine, dialect, request = std::move(request)]() {
+          return dialect ? dialect->open(request) : open_stream(engine, request);
+        });
+  }
+
+  /// The methods this connection answers: the dialect's, or ours.
+  const Operations& operations() const {
+    return services_.dialect ? *services_.dialect->operations : services_.operations;
+  }
+  /// An error answer in this connection's wording.
+  std::string fail(const json::value& id, const core::Error& error) const {
+    return services_.dialect ? services_.dialect->error(id, error) : jsonrpc_error(id, error);
   }
 
   WebSocketServices services_;
@@ -459,6 +472,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 net::awaitable<void> serve_websocket(WebSocketServices services, ServedStream stream,
                                      beast::http::request<beast::http::string_body> request, std::string scope_run_id) {
   const bool cli_client = request["X-Agentry-Client"] == "cli";
+  // Our CLI speaks our dialect wherever it connects (the `agent-runner` command included).
+  if (cli_client) services.dialect = nullptr;
   auto connection = std::make_shared<Connection>(services, std::move(stream), cli_client, std::move(scope_run_id));
   co_await connection->run(std::move(request));
 }

@@ -8,6 +8,7 @@
 
 #include "api/http_server.hpp"
 #include "api/operations.hpp"
+#include "api/websocket_dialect.hpp"
 #include "api/served_stream.hpp"
 
 #include <boost/asio/awaitable.hpp>
@@ -26,6 +27,9 @@ struct WebSocketServices {
   boost::asio::thread_pool& slow_workers;
   /// Where answers that wait on a program finish (OperationResult::blocking).
   boost::asio::thread_pool& blocking_workers;
+  /// Set on a listener that speaks another wire; our own CLI (X-Agentry-Client: cli) is
+  /// still answered in ours there.
+  const WebSocketDialect* dialect = nullptr;
 };
 
 /// `scope_run_id`: the one run a per-run token limits this connection to (api/run_scope.hpp).

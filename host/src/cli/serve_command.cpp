@@ -3,7 +3,9 @@
 #include "api/access_policy.hpp"
 #include "api/api_context.hpp"
 #include "api/browser_guard.hpp"
+#include "api/compat/compat_operations.hpp"
 #include "api/compat/compat_routes.hpp"
+#include "api/compat/compat_streams.hpp"
 #include "api/compat/compat_timelines.hpp"
 #include "api/compat/compat_web.hpp"
 #include "api/holder_relay.hpp"
@@ -253,6 +255,7 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   // agent-runner's clients, on their own port: its routes on our operations (api/compat/).
   api::compat::CompatTimelines compat_timelines(engine);
   std::optional<api::compat::CompatContext> compat_context;
+  api::Operations compat_operations;
   api::Router compat_router;
   std::optional<api::HttpServer> compat_server;
   std::string compat_http_url;
@@ -262,8 +265,10 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
         settings.compat_web_dir.empty() ? std::filesystem::path() : std::filesystem::absolute(settings.compat_web_dir),
         config->compat->web_base_path,
         settings.compat_default_cwd.empty() ? std::filesystem::current_path()
-                                            : std::filesystem::absolute(settings.compat_default_cwd)});
-    api::compat::add_compat_routes(compat_router, *compat_context);
+                                            : std::filesystem::absolute(settings.compat_default_cwd),
+        paths.home / "compat" / "runs", /*listen_url=*/""});
+    compat_operations = api::compat::make_compat_operations(*compat_context);
+    api::compat::add_compat_routes(compat_router, *compat_context, compat_operations);
     api::ServerThreads compat_threads;
     compat_threads.io = 1;
     compat_threads.workers = 4;
@@ -274,12 +279,15 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
     compat_server->set_browser_guard(config->compat->guard);
     compat_server->set_web_base_path(config->compat->web_base_path);
     compat_server->set_error_format(api::compat::compat_error_answer);
+    compat_server->enable_websocket(operations, engine);
+    compat_server->set_websocket_dialect(api::compat::compat_websocket_dialect(*compat_context, compat_operations));
     auto compat_port = compat_server->listen(config->compat->url.host, config->compat->url.port);
     if (!compat_port) {
       std::cerr << "agentry serve: AGENTRY_COMPAT_LISTEN: " << compat_port.error().message << "\n";
       return exit_code::runtime_error;
     }
     compat_http_url = config->compat->url.http_url(*compat_port);
+    compat_context->listen_url = config->compat->url.ws_url(*compat_port);
   }
   // Agents call back through AGENTRY_CONNECT; runs taken over and deliveries left over
   // from the last run of the daemon start only now, so their agents get it too.

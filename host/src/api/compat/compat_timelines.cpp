@@ -218,10 +218,15 @@ class CompatTimelineStream final : public EventStream {
   const char* channel() const override { return "timeline"; }
   void start(std::function<void()> wake) override {
     auto wakes = translator_->wakes();
-    std::lock_guard lock(wakes->mutex);
-    wake_id_ = wakes->next++;
-    wakes->wakes.emplace(wake_id_, std::move(wake));
-    started_ = true;
+    {
+      std::lock_guard lock(wakes->mutex);
+      wake_id_ = wakes->next++;
+      wakes->wakes.emplace(wake_id_, wake);
+      started_ = true;
+    }
+    // The session so far is ready to read now: a transport that waits for a wake first
+    // (a WebSocket subscription) would otherwise see nothing of a run that has ended.
+    wake();
   }
   StreamBatch poll(std::size_t max_frames, bool) override { return translator_->read(position_, max_frames, websocket_); }
 

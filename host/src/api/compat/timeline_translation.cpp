@@ -1,5 +1,7 @@
 #include "api/compat/timeline_translation.hpp"
 
+#include "api/compat/compat_json.hpp"
+
 #include <boost/json/value.hpp>
 
 #include <algorithm>
@@ -7,18 +9,19 @@
 namespace agentry::api::compat {
 namespace json = boost::json;
 namespace {
+using detail::int_at;
+using detail::member;
+using detail::string_at;
 
+/// A member as text: a string as it is, an integer in decimal (an exit code), else "".
 std::string text_of(const json::object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  if (!v) return {};
-  if (v->is_string()) return std::string(v->as_string());
-  if (v->is_int64()) return std::to_string(v->as_int64());
-  return {};
+  const auto* v = member(o, key);
+  if (v && v->is_int64()) return std::to_string(v->as_int64());
+  return string_at(o, key);
 }
 
 int int_of(const json::object& o, std::string_view key, int fallback) {
-  const auto* v = o.if_contains(key);
-  return v && v->is_int64() ? static_cast<int>(v->as_int64()) : fallback;
+  return static_cast<int>(int_at(o, key, fallback));
 }
 
 /// One line: a notice is a glance at what happened, the timeline holds the whole.

@@ -1,0 +1,174 @@
+// agent-runner's HTTP API and WebSocket methods on the compat listener, as its clients
+// call them: its paths and parameter names, its answers ({run}, {result: {..., changed}},
+// {history}, {daemon}), its error envelope, and each DTO checked against its schema
+// (tests/unit/api/compat/ref_schema_checks.hpp).
+#include "daemon_fixture.hpp"
+
+#include "support/ws_client.hpp"
+#include "unit/api/compat/ref_schema_checks.hpp"
+
+namespace agentry::integration {
+namespace {
+namespace json = boost::json;
+namespace checks = agentry::api::compat::testing;
+using namespace std::chrono_literals;
+
+class CompatApiTest : public DaemonTest {
+ protected:
+  void SetUp() override {
+    daemon_env_.emplace_back("AGENTRY_COMPAT_LISTEN", "ws://127.0.0.1:0/");
+    DaemonTest::SetUp();
+  }
+  test::HttpClient compat() const { return daemon_->compat_client(); }
+  json::object ok(const test::HttpResponse& r) {
+    EXPECT_EQ(r.status, 200) << r.body;
+    auto v = json::parse(r.body);
+    EXPECT_TRUE(v.is_object()) << r.body;
+    return v.is_object() ? v.as_object() : json::object{};
+  }
+  json::object error_of(const test::HttpResponse& r) { return json::parse(r.body).at("error").as_object(); }
+  json::object get(const std::string& path) { return ok(compat().get(path)); }
+  json::object post(const std::string& path, const json::value& body) { return ok(compat().post_json(path, body)); }
+};
+
+TEST_F(CompatApiTest, DaemonInfoNamesTheCompatListener) {
+  auto daemon = get("/api/daemon").at("daemon").as_object();
+  EXPECT_TRUE(checks::check_daemon_info(daemon).empty()) << checks::describe(checks::check_daemon_info(daemon)) << json::serialize(daemon);
+  EXPECT_EQ(daemon.at("listenUrl").as_string(), "ws://127.0.0.1:" + std::to_string(daemon_->compat_port()) + "/");
+}
+
+TEST_F(CompatApiTest, ListAndDetailPassTheirSchemasForAnInitializedRun) {
+  const auto id = create_run("dark mode");
+  auto runs = get("/api/runs").at("runs").as_array();
+  ASSERT_EQ(runs.size(), 1u);
+  const auto& summary = runs[0].as_object();
+  EXPECT_TRUE(checks::check_run_summary(summary).empty()) << checks::describe(checks::check_run_summary(summary)) << json::serialize(summary);
+  EXPECT_EQ(summary.at("runId").as_string(), id);
+  EXPECT_EQ(summary.at("agentName"), "worker");
+  EXPECT_EQ(summary.at("tasksTotal"), 3);
+  EXPECT_EQ(summary.at("scheduleState"), "none");
+  EXPECT_FALSE(summary.at("startedAt").is_null());
+  // The other scopes, as its query names them; more than one is refused.
+  EXPECT_EQ(get("/api/runs?global=true&includeArchived=false").at("runs").as_array().size(), 1u);
+  EXPECT_EQ(get("/api/runs?repo=no-such-repo").at("runs").as_array().size(), 0u);
+  auto two = compat().get("/api/runs?global=true&runGroupId=g");
+  EXPECT_EQ(two.status, 400);
+  EXPECT_EQ(error_of(two).at("code"), "INVALID_REQUEST");
+
+  auto detail = get("/api/runs/" + id).at("run").as_object();
+  EXPECT_TRUE(checks::check_run_detail(detail).empty()) << checks::describe(checks::check_run_detail(detail)) << json::serialize(detail);
+  EXPECT_EQ(detail.at("agent").at("name"), "worker");
+  EXPECT_TRUE(detail.at("exitCode").is_null());
+  EXPECT_EQ(detail.at("tasks").as_array().size(), 3u);
+  auto missing = compat().get("/api/runs/r_nosuchrun1");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(error_of(missing).at("code"), "NOT_FOUND");
+}
+
+TEST_F(CompatApiTest, SettingsAnswerChangedAndOnlyChangeOnce) {
+  const auto id = create_run();
+  auto pinned = post("/api/runs/" + id + "/pinned", json::object{{"pinned", true}}).at("result").as_object();
+  EXPECT_EQ(pinned.at("pinned"), true);
+  EXPECT_EQ(pinned.at("changed"), true);
+  EXPECT_EQ(post("/api/runs/" + id + "/pinned", json::object{{"pinned", true}}).at("result").at("changed"), false);
+  auto note = post("/api/runs/" + id + "/note", json::object{{"note", "look at this"}}).at("result").as_object();
+  EXPECT_EQ(note.at("note"), "look at this");
+  EXPECT_EQ(note.at("changed"), true);
+  auto name = post("/api/runs/" + id + "/name", json::object{{"name", "nightly"}}).at("result").as_object();
+  EXPECT_EQ(name.at("name"), "nightly");
+  // Archive twice: ours refuses the second, theirs answers unchanged.
+  auto archived = post("/api/runs/" + id + "/archive", json::object{}).at("result").as_object();
+  EXPECT_EQ(archived.at("changed"), true);
+  EXPECT_FALSE(archived.at("archivedAt").is_null());
+  EXPECT_EQ(post("/api/runs/" + id + "/archive", json::object{}).at("result").at("changed"), false);
+  EXPECT_EQ(post("/api/runs/" + id + "/unarchive", json::object{}).at("result").at("changed"), true);
+  auto group = post("/api/runs/" + id + "/group", json::object{{"runGroupId", "batch-7"}}).at("result").as_object();
+  EXPECT_EQ(group.at("runGroupId"), "batch-7");
+  EXPECT_EQ(group.at("changed"), true);
+  // An unknown key is theirs to refuse too.
+  auto bad = compat().post_json("/api/runs/" + id + "/pinned", json::object{{"pinned", true}, {"extra", 1}});
+  EXPECT_EQ(bad.status, 400) << bad.body;
+}
+
+TEST_F(CompatApiTest, TasksAndAuditHistoryInTheirShapes) {
+  const auto id = create_run();
+  auto tasks = get("/api/runs/" + id + "/tasks").at("tasks").as_array();
+  ASSERT_EQ(tasks.size(), 3u);
+  const std::string task_id(tasks[0].at("id").as_string());
+  auto patched = ok(compat().patch_json("/api/runs/" + id + "/tasks/" + task_id, json::object{{"status", "in_progress"}}));
+  EXPECT_EQ(patched.at("task").at("status"), "in_progress");
+  auto added = post("/api/runs/" + id + "/tasks", json::object{{"title", "Write docs"}}).at("task").as_object();
+  EXPECT_EQ(added.at("title"), "Write docs");
+
+  auto history = get("/api/runs/" + id + "/audit").at("history").as_object();
+  EXPECT_TRUE(checks::check_audit_history(history).empty()) << checks::describe(checks::check_audit_history(history));
+  const auto& events = history.at("events").as_array();
+  ASSERT_GE(events.size(), 3u);
+  std::int64_t expected = 1;
+  for (const auto& e : events) EXPECT_EQ(e.at("cursor").as_int64(), expected++);
+  EXPECT_EQ(events[0].at("event").at("type"), "run.created");
+  EXPECT_EQ(history.at("lastCursor").as_int64(), expected - 1);
+  auto newest = get("/api/runs/" + id + "/audit?limit=1").at("history").as_object();
+  ASSERT_EQ(newest.at("events").as_array().size(), 1u);
+  EXPECT_EQ(newest.at("events").as_array()[0].at("cursor").as_int64(), expected - 1);
+}
+
+TEST_F(CompatApiTest, DefinitionsListTheBuiltInDirectLauncherAndWorkspaceDiffsFollowTheirRules) {
+  auto launchers = get("/api/launchers").at("launchers").as_object();
+  EXPECT_TRUE(checks::check_definition_list(launchers).empty()) << checks::describe(checks::check_definition_list(launchers));
+  bool direct = false;
+  for (const auto& e : launchers.at("entries").as_array())
+    if (e.at("name") == "direct" && e.at("root") == "builtin") direct = true;
+  EXPECT_TRUE(direct) << json::serialize(launchers);
+  auto agents = get("/api/agents").at("agents").as_object();
+  EXPECT_EQ(agents.at("kind"), "agent");
+
+  const auto id = create_run();
+  auto no_mode = compat().get("/api/runs/" + id + "/workspace/diff");
+  EXPECT_EQ(no_mode.status, 400) << no_mode.body;
+  auto half_branch = compat().get("/api/runs/" + id + "/workspace/diff?mode=branch&base=main");
+  EXPECT_EQ(half_branch.status, 400) << half_branch.body;
+}
+
+TEST_F(CompatApiTest, WebSocketMethodsTakeTargetAndATimelineSubscriptionSeesTheEnd) {
+  write_agent("talker", "mock", "{steps: [{say: \"all done\", deltas: 2}]}");
+  test::WsClient ws("127.0.0.1", daemon_->compat_port());
+  auto info = ws.call("daemon.info", json::object{});
+  ASSERT_TRUE(info.contains("result")) << json::serialize(info);
+  EXPECT_TRUE(info.at("result").as_object().contains("daemonInstanceId")) << "unwrapped, as there";
+
+  const auto id = start_agent_run("talker", "finish quickly");
+  ASSERT_EQ(wait_until_settled(id), "success");
+  auto got = ws.call("runs.get", json::object{{"target", id}});
+  ASSERT_TRUE(got.contains("result")) << json::serialize(got);
+  EXPECT_EQ(got.at("result").at("run").at("status"), "success");
+  EXPECT_EQ(got.at("result").at("run").at("exitCode"), 0);
+  auto list = ws.call("runs.list", json::object{{"scope", json::object{{"kind", "global"}}}});
+  ASSERT_TRUE(list.contains("result")) << json::serialize(list);
+  EXPECT_EQ(list.at("result").at("runs").as_array().size(), 1u);
+
+  // Subscribed after the run ended (as its CLI does after `runs.start`): run_finished comes.
+  auto sub = ws.call("events.subscribe", json::object{{"channel", "run_timeline"}, {"runId", id}});
+  ASSERT_TRUE(sub.contains("result")) << json::serialize(sub);
+  std::int64_t expected = 1;
+  for (;;) {
+    auto n = ws.next_notification(10s);
+    ASSERT_TRUE(n) << "no run_finished notification";
+    ASSERT_EQ(n->at("method"), "run.timeline") << json::serialize(*n);
+    const auto& params = n->at("params").as_object();
+    EXPECT_EQ(params.at("cursor").as_int64(), expected++);
+    EXPECT_EQ(params.at("runId").as_string(), id);
+    if (params.at("event").at("type") == "run_finished") {
+      EXPECT_EQ(params.at("event").at("summary").at("status"), "success");
+      break;
+    }
+  }
+  // Errors are theirs: a known refusal is -32003 with a message and no data.
+  auto missing = ws.call("runs.get", json::object{{"target", "r_nosuchrun1"}});
+  ASSERT_TRUE(missing.contains("error")) << json::serialize(missing);
+  EXPECT_EQ(missing.at("error").at("code"), -32003);
+  EXPECT_FALSE(missing.at("error").as_object().contains("data"));
+}
+
+}  // namespace
+}  // namespace agentry::integration
