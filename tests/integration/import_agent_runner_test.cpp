@@ -4,7 +4,7 @@
 // messages, hooks and a manifest of an older schemaVersion. Imported with --dry-run, then
 // for real, then again (everything skipped), and read back through the CLI, embedded and
 // from a daemon. On PostgreSQL too (AGENTRY_TEST_STORE=postgresql).
-#include "agent_runner_state.hpp"
+#include "support/agent_runner_state.hpp"
 #include "cli_fixture.hpp"
 
 #include <boost/json.hpp>
@@ -16,6 +16,9 @@ namespace agentry::integration {
 namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
+using test::AgentRunnerState;
+using test::agent_runner_event;
+using test::agent_runner_manifest;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

@@ -1,4 +1,4 @@
-#include "agent_runner_state.hpp"
+#include "support/agent_runner_state.hpp"
 
 #include "support/temp_dir.hpp"
 
@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-namespace agentry::integration {
+namespace agentry::test {
 namespace json = boost::json;
 namespace fs = std::filesystem;
 
@@ -67,14 +67,14 @@ json::object agent_runner_event(const std::string& run_id, std::int64_t cursor, 
 
 void AgentRunnerState::write_manifest(const std::string& bucket, const json::object& manifest) const {
   const std::string id(manifest.at("runId").as_string());
-  test::write_file(run_dir(bucket, id) / "run.json", json::serialize(manifest));
+  agentry::test::write_file(run_dir(bucket, id) / "run.json", json::serialize(manifest));
 }
 
 void AgentRunnerState::write_events(const std::string& bucket, const std::string& run_id,
                                     const std::vector<json::object>& events) const {
   std::string text;
   for (const auto& e : events) text += json::serialize(e) + "\n";
-  test::write_file(run_dir(bucket, run_id) / "run-events.jsonl", text);
+  agentry::test::write_file(run_dir(bucket, run_id) / "run-events.jsonl", text);
 }
 
 void AgentRunnerState::write_attempt_log(const std::string& bucket, const std::string& run_id, int attempt, int session,
@@ -84,14 +84,14 @@ void AgentRunnerState::write_attempt_log(const std::string& bucket, const std::s
   const json::object log{{"schemaVersion", 3}, {"runId", run_id}, {"attemptNumber", attempt}, {"sessionIndex", session},
                          {"attemptIndexInSession", 0}, {"startedAt", "2026-05-01T10:01:00.000Z"},
                          {"endedAt", "2026-05-01T10:02:00.000Z"}, {"stderr", stderr_text}};
-  test::write_file(run_dir(bucket, run_id) / name, json::serialize(log));
+  agentry::test::write_file(run_dir(bucket, run_id) / name, json::serialize(log));
 }
 
 json::object AgentRunnerState::write_attachment(const std::string& bucket, const std::string& run_id,
                                                 const std::string& id, const std::string& name,
                                                 const std::string& bytes) const {
   const std::string relative = "attachments/" + id + "/" + name;
-  test::write_file(run_dir(bucket, run_id) / relative, bytes);
+  agentry::test::write_file(run_dir(bucket, run_id) / relative, bytes);
   return json::object{{"id", id},
                       {"name", name},
                       {"mimeType", "application/octet-stream"},
@@ -103,7 +103,7 @@ json::object AgentRunnerState::write_attachment(const std::string& bucket, const
 
 void AgentRunnerState::write_file(const std::string& bucket, const std::string& run_id, const std::string& relative,
                                   const std::string& content) const {
-  test::write_file(run_dir(bucket, run_id) / relative, content);
+  agentry::test::write_file(run_dir(bucket, run_id) / relative, content);
 }
 
-}  // namespace agentry::integration
+}  // namespace agentry::test

@@ -6,11 +6,12 @@
 
 #include <boost/json.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
-namespace agentry::integration {
+namespace agentry::test {
 
 /// A manifest of schemaVersion 25 with every field present and neutral values: a passive
 /// run in `status`, in group `group`, no sessions, no tasks.
@@ -41,4 +42,4 @@ class AgentRunnerState {
   std::filesystem::path root_;
 };
 
-}  // namespace agentry::integration
+}  // namespace agentry::test
