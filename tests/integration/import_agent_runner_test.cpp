@@ -423,6 +423,23 @@ TEST_P(ImportAgentRunnerTest, RefusesBadRunsAndCollisionsAndImportsTheRest) {
   EXPECT_TRUE(contains(nowhere.err, "holds no runs/ directory")) << nowhere.err;
 }
 
+TEST_P(ImportAgentRunnerTest, AStorageFailureExitsFourAndWritesNoRowOfThatRun) {
+  // The blob directory cannot be made (a file stands where it would be): the run with an
+  // attachment fails before its transaction; the others are imported.
+  dir_.write_file("not-a-dir", "x");
+  auto r = cli({"import", "agent-runner", state_->root().string(), "--json"},
+               {{"AGENTRY_BLOB_DIR", (dir_.path() / "not-a-dir" / "blobs").string()}});
+  EXPECT_EQ(r.code, 4) << r.out << r.err;
+  const auto report = json::parse(r.out).as_object();
+  EXPECT_TRUE(contains(text(entry_of(report.at("problems").as_array(), "ar-done-1"), "reason"), "cannot create")) << r.out;
+  EXPECT_EQ(report.at("imported").as_array().size(), imported_ids.size() - 1);
+  EXPECT_EQ(cli({"show", "ar-done-1"}).code, 3);
+  // Once storage works again, the run comes in; the others are skipped.
+  auto again = import();
+  EXPECT_EQ(again.code, 0) << again.out << again.err;
+  EXPECT_EQ(ids_of(json::parse(again.out).at("imported").as_array()), std::vector<std::string>{"ar-done-1"});
+}
+
 TEST_P(ImportAgentRunnerTest, RefusedWhileADaemonServesTheStoreAndServedAfter) {
   ASSERT_EQ(import().code, 0);
   start_daemon();
