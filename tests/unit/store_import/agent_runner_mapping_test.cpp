@@ -125,6 +125,22 @@ TEST(AgentRunnerMapping, RefusesWhatAgentryCannotHoldNamingTheField) {
   EXPECT_EQ(field_of(run.error()), "parentCompletionNotifications[0].status");
 }
 
+TEST(AgentRunnerMapping, GroupIdsFollowAgentRunnersRuleAsWellAsOurs) {
+  auto m = test::agent_runner_manifest("r1", "ready", "/work");
+  m["runGroupId"] = "nightly builds";
+  m["dependencies"] = json::array{json::object{{"type", "group"}, {"groupId", "feature/x"}}};
+  auto run = map(m);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run->run.run_group_id, "nightly builds");
+  EXPECT_EQ(run->dependencies.at(0).target, "feature/x");
+  for (const char* bad : {"a\\b", " padded", "tab\there", ""}) {
+    m["runGroupId"] = bad;
+    run = map(m);
+    ASSERT_FALSE(run) << bad;
+    EXPECT_EQ(field_of(run.error()), "runGroupId") << bad;
+  }
+}
+
 TEST(AgentRunnerMapping, ParentNotificationsKeepTheirState) {
   auto m = test::agent_runner_manifest("r1", "success", "/work");
   auto note = [](const char* status, const json::value& reason) {

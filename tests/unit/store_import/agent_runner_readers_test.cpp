@@ -107,6 +107,16 @@ TEST(AgentRunnerManifestReader, RefusesBadValuesNamingThem) {
   EXPECT_EQ(field_of(read.error()), "dependencies[0].type");
 
   m = good();
+  m["timeoutSec"] = 600.5;
+  read = parse(m);
+  ASSERT_FALSE(read);
+  EXPECT_TRUE(contains(read.error().message, "timeoutSec must be an integer")) << read.error().message;
+
+  m = good();
+  m["timeoutSec"] = 600.0;  // JavaScript's numbers are doubles; a whole one is an integer
+  ASSERT_TRUE(parse(m));
+
+  m = good();
   m["timeoutSec"] = -1;
   read = parse(m);
   ASSERT_FALSE(read);

@@ -1,5 +1,7 @@
 #include "store_import/agent_runner/json_fields.hpp"
 
+#include <cmath>
+
 namespace agentry::store_import::agent_runner {
 namespace json = boost::json;
 
@@ -27,8 +29,9 @@ std::int64_t Fields::integer(const char* key) const {
   if (v.is_int64()) return v.as_int64();
   if (v.is_uint64() && v.as_uint64() <= static_cast<std::uint64_t>(INT64_MAX)) return static_cast<std::int64_t>(v.as_uint64());
   if (v.is_double()) {
+    // JavaScript writes every number as a double; a whole one within range is an integer.
     const double d = v.as_double();
-    if (d == static_cast<double>(static_cast<std::int64_t>(d))) return static_cast<std::int64_t>(d);
+    if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 9.0e15) return static_cast<std::int64_t>(d);
   }
   fail(key, "must be an integer");
 }

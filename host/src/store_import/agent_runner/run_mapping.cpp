@@ -10,6 +10,8 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
+
 namespace agentry::store_import::agent_runner {
 namespace json = boost::json;
 
@@ -126,9 +128,21 @@ std::string repo_root_of(const std::string& cwd) {
   return {};
 }
 
+// agent-runner's group ids: 1 to 128 characters, trimmed, no control character, '/' or
+// a backslash (so "nightly builds" is one). The plan's F13 lets agentry accept them beside its
+// own keys; until core has that rule, the importer applies it here.
+bool is_group_id(const std::string& id) {
+  if (core::is_valid_key(id)) return true;
+  if (id.empty() || id.size() > 128 || id.front() == ' ' || id.back() == ' ') return false;
+  return std::none_of(id.begin(), id.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7f || c == '/' || c == '\\';
+  });
+}
+
 void check_ids(const Manifest& m) {
   if (!core::is_valid_run_id(m.run_id)) refuse(m, "runId", "must be 1 to 64 of [A-Za-z0-9_-] to be an agentry run id");
-  if (!core::is_valid_key(m.run_group_id)) refuse(m, "runGroupId", "is not a group id agentry can hold");
+  if (!is_group_id(m.run_group_id)) refuse(m, "runGroupId", "is not a group id agentry can hold");
   if (m.parent_run_id && !core::is_valid_run_id(*m.parent_run_id)) refuse(m, "parentRunId", "is not a run id agentry can hold");
 }
 
@@ -214,7 +228,7 @@ void map_links(const Manifest& m, ImportedRun& out) {
   for (std::size_t i = 0; i < m.dependencies.size(); ++i) {
     const auto& d = m.dependencies[i];
     const bool run = d.type == "run";
-    if (run ? !core::is_valid_run_id(d.target) : !core::is_valid_key(d.target))
+    if (run ? !core::is_valid_run_id(d.target) : !is_group_id(d.target))
       refuse(m, "dependencies[" + std::to_string(i) + "]", "names '" + d.target + "', which agentry cannot hold");
     out.dependencies.push_back({run ? core::DependencyType::run : core::DependencyType::group, d.target, m.started_at});
   }

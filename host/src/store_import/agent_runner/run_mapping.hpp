@@ -1,6 +1,7 @@
 #pragma once
 // agent-runner's run (its manifest, audit records and attempt logs) mapped into one
-// ImportedRun: pure translation and checking, no store and no blob is touched. What does
+// ImportedRun: translation and checking; it reads the attachments' files to check them,
+// and touches neither the store nor the blobs. What does
 // not fit agentry's values (an unknown status, an id agentry cannot hold, a schedule it
 // cannot parse) refuses the run, naming the field.
 
