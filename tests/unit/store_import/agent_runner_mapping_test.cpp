@@ -159,5 +159,17 @@ TEST(AgentRunnerMapping, ParentNotificationsKeepTheirState) {
   EXPECT_TRUE(run->run.frozen.notify_parent_on_complete);
 }
 
+TEST(AgentRunnerMapping, ASessionAChildsCompletionOpenedSaysSo) {
+  auto m = test::agent_runner_manifest("r1", "success", "/work");
+  auto opened = session(0, "success", "2026-05-01T10:05:00.000Z");
+  opened["resumeSource"] = json::object{{"kind", "parent_completion_notification"}, {"childRunId", "kid"}, {"notificationId", "n-1"}};
+  m["sessions"] = json::array{opened};
+  auto run = map(m);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run->sessions.at(0).source,
+            (json::object{{"kind", "child_completion"}, {"childRunId", "kid"}, {"notificationId", "n-1"}}));
+  EXPECT_EQ(run->sessions.at(0).ended_by, "agent");
+}
+
 }  // namespace
 }  // namespace agentry::store_import::agent_runner

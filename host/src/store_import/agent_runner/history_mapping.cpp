@@ -69,6 +69,12 @@ core::Session session_of(const Manifest& m, const ManifestSession& s, std::size_
   const auto status = core::parse_run_status(s.status);
   if (!status) refuse(m, "sessions[" + std::to_string(i) + "].status", "is not a run status ('" + s.status + "')");
   session.status = s.status;
+  // Opened by a child's completion: said the way agentry's own such sessions say it.
+  if (s.resume_source) {
+    session.source = {{"kind", "child_completion"}};
+    for (const char* key : {"childRunId", "notificationId"})
+      if (const auto* v = s.resume_source->if_contains(key)) session.source[key] = *v;
+  }
   if (s.ended_at) {
     session.ended_by = *status == core::RunStatus::aborted ? "user" : "agent";
   } else if (close_as_error) {

@@ -57,8 +57,11 @@ void read_tasks(const Fields& f, Manifest& m) {
 void read_history(const Fields& f, Manifest& m) {
   for (std::size_t i = 0; i < f.array("sessions").size(); ++i) {
     const auto s = f.element("sessions", i);
-    m.sessions.push_back({small_int(s, "sessionIndex"), s.string("startedAt"), s.optional_string("endedAt"),
-                          s.string("status"), s.optional_string("message"), s.optional_string("backendSessionIdAtEnd")});
+    ManifestSession session{small_int(s, "sessionIndex"), s.string("startedAt"), s.optional_string("endedAt"),
+                            s.string("status"), s.optional_string("message"), s.optional_string("backendSessionIdAtEnd"),
+                            std::nullopt};
+    if (const auto* source = s.optional_object("resumeSource")) session.resume_source = *source;
+    m.sessions.push_back(std::move(session));
   }
   for (std::size_t i = 0; i < f.array("attemptRecords").size(); ++i) {
     const auto a = f.element("attemptRecords", i);

@@ -45,6 +45,7 @@ struct ManifestSession {
   std::string status;
   std::optional<std::string> message;
   std::optional<std::string> backend_session_id_at_end;
+  std::optional<boost::json::object> resume_source;  // {kind, childRunId, notificationId}: a child's completion opened it
 };
 
 struct ManifestAttempt {
