@@ -43,6 +43,18 @@ TEST(AgentRunnerManifestReader, ReadsAGoodManifestWithTasksInKeyOrder) {
   EXPECT_EQ(read->launcher.args, (std::vector<std::string>{"-n", "5"}));
 }
 
+TEST(AgentRunnerManifestReader, WhatAgentRunnerItselfMayLeaveOutIsOptional) {
+  auto m = good();
+  for (const char* key : {"runtimeVarSources", "model", "effort", "message", "endedAt", "backendConfig",
+                          "backendSessionId", "callerInstructions", "executionEnvironment", "backendSessionSync"})
+    m.erase(key);
+  auto read = parse(m);
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_TRUE(read->runtime_var_sources.empty());
+  EXPECT_FALSE(read->model.has_value());
+  EXPECT_TRUE(read->backend_config.is_null());
+}
+
 TEST(AgentRunnerManifestReader, AnotherSchemaVersionIsReadNoFurther) {
   auto read = parse(json::object{{"schemaVersion", 24}, {"runId", "old"}});
   ASSERT_TRUE(read) << read.error().message;

@@ -151,7 +151,8 @@ void read_supported(const Fields& f, Manifest& m) {
   if (m.max_attempts_per_session < 1) f.fail("maxAttemptsPerSession", "must be at least 1");
   m.backend_session_id = f.optional_string("backendSessionId");
   m.runtime_vars = f.object("runtimeVars");
-  m.runtime_var_sources = f.object("runtimeVarSources");
+  // Older v25 manifests may lack the sources; agent-runner reads them as none.
+  if (const auto* sources = f.optional_object("runtimeVarSources")) m.runtime_var_sources = *sources;
   m.brief = f.string("brief");
   m.caller_instructions = f.optional_string("callerInstructions");
   m.resolved_hooks = f.array("resolvedHooks");
