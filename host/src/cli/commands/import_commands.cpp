@@ -9,11 +9,8 @@
 #include "cli/open_store.hpp"
 #include "cli/paths.hpp"
 #include "core/clock.hpp"
-#include "store/daemon_repository.hpp"
-#include "store/transaction.hpp"
 #include "store_import/agent_runner/state_dir_import.hpp"
-
-#include <boost/json/serialize.hpp>
+#include "store_import/unserved_store.hpp"
 
 #include <optional>
 #include <sstream>
@@ -24,31 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace json = boost::json;
 namespace ar = store_import::agent_runner;
-
-// A SQLite home: its daemon lock, held for the whole import so none starts meanwhile.
-core::Result<std::optional<DaemonLock>> lock_home(const Paths& paths) {
-  auto lock = DaemonLock::acquire(paths.home, std::chrono::milliseconds(0), {});
-  if (lock) return std::optional<DaemonLock>(std::move(*lock));
-  if (lock.error().code != core::ErrorCode::conflict) return lock.failure();
-  const auto pid = lock.error().details.if_contains("pid");
-  return core::fail(core::ErrorCode::conflict,
-                    "a daemon" + (pid ? " (pid " + json::serialize(*pid) + ")" : std::string()) + " serves " +
-                        paths.home.string() + ": stop it before importing, so that it does not act on runs half imported");
-}
-
-// A shared store: no member may be alive (its heartbeat younger than a lease).
-core::Result<void> check_no_member(store::Store& store, std::chrono::milliseconds lease_ttl) {
-  auto members = store.read([](store::Transaction& t) -> core::Result<std::vector<store::DaemonMember>> {
-    return t.daemons().list();
-  });
-  if (!members) return members.failure();
-  for (const auto& m : *members)
-    if (m.heartbeat_age_ms <= lease_ttl.count())
-      return core::fail(core::ErrorCode::conflict,
-                        "daemon " + m.name + " (" + m.host + ", pid " + std::to_string(m.pid) + ") serves " +
-                            store.describe() + ": stop every daemon of this store before importing");
-  return core::ok();
-}
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
@@ -86,14 +58,15 @@ int import_agent_runner_command(CommandContext& ctx, const ImportAgentRunnerOpti
   const fs::path state_dir = fs::absolute(ctx.env().cwd / o.state_dir).lexically_normal();
   std::optional<DaemonLock> held;
   if (ctx.global().settings.store.empty()) {  // SQLite: one home, one daemon
-    auto lock = lock_home(*paths);
+    auto lock = hold_home_without_daemon(paths->home, "stop it before importing, so that it does not act on runs half imported");
     if (!lock) return ctx.report(lock.error());
-    held = std::move(*lock);
+    held.emplace(std::move(*lock));
   }
   auto store = open_store(*paths, ctx.global().settings);
   if (!store) return ctx.report(store.error());
   if ((*store)->shared())
-    if (auto alone = check_no_member(**store, ctx.global().settings.lease_ttl); !alone) return ctx.report(alone.error());
+    if (auto alone = store_import::check_no_member_serves(**store, ctx.global().settings.lease_ttl); !alone)
+      return ctx.report(alone.error());
 
   auto report = ar::import_state_dir(**store, {state_dir, paths->blob_dir, o.dry_run, core::now_ms()});
   if (!report) return ctx.report(report.error());
