@@ -386,6 +386,8 @@ TEST_P(ImportAgentRunnerTest, RefusesBadRunsAndCollisionsAndImportsTheRest) {
   s.write_file("beta", "ar-att-9", "attachments/att-x/x.txt", "tampered");
   att["attachments"] = json::array{entry};
   s.write_manifest("beta", att);
+  // One id in two buckets: the first (alpha) was imported; this copy is left out.
+  s.write_manifest("zulu", agent_runner_manifest("ar-done-1", "success", cwd));
   // A good new run beside them is still imported.
   s.write_manifest("beta", agent_runner_manifest("ar-new-10", "success", cwd));
 
@@ -402,6 +404,8 @@ TEST_P(ImportAgentRunnerTest, RefusesBadRunsAndCollisionsAndImportsTheRest) {
   EXPECT_EQ(entry_of(problems, "ar-events-8").at("field"), "source");
   EXPECT_TRUE(contains(text(entry_of(problems, "ar-events-8"), "reason"), "run-events.jsonl line 2")) << r.out;
   EXPECT_EQ(entry_of(problems, "ar-att-9").at("field"), "attachments[0].sha256");
+  EXPECT_TRUE(contains(text(entry_of(problems, "ar-done-1"), "reason"), "is also under " + state_->run_dir("alpha", "ar-done-1").string()))
+      << r.out;
   for (const char* id : {"ar-bad-7", "ar-events-8", "ar-att-9"}) EXPECT_EQ(cli({"show", id}).code, 3) << id;
   EXPECT_EQ(show("ar-init-4").at("updatedAt"), "2026-05-01T10:30:00.000Z");
 

@@ -8,6 +8,7 @@
 #include "core/json_strings.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace agentry::store_import::agent_runner {
 namespace json = boost::json;
@@ -79,8 +80,12 @@ ImportedRunReport report_of(const std::string& bucket, const ImportedRun& run) {
   return r;
 }
 
+// Run ids met in this pass and where: agent-runner keys runs by id alone, so one id in two
+// buckets is a copy, and only the first is imported (a dry run must say so too).
+using SeenRuns = std::map<std::string, fs::path>;
+
 void import_one(store::Store& store, const ImportOptions& o, const std::string& bucket, const fs::path& run_dir,
-                ImportReport& report) {
+                SeenRuns& seen, ImportReport& report) {
   const std::string dir_id = run_dir.filename().string();
   const fs::path file = run_dir / "run.json";
   std::error_code ec;
@@ -103,6 +108,12 @@ void import_one(store::Store& store, const ImportOptions& o, const std::string& 
     return;
   }
   const std::string run_id = manifest->run_id;
+  if (auto [first, inserted] = seen.emplace(run_id, run_dir); !inserted) {
+    report.problems.push_back({run_id, "runId",
+                               file.string() + ": run " + run_id + " is also under " + first->second.string() +
+                                   ", imported first in this pass; this copy is left out"});
+    return;
+  }
   auto sources = gather(run_dir, std::move(*manifest));
   if (!sources) return report.problems.push_back(problem(run_id, sources.error()));
   auto mapped = map_run(*sources, o.now_ms);
@@ -154,8 +165,9 @@ core::Result<ImportReport> import_state_dir(store::Store& store, const ImportOpt
                       {{"field", "stateDir"}});
   ImportReport report;
   report.dry_run = o.dry_run;
+  SeenRuns seen;
   for (const auto& bucket : sorted_dirs(runs))
-    for (const auto& run_dir : sorted_dirs(bucket)) import_one(store, o, bucket.filename().string(), run_dir, report);
+    for (const auto& run_dir : sorted_dirs(bucket)) import_one(store, o, bucket.filename().string(), run_dir, seen, report);
   return report;
 }
 
