@@ -134,6 +134,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_trust_command(app, invocation);
   add_config_command(app, invocation);
   add_store_commands(app, invocation);
+  add_import_commands(app, invocation);
   add_metadata_commands(app, invocation);
   add_dependency_commands(app, invocation);
   add_info_commands(app, invocation);

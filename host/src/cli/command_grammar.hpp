@@ -9,7 +9,8 @@
 //   run_records_grammar.cpp  reading runs and keeping their records: list, show,
 //                            status, brief, ask, logs, audit, archive ... delete, name,
 //                            note, pin, group, files, diff, attachment
-//   store_grammar.cpp        the store itself: store migrate, store copy
+//   store_grammar.cpp        the store itself: store migrate, store copy; import
+//                            agent-runner (another daemon's runs into the store)
 // They are the only translation units that compile CLI11 (header-only, and slow to
 // compile), and the only ones to include this header. What the commands do is in
 // commands/*.cpp.
@@ -65,5 +66,6 @@ void add_attachment_commands(CLI::App& app, Invocation& inv);
 
 // store_grammar.cpp
 void add_store_commands(CLI::App& app, Invocation& inv);
+void add_import_commands(CLI::App& app, Invocation& inv);
 
 }  // namespace agentry::cli

@@ -77,4 +77,13 @@ DaemonLock::~DaemonLock() {
   if (fd_ >= 0) ::close(fd_);  // releases the lock
 }
 
+core::Result<DaemonLock> hold_home_without_daemon(const std::filesystem::path& home, const std::string& why) {
+  auto lock = DaemonLock::acquire(home, std::chrono::milliseconds(0), {});
+  if (lock || lock.error().code != core::ErrorCode::conflict) return lock;
+  const auto* pid = lock.error().details.if_contains("pid");
+  const std::string holder = pid && pid->is_int64() ? " (pid " + std::to_string(pid->as_int64()) + ")" : std::string();
+  return core::fail(core::ErrorCode::conflict, "a daemon" + holder + " serves " + home.string() + ": " + why,
+                    lock.error().details);
+}
+
 }  // namespace agentry::cli

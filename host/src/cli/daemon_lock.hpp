@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <string>
 
 namespace agentry::cli {
 
@@ -32,5 +33,11 @@ class DaemonLock {
   explicit DaemonLock(int fd) : fd_(fd) {}
   int fd_ = -1;
 };
+
+/// For the embedded commands that write a home's store behind any daemon's back (`store
+/// copy`, `import agent-runner`): the home's lock, taken at once and held while they
+/// write, so no daemon serves the home meanwhile. CONFLICT naming the serving daemon's
+/// pid and `why` ("stop it before importing, ...") when one does.
+core::Result<DaemonLock> hold_home_without_daemon(const std::filesystem::path& home, const std::string& why);
 
 }  // namespace agentry::cli

@@ -209,6 +209,19 @@ int store_migrate_command(CommandContext& ctx);
 /// (store_copy/store_copy.hpp) and prints each table's row counts. No daemon.
 int store_copy_command(CommandContext& ctx, const StoreCopyOptions& options);
 
+// --- commands/import_commands.cpp: import agent-runner ---
+
+struct ImportAgentRunnerOptions {
+  std::string state_dir;  // agent-runner's state directory (holding runs/), relative to the current directory
+  bool dry_run = false;   // --dry-run: read, map and check everything, write nothing
+};
+
+/// Imports the runs of agent-runner's state directory into the store
+/// (store_import/agent_runner/state_dir_import.hpp). Embedded only, with no daemon serving
+/// the store. Exit 0 when every run was imported or skipped, 3 when some were refused, 4
+/// on a store failure.
+int import_agent_runner_command(CommandContext& ctx, const ImportAgentRunnerOptions& options);
+
 // --- commands/trust_commands.cpp: trust ---
 
 struct TrustOptions {

@@ -12,7 +12,6 @@
 #include "core/uri_secrets.hpp"
 #include "store_copy/store_copy.hpp"
 
-#include <boost/json/serialize.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -45,14 +44,10 @@ bool is_postgresql_uri(const std::string& uri) {
 core::Result<std::optional<DaemonLock>> lock_home(const Paths& paths) {
   std::error_code ec;
   if (!fs::exists(paths.database(), ec)) return std::optional<DaemonLock>();  // the copy says it is missing
-  auto lock = DaemonLock::acquire(paths.home, std::chrono::milliseconds(0), {});
-  if (lock) return std::optional<DaemonLock>(std::move(*lock));
-  if (lock.error().code != core::ErrorCode::conflict) return lock.failure();
-  const auto pid = lock.error().details.if_contains("pid");
-  return core::fail(core::ErrorCode::conflict,
-                    "a daemon" + (pid ? " (pid " + json::serialize(*pid) + ")" : std::string()) + " serves " +
-                        paths.home.string() + ": stop it before copying, or what it writes after the copy would be "
-                        "left behind");
+  auto lock = hold_home_without_daemon(
+      paths.home, "stop it before copying, or what it writes after the copy would be left behind");
+  if (!lock) return lock.failure();
+  return std::optional<DaemonLock>(std::move(*lock));
 }
 
 // Progress on stderr. On a terminal, one line rewritten in place and cleared when its
