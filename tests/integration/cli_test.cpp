@@ -458,7 +458,7 @@ TEST_P(CliTest, NameNotePinAndGroupChangeTheRun) {
        {std::vector<std::string>{"name", "no-such-run", "x"}, {"note", "no-such-run", "x"}, {"pin", "no-such-run"},
         {"unpin", "no-such-run"}, {"group", "no-such-run", "g"}, {"group", "no-such-run", "--clear"},
         {"name", id}, {"name", id, ""}, {"name", id, "x", "--clear"}, {"note", id}, {"group", id},
-        {"group", id, "not a group!"}, {"pin"}}) {
+        {"group", id, "back\\slash"}, {"group", id, "../up"}, {"pin"}}) {
     auto r = cli(args);
     EXPECT_EQ(r.code, 3) << args[0] << " " << (args.size() > 2 ? args[2] : "") << ": " << r.out << r.err;
     EXPECT_FALSE(r.err.empty()) << args[0];

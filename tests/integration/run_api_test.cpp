@@ -89,6 +89,35 @@ TEST_F(DaemonTest, ResetReconfigureAndMetadata) {
   EXPECT_EQ(audit.at("lastCursor").as_int64(), 5);
 }
 
+TEST_F(DaemonTest, GroupIdsMayBeAgentRunnersPrintableText) {
+  // agent-runner's rule as well as ours: spaces and other printable characters, trimmed.
+  auto body = json::object{{"agent", "worker"},
+                           {"assignment", "feature"},
+                           {"callerCwd", work_.string()},
+                           {"cliVars", {{"feature", "groups"}}},
+                           {"runGroupId", "  Release 2.0 (beta)  "}};
+  auto created = client().post_json("/api/runs/init", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id(created.json().at("run").at("runId").as_string());
+  EXPECT_EQ(get_run(id).at("runGroupId").as_string(), "Release 2.0 (beta)");
+  auto listed = client().get("/api/runs?runGroupId=Release%202.0%20(beta)").json();
+  ASSERT_EQ(listed.at("runs").as_array().size(), 1u) << json::serialize(listed);
+  EXPECT_EQ(listed.at("runs").at(0).at("runId").as_string(), id);
+
+  ASSERT_EQ(client().post_json("/api/runs/" + id + "/group", json::object{{"runGroupId", "wave 2"}}).status, 200);
+  EXPECT_EQ(get_run(id).at("runGroupId").as_string(), "wave 2");
+  auto dependency = client().post_json("/api/runs/" + create_run() + "/dependencies",
+                                       json::object{{"type", "group"}, {"groupId", " wave 2"}});
+  ASSERT_EQ(dependency.status, 200) << dependency.body;
+  EXPECT_NE(dependency.body.find(R"("groupId":"wave 2")"), std::string::npos) << dependency.body;
+
+  for (const char* bad : {"back\\slash", "line\nbreak", "   "}) {
+    auto refused = client().post_json("/api/runs/" + id + "/group", json::object{{"runGroupId", bad}});
+    EXPECT_EQ(refused.status, 400) << bad;
+    EXPECT_EQ(refused.json().at("error").at("details").at("field").as_string(), "runGroupId") << refused.body;
+  }
+}
+
 TEST_F(DaemonTest, TaskRoutes) {
   auto id = create_run();
   auto added = client().post_json("/api/runs/" + id + "/tasks", json::object{{"id", "docs"}, {"title", "Write docs"}});
