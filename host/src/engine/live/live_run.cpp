@@ -69,7 +69,8 @@ void LiveRun::prepare() {
     record_baseline();
     return;
   }
-  run_phase_hooks(HookInvocation{core::HookPhase::prepare, {}, {}, std::nullopt, {}, std::nullopt, std::nullopt}, std::nullopt,
+  run_phase_hooks(HookInvocation{core::HookPhase::prepare, {}, {}, std::nullopt, {}, std::nullopt, std::nullopt},
+                  std::nullopt,
                   [](LiveRun& self, const HookPhaseResult& prepared) {
                     if (prepared.stop) self.end_for_stopping_hook(prepared);
                     else self.record_baseline();
