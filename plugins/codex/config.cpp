@@ -143,7 +143,9 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
   // applied after that filter.
   for (const std::string& entry : params.env) {
     const auto eq = entry.find('=');
-    if (eq == std::string::npos || entry.compare(0, 8, "AGENTRY_") != 0) continue;
+    // ... and agent-runner's AGENT_RUNNER_* family, which the host sets beside ours.
+    if (eq == std::string::npos || (entry.compare(0, 8, "AGENTRY_") != 0 && entry.compare(0, 13, "AGENT_RUNNER_") != 0))
+      continue;
     overrides["shell_environment_policy.set." + entry.substr(0, eq)] = entry.substr(eq + 1);
   }
 

@@ -458,7 +458,7 @@ TEST_P(CliTest, NameNotePinAndGroupChangeTheRun) {
        {std::vector<std::string>{"name", "no-such-run", "x"}, {"note", "no-such-run", "x"}, {"pin", "no-such-run"},
         {"unpin", "no-such-run"}, {"group", "no-such-run", "g"}, {"group", "no-such-run", "--clear"},
         {"name", id}, {"name", id, ""}, {"name", id, "x", "--clear"}, {"note", id}, {"group", id},
-        {"group", id, "not a group!"}, {"pin"}}) {
+        {"group", id, "back\\slash"}, {"group", id, "../up"}, {"pin"}}) {
     auto r = cli(args);
     EXPECT_EQ(r.code, 3) << args[0] << " " << (args.size() > 2 ? args[2] : "") << ": " << r.out << r.err;
     EXPECT_FALSE(r.err.empty()) << args[0];
@@ -468,6 +468,49 @@ TEST_P(CliTest, NameNotePinAndGroupChangeTheRun) {
   run = api_run(id);
   EXPECT_TRUE(run.at("name").is_null());
   EXPECT_EQ(run.at("runGroupId"), json::value(id));
+}
+
+TEST_P(CliTest, RunAndInitPrintTheRenderedCallerInstructionsOfAFreshRun) {
+  dir_.write_file("config/assignments/guided/assignment.md", R"(---
+schemaVersion: 1
+message: "@mock {\"say\": \"on it\"}"
+callerInstructions: |
+  Review {{feature}} when run {{run_id}} ends.
+vars:
+  feature:
+    type: string
+    required: true
+---
+)");
+  auto init = cli({"init", "talker", "-a", "guided", "--var", "feature=search"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string id = init.out.substr(0, init.out.find('\n'));
+  EXPECT_TRUE(contains(init.err, "-- caller instructions --\nReview search when run " + id +
+                                     " ends.\n-- end of caller instructions --\n"))
+      << init.err;
+  EXPECT_EQ(init.out, id + "\n") << "stdout stays the run id";
+  EXPECT_EQ(api_run(id).at("callerInstructions"), json::value("Review search when run " + id + " ends.\n"));
+
+  // Reconfigured vars re-render them; a resume does not print them again.
+  ASSERT_EQ(cli({"reconfigure", id, "--var", "feature=export"}).code, 0);
+  EXPECT_EQ(api_run(id).at("callerInstructions"), json::value("Review export when run " + id + " ends.\n"));
+  auto resumed = cli({"resume", id});
+  EXPECT_EQ(resumed.code, 0) << resumed.err;
+  EXPECT_FALSE(contains(resumed.err, "caller instructions")) << resumed.err;
+
+  auto run = cli({"run", "talker", "-a", "guided", "--var", "feature=login"});
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_TRUE(contains(run.err, "\nReview login when run ")) << run.err;
+  EXPECT_FALSE(contains(run.out, "caller instructions")) << run.out;
+  auto json_init = cli({"init", "talker", "-a", "guided", "--var", "feature=json", "--json"});
+  ASSERT_EQ(json_init.code, 0) << json_init.err;
+  EXPECT_TRUE(contains(json_init.err, "Review json when run")) << json_init.err;
+  EXPECT_NO_THROW(json::parse(json_init.out)) << json_init.out;
+
+  // No instructions, nothing printed.
+  auto plain = cli({"init", "worker", "-a", "feature", "--var", "feature=x"});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_FALSE(contains(plain.err, "caller instructions")) << plain.err;
 }
 
 TEST_P(CliTest, ReconfigureAndBriefOfAnInitializedRun) {

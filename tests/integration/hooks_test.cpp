@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -307,6 +308,86 @@ TEST_F(HooksTest, RequireChildrenSuccessRefusesWhileAChildFailedAndAfterAttemptH
   EXPECT_EQ(error_code_of(refused), "CONFLICT") << refused.body;
   EXPECT_NE(refused.body.find(child_id + " (exhausted)"), std::string::npos) << refused.body;
   EXPECT_EQ(get_run(parent).at("hookState").at("kids").at("lastOutcome").as_string(), "refused");
+}
+
+TEST_F(HooksTest, RequireAnyRefusesUntilTheRunHasAChild) {
+  write_assignment("lead", "tasks:\n  - {id: wrap, title: Wrap up}\n"
+                           "hooks:\n  taskTransition:\n"
+                           "    - {builtin: require-children-success, with: {requireAny: true}, when: {toStatus: completed}}\n");
+  auto parent = start("worker", "lead", "go");
+  ASSERT_FALSE(parent.empty());
+  const std::string wrap = "/api/runs/" + parent + "/tasks/wrap";
+  auto refused = client().patch_json(wrap, json::object{{"status", "completed"}});
+  EXPECT_EQ(error_code_of(refused), "CONFLICT") << refused.body;
+  EXPECT_NE(refused.body.find("no child run yet"), std::string::npos) << refused.body;
+  // Other transitions are not its business (when.toStatus).
+  EXPECT_EQ(client().patch_json(wrap, json::object{{"status", "in_progress"}}).status, 200);
+
+  json::object child_body{{"agent", "scripted"},
+                          {"callerCwd", work_.string()},
+                          {"parentRunId", parent},
+                          {"overrides", {{"message", "@mock {\"say\": \"done\"}"}}}};
+  auto child = client().post_json("/api/runs", child_body);
+  ASSERT_EQ(child.status, 201) << child.body;
+  EXPECT_EQ(wait_until_settled(std::string(child.json().at("run").at("runId").as_string())), "success");
+  auto accepted = client().patch_json(wrap, json::object{{"status", "completed"}});
+  EXPECT_EQ(accepted.status, 200) << accepted.body;
+}
+
+TEST_F(HooksTest, AgentRunnersWhenFiltersPickTheSessionAttemptAndTask) {
+  // Every hook only records that it ran (its audit); `when` decides which do.
+  write_script("assignments/picky/quiet.sh", "cat > /dev/null\n");
+  write_script("assignments/picky/refuse.sh", "cat > /dev/null; echo '{\"refuse\": \"not plan\"}'\n");
+  write_assignment("picky",
+                   "tasks:\n  - {id: plan, title: Plan}\n  - {id: build, title: Build}\n"
+                   "hooks:\n"
+                   "  beforeAttempt:\n"
+                   "    - {id: first-session, run: [./quiet.sh], when: {sessionIndex: 0}}\n"
+                   "    - {id: later-session, run: [./quiet.sh], when: {sessionIndex: [1, 2]}}\n"
+                   "  afterAttempt:\n"
+                   "    - {id: retry-only, run: [./quiet.sh], when: {attemptIndexInSession: 1}}\n"
+                   "  afterExit:\n"
+                   "    - {id: exit-first, run: [./quiet.sh], when: {sessionIndex: 0, attemptIndexInSession: [1]}}\n"
+                   "  taskTransition:\n"
+                   "    - {id: gate, run: [./refuse.sh], when: {taskIds: [plan], fromStatus: [pending], "
+                   "toStatus: [completed], source: [task-set]}}\n");
+  json::object body{{"agent", "scripted"},
+                    {"assignment", "picky"},
+                    {"callerCwd", work_.string()},
+                    {"overrides", {{"message", "@mock {\"say\": \"working\"}"}, {"maxRetries", 1}}}};
+  auto created = client().post_json("/api/runs", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string run(created.json().at("run").at("runId").as_string());
+  EXPECT_EQ(wait_until_settled(run), "exhausted");  // two attempts, its tasks undone
+  wait_for_audits(run, "afterExit");
+  std::map<std::string, int> ran;
+  for (const auto& a : audits(run)) ++ran[std::string(a.at("hookId").as_string())];
+  EXPECT_EQ(ran["first-session"], 2) << "both attempts of session 0";
+  EXPECT_EQ(ran["later-session"], 0);
+  EXPECT_EQ(ran["retry-only"], 1) << "the second attempt of the session only";
+  EXPECT_EQ(ran["exit-first"], 1) << "session 0 ended on its second attempt";
+
+  // A second session: sessionIndex 1.
+  auto resumed = client().post_json("/api/runs/" + run + "/resume",
+                                    json::object{{"message", "@mock {\"say\": \"again\"}"}});
+  ASSERT_EQ(resumed.status, 200) << resumed.body;
+  wait_until_settled(run);
+  wait_for_audits(run, "beforeAttempt", 3);
+  ran.clear();
+  for (const auto& a : audits(run)) ++ran[std::string(a.at("hookId").as_string())];
+  EXPECT_GE(ran["later-session"], 1);
+  EXPECT_EQ(ran["first-session"], 2);
+  EXPECT_EQ(ran["exit-first"], 1) << "session 1 is not session 0";
+
+  // taskIds + fromStatus + toStatus: only plan, pending -> completed, is judged.
+  const std::string tasks = "/api/runs/" + run + "/tasks/";
+  EXPECT_EQ(client().patch_json(tasks + "build", json::object{{"status", "completed"}}).status, 200);
+  auto refused = client().patch_json(tasks + "plan", json::object{{"status", "completed"}});
+  EXPECT_EQ(error_code_of(refused), "CONFLICT") << refused.body;
+  EXPECT_NE(refused.body.find("not plan"), std::string::npos) << refused.body;
+  EXPECT_EQ(client().patch_json(tasks + "plan", json::object{{"status", "in_progress"}}).status, 200);
+  EXPECT_EQ(client().patch_json(tasks + "plan", json::object{{"status", "completed"}}).status, 200)
+      << "from in_progress, not pending";
 }
 
 TEST_F(HooksTest, AHookAttachesFilesItNames) {

@@ -102,6 +102,8 @@ TEST_F(ReferenceDefinitionsTest, RunsStartFromThemAndHideEnvValues) {
     if (task.at("id") == "checks/verify") verify_mentions_false = task.at("body").as_string().find("(false)") != std::string::npos;
   EXPECT_TRUE(verify_mentions_false) << json::serialize(run.at("tasks"));
   EXPECT_EQ(run.at("message").as_string(), "Implement dark mode on main (scope: small).");
+  EXPECT_NE(run.at("callerInstructions").as_string().find("Run " + run_id + " works on main."), std::string::npos)
+      << run.at("callerInstructions");
   const auto& frozen = run.at("frozen").as_object();
   EXPECT_EQ(frozen.at("timeoutSec").as_int64(), 5400);
   EXPECT_EQ(frozen.at("backendConfig").at("transport").at("type").as_string(), "ws");

@@ -1,6 +1,9 @@
 // The runs and tasks API over HTTP: create, list, transitions, tasks, history.
 #include "daemon_fixture.hpp"
 
+#include <fstream>
+#include <map>
+
 namespace agentry::integration {
 namespace {
 namespace json = boost::json;
@@ -89,6 +92,35 @@ TEST_F(DaemonTest, ResetReconfigureAndMetadata) {
   EXPECT_EQ(audit.at("lastCursor").as_int64(), 5);
 }
 
+TEST_F(DaemonTest, GroupIdsMayBeAgentRunnersPrintableText) {
+  // agent-runner's rule as well as ours: spaces and other printable characters, trimmed.
+  auto body = json::object{{"agent", "worker"},
+                           {"assignment", "feature"},
+                           {"callerCwd", work_.string()},
+                           {"cliVars", {{"feature", "groups"}}},
+                           {"runGroupId", "  Release 2.0 (beta)  "}};
+  auto created = client().post_json("/api/runs/init", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id(created.json().at("run").at("runId").as_string());
+  EXPECT_EQ(get_run(id).at("runGroupId").as_string(), "Release 2.0 (beta)");
+  auto listed = client().get("/api/runs?runGroupId=Release%202.0%20(beta)").json();
+  ASSERT_EQ(listed.at("runs").as_array().size(), 1u) << json::serialize(listed);
+  EXPECT_EQ(listed.at("runs").at(0).at("runId").as_string(), id);
+
+  ASSERT_EQ(client().post_json("/api/runs/" + id + "/group", json::object{{"runGroupId", "wave 2"}}).status, 200);
+  EXPECT_EQ(get_run(id).at("runGroupId").as_string(), "wave 2");
+  auto dependency = client().post_json("/api/runs/" + create_run() + "/dependencies",
+                                       json::object{{"type", "group"}, {"groupId", " wave 2"}});
+  ASSERT_EQ(dependency.status, 200) << dependency.body;
+  EXPECT_NE(dependency.body.find(R"("groupId":"wave 2")"), std::string::npos) << dependency.body;
+
+  for (const char* bad : {"back\\slash", "line\nbreak", "   "}) {
+    auto refused = client().post_json("/api/runs/" + id + "/group", json::object{{"runGroupId", bad}});
+    EXPECT_EQ(refused.status, 400) << bad;
+    EXPECT_EQ(refused.json().at("error").at("details").at("field").as_string(), "runGroupId") << refused.body;
+  }
+}
+
 TEST_F(DaemonTest, TaskRoutes) {
   auto id = create_run();
   auto added = client().post_json("/api/runs/" + id + "/tasks", json::object{{"id", "docs"}, {"title", "Write docs"}});
@@ -147,6 +179,48 @@ TEST_F(DaemonTest, TheDaemonRefusesRunsNestedDeeperThanMaxCallDepth) {
     EXPECT_EQ(refused.json().at("error").at("details").at("maxCallDepth").as_int64(), 2);
   }
   EXPECT_EQ(all_run_ids().size(), 2u);
+}
+
+TEST_F(DaemonTest, AgentsGetAgentRunnersVariablesBesideOurs) {
+  start_daemon({{"AGENTRY_MAX_CALL_DEPTH", "5"}});
+  write_agent("scripted", "mock", "{}");
+  // The agent writes its environment where the test reads it (one file per run).
+  const std::string dump = "@mock " + json::serialize(json::object{
+      {"exec", json::array{"sh", "-c", "env > \"" + work_.string() + "/env-$AGENTRY_RUN_ID.txt\""}}});
+  const std::string parent = start_agent_run("scripted", dump);
+  ASSERT_EQ(wait_until_settled(parent), "success");
+  json::object body{{"agent", "scripted"},
+                    {"callerCwd", work_.string()},
+                    {"parentRunId", parent},
+                    {"overrides", {{"message", dump}}}};
+  auto created = client().post_json("/api/runs", body);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string child(created.json().at("run").at("runId").as_string());
+  ASSERT_EQ(wait_until_settled(child), "success");
+  const std::string group(get_run(parent).at("runGroupId").as_string());
+
+  auto read = [&](const std::string& run) {
+    std::ifstream in(work_ / ("env-" + run + ".txt"));
+    std::map<std::string, std::string> vars;
+    for (std::string line; std::getline(in, line);)
+      if (auto eq = line.find('='); eq != std::string::npos) vars[line.substr(0, eq)] = line.substr(eq + 1);
+    return vars;
+  };
+  auto top = read(parent);
+  EXPECT_EQ(top["AGENT_RUNNER_RUN_ID"], parent);
+  EXPECT_EQ(top["AGENT_RUNNER_PARENT_RUN_ID"], parent) << "the parent of whatever the agent starts";
+  EXPECT_EQ(top["AGENT_RUNNER_RUN_GROUP_ID"], group);
+  EXPECT_EQ(top["AGENT_RUNNER_CWD"], work_.string());
+  EXPECT_EQ(top["AGENT_RUNNER_CALL_DEPTH"], "1");
+  EXPECT_EQ(top["AGENT_RUNNER_MAX_CALL_DEPTH"], "5");
+  EXPECT_EQ(top["AGENTRY_PARENT_RUN_ID"], "") << "ours names the run's own parent";
+  auto nested = read(child);
+  EXPECT_EQ(nested["AGENT_RUNNER_RUN_ID"], child);
+  EXPECT_EQ(nested["AGENT_RUNNER_PARENT_RUN_ID"], child);
+  EXPECT_EQ(nested["AGENT_RUNNER_RUN_GROUP_ID"], group) << "a child joins its parent's group";
+  EXPECT_EQ(nested["AGENT_RUNNER_CALL_DEPTH"], "2");
+  EXPECT_EQ(nested["AGENTRY_CALL_DEPTH"], "2");
+  EXPECT_EQ(nested["AGENTRY_PARENT_RUN_ID"], parent);
 }
 
 }  // namespace

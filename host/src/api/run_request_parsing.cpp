@@ -1,5 +1,6 @@
 #include "api/run_request_parsing.hpp"
 
+#include "core/group_id.hpp"
 #include "core/ids.hpp"
 #include "core/placement.hpp"
 
@@ -102,10 +103,13 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
   if (r.parent_run_id && !core::is_valid_run_id(*r.parent_run_id))
     return core::fail(ErrorCode::invalid_request, "field 'parentRunId' is not a valid run id",
                       {{"field", "parentRunId"}});
-  if (r.run_group_id && !core::is_valid_key(*r.run_group_id))
-    return core::fail(ErrorCode::invalid_request,
-                      "field 'runGroupId' must be 1-128 characters of letters, digits and _ . : / -",
-                      {{"field", "runGroupId"}});
+  if (r.run_group_id) {
+    auto group = core::normalize_group_id(*r.run_group_id);
+    if (!group)
+      return core::fail(ErrorCode::invalid_request, "field 'runGroupId' must be " + std::string(core::group_id_rule),
+                        {{"field", "runGroupId"}});
+    r.run_group_id = std::move(*group);
+  }
   if (auto ok = check_size("name", r.name, max_name_bytes); !ok) return ok.failure();
   auto notify_parent = body.optional_bool("notifyParentOnComplete");
   if (!notify_parent) return notify_parent.failure();
@@ -176,10 +180,12 @@ core::Result<core::Dependency> parse_dependency(const JsonBody& body) {
   if (auto ok = body.allow_only({"type", run ? "runId" : "groupId"}); !ok) return ok.failure();
   auto target = body.required_string(run ? "runId" : "groupId");
   if (!target) return target.failure();
-  if (run ? !core::is_valid_run_id(*target) : !core::is_valid_key(*target))
+  if (!run)
+    if (auto group = core::normalize_group_id(*target)) *target = std::move(*group);
+  if (run ? !core::is_valid_run_id(*target) : !core::normalize_group_id(*target))
     return core::fail(ErrorCode::invalid_request,
                       run ? "'" + *target + "' is not a valid run id (1-64 characters of letters, digits, _ and -)"
-                          : "'" + *target + "' is not a valid group id (1-128 characters of letters, digits and _ . : / -)",
+                          : "'" + *target + "' is not a valid group id (" + std::string(core::group_id_rule) + ")",
                       {{"field", run ? "runId" : "groupId"}});
   return core::Dependency{*type, *target, {}};
 }
@@ -272,9 +278,11 @@ core::Result<core::RunQuery> parse_run_query(const std::map<std::string, std::st
   if (auto* v = get("runGroupId")) {
     ++scopes;
     q.scope = core::RunQuery::Scope::group;
-    q.value = *v;
-    if (!core::is_valid_key(*v))
-      return core::fail(ErrorCode::invalid_request, "runGroupId is empty or malformed", {{"parameter", "runGroupId"}});
+    auto group = core::normalize_group_id(*v);
+    if (!group)
+      return core::fail(ErrorCode::invalid_request, "runGroupId must be " + std::string(core::group_id_rule),
+                        {{"parameter", "runGroupId"}});
+    q.value = std::move(*group);
   }
   if (auto* v = get("global")) {
     if (*v != "true")

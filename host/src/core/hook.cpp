@@ -39,11 +39,14 @@ std::optional<HookPhase> parse_hook_phase(std::string_view text) {
 
 std::vector<std::string_view> hook_when_keys(HookPhase phase) {
   switch (phase) {
+    // agentry's own filters, then agent-runner's (docs/definitions.md "Phases").
     case HookPhase::prepare: return {};
-    case HookPhase::before_attempt: return {"attempt", "session"};
-    case HookPhase::after_attempt: return {"attempt", "session", "outcome"};
-    case HookPhase::after_exit: return {"status"};
-    case HookPhase::task_transition: return {"task", "from", "to"};
+    case HookPhase::before_attempt: return {"attempt", "session", "sessionIndex", "attemptIndexInSession"};
+    case HookPhase::after_attempt:
+      return {"attempt", "session", "outcome", "sessionIndex", "attemptIndexInSession"};
+    case HookPhase::after_exit: return {"status", "sessionIndex", "attemptIndexInSession"};
+    case HookPhase::task_transition:
+      return {"task", "from", "to", "taskId", "taskIds", "fromStatus", "toStatus", "source"};
   }
   return {};
 }

@@ -112,6 +112,7 @@ json::value to_json(const FrozenInputs& in) {
   o["agentInstructionsTemplate"] = in.agent_instructions_template;
   o["assignmentInstructionsTemplate"] = in.assignment_instructions_template;
   o["callerInstructions"] = in.caller_instructions;
+  o["callerInstructionsTemplate"] = in.caller_instructions_template;
   o["message"] = in.message;
   o["messageTemplate"] = in.message_template;
   o["brief"] = in.brief;
@@ -169,6 +170,10 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
   in.agent_instructions_template = get_string(o, "agentInstructionsTemplate");
   in.assignment_instructions_template = get_string(o, "assignmentInstructionsTemplate");
   in.caller_instructions = get_string(o, "callerInstructions");
+  // Runs frozen before it was templated kept the text as written.
+  in.caller_instructions_template = o.contains("callerInstructionsTemplate")
+                                        ? get_string(o, "callerInstructionsTemplate")
+                                        : in.caller_instructions;
   in.message = get_string(o, "message");
   in.message_template = get_string(o, "messageTemplate");
   in.brief = get_string(o, "brief");

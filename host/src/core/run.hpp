@@ -87,7 +87,8 @@ struct FrozenInputs {
   // As written, so reconfigure can re-render them with new vars.
   std::string agent_instructions_template;
   std::string assignment_instructions_template;
-  std::string caller_instructions;
+  std::string caller_instructions;           // rendered: what `run`/`init` print for the caller
+  std::string caller_instructions_template;  // as written, so reconfigure can re-render it
   std::string message;                  // rendered
   std::string message_template;         // as given, so reconfigure can re-render
   std::string brief;                    // what the agent receives first

@@ -22,6 +22,7 @@ void check_template_keys(const AssignmentDefinition& assignment, Diagnostics& di
   };
   check("body", assignment.instructions);
   if (assignment.message) check("message", *assignment.message);
+  check("callerInstructions", assignment.caller_instructions);
   for (std::size_t i = 0; i < assignment.tasks.size(); ++i) {
     check(index_field("tasks", i) + ".title", assignment.tasks[i].title);
     check(index_field("tasks", i) + ".body", assignment.tasks[i].body);

@@ -29,6 +29,22 @@ bool valid_hook_id(std::string_view id) {
   });
 }
 
+/// require-children-success takes `with: {requireAny: true|false}` and nothing else.
+bool check_require_children_options(const core::HookSpec& hook, FieldReader& reader, Diagnostics& diag) {
+  bool ok = true;
+  for (const auto& [key, value] : hook.options) {
+    if (key != "requireAny") {
+      diag.error(reader.field("with." + std::string(key)),
+                 "is not an option of require-children-success (its only option is requireAny)");
+      ok = false;
+    } else if (!value.is_bool()) {
+      diag.error(reader.field("with.requireAny"), "must be true or false");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string& field, std::size_t index,
                                         std::optional<core::HookPhase> implied, const std::string& origin, const fs::path& file, const Roots& roots,
                                         Diagnostics& diag) {
@@ -102,6 +118,8 @@ std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string&
       diag.error(reader.field("phase"), "require-children-success runs at afterExit or taskTransition only");
       ok = false;
     }
+    if (*builtin == core::builtin_require_children_success && !check_require_children_options(hook, reader, diag))
+      ok = false;
   }
   if (run) {
     if (run->empty() || run->front().empty()) {
@@ -122,36 +140,8 @@ std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string&
   }
   if (auto timeout = reader.integer("timeoutSec", 1, core::max_hook_timeout_sec))
     hook.timeout_sec = static_cast<int>(*timeout);
-  if (const YamlNode* when = reader.take("when")) {
-    const std::string when_field = reader.field("when");
-    if (!when->is_map()) {
-      diag.error(when_field, "must be a map of filters, not " + std::string(describe_kind(*when)));
-      ok = false;
-    } else {
-      const auto keys = core::hook_when_keys(hook.phase);
-      for (const auto& [key, value] : when->entries) {
-        const std::string key_field = join_field(when_field, key);
-        if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-          std::string allowed;
-          for (auto k : keys) allowed += (allowed.empty() ? "" : ", ") + std::string(k);
-          diag.error(key_field, "is not a filter of " + std::string(core::to_string(hook.phase)) + " hooks" +
-                                    (allowed.empty() ? " (they take none)" : " (use " + allowed + ")"));
-          ok = false;
-          continue;
-        }
-        std::vector<std::string> values;
-        if (value.is_scalar()) {
-          values.push_back(value.text);
-        } else if (auto list = read_string_list(value, key_field, diag)) {
-          values = *list;
-        } else {
-          ok = false;
-          continue;
-        }
-        hook.when[key] = std::move(values);
-      }
-    }
-  }
+  if (const YamlNode* when = reader.take("when"))
+    if (!read_hook_when(*when, reader.field("when"), hook, diag)) ok = false;
   reader.warn_unknown_keys();
   if (!ok) return std::nullopt;
   return hook;

@@ -51,6 +51,9 @@ std::vector<ResolvedTask> read_tasks(const YamlNode& node, const std::string& fi
 std::vector<core::HookSpec> read_hooks(const YamlNode& node, const std::string& field, const std::string& origin,
                                        const std::filesystem::path& file, const Roots& roots, Diagnostics& diag);
 
+/// A hook's `when:` map into `hook.when` (its phase already set); false on an error.
+bool read_hook_when(const YamlNode& when, const std::string& when_field, core::HookSpec& hook, Diagnostics& diag);
+
 /// `worktree: true | {base: <revision>}`: the run gets its own git worktree, as a
 /// prepare hook `worktree` of the git-worktree built-in (engine/hooks/hook_runner.hpp).
 class FieldReader;

@@ -26,7 +26,7 @@ Engine::Engine(EngineServices services, EngineConfig config)
                             [this] {
                               if (config_.placement.capacity > 0) claims_.wake();
                             },
-                            containers_},
+                            containers_, config_.max_call_depth},
             config_.controller_id),
       schedules_(std::make_unique<ScheduleService>(db_, bus_, pool_, static_cast<RunStarts&>(*this),
                                                    config_.schedules)),

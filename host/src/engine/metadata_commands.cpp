@@ -4,6 +4,7 @@
 #include "engine/engine.hpp"
 #include "engine/mutate.hpp"
 
+#include "core/group_id.hpp"
 #include "core/ids.hpp"
 #include "engine/dependencies/dependency_checks.hpp"
 #include "engine/mutation_support.hpp"
@@ -71,10 +72,13 @@ core::Result<Run> Engine::set_backend_session(const std::string& run_id, std::op
 
 core::Result<Run> Engine::set_group(const std::string& run_id, std::optional<std::string> group_id,
                                     const Actor& actor) {
-  if (group_id && !core::is_valid_key(*group_id))
-    return core::fail(core::ErrorCode::invalid_request,
-                      "runGroupId must be 1-128 characters of letters, digits and _ . : / -",
-                      {{"field", "runGroupId"}});
+  if (group_id) {
+    auto normalized = core::normalize_group_id(*group_id);
+    if (!normalized)
+      return core::fail(core::ErrorCode::invalid_request, "runGroupId must be " + std::string(core::group_id_rule),
+                        {{"field", "runGroupId"}});
+    group_id = std::move(*normalized);
+  }
   return mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();

@@ -146,6 +146,7 @@ RenderedTexts render_texts(core::FrozenInputs& f, const RunInputContext& ctx, co
   f.assignment_instructions =
       render(f.assignment_instructions_template, context, "assignmentInstructions", out.unknown_keys);
   f.message = render(f.message_template, context, "message", out.unknown_keys);
+  f.caller_instructions = render(f.caller_instructions_template, context, "callerInstructions", out.unknown_keys);
   f.brief = compose_brief(f);
   return out;
 }
@@ -283,7 +284,7 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   }
   f.extra_args = defs::extra_args_for(*agent, f.backend);
   f.max_attempts_per_session = r.overrides.max_retries.value_or(assignment ? assignment->max_retries : 3) + 1;
-  f.caller_instructions = assignment ? assignment->caller_instructions : "";
+  f.caller_instructions_template = assignment ? assignment->caller_instructions : "";
   f.notify = agent->notify;
   if (assignment) f.notify.insert(f.notify.end(), assignment->notify.begin(), assignment->notify.end());
   f.notify.insert(f.notify.end(), r.notify.begin(), r.notify.end());

@@ -46,12 +46,16 @@ TEST(CodexConfig, RestrictedRunsAskForApprovalInsideTheWorkspace) {
 
 TEST(CodexConfig, TheHostsVariablesReachTheShellOfAServerThatIsNotOurs) {
   auto p = params({{"transport", "ws"}, {"url", "ws://127.0.0.1:9/"}});
-  p.env = {"AGENTRY_RUN_ID=r1", "AGENTRY_DAEMON_TOKEN=agr_x", "PATH=/opt/bin:/usr/bin"};
+  p.env = {"AGENTRY_RUN_ID=r1", "AGENTRY_DAEMON_TOKEN=agr_x", "AGENT_RUNNER_PARENT_RUN_ID=r1",
+           "AGENT_RUNNER_CALL_DEPTH=1", "PATH=/opt/bin:/usr/bin"};
   ParsedConfig parsed = parse_config(p);
   ASSERT_TRUE(parsed.config) << parsed.error;
   const auto& config = parsed.config->thread_config;
   EXPECT_EQ(config.at("shell_environment_policy.set.AGENTRY_RUN_ID"), "r1");
   EXPECT_EQ(config.at("shell_environment_policy.set.AGENTRY_DAEMON_TOKEN"), "agr_x");
+  // agent-runner's family too, for tools written for it.
+  EXPECT_EQ(config.at("shell_environment_policy.set.AGENT_RUNNER_PARENT_RUN_ID"), "r1");
+  EXPECT_EQ(config.at("shell_environment_policy.set.AGENT_RUNNER_CALL_DEPTH"), "1");
   EXPECT_FALSE(config.contains("shell_environment_policy.set.PATH")) << "the server's own PATH is left alone";
 }
 

@@ -29,7 +29,8 @@ FrozenInputs full_inputs() {
   in.assignment_instructions = "Implement login for app.";
   in.agent_instructions_template = "You are a {{role}}.\nBe careful.";
   in.assignment_instructions_template = "Implement {{feature}} for {{project}}.";
-  in.caller_instructions = "Keep commits small.";
+  in.caller_instructions = "Keep commits small on login.";
+  in.caller_instructions_template = "Keep commits small on {{feature}}.";
   in.message = "Start with the form \"quoted\" \xc3\xa9";
   in.message_template = "Start with the {{part}}";
   in.brief = "Brief: implement login.";
@@ -69,6 +70,7 @@ void expect_same(const FrozenInputs& a, const FrozenInputs& b) {
   EXPECT_EQ(a.agent_instructions_template, b.agent_instructions_template);
   EXPECT_EQ(a.assignment_instructions_template, b.assignment_instructions_template);
   EXPECT_EQ(a.caller_instructions, b.caller_instructions);
+  EXPECT_EQ(a.caller_instructions_template, b.caller_instructions_template);
   EXPECT_EQ(a.message, b.message);
   EXPECT_EQ(a.message_template, b.message_template);
   EXPECT_EQ(a.brief, b.brief);
@@ -116,6 +118,11 @@ TEST(FrozenInputsJson, UsesCamelCaseKeysAndNullForNoLauncher) {
   ASSERT_TRUE(without.contains("launcher"));
   EXPECT_TRUE(without.at("launcher").is_null());
   EXPECT_FALSE(frozen_inputs_from_json(without).launcher.has_value());
+}
+
+TEST(FrozenInputsJson, CallerInstructionsFrozenBeforeTheyWereTemplatedAreTheirOwnTemplate) {
+  const auto out = frozen_inputs_from_json(json::object{{"callerInstructions", "Ask for {{x}}."}});
+  EXPECT_EQ(out.caller_instructions_template, "Ask for {{x}}.");
 }
 
 TEST(FrozenInputsJson, MissingOrMistypedFieldsFallBackToDefaults) {

@@ -212,6 +212,7 @@ TEST_F(AssignmentLoader, UnknownTemplateKeysAreWarnings) {
   write_assignment("t", R"(---
 schemaVersion: 1
 message: "Ship {{featur}} in {{cwd}}"
+callerInstructions: "Review {{feature}} of run {{run_id}}, then {{deploy}}"
 vars:
   feature:
 tasks:
@@ -222,7 +223,8 @@ Work on {{feature}} as {{ assignment_name }}; CI reads ${{ secrets.TOKEN }}.
   auto assignment = load_assignment(roots(), "t");
   ASSERT_TRUE(assignment.ok()) << assignment.error().message;
   const auto& w = assignment->warnings;
-  EXPECT_EQ(w.size(), 3u) << testing::dump(w);
+  EXPECT_EQ(w.size(), 4u) << testing::dump(w);
+  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "callerInstructions", "'deploy'")) << testing::dump(w);
   EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "message", "unknown template key 'featur' left as written"))
       << testing::dump(w);
   EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "message", "known keys: assignment_name, config_dir, cwd, "

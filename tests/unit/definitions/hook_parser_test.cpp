@@ -89,6 +89,88 @@ TEST_F(HookParser, AProjectMayNotRunExecutables) {
   EXPECT_TRUE(load_assignment(roots(), "a").ok());
 }
 
+TEST_F(HookParser, ReadsAgentRunnersWhenFiltersBesideOurs) {
+  write("  beforeAttempt:\n"
+        "    - {run: [x], when: {sessionIndex: 0, attemptIndexInSession: [0, 2], attempt: first}}\n"
+        "  afterExit:\n"
+        "    - {run: [x], when: {sessionIndex: [1], status: success}}\n"
+        "  taskTransition:\n"
+        "    - {run: [x], when: {taskIds: [plan, build], fromStatus: [pending], toStatus: completed, source: [task-set]}}\n"
+        "    - {run: [x], when: {taskId: ' review ', task: review}}\n");
+  auto a = load_assignment(roots(), "a");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->hooks.size(), 4u);
+  const auto& attempt = a->hooks[0].when;
+  EXPECT_EQ(attempt.at("sessionIndex"), std::vector<std::string>{"0"});
+  EXPECT_EQ(attempt.at("attemptIndexInSession"), (std::vector<std::string>{"0", "2"}));
+  EXPECT_EQ(attempt.at("attempt"), std::vector<std::string>{"first"});
+  EXPECT_EQ(a->hooks[1].when.at("sessionIndex"), std::vector<std::string>{"1"});
+  const auto& transition = a->hooks[2].when;
+  EXPECT_EQ(transition.at("taskId"), (std::vector<std::string>{"plan", "build"})) << "taskIds is kept as taskId";
+  EXPECT_EQ(transition.at("fromStatus"), std::vector<std::string>{"pending"});
+  EXPECT_EQ(transition.at("toStatus"), std::vector<std::string>{"completed"});
+  EXPECT_EQ(transition.at("source"), std::vector<std::string>{"task-set"});
+  EXPECT_EQ(a->hooks[3].when.at("taskId"), std::vector<std::string>{"review"}) << "trimmed";
+
+  // What the engine offers a task set of plan, pending -> completed, matches; others do not.
+  const std::map<std::string, std::string> plan_done{{"taskId", "plan"}, {"fromStatus", "pending"},
+                                                     {"toStatus", "completed"}, {"source", "task-set"}};
+  EXPECT_TRUE(core::hook_matches(a->hooks[2], plan_done));
+  auto other = plan_done;
+  other["taskId"] = "deploy";
+  EXPECT_FALSE(core::hook_matches(a->hooks[2], other));
+  other = plan_done;
+  other["fromStatus"] = "in_progress";
+  EXPECT_FALSE(core::hook_matches(a->hooks[2], other));
+  EXPECT_TRUE(core::hook_matches(a->hooks[0], {{"sessionIndex", "0"}, {"attemptIndexInSession", "2"}, {"attempt", "first"}}));
+  EXPECT_FALSE(core::hook_matches(a->hooks[0], {{"sessionIndex", "1"}, {"attemptIndexInSession", "0"}, {"attempt", "first"}}));
+  // Frozen with the run as JSON and back.
+  EXPECT_EQ(core::hook_specs_from_json(core::to_json(a->hooks)).at(2).when, transition);
+}
+
+TEST_F(HookParser, RefusesAgentRunnersWhenFiltersThatAreMalformedOrCanNeverMatch) {
+  write("  beforeAttempt:\n"
+        "    - {run: [x], when: {sessionIndex: -1}}\n"
+        "    - {run: [x], when: {attemptIndexInSession: []}}\n"
+        "    - {run: [x], when: {sessionIndex: first}}\n"
+        "    - {run: [x], when: {taskId: plan}}\n"
+        "  taskTransition:\n"
+        "    - {run: [x], when: {taskId: plan, taskIds: [build]}}\n"
+        "    - {run: [x], when: {taskIds: [plan, plan]}}\n"
+        "    - {run: [x], when: {toStatus: [done]}}\n"
+        "    - {run: [x], when: {source: [task-set, task-add]}}\n"
+        "    - {run: [x], when: {source: run-loop}}\n"
+        "    - {run: [x], when: {source: [edit]}}\n"
+        "    - {run: [x], when: {taskIds: ['  ']}}\n"
+        "  prepare:\n"
+        "    - {run: [x], when: {sessionIndex: 0}}\n");
+  const auto p = problems();
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.beforeAttempt[0].when.sessionIndex", "integer of 0 or more"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.beforeAttempt[1].when.attemptIndexInSession", "non-empty list"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.beforeAttempt[2].when.sessionIndex", "'first'"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.beforeAttempt[3].when.taskId", "not a filter of beforeAttempt"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[0].when", "both 'taskId' and 'taskIds'"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[1].when.taskIds", "twice"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[2].when.toStatus", "'done' is not one of"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[3].when.source", "'task-add' can never match"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[4].when.source", "never changes a task's status"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[5].when.source", "'edit' is not one of"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[6].when.taskIds", "empty task id"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.prepare[0].when.sessionIndex", "they take none"));
+}
+
+TEST_F(HookParser, RequireChildrenSuccessTakesOnlyRequireAny) {
+  write("  - {phase: taskTransition, builtin: require-children-success, with: {requireAny: true}}\n");
+  auto a = load_assignment(roots(), "a");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_TRUE(a->hooks.at(0).options.at("requireAny").as_bool());
+  write("  - {phase: taskTransition, builtin: require-children-success, with: {requireAny: 'yes'}}\n"
+        "  - {phase: afterExit, builtin: require-children-success, with: {requireAny: false, depth: 2}}\n");
+  const auto p = problems();
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[0].with.requireAny", "true or false"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[1].with.depth", "only option is requireAny"));
+}
+
 TEST(HookMatching, EveryWhenKeyMustMatchAFact) {
   core::HookSpec hook;
   hook.when["to"] = {"completed", "blocked"};

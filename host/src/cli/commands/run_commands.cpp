@@ -221,6 +221,20 @@ core::Result<std::optional<std::string>> read_message(const MessageInput& input,
   return std::optional<std::string>(std::move(text));
 }
 
+namespace {
+
+/// The assignment's guidance for whoever starts its runs (rendered with the run's vars),
+/// on stderr so that stdout stays the run id or JSON. Fresh runs only, as agent-runner.
+void print_caller_instructions(CommandContext& ctx, const json::value& run) {
+  std::string text = text_at(run, "callerInstructions");
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return;
+  text = text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+  ctx.err() << "\n-- caller instructions --\n" << text << "\n-- end of caller instructions --\n";
+}
+
+}  // namespace
+
 int start_command(CommandContext& ctx, const StartOptions& o, bool start) {
   if (start) {
     if (o.detach && !ctx.connected()) return refuse_detach(ctx);
@@ -254,6 +268,7 @@ int start_command(CommandContext& ctx, const StartOptions& o, bool start) {
     if (!result) return ctx.report(result.error());
   }
   const auto& run = result->as_object().at("run");
+  print_caller_instructions(ctx, run);
   if (start && text_at(run, "status") == "ready") {
     // Not started: it waits on its dependencies, and a daemon starts it when they are met.
     // Or it waits for a daemon with its labels, workspace or room (engine/placement/).

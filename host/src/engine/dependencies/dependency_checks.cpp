@@ -1,6 +1,7 @@
 #include "engine/dependencies/dependency_checks.hpp"
 
 #include "core/clock.hpp"
+#include "core/group_id.hpp"
 #include "core/ids.hpp"
 #include "store/dependency_repository.hpp"
 #include "store/transaction.hpp"
@@ -157,12 +158,14 @@ core::Result<void> check_no_cycle(store::Transaction& c, const std::string& run_
 }
 
 core::Result<core::Dependency> add_dependency_row(store::Transaction& c, const core::Run& run, core::Dependency d) {
+  if (d.type == DependencyType::group)
+    if (auto normalized = core::normalize_group_id(d.target)) d.target = std::move(*normalized);
   const std::string name = core::describe(d);
-  if (d.type == DependencyType::run ? !core::is_valid_run_id(d.target) : !core::is_valid_key(d.target))
+  if (d.type == DependencyType::run ? !core::is_valid_run_id(d.target) : !core::normalize_group_id(d.target))
     return core::fail(core::ErrorCode::invalid_request,
                       d.type == DependencyType::run
                           ? "'" + d.target + "' is not a valid run id (1-64 characters of letters, digits, _ and -)"
-                          : "'" + d.target + "' is not a valid group id (1-128 characters of letters, digits and _ . : / -)",
+                          : "'" + d.target + "' is not a valid group id (" + std::string(core::group_id_rule) + ")",
                       {{"field", d.type == DependencyType::run ? "runId" : "groupId"}});
   if (d.type == DependencyType::run && d.target == run.id)
     return core::fail(core::ErrorCode::conflict, "run " + run.id + " cannot depend on itself",

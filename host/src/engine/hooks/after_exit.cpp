@@ -69,7 +69,9 @@ void settle_session_end(const SessionEnd& end, const HookServices& services, eve
                                       {{"status", end.status}},
                                       {{"status", end.status}, {"sessionIndex", end.session_index}},
                                       std::nullopt,
-                                      {}},
+                                      {},
+                                      end.session_index,
+                                      std::nullopt},
                        services);
   bool changed = false;
   auto written = services.db.write<bool>([&](store::Transaction& c) -> core::Result<bool> {

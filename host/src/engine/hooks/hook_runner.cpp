@@ -12,6 +12,7 @@
 #include "workspace/worktree.hpp"
 #include "store/transaction.hpp"
 #include "store/run_repository.hpp"
+#include "store/session_repository.hpp"
 
 #include <boost/json.hpp>
 
@@ -188,8 +189,8 @@ void run_executable(const core::Run& run, const core::HookSpec& hook, const json
   audit.outcome = "ok";
 }
 
-void run_require_children_success(const core::Run& run, const HookServices& services, core::HookAudit& audit,
-                                  Verdict& verdict) {
+void run_require_children_success(const core::Run& run, const core::HookSpec& hook, const HookServices& services,
+                                  core::HookAudit& audit, Verdict& verdict) {
   auto children = services.db.read(
       [&](store::Transaction& c) -> core::Result<std::vector<std::pair<std::string, std::string>>> {
         return c.runs().child_statuses(run.id);
@@ -199,10 +200,15 @@ void run_require_children_success(const core::Run& run, const HookServices& serv
     audit.message = children.error().message;
     return;
   }
+  audit.outcome = "ok";
+  const auto* require_any = hook.options.if_contains("requireAny");
+  if (children->empty() && require_any && require_any->is_bool() && require_any->as_bool()) {
+    verdict.refuse = "this run has no child run yet (requireAny)";
+    return;
+  }
   std::vector<std::string> not_done;
   for (const auto& [id, status] : *children)
     if (status != "success") not_done.push_back(id + " (" + status + ")");
-  audit.outcome = "ok";
   if (not_done.empty()) return;
   std::string list;
   for (const auto& s : not_done) list += (list.empty() ? "" : ", ") + s;
@@ -239,6 +245,36 @@ void run_git_worktree(const core::Run& run, const core::HookSpec& hook, const Ho
                                  {"branch", added->branch},      {"baseCommit", added->base_commit}};
 }
 
+bool filters_on(const core::Run& run, core::HookPhase phase, std::string_view key) {
+  for (const auto& h : run.frozen.hooks)
+    if (h.phase == phase && h.when.count(std::string(key)) != 0) return true;
+  return false;
+}
+
+/// agent-runner's attempt filters (`sessionIndex`, `attemptIndexInSession`) as facts: the
+/// attempt's place in its session comes from its record, which also holds for an
+/// attempt a restarted daemon adopted. Read only when some hook filters on it.
+std::map<std::string, std::string> facts_with_attempt(const core::Run& run, const HookInvocation& inv,
+                                                      const HookServices& services) {
+  auto facts = inv.facts;
+  if (!inv.session_index) return facts;
+  facts["sessionIndex"] = std::to_string(*inv.session_index);
+  if (!filters_on(run, inv.phase, "attemptIndexInSession")) return facts;
+  auto attempts = services.db.read([&](store::Transaction& c) -> core::Result<std::vector<core::Attempt>> {
+    return c.sessions().list_attempts(run.id);
+  });
+  if (!attempts) return facts;
+  std::optional<int> index;
+  for (const auto& a : *attempts) {
+    if (a.session_index != *inv.session_index) continue;
+    // The named attempt, or (afterExit) the session's last one.
+    if (inv.attempt_number ? a.number == *inv.attempt_number : (!index || a.index_in_session > *index))
+      index = a.index_in_session;
+  }
+  if (index) facts["attemptIndexInSession"] = std::to_string(*index);
+  return facts;
+}
+
 }  // namespace
 
 bool has_hooks(const core::Run& run, core::HookPhase phase) {
@@ -250,8 +286,9 @@ bool has_hooks(const core::Run& run, core::HookPhase phase) {
 HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const HookServices& services) {
   HookPhaseResult result;
   std::string prompt = inv.prompt;
+  const auto facts = facts_with_attempt(run, inv, services);
   for (const auto& hook : run.frozen.hooks) {
-    if (hook.phase != inv.phase || !core::hook_matches(hook, inv.facts)) continue;
+    if (hook.phase != inv.phase || !core::hook_matches(hook, facts)) continue;
     // A task definition's hooks see only their own task's transitions.
     if (hook.origin.rfind("task:", 0) == 0 && (!inv.task_id || hook.origin.substr(5) != *inv.task_id)) continue;
     core::HookAudit audit;
@@ -274,7 +311,7 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
       if (inv.phase == core::HookPhase::before_attempt) input["prompt"] = prompt;
       run_executable(run, hook, input, services, audit, verdict);
     } else if (hook.builtin == core::builtin_require_children_success) {
-      run_require_children_success(run, services, audit, verdict);
+      run_require_children_success(run, hook, services, audit, verdict);
     } else if (hook.builtin == core::builtin_git_worktree) {
       run_git_worktree(run, hook, services, audit, result);
     } else {

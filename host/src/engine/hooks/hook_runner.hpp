@@ -45,6 +45,10 @@ struct HookInvocation {
   boost::json::object info;                  // phase fields added to stdin
   std::optional<std::string> task_id;        // taskTransition: a task's own hooks see only it
   std::string prompt;                        // beforeAttempt: the prompt, which hooks may rewrite
+  /// Attempt phases and afterExit: the session, and the attempt (afterExit: none, its
+  /// session's last), giving the facts `sessionIndex` and `attemptIndexInSession`.
+  std::optional<int> session_index;
+  std::optional<int> attempt_number;
 };
 
 class Attachments;

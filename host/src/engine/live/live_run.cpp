@@ -69,7 +69,8 @@ void LiveRun::prepare() {
     record_baseline();
     return;
   }
-  run_phase_hooks(HookInvocation{core::HookPhase::prepare, {}, {}, std::nullopt, {}}, std::nullopt,
+  run_phase_hooks(HookInvocation{core::HookPhase::prepare, {}, {}, std::nullopt, {}, std::nullopt, std::nullopt},
+                  std::nullopt,
                   [](LiveRun& self, const HookPhaseResult& prepared) {
                     if (prepared.stop) self.end_for_stopping_hook(prepared);
                     else self.record_baseline();
@@ -106,7 +107,9 @@ void LiveRun::start_attempt(const std::string& original_prompt) {
                                                       {"sessionIndex", spec_.session_index},
                                                       {"firstInSession", first_attempt}}}},
                             std::nullopt,
-                            original_prompt};
+                            original_prompt,
+                            spec_.session_index,
+                            attempt_.attempt_number};
   // The backend hears of the attempt only once the hooks let it through: until then no
   // event of it can exist, and the strand runs nothing else of this run.
   run_phase_hooks(std::move(invocation), first_attempt ? std::optional<int>(spec_.session_index) : std::nullopt,

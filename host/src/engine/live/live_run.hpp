@@ -19,6 +19,7 @@
 #include "core/run.hpp"
 #include "engine/live/attempt_events.hpp"
 #include "engine/hooks/hook_runner.hpp"
+#include "engine/lineage.hpp"
 #include "environments/container_manager.hpp"
 #include "environments/launch.hpp"
 #include "plugin_host/backend_instance.hpp"
@@ -73,6 +74,8 @@ struct LiveRunServices {
   std::function<void()> slot_freed{};
   /// The containers of runs in container environments (environments/container_manager.hpp).
   std::shared_ptr<environments::ContainerManager> containers{};
+  /// How many runs may nest (AGENTRY_MAX_CALL_DEPTH): agents are told, in both families.
+  int max_call_depth = default_max_call_depth;
 };
 
 struct LaunchSpec {

@@ -50,7 +50,9 @@ void LiveRun::after_attempt_hooks(std::shared_ptr<BatchOutcome> outcome) {
                                                            {"sessionIndex", spec_.session_index},
                                                            {"outcome", outcome->attempt_outcome}}}},
                                  std::nullopt,
-                                 {}},
+                                 {},
+                                 spec_.session_index,
+                                 attempt_.attempt_number},
                   std::nullopt, [outcome](LiveRun& self, const HookPhaseResult&) { self.after_exit_hooks(outcome); });
 }
 

@@ -18,6 +18,24 @@ LiveRuns::LiveRuns(LiveRunServices services, std::string controller_id)
   services_.stopping = stopping_;
 }
 
+namespace {
+
+/// agent-runner's family, for agents and tools written for it (docs/definitions.md
+/// "Coming from agent-runner"). Its PARENT_RUN_ID is this run (the parent of whatever the
+/// agent starts), unlike AGENTRY_PARENT_RUN_ID. Its depth counts from 0 at the outermost
+/// caller and is the depth the agent's own child would have; a run of agentry's depth D
+/// (1 at the top) has agents at D there, and the limit means the same in both counts.
+void add_agent_runner_variables(std::vector<std::string>& env, const core::Run& run, int depth, int max_depth) {
+  env.push_back("AGENT_RUNNER_RUN_ID=" + run.id);
+  env.push_back("AGENT_RUNNER_RUN_GROUP_ID=" + run.run_group_id);
+  env.push_back("AGENT_RUNNER_PARENT_RUN_ID=" + run.id);
+  env.push_back("AGENT_RUNNER_CWD=" + run.cwd);
+  env.push_back("AGENT_RUNNER_CALL_DEPTH=" + std::to_string(depth));
+  env.push_back("AGENT_RUNNER_MAX_CALL_DEPTH=" + std::to_string(max_depth));
+}
+
+}  // namespace
+
 LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) const {
   LaunchSpec spec;
   spec.run = run;
@@ -67,8 +85,10 @@ LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) c
     if (auto lease = c.leases().get(run.id); lease && lease->owner == controller_id_) out.epoch = lease->epoch;
     return out;
   });
-  spec.env.push_back("AGENTRY_CALL_DEPTH=" + std::to_string(read ? read->depth : 1));
+  const int depth = read ? read->depth : 1;
+  spec.env.push_back("AGENTRY_CALL_DEPTH=" + std::to_string(depth));
   if (read) spec.lease_epoch = read->epoch;
+  add_agent_runner_variables(spec.env, run, depth, services_.max_call_depth);
   return spec;
 }
 

@@ -124,12 +124,22 @@ core::Result<Task> TaskService::update(const std::string& run_id, const std::str
       services.cancelled = scope.cancelled();
       hooks = run_hooks(run,
                         HookInvocation{core::HookPhase::task_transition,
-                                       {{"task", task_id}, {"from", from}, {"to", to}},
+                                       // agentry's filters and agent-runner's (the only source
+                                       // agentry runs these hooks on is a task set).
+                                       {{"task", task_id},
+                                        {"from", from},
+                                        {"to", to},
+                                        {"taskId", task_id},
+                                        {"fromStatus", from},
+                                        {"toStatus", to},
+                                        {"source", "task-set"}},
                                        {{"task", json::object{{"id", task_id}, {"title", task.title}, {"from", from},
                                                               {"to", to}}},
                                         {"actor", actor.name}},
                                        task_id,
-                                       {}},
+                                       {},
+                                       std::nullopt,
+                                       std::nullopt},
                         services);
       if (hooks->stop) {
         auto recorded = detail::mutate_run<bool>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<bool> {
