@@ -2,6 +2,7 @@
 
 #include "core/attachment.hpp"
 #include "core/clock.hpp"
+#include "core/group_id.hpp"
 #include "core/ids.hpp"
 #include "store_import/agent_runner/attachments_reader.hpp"
 #include "store_import/agent_runner/history_mapping.hpp"
@@ -128,16 +129,11 @@ std::string repo_root_of(const std::string& cwd) {
   return {};
 }
 
-// agent-runner's group ids: 1 to 128 characters, trimmed, no control character, '/' or
-// a backslash (so "nightly builds" is one). The plan's F13 lets agentry accept them beside its
-// own keys; until core has that rule, the importer applies it here.
+// agent-runner's group ids ("nightly builds") are agentry's too (core/group_id.hpp); an
+// id that needed trimming is not the one the manifest's runs share, so it must be exact.
 bool is_group_id(const std::string& id) {
-  if (core::is_valid_key(id)) return true;
-  if (id.empty() || id.size() > 128 || id.front() == ' ' || id.back() == ' ') return false;
-  return std::none_of(id.begin(), id.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return u < 0x20 || u == 0x7f || c == '/' || c == '\\';
-  });
+  const auto normal = core::normalize_group_id(id);
+  return normal && *normal == id;
 }
 
 void check_ids(const Manifest& m) {
