@@ -372,6 +372,10 @@ TEST_F(CompatDtoTest, ResultsCarryTheRunAndTheChangedTheCallerDecided) {
   ASSERT_TRUE(engine_->set_note(run.id, std::string("keep an eye"), actor_));
   const auto after = native_detail(run.id);
   EXPECT_GT(after.at("revision").as_int64(), r0) << "a change grows the revision: the compat layer's `changed`";
+  // Asking for what already is writes nothing: the revision stays, so `changed` is false.
+  ASSERT_TRUE(engine_->set_pinned(run.id, true, actor_));
+  ASSERT_TRUE(engine_->set_name(run.id, std::string("Nightly"), actor_));
+  EXPECT_EQ(native_detail(run.id).at("revision"), after.at("revision"));
 
   const auto pinned = ref_pinned_result(after, true);
   EXPECT_EQ(pinned, (json::object{{"runId", run.id}, {"updatedAt", after.at("updatedAt")}, {"pinned", true}, {"changed", true}}));
