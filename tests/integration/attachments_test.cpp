@@ -53,6 +53,16 @@ TEST_F(AttachmentsTest, UploadListDownloadAndRemove) {
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed.at(0).as_object(), a);
   EXPECT_EQ(get_run(run).at("attachments").as_array().at(0).as_object(), a);
+  // The count is in every RunSummary: the run's detail and the board's list.
+  EXPECT_EQ(get_run(run).at("attachmentCount").as_int64(), 1);
+  const auto board = client().get("/api/runs?global=true").json();
+  bool listed_run = false;
+  for (const auto& s : board.at("runs").as_array())
+    if (s.at("runId").as_string() == run) {
+      listed_run = true;
+      EXPECT_EQ(s.at("attachmentCount").as_int64(), 1);
+    }
+  EXPECT_TRUE(listed_run);
 
   auto down = client().get("/api/runs/" + run + "/attachments/" + id + "/content");
   ASSERT_EQ(down.status, 200);
@@ -67,6 +77,7 @@ TEST_F(AttachmentsTest, UploadListDownloadAndRemove) {
   ASSERT_EQ(removed.status, 200) << removed.body;
   EXPECT_EQ(removed.json().at("removed"), true);
   EXPECT_TRUE(list(run).empty());
+  EXPECT_EQ(get_run(run).at("attachmentCount").as_int64(), 0);
   // On SQLite the content goes with the last attachment naming it; on a shared store a
   // member leaves it to the sweep, since another member may be naming it again.
   EXPECT_EQ(fs::exists(blob_path(sha256_hex(bytes))), test::testing_on_postgresql());

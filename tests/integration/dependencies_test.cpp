@@ -195,9 +195,13 @@ TEST_F(DependenciesTest, StartAndResumeAreRefusedNamingWhatIsUnmet) {
   auto partly = get_run(b).at("dependencies").at(1).as_object();
   EXPECT_EQ(partly.at("members").as_int64(), 2);
   EXPECT_EQ(partly.at("succeeded").as_int64(), 1);
+  EXPECT_EQ(partly.at("archivedExcluded").as_int64(), 0);
   EXPECT_EQ(client().post_json("/api/runs/" + b + "/resume", json::object{}).status, 422);
   // An archived member no longer counts.
   ASSERT_EQ(client().post_json("/api/runs/" + other + "/archive", json::object{}).status, 200);
+  auto without = get_run(b).at("dependencies").at(1).as_object();
+  EXPECT_EQ(without.at("members").as_int64(), 1);
+  EXPECT_EQ(without.at("archivedExcluded").as_int64(), 1);
   EXPECT_EQ(get_run(b).at("dependencyState").at("state"), "satisfied");
   EXPECT_TRUE(get_run(b).at("capabilities").at("canResume").as_bool());
   EXPECT_EQ(start(b), "running");

@@ -50,7 +50,7 @@ std::string ref_audit_type(std::string_view type) {
 std::string ref_audit_source(std::string_view actor) {
   if (actor == "api" || actor == "ws" || actor == "cli") return "cli";
   if (actor == "daemon" || actor == "schedule") return "daemon";
-  if (actor == "agent" || actor.rfind("run:", 0) == 0) return "task_command";
+  if (actor == "agent") return "task_command";
   return "system";
 }
 

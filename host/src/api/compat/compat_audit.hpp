@@ -14,8 +14,9 @@ namespace agentry::api::compat {
 
 /// The type their clients know for ours where one exists (§4.5), else ours unchanged.
 std::string ref_audit_type(std::string_view native_type);
-/// Their `source` for our actor: api/ws/cli → cli; daemon/schedule → daemon; an agent
-/// (or a run's own token, "run:<id>") → task_command; everything else → system.
+/// Their `source` for our actor: api/ws/cli → cli; daemon/schedule → daemon; agent (a call
+/// made with a run's own token, as their agents' task commands) → task_command;
+/// everything else (engine, hook, ...) → system.
 std::string ref_audit_source(std::string_view native_actor);
 
 /// `{type, recordedAt, source, hostMode, controllerInstanceId, sessionIndex?,

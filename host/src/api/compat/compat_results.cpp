@@ -77,6 +77,21 @@ json::object ref_dependencies_result(const json::object& run, bool changed) {
   return out;
 }
 
+json::object ref_queue_message_result(const json::object& native, const CompatFacts& facts) {
+  return {{"run", ref_detail(object_at(native, "run"), facts)},
+          {"queuedResumeMessage", ref_queued_message(object_at(native, "message"))}};
+}
+
+json::object ref_remove_queued_message_result(const json::object& detail, const std::string& removed_message_id,
+                                              const CompatFacts& facts) {
+  return {{"run", ref_detail(detail, facts)}, {"removedMessageId", removed_message_id}};
+}
+
+json::object ref_attachment_remove_result(const json::object& native) {
+  const auto& a = object_at(native, "attachment");
+  return {{"runId", string_at(a, "runId")}, {"attachmentId", string_at(a, "attachmentId")}, {"changed", bool_at(native, "removed")}};
+}
+
 json::object ref_daemon_info(const json::object& native, const std::string& listen_url) {
   const auto& d = native.contains("daemon") ? object_at(native, "daemon") : native;
   return {{"daemonInstanceId", string_at(d, "daemonInstanceId")},

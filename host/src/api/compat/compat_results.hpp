@@ -28,6 +28,17 @@ boost::json::object ref_group_result(const boost::json::object& native_run, cons
 /// RunDependenciesResult `{runId, updatedAt, dependencies: [{type, runId|groupId}], changed}`.
 boost::json::object ref_dependencies_result(const boost::json::object& native_run, bool changed);
 
+/// QueueResumeMessageResult `{run, queuedResumeMessage}` from our runs.queueResumeMessage
+/// answer `{message, run}`.
+boost::json::object ref_queue_message_result(const boost::json::object& native_answer, const CompatFacts& facts);
+/// RemoveQueuedResumeMessageResult `{run, removedMessageId}`: ours answers without the
+/// run, so the caller reads it after the removal.
+boost::json::object ref_remove_queued_message_result(const boost::json::object& native_detail,
+                                                     const std::string& removed_message_id, const CompatFacts& facts);
+/// `{runId, attachmentId, changed}` from our attachments.remove answer `{removed,
+/// attachment}` (theirs: `changed` false when nothing was removed).
+boost::json::object ref_attachment_remove_result(const boost::json::object& native_answer);
+
 /// DaemonInfo `{daemonInstanceId, pid, listenUrl, version, startedAt}` from our
 /// `daemon.info` answer (its `daemon` member, or the object itself); `listen_url` replaces
 /// ours, since their clients must be told the compat listener's address.

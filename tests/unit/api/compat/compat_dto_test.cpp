@@ -6,6 +6,7 @@
 
 #include "core/clock.hpp"
 #include "core/schedule.hpp"
+#include "events/projections.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -252,7 +253,13 @@ TEST_F(CompatDtoTest, DependenciesOnARunAndAGroupAndTheirDependents) {
 TEST_F(CompatDtoTest, QueuedMessagesIncludingAChildsCompletion) {
   ASSERT_TRUE(engine_->parent_completion().start());  // as `agentry serve` does
   auto parent = start_run(feature_request());  // passive: stays running
-  ASSERT_TRUE(engine_->queue_message(parent.id, "also check the docs", actor_));
+  auto queued_first = engine_->queue_message(parent.id, "also check the docs", actor_);
+  ASSERT_TRUE(queued_first);
+  // runs.queueResumeMessage answers {message, run}; theirs {run, queuedResumeMessage}.
+  const auto queue_answer = ref_queue_message_result(
+      json::object{{"message", events::queued_message_json(*queued_first)}, {"run", native_detail(parent.id)}}, facts_);
+  EXPECT_TRUE(check_queue_message_result(queue_answer).empty()) << describe(check_queue_message_result(queue_answer));
+  EXPECT_EQ(queue_answer.at("queuedResumeMessage").at("id").as_string(), queued_first->id);
   engine::InitRequest child;
   child.agent = "talker";
   child.caller_cwd = work_dir_.string();
@@ -272,6 +279,10 @@ TEST_F(CompatDtoTest, QueuedMessagesIncludingAChildsCompletion) {
   EXPECT_EQ(source.at("kind").as_string(), "parent_completion_notification");
   EXPECT_EQ(source.at("childRunId").as_string(), child_id);
   EXPECT_EQ(source.at("notificationId").as_string(), child_id + ":0");
+  ASSERT_TRUE(engine_->remove_queued_message(parent.id, queued_first->id, actor_));
+  const auto removed = ref_remove_queued_message_result(native_detail(parent.id), queued_first->id, facts_);
+  EXPECT_TRUE(check_remove_queued_message_result(removed).empty()) << describe(check_remove_queued_message_result(removed));
+  EXPECT_EQ(removed.at("run").at("queuedResumeMessages").as_array().size(), 1u);
   const auto child_ref = checked(child_id);
   EXPECT_EQ(child_ref.at("parentRunId").as_string(), parent.id);
   EXPECT_EQ(child_ref.at("runGroupId"), ref.at("runGroupId"));
@@ -324,6 +335,12 @@ TEST_F(CompatDtoTest, HooksAttachmentsAndLockedFields) {
   EXPECT_EQ(attachments[0].at("size").as_int64(), 8);
   EXPECT_EQ(ref_summary(native_listed(run.id), facts_).at("attachmentCount").as_int64(), 1);
   EXPECT_EQ(native_listed(run.id).at("attachmentCount").as_int64(), 1) << "W6, native and additive";
+  auto gone = engine_->attachments().remove(run.id, std::string(attachments[0].at("id").as_string()), actor_);
+  ASSERT_TRUE(gone);
+  const auto remove_answer = ref_attachment_remove_result(json::object{{"removed", true}, {"attachment", events::attachment_json(*gone)}});
+  EXPECT_TRUE(check_attachment_remove_result(remove_answer).empty()) << describe(check_attachment_remove_result(remove_answer));
+  EXPECT_EQ(remove_answer, (json::object{{"runId", run.id}, {"attachmentId", attachments[0].at("id")}, {"changed", true}}));
+  EXPECT_EQ(ref_summary(native_listed(run.id), facts_).at("attachmentCount").as_int64(), 0);
 
   EXPECT_EQ(ref.at("lockedFields"), (json::array{"model", "message"})) << "ours may lock names theirs does not know";
   EXPECT_EQ(ref.at("callerInstructions").as_string(), "Watch the review task.");
@@ -355,6 +372,10 @@ TEST_F(CompatDtoTest, ResultsCarryTheRunAndTheChangedTheCallerDecided) {
   ASSERT_TRUE(engine_->set_note(run.id, std::string("keep an eye"), actor_));
   const auto after = native_detail(run.id);
   EXPECT_GT(after.at("revision").as_int64(), r0) << "a change grows the revision: the compat layer's `changed`";
+  // Asking for what already is writes nothing: the revision stays, so `changed` is false.
+  ASSERT_TRUE(engine_->set_pinned(run.id, true, actor_));
+  ASSERT_TRUE(engine_->set_name(run.id, std::string("Nightly"), actor_));
+  EXPECT_EQ(native_detail(run.id).at("revision"), after.at("revision"));
 
   const auto pinned = ref_pinned_result(after, true);
   EXPECT_EQ(pinned, (json::object{{"runId", run.id}, {"updatedAt", after.at("updatedAt")}, {"pinned", true}, {"changed", true}}));

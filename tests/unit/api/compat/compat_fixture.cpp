@@ -90,6 +90,9 @@ json::object CompatDtoTest::checked(const std::string& run_id) {
 
   const auto ref = ref_detail(detail, facts_);
   EXPECT_TRUE(check_run_detail(ref).empty()) << run_id << "\n" << describe(check_run_detail(ref));
+  // As the streams carry them.
+  EXPECT_TRUE(check_summary_stream_event(json::object{{"type", "summary_upsert"}, {"summary", from_list}}).empty());
+  EXPECT_TRUE(check_detail_stream_event(json::object{{"type", "detail_updated"}, {"detail", ref}}).empty());
 
   for (const auto& a : detail.at("attachments").as_array()) {
     const auto entry = ref_attachment_entry(a.as_object());

@@ -217,6 +217,7 @@ TEST_F(CompatPartsTest, DefinitionListsAndDetails) {
             (json::array{json::object{{"builtin", "command"}, {"with", json::object{{"argv", json::array{"sh", "-c", "exit 0"}}}}}}));
   EXPECT_EQ(hooks.at("beforeAttempt").as_array().at(0).at("when"), (json::object{{"sessionIndex", json::array{0}}}));
   EXPECT_TRUE(hooks.at("prepare").as_array().empty());
+  EXPECT_TRUE(hooks.at("taskTransition").as_array().empty()) << "the review task's hook stays on its task";
   EXPECT_EQ(hooked.at("config").at("lockedFields"), (json::array{"message"}));
   const auto& review = hooked.at("config").at("tasks").as_array().at(1);
   EXPECT_EQ(review.at("id").as_string(), "review");

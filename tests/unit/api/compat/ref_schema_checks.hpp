@@ -7,6 +7,9 @@
 // Objects are checked for their exact member set: a zod object that is not strict
 // accepts extra members, but our translators are meant to emit exactly theirs, so an
 // extra member is reported too (strictness of their schema is then implied).
+//
+// Written with schema_check.hpp; run DTOs in ref_run_checks.cpp, audit, timeline,
+// workspace and the rest in ref_wire_checks.cpp, definitions in ref_definition_checks.cpp.
 
 #include <boost/json/value.hpp>
 
@@ -42,6 +45,27 @@ Problems check_backend_session_result(const boost::json::value& v);
 Problems check_group_result(const boost::json::value& v);
 Problems check_dependencies_result(const boost::json::value& v);
 Problems check_daemon_info(const boost::json::value& v);
+Problems check_queue_message_result(const boost::json::value& v);
+Problems check_remove_queued_message_result(const boost::json::value& v);
+Problems check_attachment_remove_result(const boost::json::value& v);
+Problems check_delete_result(const boost::json::value& v);
+Problems check_task_delete_result(const boost::json::value& v);
+
+/// Stream events: `summary_upsert {summary}` | `summary_removed {runId}`, and
+/// `detail_updated {detail}`.
+Problems check_summary_stream_event(const boost::json::value& v);
+Problems check_detail_stream_event(const boost::json::value& v);
+
+/// The timeline (built by the compat timeline hub, slice 5): RunTimelineHistory,
+/// RunTimelineAttempt, RunTimelineEnvelope (the event is `{type, ...}`, open).
+Problems check_timeline_history(const boost::json::value& v);
+Problems check_timeline_attempt(const boost::json::value& v);
+Problems check_timeline_envelope(const boost::json::value& v);
+
+/// RunInputSurface `{runSettings, assignmentInputs}` (W35).
+Problems check_input_surface(const boost::json::value& v);
+/// `/app-config.json`: exactly `{webBasePath}` (their client's schema is strict).
+Problems check_app_config(const boost::json::value& v);
 
 Problems check_audit_event(const boost::json::value& v);
 Problems check_audit_envelope(const boost::json::value& v);

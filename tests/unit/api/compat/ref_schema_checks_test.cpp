@@ -81,5 +81,45 @@ TEST(RefSchemaChecks, StrictObjectsAndUnions) {
       << "source is their strict enum";
 }
 
+TEST(RefSchemaChecks, TheTimelineShapes) {
+  const auto attempt = json::parse(R"({"attemptNumber":1,"sessionIndex":0,"attemptIndexInSession":0,
+    "startedAt":"2026-01-01T00:00:00.000Z","endedAt":null,"prompt":"go","transcript":"","notices":"",
+    "exitCode":null,"timedOut":false,"live":true,"provenance":{"kind":"task_runner"}})");
+  EXPECT_TRUE(check_timeline_attempt(attempt).empty()) << describe(check_timeline_attempt(attempt));
+  auto zero = attempt.as_object();
+  zero["attemptNumber"] = 0;
+  EXPECT_FALSE(check_timeline_attempt(zero).empty()) << "attempt numbers are positive";
+  auto synced = attempt.as_object();
+  synced["provenance"] = json::object{{"kind", "backend_session"}, {"mode", "replay"}};
+  EXPECT_FALSE(check_timeline_attempt(synced).empty());
+  EXPECT_TRUE(check_timeline_history(json::object{{"runId", "r"}, {"attempts", json::array{attempt}}, {"lastCursor", 0}}).empty());
+  EXPECT_FALSE(check_timeline_history(json::object{{"runId", "r"}, {"attempts", json::array{}}, {"lastCursor", -1}}).empty());
+  EXPECT_TRUE(check_timeline_envelope(json::parse(R"({"runId":"r","cursor":1,"event":{"type":"agent_message_delta","text":"hi"}})"))
+                  .empty())
+      << "events are open: members beyond type pass";
+  EXPECT_FALSE(check_timeline_envelope(json::parse(R"({"runId":"r","cursor":1,"event":{"kind":"message.delta"}})")).empty());
+}
+
+TEST(RefSchemaChecks, InputSurfaceAppConfigAndSmallResults) {
+  const auto field = json::parse(R"({"key":"model","label":"Model","description":"","section":"execution",
+    "inputKind":"model","valueStatus":"concrete","value":"small","editable":false,"locked":true,
+    "hiddenWhenUnset":false,"source":"agent"})");
+  EXPECT_TRUE(check_input_surface(json::object{{"runSettings", json::array{field}}, {"assignmentInputs", json::array{}}}).empty());
+  auto other = field.as_object();
+  other["section"] = "advanced";
+  EXPECT_FALSE(check_input_surface(json::object{{"runSettings", json::array{other}}, {"assignmentInputs", json::array{}}}).empty());
+  EXPECT_TRUE(check_app_config(json::parse(R"({"webBasePath":"/"})")).empty());
+  EXPECT_TRUE(check_app_config(json::parse(R"({"webBasePath":"/agent-runner/v2"})")).empty());
+  EXPECT_FALSE(check_app_config(json::parse(R"({"webBasePath":"/a_b"})")).empty());
+  EXPECT_FALSE(check_app_config(json::parse(R"({"webBasePath":"/","apiBasePath":"/api"})")).empty()) << "strict";
+  EXPECT_TRUE(check_delete_result(json::parse(R"({"runId":"r"})")).empty());
+  EXPECT_FALSE(check_delete_result(json::parse(R"({"runId":"r","deleted":true})")).empty())
+      << "ours adds deleted: harmless to their non-strict schema, but not their member set";
+  EXPECT_TRUE(check_task_delete_result(json::parse(R"({"runId":"r","taskId":"t","deleted":true,"updatedAt":"x"})")).empty());
+  EXPECT_FALSE(check_task_delete_result(json::parse(R"({"runId":"r","taskId":"t","deleted":false,"updatedAt":"x"})")).empty());
+  EXPECT_FALSE(check_summary_stream_event(json::parse(R"({"type":"run_removed","runId":"r"})")).empty());
+  EXPECT_TRUE(check_summary_stream_event(json::parse(R"({"type":"summary_removed","runId":"r"})")).empty());
+}
+
 }  // namespace
 }  // namespace agentry::api::compat::testing
