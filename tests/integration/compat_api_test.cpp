@@ -170,5 +170,54 @@ TEST_F(CompatApiTest, WebSocketMethodsTakeTargetAndATimelineSubscriptionSeesTheE
   EXPECT_FALSE(missing.at("error").as_object().contains("data"));
 }
 
+TEST_F(CompatApiTest, AttachmentsTakeItsHeaderAndAnswerItsShapes) {
+  const auto id = create_run();
+  const std::string bytes = "line one\nline two\n";
+  auto missing_name = compat().post("/api/runs/" + id + "/attachments", bytes, {}, "text/plain");
+  EXPECT_EQ(missing_name.status, 400) << missing_name.body;
+  auto up = compat().post("/api/runs/" + id + "/attachments", bytes,
+                          {{"x-agent-runner-attachment-name", "notes%20v1.txt"}}, "text/plain");
+  auto uploaded = ok(up).at("attachment").as_object();
+  EXPECT_TRUE(checks::check_attachment(uploaded).empty()) << checks::describe(checks::check_attachment(uploaded));
+  EXPECT_EQ(uploaded.at("name"), "notes v1.txt");
+  EXPECT_EQ(uploaded.at("mimeType"), "text/plain");
+  const std::string attachment_id(uploaded.at("id").as_string());
+
+  auto list = get("/api/runs/" + id + "/attachments").at("attachments").as_array();
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0].at("ownerRunId").as_string(), id);
+  auto content = compat().get("/api/runs/" + id + "/attachments/" + attachment_id + "/content");
+  ASSERT_EQ(content.status, 200);
+  EXPECT_EQ(content.body, bytes);
+  EXPECT_EQ(content.header("x-agent-runner-attachment-id"), attachment_id);
+  EXPECT_EQ(content.header("x-agent-runner-sha256"), uploaded.at("sha256").as_string());
+
+  auto removed = ok(compat().del("/api/runs/" + id + "/attachments/" + attachment_id)).at("result").as_object();
+  EXPECT_EQ(removed.at("changed"), true);
+  EXPECT_EQ(removed.at("attachmentId").as_string(), attachment_id);
+}
+
+TEST_F(CompatApiTest, AWebSocketDownloadAnswersInItsShapesThenSendsTheData) {
+  const auto id = create_run();
+  auto up = compat().post("/api/runs/" + id + "/attachments", "abc", {{"x-agent-runner-attachment-name", "a.txt"}},
+                          "text/plain");
+  const std::string attachment_id(ok(up).at("attachment").at("id").as_string());
+  test::WsClient ws("127.0.0.1", daemon_->compat_port());
+  auto opened = ws.call("attachments.download", json::object{{"runId", id}, {"attachmentId", attachment_id}});
+  ASSERT_TRUE(opened.contains("result")) << json::serialize(opened);
+  const auto& result = opened.at("result").as_object();
+  EXPECT_EQ(result.at("maxChunkBytes"), 65536);
+  EXPECT_EQ(result.at("attachment").at("name"), "a.txt");
+  // After the answer (checked by hand with its CLI: its client takes the data only once
+  // the answer's promise has settled, which the daemon's short hold gives it).
+  auto data = ws.next_notification(5s);
+  ASSERT_TRUE(data);
+  EXPECT_EQ(data->at("method"), "stream.data");
+  EXPECT_EQ(data->at("params").at("streamId"), result.at("streamId"));
+  auto listed = ws.call("attachments.list", json::object{{"runId", id}});
+  ASSERT_TRUE(listed.contains("result")) << json::serialize(listed);
+  EXPECT_EQ(listed.at("result").at("attachments").as_array().size(), 1u);
+}
+
 }  // namespace
 }  // namespace agentry::integration

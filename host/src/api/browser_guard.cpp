@@ -103,7 +103,7 @@ std::optional<HttpResponse> BrowserGuard::refusal(const HttpRequest& request, bo
   // preflight, which the daemon never grants. The header exempts that route only: on
   // any other, a body that is not JSON is refused whatever else comes with it.
   const bool upload =
-      is_attachment_upload(request.method, request.path) && request.header("x-agentry-attachment-name");
+      is_attachment_upload(request.method, request.path) && request.header(upload_header_);
   if (is_mutating(request.method) && !upload) {
     const std::string* type = request.header("content-type");
     const bool json =

@@ -33,6 +33,10 @@ class BrowserGuard {
   BrowserGuard(std::string listen_host, std::vector<std::string> allowed_hosts,
                std::vector<std::string> allowed_origins);
 
+  /// The header an attachment upload carries (lower case): ours, or on the compat
+  /// listener agent-runner's (x-agent-runner-attachment-name).
+  void set_upload_header(std::string lower_name) { upload_header_ = std::move(lower_name); }
+
   /// The refusal to send instead of handling `request`, or nothing when it may proceed.
   std::optional<HttpResponse> refusal(const HttpRequest& request, bool websocket_upgrade) const;
 
@@ -43,6 +47,7 @@ class BrowserGuard {
   std::string listen_host_;
   std::vector<std::string> allowed_hosts_;    // lower case, without port
   std::vector<std::string> allowed_origins_;  // lower case scheme://host[:port]
+  std::string upload_header_ = "x-agentry-attachment-name";
 };
 
 /// POST /api/runs/<id>/attachments (a path without the web base path): the one route

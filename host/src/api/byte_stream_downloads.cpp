@@ -16,6 +16,7 @@
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -43,7 +44,7 @@ constexpr std::size_t download_outbox_bytes = 1024 * 1024;
 /// [strand] Reads the next piece of a download on the workers, as far as credit allows,
 /// and sends it; stream.end once the whole file went out.
 void ByteStreams::pump_reads(const std::shared_ptr<Stream>& s) {
-  if (s->reading || s->closed || closed_) return;
+  if (s->reading || s->closed || s->held || closed_) return;
   if (s->offset >= s->size) {
     send_(notification("stream.end", {{"streamId", s->id}, {"seq", s->next_seq}}));
     drop(s);
@@ -166,7 +167,16 @@ net::awaitable<std::string> ByteStreams::download(json::value id, json::object p
   streams_[s->id] = s;
   start_idle_timer();
   // The answer is queued when this coroutine returns, before the posted first read's data.
-  net::post(strand_, [self, s] { self->pump_reads(s); });
+  if (limits_.first_data_delay.count() > 0) {
+    s->held = true;
+    auto timer = std::make_shared<net::steady_timer>(strand_, limits_.first_data_delay);
+    timer->async_wait([self, s, timer](const boost::system::error_code& ec) {
+      s->held = false;
+      if (!ec) self->pump_reads(s);
+    });
+  } else {
+    net::post(strand_, [self, s] { self->pump_reads(s); });
+  }
   co_return jsonrpc_result(id, json::object{{"streamId", s->id},
                                             {"attachment", events::attachment_json(*opened.attachment)},
                                             {"window", limits_.initial_credit}});

@@ -55,6 +55,7 @@ struct ByteStreams::Stream {
   std::uint64_t offset = 0;
   std::uint64_t credit = 0;
   bool reading = false;
+  bool held = false;  // waiting out ByteStreamLimits::first_data_delay: nothing is sent yet
 
   ~Stream() {
     if (fd >= 0) ::close(fd);

@@ -37,6 +37,11 @@ struct ByteStreamLimits {
   std::uint64_t max_buffered_per_stream = 1024 * 1024;
   std::uint64_t max_buffered_per_connection = 4 * 1024 * 1024;
   std::chrono::milliseconds idle_timeout = std::chrono::seconds(30);
+  /// How long a download's data waits after its answer. agent-runner's client opens the
+  /// stream only once the answer's promise has settled, which happens between two socket
+  /// reads, not between two messages of one read: data that arrives with the answer is
+  /// refused as an unknown stream. Zero for ours, which accepts either order.
+  std::chrono::milliseconds first_data_delay{0};
 };
 
 class ByteStreams : public std::enable_shared_from_this<ByteStreams> {

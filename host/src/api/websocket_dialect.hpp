@@ -6,8 +6,10 @@
 #include "api/operations.hpp"
 #include "api/run_streams.hpp"
 
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -23,6 +25,12 @@ struct WebSocketDialect {
   std::function<core::Result<OperationResult>(const Operations&, std::string_view method, const OperationRequest&)> call;
   std::function<core::Result<std::shared_ptr<EventStream>>(const StreamRequest&)> open;
   std::function<std::string(const boost::json::value& id, const core::Error&)> error;
+  /// Byte streams (attachments.upload.open/.finish, attachments.download) stay ours on
+  /// the wire; their parameters and results are reworded by these (either may be empty).
+  std::function<void(std::string_view method, boost::json::object& params)> stream_params;
+  std::function<void(std::string_view method, boost::json::object& result)> stream_result;
+  /// ByteStreamLimits::first_data_delay for this dialect's downloads.
+  std::chrono::milliseconds download_data_delay{0};
 };
 
 }  // namespace agentry::api

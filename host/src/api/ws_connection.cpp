@@ -98,7 +98,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
         [weak]() -> std::size_t {
           auto me = weak.lock();
           return me ? me->outbox_bytes_ : 0;
-        });
+        },
+        stream_limits());
     start_write_watchdog();
     net::co_spawn(ws_.get_executor(), [self]() { return self->write_loop(); }, net::detached);
     beast::flat_buffer buffer;
@@ -255,7 +256,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     } else if (request.method == "events.unsubscribe") {
       answer = unsubscribe(id, request.params);
     } else if (ByteStreams::is_stream_request(request.method)) {
+      const auto* dialect = services_.dialect;
+      if (dialect && dialect->stream_params) dialect->stream_params(request.method, request.params);
       answer = co_await byte_streams_->call(id, request.method, std::move(request.params));
+      if (dialect) answer = reword_stream_answer(*dialect, request.method, std::move(answer));
     } else if (!operations().find(request.method)) {
       answer = jsonrpc_error(id, jsonrpc_method_not_found, "no method named '" + request.method + "'");
     } else {
@@ -437,6 +441,33 @@ class Connection : public std::enable_shared_from_this<Connection> {
         services_.workers, [&engine, dialect, request = std::move(request)]() {
           return dialect ? dialect->open(request) : open_stream(engine, request);
         });
+  }
+
+  /// A byte-stream answer in the dialect's words: its result reworded, an error its way.
+  static std::string reword_stream_answer(const WebSocketDialect& dialect, std::string_view method, std::string answer) {
+    boost::system::error_code ec;
+    auto parsed = json::parse(answer, ec);
+    if (ec || !parsed.is_object()) return answer;
+    auto& message = parsed.as_object();
+    const json::value id = message.contains("id") ? message.at("id") : json::value(nullptr);
+    if (auto* result = message.if_contains("result"); result && result->is_object() && dialect.stream_result) {
+      dialect.stream_result(method, result->as_object());
+      return json::serialize(message);
+    }
+    if (auto* error = message.if_contains("error"); error && error->is_object()) {
+      const auto* text = error->as_object().if_contains("message");
+      const auto* code = error->as_object().if_contains("code");
+      const bool internal = code && code->is_int64() && code->as_int64() == jsonrpc_runtime_error;
+      return dialect.error(id, core::make_error(internal ? core::ErrorCode::internal : core::ErrorCode::conflict,
+                                                text && text->is_string() ? std::string(text->as_string()) : ""));
+    }
+    return answer;
+  }
+
+  ByteStreamLimits stream_limits() const {
+    ByteStreamLimits limits;
+    if (services_.dialect) limits.first_data_delay = services_.dialect->download_data_delay;
+    return limits;
   }
 
   /// The methods this connection answers: the dialect's, or ours.

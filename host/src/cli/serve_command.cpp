@@ -95,6 +95,7 @@ core::Result<std::optional<ServeConfig::Compat>> read_compat_config(const Listen
   auto base = api::compat::normalize_compat_base_path(settings.compat_web_base_path);
   if (!base) return base.failure();
   api::BrowserGuard guard(url->host, settings.allowed_hosts, settings.allowed_origins);
+  guard.set_upload_header("x-agent-runner-attachment-name");
   return std::optional<ServeConfig::Compat>(ServeConfig::Compat{std::move(*url), std::move(guard), std::move(*base)});
 }
 
@@ -279,6 +280,8 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
     compat_server->set_browser_guard(config->compat->guard);
     compat_server->set_web_base_path(config->compat->web_base_path);
     compat_server->set_error_format(api::compat::compat_error_answer);
+    if (const auto* blobs = engine.attachments().blobs())
+      compat_server->set_upload_spool(api::UploadSpool{blobs->spool_dir(), api::spooled_body_limit});
     compat_server->enable_websocket(operations, engine);
     compat_server->set_websocket_dialect(api::compat::compat_websocket_dialect(*compat_context, compat_operations));
     auto compat_port = compat_server->listen(config->compat->url.host, config->compat->url.port);

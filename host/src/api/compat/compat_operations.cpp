@@ -12,6 +12,7 @@ Operations make_compat_operations(CompatContext& context) {
   add_compat_read_operations(ops, context);
   add_compat_mutation_operations(ops, context);
   add_compat_start_operations(ops, context);
+  add_compat_attachment_operations(ops, context);
   return ops;
 }
 

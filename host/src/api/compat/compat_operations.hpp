@@ -22,6 +22,11 @@ void add_compat_read_operations(Operations& ops, CompatContext& context);
 /// Mutations: archive, names, notes, pins, sessions, groups, dependencies, schedules,
 /// queued messages, tasks, reset, reconfigure, abort, delete (compat_mutation_operations.cpp).
 void add_compat_mutation_operations(Operations& ops, CompatContext& context);
+/// attachments.list, attachments.remove (compat_attachments.cpp).
+void add_compat_attachment_operations(Operations& ops, CompatContext& context);
+/// The byte streams' parameters and results in their words (WebSocketDialect).
+void reword_stream_params(std::string_view method, boost::json::object& params);
+void reword_stream_result(std::string_view method, boost::json::object& result);
 /// runs.init, runs.start, runs.resume (compat_start_operations.cpp).
 void add_compat_start_operations(Operations& ops, CompatContext& context);
 

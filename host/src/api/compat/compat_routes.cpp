@@ -52,6 +52,7 @@ HttpResponse compat_error_answer(HttpResponse native) {
 void add_compat_routes(Router& router, CompatContext& ctx, const Operations& ops) {
   router.add("GET", "/app-config.json", [&ctx](const HttpRequest&) { return app_config_response(ctx.web_base_path); });
   add_compat_api_routes(router, ops);
+  add_compat_attachment_routes(router, ctx, ops);
   add_compat_stream_routes(router, ctx);
   router.set_fallback([&ctx](const HttpRequest& r) {
     if (r.path == "/api" || r.path.rfind("/api/", 0) == 0)

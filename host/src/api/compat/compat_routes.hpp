@@ -16,6 +16,9 @@ void add_compat_routes(Router& router, CompatContext& context, const Operations&
 /// Its API routes, each calling one compat method (compat_http_routes.cpp).
 void add_compat_api_routes(Router& router, const Operations& ops);
 
+/// Its attachment routes, with its headers (compat_attachments.cpp).
+void add_compat_attachment_routes(Router& router, CompatContext& context, const Operations& ops);
+
 /// Their streams: GET /api/runs/:runId/events/timeline (compat_streams.cpp).
 void add_compat_stream_routes(Router& router, CompatContext& context);
 

@@ -92,6 +92,9 @@ WebSocketDialect compat_websocket_dialect(CompatContext& ctx, const Operations& 
   };
   dialect.open = [&ctx](const StreamRequest& r) { return open_compat_stream(ctx, r); };
   dialect.error = [](const json::value& id, const core::Error& e) { return compat_jsonrpc_error(id, e); };
+  dialect.stream_params = reword_stream_params;
+  dialect.stream_result = reword_stream_result;
+  dialect.download_data_delay = std::chrono::milliseconds(50);
   return dialect;
 }
 
