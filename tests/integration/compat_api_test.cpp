@@ -170,6 +170,39 @@ TEST_F(CompatApiTest, WebSocketMethodsTakeTargetAndATimelineSubscriptionSeesTheE
   EXPECT_FALSE(missing.at("error").as_object().contains("data"));
 }
 
+TEST_F(CompatApiTest, TheInputSurfaceOfItsNewRunFormAndAWebStartWithoutACwd) {
+  auto surface = get("/api/run-input-surface?agent=worker&assignment=feature").at("inputSurface").as_object();
+  EXPECT_TRUE(checks::check_input_surface(surface).empty()) << checks::describe(checks::check_input_surface(surface));
+  const auto& inputs = surface.at("assignmentInputs").as_array();
+  ASSERT_EQ(inputs.size(), 1u);
+  EXPECT_EQ(inputs[0].at("key"), "feature");
+  EXPECT_EQ(inputs[0].at("required"), true);
+  for (const auto& field : surface.at("runSettings").as_array())
+    if (field.at("key") == "backend") {
+      EXPECT_EQ(field.at("value"), "passive");
+      EXPECT_EQ(field.at("editable"), false) << "a run takes its backend from its agent here";
+    }
+  auto missing = compat().get("/api/run-input-surface?agent=worker");
+  EXPECT_EQ(missing.status, 400) << missing.body;
+
+  // What its form sends: no cwd at all; the run gets the daemon's default.
+  auto started = post("/api/runs", json::object{{"agent", "worker"},
+                                                {"assignment", "feature"},
+                                                {"webVars", json::object{{"feature", "search"}}},
+                                                {"overrides", json::object{{"name", "from the form"}}}});
+  const std::string id(started.at("runId").as_string());
+  EXPECT_EQ(started.size(), 1u) << "{runId} only";
+  auto run = get("/api/runs/" + id).at("run").as_object();
+  EXPECT_EQ(run.at("name"), "from the form");
+  EXPECT_FALSE(run.at("cwd").as_string().empty());
+  // A setting agentry does not let a start change is refused, naming it.
+  auto backend = compat().post_json("/api/runs/init", json::object{{"agent", "worker"},
+                                                                    {"webVars", json::object{}},
+                                                                    {"overrides", json::object{{"backend", "mock"}}}});
+  EXPECT_EQ(backend.status, 400) << backend.body;
+  EXPECT_NE(backend.body.find("overrides.backend"), std::string::npos) << backend.body;
+}
+
 TEST_F(CompatApiTest, AttachmentsTakeItsHeaderAndAnswerItsShapes) {
   const auto id = create_run();
   const std::string bytes = "line one\nline two\n";

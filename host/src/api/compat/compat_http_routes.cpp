@@ -29,6 +29,7 @@ constexpr Route routes[] = {
     {"GET", "/api/launchers/:target",                    "launchers.get",        nullptr},
     {"GET", "/api/task-definitions",                     "taskDefinitions.list", nullptr},
     {"GET", "/api/task-definitions/:target",             "taskDefinitions.get",  nullptr},
+    {"GET", "/api/run-input-surface",                    "compat.runInputSurface", nullptr},
     {"GET", "/api/runs/:runId",                          "runs.get",             nullptr},
     {"GET", "/api/runs/:runId/audit",                    "runs.auditHistory",    nullptr},
     {"GET", "/api/runs/:runId/timeline",                 "runs.timelineHistory", nullptr},

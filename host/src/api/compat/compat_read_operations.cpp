@@ -4,6 +4,7 @@
 #include "api/compat/compat_dto.hpp"
 #include "api/compat/compat_operations.hpp"
 #include "api/compat/compat_timelines.hpp"
+#include "api/compat/input_surface.hpp"
 
 #include <algorithm>
 
@@ -272,7 +273,31 @@ Result<void> check_diff_request(const OperationRequest& r) {
 
 }  // namespace
 
+/// What its new-run form shows for an agent and an assignment (W35).
+Result<OperationResult> input_surface(const CompatContext& ctx, const OperationRequest& r) {
+  auto params = params_for(r, {"agent", "assignment", "cwd"});
+  if (!params) return params.failure();
+  auto agent = params->required_string("agent");
+  if (!agent) return agent.failure();
+  auto assignment = params->required_string("assignment");
+  if (!assignment) return assignment.failure();
+  json::object where;
+  if (const auto* cwd = r.params.if_contains("cwd")) where["cwd"] = *cwd;
+  json::object agent_params = where;
+  agent_params["target"] = *agent;
+  auto agent_detail = call_native(ctx, "agents.get", r, std::move(agent_params));
+  if (!agent_detail) return agent_detail.failure();
+  json::object assignment_params = where;
+  assignment_params["target"] = *assignment;
+  auto assignment_detail = call_native(ctx, "assignments.get", r, std::move(assignment_params));
+  if (!assignment_detail) return assignment_detail.failure();
+  return OperationResult{json::object{
+      {"inputSurface", run_input_surface(agent_detail->at("agent").at("agent").as_object(),
+                                         assignment_detail->at("assignment").at("assignment").as_object())}}};
+}
+
 void add_compat_read_operations(Operations& ops, CompatContext& ctx) {
+  ops.add("compat.runInputSurface", [&ctx](const OperationRequest& r) { return input_surface(ctx, r); });
   ops.add("daemon.info", [&ctx](const OperationRequest& r) -> Result<OperationResult> {
     auto params = params_for(r, {});
     if (!params) return params.failure();

@@ -1,0 +1,16 @@
+#pragma once
+// agent-runner's RunInputSurface (W35): what its dashboard's new-run form shows for an
+// agent and an assignment: the run settings with their values and where they come from,
+// and one input per variable a web caller may give. Made from our definitions' details
+// (definitions/json.hpp), with agentry's own rule for what a start may change.
+
+#include <boost/json/object.hpp>
+
+namespace agentry::api::compat {
+
+/// `native_agent` and `native_assignment` are our definition details' inner objects
+/// (`agent`, `assignment`: the fields as loaded); the assignment may be empty (none).
+boost::json::object run_input_surface(const boost::json::object& native_agent,
+                                      const boost::json::object& native_assignment);
+
+}  // namespace agentry::api::compat
