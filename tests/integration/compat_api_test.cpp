@@ -203,6 +203,29 @@ TEST_F(CompatApiTest, TheInputSurfaceOfItsNewRunFormAndAWebStartWithoutACwd) {
   EXPECT_NE(backend.body.find("overrides.backend"), std::string::npos) << backend.body;
 }
 
+TEST_F(CompatApiTest, SchedulesNestOverWebSocketAndContainerMethodsSayWhyNot) {
+  const auto id = create_run();
+  test::WsClient ws("127.0.0.1", daemon_->compat_port());
+  auto set = ws.call("runs.setSchedule", json::object{{"target", id}, {"schedule", json::object{{"delay", "30m"}}}});
+  ASSERT_TRUE(set.contains("result")) << json::serialize(set);
+  const auto& run = set.at("result").at("run").as_object();
+  EXPECT_EQ(run.at("scheduleState"), "future");
+  EXPECT_EQ(run.at("schedule").at("enabled"), true);
+  EXPECT_TRUE(checks::check_schedule(run.at("schedule")).empty()) << checks::describe(checks::check_schedule(run.at("schedule")));
+  auto paused = ws.call("runs.disableSchedule", json::object{{"target", id}});
+  EXPECT_EQ(paused.at("result").at("run").at("scheduleState"), "paused");
+  // Over HTTP, ready only promotes, as there.
+  auto http_ready = compat().post_json("/api/runs/" + id + "/ready", json::object{{"schedule", json::object{{"delay", "1h"}}}});
+  EXPECT_EQ(http_ready.status, 400) << http_ready.body;
+
+  auto environment = ws.call("runs.environment.status", json::object{{"target", id}});
+  ASSERT_TRUE(environment.contains("error")) << json::serialize(environment);
+  EXPECT_EQ(environment.at("error").at("code"), -32003);
+  EXPECT_NE(json::serialize(environment).find("agentry environments"), std::string::npos);
+  auto unknown = ws.call("runs.nonsense", json::object{});
+  EXPECT_EQ(unknown.at("error").at("code"), -32601);
+}
+
 TEST_F(CompatApiTest, AttachmentsTakeItsHeaderAndAnswerItsShapes) {
   const auto id = create_run();
   const std::string bytes = "line one\nline two\n";

@@ -244,9 +244,26 @@ void add_compat_mutation_operations(Operations& ops, CompatContext& ctx) {
     if (!done) return done.failure();
     return OperationResult{json::object{{"runId", params->second}, {"accepted", true}}};
   });
+  // Its container environments are another schema than ours; a run's is looked after
+  // with agentry's own commands (docs/environments.md).
+  for (const char* method : {"runs.environment.status", "runs.environment.validate", "runs.environment.cleanup"})
+    ops.add(method, [method](const OperationRequest&) -> Result<OperationResult> {
+      return core::fail(core::ErrorCode::conflict,
+                        std::string(method) +
+                            " is not supported: agentry runs agent-runner's container environments its own way; use "
+                            "`agentry environments status|cleanup` or GET /api/containers on agentry's own port");
+    });
   ops.add("runs.reset", run_command(ctx, {}, "runs.reset"));
   ops.add("runs.reconfigure", run_command(ctx, {"vars", "message"}, "runs.reconfigure"));
-  ops.add("runs.ready", run_command(ctx, {"schedule"}, "runs.ready", with_flat_schedule));
+  auto ready = run_command(ctx, {"schedule"}, "runs.ready", with_flat_schedule);
+  ops.add("runs.ready", [ready](const OperationRequest& r) -> Result<OperationResult> {
+    // Its HTTP route only promotes; a schedule is set with PUT .../schedule there.
+    if (r.over_http && r.params.contains("schedule"))
+      return core::fail(core::ErrorCode::invalid_request,
+                        "POST /api/runs/:runId/ready takes no body; set a schedule with PUT /api/runs/:runId/schedule",
+                        {{"field", "schedule"}});
+    return ready(r);
+  });
   ops.add("runs.setSchedule", run_command(ctx, {"schedule"}, "runs.setSchedule", with_flat_schedule));
   ops.add("runs.clearSchedule", run_command(ctx, {}, "runs.clearSchedule"));
   ops.add("runs.enableSchedule", run_command(ctx, {}, "runs.enableSchedule"));
