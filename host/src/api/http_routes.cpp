@@ -96,22 +96,26 @@ Handler http_operation(const Operations& ops, std::string name, ParamsFrom from)
                               "'" + key + "' is part of the path; leave it out of the request", {{"field", key}});
       params[key] = value;
     }
-    auto result = ops.call(name, OperationRequest{std::move(params), engine::Actor{"api"}, engine::VarOrigin::web,
-                                                  request.scope_run_id, /*over_http=*/true});
-    if (!result) return error_response(result.error());
-    if (result->blocking) {
-      HttpResponse later;
-      later.blocking = [blocking = std::move(result->blocking)] {
-        auto done = finish(blocking());
-        return done ? json_response(done->http_status, done->body) : error_response(done.error());
-      };
-      return later;
-    }
-    return json_response(result->http_status, result->body);
+    return operation_response(ops.call(name, OperationRequest{std::move(params), engine::Actor{"api"},
+                                                              engine::VarOrigin::web, request.scope_run_id,
+                                                              /*over_http=*/true}));
   };
 }
 
 }  // namespace
+
+HttpResponse operation_response(core::Result<OperationResult> result, std::optional<int> status) {
+  if (!result) return error_response(result.error());
+  if (result->blocking) {
+    HttpResponse later;
+    later.blocking = [blocking = std::move(result->blocking), status] {
+      auto done = finish(blocking());
+      return done ? json_response(status.value_or(done->http_status), done->body) : error_response(done.error());
+    };
+    return later;
+  }
+  return json_response(status.value_or(result->http_status), result->body);
+}
 
 Handler operation_handler(const Operations& ops, std::string name, bool from_query) {
   return http_operation(ops, std::move(name), from_query ? ParamsFrom::query : ParamsFrom::body);

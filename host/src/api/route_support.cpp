@@ -27,4 +27,13 @@ core::Result<void> allow_query(const HttpRequest& request, std::initializer_list
   return core::ok();
 }
 
+HttpResponse event_stream_response(core::Result<std::shared_ptr<EventStream>> stream) {
+  if (!stream) return error_response(stream.error());
+  HttpResponse r;
+  r.content_type = "text/event-stream";
+  r.headers.emplace_back("Cache-Control", "no-cache");
+  r.stream = std::move(*stream);
+  return r;
+}
+
 }  // namespace agentry::api

@@ -30,15 +30,6 @@ core::Result<std::int64_t> start_cursor(const HttpRequest& r) {
   return static_cast<std::int64_t>(n);
 }
 
-HttpResponse stream_response(core::Result<std::shared_ptr<EventStream>> stream) {
-  if (!stream) return error_response(stream.error());
-  HttpResponse r;
-  r.content_type = "text/event-stream";
-  r.headers.emplace_back("Cache-Control", "no-cache");
-  r.stream = std::move(*stream);
-  return r;
-}
-
 Handler run_stream(ApiContext& ctx, const char* channel, bool cursor) {
   return [&ctx, channel, cursor](const HttpRequest& r) {
     auto id = run_id_param(r);
@@ -52,7 +43,7 @@ Handler run_stream(ApiContext& ctx, const char* channel, bool cursor) {
     } else if (auto ok = allow_query(r, {}); !ok) {
       return error_response(ok.error());
     }
-    return stream_response(open_stream(ctx.engine, {channel, *id, after}));
+    return event_stream_response(open_stream(ctx.engine, {channel, *id, after}));
   };
 }
 
@@ -62,7 +53,7 @@ void add_stream_routes(Router& router, ApiContext& ctx) {
   router.add("GET", "/api/events/run-summaries", [&ctx](const HttpRequest& r) {
     if (auto allowed = check_stream_scope("", r.scope_run_id); !allowed) return error_response(allowed.error());
     if (auto ok = allow_query(r, {}); !ok) return error_response(ok.error());
-    return stream_response(open_stream(ctx.engine, {"run_summary", "", 0}));
+    return event_stream_response(open_stream(ctx.engine, {"run_summary", "", 0}));
   });
   router.add("GET", "/api/runs/:runId/events/detail", run_stream(ctx, "run_detail", false));
   router.add("GET", "/api/runs/:runId/events/timeline", run_stream(ctx, "run_timeline", true));

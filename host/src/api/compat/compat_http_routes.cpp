@@ -4,6 +4,7 @@
 
 #include "api/compat/compat_operations.hpp"
 #include "api/compat/compat_routes.hpp"
+#include "api/http_routes.hpp"
 #include "api/json_body.hpp"
 
 namespace agentry::api::compat {
@@ -72,19 +73,10 @@ constexpr Route routes[] = {
 };
 // clang-format on
 
+/// The method's answer; every success is 200 there, creations too.
 HttpResponse answer_of(core::Result<OperationResult> result, const char* wrap) {
-  if (!result) return error_response(result.error());
-  if (result->blocking) {
-    HttpResponse later;
-    later.blocking = [blocking = std::move(result->blocking), wrap] {
-      auto done = finish(blocking());
-      if (!done) return error_response(done.error());
-      return json_response(200, wrap ? json::value(json::object{{wrap, done->body}}) : done->body);
-    };
-    return later;
-  }
-  // Every success is 200 there, creations too.
-  return json_response(200, wrap ? json::value(json::object{{wrap, std::move(result->body)}}) : result->body);
+  if (result && wrap && !result->blocking) result->body = json::object{{wrap, std::move(result->body)}};
+  return operation_response(std::move(result), 200);
 }
 
 OperationRequest request_of(const HttpRequest& request, json::object params) {

@@ -27,12 +27,7 @@ Result<json::object> read_run(const CompatContext& ctx, const OperationRequest& 
 /// Their params checked against `allowed` (always with `target`), the run's id.
 Result<std::pair<JsonBody, std::string>> addressed(const OperationRequest& r,
                                                    std::initializer_list<std::string_view> allowed) {
-  std::vector<std::string_view> keys(allowed);
-  keys.push_back("target");
-  for (const auto& [key, value] : r.params)
-    if (std::find(keys.begin(), keys.end(), std::string_view(key)) == keys.end())
-      return core::fail(core::ErrorCode::invalid_request, "unknown field '" + std::string(key) + "'",
-                        {{"field", std::string(key)}});
+  if (auto ok = only_keys(r, std::vector<std::string_view>(allowed)); !ok) return ok.failure();
   auto id = target_of(r);
   if (!id) return id.failure();
   return std::pair<JsonBody, std::string>{JsonBody(r.params), *id};
@@ -56,10 +51,7 @@ Operation setting(CompatContext& ctx, std::initializer_list<std::string_view> al
                   ResultOf result) {
   std::vector<std::string_view> keys(allowed);
   return [&ctx, keys, native_name, unchanged, result](const OperationRequest& r) -> Result<OperationResult> {
-    for (const auto& [key, value] : r.params)
-      if (key != "target" && std::find(keys.begin(), keys.end(), std::string_view(key)) == keys.end())
-        return core::fail(core::ErrorCode::invalid_request, "unknown field '" + std::string(key) + "'",
-                          {{"field", std::string(key)}});
+    if (auto ok = only_keys(r, keys); !ok) return ok.failure();
     auto id = target_of(r);
     if (!id) return id.failure();
     auto before = read_run(ctx, r, *id);
@@ -77,10 +69,7 @@ Operation run_command(CompatContext& ctx, std::initializer_list<std::string_view
                       std::function<Result<json::object>(const OperationRequest&, const std::string&)> params = {}) {
   std::vector<std::string_view> keys(allowed);
   return [&ctx, keys, native_name, params](const OperationRequest& r) -> Result<OperationResult> {
-    for (const auto& [key, value] : r.params)
-      if (key != "target" && std::find(keys.begin(), keys.end(), std::string_view(key)) == keys.end())
-        return core::fail(core::ErrorCode::invalid_request, "unknown field '" + std::string(key) + "'",
-                          {{"field", std::string(key)}});
+    if (auto ok = only_keys(r, keys); !ok) return ok.failure();
     auto id = target_of(r);
     if (!id) return id.failure();
     json::object ours;
@@ -139,10 +128,7 @@ Result<OperationResult> task_answer(Result<OperationResult> native) {
 Operation task_method(CompatContext& ctx, const char* name, std::initializer_list<std::string_view> allowed) {
   std::vector<std::string_view> keys(allowed);
   return [&ctx, name, keys](const OperationRequest& r) -> Result<OperationResult> {
-    for (const auto& [key, value] : r.params)
-      if (key != "target" && std::find(keys.begin(), keys.end(), std::string_view(key)) == keys.end())
-        return core::fail(core::ErrorCode::invalid_request, "unknown field '" + std::string(key) + "'",
-                          {{"field", std::string(key)}});
+    if (auto ok = only_keys(r, keys); !ok) return ok.failure();
     auto id = target_of(r);
     if (!id) return id.failure();
     OperationRequest native = r;

@@ -2,6 +2,7 @@
 
 #include "core/clock.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace agentry::api::compat {
@@ -45,6 +46,14 @@ core::Result<json::object> call_native(const CompatContext& context, std::string
   if (!result->body.is_object())
     return core::fail(core::ErrorCode::internal, std::string(name) + " answered something other than an object");
   return std::move(result->body.as_object());
+}
+
+core::Result<void> only_keys(const OperationRequest& request, const std::vector<std::string_view>& keys) {
+  for (const auto& [key, value] : request.params)
+    if (key != "target" && std::find(keys.begin(), keys.end(), std::string_view(key)) == keys.end())
+      return core::fail(core::ErrorCode::invalid_request, "unknown field '" + std::string(key) + "'",
+                        {{"field", std::string(key)}});
+  return core::ok();
 }
 
 core::Result<std::string> target_of(const OperationRequest& request) {

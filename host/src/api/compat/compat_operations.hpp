@@ -11,6 +11,7 @@
 #include <boost/json/object.hpp>
 
 #include <string_view>
+#include <vector>
 
 namespace agentry::api::compat {
 
@@ -43,6 +44,8 @@ CompatFacts facts_of(const CompatContext& context);
 /// blocking part, if any, finished here. The answer's JSON object.
 core::Result<boost::json::object> call_native(const CompatContext& context, std::string_view name,
                                               const OperationRequest& request, boost::json::object params);
+/// INVALID_REQUEST naming the first parameter that is neither `target` nor in `keys`.
+core::Result<void> only_keys(const OperationRequest& request, const std::vector<std::string_view>& keys);
 /// Their run-addressed methods name the run `target`; ours take `runId`.
 core::Result<std::string> target_of(const OperationRequest& request);
 

@@ -221,10 +221,7 @@ void add_workspace_method(Operations& ops, CompatContext& ctx, const std::string
                           RequestCheck check = no_check) {
   std::vector<std::string_view> keys(allowed);
   ops.add("workspace." + what, [&ctx, what, key, keys, translate, check](const OperationRequest& r) -> Result<OperationResult> {
-    for (const auto& [k, v] : r.params)
-      if (k != "target" && std::find(keys.begin(), keys.end(), std::string_view(k)) == keys.end())
-        return core::fail(core::ErrorCode::invalid_request, "unknown field '" + std::string(k) + "'",
-                          {{"field", std::string(k)}});
+    if (auto ok = only_keys(r, keys); !ok) return ok.failure();
     if (auto ok = check(r); !ok) return ok.failure();
     auto id = target_of(r);
     if (!id) return id.failure();

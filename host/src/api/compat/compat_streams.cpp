@@ -41,21 +41,12 @@ std::optional<std::string> audit_frame(const CompatContext& ctx, const json::obj
   return json::serialize(websocket ? ref_audit_event(native, facts) : ref_audit_envelope(native, facts));
 }
 
-HttpResponse sse_response(core::Result<std::shared_ptr<EventStream>> stream) {
-  if (!stream) return error_response(stream.error());
-  HttpResponse response;
-  response.content_type = "text/event-stream";
-  response.headers.emplace_back("Cache-Control", "no-cache");
-  response.stream = std::move(*stream);
-  return response;
-}
-
 Handler run_stream_route(CompatContext& ctx, const char* channel) {
   return [&ctx, channel](const HttpRequest& r) {
     auto id = run_id_param(r);
     if (!id) return error_response(id.error());
     if (auto allowed = check_stream_scope(*id, r.scope_run_id); !allowed) return error_response(allowed.error());
-    return sse_response(open_compat_stream(ctx, StreamRequest{channel, *id, 0}));
+    return event_stream_response(open_compat_stream(ctx, StreamRequest{channel, *id, 0}));
   };
 }
 
@@ -101,7 +92,7 @@ WebSocketDialect compat_websocket_dialect(CompatContext& ctx, const Operations& 
 void add_compat_stream_routes(Router& router, CompatContext& ctx) {
   router.add("GET", "/api/events/run-summaries", [&ctx](const HttpRequest& r) {
     if (auto allowed = check_stream_scope("", r.scope_run_id); !allowed) return error_response(allowed.error());
-    return sse_response(open_compat_stream(ctx, StreamRequest{"run_summary", "", 0}));
+    return event_stream_response(open_compat_stream(ctx, StreamRequest{"run_summary", "", 0}));
   });
   router.add("GET", "/api/runs/:runId/events/detail", run_stream_route(ctx, "run_detail"));
   router.add("GET", "/api/runs/:runId/events/audit", run_stream_route(ctx, "run_audit"));
