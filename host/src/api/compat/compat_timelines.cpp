@@ -9,6 +9,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <deque>
+#include <optional>
 #include <vector>
 
 namespace agentry::api::compat {
@@ -76,9 +77,25 @@ class RunTranslator {
   RunTranslator(engine::Engine& engine, std::string run_id, std::int64_t counter)
       : engine_(engine), run_id_(std::move(run_id)), translation_(run_id_), counter_(counter) {}
 
-  /// Reads the stored timeline, then follows ours from where it ended.
+  /// Its lock, taken before it is shown to anyone: whoever finds it waits for load().
+  std::unique_lock<std::mutex> hold() { return std::unique_lock(mutex_); }
+
+  /// [holding hold()] Reads the stored timeline, then follows ours from where it ended.
+  /// A failure is kept: whoever was waiting for it gets it too.
   core::Result<void> load() {
-    std::lock_guard lock(mutex_);
+    auto loaded = read_store_and_follow();
+    if (!loaded) failed_ = loaded.error();
+    return loaded;
+  }
+
+  json::object history_locked() {
+    pump();
+    touched_ = Clock::now();
+    return json::object{{"runId", run_id_}, {"attempts", translation_.attempts()}, {"lastCursor", counter_}};
+  }
+
+ private:
+  core::Result<void> read_store_and_follow() {
     std::int64_t after = 0;
     for (;;) {
       core::EventPageQuery page;
@@ -102,17 +119,19 @@ class RunTranslator {
     return core::ok();
   }
 
-  json::object history() {
+
+ public:
+  core::Result<json::object> history() {
     std::lock_guard lock(mutex_);
-    pump();
-    touched_ = Clock::now();
-    return json::object{{"runId", run_id_}, {"attempts", translation_.attempts()}, {"lastCursor", counter_}};
+    if (failed_) return core::Failure{*failed_};
+    return history_locked();
   }
 
   /// The frames after `position`, at most `max`; `position` moves past them. A reader the
   /// window has left behind skips ahead: the gap in cursors makes its client reload.
   StreamBatch read(std::int64_t& position, std::size_t max, bool websocket) {
     std::lock_guard lock(mutex_);
+    if (failed_) return StreamBatch{{}, /*closed=*/true, false};
     pump();
     touched_ = Clock::now();
     StreamBatch batch;
@@ -199,6 +218,7 @@ class RunTranslator {
   std::deque<Entry> window_;
   std::shared_ptr<EventStream> native_;
   bool closed_ = false;
+  std::optional<core::Error> failed_;  // load() failed: every reader is told
   Clock::time_point touched_ = Clock::now();
   std::shared_ptr<Wakes> wakes_ = std::make_shared<Wakes>();
 };
@@ -243,25 +263,37 @@ class CompatTimelineStream final : public EventStream {
 CompatTimelines::~CompatTimelines() = default;
 
 core::Result<std::shared_ptr<RunTranslator>> CompatTimelines::translator(const std::string& run_id) {
-  std::lock_guard lock(mutex_);
-  // Drop the translators nobody has read for a while (and nobody subscribes to).
-  const auto stale = Clock::now() - idle_lifetime;
-  for (auto it = translators_.begin(); it != translators_.end();) {
-    if (it->second.use_count() == 1 && it->second->idle_since(stale)) {
-      counters_[it->first] = it->second->counter();
-      it = translators_.erase(it);
-    } else {
-      ++it;
+  std::shared_ptr<RunTranslator> made;
+  std::unique_lock<std::mutex> loading;
+  {
+    std::lock_guard lock(mutex_);
+    // Drop the translators nobody has read for a while (and nobody subscribes to; one
+    // being loaded is held by its loader, so never dropped meanwhile).
+    const auto stale = Clock::now() - idle_lifetime;
+    for (auto it = translators_.begin(); it != translators_.end();) {
+      if (it->second.use_count() == 1 && it->second->idle_since(stale)) {
+        counters_[it->first] = it->second->counter();
+        it = translators_.erase(it);
+      } else {
+        ++it;
+      }
     }
+    if (auto it = translators_.find(run_id); it != translators_.end()) return it->second;
+    // A translator made again starts past the old counter plus one: a client that held
+    // the old numbering sees a gap and reloads, never a cursor reused for another event.
+    std::int64_t counter = 0;
+    if (auto it = counters_.find(run_id); it != counters_.end()) counter = it->second + 1;
+    made = std::make_shared<RunTranslator>(engine_, run_id, counter);
+    loading = made->hold();
+    translators_.emplace(run_id, made);
   }
-  if (auto it = translators_.find(run_id); it != translators_.end()) return it->second;
-  // A translator made again starts past the old counter plus one: a client that held the
-  // old numbering sees a gap and reloads, never a cursor reused for another event.
-  std::int64_t counter = 0;
-  if (auto it = counters_.find(run_id); it != counters_.end()) counter = it->second + 1;
-  auto made = std::make_shared<RunTranslator>(engine_, run_id, counter);
-  if (auto loaded = made->load(); !loaded) return loaded.failure();
-  translators_.emplace(run_id, made);
+  // Reading a long timeline takes a while: other runs' clients do not wait for it.
+  if (auto loaded = made->load(); !loaded) {
+    loading.unlock();
+    std::lock_guard lock(mutex_);
+    if (auto it = translators_.find(run_id); it != translators_.end() && it->second == made) translators_.erase(it);
+    return loaded.failure();
+  }
   return made;
 }
 
