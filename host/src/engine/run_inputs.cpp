@@ -120,6 +120,7 @@ json::object template_context(const core::FrozenInputs& f, const RunInputContext
   context["config_dir"] = ctx.config_dir.string();
   context["state_dir"] = ctx.state_dir.string();
   context["assignment_name"] = f.assignment_name;
+  context["agent_runner_cmd"] = ctx.agent_runner_cmd.empty() ? std::string("agent-runner") : ctx.agent_runner_cmd;
   return context;
 }
 
