@@ -361,6 +361,8 @@ int Invocation::attachment_command() {
 
 int Invocation::through_own_command(const std::function<int(CommandContext&)>& command,
                                     const std::function<json::value(const json::object& native_run)>& shape) {
+  // Reached first, so that an unreachable daemon is agent-runner's 3 here too.
+  if (auto client = ctx_.client(); !client) return failed(client.error());
   if (!json_output()) return command(ctx_);
   // Our command prints its answers as one line of JSON each; the last one holds the run.
   std::ostringstream kept;
@@ -515,7 +517,17 @@ int run_agent_runner(const std::vector<std::string>& args, Environment env, std:
   global.settings = std::move(*settings);
   if (!env.has("AGENTRY_LOG_LEVEL")) core::set_log_level(core::LogLevel::warn);
   else core::set_log_level(global.settings.log_level);
-  CommandContext context(std::move(global), std::move(env), out, err, std::move(factory));
+  // A daemon that cannot be reached is a refusal for agent-runner (3), not a failure.
+  ClientFactory reaching = [factory = std::move(factory)](const GlobalOptions& g, const Environment& e) {
+    auto client = factory(g, e);
+    if (!client && client.error().code == core::ErrorCode::internal) {
+      core::Error error = client.error();
+      error.code = core::ErrorCode::unavailable;
+      return core::Result<std::unique_ptr<Client>>(core::fail(std::move(error)));
+    }
+    return client;
+  };
+  CommandContext context(std::move(global), std::move(env), out, err, std::move(reaching));
   return Invocation(std::move(*parsed), context).dispatch();
 }
 
