@@ -213,6 +213,16 @@ TEST_P(AgentRunnerCliTest, InitRunAndResumeExitByHowTheRunEnded) {
   EXPECT_EQ(joined(api::compat::testing::check_run_detail(initialized)), "");
   EXPECT_EQ(initialized.at("status"), "initialized");
   EXPECT_EQ(initialized.at("name"), "greeter");
+  auto with_task = ar({"init", "--agent", "worker", "--assignment", "feature", "--var", "feature=x", "--add-task",
+                       "Review it", "--max-retries", "0", "--output-format", "json"});
+  ASSERT_EQ(with_task.code, 0) << with_task.err;
+  auto tasks = json::parse(with_task.out).at("tasks").as_array();
+  ASSERT_EQ(tasks.size(), 3u);
+  EXPECT_EQ(tasks.at(2).at("title"), "Review it");
+  EXPECT_EQ(ar({"init", "--agent", "worker", "--timeout-sec", "soon", "x"}).code, 3);
+  auto left_out = ar({"init", "--agent", "worker", "--run-id", "r1", "x"});
+  EXPECT_EQ(left_out.code, 3);
+  EXPECT_TRUE(contains(left_out.err, "--run-id is agent-runner's")) << left_out.err;
 
   // Followed to its end: their RunDetail last, exit 0 for success.
   auto ran = ar({"run", "--agent", "talker", "--output-format", "json", "hello"});
@@ -229,8 +239,9 @@ TEST_P(AgentRunnerCliTest, InitRunAndResumeExitByHowTheRunEnded) {
   // Exit codes by status: 2 blocked, 1 exhausted, 4 error.
   write_agent("stuck", "mock", "{steps: [" + exec_agentry({"task", "set", "plan", "--status", "blocked"}) + "]}");
   EXPECT_EQ(ar({"run", "--agent", "stuck", "--assignment", "feature", "--var", "feature=x"}).code, 2);
-  write_agent("idler", "mock", "{steps: [{say: 'not today'}]}", "maxRetries: 0\n");
-  EXPECT_EQ(ar({"run", "--agent", "idler", "--assignment", "feature", "--var", "feature=x"}).code, 1);
+  write_agent("idler", "mock", "{steps: [{say: 'not today'}]}");
+  EXPECT_EQ(ar({"run", "--agent", "idler", "--assignment", "feature", "--var", "feature=x", "--max-retries", "0"}).code,
+            1);
   EXPECT_EQ(ar({"run", "--agent", "failer", "go"}).code, 4);
   EXPECT_EQ(ar({"run", "go"}).code, 3);  // no --agent
 

@@ -15,10 +15,26 @@ const std::map<std::string, bool>& known_options() {
       {"--assignment", true},     {"--var", true},                {"--name", true},
       {"--cwd", true},            {"--message-file", true},       {"--parent-run", true},
       {"--group-id", true},       {"--resume-run", true},         {"--scope", true},
+      {"--add-task", true},       {"--launcher", true},           {"--environment", true},
+      {"--model", true},          {"--effort", true},             {"--timeout-sec", true},
+      {"--max-retries", true},
       {"--detach", false},        {"--no-inherit-run-group", false},
       {"--no-notify-parent-on-complete", false},                   {"--help", false},
   };
   return options;
+}
+
+/// agent-runner's options for what agentry's command set leaves out: named as such
+/// rather than as unknown, so that a definition's author knows what to change.
+bool is_unsupported_agent_runner_option(const std::string& name) {
+  static const std::vector<std::string> names{
+      "--backend",       "--run-id",         "--backend-session-id", "--unrestricted",     "--mime-type",
+      "--schedule-at",   "--schedule-delay", "--schedule-cron",      "--schedule-timezone", "--schedule-mode",
+      "--schedule-continue-on-failure",      "--limit",              "--include-archived", "--repo",
+      "--global",        "--listen",         "--at",                 "--delay",            "--cron",
+      "--timezone",      "--mode",           "--continue-on-failure", "--clear",           "--connect-host",
+      "--connect-local-port", "--run",       "--group"};
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 }  // namespace
@@ -62,6 +78,10 @@ core::Result<AgentRunnerArgs> parse_agent_runner_args(const std::vector<std::str
     const auto eq = arg.find('=');
     const std::string name = arg.substr(0, eq);
     auto known = known_options().find(name);
+    if (known == known_options().end() && is_unsupported_agent_runner_option(name))
+      return core::fail(core::ErrorCode::invalid_request,
+                        name + " is agent-runner's, but agentry's agent-runner command does not take it; use "
+                               "agent-runner's own CLI against agentry's compat listener (docs/agent-runner.md)");
     if (known == known_options().end())
       return core::fail(core::ErrorCode::invalid_request,
                         "unknown option " + name + " (agentry's agent-runner command supports: agent-runner --help)");

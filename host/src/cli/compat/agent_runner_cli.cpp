@@ -16,6 +16,7 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <iostream>
 #include <sstream>
@@ -42,7 +43,9 @@ Usage: agent-runner <command> [options]
   run ready <run>           Mark an initialized run ready to start.
   run --agent <a> [--assignment <b>] [--var k=v]... [--name <n>] [--cwd <dir>]
       [--message-file <f>] [--parent-run <id>] [--no-inherit-run-group]
-      [--group-id <g>] [--detach [--no-notify-parent-on-complete]] [message...]
+      [--group-id <g>] [--add-task <title>]... [--model <m>] [--effort <e>]
+      [--launcher <l>] [--environment <e>] [--timeout-sec <n>] [--max-retries <n>]
+      [--detach [--no-notify-parent-on-complete]] [message...]
       Start a run and follow it to its end (--detach: print its id and return).
   run --resume-run <run> [--detach] [--message-file <f>] [message...]
       Resume a run with a message and follow it to its end.
@@ -79,6 +82,14 @@ bool is_unsupported_run_verb(const std::string& word) {
       "reset",          "delete",          "environment",     "set-group",             "clear-group",
       "set-backend-session", "clear-backend-session", "reconfigure", "abort", "cancel", "workspace", "timeline"};
   return std::find(verbs.begin(), verbs.end(), word) != verbs.end();
+}
+
+/// `text` as a non-negative int; nullopt when it is not one.
+std::optional<int> whole_number(const std::string& text) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || value < 0) return std::nullopt;
+  return value;
 }
 
 /// One invocation: its parsed words and options, the streams and the client.
@@ -415,7 +426,8 @@ int Invocation::start(bool is_init) {
   const std::string command = is_init ? "init" : "run";
   std::vector<std::string> allowed{"--output-format", "--agent",      "--assignment", "--var",
                                    "--name",          "--cwd",        "--message-file", "--parent-run",
-                                   "--no-inherit-run-group", "--group-id"};
+                                   "--no-inherit-run-group", "--group-id", "--add-task", "--launcher",
+                                   "--environment", "--model", "--effort", "--timeout-sec", "--max-retries"};
   if (!is_init) {
     allowed.push_back("--detach");
     allowed.push_back("--no-notify-parent-on-complete");
@@ -440,6 +452,18 @@ int Invocation::start(bool is_init) {
     o.group_given = true;
   }
   o.no_inherit_group = args_.has("--no-inherit-run-group");
+  o.add_tasks = args_.values("--add-task");
+  o.launcher = args_.value("--launcher").value_or("");
+  o.environment = args_.value("--environment").value_or("");
+  o.model = args_.value("--model").value_or("");
+  o.effort = args_.value("--effort").value_or("");
+  for (auto [option, field] : {std::pair{"--timeout-sec", &o.timeout_sec}, std::pair{"--max-retries", &o.max_retries}}) {
+    auto text = args_.value(option);
+    if (!text) continue;
+    auto number = whole_number(*text);
+    if (!number) return usage(std::string(option) + " takes a whole number (got '" + *text + "')");
+    *field = *number;
+  }
   o.detach = args_.has("--detach");
   o.no_notify_parent = args_.has("--no-notify-parent-on-complete");
   // The message: the words after the command, or a file (not both, as agent-runner).
