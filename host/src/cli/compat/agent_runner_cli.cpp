@@ -31,47 +31,6 @@ constexpr const char* own_cli_pointer =
     "agentry's agent-runner command has the commands agents run (agent-runner --help); for the others, use "
     "agent-runner's own CLI against agentry's compat listener (docs/agent-runner.md)";
 
-const char* help_text() {
-  return R"(agent-runner (agentry): agent-runner's commands for agents, run by agentry
-
-Usage: agent-runner <command> [options]
-
-  run status <run> [--output-format json] [--field <name>]...
-      The run: a few lines, or agent-runner's RunDetail (only the named top-level
-      fields with --field, which needs --output-format json). Exit 0 whatever its status.
-  run brief <run>           The prompt the run's first session receives.
-  run ready <run>           Mark an initialized run ready to start.
-  run --agent <a> [--assignment <b>] [--var k=v]... [--name <n>] [--cwd <dir>]
-      [--message-file <f>] [--parent-run <id>] [--no-inherit-run-group]
-      [--group-id <g>] [--add-task <title>]... [--model <m>] [--effort <e>]
-      [--launcher <l>] [--environment <e>] [--timeout-sec <n>] [--max-retries <n>]
-      [--detach [--no-notify-parent-on-complete]] [message...]
-      Start a run and follow it to its end (--detach: print its id and return).
-  run --resume-run <run> [--detach] [--message-file <f>] [message...]
-      Resume a run with a message and follow it to its end.
-  init --agent <a> [same options as run, without --detach] [message...]
-      Create a run without starting it; prints its id.
-  task list <run> | show <run> <task>
-  task set <run> <task> [--status <s>] [--notes <text>]
-  task append-notes <run> <task> --text <text>
-  task add <run> --title <t> [--body <b>]
-  attachment list <run> [--scope run|group]
-  attachment add <run> <file> [--name <n>]
-  attachment download <run> <attachment> <output-path>
-  attachment remove <run> <attachment>
-
-Options everywhere: --output-format text|json, --connect <url>, --help.
-
-The daemon: --connect, else AGENT_RUNNER_CONNECT, else AGENTRY_CONNECT (agents have it),
-else embedded on $AGENTRY_HOME; a token from AGENTRY_DAEMON_TOKEN, else
-AGENT_RUNNER_DAEMON_TOKEN. agent-runner's other commands (list, audit, queued messages,
-names, notes, pins, archive, dependencies, schedules, serve, ...) are not here: use
-agent-runner's own CLI against agentry's compat listener (docs/agent-runner.md).
-
-Exit codes: 0 success (or initialized), 1 exhausted, 2 blocked, 3 refused (arguments,
-validation, connectivity), 4 failed, 130 aborted or interrupted.
-)";
-}
 
 /// The commands and subcommands of agent-runner's that agentry leaves to its own CLI.
 bool is_unsupported_run_verb(const std::string& word) {
@@ -83,6 +42,33 @@ bool is_unsupported_run_verb(const std::string& word) {
       "set-backend-session", "clear-backend-session", "reconfigure", "abort", "cancel", "workspace", "timeline"};
   return std::find(verbs.begin(), verbs.end(), word) != verbs.end();
 }
+
+/// Another context's client, lent to agentry's own command run inside this one: the same
+/// connection (or embedded stack), which the borrower must not close.
+class BorrowedClient : public Client {
+ public:
+  explicit BorrowedClient(Client* owner) : owner_(owner) {}
+  core::Result<json::value> call(const std::string& method, json::object params) override {
+    return owner_->call(method, std::move(params));
+  }
+  core::Result<std::string> subscribe(const SubscribeRequest& request, StreamHandlers handlers) override {
+    return owner_->subscribe(request, std::move(handlers));
+  }
+  void unsubscribe(const std::string& id) override { owner_->unsubscribe(id); }
+  core::Result<json::value> upload_attachment(const std::string& run, const fs::path& file, const std::string& name,
+                                              const TransferProgress& progress) override {
+    return owner_->upload_attachment(run, file, name, progress);
+  }
+  core::Result<json::value> download_attachment(const std::string& run, const std::string& id, const fs::path& to,
+                                                const TransferProgress& progress) override {
+    return owner_->download_attachment(run, id, to, progress);
+  }
+  bool drives_runs() const override { return owner_->drives_runs(); }
+  std::string describe() const override { return owner_->describe(); }
+
+ private:
+  Client* owner_;
+};
 
 /// `text` as a non-negative int; nullopt when it is not one.
 std::optional<int> whole_number(const std::string& text) {
@@ -373,7 +359,8 @@ int Invocation::attachment_command() {
 int Invocation::through_own_command(const std::function<int(CommandContext&)>& command,
                                     const std::function<json::value(const json::object& native_run)>& shape) {
   // Reached first, so that an unreachable daemon is agent-runner's 3 here too.
-  if (auto client = ctx_.client(); !client) return failed(client.error());
+  auto client = ctx_.client();
+  if (!client) return failed(client.error());
   if (!json_output()) return command(ctx_);
   // Our command prints its answers as one line of JSON each; the last one holds the run.
   std::ostringstream kept;
@@ -381,31 +368,9 @@ int Invocation::through_own_command(const std::function<int(CommandContext&)>& c
   global.json = true;
   int code = 0;
   {
-    auto client = ctx_.client();
-    if (!client) return failed(client.error());
     Client* shared = *client;
     CommandContext own(global, ctx_.env(), kept, ctx_.err(), [shared](const GlobalOptions&, const Environment&) {
-      // The same connection: a borrowed client the inner context must not delete.
-      struct Borrowed : Client {
-        Client* c;
-        explicit Borrowed(Client* client) : c(client) {}
-        core::Result<json::value> call(const std::string& m, json::object p) override { return c->call(m, std::move(p)); }
-        core::Result<std::string> subscribe(const SubscribeRequest& r, StreamHandlers h) override {
-          return c->subscribe(r, std::move(h));
-        }
-        void unsubscribe(const std::string& id) override { c->unsubscribe(id); }
-        core::Result<json::value> upload_attachment(const std::string& run, const fs::path& file,
-                                                    const std::string& name, const TransferProgress& p) override {
-          return c->upload_attachment(run, file, name, p);
-        }
-        core::Result<json::value> download_attachment(const std::string& run, const std::string& id,
-                                                      const fs::path& to, const TransferProgress& p) override {
-          return c->download_attachment(run, id, to, p);
-        }
-        bool drives_runs() const override { return c->drives_runs(); }
-        std::string describe() const override { return c->describe(); }
-      };
-      return core::Result<std::unique_ptr<Client>>(std::unique_ptr<Client>(new Borrowed(shared)));
+      return core::Result<std::unique_ptr<Client>>(std::make_unique<BorrowedClient>(shared));
     });
     code = command(own);
   }

@@ -57,6 +57,48 @@ void write_pretty(std::string& out, const json::value& v, int depth) {
 
 }  // namespace
 
+const char* help_text() {
+  return R"(agent-runner (agentry): agent-runner's commands for agents, run by agentry
+
+Usage: agent-runner <command> [options]
+
+  run status <run> [--output-format json] [--field <name>]...
+      The run: a few lines, or agent-runner's RunDetail (only the named top-level
+      fields with --field, which needs --output-format json). Exit 0 whatever its status.
+  run brief <run>           The prompt the run's first session receives.
+  run ready <run>           Mark an initialized run ready to start.
+  run --agent <a> [--assignment <b>] [--var k=v]... [--name <n>] [--cwd <dir>]
+      [--message-file <f>] [--parent-run <id>] [--no-inherit-run-group]
+      [--group-id <g>] [--add-task <title>]... [--model <m>] [--effort <e>]
+      [--launcher <l>] [--environment <e>] [--timeout-sec <n>] [--max-retries <n>]
+      [--detach [--no-notify-parent-on-complete]] [message...]
+      Start a run and follow it to its end (--detach: print its id and return).
+  run --resume-run <run> [--detach] [--message-file <f>] [message...]
+      Resume a run with a message and follow it to its end.
+  init --agent <a> [same options as run, without --detach] [message...]
+      Create a run without starting it; prints its id.
+  task list <run> | show <run> <task>
+  task set <run> <task> [--status <s>] [--notes <text>]
+  task append-notes <run> <task> --text <text>
+  task add <run> --title <t> [--body <b>]
+  attachment list <run> [--scope run|group]
+  attachment add <run> <file> [--name <n>]
+  attachment download <run> <attachment> <output-path>
+  attachment remove <run> <attachment>
+
+Options everywhere: --output-format text|json, --connect <url>, --help.
+
+The daemon: --connect, else AGENT_RUNNER_CONNECT, else AGENTRY_CONNECT (agents have it),
+else embedded on $AGENTRY_HOME; a token from AGENTRY_DAEMON_TOKEN, else
+AGENT_RUNNER_DAEMON_TOKEN. agent-runner's other commands (list, audit, queued messages,
+names, notes, pins, archive, dependencies, schedules, serve, ...) are not here: use
+agent-runner's own CLI against agentry's compat listener (docs/agent-runner.md).
+
+Exit codes: 0 success (or initialized), 1 exhausted, 2 blocked, 3 refused (arguments,
+validation, connectivity), 4 failed, 130 aborted or interrupted.
+)";
+}
+
 std::string pretty_json(const json::value& value) {
   std::string out;
   write_pretty(out, value, 0);

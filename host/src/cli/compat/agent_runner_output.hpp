@@ -14,6 +14,10 @@
 
 namespace agentry::cli::compat {
 
+/// `agent-runner --help`: the commands supported, how the daemon is reached, the exit
+/// codes, and where agent-runner's other commands go.
+const char* help_text();
+
 /// `value` as indented JSON and a newline.
 std::string pretty_json(const boost::json::value& value);
 
