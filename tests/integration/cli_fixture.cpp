@@ -97,7 +97,7 @@ CliProcess CliTest::cli_start(const std::vector<std::string>& args, const test::
   }
   test::SpawnOptions options;
   options.stdin_fd = in;
-  options.argv.push_back(test::DaemonProcess::binary_path().string());
+  options.argv.push_back(program_.empty() ? test::DaemonProcess::binary_path().string() : program_.string());
   for (const auto& a : args) options.argv.push_back(a);
   options.env = test::environment_with(cli_env(extra));
   options.cwd = work_;

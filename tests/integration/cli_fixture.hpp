@@ -79,6 +79,9 @@ class CliTest : public ::testing::TestWithParam<CliMode> {
   std::filesystem::path home_;
   std::filesystem::path config_;
   std::filesystem::path work_;
+  /// The program CLI calls run; empty: the agentry binary (a test may name its
+  /// `agent-runner` link instead).
+  std::filesystem::path program_;
   std::unique_ptr<test::DaemonProcess> daemon_;
   std::string ws_url_;
   int calls_ = 0;

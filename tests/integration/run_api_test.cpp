@@ -1,6 +1,7 @@
 // The runs and tasks API over HTTP: create, list, transitions, tasks, history.
 #include "daemon_fixture.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -214,6 +215,9 @@ TEST_F(DaemonTest, AgentsGetAgentRunnersVariablesBesideOurs) {
   EXPECT_EQ(top["AGENT_RUNNER_CALL_DEPTH"], "1");
   EXPECT_EQ(top["AGENT_RUNNER_MAX_CALL_DEPTH"], "5");
   EXPECT_EQ(top["AGENTRY_PARENT_RUN_ID"], "") << "ours names the run's own parent";
+  // agent-runner's command: the link the build puts beside agentry (docs/agent-runner.md).
+  EXPECT_EQ(top["AGENT_RUNNER_CMD"],
+            (std::filesystem::canonical(test::DaemonProcess::binary_path()).parent_path() / "agent-runner").string());
   auto nested = read(child);
   EXPECT_EQ(nested["AGENT_RUNNER_RUN_ID"], child);
   EXPECT_EQ(nested["AGENT_RUNNER_PARENT_RUN_ID"], child);

@@ -116,7 +116,7 @@ std::vector<std::string> template_keys(std::string_view text) {
 
 const std::vector<std::string>& builtin_template_keys() {
   static const std::vector<std::string> keys{"run_id",    "run_group_id", "cwd",
-                                             "config_dir", "state_dir",   "assignment_name"};
+                                             "config_dir", "state_dir",   "assignment_name", "agent_runner_cmd"};
   return keys;
 }
 

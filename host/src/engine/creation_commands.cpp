@@ -116,6 +116,7 @@ core::Result<RunView> Engine::init_view(const InitRequest& request, const Actor&
                           run.run_group_id, *parent ? &(*parent)->vars : nullptr,
                           *parent ? &(*parent)->var_sources : nullptr, request.parent_run_id.value_or("")};
   context.cwd_only_elsewhere = [this](const std::string& cwd) { return placement_.only_elsewhere(db_, cwd); };
+  context.agent_runner_cmd = agent_runner_command(config_.task_prompt.agentry_binary);
   auto inputs = resolve_run_inputs(request, context, backends_);
   if (!inputs) return with_trust_details(inputs.failure(), context.roots);
   auto schedule = schedules_->from_assignment(inputs->schedule, inputs->frozen.assignment_name);
@@ -203,6 +204,7 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
     RunInputContext context{{}, config_.config_dir, config_.state_dir, run->id, run->run_group_id,
                             *parent ? &(*parent)->vars : nullptr, *parent ? &(*parent)->var_sources : nullptr,
                             run->parent_run_id.value_or("")};
+    context.agent_runner_cmd = agent_runner_command(config_.task_prompt.agentry_binary);
     auto before_vars = run->frozen.vars;
     auto before_message = run->frozen.message;
     auto texts = reconfigure_inputs(run->frozen, request, context, run->cwd);

@@ -120,6 +120,11 @@ json::object template_context(const core::FrozenInputs& f, const RunInputContext
   context["config_dir"] = ctx.config_dir.string();
   context["state_dir"] = ctx.state_dir.string();
   context["assignment_name"] = f.assignment_name;
+  // In a container, agentry is the `agentry` on its PATH (docs/environments.md), no link.
+  const bool in_container = f.environment && f.environment->kind == "container";
+  context["agent_runner_cmd"] = in_container                 ? std::string("agentry agent-runner")
+                                : ctx.agent_runner_cmd.empty() ? std::string("agent-runner")
+                                                               : ctx.agent_runner_cmd;
   return context;
 }
 

@@ -39,6 +39,9 @@ struct RunInputContext {
   /// workspace root holding it, engine/placement/): the run is then accepted, to be
   /// claimed there. Unset: every working directory must exist here.
   std::function<bool(const std::string&)> cwd_only_elsewhere{};
+  /// `{{agent_runner_cmd}}`: the command agents type for agent-runner's command set
+  /// (engine::agent_runner_command); empty: "agent-runner".
+  std::string agent_runner_cmd{};
 };
 
 /// A `{{key}}` no var or built-in key fills: left in the text as written.

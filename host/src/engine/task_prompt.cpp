@@ -134,4 +134,17 @@ std::string shell_quote(const std::string& text) {
   return out + "'";
 }
 
+std::filesystem::path agent_runner_link(const std::filesystem::path& agentry_binary) {
+  if (agentry_binary.empty()) return {};
+  auto link = agentry_binary.parent_path() / "agent-runner";
+  std::error_code ec;
+  return std::filesystem::exists(link, ec) ? link : std::filesystem::path();
+}
+
+std::string agent_runner_command(const std::filesystem::path& agentry_binary) {
+  if (auto link = agent_runner_link(agentry_binary); !link.empty()) return shell_quote(link.string());
+  if (!agentry_binary.empty()) return shell_quote(agentry_binary.string()) + " agent-runner";
+  return "agent-runner";
+}
+
 }  // namespace agentry::engine

@@ -54,4 +54,12 @@ std::string later_session_prompt(const std::string& section, const std::string& 
 /// `text` quoted for a POSIX shell when it needs to be.
 std::string shell_quote(const std::string& text);
 
+/// The `agent-runner` link beside `agentry_binary` (the build makes it; an agent-runner
+/// command line then runs agentry's own, docs/agent-runner.md), absolute; empty when the
+/// binary is unknown or no such file is there.
+std::filesystem::path agent_runner_link(const std::filesystem::path& agentry_binary);
+/// What `{{agent_runner_cmd}}` renders to: that link when it exists, else
+/// `<agentry> agent-runner` (the same command set, one word longer), else "agent-runner".
+std::string agent_runner_command(const std::filesystem::path& agentry_binary);
+
 }  // namespace agentry::engine

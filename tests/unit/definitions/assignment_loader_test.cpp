@@ -227,8 +227,9 @@ Work on {{feature}} as {{ assignment_name }}; CI reads ${{ secrets.TOKEN }}.
   EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "callerInstructions", "'deploy'")) << testing::dump(w);
   EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "message", "unknown template key 'featur' left as written"))
       << testing::dump(w);
-  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "message", "known keys: assignment_name, config_dir, cwd, "
-                                                                       "feature, run_group_id, run_id, state_dir"));
+  EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "message", "known keys: agent_runner_cmd, assignment_name, "
+                                                                       "config_dir, cwd, feature, run_group_id, run_id, "
+                                                                       "state_dir"));
   EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "tasks[0].body", "'ticket'"));
   EXPECT_TRUE(has_problem(w, "assignments/t/assignment.md", "body", "'secrets.TOKEN'"));
   // Listings show the same warnings, and the assignment is still listed.

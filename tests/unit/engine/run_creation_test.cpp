@@ -7,6 +7,11 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 namespace agentry::engine::testing {
 namespace {
 
@@ -150,6 +155,34 @@ TEST_F(EngineTest, AChildJoinsItsParentsGroupAndNotifiesItUnlessItOptsOut) {
   request = feature_request();
   request.parent_run_id = child.id;
   EXPECT_EQ(init_run(request).run_group_id, parent.run_group_id);
+}
+
+TEST_F(EngineTest, AgentRunnerCmdIsAKnownTemplateKey) {
+  InitRequest r;
+  r.agent = "worker";
+  r.caller_cwd = work_dir_.string();
+  r.overrides.message = "Report with {{agent_runner_cmd}} task set";
+  auto run = init_run(r);
+  // The fixture's engine knows no agentry binary: the name agents find on their PATH.
+  EXPECT_EQ(run.frozen.message, "Report with agent-runner task set");
+  auto audit = engine_->audit(run.id, {});
+  ASSERT_TRUE(audit.ok());
+  EXPECT_FALSE((*audit)[0].data.contains("unknownTemplateKeys"));
+}
+
+TEST(AgentRunnerCommand, TheLinkBesideTheBinaryElseTheBinaryWithItsSubcommand) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("agent-runner-cmd-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "bin");
+  const fs::path binary = dir / "bin" / "agentry";
+  { std::ofstream(binary) << "#!/bin/sh\n"; }
+  EXPECT_EQ(agent_runner_link(binary), fs::path());
+  EXPECT_EQ(agent_runner_command(binary), binary.string() + " agent-runner");
+  EXPECT_EQ(agent_runner_command({}), "agent-runner");
+  fs::create_symlink("agentry", dir / "bin" / "agent-runner");
+  EXPECT_EQ(agent_runner_link(binary), dir / "bin" / "agent-runner");
+  EXPECT_EQ(agent_runner_command(binary), (dir / "bin" / "agent-runner").string());
+  fs::remove_all(dir);
 }
 
 TEST_F(EngineTest, UnknownTemplateKeysAreLeftAsWrittenAndAudited) {

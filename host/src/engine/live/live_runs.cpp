@@ -69,6 +69,11 @@ LaunchSpec LiveRuns::spec_for(const core::Run& run, const std::string& prompt) c
       path = l->as_string();
     spec.env.push_back("PATH=" + services_.task_prompt->agentry_binary.parent_path().string() +
                        (path.empty() ? "" : ":" + path));
+    // agent-runner's command set, by the name its definitions use (docs/agent-runner.md);
+    // not in a container, whose agentry is its own `agentry` without the link.
+    const bool in_container = environment && environment->kind == "container";
+    if (auto link = agent_runner_link(services_.task_prompt->agentry_binary); !link.empty() && !in_container)
+      spec.env.push_back("AGENT_RUNNER_CMD=" + link.string());
   }
   if (services_.per_run_tokens) {
     // Never the daemon's own token: one that reaches this run only, revoked at its end.
