@@ -32,7 +32,7 @@ struct Profile {
   const char* name;
   const char* key;        // paths.env
   const char* api_path;   // what its model requests look like in the mock's log
-  bool reopens_sessions;  // its session/load or session/resume finds the session it recorded
+  bool reopens_sessions;  // its session/load or session/resume always finds the session it recorded
 };
 
 Profile profile(AcpAgent agent) {
@@ -204,14 +204,15 @@ TEST_P(AcpAgents, AResumeGoesOnInTheAgentsSession) {
   EXPECT_NE(said(run).find("second"), std::string::npos) << describe(run);
   std::string notices;
   for (const json::object& notice : events_of(run, "notice")) notices += json::serialize(notice) + "\n";
-  if (profile(GetParam()).reopens_sessions) {
-    EXPECT_EQ(get_run(run).at("backendSessionId").as_string(), session) << describe(run);
+  const bool reopened = get_run(run).at("backendSessionId").as_string() == session;
+  if (profile(GetParam()).reopens_sessions) EXPECT_TRUE(reopened) << describe(run);
+  // An agent that does not always find its session again (gemini finds it when it wrote
+  // it to disk in time, which a loaded machine allows) goes on in a new one, and the
+  // timeline says why; one that found it says nothing.
+  if (reopened)
     EXPECT_EQ(notices.find("could not reopen"), std::string::npos) << describe(run);
-  } else {
-    // The run goes on in a new session of the agent, and the timeline says why.
-    EXPECT_NE(get_run(run).at("backendSessionId").as_string(), session) << describe(run);
+  else
     EXPECT_NE(notices.find("could not reopen session " + session), std::string::npos) << describe(run);
-  }
 }
 
 INSTANTIATE_TEST_SUITE_P(RealAgents, AcpAgents,
