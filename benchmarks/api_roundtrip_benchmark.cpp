@@ -2,6 +2,8 @@
 // over WebSocket JSON-RPC, for a read (runs.get: a RunDetail of a run with 3 tasks) and
 // a write (tasks.appendNotes: one committed transaction, synchronous=FULL). Both
 // transports call the same operation, so the difference is the transport's own cost.
+// The same reads on the compat listener (AGENTRY_COMPAT_LISTEN: agent-runner's wire,
+// translated from ours at the edge) give the translation's cost as a ratio.
 // The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry.
 
 #include "daemon_binary.hpp"
@@ -37,6 +39,7 @@ struct Fixture {
     options.home = dir.path() / "home";
     options.config_dir = dir.path() / "config";
     options.binary = daemon_binary();
+    options.env = {{"AGENTRY_COMPAT_LISTEN", "ws://127.0.0.1:0/"}};
     daemon = std::make_unique<test::DaemonProcess>(options);
     daemon->start();
     auto created = daemon->client().post_json(
@@ -87,7 +90,47 @@ void BM_WsAppendNotes(benchmark::State& state) {
   }
 }
 
+void BM_CompatHttpGetRun(benchmark::State& state) {
+  auto& f = fixture();
+  auto client = f.daemon->compat_client();
+  for (auto _ : state) {
+    auto r = client.get("/api/runs/" + f.run_id);
+    if (r.status != 200) return state.SkipWithError(r.body.c_str());
+  }
+}
+
+void BM_CompatWsGetRun(benchmark::State& state) {
+  auto& f = fixture();
+  test::WsClient ws("127.0.0.1", f.daemon->compat_port());
+  for (auto _ : state) {
+    auto r = ws.call("runs.get", json::object{{"target", f.run_id}});
+    if (r.contains("error")) return state.SkipWithError(json::serialize(r).c_str());
+  }
+}
+
+void BM_HttpListRuns(benchmark::State& state) {
+  auto& f = fixture();
+  auto client = f.daemon->client();
+  for (auto _ : state) {
+    auto r = client.get("/api/runs?global=true");
+    if (r.status != 200) return state.SkipWithError(r.body.c_str());
+  }
+}
+
+void BM_CompatHttpListRuns(benchmark::State& state) {
+  auto& f = fixture();
+  auto client = f.daemon->compat_client();
+  for (auto _ : state) {
+    auto r = client.get("/api/runs");
+    if (r.status != 200) return state.SkipWithError(r.body.c_str());
+  }
+}
+
 BENCHMARK(BM_HttpGetRun)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CompatHttpGetRun)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CompatWsGetRun)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_HttpListRuns)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CompatHttpListRuns)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_WsGetRun)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_HttpAppendNotes)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_WsAppendNotes)->Unit(benchmark::kMicrosecond);
