@@ -196,6 +196,31 @@ export default {
   EXPECT_TRUE(patched_by_hook);
 }
 
+TEST_F(ModuleHooksTest, AnInlineTasksOwnHooksRunBeforeTheAssignmentsAndSeeOnlyItsTask) {
+  write_module("mark", R"JS(
+export default {
+  name: "mark",
+  taskTransition(ctx) {
+    const order = (ctx.state.order ?? "") + ctx.config.who + ":" + ctx.transition.taskId + " ";
+    return { accept: true, mutate: { state: { order } } };
+  },
+};
+)JS");
+  write_assignment("scoped",
+                   "tasks:\n"
+                   "  - {id: plan, title: Plan, hooks: [{name: mark, with: {who: task}}]}\n"
+                   "  - {id: build, title: Build}\n"
+                   "hooks:\n  taskTransition: [{name: mark, with: {who: root}}]\n");
+  auto run = start("worker", "scoped", "go");
+  ASSERT_FALSE(run.empty());
+  auto detail = get_run(run);
+  ASSERT_EQ(detail.at("hookCount").as_int64(), 2);
+  EXPECT_EQ(detail.at("resolvedHooks").at(1).at("id").as_string(), "plan/taskTransition-0");
+  EXPECT_EQ(client().patch_json("/api/runs/" + run + "/tasks/plan", json::object{{"status", "in_progress"}}).status, 200);
+  EXPECT_EQ(client().patch_json("/api/runs/" + run + "/tasks/build", json::object{{"status", "in_progress"}}).status, 200);
+  EXPECT_EQ(get_run(run).at("hookData"), (json::value{{"order", "task:plan root:plan root:build "}}));
+}
+
 TEST_F(ModuleHooksTest, AModuleThatThrowsOrPrintsBlocksWithTheErrorInTheAudit) {
   write_module("thrower", R"JS(
 console.log("noise on stdout does not break the answer");

@@ -258,7 +258,9 @@ std::vector<core::HookSpec> read_hooks(const YamlNode& node, const std::string& 
     out.push_back(std::move(*hook));
   };
   if (node.is_sequence()) {
-    for (std::size_t i = 0; i < node.items.size(); ++i) add(node.items[i], index_field(field, i), std::nullopt);
+    // A task's hooks are taskTransition hooks: agent-runner's task entries name no phase.
+    const auto implied = origin.rfind("task:", 0) == 0 ? std::optional(core::HookPhase::task_transition) : std::nullopt;
+    for (std::size_t i = 0; i < node.items.size(); ++i) add(node.items[i], index_field(field, i), implied);
   } else if (node.is_map()) {
     // The grouped form: { <phase>: [hook, ...] }.
     for (const auto& [key, list] : node.entries) {

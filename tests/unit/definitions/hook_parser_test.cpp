@@ -136,6 +136,29 @@ TEST_F(HookParser, RefusesModuleHooksThatAreMissingAmbiguousOrFromAnUntrustedPro
   EXPECT_TRUE(has_problem(problems(), "assignment.md", "hooks.prepare[0].path", "runs code"));
 }
 
+TEST_F(HookParser, InlineTasksTakeTaskTransitionHooksWithoutAPhase) {
+  dir.write("config/hooks/gate/hook.mjs", "export default {name: 'gate'};\n");
+  dir.write("config/assignments/a/assignment.md",
+            "---\nschemaVersion: 1\ntasks:\n"
+            "  - {id: plan, title: Plan, hooks: [{name: gate, when: {toStatus: completed}}]}\n"
+            "  - {id: build, hooks: [{phase: afterExit, name: gate}]}\n---\n");
+  const auto p = problems();
+  EXPECT_TRUE(has_problem(p, "assignment.md", "tasks[1].hooks[0].phase", "listed under taskTransition"));
+
+  dir.write("config/assignments/a/assignment.md",
+            "---\nschemaVersion: 1\ntasks:\n"
+            "  - {id: plan, title: Plan, hooks: [{name: gate, when: {toStatus: completed}}]}\n---\n");
+  auto a = load_assignment(roots(), "a");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->tasks.size(), 1u);
+  ASSERT_EQ(a->tasks[0].hooks.size(), 1u);
+  const auto& hook = a->tasks[0].hooks[0];
+  EXPECT_EQ(hook.phase, core::HookPhase::task_transition);
+  EXPECT_EQ(hook.id, "taskTransition-0");
+  EXPECT_EQ(hook.origin, "task:plan");
+  EXPECT_EQ(hook.module_source, "name:gate");
+}
+
 TEST_F(HookParser, ReadsAgentRunnersWhenFiltersBesideOurs) {
   write("  beforeAttempt:\n"
         "    - {run: [x], when: {sessionIndex: 0, attemptIndexInSession: [0, 2], attempt: first}}\n"

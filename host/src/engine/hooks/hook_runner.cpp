@@ -18,6 +18,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 
 namespace agentry::engine {
@@ -367,6 +368,18 @@ bool apply_task_patches(store::Transaction& c, const core::Run& run, const std::
   return any;
 }
 
+/// The order hooks of a phase run in: declaration order, except that at taskTransition a
+/// task's own hooks run before the assignment's (agent-runner's order: the narrower
+/// gate first).
+std::vector<const core::HookSpec*> in_running_order(const core::Run& run, core::HookPhase phase) {
+  std::vector<const core::HookSpec*> out;
+  for (const auto& h : run.frozen.hooks)
+    if (h.phase == phase) out.push_back(&h);
+  if (phase == core::HookPhase::task_transition)
+    std::stable_partition(out.begin(), out.end(), [](const core::HookSpec* h) { return h->origin.rfind("task:", 0) == 0; });
+  return out;
+}
+
 }  // namespace
 
 bool has_hooks(const core::Run& run, core::HookPhase phase) {
@@ -380,7 +393,8 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
   std::string prompt = inv.prompt;
   const auto facts = facts_with_attempt(run, inv, services);
   std::optional<ModuleHookInputs> module_inputs;
-  for (const auto& hook : run.frozen.hooks) {
+  for (const auto* hook_ptr : in_running_order(run, inv.phase)) {
+    const auto& hook = *hook_ptr;
     if (hook.phase != inv.phase || !core::hook_matches(hook, facts)) continue;
     // A task definition's hooks see only their own task's transitions.
     if (hook.origin.rfind("task:", 0) == 0 && (!inv.task_id || hook.origin.substr(5) != *inv.task_id)) continue;
