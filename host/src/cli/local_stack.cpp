@@ -25,6 +25,10 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
   config.child_limits.max_live_children = settings.max_live_children;
   config.lease_ttl = settings.lease_ttl;
   config.placement = engine::PlacementSettings{settings.labels, settings.workspace_roots, settings.max_live_runs};
+  config.module_hooks.node = settings.node;
+  config.module_hooks.timeout_sec = settings.module_hook_timeout_sec;
+  if (!paths.binary.empty())
+    config.module_hooks.host_script = paths.binary.parent_path().parent_path() / "share" / "agentry" / "hook-host.mjs";
   return config;
 }
 

@@ -66,6 +66,10 @@ json::object to_json(const HookSpec& hook) {
   o["phase"] = to_string(hook.phase);
   if (!hook.run.empty()) o["run"] = to_json_strings(hook.run);
   if (!hook.builtin.empty()) o["builtin"] = hook.builtin;
+  if (hook.is_module()) {
+    o["module"] = hook.module_path;
+    o["moduleSource"] = hook.module_source;
+  }
   if (!hook.options.empty()) o["with"] = hook.options;
   json::object when;
   for (const auto& [key, values] : hook.when) when[key] = to_json_strings(values);
@@ -84,6 +88,8 @@ HookSpec hook_spec_from_json(const json::value& value) {
   hook.phase = parse_hook_phase(string_of(o, "phase")).value_or(HookPhase::prepare);
   hook.run = strings_in(o.if_contains("run"));
   hook.builtin = string_of(o, "builtin");
+  hook.module_path = string_of(o, "module");
+  hook.module_source = string_of(o, "moduleSource");
   if (auto* v = o.if_contains("with"); v && v->is_object()) hook.options = v->as_object();
   if (auto* v = o.if_contains("when"); v && v->is_object())
     for (const auto& [key, values] : v->as_object()) hook.when[std::string(key)] = strings_in(&values);

@@ -1,5 +1,6 @@
 #pragma once
-// Lifecycle hooks as a run freezes them: what runs (an executable's argv or a built-in),
+// Lifecycle hooks as a run freezes them: what runs (an executable's argv, a built-in or
+// a JavaScript module run by node),
 // at which phase, under which `when` filter, with which timeout. Plain data; the
 // definitions module parses them, the engine runs them.
 
@@ -37,14 +38,21 @@ struct HookSpec {
   /// Executable hooks: argv, argv[0] absolute (resolved against the definition's
   /// directory) or a bare name looked up in PATH. Empty for built-ins other than `command`.
   std::vector<std::string> run;
-  std::string builtin;          // empty for `run:` hooks
+  std::string builtin;          // empty for `run:` and module hooks
+  /// Module hooks (agent-runner's `name:` / `path:` entries): the module file, absolute,
+  /// resolved when the definition loaded; and the entry as written ("name:<n>" or
+  /// "path:<p>"). Empty for the other kinds.
+  std::string module_path;
+  std::string module_source;
   boost::json::object options;  // a built-in's `with:` map
   /// key -> accepted values; every key must match (see hook_when_keys).
   std::map<std::string, std::vector<std::string>> when;
-  int timeout_sec = default_hook_timeout_sec;
+  int timeout_sec = default_hook_timeout_sec;  // module hooks: 0 = the daemon's setting
   /// "assignment" or "task:<id>": a task's hooks see only transitions of that task.
   std::string origin;
   std::string source_path;  // the definition file that declared it
+
+  bool is_module() const { return !module_path.empty(); }
 };
 
 /// One execution of a hook, compact (RunDetail.hookAudits): never its stdout, at most

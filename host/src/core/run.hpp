@@ -238,6 +238,8 @@ struct Run {
   std::vector<Attachment> attachments;
   /// Views only: the latest hook executions, oldest first (store/hook_audit_repository.hpp).
   std::vector<HookAudit> hook_audits;
+  /// Views only: the state the run's module hooks keep (their `mutate.state`), {} when none.
+  boost::json::object hook_data;
   /// Stored beside the run (store/schedule_repository.hpp), loaded by views and lists
   /// only: RunSummary.schedule and scheduleState. Never written with the run row.
   std::optional<Schedule> schedule;

@@ -293,6 +293,10 @@ const std::vector<Spec>& specs() {
             100000),
       whole("AGENTRY_BLOCKING_THREADS", "threads for hooks, git and other work that waits",
             &Settings::blocking_threads, 1, 1024),
+      text("AGENTRY_NODE", "the node program that runs JavaScript module hooks (a path, or a name looked up in PATH)",
+           &Settings::node),
+      whole("AGENTRY_MODULE_HOOK_TIMEOUT_SEC", "how long one call of a JavaScript module hook may take",
+            &Settings::module_hook_timeout_sec, 1, 120),
       millis("AGENTRY_NOTIFY_POLL_MS", "how often notifications due are looked for", &Settings::notify_poll, 1),
       Spec{"AGENTRY_NOTIFY_BACKOFF_MS", "the waits before a notification's second and third attempts",
            [](Settings& s, std::string_view value) -> Result<void> {

@@ -96,6 +96,10 @@ struct Settings {
   int max_live_children = 32;
   /// Threads for work that waits: hooks, libgit2 (core/blocking_pool.hpp).
   int blocking_threads = 16;
+  /// JavaScript module hooks (engine/hooks/module_hook.hpp): the node program, and how
+  /// long one hook call may take.
+  std::string node = "node";
+  int module_hook_timeout_sec = 120;
 
   // Background work of a serving daemon.
   std::chrono::milliseconds notify_poll{1000};

@@ -22,7 +22,7 @@ struct ResolvedTask {
   std::string title;
   std::string body;
   std::string source;  // "inline", "definition:<id>" or "file:<absolute path>"
-  std::vector<core::HookSpec> hooks;  // from a task definition file; none for inline tasks
+  std::vector<core::HookSpec> hooks;  // taskTransition hooks of the task (its file's, or an inline task's)
 };
 
 struct AssignmentDefinition {

@@ -1,6 +1,6 @@
 // Resolving an assignment's `tasks` list at load time. Items are an inline map
-// {id, title, body}, a task definition id ("review/check"), or a "./" path to a task
-// file next to the assignment.
+// {id, title, body, hooks}, a task definition id ("review/check"), or a "./" path to a
+// task file next to the assignment.
 
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
@@ -12,7 +12,8 @@ namespace fs = std::filesystem;
 namespace agentry::definitions {
 namespace {
 
-std::optional<ResolvedTask> inline_task(const YamlNode& node, const std::string& field, Diagnostics& diag) {
+std::optional<ResolvedTask> inline_task(const YamlNode& node, const std::string& field, const fs::path& assignment_file,
+                                        const Roots& roots, Diagnostics& diag) {
   FieldReader reader(node, field, diag);
   ResolvedTask task;
   task.id = reader.required_string("id");
@@ -20,8 +21,19 @@ std::optional<ResolvedTask> inline_task(const YamlNode& node, const std::string&
   if (task.title.empty()) task.title = task.id;
   task.body = reader.string("body").value_or("");
   task.source = "inline";
+  // agent-runner's `tasks[].hooks`: taskTransition hooks that see only this task.
+  bool hooks_ok = true;
+  if (const YamlNode* hooks = reader.take("hooks"); hooks && !task.id.empty()) {
+    task.hooks = read_hooks(*hooks, reader.field("hooks"), "task:" + task.id, assignment_file, roots, diag);
+    for (const auto& hook : task.hooks)
+      if (hook.phase != core::HookPhase::task_transition) {
+        diag.error(reader.field("hooks"), "hook '" + hook.id + "' has phase " + std::string(core::to_string(hook.phase)) +
+                                              "; a task's hooks run at taskTransition only");
+        hooks_ok = false;
+      }
+  }
   reader.warn_unknown_keys();
-  if (task.id.empty()) return std::nullopt;
+  if (task.id.empty() || !hooks_ok) return std::nullopt;
   return task;
 }
 
@@ -95,7 +107,7 @@ std::vector<ResolvedTask> read_tasks(const YamlNode& node, const std::string& fi
     const std::string item_field = index_field(field, i);
     std::optional<ResolvedTask> task;
     if (item.is_map()) {
-      task = inline_task(item, item_field, diag);
+      task = inline_task(item, item_field, assignment_file, roots, diag);
     } else if (item.is_scalar() && item.text.rfind("./", 0) == 0) {
       task = file_task(item.text, assignment_file, roots, item_field, diag);
     } else if (item.is_scalar() && !item.text.empty()) {

@@ -1,6 +1,6 @@
 // `hooks:` on assignments and task definitions: a list of
-// { id?, phase, when?, run: [argv] | builtin: name, with?, timeoutSec? }.
-// See docs/definitions.md "Hooks".
+// { id?, phase, when?, run: [argv] | builtin: name | name: module | path: module, with?,
+// timeoutSec? }, or the same grouped by phase. See docs/definitions.md "Hooks".
 
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
@@ -20,6 +20,54 @@ constexpr std::string_view builtins[] = {core::builtin_command, core::builtin_gi
 
 std::string phase_list() {
   return "prepare, beforeAttempt, afterAttempt, afterExit or taskTransition";
+}
+
+// agent-runner's order of a named module's file names.
+constexpr std::string_view module_file_names[] = {"hook.ts", "hook.mts", "hook.js", "hook.mjs"};
+
+bool valid_module_name(std::string_view name) {
+  if (name.empty() || name.size() > 128 || name == "." || name == "..") return false;
+  return std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) != 0 || c == '-' || c == '_' || c == '.';
+  });
+}
+
+/// `name: <n>`: the first of hooks/<n>/hook.{ts,mts,js,mjs} under a trusted project's
+/// .agentry/ (when the definition is the project's), then the config directory.
+/// Empty (with an error naming every file tried) when none exists.
+std::string resolve_named_module(const std::string& name, const std::string& field, const fs::path& file,
+                                 const Roots& roots, Diagnostics& diag) {
+  if (!valid_module_name(name)) {
+    diag.error(field, "'" + name + "' is not a hook name (1-128 letters, digits, '.', '_', '-')");
+    return {};
+  }
+  std::vector<fs::path> dirs;
+  if (roots.project_dir && roots.project_trusted && is_project_file(file, roots))
+    dirs.push_back(*roots.project_dir / ".agentry" / "hooks" / name);
+  dirs.push_back(roots.config_dir / "hooks" / name);
+  std::string tried;
+  for (const auto& dir : dirs)
+    for (auto candidate : module_file_names) {
+      std::error_code ec;
+      const fs::path path = dir / candidate;
+      if (fs::is_regular_file(path, ec)) return path.lexically_normal().string();
+      tried += (tried.empty() ? "" : ", ") + path.string();
+    }
+  diag.error(field, "hook module '" + name + "' was not found (tried " + tried + ")");
+  return {};
+}
+
+/// `path: <p>`: relative to the definition file's directory.
+std::string resolve_module_path(const std::string& path, const std::string& field, const fs::path& file,
+                                Diagnostics& diag) {
+  fs::path resolved = fs::path(path).is_absolute() ? fs::path(path) : file.parent_path() / path;
+  resolved = resolved.lexically_normal();
+  std::error_code ec;
+  if (!fs::is_regular_file(resolved, ec)) {
+    diag.error(field, "hook module " + resolved.string() + " was not found");
+    return {};
+  }
+  return resolved.string();
 }
 
 bool valid_hook_id(std::string_view id) {
@@ -76,12 +124,31 @@ std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string&
   }
   auto run = reader.string_list("run");
   auto builtin = reader.string("builtin");
-  if (run && builtin) {
-    diag.error(field, "has both 'run' and 'builtin'; a hook is one or the other");
+  auto module_name = reader.string("name");
+  auto module_file = reader.string("path");
+  const int kinds = int(run.has_value()) + int(builtin.has_value()) + int(module_name.has_value()) +
+                    int(module_file.has_value());
+  if (kinds > 1) {
+    diag.error(field, "has more than one of 'run', 'builtin', 'name' and 'path'; a hook is exactly one of them");
     ok = false;
-  } else if (!run && !builtin) {
-    diag.error(field, "needs 'run: [executable, args...]' or 'builtin: <name>'");
+  } else if (kinds == 0) {
+    diag.error(field,
+               "needs 'run: [executable, args...]', 'builtin: <name>', or a JavaScript module as 'name: <hook>' "
+               "or 'path: <file>'");
     ok = false;
+  }
+  if (kinds == 1 && (module_name || module_file)) {
+    const std::string key = module_name ? "name" : "path";
+    if (refuse_if_untrusted(file, roots, diag, reader.field(key),
+                            "is a JavaScript module hook, which runs code (declare it in the config directory, "
+                            "or trust the project)")) {
+      ok = false;
+    } else {
+      hook.module_path = module_name ? resolve_named_module(*module_name, reader.field(key), file, roots, diag)
+                                     : resolve_module_path(*module_file, reader.field(key), file, diag);
+      hook.module_source = key + ":" + (module_name ? *module_name : *module_file);
+      if (hook.module_path.empty()) ok = false;
+    }
   }
   if (const YamlNode* with = reader.take("with")) {
     auto value = to_json(*with);
@@ -140,6 +207,8 @@ std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string&
   }
   if (auto timeout = reader.integer("timeoutSec", 1, core::max_hook_timeout_sec))
     hook.timeout_sec = static_cast<int>(*timeout);
+  else if (hook.is_module())
+    hook.timeout_sec = 0;  // agent-runner's modules name none: AGENTRY_MODULE_HOOK_TIMEOUT_SEC
   if (const YamlNode* when = reader.take("when"))
     if (!read_hook_when(*when, reader.field("when"), hook, diag)) ok = false;
   reader.warn_unknown_keys();
@@ -189,7 +258,9 @@ std::vector<core::HookSpec> read_hooks(const YamlNode& node, const std::string& 
     out.push_back(std::move(*hook));
   };
   if (node.is_sequence()) {
-    for (std::size_t i = 0; i < node.items.size(); ++i) add(node.items[i], index_field(field, i), std::nullopt);
+    // A task's hooks are taskTransition hooks: agent-runner's task entries name no phase.
+    const auto implied = origin.rfind("task:", 0) == 0 ? std::optional(core::HookPhase::task_transition) : std::nullopt;
+    for (std::size_t i = 0; i < node.items.size(); ++i) add(node.items[i], index_field(field, i), implied);
   } else if (node.is_map()) {
     // The grouped form: { <phase>: [hook, ...] }.
     for (const auto& [key, list] : node.entries) {
@@ -203,6 +274,8 @@ std::vector<core::HookSpec> read_hooks(const YamlNode& node, const std::string& 
         diag.error(list_field, "must be a list of hooks, not " + std::string(describe_kind(list)));
         continue;
       }
+      // Ids count within the phase, as agent-runner numbers its entries: beforeAttempt-0.
+      index = 0;
       for (std::size_t i = 0; i < list.items.size(); ++i) add(list.items[i], index_field(list_field, i), phase);
     }
   } else {

@@ -35,6 +35,7 @@ Engine::Engine(EngineServices services, EngineConfig config)
           ParentCompletionSettings{config_.controller_id, &config_.task_prompt, config_.child_limits, &placement_})),
       dependencies_(std::make_unique<DependencyService>(db_, bus_, pool_, static_cast<RunStarts&>(*this))) {
   set_lease_ttl(config_.lease_ttl);
+  configure_module_hooks(config_.module_hooks);
   containers_->set_config_dir(config_.config_dir.string());
   containers_->set_agentry_binary(config_.task_prompt.agentry_binary.empty() ? std::string()
                                                                             : config_.task_prompt.agentry_binary.string());

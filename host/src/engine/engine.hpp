@@ -21,6 +21,7 @@
 #include "engine/backend_catalog.hpp"
 #include "engine/dependencies/dependency_service.hpp"
 #include "engine/hooks/after_exit.hpp"
+#include "engine/hooks/module_hook.hpp"
 #include "engine/lineage.hpp"
 #include "engine/leases/lease_keeper.hpp"
 #include "engine/leases/run_inbox.hpp"
@@ -88,6 +89,9 @@ struct EngineConfig {
   std::filesystem::path blob_dir{};
   /// What this process offers the runs it may start (engine/placement/placement.hpp).
   PlacementSettings placement{};
+  /// How JavaScript module hooks run (engine/hooks/module_hook.hpp): one setting per
+  /// process, applied when the engine is made.
+  ModuleHookSettings module_hooks{};
 };
 
 struct DeletedQueuedMessage {

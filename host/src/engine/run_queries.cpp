@@ -8,6 +8,7 @@
 
 #include "engine/dependencies/dependency_checks.hpp"
 #include "engine/mutation_support.hpp"
+#include "engine/hooks/hook_runner.hpp"
 #include "events/projections.hpp"
 #include "core/clock.hpp"
 #include "store/daemon_repository.hpp"
@@ -57,6 +58,7 @@ core::Result<RunView> Engine::view(const std::string& run_id) {
     v.run.dependents = detail::dependents_of(c, v.run);
     v.run.attachments = c.attachments().list_for_run(run_id);
     v.run.hook_audits = c.hook_audits().latest(run_id);
+    v.run.hook_data = run_hook_data(c, run_id);
     v.run.pending_approvals = c.approvals().list(run_id);
     if (auto lease = c.leases().get(run_id); lease && lease->held && v.run.status == core::RunStatus::running) {
       core::RunOwner owner{lease->owner, lease->owner, lease->epoch, core::format_iso8601(lease->expires_ms)};

@@ -338,6 +338,7 @@ json::object run_detail(const RunDetailInputs& in) {
   }
   d["hookState"] = std::move(hook_state);
   d["hookAudits"] = std::move(hook_audits);
+  d["hookData"] = run.hook_data;
   if (const auto& n = run.parent_notification)
     d["parentNotification"] = json::object{{"parentRunId", n->parent_run_id},
                                            {"sessionIndex", n->child_session_index},

@@ -58,4 +58,14 @@ std::optional<std::string> RunWorktreeRepository::get(std::string_view run_id) {
   return result.row(0)[0].optional_text();
 }
 
+void RunHookDataRepository::set(std::string_view run_id, const std::string& json) {
+  c_.query("UPDATE runs SET hook_data_json = $1 WHERE id = $2", {json, run_id});
+}
+
+std::optional<std::string> RunHookDataRepository::get(std::string_view run_id) {
+  auto result = c_.query("SELECT hook_data_json FROM runs WHERE id = $1", {run_id});
+  if (result.rows() == 0) return std::nullopt;
+  return result.row(0)[0].optional_text();
+}
+
 }  // namespace agentry::pg_store

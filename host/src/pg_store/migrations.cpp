@@ -23,7 +23,7 @@ namespace {
 //   whatever locale the database was created with, or pages would skip and repeat rows.
 // - queued_messages gains seq: SQLite delivers queued messages in rowid order, and
 //   PostgreSQL has no rowid; its index is (run_id, seq) to serve that order.
-constexpr std::array<std::string_view, 4> migrations{
+constexpr std::array<std::string_view, 5> migrations{
     R"sql(
 CREATE TABLE runs (
   id                    text COLLATE "C" PRIMARY KEY,
@@ -288,6 +288,10 @@ CREATE TABLE run_starts (
   since      text COLLATE "C" NOT NULL
 );
 CREATE INDEX run_starts_by_age ON run_starts(since, run_id);
+)sql",
+    // 5 = sqlite_store's migration 13: the state a run's module hooks keep.
+    R"sql(
+ALTER TABLE runs ADD COLUMN hook_data_json text;
 )sql",
 };
 

@@ -67,4 +67,17 @@ std::optional<std::string> RunWorktreeRepository::get(std::string_view run_id) {
   return s.column_optional_text(0);
 }
 
+void RunHookDataRepository::set(std::string_view run_id, const std::string& json) {
+  auto s = c_.prepare("UPDATE runs SET hook_data_json = ? WHERE id = ?");
+  s.bind(1, json).bind(2, run_id);
+  s.run();
+}
+
+std::optional<std::string> RunHookDataRepository::get(std::string_view run_id) {
+  auto s = c_.prepare("SELECT hook_data_json FROM runs WHERE id = ?");
+  s.bind(1, run_id);
+  if (!s.step()) return std::nullopt;
+  return s.column_optional_text(0);
+}
+
 }  // namespace agentry::sqlite_store

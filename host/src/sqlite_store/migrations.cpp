@@ -9,7 +9,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 12> migrations{
+constexpr std::array<std::string_view, 13> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -316,6 +316,11 @@ CREATE TABLE run_starts (
   since      TEXT NOT NULL
 );
 CREATE INDEX run_starts_by_age ON run_starts(since, run_id);
+)sql",
+    // 13: the state a run's module hooks keep (their `mutate.state`), a JSON object;
+    // NULL until a hook sets some (engine/hooks/module_hook.hpp).
+    R"sql(
+ALTER TABLE runs ADD COLUMN hook_data_json TEXT;
 )sql",
 };
 

@@ -40,5 +40,14 @@ class RunWorktreeRepository {
   virtual std::optional<std::string> get(std::string_view run_id) = 0;
 };
 
+/// runs.hook_data_json: the state a run's module hooks keep (their `mutate.state`, merged
+/// shallowly), a JSON object as text; absent until a hook sets some.
+class RunHookDataRepository {
+ public:
+  virtual ~RunHookDataRepository() = default;
+
+  virtual void set(std::string_view run_id, const std::string& json) = 0;
+  virtual std::optional<std::string> get(std::string_view run_id) = 0;
+};
 
 }  // namespace agentry::store

@@ -24,6 +24,7 @@ class RunRequestRepository;
 class RunStartRepository;
 class RunTokenRepository;
 class RunWorktreeRepository;
+class RunHookDataRepository;
 class ScheduleRepository;
 class SessionRepository;
 class TaskRepository;
@@ -46,6 +47,7 @@ class Transaction {
   virtual AttachmentRepository& attachments() = 0;
   virtual HookAuditRepository& hook_audits() = 0;
   virtual RunWorktreeRepository& worktrees() = 0;
+  virtual RunHookDataRepository& hook_data() = 0;
   virtual RunTokenRepository& run_tokens() = 0;
   virtual QueuedMessageRepository& queued_messages() = 0;
   virtual ProjectTrustRepository& project_trust() = 0;

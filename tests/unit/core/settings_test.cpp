@@ -28,6 +28,8 @@ TEST(Settings, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(s->max_call_depth, 8);
   EXPECT_EQ(s->notify_backoff.size(), 2u);
   EXPECT_EQ(s->blocking_threads, 16);
+  EXPECT_EQ(s->node, "node");
+  EXPECT_EQ(s->module_hook_timeout_sec, 120);
   EXPECT_EQ(entry(*s, "AGENTRY_HTTP_MAX_CONNECTIONS").origin, SettingOrigin::built_in);
   EXPECT_EQ(entry(*s, "AGENTRY_HTTP_MAX_CONNECTIONS").value, "512");
 }
@@ -63,6 +65,7 @@ TEST(Settings, ABadValueNamesTheVariableTheValueAndWhatIsAllowed) {
         std::tuple{"AGENTRY_SSE_HEARTBEAT_MS", "10s", "milliseconds"},
         std::tuple{"AGENTRY_MAX_CALL_DEPTH", "0", "from 1 to 1000"},
         std::tuple{"AGENTRY_BLOCKING_THREADS", "0", "from 1 to 1024"},
+        std::tuple{"AGENTRY_MODULE_HOOK_TIMEOUT_SEC", "121", "from 1 to 120"},
         std::tuple{"AGENTRY_CONNECT_TIMEOUT_MS", "soon", "milliseconds"},
         std::tuple{"AGENTRY_CALL_TIMEOUT_MS", "0", "milliseconds from 1"},
         std::tuple{"AGENTRY_LOG_LEVEL", "loud", "debug, info, warn, error"},

@@ -73,7 +73,7 @@ TEST_F(HookParser, ReportsEveryMistakeWithItsField) {
   const auto p = problems();
   EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[0].phase", "not a phase"));
   EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[1]", "needs 'run"));
-  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[2]", "one or the other"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[2]", "exactly one of them"));
   EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[3].builtin", "not a built-in"));
   EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[4].phase", "prepare only"));
   EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[5].timeoutSec", ""));
@@ -87,6 +87,76 @@ TEST_F(HookParser, AProjectMayNotRunExecutables) {
   EXPECT_TRUE(has_problem(problems(), "assignment.md", "hooks[0]", "project's .agentry/ may not"));
   write("  - {phase: prepare, builtin: git-worktree}\n", "repo/.agentry");
   EXPECT_TRUE(load_assignment(roots(), "a").ok());
+}
+
+TEST_F(HookParser, ReadsModuleHooksByNameAndByPathInTheGroupedForm) {
+  // By name: the first of hook.ts, hook.mts, hook.js, hook.mjs under <config>/hooks/<name>/.
+  dir.write("config/hooks/gate/hook.mjs", "export default {name: 'gate'};\n");
+  dir.write("config/hooks/gate/hook.js", "export default {name: 'gate'};\n");
+  dir.write("config/assignments/a/hooks/local.mjs", "export default {name: 'local'};\n");
+  write("  beforeAttempt:\n    - {name: gate, with: {strict: true}, when: {sessionIndex: 0}}\n"
+        "  taskTransition:\n    - {path: ./hooks/local.mjs, when: {toStatus: completed}}\n");
+  auto a = load_assignment(roots(), "a");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->hooks.size(), 2u);
+  const auto& gate = a->hooks[0];
+  EXPECT_EQ(gate.id, "beforeAttempt-0");
+  EXPECT_TRUE(gate.is_module());
+  EXPECT_EQ(gate.module_path, (dir.path() / "config/hooks/gate/hook.js").lexically_normal().string());
+  EXPECT_EQ(gate.module_source, "name:gate");
+  EXPECT_TRUE(gate.options.at("strict").as_bool());
+  EXPECT_EQ(gate.timeout_sec, 0);  // the daemon's AGENTRY_MODULE_HOOK_TIMEOUT_SEC
+  EXPECT_TRUE(gate.run.empty());
+  const auto& local = a->hooks[1];
+  EXPECT_EQ(local.phase, core::HookPhase::task_transition);
+  EXPECT_EQ(local.module_path, (dir.path() / "config/assignments/a/hooks/local.mjs").lexically_normal().string());
+  EXPECT_EQ(local.module_source, "path:./hooks/local.mjs");
+  // Frozen with the run as JSON and back.
+  auto thawed = core::hook_specs_from_json(core::to_json(a->hooks));
+  EXPECT_EQ(thawed.at(0).module_path, gate.module_path);
+  EXPECT_EQ(thawed.at(1).module_source, local.module_source);
+  EXPECT_EQ(thawed.at(0).timeout_sec, 0);
+}
+
+TEST_F(HookParser, RefusesModuleHooksThatAreMissingAmbiguousOrFromAnUntrustedProject) {
+  write("  beforeAttempt:\n    - {name: nowhere}\n    - {path: ./missing.mjs}\n    - {name: x, path: ./y.mjs}\n"
+        "    - {name: ../escape}\n");
+  const auto p = problems();
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.beforeAttempt[0].name", "config/hooks/nowhere/hook.ts"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.beforeAttempt[0].name", "hook.mjs"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.beforeAttempt[1].path", "missing.mjs was not found"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.beforeAttempt[2]", "exactly one of them"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.beforeAttempt[3].name", "not a hook name"));
+
+  // The config directory's "a" would win over an untrusted project's.
+  std::filesystem::remove_all(dir.path() / "config/assignments/a");
+  project = dir.path() / "repo";
+  dir.write("repo/.agentry/assignments/a/hook.mjs", "export default {name: 'evil'};\n");
+  write("  prepare:\n    - {path: ./hook.mjs}\n", "repo/.agentry");
+  EXPECT_TRUE(has_problem(problems(), "assignment.md", "hooks.prepare[0].path", "runs code"));
+}
+
+TEST_F(HookParser, InlineTasksTakeTaskTransitionHooksWithoutAPhase) {
+  dir.write("config/hooks/gate/hook.mjs", "export default {name: 'gate'};\n");
+  dir.write("config/assignments/a/assignment.md",
+            "---\nschemaVersion: 1\ntasks:\n"
+            "  - {id: plan, title: Plan, hooks: [{name: gate, when: {toStatus: completed}}]}\n"
+            "  - {id: build, hooks: [{phase: afterExit, name: gate}]}\n---\n");
+  const auto p = problems();
+  EXPECT_TRUE(has_problem(p, "assignment.md", "tasks[1].hooks[0].phase", "listed under taskTransition"));
+
+  dir.write("config/assignments/a/assignment.md",
+            "---\nschemaVersion: 1\ntasks:\n"
+            "  - {id: plan, title: Plan, hooks: [{name: gate, when: {toStatus: completed}}]}\n---\n");
+  auto a = load_assignment(roots(), "a");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->tasks.size(), 1u);
+  ASSERT_EQ(a->tasks[0].hooks.size(), 1u);
+  const auto& hook = a->tasks[0].hooks[0];
+  EXPECT_EQ(hook.phase, core::HookPhase::task_transition);
+  EXPECT_EQ(hook.id, "taskTransition-0");
+  EXPECT_EQ(hook.origin, "task:plan");
+  EXPECT_EQ(hook.module_source, "name:gate");
 }
 
 TEST_F(HookParser, ReadsAgentRunnersWhenFiltersBesideOurs) {

@@ -9,6 +9,8 @@
 #include "process/runner.hpp"
 #include "store/store.hpp"
 #include "store/hook_audit_repository.hpp"
+#include "store/attachment_repository.hpp"
+#include "store/task_repository.hpp"
 #include "workspace/worktree.hpp"
 #include "store/transaction.hpp"
 #include "store/run_repository.hpp"
@@ -16,6 +18,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 
 namespace agentry::engine {
@@ -24,6 +27,7 @@ namespace {
 
 constexpr std::size_t max_stdout_bytes = 64 * 1024;
 constexpr std::size_t max_stderr_bytes = 16 * 1024;
+constexpr std::size_t max_task_notes_bytes = 256 * 1024;  // as a task set's (tasks/task_commands.cpp)
 const Actor hook_actor{"hook"};
 
 json::value nullable(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
@@ -247,8 +251,67 @@ void run_git_worktree(const core::Run& run, const core::HookSpec& hook, const Ho
 
 bool filters_on(const core::Run& run, core::HookPhase phase, std::string_view key) {
   for (const auto& h : run.frozen.hooks)
-    if (h.phase == phase && h.when.count(std::string(key)) != 0) return true;
+    if (h.phase == phase && (h.when.count(std::string(key)) != 0 || h.is_module())) return true;  // modules are told it
   return false;
+}
+
+/// What module hooks are told besides the run: read once per phase, when the first
+/// module hook is about to run.
+ModuleHookInputs read_module_inputs(const core::Run& run, const HookServices& services) {
+  ModuleHookInputs in;
+  auto read = services.db.read([&](store::Transaction& c) -> core::Result<bool> {
+    in.state = run_hook_data(c, run.id);
+    in.tasks = c.tasks().list(run.id);
+    in.attachments = c.attachments().list_for_run(run.id);
+    return true;
+  });
+  if (!read) core::log_warn("cannot read what module hooks are told", {{"runId", run.id}, {"error", read.error().message}});
+  return in;
+}
+
+/// A module hook's result as the verdict executable hooks give, plus its state and task
+/// patches; a patch of a task the run does not have is dropped, and the audit says so.
+void run_module(const core::Run& run, const core::HookSpec& hook, const HookInvocation& inv,
+                const std::map<std::string, std::string>& facts, const HookServices& services,
+                std::optional<ModuleHookInputs>& inputs, const std::string& prompt, core::HookAudit& audit,
+                Verdict& verdict, HookPhaseResult& result) {
+  if (!inputs) inputs = read_module_inputs(run, services);
+  inputs->prompt = prompt;
+  inputs->attempt_index_in_session.reset();
+  if (auto it = facts.find("attemptIndexInSession"); it != facts.end()) inputs->attempt_index_in_session = std::stoi(it->second);
+  auto answer = run_module_hook(run, hook, module_hook_context(run, hook, inv, *inputs), services.cancelled, audit);
+  if (!answer) return;
+  auto mapped = map_module_result(hook.phase, *answer);
+  if (mapped.failure) {
+    audit.outcome = "failed";
+    audit.message = *mapped.failure;
+    return;
+  }
+  if (mapped.block) {
+    if (hook.phase == core::HookPhase::task_transition || hook.phase == core::HookPhase::after_exit)
+      verdict.refuse = mapped.block;
+    else
+      verdict.block = mapped.block;
+  }
+  verdict.prompt = mapped.prompt;
+  verdict.note = mapped.note;
+  verdict.pinned = mapped.pinned;
+  for (const auto& [key, value] : mapped.state) {
+    result.state[key] = value;
+    inputs->state[key] = value;  // later hooks of the phase see it
+  }
+  std::vector<std::string> unknown;
+  for (auto& patch : mapped.patch_tasks) {
+    const bool known = std::any_of(inputs->tasks.begin(), inputs->tasks.end(),
+                                   [&](const core::Task& t) { return t.id == patch.task_id; });
+    if (known) result.patch_tasks.push_back(std::move(patch));
+    else unknown.push_back(patch.task_id);
+  }
+  if (!unknown.empty()) {
+    std::string list;
+    for (const auto& id : unknown) list += (list.empty() ? "" : ", ") + id;
+    audit.message = "patchTasks: no task " + list + " in this run; not patched";
+  }
 }
 
 /// agent-runner's attempt filters (`sessionIndex`, `attemptIndexInSession`) as facts: the
@@ -275,6 +338,48 @@ std::map<std::string, std::string> facts_with_attempt(const core::Run& run, cons
   return facts;
 }
 
+/// `mutate.patchTasks`: each a task update by actor `hook`, audited like one. A task
+/// gone since the hook ran is skipped. Task patches run no taskTransition hooks.
+bool apply_task_patches(store::Transaction& c, const core::Run& run, const std::vector<HookTaskPatch>& patches) {
+  bool any = false;
+  for (const auto& patch : patches) {
+    auto task = c.tasks().get(run.id, patch.task_id);
+    if (!task) continue;
+    json::object changed;
+    if (patch.status && *patch.status != task->status) {
+      changed["status"] = json::object{{"from", core::to_string(task->status)}, {"to", core::to_string(*patch.status)}};
+      task->status = *patch.status;
+    }
+    std::string notes = task->notes;
+    if (patch.notes_replace) notes = *patch.notes_replace;
+    if (patch.notes_append) notes += (notes.empty() || notes.back() == '\n' ? "" : "\n") + *patch.notes_append;
+    if (notes.size() > max_task_notes_bytes) notes.resize(max_task_notes_bytes);
+    notes = core::sanitize_utf8(notes);
+    if (notes != task->notes) {
+      task->notes = notes;
+      changed["notes"] = json::object{{"length", notes.size()}};
+    }
+    if (changed.empty()) continue;
+    task->updated_at = core::now_iso8601();
+    c.tasks().update(*task);
+    detail::append_audit(c, run.id, "task.updated", hook_actor, {{"taskId", patch.task_id}, {"changed", changed}});
+    any = true;
+  }
+  return any;
+}
+
+/// The order hooks of a phase run in: declaration order, except that at taskTransition a
+/// task's own hooks run before the assignment's (agent-runner's order: the narrower
+/// gate first).
+std::vector<const core::HookSpec*> in_running_order(const core::Run& run, core::HookPhase phase) {
+  std::vector<const core::HookSpec*> out;
+  for (const auto& h : run.frozen.hooks)
+    if (h.phase == phase) out.push_back(&h);
+  if (phase == core::HookPhase::task_transition)
+    std::stable_partition(out.begin(), out.end(), [](const core::HookSpec* h) { return h->origin.rfind("task:", 0) == 0; });
+  return out;
+}
+
 }  // namespace
 
 bool has_hooks(const core::Run& run, core::HookPhase phase) {
@@ -287,7 +392,9 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
   HookPhaseResult result;
   std::string prompt = inv.prompt;
   const auto facts = facts_with_attempt(run, inv, services);
-  for (const auto& hook : run.frozen.hooks) {
+  std::optional<ModuleHookInputs> module_inputs;
+  for (const auto* hook_ptr : in_running_order(run, inv.phase)) {
+    const auto& hook = *hook_ptr;
     if (hook.phase != inv.phase || !core::hook_matches(hook, facts)) continue;
     // A task definition's hooks see only their own task's transitions.
     if (hook.origin.rfind("task:", 0) == 0 && (!inv.task_id || hook.origin.substr(5) != *inv.task_id)) continue;
@@ -310,6 +417,8 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
       input["options"] = hook.options;
       if (inv.phase == core::HookPhase::before_attempt) input["prompt"] = prompt;
       run_executable(run, hook, input, services, audit, verdict);
+    } else if (hook.is_module()) {
+      run_module(run, hook, inv, facts, services, module_inputs, prompt, audit, verdict, result);
     } else if (hook.builtin == core::builtin_require_children_success) {
       run_require_children_success(run, hook, services, audit, verdict);
     } else if (hook.builtin == core::builtin_git_worktree) {
@@ -329,7 +438,7 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
       if (!verdict.attachments.empty()) attach_files(run, verdict.attachments, services, audit);
       if (auto& why = verdict.block ? verdict.block : verdict.refuse) {
         audit.outcome = verdict.block ? "blocked" : "refused";
-        audit.message = *why;
+        audit.message = audit.message.empty() ? *why : *why + "; " + audit.message;
         result.stop = "hook '" + hook.id + "' " + audit.outcome + ": " + *why;
       }
     } else if (audit.outcome == "cancelled") {
@@ -389,8 +498,30 @@ bool record_hook_results(store::Transaction& c, core::Run& run, const HookPhaseR
                           {"baseCommit", result.worktree->at("baseCommit")}});
     changed = true;
   }
+  if (!result.state.empty()) {
+    // Merged into the state as stored now: another phase's hooks may have written since.
+    auto state = run_hook_data(c, run.id);
+    json::array keys;
+    for (const auto& [key, value] : result.state) {
+      state[key] = value;
+      keys.emplace_back(key);
+    }
+    c.hook_data().set(run.id, json::serialize(state));
+    detail::append_audit(c, run.id, "run.hook_data_set", hook_actor, {{"keys", std::move(keys)}});
+    changed = true;
+  }
+  if (apply_task_patches(c, run, result.patch_tasks)) changed = true;
   if (changed) detail::touch(run);
   return changed;
+}
+
+json::object run_hook_data(store::Transaction& c, const std::string& run_id) {
+  auto text = c.hook_data().get(run_id);
+  if (!text) return {};
+  boost::system::error_code ec;
+  auto value = json::parse(*text, ec);
+  if (ec || !value.is_object()) return {};
+  return value.as_object();
 }
 
 std::optional<json::object> run_worktree(store::Transaction& c, const std::string& run_id) {

@@ -20,6 +20,7 @@
 
 #include "core/hook.hpp"
 #include "core/run.hpp"
+#include "engine/hooks/module_hook.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -84,6 +85,10 @@ struct HookPhaseResult {
   std::optional<std::string> name, note;
   std::optional<bool> pinned;
   std::optional<boost::json::object> worktree;  // git-worktree: {repoRoot, path, cwd, branch, baseCommit}
+  /// Module hooks: their `mutate.state`, merged shallowly in order (merged into the run's
+  /// stored state when recorded), and the task changes they asked for.
+  boost::json::object state;
+  std::vector<HookTaskPatch> patch_tasks;
   bool any() const { return !audits.empty(); }
 };
 
@@ -95,10 +100,14 @@ bool has_hooks(const core::Run& run, core::HookPhase phase);
 /// the prompt as the earlier ones left it.
 HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& invocation, const HookServices& services);
 
-/// Records `result` in the write transaction: its audits, and the name, note, pin and
-/// worktree (with the run's new cwd) the hooks set, with audit records. The caller
+/// Records `result` in the write transaction: its audits, and the name, note, pin,
+/// worktree (with the run's new cwd), hook state and task patches the hooks set, with
+/// audit records (actor `hook`). The caller
 /// saves the run when this returns true (the row changed).
 bool record_hook_results(store::Transaction& c, core::Run& run, const HookPhaseResult& result);
+
+/// The state the run's module hooks keep (runs.hook_data_json): an empty object when none.
+boost::json::object run_hook_data(store::Transaction& c, const std::string& run_id);
 
 /// The run's worktree record (runs.worktree_json), if it has one.
 std::optional<boost::json::object> run_worktree(store::Transaction& c, const std::string& run_id);

@@ -134,7 +134,9 @@ core::Result<Task> TaskService::update(const std::string& run_id, const std::str
                                         {"toStatus", to},
                                         {"source", "task-set"}},
                                        {{"task", json::object{{"id", task_id}, {"title", task.title}, {"from", from},
-                                                              {"to", to}}},
+                                                              {"to", to}, {"notes", task.notes},
+                                                              {"newNotes", patch.notes ? json::value(*patch.notes)
+                                                                                       : json::value(nullptr)}}},
                                         {"actor", actor.name}},
                                        task_id,
                                        {},
