@@ -205,14 +205,17 @@ TEST_P(AcpAgents, AResumeGoesOnInTheAgentsSession) {
   std::string notices;
   for (const json::object& notice : events_of(run, "notice")) notices += json::serialize(notice) + "\n";
   const bool reopened = get_run(run).at("backendSessionId").as_string() == session;
-  if (profile(GetParam()).reopens_sessions) EXPECT_TRUE(reopened) << describe(run);
+  if (profile(GetParam()).reopens_sessions) {
+    EXPECT_TRUE(reopened) << describe(run);
+  }
   // An agent that does not always find its session again (gemini finds it when it wrote
   // it to disk in time, which a loaded machine allows) goes on in a new one, and the
   // timeline says why; one that found it says nothing.
-  if (reopened)
+  if (reopened) {
     EXPECT_EQ(notices.find("could not reopen"), std::string::npos) << describe(run);
-  else
+  } else {
     EXPECT_NE(notices.find("could not reopen session " + session), std::string::npos) << describe(run);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(RealAgents, AcpAgents,

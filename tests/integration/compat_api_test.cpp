@@ -226,6 +226,23 @@ TEST_F(CompatApiTest, SchedulesNestOverWebSocketAndContainerMethodsSayWhyNot) {
   EXPECT_EQ(unknown.at("error").at("code"), -32601);
 }
 
+TEST_F(CompatApiTest, HookStateIsWhatTheRunsModuleHooksKeep) {
+  write_agent("talker", "mock", "{steps: [{say: done}]}");
+  dir_.write_file("config/hooks/keeper/hook.mjs",
+                  "export default { name: 'keeper', beforeAttempt(ctx) {"
+                  " return { action: 'continue', mutate: { state: { seen: (ctx.state.seen ?? 0) + 1 } } }; } };\n");
+  write_assignment("kept", "hooks:\n  beforeAttempt:\n    - name: keeper\n");
+  auto started = post("/api/runs", json::object{{"agent", "talker"}, {"assignment", "kept"}, {"webVars", json::object{}}});
+  const std::string id(started.at("runId").as_string());
+  ASSERT_EQ(wait_until_settled(id), "success");
+  auto run = get("/api/runs/" + id).at("run").as_object();
+  EXPECT_TRUE(checks::check_run_detail(run).empty()) << checks::describe(checks::check_run_detail(run));
+  EXPECT_EQ(run.at("hookState"), (json::object{{"seen", 1}})) << json::serialize(run);
+  const auto& hooks = run.at("resolvedHooks").as_array();
+  ASSERT_EQ(hooks.size(), 1u);
+  EXPECT_EQ(hooks[0].at("source"), (json::object{{"name", "keeper"}})) << json::serialize(hooks[0]);
+}
+
 TEST_F(CompatApiTest, AttachmentsTakeItsHeaderAndAnswerItsShapes) {
   const auto id = create_run();
   const std::string bytes = "line one\nline two\n";

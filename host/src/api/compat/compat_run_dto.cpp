@@ -261,10 +261,17 @@ json::object ref_hook_descriptor(const json::object& h) {
   json::object out{{"hookId", string_at(h, "id")}, {"phase", string_at(h, "phase")}};
   const auto& run = array_at(h, "run");
   const auto builtin = string_at(h, "builtin");
-  // An executable (`run:`) hook is shown as their `command` built-in with its argv.
-  out["source"] = json::object{{"builtin", builtin.empty() ? std::string("command") : builtin}};
-  out["resolvedPath"] = !run.empty() && run.front().is_string() ? json::value(run.front().as_string())
-                                                                 : json::value(nullptr);
+  // A module hook is theirs as written (`name:` or `path:`); an executable (`run:`) hook
+  // is shown as their `command` built-in with its argv.
+  const auto module_source = string_at(h, "moduleSource");
+  if (const auto colon = module_source.find(':'); colon != std::string::npos) {
+    out["source"] = json::object{{module_source.substr(0, colon), module_source.substr(colon + 1)}};
+    out["resolvedPath"] = string_or_null(h, "module");
+  } else {
+    out["source"] = json::object{{"builtin", builtin.empty() ? std::string("command") : builtin}};
+    out["resolvedPath"] = !run.empty() && run.front().is_string() ? json::value(run.front().as_string())
+                                                                   : json::value(nullptr);
+  }
   const auto origin = string_at(h, "origin");
   constexpr std::string_view task_prefix = "task:";
   out["taskScopeId"] = origin.rfind(task_prefix, 0) == 0 ? json::value(origin.substr(task_prefix.size()))
@@ -394,7 +401,9 @@ json::object ref_detail(const json::object& n, const CompatFacts& facts) {
   for (const auto& h : array_at(n, "resolvedHooks"))
     if (h.is_object()) hooks.push_back(ref_hook_descriptor(h.as_object()));
   d["resolvedHooks"] = std::move(hooks);
-  d["hookState"] = object_at(n, "hookState");  // W23: our per-hook summary until hook state lands
+  // W23: the state the run's hooks keep (`mutate.state`); ours names it hookData, and our
+  // hookState is a per-hook summary their schema has no place for.
+  d["hookState"] = object_at(n, "hookData");
   json::array audits;
   for (const auto& a : array_at(n, "hookAudits"))
     if (a.is_object()) audits.push_back(ref_hook_audit(a.as_object()));
