@@ -220,9 +220,9 @@ TEST_P(AgentRunnerCliTest, InitRunAndResumeExitByHowTheRunEnded) {
   ASSERT_EQ(tasks.size(), 3u);
   EXPECT_EQ(tasks.at(2).at("title"), "Review it");
   EXPECT_EQ(ar({"init", "--agent", "worker", "--timeout-sec", "soon", "x"}).code, 3);
-  auto left_out = ar({"init", "--agent", "worker", "--run-id", "r1", "x"});
+  auto left_out = ar({"init", "--agent", "worker", "--backend-session-id", "s1", "x"});
   EXPECT_EQ(left_out.code, 3);
-  EXPECT_TRUE(contains(left_out.err, "--run-id is agent-runner's")) << left_out.err;
+  EXPECT_TRUE(contains(left_out.err, "--backend-session-id is agent-runner's")) << left_out.err;
 
   // Followed to its end: their RunDetail last, exit 0 for success.
   auto ran = ar({"run", "--agent", "talker", "--output-format", "json", "hello"});
@@ -295,6 +295,53 @@ TEST_P(AgentRunnerCliTest, ReachesTheDaemonThroughItsCompatListener) {
   EXPECT_EQ(json::parse(status.out).at("tasks").at(0).at("status"), "completed");
   // Nothing listening: a refusal (3), as agent-runner counts an unreachable daemon.
   EXPECT_EQ(ar({"run", "status", id, "--connect", "ws://127.0.0.1:1/"}, {{"AGENTRY_CONNECT", ""}}).code, 3);
+}
+
+// `init --run-id`: the initialized run read again from its definitions as they are now.
+TEST_P(AgentRunnerCliTest, InitWithRunIdReinitializesFromTheEditedAssignment) {
+  const std::string id = init_feature_run();
+  ASSERT_FALSE(id.empty());
+  dir_.write_file("config/assignments/feature/assignment.md", R"(---
+schemaVersion: 1
+message: "Ship {{feature}} today."
+vars:
+  feature:
+    type: string
+    required: true
+tasks:
+  - id: plan
+    title: Plan {{feature}}
+  - id: build
+    title: Build it
+  - id: docs
+    title: Document {{feature}}
+---
+Work carefully.
+)");
+  auto again = ar({"init", "--run-id", id, "--agent", "worker", "--assignment", "feature", "--var", "feature=signup",
+                   "--output-format", "json"});
+  ASSERT_EQ(again.code, 0) << again.out << again.err;
+  auto detail = json::parse(again.out);
+  EXPECT_EQ(joined(api::compat::testing::check_run_detail(detail)), "");
+  EXPECT_EQ(detail.at("runId"), json::value(id));
+  EXPECT_EQ(detail.at("status"), "initialized");
+  const auto& tasks = detail.at("tasks").as_array();
+  ASSERT_EQ(tasks.size(), 3u) << again.out;
+  EXPECT_EQ(tasks.at(0).at("title"), "Plan signup");
+  EXPECT_EQ(tasks.at(2).at("title"), "Document signup");
+  // Without --agent: the run's own agent and assignment, read again.
+  auto own = ar({"init", "--run-id", id, "--var", "feature=export", "--output-format", "json"});
+  ASSERT_EQ(own.code, 0) << own.out << own.err;
+  EXPECT_EQ(json::parse(own.out).at("tasks").at(0).at("title"), "Plan export");
+  EXPECT_EQ(all_runs().size(), 1u) << "the same run, not a new one";
+
+  ASSERT_EQ(cli({"ready", id}).code, 0);
+  auto refused = ar({"init", "--run-id", id});
+  EXPECT_NE(refused.code, 0);
+  EXPECT_TRUE(contains(refused.err, "this run is ready")) << refused.err;
+  auto on_run = ar({"run", "--run-id", id, "--agent", "worker", "x"});
+  EXPECT_EQ(on_run.code, 3);
+  EXPECT_TRUE(contains(on_run.err, "--run-id")) << on_run.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, AgentRunnerCliTest, ::testing::Values(CliMode::embedded, CliMode::connected),

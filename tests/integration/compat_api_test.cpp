@@ -203,6 +203,57 @@ TEST_F(CompatApiTest, TheInputSurfaceOfItsNewRunFormAndAWebStartWithoutACwd) {
   EXPECT_NE(backend.body.find("overrides.backend"), std::string::npos) << backend.body;
 }
 
+// init with runId (their `init --run-id`): the initialized run read again from its
+// definitions as they are now, over HTTP (the web form's vars) and WebSocket (the CLI's).
+TEST_F(CompatApiTest, InitWithRunIdReinitializesTheRunFromItsEditedDefinitions) {
+  const auto id = create_run("dark mode");
+  write_assignment("feature", R"(message: "Ship {{feature}} today."
+vars:
+  feature:
+    type: string
+    required: true
+tasks:
+  - id: plan
+    title: Plan {{feature}}
+  - id: docs
+    title: Document {{feature}}
+)");
+  auto detail = post("/api/runs/init", json::object{{"runId", id},
+                                                    {"agent", "worker"},
+                                                    {"assignment", "feature"},
+                                                    {"webVars", json::object{{"feature", "search"}}}})
+                    .at("run")
+                    .as_object();
+  EXPECT_TRUE(checks::check_run_detail(detail).empty()) << checks::describe(checks::check_run_detail(detail)) << json::serialize(detail);
+  EXPECT_EQ(detail.at("runId").as_string(), id);
+  EXPECT_EQ(detail.at("status"), "initialized");
+  ASSERT_EQ(detail.at("tasks").as_array().size(), 2u);
+  EXPECT_EQ(detail.at("tasks").at(1).at("title"), "Document search");
+  EXPECT_EQ(get("/api/runs").at("runs").as_array().size(), 1u) << "the same run, not a new one";
+
+  test::WsClient ws("127.0.0.1", daemon_->compat_port());
+  auto again = ws.call("runs.init", json::object{{"runId", id},
+                                                 {"agent", "worker"},
+                                                 {"assignment", "feature"},
+                                                 {"callerCwd", work_.string()},
+                                                 {"definitionCwd", work_.string()},
+                                                 {"cliVars", json::object{{"feature", "export"}}}});
+  ASSERT_TRUE(again.contains("result")) << json::serialize(again);
+  const auto& run = again.at("result").at("run").as_object();
+  EXPECT_TRUE(checks::check_run_detail(run).empty()) << checks::describe(checks::check_run_detail(run));
+  EXPECT_EQ(run.at("runId").as_string(), id);
+  EXPECT_EQ(run.at("tasks").at(0).at("title"), "Plan export");
+
+  // Their start has no use for runId; a run past initialized is refused, naming its status.
+  auto start = compat().post_json("/api/runs", json::object{{"runId", id}, {"agent", "worker"}, {"webVars", json::object{}}});
+  EXPECT_EQ(start.status, 400) << start.body;
+  EXPECT_NE(start.body.find("runId"), std::string::npos) << start.body;
+  ASSERT_EQ(compat().post_json("/api/runs/" + id + "/ready", json::object{}).status, 200);
+  auto refused = compat().post_json("/api/runs/init", json::object{{"runId", id}, {"agent", "worker"}, {"webVars", json::object{}}});
+  EXPECT_GE(refused.status, 400) << refused.body;
+  EXPECT_NE(refused.body.find("this run is ready"), std::string::npos) << refused.body;
+}
+
 TEST_F(CompatApiTest, SchedulesNestOverWebSocketAndContainerMethodsSayWhyNot) {
   const auto id = create_run();
   test::WsClient ws("127.0.0.1", daemon_->compat_port());

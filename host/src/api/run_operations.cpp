@@ -58,8 +58,28 @@ Result<OperationResult> list_runs(ApiContext& ctx, const OperationRequest& reque
   return OperationResult{std::move(out)};
 }
 
+/// runs.init with runId: the initialized run re-resolved from its definitions.
+Result<OperationResult> reinit_run(ApiContext& ctx, const OperationRequest& request) {
+  JsonBody params(request.params);
+  auto id = run_id_of(params);
+  if (!id) return id.failure();
+  auto init = parse_init_request(rest_of(params), request.var_origin, /*agent_required=*/false);
+  if (!init) return init.failure();
+  auto run = ctx.engine.reinit(*id, std::move(*init), request.actor);
+  if (!run) return run.failure();
+  return run_detail_result(ctx.engine, run->id);
+}
+
 Operation create_run(ApiContext& ctx, bool start) {
   return [&ctx, start](const OperationRequest& request) -> Result<OperationResult> {
+    if (request.params.contains("runId")) {
+      if (start)
+        return core::fail(core::ErrorCode::invalid_request,
+                          "field 'runId': runs.start creates a new run; re-initialize one with runs.init {runId}, "
+                          "then start it with runs.resume",
+                          {{"field", "runId"}});
+      return reinit_run(ctx, request);
+    }
     auto init = parse_init_request(JsonBody(request.params), request.var_origin);
     if (!init) return init.failure();
     if (!start) {

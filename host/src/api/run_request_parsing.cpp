@@ -75,7 +75,8 @@ core::Result<std::vector<std::string>> parse_placement(const JsonBody& body) {
 
 }  // namespace
 
-core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin) {
+core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin,
+                                                     bool agent_required) {
   if (auto ok = body.allow_only({"agent", "assignment", "definitionCwd", "callerCwd", "parentRunId", "runGroupId",
                                  "backendSessionId", "cliVars", "webVars", "overrides", "name", "dependencies",
                                  "notifyParentOnComplete", "inheritRunGroup", "notify", "placement"});
@@ -83,11 +84,13 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
     return ok.failure();
   engine::InitRequest r;
   r.var_origin = origin;
-  auto agent = body.required_string("agent");
-  if (!agent) return agent.failure();
-  if (agent->empty())
-    return core::fail(ErrorCode::invalid_request, "field 'agent' must not be empty", {{"field", "agent"}});
-  r.agent = *agent;
+  if (agent_required || body.has("agent")) {
+    auto agent = body.required_string("agent");
+    if (!agent) return agent.failure();
+    if (agent->empty())
+      return core::fail(ErrorCode::invalid_request, "field 'agent' must not be empty", {{"field", "agent"}});
+    r.agent = *agent;
+  }
   struct StringField {
     const char* key;
     std::optional<std::string>* target;

@@ -11,7 +11,10 @@
 
 namespace agentry::api {
 
-core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin);
+/// `agent_required` false: a re-initialization (runs.init with runId), where an absent
+/// agent means the run's own.
+core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engine::VarOrigin origin,
+                                                     bool agent_required = true);
 core::Result<engine::ResumeRequest> parse_resume_request(const JsonBody& body);
 /// { type: "run", runId } or { type: "group", groupId }: one dependency, as the
 /// reference's dependency routes take it.

@@ -21,8 +21,18 @@ std::function<void()> add_message_options(CLI::App* cmd, MessageInput& m, const 
   return [&m, text] { m.text_given = text->count() > 0; };
 }
 
-void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& record) {
-  cmd->add_option("agent", o.agent, "Agent: a name from a project's .agentry/ or the config dir, or a path")->required();
+void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& record, bool start) {
+  auto* agent =
+      cmd->add_option("agent", o.agent, "Agent: a name from a project's .agentry/ or the config dir, or a path");
+  if (start) {
+    agent->required();
+  } else {
+    cmd->add_option("--run-id", o.run_id,
+                    "Re-initialize this initialized run from its definitions as they are now (agent and "
+                    "assignment default to the run's own); it keeps its id, group, parent, dependencies and "
+                    "attachments")
+        ->type_name("RUN");
+  }
   cmd->add_option("--assignment,-a", o.assignment, "Assignment: a name or a path");
   auto record_message = add_message_options(cmd, o.message, "The message (required without an assignment)");
   cmd->add_option("--var", o.vars, "An assignment variable, name=value (repeatable)")->type_name("NAME=VALUE");
@@ -113,7 +123,7 @@ void add_run_commands(CLI::App& app, Invocation& inv) {
     auto* cmd = start ? app.add_subcommand("run", "Start a run and follow it to the end; exits with the run's code")
                       : app.add_subcommand("init", "Create a run without starting it (status initialized)");
     std::function<void()> record;
-    add_start_options(cmd, *o, record);
+    add_start_options(cmd, *o, record, start);
     if (start) cmd->add_flag("--detach,-d", o->detach, "Start it and return at once (connected mode only)");
     on_parsed(cmd, inv, [o, start](CommandContext& ctx) { return start_command(ctx, *o, start); }, record);
   }

@@ -1,5 +1,5 @@
-// Engine: creating runs (init, start) and reconfiguring initialized ones. Both
-// resolve definitions into frozen inputs (run_inputs.cpp), then write atomically.
+// Engine: creating runs (init, start), re-initializing and reconfiguring initialized
+// ones. All resolve definitions into frozen inputs (run_inputs.cpp), then write atomically.
 
 #include "engine/engine.hpp"
 #include "engine/mutate.hpp"
@@ -186,6 +186,103 @@ core::Result<Run> Engine::start(const InitRequest& request, const Actor& actor) 
   // "Start after": the run waits, ready; the daemon starts it once every dependency is
   // met (engine/dependencies/dependency_commands.cpp), even if that happened just now.
   return ready(run->id, actor);
+}
+
+namespace {
+
+/// Re-initialization may change what a run does, never where it sits: CONFLICT (naming
+/// the status) unless it is initialized and not archived.
+core::Result<void> check_reinit_allowed(const Run& run) {
+  std::string why;
+  if (run.archived)
+    why = "it is archived";
+  else if (run.status != core::RunStatus::initialized)
+    why = "only an initialized run can be re-initialized; this run is " + std::string(core::to_string(run.status));
+  if (why.empty()) return core::ok();
+  return core::fail(core::ErrorCode::conflict, "cannot re-initialize run " + run.id + ": " + why,
+                    {{"runId", run.id}, {"operation", "reinit"}, {"status", core::to_string(run.status)},
+                     {"archived", run.archived}});
+}
+
+/// What a re-initialization keeps may not be asked to change: naming it (other than as
+/// it is) is a mistake the caller should hear about rather than see ignored.
+core::Result<void> check_reinit_keeps(const Run& run, const InitRequest& request) {
+  auto keeps = [&](const char* field, const std::string& what) {
+    return core::fail(core::ErrorCode::validation,
+                      std::string("field '") + field + "': a re-initialized run keeps its " + what,
+                      {{"field", field}, {"runId", run.id}});
+  };
+  if (request.parent_run_id && request.parent_run_id != run.parent_run_id) return keeps("parentRunId", "parent");
+  if (request.run_group_id && *request.run_group_id != run.run_group_id) return keeps("runGroupId", "group");
+  if (!request.dependencies.empty())
+    return keeps("dependencies", "dependencies (edit them with runs.addDependency / runs.removeDependency)");
+  return core::ok();
+}
+
+}  // namespace
+
+core::Result<Run> Engine::reinit(const std::string& run_id, InitRequest request, const Actor& actor) {
+  auto current = db_.read([&](store::Transaction& c) { return detail::load_run(c, run_id); });
+  if (!current) return current.failure();
+  if (auto ok = check_reinit_allowed(*current); !ok) return ok.failure();
+  if (auto ok = check_reinit_keeps(*current, request); !ok) return ok.failure();
+  // Unnamed definitions are the run's own files, read again as they are now.
+  if (request.agent.empty())
+    request.agent = current->frozen.agent_source_path.empty() ? current->frozen.agent_name
+                                                              : current->frozen.agent_source_path;
+  if (!request.assignment && !current->frozen.assignment_name.empty())
+    request.assignment = current->frozen.assignment_source_path.empty() ? current->frozen.assignment_name
+                                                                        : current->frozen.assignment_source_path;
+  if (!request.caller_cwd && !request.overrides.cwd) request.caller_cwd = current->cwd;
+  request.parent_run_id = current->parent_run_id;
+  // The depth was checked when the run was created; the parent's vars are read again.
+  auto parent = parent_info(db_, current->parent_run_id, config_.max_call_depth);
+  if (!parent) return parent.failure();
+
+  std::optional<std::filesystem::path> definition_cwd;
+  if (request.definition_cwd) definition_cwd = std::filesystem::path(*request.definition_cwd);
+  RunInputContext context{projects_.roots_for(definition_cwd), config_.config_dir, config_.state_dir, current->id,
+                          current->run_group_id, *parent ? &(*parent)->vars : nullptr,
+                          *parent ? &(*parent)->var_sources : nullptr, current->parent_run_id.value_or("")};
+  context.cwd_only_elsewhere = [this](const std::string& cwd) { return placement_.only_elsewhere(db_, cwd); };
+  context.agent_runner_cmd = agent_runner_command(config_.task_prompt.agentry_binary);
+  auto inputs = resolve_run_inputs(request, context, backends_);
+  if (!inputs) return with_trust_details(inputs.failure(), context.roots);
+
+  auto reinitialized = mutate<Run>(run_id, [&](store::Transaction& c) -> core::Result<Run> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    // Checked again in the write: the run may have moved on since the read above.
+    if (auto ok = check_reinit_allowed(*run); !ok) return ok.failure();
+    const bool notify_parent = run->parent_run_id.has_value() &&
+                               request.notify_parent_on_complete.value_or(run->frozen.notify_parent_on_complete);
+    json::object data{{"agent", inputs->frozen.agent_name},
+                      {"assignment", inputs->frozen.assignment_name},
+                      {"backend", inputs->frozen.backend},
+                      {"cwd", inputs->cwd},
+                      {"previousTaskCount", c.tasks().list(run_id).size()},
+                      {"taskCount", inputs->tasks.size()},
+                      {"messageChanged", inputs->frozen.message != run->frozen.message}};
+    if (!inputs->unknown_template_keys.empty()) data["unknownTemplateKeys"] = to_json(inputs->unknown_template_keys);
+    run->frozen = std::move(inputs->frozen);
+    run->frozen.notify_parent_on_complete = notify_parent;
+    run->cwd = inputs->cwd;
+    run->repo_root = inputs->repo_root;
+    if (request.name) run->name = request.name;
+    if (request.backend_session_id) run->backend_session_id = request.backend_session_id;
+    // The tasks are the definitions' again: the old ones (none has run) go.
+    c.tasks().remove_all(run_id);
+    const auto now = core::now_iso8601();
+    for (auto task : inputs->tasks) {
+      task.run_id = run_id;
+      task.created_at = task.updated_at = now;
+      c.tasks().insert(task);
+    }
+    detail::save_with_audit(c, *run, "run.reinitialized", actor, std::move(data));
+    return run;
+  });
+  if (reinitialized) log_unknown_template_keys(run_id, inputs->unknown_template_keys);
+  return reinitialized;
 }
 
 core::Result<Run> Engine::reconfigure(const std::string& run_id, const ReconfigureRequest& request,

@@ -141,6 +141,12 @@ class Engine final : private RunStarts {
   core::Result<RunView> init_view(const InitRequest& request, const Actor& actor);
   /// init followed by the first session, in one call.
   core::Result<core::Run> start(const InitRequest& request, const Actor& actor);
+  /// Re-initializes an initialized run from its definitions as they are now: agent,
+  /// assignment, vars, message and tasks are resolved again (an empty `request.agent`:
+  /// the run's own agent file, no `request.assignment`: its own assignment file; no
+  /// callerCwd: its cwd). Keeps its id, group, parent, dependencies, attachments,
+  /// schedule and creation time. CONFLICT unless the run is initialized and not archived.
+  core::Result<core::Run> reinit(const std::string& run_id, InitRequest request, const Actor& actor);
 
   // Lifecycle.
   /// Promotes an initialized run to ready; with `schedule`, also sets it in the same

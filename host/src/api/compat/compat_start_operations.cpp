@@ -23,7 +23,7 @@ struct StartPlan {
   json::object schedule;              // overrides.schedule, flat as ours takes it; empty: none
 };
 
-Result<StartPlan> plan_start(const CompatContext& ctx, const OperationRequest& r, bool web) {
+Result<StartPlan> plan_start(const CompatContext& ctx, const OperationRequest& r, bool web, bool start) {
   const char* vars_key = web ? "webVars" : "cliVars";
   std::vector<std::string_view> allowed = {"runId",       "agent",          "assignment", "definitionCwd",
                                            "callerCwd",   "parentRunId",    "runGroupId", "backendSessionId",
@@ -35,16 +35,25 @@ Result<StartPlan> plan_start(const CompatContext& ctx, const OperationRequest& r
   for (const auto& [key, value] : r.params)
     if (std::find(allowed.begin(), allowed.end(), std::string_view(key)) == allowed.end())
       return refuse(std::string(key), "is not a start parameter here");
-  if (r.params.contains("runId"))
-    return refuse("runId", "(re-initializing an initialized run from its definitions) is not supported by agentry yet");
   StartPlan plan;
+  // runId on init re-initializes that run (ours takes it as is); their start has no use for it.
+  const auto* run_id = r.params.if_contains("runId");
+  if (run_id && !run_id->is_null()) {
+    if (start)
+      return refuse("runId", "is for init only (re-initializing an initialized run); start a new run without it, "
+                             "or re-initialize with init and then start the run");
+    if (!run_id->is_string() || run_id->as_string().empty()) return refuse("runId", "must be a run id");
+    plan.init["runId"] = *run_id;
+  }
   for (const char* key : {"agent", "assignment", "definitionCwd", "callerCwd", "parentRunId", "runGroupId",
                           "backendSessionId"})
     if (const auto* v = r.params.if_contains(key); v && !v->is_null()) plan.init[key] = *v;
   if (const auto* vars = r.params.if_contains(vars_key)) plan.init[vars_key] = *vars;
   else plan.init[vars_key] = json::object{};
   // agent-runner's dashboard sends no cwd at all: its daemon's own applies.
-  if (!plan.init.contains("callerCwd")) plan.init["callerCwd"] = ctx.default_cwd.string();
+  // A re-initialization without one keeps the run's own.
+  if (!plan.init.contains("callerCwd") && !plan.init.contains("runId"))
+    plan.init["callerCwd"] = ctx.default_cwd.string();
   if (const auto* no_inherit = r.params.if_contains("noInheritRunGroup")) {
     if (!no_inherit->is_bool()) return refuse("noInheritRunGroup", "must be a boolean");
     plan.init["inheritRunGroup"] = !no_inherit->as_bool();
@@ -84,6 +93,12 @@ Result<StartPlan> plan_start(const CompatContext& ctx, const OperationRequest& r
     }
     if (!ours.empty()) plan.init["overrides"] = std::move(ours);
   }
+  // Their steps after our init would undo a refused one by removing the run, which a
+  // re-initialization must never do.
+  if (plan.init.contains("runId") && (!plan.add_tasks.empty() || !plan.schedule.empty()))
+    return refuse(plan.add_tasks.empty() ? "overrides.schedule" : "overrides.addedTasks",
+                  "cannot be combined with runId in agentry: re-initialize the run, then add its tasks or set its "
+                  "schedule");
   return plan;
 }
 
@@ -119,7 +134,7 @@ Result<json::object> carry_out(const CompatContext& ctx, const OperationRequest&
 Operation start_method(CompatContext& ctx, bool start) {
   return [&ctx, start](const OperationRequest& r) -> Result<OperationResult> {
     const bool web = r.over_http;
-    auto plan = plan_start(ctx, r, web);
+    auto plan = plan_start(ctx, r, web, start);
     if (!plan) return plan.failure();
     auto done = carry_out(ctx, r, *plan, start);
     if (!done) return done.failure();

@@ -30,6 +30,9 @@ struct MessageInput {
 core::Result<std::optional<std::string>> read_message(const MessageInput& input, const Environment& env);
 
 struct StartOptions {
+  /// `init --run-id`: re-initialize this initialized run from its definitions as they are
+  /// now (runs.init with runId); an empty agent or assignment then means the run's own.
+  std::string run_id;
   std::string agent;
   std::string assignment;
   MessageInput message;

@@ -41,7 +41,15 @@ core::Result<json::object> parse_vars(const std::vector<std::string>& pairs) {
 /// environment.
 core::Result<json::object> start_params(const StartOptions& o, const std::optional<std::string>& message,
                                         const Environment& env, bool start) {
-  json::object params{{"agent", o.agent}, {"callerCwd", env.cwd.string()}};
+  const bool reinit = !o.run_id.empty();
+  if (!reinit && o.agent.empty())
+    return core::fail(core::ErrorCode::invalid_request, "give the agent (or, for init, --run-id <run>)");
+  json::object params;
+  if (!o.agent.empty()) params["agent"] = o.agent;
+  // A re-initialized run keeps its working directory unless --cwd names another, and
+  // keeps its parent and group: the ones of the environment are not asked for.
+  if (reinit) params["runId"] = o.run_id;
+  if (!reinit || !o.cwd.empty()) params["callerCwd"] = env.cwd.string();
   fs::path definition_cwd = env.cwd;
   if (!o.cwd.empty()) definition_cwd = (env.cwd / o.cwd).lexically_normal();
   params["definitionCwd"] = definition_cwd.string();
@@ -49,6 +57,7 @@ core::Result<json::object> start_params(const StartOptions& o, const std::option
   if (!o.name.empty()) params["name"] = o.name;
   // Lineage: inside a run, what you start is that run's child and joins its group.
   std::string parent = o.parent_given         ? o.parent
+                       : reinit              ? std::string()
                        : env.has(env_run_id) ? env.get(env_run_id)
                                              : env.get(env_parent_run_id);
   if (!parent.empty()) {
@@ -59,12 +68,14 @@ core::Result<json::object> start_params(const StartOptions& o, const std::option
     if (o.no_inherit_group) params["inheritRunGroup"] = false;
   }
   // Inside a run, $AGENTRY_RUN_GROUP_ID is the parent's group: opting out ignores it.
-  std::string group = o.group_given ? o.group : o.no_inherit_group ? std::string() : env.get(env_run_group_id);
+  std::string group = o.group_given                   ? o.group
+                      : o.no_inherit_group || reinit ? std::string()
+                                                     : env.get(env_run_group_id);
   if (!group.empty()) params["runGroupId"] = group;
   auto vars = parse_vars(o.vars);
   if (!vars) return vars.failure();
   if (!vars->empty()) params["cliVars"] = std::move(*vars);
-  if (o.assignment.empty() && !message)
+  if (!reinit && o.assignment.empty() && !message)
     return core::fail(core::ErrorCode::invalid_request,
                       "nothing to do: give --assignment <name>, --message <text> or --message-file <path>");
   for (const auto& title : o.add_tasks)

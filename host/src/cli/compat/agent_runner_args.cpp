@@ -17,7 +17,7 @@ const std::map<std::string, bool>& known_options() {
       {"--group-id", true},       {"--resume-run", true},         {"--scope", true},
       {"--add-task", true},       {"--launcher", true},           {"--environment", true},
       {"--model", true},          {"--effort", true},             {"--timeout-sec", true},
-      {"--max-retries", true},
+      {"--max-retries", true},       {"--run-id", true},
       {"--detach", false},        {"--no-inherit-run-group", false},
       {"--no-notify-parent-on-complete", false},                   {"--help", false},
   };
@@ -28,7 +28,7 @@ const std::map<std::string, bool>& known_options() {
 /// rather than as unknown, so that a definition's author knows what to change.
 bool is_unsupported_agent_runner_option(const std::string& name) {
   static const std::vector<std::string> names{
-      "--backend",       "--run-id",         "--backend-session-id", "--unrestricted",     "--mime-type",
+      "--backend",       "--backend-session-id", "--unrestricted",     "--mime-type",
       "--schedule-at",   "--schedule-delay", "--schedule-cron",      "--schedule-timezone", "--schedule-mode",
       "--schedule-continue-on-failure",      "--limit",              "--include-archived", "--repo",
       "--global",        "--listen",         "--at",                 "--delay",            "--cron",

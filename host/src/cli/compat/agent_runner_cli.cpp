@@ -396,14 +396,20 @@ int Invocation::start(bool is_init) {
   if (!is_init) {
     allowed.push_back("--detach");
     allowed.push_back("--no-notify-parent-on-complete");
+  } else {
+    allowed.push_back("--run-id");  // re-initialize that run from its definitions as they are now
   }
   if (auto refused = refuse_others(command, allowed)) return *refused;
+  const auto run_id = args_.value("--run-id");
   auto agent = args_.value("--agent");
-  if (!agent || agent->empty()) return usage(command + " needs --agent <name> (or --resume-run <run> to resume)");
+  if (!run_id && (!agent || agent->empty()))
+    return usage(command + " needs --agent <name> (or --resume-run <run> to resume" +
+                 (is_init ? ", --run-id <run> to re-initialize)" : ")"));
   if (args_.has("--no-notify-parent-on-complete") && !args_.has("--detach"))
     return usage("--no-notify-parent-on-complete goes with --detach");
   StartOptions o;
-  o.agent = *agent;
+  o.run_id = run_id.value_or("");
+  o.agent = agent.value_or("");
   o.assignment = args_.value("--assignment").value_or("");
   o.vars = args_.values("--var");
   o.name = args_.value("--name").value_or("");

@@ -77,6 +77,8 @@ Usage: agent-runner <command> [options]
       Resume a run with a message and follow it to its end.
   init --agent <a> [same options as run, without --detach] [message...]
       Create a run without starting it; prints its id.
+  init --run-id <run> [--agent <a>] [--assignment <b>] [--var k=v]... [message...]
+      Re-initialize that initialized run from its definitions as they are now.
   task list <run> | show <run> <task>
   task set <run> <task> [--status <s>] [--notes <text>]
   task append-notes <run> <task> --text <text>
