@@ -877,6 +877,43 @@ TEST_P(CliTest, RunEnvironmentRunsTheAgentInTheSandbox) {
   EXPECT_EQ(missing.code, 3) << missing.err;
 }
 
+// `init --run-id`: the same run, its assignment read again as edited since.
+TEST_P(CliTest, InitRunIdReinitializesTheRunFromItsEditedAssignment) {
+  auto init = cli({"init", "worker", "-a", "feature", "--var", "feature=search"});
+  ASSERT_EQ(init.code, 0) << init.err;
+  const std::string id = init.out.substr(0, init.out.find('\n'));
+  dir_.write_file("config/assignments/feature/assignment.md", R"(---
+schemaVersion: 1
+message: "Ship {{feature}} today."
+vars:
+  feature:
+    type: string
+    required: true
+tasks:
+  - id: plan
+    title: Plan {{feature}}
+  - id: docs
+    title: Document {{feature}}
+---
+)");
+  auto again = cli({"init", "--run-id", id, "--var", "feature=export"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.out, id + "\n");
+  auto run = api_run(id);
+  EXPECT_EQ(run.at("message"), "Ship export today.");
+  ASSERT_EQ(run.at("tasks").as_array().size(), 2u);
+  EXPECT_EQ(run.at("tasks").at(1).at("title"), "Document export");
+  EXPECT_EQ(all_runs().size(), 1u);
+  auto types = audit_types(id);
+  EXPECT_EQ(std::count(types.begin(), types.end(), "run.reinitialized"), 1);
+
+  ASSERT_EQ(cli({"ready", id}).code, 0);
+  auto refused = cli({"init", "--run-id", id, "--var", "feature=x"});
+  EXPECT_NE(refused.code, 0);
+  EXPECT_TRUE(contains(refused.err, "this run is ready")) << refused.err;
+  EXPECT_NE(cli({"init"}).code, 0) << "an agent, or --run-id";
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, CliTest, ::testing::Values(CliMode::embedded, CliMode::connected), mode_name);
 
 }  // namespace
