@@ -40,9 +40,10 @@ TEST(AgentRunnerArgs, RefusalsNameTheOption) {
   auto unknown = parse_agent_runner_args({"run", "status", "r1", "--verbose"});
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.error().message.find("unknown option --verbose"), std::string::npos);
-  auto left_out = parse_agent_runner_args({"init", "--run-id=r1"});
+  auto left_out = parse_agent_runner_args({"init", "--backend=codex"});
   ASSERT_FALSE(left_out.ok());
-  EXPECT_NE(left_out.error().message.find("--run-id is agent-runner's"), std::string::npos) << left_out.error().message;
+  EXPECT_NE(left_out.error().message.find("--backend is agent-runner's"), std::string::npos) << left_out.error().message;
+  EXPECT_TRUE(parse_agent_runner_args({"init", "--run-id=r1"}).ok()) << "re-initializing is served";
   auto missing = parse_agent_runner_args({"task", "set", "r1", "t1", "--status"});
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("--status needs a value"), std::string::npos);
