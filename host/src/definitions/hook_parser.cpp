@@ -124,6 +124,32 @@ bool check_command_form_options(const core::HookSpec& hook, FieldReader& reader,
   return ok;
 }
 
+/// git-worktree takes `with: {base: <revision>}` only. agent-runner's form ({repo, from,
+/// branch, path, collision}) is refused by name rather than ignored: run as ours it would
+/// make another branch in another place than the file asks for.
+bool check_git_worktree_options(const core::HookSpec& hook, FieldReader& reader, Diagnostics& diag) {
+  bool ok = true;
+  const bool theirs = core::is_git_worktree_repo_form(hook);
+  for (const auto& [key, value] : hook.options) {
+    if (key == "base" && !theirs) {
+      if (!value.is_string() || value.as_string().empty()) {
+        diag.error(reader.field("with.base"), "must be a revision (a branch, tag or commit)");
+        ok = false;
+      }
+    } else if (theirs && key != "base") {
+      diag.error(reader.field("with." + std::string(key)),
+                 "is agent-runner's form of git-worktree ({repo, from, branch, path, collision}), which agentry "
+                 "does not run yet; agentry's takes only with: {base: <revision>}");
+      ok = false;
+    } else {
+      diag.error(reader.field("with." + std::string(key)),
+                 theirs ? "mixes git-worktree's two forms" : "is not an option of git-worktree (its only option is base)");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string& field, std::size_t index,
                                         std::optional<core::HookPhase> implied, const std::string& origin, const fs::path& file, const Roots& roots,
                                         Diagnostics& diag) {
@@ -212,6 +238,7 @@ std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string&
         ok = false;
       }
     }
+    if (*builtin == core::builtin_git_worktree && !check_git_worktree_options(hook, reader, diag)) ok = false;
     if (*builtin == core::builtin_git_worktree && hook.phase != core::HookPhase::prepare) {
       diag.error(reader.field("phase"), "git-worktree runs at prepare only");
       ok = false;

@@ -275,6 +275,19 @@ TEST_F(HookParser, AnUntrustedProjectMayNotRunTheCommandBuiltInInEitherForm) {
   EXPECT_TRUE(has_problem(problems(), "assignment.md", "hooks[0]", "project's .agentry/ may not"));
 }
 
+TEST_F(HookParser, GitWorktreeRefusesAgentRunnersFormAndUnknownOptionsByName) {
+  write("  - {phase: prepare, builtin: git-worktree, with: {repo: '{{cwd}}', from: main, branch: b, path: /tmp/x}}\n"
+        "  - {phase: prepare, builtin: git-worktree, with: {base: main, collision: reuse}}\n"
+        "  - {phase: prepare, builtin: git-worktree, with: {base: main, depth: 1}}\n"
+        "  - {phase: prepare, builtin: git-worktree, with: {base: ''}}\n");
+  const auto p = problems();
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[0].with.repo", "agent-runner's form"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[0].with.path", "agent-runner's form"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[1].with.base", "two forms"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[2].with.depth", "only option is base"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[3].with.base", "revision"));
+}
+
 TEST(HookMatching, EveryWhenKeyMustMatchAFact) {
   core::HookSpec hook;
   hook.when["to"] = {"completed", "blocked"};
