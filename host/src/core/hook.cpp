@@ -124,4 +124,15 @@ std::vector<HookSpec> hook_specs_from_json(const json::value& value) {
   return out;
 }
 
+bool is_command_status_or_json_form(const HookSpec& hook) {
+  return hook.builtin == builtin_command && (hook.options.contains("mode") || hook.options.contains("command"));
+}
+
+bool is_git_worktree_repo_form(const HookSpec& hook) {
+  if (hook.builtin != builtin_git_worktree) return false;
+  for (const char* key : {"repo", "from", "branch", "path", "collision"})
+    if (hook.options.contains(key)) return true;
+  return false;
+}
+
 }  // namespace agentry::core

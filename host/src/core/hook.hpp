@@ -74,6 +74,12 @@ inline constexpr std::size_t hook_stderr_excerpt_bytes = 1024;
 
 boost::json::object to_json(const HookAudit& audit);
 
+/// agent-runner's forms of our built-ins, selected by their `with` keys: the command
+/// built-in's {mode, command, args?, cwd?} and git-worktree's {repo, from, branch, path,
+/// collision?}. Ours are {argv} and {base}.
+bool is_command_status_or_json_form(const HookSpec& hook);
+bool is_git_worktree_repo_form(const HookSpec& hook);
+
 /// Whether `hook` applies to an event whose filterable facts are `facts`
 /// (e.g. {"to": "completed", "task": "review"}). A `when` key with no fact never matches.
 bool hook_matches(const HookSpec& hook, const std::map<std::string, std::string>& facts);

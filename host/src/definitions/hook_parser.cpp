@@ -93,6 +93,63 @@ bool check_require_children_options(const core::HookSpec& hook, FieldReader& rea
   return ok;
 }
 
+/// agent-runner's form of the command built-in: with: {mode: status|json, command,
+/// args?, cwd?}; its keys select it, and our `argv` may not be mixed in.
+bool check_command_form_options(const core::HookSpec& hook, FieldReader& reader, Diagnostics& diag) {
+  bool ok = true;
+  auto refuse = [&](const std::string& key, const std::string& why) {
+    diag.error(reader.field("with." + key), why);
+    ok = false;
+  };
+  for (const auto& [key, value] : hook.options) {
+    if (key == "argv")
+      refuse("argv", "mixes the command built-in's two forms: use either {argv} or {mode, command, args, cwd}");
+    else if (key != "mode" && key != "command" && key != "args" && key != "cwd")
+      refuse(std::string(key), "is not an option of the command built-in (mode, command, args, cwd)");
+  }
+  const auto* mode = hook.options.if_contains("mode");
+  if (!mode || !mode->is_string() || (mode->as_string() != "status" && mode->as_string() != "json"))
+    refuse("mode", "must be status or json");
+  const auto* command = hook.options.if_contains("command");
+  if (!command || !command->is_string() || command->as_string().empty())
+    refuse("command", "must name the executable to run");
+  if (const auto* args = hook.options.if_contains("args")) {
+    bool strings = args->is_array();
+    if (strings)
+      for (const auto& a : args->as_array()) strings = strings && a.is_string();
+    if (!strings) refuse("args", "must be a list of strings");
+  }
+  if (const auto* cwd = hook.options.if_contains("cwd"); cwd && (!cwd->is_string() || cwd->as_string().empty()))
+    refuse("cwd", "must be a directory path");
+  return ok;
+}
+
+/// git-worktree takes `with: {base: <revision>}` only. agent-runner's form ({repo, from,
+/// branch, path, collision}) is refused by name rather than ignored: run as ours it would
+/// make another branch in another place than the file asks for.
+bool check_git_worktree_options(const core::HookSpec& hook, FieldReader& reader, Diagnostics& diag) {
+  bool ok = true;
+  const bool theirs = core::is_git_worktree_repo_form(hook);
+  for (const auto& [key, value] : hook.options) {
+    if (key == "base" && !theirs) {
+      if (!value.is_string() || value.as_string().empty()) {
+        diag.error(reader.field("with.base"), "must be a revision (a branch, tag or commit)");
+        ok = false;
+      }
+    } else if (theirs && key != "base") {
+      diag.error(reader.field("with." + std::string(key)),
+                 "is agent-runner's form of git-worktree ({repo, from, branch, path, collision}), which agentry "
+                 "does not run yet; agentry's takes only with: {base: <revision>}");
+      ok = false;
+    } else {
+      diag.error(reader.field("with." + std::string(key)),
+                 theirs ? "mixes git-worktree's two forms" : "is not an option of git-worktree (its only option is base)");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string& field, std::size_t index,
                                         std::optional<core::HookPhase> implied, const std::string& origin, const fs::path& file, const Roots& roots,
                                         Diagnostics& diag) {
@@ -165,7 +222,12 @@ std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string&
       ok = false;
     }
     hook.builtin = *builtin;
-    if (*builtin == core::builtin_command) {
+    if (*builtin == core::builtin_command && core::is_command_status_or_json_form(hook)) {
+      if (!check_command_form_options(hook, reader, diag)) ok = false;
+      if (refuse_if_untrusted(file, roots, diag, field,
+                              "runs an executable (declare the hook in the config directory, or trust the project)"))
+        ok = false;
+    } else if (*builtin == core::builtin_command) {
       // `builtin: command` is `run:` spelled with options: with: {argv: [...]}.
       const auto* argv = hook.options.if_contains("argv");
       if (argv && argv->is_array())
@@ -176,6 +238,7 @@ std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string&
         ok = false;
       }
     }
+    if (*builtin == core::builtin_git_worktree && !check_git_worktree_options(hook, reader, diag)) ok = false;
     if (*builtin == core::builtin_git_worktree && hook.phase != core::HookPhase::prepare) {
       diag.error(reader.field("phase"), "git-worktree runs at prepare only");
       ok = false;

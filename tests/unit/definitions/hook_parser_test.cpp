@@ -241,6 +241,53 @@ TEST_F(HookParser, RequireChildrenSuccessTakesOnlyRequireAny) {
   EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[1].with.depth", "only option is requireAny"));
 }
 
+TEST_F(HookParser, TheCommandBuiltInTakesAgentRunnersStatusAndJsonForm) {
+  write("  beforeAttempt:\n    - {builtin: command, with: {mode: status, command: make, args: [lint], cwd: sub}}\n"
+        "  taskTransition:\n    - {builtin: command, with: {mode: json, command: ./judge.sh}}\n");
+  auto a = load_assignment(roots(), "a");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->hooks.size(), 2u);
+  EXPECT_TRUE(core::is_command_status_or_json_form(a->hooks[0]));
+  EXPECT_TRUE(a->hooks[0].run.empty()) << "their form is not run: argv";
+  EXPECT_EQ(a->hooks[0].options.at("args").as_array().at(0).as_string(), "lint");
+  EXPECT_EQ(a->hooks[1].options.at("command").as_string(), "./judge.sh");
+  // Frozen with the run and back.
+  EXPECT_TRUE(core::is_command_status_or_json_form(core::hook_specs_from_json(core::to_json(a->hooks)).at(1)));
+
+  write("  - {phase: prepare, builtin: command, with: {mode: exit, command: make}}\n"
+        "  - {phase: prepare, builtin: command, with: {mode: status}}\n"
+        "  - {phase: prepare, builtin: command, with: {mode: json, command: make, args: [1, {a: b}]}}\n"
+        "  - {phase: prepare, builtin: command, with: {mode: status, command: make, argv: [make]}}\n"
+        "  - {phase: prepare, builtin: command, with: {mode: status, command: make, shell: true}}\n"
+        "  - {phase: prepare, builtin: command, with: {mode: status, command: make, cwd: ''}}\n");
+  const auto p = problems();
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[0].with.mode", "status or json"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[1].with.command", "executable"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[2].with.args", "list of strings"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[3].with.argv", "two forms"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[4].with.shell", "not an option"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[5].with.cwd", "directory"));
+}
+
+TEST_F(HookParser, AnUntrustedProjectMayNotRunTheCommandBuiltInInEitherForm) {
+  project = dir.path() / "repo";
+  write("  - {phase: prepare, builtin: command, with: {mode: status, command: make}}\n", "repo/.agentry");
+  EXPECT_TRUE(has_problem(problems(), "assignment.md", "hooks[0]", "project's .agentry/ may not"));
+}
+
+TEST_F(HookParser, GitWorktreeRefusesAgentRunnersFormAndUnknownOptionsByName) {
+  write("  - {phase: prepare, builtin: git-worktree, with: {repo: '{{cwd}}', from: main, branch: b, path: /tmp/x}}\n"
+        "  - {phase: prepare, builtin: git-worktree, with: {base: main, collision: reuse}}\n"
+        "  - {phase: prepare, builtin: git-worktree, with: {base: main, depth: 1}}\n"
+        "  - {phase: prepare, builtin: git-worktree, with: {base: ''}}\n");
+  const auto p = problems();
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[0].with.repo", "agent-runner's form"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[0].with.path", "agent-runner's form"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[1].with.base", "two forms"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[2].with.depth", "only option is base"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[3].with.base", "revision"));
+}
+
 TEST(HookMatching, EveryWhenKeyMustMatchAFact) {
   core::HookSpec hook;
   hook.when["to"] = {"completed", "blocked"};

@@ -1,6 +1,7 @@
 #include "engine/hooks/hook_runner.hpp"
 
 #include "engine/attachments.hpp"
+#include "engine/hooks/command_hook.hpp"
 
 #include "core/clock.hpp"
 #include "core/log.hpp"
@@ -269,19 +270,12 @@ ModuleHookInputs read_module_inputs(const core::Run& run, const HookServices& se
   return in;
 }
 
-/// A module hook's result as the verdict executable hooks give, plus its state and task
-/// patches; a patch of a task the run does not have is dropped, and the audit says so.
-void run_module(const core::Run& run, const core::HookSpec& hook, const HookInvocation& inv,
-                const std::map<std::string, std::string>& facts, const HookServices& services,
-                std::optional<ModuleHookInputs>& inputs, const std::string& prompt, core::HookAudit& audit,
-                Verdict& verdict, HookPhaseResult& result) {
-  if (!inputs) inputs = read_module_inputs(run, services);
-  inputs->prompt = prompt;
-  inputs->attempt_index_in_session.reset();
-  if (auto it = facts.find("attemptIndexInSession"); it != facts.end()) inputs->attempt_index_in_session = std::stoi(it->second);
-  auto answer = run_module_hook(run, hook, module_hook_context(run, hook, inv, *inputs), services.cancelled, audit);
-  if (!answer) return;
-  auto mapped = map_module_result(hook.phase, *answer);
+/// A module hook's result (or the command built-in's, in agent-runner's form) as the
+/// verdict executable hooks give, plus its state and task patches; a patch of a task
+/// the run does not have is dropped, and the audit says so.
+void apply_module_result(const core::HookSpec& hook, const json::value& answer, ModuleHookInputs& inputs,
+                         core::HookAudit& audit, Verdict& verdict, HookPhaseResult& result) {
+  auto mapped = map_module_result(hook.phase, answer);
   if (mapped.failure) {
     audit.outcome = "failed";
     audit.message = *mapped.failure;
@@ -298,11 +292,11 @@ void run_module(const core::Run& run, const core::HookSpec& hook, const HookInvo
   verdict.pinned = mapped.pinned;
   for (const auto& [key, value] : mapped.state) {
     result.state[key] = value;
-    inputs->state[key] = value;  // later hooks of the phase see it
+    inputs.state[key] = value;  // later hooks of the phase see it
   }
   std::vector<std::string> unknown;
   for (auto& patch : mapped.patch_tasks) {
-    const bool known = std::any_of(inputs->tasks.begin(), inputs->tasks.end(),
+    const bool known = std::any_of(inputs.tasks.begin(), inputs.tasks.end(),
                                    [&](const core::Task& t) { return t.id == patch.task_id; });
     if (known) result.patch_tasks.push_back(std::move(patch));
     else unknown.push_back(patch.task_id);
@@ -312,6 +306,28 @@ void run_module(const core::Run& run, const core::HookSpec& hook, const HookInvo
     for (const auto& id : unknown) list += (list.empty() ? "" : ", ") + id;
     audit.message = "patchTasks: no task " + list + " in this run; not patched";
   }
+}
+
+void run_module(const core::Run& run, const core::HookSpec& hook, const HookInvocation& inv,
+                const std::map<std::string, std::string>& facts, const HookServices& services,
+                std::optional<ModuleHookInputs>& inputs, const std::string& prompt, core::HookAudit& audit,
+                Verdict& verdict, HookPhaseResult& result) {
+  if (!inputs) inputs = read_module_inputs(run, services);
+  inputs->prompt = prompt;
+  inputs->attempt_index_in_session.reset();
+  if (auto it = facts.find("attemptIndexInSession"); it != facts.end()) inputs->attempt_index_in_session = std::stoi(it->second);
+  auto answer = run_module_hook(run, hook, module_hook_context(run, hook, inv, *inputs), services.cancelled, audit);
+  if (answer) apply_module_result(hook, *answer, *inputs, audit, verdict, result);
+}
+
+/// agent-runner's form of the command built-in: its answer is a module hook's result.
+void run_command_form(const core::Run& run, const core::HookSpec& hook, const HookServices& services,
+                      std::optional<ModuleHookInputs>& inputs, core::HookAudit& audit, Verdict& verdict,
+                      HookPhaseResult& result) {
+  auto answer = run_command_form_hook(run, hook, services.cancelled, audit);
+  if (!answer) return;
+  if (!inputs) inputs = read_module_inputs(run, services);
+  apply_module_result(hook, *answer, *inputs, audit, verdict, result);
 }
 
 /// agent-runner's attempt filters (`sessionIndex`, `attemptIndexInSession`) as facts: the
@@ -417,6 +433,8 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
       input["options"] = hook.options;
       if (inv.phase == core::HookPhase::before_attempt) input["prompt"] = prompt;
       run_executable(run, hook, input, services, audit, verdict);
+    } else if (core::is_command_status_or_json_form(hook)) {
+      run_command_form(run, hook, services, module_inputs, audit, verdict, result);
     } else if (hook.is_module()) {
       run_module(run, hook, inv, facts, services, module_inputs, prompt, audit, verdict, result);
     } else if (hook.builtin == core::builtin_require_children_success) {
