@@ -20,13 +20,7 @@ class BuiltinHookForms : public DaemonTest {
     write_agent("scripted", "mock", "{}");  // plays the prompt's "@mock" lines
   }
   std::string start(const std::string& agent, const std::string& assignment, const std::string& message) {
-    json::object body{{"agent", agent},
-                      {"assignment", assignment},
-                      {"callerCwd", work_.string()},
-                      {"overrides", {{"message", message}}}};
-    auto response = client().post_json("/api/runs", body);
-    EXPECT_EQ(response.status, 201) << response.body;
-    return response.status == 201 ? std::string(response.json().at("run").at("runId").as_string()) : "";
+    return start_assignment_run(agent, assignment, message);
   }
   /// The script's absolute path, as agent-runner's command form takes it (no resolution
   /// against the definition's directory).

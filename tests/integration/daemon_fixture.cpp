@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <fstream>
-
 #include <thread>
 
 namespace agentry::integration {
@@ -199,6 +198,32 @@ std::string error_code_of(const test::HttpResponse& response) {
   EXPECT_TRUE(error.at("message").is_string());
   EXPECT_TRUE(error.at("details").is_object());
   return std::string(error.at("code").as_string());
+}
+
+std::string DaemonTest::start_assignment_run(const std::string& agent, const std::string& assignment,
+                                             const std::string& message) {
+  boost::json::object body{{"agent", agent},
+                           {"assignment", assignment},
+                           {"callerCwd", work_.string()},
+                           {"overrides", {{"message", message}}}};
+  auto response = client().post_json("/api/runs", body);
+  EXPECT_EQ(response.status, 201) << response.body;
+  return response.status == 201 ? std::string(response.json().at("run").at("runId").as_string()) : "";
+}
+
+boost::json::array DaemonTest::wait_for_hook_audits(const std::string& run_id, const std::string& phase,
+                                                    std::size_t n) {
+  boost::json::array found;
+  for (int i = 0; i < 400; ++i) {
+    found.clear();
+    const auto detail = get_run(run_id);  // kept: the loop reads inside it
+    for (const auto& a : detail.at("hookAudits").as_array())
+      if (a.at("phase").as_string() == phase) found.push_back(a);
+    if (found.size() >= n) return found;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  ADD_FAILURE() << "run " << run_id << " has " << found.size() << " " << phase << " hook audits, expected " << n;
+  return found;
 }
 
 }  // namespace agentry::integration

@@ -44,6 +44,12 @@ class DaemonTest : public ::testing::Test {
   void write_assignment(const std::string& name, const std::string& front_matter);
   /// POST /api/runs for `agent` with a message; returns the run id.
   std::string start_agent_run(const std::string& agent, const std::string& message = "go");
+  /// POST /api/runs for `agent` on `assignment` with `message` as the run's message, in
+  /// work_; expects 201 and returns the run id ("" otherwise).
+  std::string start_assignment_run(const std::string& agent, const std::string& assignment,
+                                   const std::string& message);
+  /// The run's hook audits of `phase`, once there are at least `n` (a failure after 10 s).
+  boost::json::array wait_for_hook_audits(const std::string& run_id, const std::string& phase, std::size_t n = 1);
   /// POST /api/runs for `agent` on the "feature" assignment (three tasks: plan, build,
   /// review/check), asserting 201; returns the run id.
   std::string start_feature_run(const std::string& agent, const std::string& feature = "dark mode");

@@ -33,27 +33,12 @@ class HooksTest : public DaemonTest {
     write_agent("scripted", "mock", "{}");  // plays the prompt's "@mock" lines
   }
   std::string start(const std::string& agent, const std::string& assignment, const std::string& message) {
-    json::object body{{"agent", agent},
-                      {"assignment", assignment},
-                      {"callerCwd", work_.string()},
-                      {"overrides", {{"message", message}}}};
-    auto response = client().post_json("/api/runs", body);
-    EXPECT_EQ(response.status, 201) << response.body;
-    return response.status == 201 ? std::string(response.json().at("run").at("runId").as_string()) : "";
+    return start_assignment_run(agent, assignment, message);
   }
   json::array audits(const std::string& run) { return get_run(run).at("hookAudits").as_array(); }
   /// The run's hook audits of `phase`, once there are at least `n` (or a failure).
   json::array wait_for_audits(const std::string& run, const std::string& phase, std::size_t n = 1) {
-    json::array found;
-    for (int i = 0; i < 400; ++i) {
-      found.clear();
-      for (const auto& a : audits(run))
-        if (a.at("phase").as_string() == phase) found.push_back(a);
-      if (found.size() >= n) return found;
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    ADD_FAILURE() << "run " << run << " has " << found.size() << " " << phase << " hook audits, expected " << n;
-    return found;
+    return wait_for_hook_audits(run, phase, n);
   }
   std::string read_text(const fs::path& path) {
     std::ifstream in(path);

@@ -30,27 +30,11 @@ class ModuleHooksTest : public DaemonTest {
     dir_.write_file("config/hooks/" + name + "/hook.mjs", source);
   }
   std::string start(const std::string& agent, const std::string& assignment, const std::string& message) {
-    json::object body{{"agent", agent},
-                      {"assignment", assignment},
-                      {"callerCwd", work_.string()},
-                      {"overrides", {{"message", message}}}};
-    auto response = client().post_json("/api/runs", body);
-    EXPECT_EQ(response.status, 201) << response.body;
-    return response.status == 201 ? std::string(response.json().at("run").at("runId").as_string()) : "";
+    return start_assignment_run(agent, assignment, message);
   }
   /// The run's hook audits of `phase`, once there are at least `n`.
   json::array wait_for_audits(const std::string& run, const std::string& phase, std::size_t n = 1) {
-    json::array found;
-    for (int i = 0; i < 400; ++i) {
-      found.clear();
-      const auto detail = get_run(run);
-      for (const auto& a : detail.at("hookAudits").as_array())
-        if (a.at("phase").as_string() == phase) found.push_back(a);
-      if (found.size() >= n) return found;
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    ADD_FAILURE() << "run " << run << " has " << found.size() << " " << phase << " hook audits, expected " << n;
-    return found;
+    return wait_for_hook_audits(run, phase, n);
   }
   bool timeline_mentions(const std::string& run, const std::string& text) {
     for (const auto& e : timeline(run))
