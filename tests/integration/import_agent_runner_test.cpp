@@ -95,8 +95,13 @@ class ImportAgentRunnerTest : public CliTest {
                                                                {"alpha", task("alpha", "Alpha second", "pending")}};
     done["sessions"] = json::array{session(0, "success", "2026-05-01T10:10:00.000Z")};
     done["attemptRecords"] = json::array{attempt(1, 0, 0, 1, "first try"), attempt(2, 0, 1, 0, "All done.")};
+    // Hooks agentry cannot run: a built-in without its options, and a module whose file
+    // is not on this machine.
     done["resolvedHooks"] = json::array{json::object{{"hookId", "git-worktree"}, {"phase", "prepare"},
                                                      {"source", {{"builtin", "git-worktree"}}}, {"resolvedPath", nullptr},
+                                                     {"taskScopeId", nullptr}, {"when", nullptr}, {"config", nullptr}},
+                                        json::object{{"hookId", "afterExit-0"}, {"phase", "afterExit"},
+                                                     {"source", {{"name", "gone"}}}, {"resolvedPath", "/nonexistent/gone/hook.mjs"},
                                                      {"taskScopeId", nullptr}, {"when", nullptr}, {"config", nullptr}}};
     attachment_bytes_ = random_bytes(150 * 1024 + 3, 7);
     done["attachments"] = json::array{s.write_attachment("alpha", "ar-done-1", "att-one", "notes.bin", attachment_bytes_)};
@@ -147,6 +152,29 @@ class ImportAgentRunnerTest : public CliTest {
     init["repo"] = "beta";
     init["schedule"] = json::object{{"enabled", true}, {"runAt", "2026-01-01T00:00:00.000Z"}, {"recurrence", nullptr}};
     init["finalTasks"] = json::object{{"t1", task("t1", "Only task", "pending")}};
+    // Hooks agentry runs: a module whose file is here, their command and
+    // require-children-success forms; with the state and audits they left.
+    const auto module = dir_.write_file("hooks/check/hook.mjs", "export default { name: 'check' };\n");
+    init["resolvedHooks"] = json::array{
+        json::object{{"hookId", "prepare-0"}, {"phase", "prepare"}, {"source", {{"name", "check"}}},
+                     {"resolvedPath", module.string()}, {"taskScopeId", nullptr}, {"when", nullptr}, {"config", nullptr}},
+        json::object{{"hookId", "beforeAttempt-0"}, {"phase", "beforeAttempt"}, {"source", {{"builtin", "command"}}},
+                     {"resolvedPath", nullptr}, {"taskScopeId", nullptr},
+                     {"when", {{"sessionIndex", json::array{0}}, {"attemptIndexInSession", 0}}},
+                     {"config", {{"mode", "status"}, {"command", "true"}}}},
+        json::object{{"hookId", "t1-taskTransition-0"}, {"phase", "taskTransition"},
+                     {"source", {{"builtin", "require-children-success"}}}, {"resolvedPath", nullptr},
+                     {"taskScopeId", "t1"}, {"when", {{"taskIds", json::array{"t1"}}, {"toStatus", json::array{"completed"}}}},
+                     {"config", {{"requireAny", true}}}}};
+    init["hookState"] = json::object{{"counter", 2}};
+    init["hookAudits"] = json::array{
+        json::object{{"phase", "prepare"}, {"hookId", "prepare-0"}, {"startedAt", "2026-05-01T09:00:00.000Z"},
+                     {"endedAt", "2026-05-01T09:00:00.250Z"}, {"outcome", "continue"}, {"sessionIndex", nullptr},
+                     {"attemptNumber", nullptr}, {"taskId", nullptr}, {"summary", nullptr}},
+        json::object{{"phase", "taskTransition"}, {"hookId", "t1-taskTransition-0"},
+                     {"startedAt", "2026-05-01T09:01:00.000Z"}, {"endedAt", "2026-05-01T09:01:00.010Z"},
+                     {"outcome", "rejected"}, {"sessionIndex", nullptr}, {"attemptNumber", nullptr}, {"taskId", "t1"},
+                     {"summary", "no child run yet"}}};
     s.write_manifest("beta", init);
 
     // beta/ar-aborted-6: aborted by a signal, then archived.
@@ -192,6 +220,11 @@ std::vector<std::string> kinds_of(const json::array& events) {
 
 std::string text(const json::value& v, std::string_view key) { return std::string(v.at(key).as_string()); }
 
+json::array hooks_left_out() {
+  return {"prepare:git-worktree (its git-worktree options are not agent-runner's form)",
+          "afterExit:afterExit-0 (its module /nonexistent/gone/hook.mjs does not exist here)"};
+}
+
 const std::vector<std::string> imported_ids = {"ar-done-1", "ar-live-2", "ar-aborted-6", "ar-init-4", "ar-sched-3"};
 
 TEST_P(ImportAgentRunnerTest, DryRunWritesNothingThenImportsOnceAndSkipsAfter) {
@@ -214,7 +247,7 @@ TEST_P(ImportAgentRunnerTest, DryRunWritesNothingThenImportsOnceAndSkipsAfter) {
   const auto& done = entry_of(report.at("imported").as_array(), "ar-done-1");
   EXPECT_EQ(done.at("repo"), "alpha");
   EXPECT_EQ(done.at("notCarried"), (json::array{"backendSessionSync", "attempts/*.stdout.log", "agent-seed.md"}));
-  EXPECT_EQ(done.at("hooksNotImported"), json::array{"prepare:git-worktree"});
+  EXPECT_EQ(done.at("hooksNotImported"), hooks_left_out());
   const auto& live = entry_of(report.at("imported").as_array(), "ar-live-2");
   EXPECT_EQ(live.at("status"), "error");
   EXPECT_EQ(live.at("statusThere"), "running");
@@ -305,7 +338,7 @@ TEST_P(ImportAgentRunnerTest, ImportedRunsReadBackThroughTheCli) {
   const auto& provenance = records[4].at("data").at("importedFrom");
   EXPECT_EQ(provenance.at("system"), "agent-runner");
   EXPECT_EQ(provenance.at("manifest"), json::value((state_->run_dir("alpha", "ar-done-1") / "run.json").string()));
-  EXPECT_EQ(records[4].at("data").at("hooksNotImported"), json::array{"prepare:git-worktree"});
+  EXPECT_EQ(records[4].at("data").at("hooksNotImported"), hooks_left_out());
 
   // The attachment's bytes, from our blob store.
   auto got = cli({"attachment", "get", "ar-done-1", "att-one", "-o", "got.bin"});
@@ -361,6 +394,39 @@ TEST_P(ImportAgentRunnerTest, ImportedRunsReadBackThroughTheCli) {
   ASSERT_EQ(fresh.at("tasks").as_array().size(), 2u);
   EXPECT_EQ(fresh.at("tasks").at(0).at("id"), "zeta");
   EXPECT_EQ(fresh.at("tasks").at(0).at("status"), "pending");
+}
+
+TEST_P(ImportAgentRunnerTest, HooksComeOverOrTheRunRefusesToStartAgain) {
+  ASSERT_EQ(import().code, 0);
+
+  // Carried: frozen as agentry hooks, with the state and audits they left.
+  const auto init = show("ar-init-4");
+  const auto& hooks = init.at("resolvedHooks").as_array();
+  ASSERT_EQ(hooks.size(), 3u) << init;
+  EXPECT_EQ(hooks[0].at("id"), "prepare-0");
+  EXPECT_EQ(hooks[0].at("moduleSource"), "name:check");
+  EXPECT_EQ(hooks[1].at("builtin"), "command");
+  EXPECT_EQ(hooks[1].at("when").at("sessionIndex"), json::array{"0"});
+  EXPECT_EQ(hooks[2].at("origin"), "task:t1");
+  EXPECT_EQ(hooks[2].at("when").at("taskId"), json::array{"t1"});
+  EXPECT_EQ(init.at("hookData"), (json::object{{"counter", 2}}));
+  const auto& audits = init.at("hookAudits").as_array();
+  ASSERT_EQ(audits.size(), 2u) << init;
+  EXPECT_EQ(audits[0].at("outcome"), "ok");
+  EXPECT_EQ(audits[0].at("durationMs"), 250);
+  EXPECT_EQ(audits[1].at("outcome"), "refused");
+  EXPECT_EQ(audits[1].at("message"), "no child run yet");
+  EXPECT_FALSE(init.contains("hooksNotImported"));
+  EXPECT_EQ(init.at("capabilities").at("canReady"), true) << init;
+
+  // Left out: named on the run, which will not start without them.
+  const auto done = show("ar-done-1");
+  EXPECT_EQ(done.at("hooksNotImported"), hooks_left_out());
+  EXPECT_EQ(done.at("capabilities").at("canResume"), false) << done;
+  auto resumed = cli({"resume", "ar-done-1", "-m", "carry on"});
+  EXPECT_NE(resumed.code, 0);
+  EXPECT_TRUE(contains(resumed.err, "imported without hooks it was defined with")) << resumed.err;
+  EXPECT_TRUE(contains(resumed.err, "afterExit:afterExit-0")) << resumed.err;
 }
 
 TEST_P(ImportAgentRunnerTest, RefusesBadRunsAndCollisionsAndImportsTheRest) {

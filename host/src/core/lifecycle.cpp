@@ -12,6 +12,13 @@ std::optional<std::string> archived_refusal(const RunFacts& f) {
   return std::nullopt;
 }
 
+/// Starting it again would run it without gates it was defined with.
+std::optional<std::string> imported_hooks_refusal(const RunFacts& f) {
+  if (f.hooks_not_imported.empty()) return std::nullopt;
+  return "the run was imported without hooks it was defined with, which agentry cannot run here: " +
+         f.hooks_not_imported + "; start a new run from its definitions instead";
+}
+
 }  // namespace
 
 RunFacts facts_of(const Run& run) {
@@ -24,6 +31,8 @@ RunFacts facts_of(const Run& run) {
   f.damaged = run.damaged.has_value();
   f.dependencies_unmet = std::any_of(run.dependencies.begin(), run.dependencies.end(),
                                      [](const DependencyStatus& d) { return !d.satisfied; });
+  for (const auto& hook : run.frozen.hooks_not_imported)
+    f.hooks_not_imported += (f.hooks_not_imported.empty() ? "" : ", ") + hook;
   return f;
 }
 
@@ -35,11 +44,13 @@ std::optional<std::string> refusal(Operation op, const RunFacts& f) {
   switch (op) {
     case Operation::ready:
       if (auto r = archived_refusal(f)) return r;
+      if (auto r = imported_hooks_refusal(f)) return r;
       if (f.status != RunStatus::initialized)
         return "only an initialized run can be promoted to ready; this run is " + status_text(f.status);
       return std::nullopt;
     case Operation::resume:
       if (auto r = archived_refusal(f)) return r;
+      if (auto r = imported_hooks_refusal(f)) return r;
       if (running) return "run is already running; abort it or queue a message instead";
       if (f.dependencies_unmet)
         return "the run waits on dependencies that have not succeeded yet; ready it and the daemon starts it "

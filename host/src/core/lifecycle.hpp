@@ -41,6 +41,9 @@ struct RunFacts {
   /// Some loaded dependency (Run::dependencies) has not succeeded. Only views and
   /// summaries load them; the engine's writes check dependencies themselves.
   bool dependencies_unmet = false;
+  /// Imported without some of the hooks it was defined with (FrozenInputs::hooks_not_imported),
+  /// named here: it may not start again, where it would run ungated.
+  std::string hooks_not_imported{};
 };
 
 RunFacts facts_of(const Run& run);

@@ -127,6 +127,7 @@ json::value to_json(const FrozenInputs& in) {
   o["notifyParentOnComplete"] = in.notify_parent_on_complete;
   if (!in.notify.empty()) o["notify"] = to_json(in.notify);
   if (!in.hooks.empty()) o["hooks"] = to_json(in.hooks);
+  if (!in.hooks_not_imported.empty()) o["hooksNotImported"] = to_json_strings(in.hooks_not_imported);
   if (!in.placement_labels.empty()) o["placementLabels"] = to_json_strings(in.placement_labels);
   return o;
 }
@@ -189,6 +190,7 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
   if (auto* v = o.if_contains("notifyParentOnComplete"); v && v->is_bool()) in.notify_parent_on_complete = v->as_bool();
   if (auto* v = o.if_contains("notify")) in.notify = notify_targets_from_json(*v);
   if (auto* v = o.if_contains("hooks")) in.hooks = hook_specs_from_json(*v);
+  in.hooks_not_imported = strings_in(o.if_contains("hooksNotImported"));
   in.placement_labels = strings_in(o.if_contains("placementLabels"));
   return in;
 }

@@ -114,6 +114,9 @@ struct FrozenInputs {
   std::vector<NotifyTarget> notify;
   /// Lifecycle hooks: the assignment's, then each task definition's (core/hook.hpp).
   std::vector<HookSpec> hooks;
+  /// Hooks the run was defined with that agentry could not carry over when it imported
+  /// the run ("phase:hookId (why)"): such a run is never started again (core/lifecycle.hpp).
+  std::vector<std::string> hooks_not_imported;
   /// The labels a member must have to run it: the agent's `placement.labels`, then the
   /// start request's (core/placement.hpp).
   std::vector<std::string> placement_labels;

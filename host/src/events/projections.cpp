@@ -2,6 +2,7 @@
 #include "events/schedule_projection.hpp"
 
 #include "events/dependency_projection.hpp"
+#include "core/json_strings.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -322,6 +323,8 @@ json::object run_detail(const RunDetailInputs& in) {
                          : json::value(nullptr);
   d["notifyParentOnComplete"] = f.notify_parent_on_complete;
   d["resolvedHooks"] = core::to_json(f.hooks);
+  // Imported runs only: hooks left behind, the reason the run cannot start again.
+  if (!f.hooks_not_imported.empty()) d["hooksNotImported"] = core::to_json_strings(f.hooks_not_imported);
   // Each hook's last execution: { lastOutcome, lastMessage, lastRunAt, runs } (runs
   // counted over the audits kept, hookAudits' window).
   json::object hook_state;

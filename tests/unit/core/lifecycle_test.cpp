@@ -122,6 +122,25 @@ TEST(Lifecycle, EveryRefusalIsANonEmptySentence) {
   }
 }
 
+TEST(Lifecycle, AnImportedRunMissingHooksMayNotStartAgainButAllElseIsAsBefore) {
+  for (auto f : every_combination()) {
+    const auto complete = f;
+    f.hooks_not_imported = "prepare:derive (its module /x/hook.mjs does not exist here)";
+    for (Operation op : all_operations) {
+      SCOPED_TRACE(std::string(operation_name(op)) + " with " + describe(complete));
+      if (op != Operation::resume && op != Operation::ready) {
+        EXPECT_EQ(allowed(op, f), allowed(op, complete));
+        continue;
+      }
+      auto why = refusal(op, f);
+      ASSERT_TRUE(why);
+      if (allowed(op, complete)) {
+        EXPECT_NE(why->find("prepare:derive"), std::string::npos) << *why;
+      }
+    }
+  }
+}
+
 TEST(Lifecycle, RunningRunCanAbortButNotArchiveResetOrResume) {
   const auto f = facts(RunStatus::running);
   EXPECT_TRUE(allowed(Operation::abort, f));

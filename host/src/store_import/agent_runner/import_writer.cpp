@@ -3,6 +3,7 @@
 #include "store/attachment_repository.hpp"
 #include "store/dependency_repository.hpp"
 #include "store/event_repository.hpp"
+#include "store/hook_audit_repository.hpp"
 #include "store/parent_notification_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/run_repository.hpp"
@@ -10,6 +11,8 @@
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
 #include "workspace/blob_store.hpp"
+
+#include <boost/json/serialize.hpp>
 
 #include <array>
 #include <fstream>
@@ -91,6 +94,8 @@ void write_rows(store::Transaction& t, ImportedRun& run) {
   for (const auto& m : run.queued_messages) t.queued_messages().insert(m);
   for (const auto& n : run.parent_notifications) t.parent_notifications().upsert(n);
   for (const auto& a : run.attachments) t.attachments().insert(a.row);
+  if (!run.hook_data.empty()) t.hook_data().set(id, boost::json::serialize(run.hook_data));
+  if (!run.hook_audits.empty()) t.hook_audits().append(id, run.hook_audits);
 }
 
 }  // namespace

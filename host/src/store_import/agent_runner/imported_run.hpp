@@ -38,7 +38,10 @@ struct ImportedRun {
   boost::json::object imported_from;
   /// What the run had that agentry does not carry (M14), and its hooks (M11).
   std::vector<std::string> not_carried;
-  std::vector<std::string> hooks_left_out;
+  std::vector<std::string> hooks_left_out;  // "phase:hookId (why)"
+  /// Their `hookState` and `hookAudits` (hook_mapping.hpp).
+  boost::json::object hook_data;
+  std::vector<core::HookAudit> hook_audits;
   /// The status it had there, when it differs from the one imported (a running run).
   std::string status_there;
 };

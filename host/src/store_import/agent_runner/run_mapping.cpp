@@ -1,4 +1,5 @@
 #include "store_import/agent_runner/run_mapping.hpp"
+#include "store_import/agent_runner/hook_mapping.hpp"
 
 #include "core/attachment.hpp"
 #include "core/clock.hpp"
@@ -290,17 +291,6 @@ void list_not_carried(const RunSources& s, ImportedRun& out) {
   if (m.has_execution_environment) out.not_carried.push_back("executionEnvironment");
   if (s.has_stdout_logs) out.not_carried.push_back("attempts/*.stdout.log");
   for (const auto& seed : s.seed_files) out.not_carried.push_back(seed);
-  if (!m.hook_state.empty()) out.not_carried.push_back("hookState");
-  if (!m.hook_audits.empty()) out.not_carried.push_back("hookAudits");
-  // agentry's engine runs no JavaScript module hooks: the run comes without them (M11).
-  for (const auto& hook : m.resolved_hooks) {
-    if (!hook.is_object()) continue;
-    const auto& h = hook.as_object();
-    std::string label;
-    if (const auto* phase = h.if_contains("phase"); phase && phase->is_string()) label = std::string(phase->as_string()) + ":";
-    if (const auto* id = h.if_contains("hookId"); id && id->is_string()) label += std::string(id->as_string());
-    out.hooks_left_out.push_back(label.empty() ? json::serialize(hook) : label);
-  }
 }
 
 }  // namespace
@@ -318,6 +308,7 @@ core::Result<ImportedRun> map_run(const RunSources& s, std::int64_t now_ms) {
     map_links(m, out);
     if (auto attached = map_attachments(s, out); !attached) return attached.failure();
     list_not_carried(s, out);
+    map_hooks(m, out);
     map_history(s, out);
     map_audit(s, out, core::format_iso8601(now_ms));
     return out;
