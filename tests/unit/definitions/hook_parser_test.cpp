@@ -321,6 +321,21 @@ TEST_F(HookParser, AnUntrustedProjectMayNotNameAWorktreePath) {
   EXPECT_TRUE(has_problem(problems(), "assignment.md", "hooks[0].with", "project's .agentry/ may not"));
 }
 
+TEST_F(HookParser, AppendedNotesAndAddedTasksAreSourcesOfAgentRunnersKindsOfHook) {
+  write("  taskTransition:\n"
+        "    - {builtin: command, with: {mode: status, command: x}, when: {source: [task-append-notes, task-add]}}\n");
+  auto a = load_assignment(roots(), "a");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->hooks.at(0).when.at("source"), (std::vector<std::string>{"task-append-notes", "task-add"}));
+  write("  taskTransition:\n"
+        "    - {builtin: require-children-success, when: {source: task-add}}\n"
+        "    - {builtin: command, with: {argv: [x]}, when: {source: task-append-notes}}\n");
+  const auto p = problems();
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[0].when.source", "'task-add' can never match"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[1].when.source",
+                          "'task-append-notes' can never match"));
+}
+
 TEST(HookMatching, EveryWhenKeyMustMatchAFact) {
   core::HookSpec hook;
   hook.when["to"] = {"completed", "blocked"};

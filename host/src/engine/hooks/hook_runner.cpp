@@ -62,6 +62,7 @@ struct Verdict {
   std::optional<std::string> block, refuse, prompt, name, note;
   std::optional<bool> pinned;
   std::vector<std::pair<std::string, std::string>> attachments;  // path, name ("": the file's)
+  HookAttachmentChanges attachment_changes;                       // a module result's mutate.attachments
 };
 
 constexpr std::size_t max_hook_attachments = 10;
@@ -261,6 +262,7 @@ void apply_module_result(const core::HookSpec& hook, const json::value& answer, 
   verdict.prompt = mapped.prompt;
   verdict.note = mapped.note;
   verdict.pinned = mapped.pinned;
+  verdict.attachment_changes = std::move(mapped.attachments);
   for (const auto& [key, value] : mapped.state) {
     result.state[key] = value;
     inputs.state[key] = value;  // later hooks of the phase see it
@@ -390,12 +392,17 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
   // The run as the phase's hooks left it so far: a git-worktree hook moves its cwd (and,
   // at prepare, sets worktree_path) for the hooks after it.
   std::optional<core::Run> moved;
+  const auto source = facts.find("source");
   for (const auto* hook_ptr : in_running_order(run, inv.phase)) {
     const auto& hook = *hook_ptr;
     const core::Run& current = moved ? *moved : run;
     if (hook.phase != inv.phase || !core::hook_matches(hook, facts)) continue;
     // A task definition's hooks see only their own task's transitions.
     if (hook.origin.rfind("task:", 0) == 0 && (!inv.task_id || hook.origin.substr(5) != *inv.task_id)) continue;
+    // Appended notes and added tasks are judged by agent-runner's kinds of hook only.
+    if (inv.phase == core::HookPhase::task_transition && source != facts.end() &&
+        !core::judges_task_source(hook, source->second))
+      continue;
     core::HookAudit audit;
     audit.hook_id = hook.id;
     audit.phase = hook.phase;
@@ -441,7 +448,9 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
       if (verdict.name) result.name = verdict.name;
       if (verdict.note) result.note = verdict.note;
       if (verdict.pinned) result.pinned = verdict.pinned;
-      if (!verdict.attachments.empty()) attach_files(run, verdict.attachments, services, audit);
+      if (!verdict.attachments.empty()) attach_files(current, verdict.attachments, services, audit);
+      if (auto said = apply_attachment_changes(current, verdict.attachment_changes, services.attachments); !said.empty())
+        audit.message = audit.message.empty() ? said : audit.message + "; " + said;
       if (auto& why = verdict.block ? verdict.block : verdict.refuse) {
         audit.outcome = verdict.block ? "blocked" : "refused";
         audit.message = audit.message.empty() ? *why : *why + "; " + audit.message;
