@@ -40,7 +40,8 @@ class GitWorktreeForm : public DaemonTest {
     write_assignment(name, more + "hooks:\n  prepare:\n    - builtin: git-worktree\n      with: " + with + "\n");
   }
   json::object audit(const std::string& run, const std::string& hook_id) {
-    for (const auto& a : get_run(run).at("hookAudits").as_array())
+    const auto detail = get_run(run);  // kept: the loop reads inside it
+    for (const auto& a : detail.at("hookAudits").as_array())
       if (a.at("hookId").as_string() == hook_id) return a.as_object();
     ADD_FAILURE() << "no audit of " << hook_id;
     return {};
@@ -48,7 +49,9 @@ class GitWorktreeForm : public DaemonTest {
   std::string message(const std::string& run, const std::string& hook_id) {
     return std::string(audit(run, hook_id).at("message").as_string());
   }
+  /// Archives and deletes the run, then waits for `gone` to be removed (off the request).
   void delete_run_and_wait_for(const std::string& run, const fs::path& gone) {
+    ASSERT_EQ(client().post_json("/api/runs/" + run + "/archive", json::object{}).status, 200);
     auto removed = client().del("/api/runs/" + run);
     ASSERT_EQ(removed.status, 200) << removed.body;
     for (int i = 0; i < 400 && fs::exists(gone); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
