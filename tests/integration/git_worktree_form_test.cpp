@@ -147,6 +147,31 @@ TEST_F(GitWorktreeForm, APrepareHookMakesANewBranchFromFromAndSetsTheVarWorktree
   EXPECT_EQ(repo_->git({"worktree", "list"}).find(".worktrees/new"), std::string::npos);
 }
 
+TEST_F(GitWorktreeForm, EachAttemptFindsTheWorktreeItsRunMadeWhichDeletingTheRunRemoves) {
+  // No `when`: the hook runs before both attempts (the task is never done, one retry).
+  // The second finds the worktree the first made, from inside it ({{cwd}} moved there).
+  const fs::path worktree = dir_.path() / "wt" / "again";
+  write_assignment("again", "tasks:\n  - {id: plan, title: Plan}\nmaxRetries: 1\n"
+                            "hooks:\n  beforeAttempt:\n    - builtin: git-worktree\n"
+                            "      with: {repo: '{{cwd}}', from: main, branch: again, path: " +
+                                worktree.string() + ", collision: reuse}\n");
+  auto run = start("again");
+  ASSERT_FALSE(run.empty());
+  EXPECT_EQ(wait_until_settled(run), "exhausted");
+  const auto audits = wait_for_hook_audits(run, "beforeAttempt", 2);
+  ASSERT_EQ(audits.size(), 2u);
+  EXPECT_NE(std::string(audits.at(0).at("message").as_string()).find("created the worktree"), std::string::npos);
+  EXPECT_NE(std::string(audits.at(1).at("message").as_string()).find("reused the worktree"), std::string::npos)
+      << json::serialize(audits);
+  EXPECT_EQ(get_run(run).at("cwd").as_string(), canonical(worktree));
+
+  // Still the run's own: both go with it.
+  delete_run_and_wait_for(run, worktree);
+  EXPECT_FALSE(fs::exists(worktree));
+  for (int i = 0; i < 200 && has_branch("again"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  EXPECT_FALSE(has_branch("again"));
+}
+
 TEST_F(GitWorktreeForm, ACollisionFailsOrReplacesAWorktreeButNeverWhatIsNotOne) {
   const fs::path taken = dir_.path() / "taken";
   repo_->git({"worktree", "add", "-q", "-b", "old", taken.string(), "main"});

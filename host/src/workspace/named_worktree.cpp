@@ -98,6 +98,16 @@ std::string admin_name(git_repository* repo, const fs::path& path) {
   return base + "-" + std::to_string(std::hash<std::string>{}(path.string()));
 }
 
+/// The repository's main work tree, also when `repo` was opened in one of its linked
+/// worktrees (a run whose cwd already moved into one): <main>/.git is the common dir.
+std::string main_work_tree(git_repository* repo) {
+  if (git_repository_is_worktree(repo) == 1) {
+    const fs::path common = fs::path(normal_path(git_repository_commondir(repo)));
+    if (common.filename() == ".git") return common.parent_path().string();
+  }
+  return git::work_tree_root(repo).string();
+}
+
 core::Result<void> check(const NamedWorktreeRequest& r) {
   if (r.repo.empty() || !r.repo.is_absolute()) return invalid("repo", "must be an absolute path (got '" + r.repo.string() + "')");
   if (r.path.empty() || !r.path.is_absolute()) return invalid("path", "must be an absolute path (got '" + r.path.string() + "')");
@@ -120,7 +130,7 @@ core::Result<NamedWorktree> ensure_named_worktree(const NamedWorktreeRequest& r)
   auto repo = git::open_work_tree(r.repo);
   if (!repo) return invalid("repo", r.repo.string() + " is in no git work tree: " + repo.error().message);
   NamedWorktree out;
-  out.repo_root = git::work_tree_root(repo->get()).string();
+  out.repo_root = main_work_tree(repo->get());
   out.branch = r.branch;
   const fs::path path = r.path.lexically_normal();
 

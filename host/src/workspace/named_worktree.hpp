@@ -28,7 +28,7 @@ struct NamedWorktreeRequest {
 };
 
 struct NamedWorktree {
-  std::string repo_root;    // the work tree `repo` is in
+  std::string repo_root;    // the repository's main work tree (`repo` may be in a linked one)
   std::string path;         // the worktree's root, canonical
   std::string branch;
   std::string base_commit;  // where the branch pointed when the hook ran
