@@ -79,6 +79,13 @@ void add_task_operations(Operations& ops, ApiContext& ctx) {
     if (!t) return t.failure();
     auto text = t->rest.required_string("text");
     if (!text) return text.failure();
+    if (engine.tasks().source_runs_hooks(t->run_id, "task-append-notes")) {
+      OperationResult later;
+      later.blocking = [&engine, run_id = t->run_id, task_id = t->task_id, text = *text, actor = r.actor] {
+        return task_result(engine.tasks().append_notes(run_id, task_id, text, actor));
+      };
+      return later;
+    }
     return task_result(engine.tasks().append_notes(t->run_id, t->task_id, *text, r.actor));
   });
   ops.add("tasks.add", [&engine](const OperationRequest& r) -> Result<OperationResult> {
@@ -86,6 +93,13 @@ void add_task_operations(Operations& ops, ApiContext& ctx) {
     if (!t) return t.failure();
     auto task = parse_new_task(t->rest);
     if (!task) return task.failure();
+    if (engine.tasks().source_runs_hooks(t->run_id, "task-add")) {
+      OperationResult later;
+      later.blocking = [&engine, run_id = t->run_id, task = *task, actor = r.actor] {
+        return task_result(engine.tasks().add(run_id, task, actor), 201);
+      };
+      return later;
+    }
     return task_result(engine.tasks().add(t->run_id, *task, r.actor), 201);
   });
   ops.add("tasks.delete", [&engine](const OperationRequest& r) -> Result<OperationResult> {

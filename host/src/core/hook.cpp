@@ -128,6 +128,11 @@ bool is_command_status_or_json_form(const HookSpec& hook) {
   return hook.builtin == builtin_command && (hook.options.contains("mode") || hook.options.contains("command"));
 }
 
+bool judges_task_source(const HookSpec& hook, std::string_view source) {
+  if (source == "task-set") return true;
+  return hook.is_module() || !hook.module_source.empty() || is_command_status_or_json_form(hook);
+}
+
 bool is_git_worktree_repo_form(const HookSpec& hook) {
   if (hook.builtin != builtin_git_worktree) return false;
   for (const char* key : {"repo", "from", "branch", "path", "collision"})

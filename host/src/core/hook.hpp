@@ -80,6 +80,13 @@ boost::json::object to_json(const HookAudit& audit);
 bool is_command_status_or_json_form(const HookSpec& hook);
 bool is_git_worktree_repo_form(const HookSpec& hook);
 
+/// Whether a taskTransition hook judges changes from `source` (agent-runner's
+/// `task-set`, `task-append-notes`, `task-add`): every hook judges a task set's status
+/// change; appended notes and added tasks only agent-runner's kinds of hook, modules
+/// and the command built-in's {mode, command} form (agentry's executable contract and
+/// require-children-success speak of status changes only).
+bool judges_task_source(const HookSpec& hook, std::string_view source);
+
 /// Whether `hook` applies to an event whose filterable facts are `facts`
 /// (e.g. {"to": "completed", "task": "review"}). A `when` key with no fact never matches.
 bool hook_matches(const HookSpec& hook, const std::map<std::string, std::string>& facts);

@@ -124,26 +124,54 @@ bool check_command_form_options(const core::HookSpec& hook, FieldReader& reader,
   return ok;
 }
 
-/// git-worktree takes `with: {base: <revision>}` only. agent-runner's form ({repo, from,
-/// branch, path, collision}) is refused by name rather than ignored: run as ours it would
-/// make another branch in another place than the file asks for.
-bool check_git_worktree_options(const core::HookSpec& hook, FieldReader& reader, Diagnostics& diag) {
+bool has_placeholder(const boost::json::value& v) {
+  return v.is_string() && std::string_view(v.as_string()).find("{{") != std::string_view::npos;
+}
+
+/// agent-runner's form of git-worktree: with: {repo, from, branch, path, collision?}, the
+/// first four strings (templated when the hook runs, so a path is checked here only when
+/// it names no template key), collision fail | reuse | replace.
+bool check_git_worktree_repo_form(const core::HookSpec& hook, FieldReader& reader, Diagnostics& diag) {
   bool ok = true;
-  const bool theirs = core::is_git_worktree_repo_form(hook);
+  auto refuse = [&](const std::string& key, const std::string& why) {
+    diag.error(reader.field("with." + key), why);
+    ok = false;
+  };
+  for (const auto& [key, value] : hook.options)
+    if (key == "base")
+      refuse("base", "mixes git-worktree's two forms: use either {base} or {repo, from, branch, path, collision}");
+    else if (key != "repo" && key != "from" && key != "branch" && key != "path" && key != "collision")
+      refuse(std::string(key), "is not an option of git-worktree's {repo, from, branch, path, collision} form");
+  for (const char* key : {"repo", "from", "branch", "path"}) {
+    const auto* v = hook.options.if_contains(key);
+    if (!v || !v->is_string() || v->as_string().empty()) {
+      refuse(key, "is required: a string (it may name template keys such as {{cwd}})");
+    } else if ((std::string_view(key) == "repo" || std::string_view(key) == "path") && !has_placeholder(*v) &&
+               !fs::path(std::string(v->as_string())).is_absolute()) {
+      refuse(key, "must be an absolute path (got '" + std::string(v->as_string()) + "')");
+    }
+  }
+  if (const auto* c = hook.options.if_contains("collision");
+      c && (!c->is_string() || (c->as_string() != "fail" && c->as_string() != "reuse" && c->as_string() != "replace")))
+    refuse("collision", "must be fail, reuse or replace");
+  return ok;
+}
+
+/// git-worktree in agentry's form takes `with: {base: <revision>}` only; agent-runner's
+/// keys select its other form.
+bool check_git_worktree_options(const core::HookSpec& hook, FieldReader& reader, Diagnostics& diag) {
+  if (core::is_git_worktree_repo_form(hook)) return check_git_worktree_repo_form(hook, reader, diag);
+  bool ok = true;
   for (const auto& [key, value] : hook.options) {
-    if (key == "base" && !theirs) {
+    if (key == "base") {
       if (!value.is_string() || value.as_string().empty()) {
         diag.error(reader.field("with.base"), "must be a revision (a branch, tag or commit)");
         ok = false;
       }
-    } else if (theirs && key != "base") {
-      diag.error(reader.field("with." + std::string(key)),
-                 "is agent-runner's form of git-worktree ({repo, from, branch, path, collision}), which agentry "
-                 "does not run yet; agentry's takes only with: {base: <revision>}");
-      ok = false;
     } else {
       diag.error(reader.field("with." + std::string(key)),
-                 theirs ? "mixes git-worktree's two forms" : "is not an option of git-worktree (its only option is base)");
+                 "is not an option of git-worktree (agentry's form takes base; agent-runner's repo, from, branch, "
+                 "path, collision)");
       ok = false;
     }
   }
@@ -239,8 +267,20 @@ std::optional<core::HookSpec> read_hook(const YamlNode& node, const std::string&
       }
     }
     if (*builtin == core::builtin_git_worktree && !check_git_worktree_options(hook, reader, diag)) ok = false;
-    if (*builtin == core::builtin_git_worktree && hook.phase != core::HookPhase::prepare) {
-      diag.error(reader.field("phase"), "git-worktree runs at prepare only");
+    if (*builtin == core::builtin_git_worktree && core::is_git_worktree_repo_form(hook)) {
+      if (hook.phase != core::HookPhase::prepare && hook.phase != core::HookPhase::before_attempt) {
+        diag.error(reader.field("phase"), "git-worktree in its {repo, from, branch, path} form runs at prepare or "
+                                          "beforeAttempt only");
+        ok = false;
+      }
+      // It writes where the file says and may replace a worktree there: not for a file
+      // agentry has no reason to trust.
+      if (refuse_if_untrusted(file, roots, diag, reader.field("with"),
+                              "is git-worktree's {repo, from, branch, path} form, which makes a worktree at a path "
+                              "the file names (declare the hook in the config directory, or trust the project)"))
+        ok = false;
+    } else if (*builtin == core::builtin_git_worktree && hook.phase != core::HookPhase::prepare) {
+      diag.error(reader.field("phase"), "git-worktree runs at prepare only (in agentry's {base} form)");
       ok = false;
     }
     if (*builtin == core::builtin_require_children_success && hook.phase != core::HookPhase::after_exit &&

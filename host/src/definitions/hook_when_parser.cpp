@@ -102,17 +102,23 @@ std::optional<std::vector<std::string>> read_task_ids(const YamlNode& node, cons
   return out;
 }
 
-/// agent-runner's `source`, limited to what agentry's engine runs taskTransition hooks on.
-std::optional<std::vector<std::string>> read_sources(const YamlNode& node, const std::string& field, Diagnostics& diag) {
+/// agent-runner's `source`, limited to what agentry's engine runs the hook on
+/// (core::judges_task_source): a value that can never match is refused, not ignored.
+std::optional<std::vector<std::string>> read_sources(const YamlNode& node, const std::string& field,
+                                                     const core::HookSpec& hook, Diagnostics& diag) {
   auto values = read_enum(node, field, transition_sources, diag);
   if (!values) return std::nullopt;
   for (const auto& value : *values) {
-    if (value == "task-set") continue;
-    const char* why = value == "run-loop" ? "agentry's engine never changes a task's status itself"
-                                          : "agentry runs taskTransition hooks only when a task's status changes "
-                                            "(task set), not when notes are appended or a task is added";
-    diag.error(field, "'" + value + "' can never match: " + why + "; only task-set can");
-    return std::nullopt;
+    if (value == "run-loop") {
+      diag.error(field, "'run-loop' can never match: agentry's engine never changes a task's status itself");
+      return std::nullopt;
+    }
+    if (!core::judges_task_source(hook, value)) {
+      diag.error(field, "'" + value + "' can never match this hook: appended notes and added tasks are judged by "
+                        "module hooks and the command built-in's {mode, command} form only; executable hooks "
+                        "and require-children-success judge status changes (task-set)");
+      return std::nullopt;
+    }
   }
   return values;
 }
@@ -150,7 +156,7 @@ bool read_hook_when(const YamlNode& when, const std::string& when_field, core::H
     } else if (key == "fromStatus" || key == "toStatus") {
       values = read_enum(value, key_field, task_statuses, diag);
     } else if (key == "source") {
-      values = read_sources(value, key_field, diag);
+      values = read_sources(value, key_field, hook, diag);
     } else if (value.is_scalar()) {
       values = std::vector<std::string>{value.text};
     } else {

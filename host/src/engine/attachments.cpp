@@ -63,10 +63,7 @@ core::Result<core::Attachment> Attachments::add_written(const std::string& run_i
   return insert(run_id, what, *blob, actor);
 }
 
-core::Result<core::Attachment> Attachments::add_file(const std::string& run_id, const fs::path& path,
-                                                     const std::string& name, const Actor& actor) {
-  if (!blobs_) return unavailable();
-  if (auto ok = check_name(name); !ok) return ok.failure();
+core::Result<std::unique_ptr<workspace::BlobWriter>> Attachments::read_file(const fs::path& path) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec))
     return core::fail(core::ErrorCode::invalid_request, "'" + path.string() + "' is not a regular file");
@@ -83,9 +80,72 @@ core::Result<core::Attachment> Attachments::add_file(const std::string& run_id, 
     if (in.gcount() <= 0) break;
     if (auto ok = (*writer)->write(std::string_view(buffer.data(), static_cast<std::size_t>(in.gcount()))); !ok)
       return ok.failure();
-    if ((*writer)->size() > core::max_attachment_bytes) break;  // grew while read: insert() refuses it
+    if ((*writer)->size() > core::max_attachment_bytes) break;  // grew while read: the limit check refuses it
   }
-  return add_written(run_id, {name, ""}, std::move(*writer), actor);
+  return std::move(*writer);
+}
+
+core::Result<core::Attachment> Attachments::add_file(const std::string& run_id, const fs::path& path,
+                                                     const std::string& name, const Actor& actor,
+                                                     const std::string& content_type) {
+  if (!blobs_) return unavailable();
+  if (auto ok = check_name(name); !ok) return ok.failure();
+  auto writer = read_file(path);
+  if (!writer) return writer.failure();
+  return add_written(run_id, {name, content_type}, std::move(*writer), actor);
+}
+
+core::Result<core::Attachment> Attachments::replace_file(const std::string& run_id, const std::string& attachment_id,
+                                                         const fs::path& path, const std::optional<std::string>& name,
+                                                         const std::optional<std::string>& content_type,
+                                                         const Actor& actor) {
+  if (!blobs_) return unavailable();
+  std::optional<std::string> new_name;
+  if (name) {
+    auto checked = core::sanitize_attachment_name(*name);
+    if (!checked) return checked.failure();
+    new_name = *checked;
+  }
+  auto writer = read_file(path);
+  if (!writer) return writer.failure();
+  auto blob = blobs_->adopt(std::move(*writer));
+  if (!blob) return blob.failure();
+  if (blob->size > core::max_attachment_bytes)
+    return core::fail(core::ErrorCode::payload_too_large,
+                      "an attachment may have at most " + std::to_string(core::max_attachment_bytes) + " bytes",
+                      {{"limit", core::max_attachment_bytes}, {"size", blob->size}});
+  auto replaced = db_.write<core::Attachment>([&](store::Transaction& c) -> core::Result<core::Attachment> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    auto old = c.attachments().get(run_id, attachment_id);
+    if (!old) return attachment_not_found(run_id, attachment_id);
+    const auto totals = c.attachments().totals_for_run(run_id);
+    if (totals.bytes - old->size + blob->size > core::max_attachment_bytes_per_run)
+      return core::fail(core::ErrorCode::payload_too_large,
+                        "run " + run_id + "'s attachments would exceed " +
+                            std::to_string(core::max_attachment_bytes_per_run) + " bytes",
+                        {{"runId", run_id}, {"limit", core::max_attachment_bytes_per_run}, {"used", totals.bytes}});
+    std::error_code ec;
+    if (!fs::exists(blobs_->path_of(blob->sha256), ec))
+      return core::fail(core::ErrorCode::internal, "the new content was removed meanwhile; try again");
+    core::Attachment a = *old;
+    a.name = new_name.value_or(old->name);
+    if (content_type) a.content_type = core::attachment_content_type(*content_type);
+    a.sha256 = blob->sha256;
+    a.size = blob->size;
+    a.created_at = core::now_iso8601();
+    c.attachments().remove(attachment_id);
+    c.attachments().insert(a);
+    auto data = audit_data(a);
+    data["previousSha256"] = old->sha256;
+    detail::save_with_audit(c, *run, "attachment.replaced", actor, std::move(data));
+    // As remove() does, in the write job: the old content goes once nothing names it.
+    if (!db_.shared() && old->sha256 != a.sha256 && c.attachments().references(old->sha256) == 0)
+      blobs_->remove(old->sha256);
+    return a;
+  });
+  if (replaced) bus_.run_changed(run_id);
+  return replaced;
 }
 
 core::Result<core::Attachment> Attachments::insert(const std::string& run_id, const NewAttachment& what,

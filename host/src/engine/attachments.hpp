@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,7 +49,15 @@ class Attachments {
   /// Copies a file on this machine (a hook's output) in as an attachment named `name`:
   /// it must be a regular file within the size limit.
   core::Result<core::Attachment> add_file(const std::string& run_id, const std::filesystem::path& path,
-                                          const std::string& name, const Actor& actor);
+                                          const std::string& name, const Actor& actor,
+                                          const std::string& content_type = "");
+  /// Gives the run's attachment `attachment_id` the contents of the file at `path` (a
+  /// hook's `replace`): same id, the new name and type when given, else its own; the
+  /// run's limits count the new size instead of the old. Audited attachment.replaced.
+  core::Result<core::Attachment> replace_file(const std::string& run_id, const std::string& attachment_id,
+                                              const std::filesystem::path& path,
+                                              const std::optional<std::string>& name,
+                                              const std::optional<std::string>& content_type, const Actor& actor);
   /// INVALID_REQUEST unless the name is usable; checked before any byte is accepted.
   core::Result<std::string> check_name(const std::string& raw) const;
 
@@ -66,6 +75,8 @@ class Attachments {
   core::Result<core::Attachment> insert(const std::string& run_id, const NewAttachment& what,
                                         const workspace::BlobInfo& blob, const Actor& actor);
   core::Failure unavailable() const;
+  /// The file's contents as a blob being written (not yet adopted).
+  core::Result<std::unique_ptr<workspace::BlobWriter>> read_file(const std::filesystem::path& path);
 
   store::Store& db_;
   events::EventBus& bus_;

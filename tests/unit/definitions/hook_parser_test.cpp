@@ -275,17 +275,65 @@ TEST_F(HookParser, AnUntrustedProjectMayNotRunTheCommandBuiltInInEitherForm) {
   EXPECT_TRUE(has_problem(problems(), "assignment.md", "hooks[0]", "project's .agentry/ may not"));
 }
 
-TEST_F(HookParser, GitWorktreeRefusesAgentRunnersFormAndUnknownOptionsByName) {
-  write("  - {phase: prepare, builtin: git-worktree, with: {repo: '{{cwd}}', from: main, branch: b, path: /tmp/x}}\n"
-        "  - {phase: prepare, builtin: git-worktree, with: {base: main, collision: reuse}}\n"
+TEST_F(HookParser, GitWorktreeReadsAgentRunnersFormAtPrepareAndBeforeAttempt) {
+  // Their bundled plan-feature template's shape; the values are templated when it runs.
+  write("  prepare:\n"
+        "    - {builtin: git-worktree, with: {repo: '{{cwd}}', from: main, branch: feature, path: '{{cwd}}/.wt/f'}}\n"
+        "  beforeAttempt:\n"
+        "    - builtin: git-worktree\n"
+        "      when: {sessionIndex: [0], attemptIndexInSession: [0]}\n"
+        "      with: {repo: /src/app, from: '{{base_ref}}', branch: '{{slug}}', path: /src/wt, collision: reuse}\n");
+  auto a = load_assignment(roots(), "a");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->hooks.size(), 2u);
+  EXPECT_TRUE(core::is_git_worktree_repo_form(a->hooks[0]));
+  EXPECT_EQ(a->hooks[0].phase, core::HookPhase::prepare);
+  EXPECT_EQ(a->hooks[0].options.at("path").as_string(), "{{cwd}}/.wt/f");
+  EXPECT_EQ(a->hooks[1].phase, core::HookPhase::before_attempt);
+  EXPECT_EQ(a->hooks[1].options.at("collision").as_string(), "reuse");
+  EXPECT_EQ(a->hooks[1].when.at("sessionIndex"), std::vector<std::string>{"0"});
+}
+
+TEST_F(HookParser, GitWorktreeChecksEachFormsOptionsByName) {
+  write("  - {phase: prepare, builtin: git-worktree, with: {repo: '{{cwd}}', from: main, branch: b, path: /x, base: main}}\n"
         "  - {phase: prepare, builtin: git-worktree, with: {base: main, depth: 1}}\n"
-        "  - {phase: prepare, builtin: git-worktree, with: {base: ''}}\n");
+        "  - {phase: prepare, builtin: git-worktree, with: {base: ''}}\n"
+        "  - {phase: prepare, builtin: git-worktree, with: {repo: rel/dir, from: main, path: /p, collision: sometimes}}\n"
+        "  - {phase: afterExit, builtin: git-worktree, with: {repo: /r, from: main, branch: b, path: /p}}\n"
+        "  - {phase: beforeAttempt, builtin: git-worktree, with: {base: main}}\n"
+        "  - {phase: prepare, builtin: git-worktree, with: {repo: /r, from: main, branch: b, path: /p, depth: 1}}\n");
   const auto p = problems();
-  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[0].with.repo", "agent-runner's form"));
-  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[0].with.path", "agent-runner's form"));
-  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[1].with.base", "two forms"));
-  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[2].with.depth", "only option is base"));
-  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[3].with.base", "revision"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[0].with.base", "two forms"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[1].with.depth", "not an option of git-worktree"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[2].with.base", "revision"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[3].with.repo", "absolute path"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[3].with.branch", "is required"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[3].with.collision", "fail, reuse or replace"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[4].phase", "prepare or beforeAttempt"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[5].phase", "prepare only"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks[6].with.depth", "{repo, from, branch, path, collision} form"));
+}
+
+TEST_F(HookParser, AnUntrustedProjectMayNotNameAWorktreePath) {
+  project = dir.path() / "repo";
+  write("  - {phase: prepare, builtin: git-worktree, with: {repo: /r, from: main, branch: b, path: /p}}\n",
+        "repo/.agentry");
+  EXPECT_TRUE(has_problem(problems(), "assignment.md", "hooks[0].with", "project's .agentry/ may not"));
+}
+
+TEST_F(HookParser, AppendedNotesAndAddedTasksAreSourcesOfAgentRunnersKindsOfHook) {
+  write("  taskTransition:\n"
+        "    - {builtin: command, with: {mode: status, command: x}, when: {source: [task-append-notes, task-add]}}\n");
+  auto a = load_assignment(roots(), "a");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->hooks.at(0).when.at("source"), (std::vector<std::string>{"task-append-notes", "task-add"}));
+  write("  taskTransition:\n"
+        "    - {builtin: require-children-success, when: {source: task-add}}\n"
+        "    - {builtin: command, with: {argv: [x]}, when: {source: task-append-notes}}\n");
+  const auto p = problems();
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[0].when.source", "'task-add' can never match"));
+  EXPECT_TRUE(has_problem(p, "assignment.md", "hooks.taskTransition[1].when.source",
+                          "'task-append-notes' can never match"));
 }
 
 TEST(HookMatching, EveryWhenKeyMustMatchAFact) {

@@ -76,7 +76,6 @@ TEST(ModuleHookResult, TaskPatchesAndMutationsAgentryCannotApplyAreRefused) {
   };
   EXPECT_NE(refused(R"({"run": {"cwd": "/tmp"}})").find("mutate.run is not supported"), std::string::npos);
   EXPECT_NE(refused(R"({"vars": {"a": 1}})").find("mutate.vars is not supported"), std::string::npos);
-  EXPECT_NE(refused(R"({"attachments": {"add": []}})").find("mutate.attachments is not supported"), std::string::npos);
   EXPECT_NE(refused(R"({"teleport": true})").find("mutate.teleport is not a mutation"), std::string::npos);
   EXPECT_NE(refused(R"({"patchTasks": [{"status": "completed"}]})").find("patchTasks[0].taskId is required"),
             std::string::npos);

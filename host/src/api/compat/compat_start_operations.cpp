@@ -136,11 +136,20 @@ Operation start_method(CompatContext& ctx, bool start) {
     const bool web = r.over_http;
     auto plan = plan_start(ctx, r, web, start);
     if (!plan) return plan.failure();
-    auto done = carry_out(ctx, r, *plan, start);
-    if (!done) return done.failure();
-    const auto& run = done->at("run").as_object();
-    if (start) return OperationResult{json::object{{"runId", run.at("runId")}}};
-    return OperationResult{json::object{{"run", ref_detail(run, facts_of(ctx))}}};
+    auto answer = [&ctx, r, plan = *plan, start]() -> Result<OperationResult> {
+      auto done = carry_out(ctx, r, plan, start);
+      if (!done) return done.failure();
+      const auto& run = done->at("run").as_object();
+      if (start) return OperationResult{json::object{{"runId", run.at("runId")}}};
+      return OperationResult{json::object{{"run", ref_detail(run, facts_of(ctx))}}};
+    };
+    // An added task may wait on taskTransition hooks (task-add): off the request workers.
+    if (!plan->add_tasks.empty()) {
+      OperationResult later;
+      later.blocking = std::move(answer);
+      return later;
+    }
+    return answer();
   };
 }
 

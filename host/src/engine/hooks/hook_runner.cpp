@@ -2,6 +2,8 @@
 
 #include "engine/attachments.hpp"
 #include "engine/hooks/command_hook.hpp"
+#include "engine/hooks/git_worktree_hook.hpp"
+#include "engine/hooks/hook_templating.hpp"
 
 #include "core/clock.hpp"
 #include "core/log.hpp"
@@ -12,7 +14,6 @@
 #include "store/hook_audit_repository.hpp"
 #include "store/attachment_repository.hpp"
 #include "store/task_repository.hpp"
-#include "workspace/worktree.hpp"
 #include "store/transaction.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
@@ -61,6 +62,7 @@ struct Verdict {
   std::optional<std::string> block, refuse, prompt, name, note;
   std::optional<bool> pinned;
   std::vector<std::pair<std::string, std::string>> attachments;  // path, name ("": the file's)
+  HookAttachmentChanges attachment_changes;                       // a module result's mutate.attachments
 };
 
 constexpr std::size_t max_hook_attachments = 10;
@@ -220,36 +222,6 @@ void run_require_children_success(const core::Run& run, const core::HookSpec& ho
   verdict.refuse = "not every child run ended in success: " + list;
 }
 
-void run_git_worktree(const core::Run& run, const core::HookSpec& hook, const HookServices& services,
-                      core::HookAudit& audit, HookPhaseResult& result) {
-  // A run started again after a reset keeps the worktree it made the first time.
-  auto existing = services.db.read([&](store::Transaction& c) -> core::Result<std::optional<json::object>> {
-    return run_worktree(c, run.id);
-  });
-  if (existing && *existing) {
-    auto* path = (**existing).if_contains("path");
-    std::error_code ec;
-    if (path && path->is_string() && std::filesystem::is_directory(std::string(path->as_string()), ec)) {
-      audit.outcome = "ok";
-      audit.message = "kept the run's worktree " + std::string(path->as_string());
-      result.worktree = **existing;
-      return;
-    }
-  }
-  std::string base = "HEAD";
-  if (auto* b = hook.options.if_contains("base"); b && b->is_string()) base = std::string(b->as_string());
-  auto added = workspace::add_run_worktree(run.cwd, run.id, base, services.state_dir / "worktrees");
-  if (!added) {
-    audit.outcome = "failed";
-    audit.message = added.error().message;
-    return;
-  }
-  audit.outcome = "ok";
-  audit.message = "worktree " + added->path + " on branch " + added->branch;
-  result.worktree = json::object{{"repoRoot", added->repo_root}, {"path", added->path}, {"cwd", added->cwd},
-                                 {"branch", added->branch},      {"baseCommit", added->base_commit}};
-}
-
 bool filters_on(const core::Run& run, core::HookPhase phase, std::string_view key) {
   for (const auto& h : run.frozen.hooks)
     if (h.phase == phase && (h.when.count(std::string(key)) != 0 || h.is_module())) return true;  // modules are told it
@@ -290,6 +262,7 @@ void apply_module_result(const core::HookSpec& hook, const json::value& answer, 
   verdict.prompt = mapped.prompt;
   verdict.note = mapped.note;
   verdict.pinned = mapped.pinned;
+  verdict.attachment_changes = std::move(mapped.attachments);
   for (const auto& [key, value] : mapped.state) {
     result.state[key] = value;
     inputs.state[key] = value;  // later hooks of the phase see it
@@ -324,7 +297,14 @@ void run_module(const core::Run& run, const core::HookSpec& hook, const HookInvo
 void run_command_form(const core::Run& run, const core::HookSpec& hook, const HookServices& services,
                       std::optional<ModuleHookInputs>& inputs, core::HookAudit& audit, Verdict& verdict,
                       HookPhaseResult& result) {
-  auto answer = run_command_form_hook(run, hook, services.cancelled, audit);
+  // Its values are templated now, as git-worktree's are (hook_templating.hpp).
+  core::HookSpec templated = hook;
+  std::vector<std::string> unknown;
+  templated.options = render_hook_options(hook.options, hook_template_context(run, services.state_dir), unknown);
+  auto answer = run_command_form_hook(run, templated, services.cancelled, audit);
+  if (!unknown.empty())
+    audit.message = audit.message.empty() ? describe_unknown_hook_keys(unknown)
+                                          : audit.message + "; " + describe_unknown_hook_keys(unknown);
   if (!answer) return;
   if (!inputs) inputs = read_module_inputs(run, services);
   apply_module_result(hook, *answer, *inputs, audit, verdict, result);
@@ -409,11 +389,20 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
   std::string prompt = inv.prompt;
   const auto facts = facts_with_attempt(run, inv, services);
   std::optional<ModuleHookInputs> module_inputs;
+  // The run as the phase's hooks left it so far: a git-worktree hook moves its cwd (and,
+  // at prepare, sets worktree_path) for the hooks after it.
+  std::optional<core::Run> moved;
+  const auto source = facts.find("source");
   for (const auto* hook_ptr : in_running_order(run, inv.phase)) {
     const auto& hook = *hook_ptr;
+    const core::Run& current = moved ? *moved : run;
     if (hook.phase != inv.phase || !core::hook_matches(hook, facts)) continue;
     // A task definition's hooks see only their own task's transitions.
     if (hook.origin.rfind("task:", 0) == 0 && (!inv.task_id || hook.origin.substr(5) != *inv.task_id)) continue;
+    // Appended notes and added tasks are judged by agent-runner's kinds of hook only.
+    if (inv.phase == core::HookPhase::task_transition && source != facts.end() &&
+        !core::judges_task_source(hook, source->second))
+      continue;
     core::HookAudit audit;
     audit.hook_id = hook.id;
     audit.phase = hook.phase;
@@ -429,18 +418,24 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
       json::object input = inv.info;
       input["phase"] = core::to_string(inv.phase);
       input["hookId"] = hook.id;
-      input["run"] = run_brief(run);
+      input["run"] = run_brief(current);
       input["options"] = hook.options;
       if (inv.phase == core::HookPhase::before_attempt) input["prompt"] = prompt;
-      run_executable(run, hook, input, services, audit, verdict);
+      run_executable(current, hook, input, services, audit, verdict);
     } else if (core::is_command_status_or_json_form(hook)) {
-      run_command_form(run, hook, services, module_inputs, audit, verdict, result);
+      run_command_form(current, hook, services, module_inputs, audit, verdict, result);
     } else if (hook.is_module()) {
-      run_module(run, hook, inv, facts, services, module_inputs, prompt, audit, verdict, result);
+      run_module(current, hook, inv, facts, services, module_inputs, prompt, audit, verdict, result);
     } else if (hook.builtin == core::builtin_require_children_success) {
-      run_require_children_success(run, hook, services, audit, verdict);
+      run_require_children_success(current, hook, services, audit, verdict);
     } else if (hook.builtin == core::builtin_git_worktree) {
-      run_git_worktree(run, hook, services, audit, result);
+      run_git_worktree(current, hook, services, audit, result);
+      if (audit.outcome == "ok" && result.worktree) {
+        if (!moved) moved = run;
+        moved->cwd = std::string(result.worktree->at("cwd").as_string());
+        moved->repo_root = std::string(result.worktree->at("path").as_string());
+        if (result.worktree_path_var) moved->frozen.vars["worktree_path"] = *result.worktree_path_var;
+      }
     } else {
       audit.outcome = "failed";
       audit.message = "unknown built-in '" + hook.builtin + "'";
@@ -453,7 +448,9 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
       if (verdict.name) result.name = verdict.name;
       if (verdict.note) result.note = verdict.note;
       if (verdict.pinned) result.pinned = verdict.pinned;
-      if (!verdict.attachments.empty()) attach_files(run, verdict.attachments, services, audit);
+      if (!verdict.attachments.empty()) attach_files(current, verdict.attachments, services, audit);
+      if (auto said = apply_attachment_changes(current, verdict.attachment_changes, services.attachments); !said.empty())
+        audit.message = audit.message.empty() ? said : audit.message + "; " + said;
       if (auto& why = verdict.block ? verdict.block : verdict.refuse) {
         audit.outcome = verdict.block ? "blocked" : "refused";
         audit.message = audit.message.empty() ? *why : *why + "; " + audit.message;
@@ -507,14 +504,30 @@ bool record_hook_results(store::Transaction& c, core::Run& run, const HookPhaseR
     changed = true;
   }
   if (result.worktree) {
-    const bool kept = c.worktrees().get(run.id) == json::serialize(*result.worktree);
-    c.worktrees().set(run.id, json::serialize(*result.worktree));
-    run.cwd = std::string(result.worktree->at("cwd").as_string());
-    run.repo_root = std::string(result.worktree->at("path").as_string());
-    detail::append_audit(c, run.id, kept ? "run.worktree_kept" : "run.worktree_created", hook_actor,
-                         {{"path", result.worktree->at("path")}, {"branch", result.worktree->at("branch")},
-                          {"baseCommit", result.worktree->at("baseCommit")}});
+    const auto& wt = *result.worktree;
+    const bool kept = c.worktrees().get(run.id) == json::serialize(wt);
+    c.worktrees().set(run.id, json::serialize(wt));
+    run.cwd = std::string(wt.at("cwd").as_string());
+    run.repo_root = std::string(wt.at("path").as_string());
+    json::object data{{"path", wt.at("path")}, {"branch", wt.at("branch")}, {"baseCommit", wt.at("baseCommit")}};
+    // agent-runner's form says what the run made and what it found (the user's).
+    const auto* created = wt.if_contains("createdWorktree");
+    if (created) data["createdWorktree"] = *created;
+    if (const auto* branch = wt.if_contains("createdBranch")) data["createdBranch"] = *branch;
+    const char* type = kept                                                     ? "run.worktree_kept"
+                       : created && created->is_bool() && !created->as_bool() ? "run.worktree_reused"
+                                                                                : "run.worktree_created";
+    detail::append_audit(c, run.id, type, hook_actor, std::move(data));
     changed = true;
+  }
+  if (result.worktree_path_var) {
+    const json::value value(*result.worktree_path_var);
+    const auto* now = run.frozen.vars.if_contains("worktree_path");
+    if (!now || *now != value) {
+      run.frozen.vars["worktree_path"] = value;
+      detail::append_audit(c, run.id, "run.vars_set", hook_actor, {{"keys", json::array{"worktree_path"}}});
+      changed = true;
+    }
   }
   if (!result.state.empty()) {
     // Merged into the state as stored now: another phase's hooks may have written since.
@@ -540,32 +553,6 @@ json::object run_hook_data(store::Transaction& c, const std::string& run_id) {
   auto value = json::parse(*text, ec);
   if (ec || !value.is_object()) return {};
   return value.as_object();
-}
-
-std::optional<json::object> run_worktree(store::Transaction& c, const std::string& run_id) {
-  auto text = c.worktrees().get(run_id);
-  if (!text) return std::nullopt;
-  boost::system::error_code ec;
-  auto value = json::parse(*text, ec);
-  if (ec || !value.is_object()) return std::nullopt;
-  return value.as_object();
-}
-
-void remove_worktree(const json::object& worktree, const std::string& run_id) {
-  auto get = [&](const char* key) {
-    auto* v = worktree.if_contains(key);
-    return v && v->is_string() ? std::string(v->as_string()) : std::string();
-  };
-  workspace::RunWorktree wt{get("repoRoot"), get("path"), get("cwd"), get("branch"), get("baseCommit")};
-  auto removed = workspace::remove_run_worktree(wt, run_id);
-  if (!removed) {
-    core::log_warn("cannot remove the run's worktree", {{"runId", run_id}, {"path", wt.path}, {"error", removed.error().message}});
-    return;
-  }
-  core::log_info("removed the run's worktree", {{"runId", run_id},
-                                                {"path", wt.path},
-                                                {"branchDeleted", removed->branch_deleted ? "true" : "false"},
-                                                {"branchKept", removed->branch_kept ? "true" : "false"}});
 }
 
 }  // namespace agentry::engine

@@ -84,7 +84,10 @@ struct HookPhaseResult {
   std::optional<std::string> prompt;    // rewritten
   std::optional<std::string> name, note;
   std::optional<bool> pinned;
-  std::optional<boost::json::object> worktree;  // git-worktree: {repoRoot, path, cwd, branch, baseCommit}
+  /// git-worktree: {repoRoot, path, cwd, branch, baseCommit}; agent-runner's form adds
+  /// {form: "agent-runner", name, createdWorktree, createdBranch} (git_worktree_hook.hpp).
+  std::optional<boost::json::object> worktree;
+  std::optional<std::string> worktree_path_var;  // git-worktree at prepare, their form: the var worktree_path
   /// Module hooks: their `mutate.state`, merged shallowly in order (merged into the run's
   /// stored state when recorded), and the task changes they asked for.
   boost::json::object state;
@@ -112,7 +115,9 @@ boost::json::object run_hook_data(store::Transaction& c, const std::string& run_
 /// The run's worktree record (runs.worktree_json), if it has one.
 std::optional<boost::json::object> run_worktree(store::Transaction& c, const std::string& run_id);
 
-/// Removes a deleted run's worktree per the policy of workspace/worktree.hpp. Blocking.
+/// Removes a deleted run's worktree per the policy of workspace/worktree.hpp (agentry's
+/// form) or workspace/named_worktree.hpp (agent-runner's: only what the run created).
+/// Blocking. Both are in git_worktree_hook.cpp.
 void remove_worktree(const boost::json::object& worktree, const std::string& run_id);
 
 }  // namespace agentry::engine

@@ -129,9 +129,11 @@ void read_mutations(core::HookPhase phase, const json::value& field, ModuleVerdi
       else v.pinned = value.as_bool();
     } else if (key == "patchTasks") {
       read_patch_tasks(value, v);
-    } else if (key == "run" || key == "vars" || key == "attachments") {
-      // Changing the run's inputs (and prepare's vars) and attachments from a module
-      // hook are not in agentry yet: say so instead of dropping the change.
+    } else if (key == "attachments") {
+      read_attachment_changes(value, v.attachments, v.failure);
+    } else if (key == "run" || key == "vars") {
+      // Changing the run's inputs (and prepare's vars) from a module hook is not in
+      // agentry yet: say so instead of dropping the change.
       v.failure = "mutate." + std::string(key) + " is not supported by agentry's module hooks (at " +
                   std::string(core::to_string(phase)) + ")";
     } else {
@@ -258,30 +260,10 @@ json::object module_hook_context(const core::Run& run, const core::HookSpec& hoo
       break;
     }
     case core::HookPhase::task_transition: {
-      const auto* task = inv.info.if_contains("task");
-      auto field = [&](const char* key) {
-        const auto* v = task && task->is_object() ? task->as_object().if_contains(key) : nullptr;
-        return v && v->is_string() ? std::string(v->as_string()) : std::string();
-      };
-      const std::string task_id = inv.task_id.value_or(field("id"));
-      const core::Task* current = nullptr;
-      for (const auto& t : in.tasks)
-        if (t.id == task_id) current = &t;
-      const std::string notes = current ? current->notes : std::string();
-      const auto* new_notes = task && task->is_object() ? task->as_object().if_contains("newNotes") : nullptr;
-      const std::string to_notes = new_notes && new_notes->is_string() ? std::string(new_notes->as_string()) : notes;
-      json::array changed{"status"};
-      if (to_notes != notes) changed.push_back("notes");
-      ctx["transition"] = json::object{
-          {"taskId", task_id},
-          {"source", inv.facts.count("source") ? inv.facts.at("source") : std::string("task-set")},
-          {"from", json::object{{"status", field("from")}, {"notes", notes}}},
-          {"to", json::object{{"status", field("to")},
-                              {"notes", to_notes},
-                              {"title", current ? current->title : field("title")},
-                              {"body", current ? current->body : std::string()}}},
-          {"tentative", true},
-          {"changedFields", std::move(changed)}};
+      // agent-runner's {taskId, source, from, to, tentative, changedFields}, built by the
+      // task command that runs the hooks (engine/tasks/task_transition_hooks.cpp).
+      const auto* transition = inv.info.if_contains("transition");
+      ctx["transition"] = transition ? *transition : json::value(nullptr);
       break;
     }
   }

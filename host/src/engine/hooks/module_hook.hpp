@@ -16,6 +16,7 @@
 
 #include "core/hook.hpp"
 #include "core/run.hpp"
+#include "engine/hooks/hook_attachments.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -59,6 +60,7 @@ struct ModuleVerdict {
   std::optional<bool> pinned;
   boost::json::object state;          // mutate.state, to merge shallowly
   std::vector<HookTaskPatch> patch_tasks;
+  HookAttachmentChanges attachments;  // mutate.attachments
   std::optional<std::string> failure;
 };
 

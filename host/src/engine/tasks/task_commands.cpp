@@ -9,6 +9,7 @@
 #include "core/ids.hpp"
 #include "core/log.hpp"
 #include "engine/hooks/hook_runner.hpp"
+#include "engine/tasks/task_transition_hooks.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/task_repository.hpp"
 #include "store/run_repository.hpp"
@@ -116,48 +117,19 @@ core::Result<Task> TaskService::update(const std::string& run_id, const std::str
     });
     if (!before) return before.failure();
     auto& [run, task] = *before;
-    if (has_hooks(run, core::HookPhase::task_transition)) seen = task.status;
-    if (task.status != *status && has_hooks(run, core::HookPhase::task_transition)) {
-      const std::string from(core::to_string(task.status)), to(core::to_string(*status));
-      HookJobs::Scope scope(hooks_, run_id);
-      HookServices services{db_, state_dir_, &attachments_};
-      services.cancelled = scope.cancelled();
-      hooks = run_hooks(run,
-                        HookInvocation{core::HookPhase::task_transition,
-                                       // agentry's filters and agent-runner's (the only source
-                                       // agentry runs these hooks on is a task set).
-                                       {{"task", task_id},
-                                        {"from", from},
-                                        {"to", to},
-                                        {"taskId", task_id},
-                                        {"fromStatus", from},
-                                        {"toStatus", to},
-                                        {"source", "task-set"}},
-                                       {{"task", json::object{{"id", task_id}, {"title", task.title}, {"from", from},
-                                                              {"to", to}, {"notes", task.notes},
-                                                              {"newNotes", patch.notes ? json::value(*patch.notes)
-                                                                                       : json::value(nullptr)}}},
-                                        {"actor", actor.name}},
-                                       task_id,
-                                       {},
-                                       std::nullopt,
-                                       std::nullopt},
-                        services);
-      if (hooks->stop) {
-        auto recorded = detail::mutate_run<bool>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<bool> {
-          auto fresh = detail::load_run(c, run_id);
-          if (!fresh) return fresh.failure();
-          record_hook_results(c, *fresh, *hooks);
-          detail::append_audit(c, run_id, "task.transition_refused", actor,
-                               {{"taskId", task_id}, {"from", from}, {"to", to}, {"reason", *hooks->stop}});
-          detail::touch(*fresh);
-          c.runs().update(*fresh);
-          return true;
-        });
-        if (!recorded) return recorded.failure();
-        return core::fail(core::ErrorCode::conflict, "task '" + task_id + "' may not become " + to + ": " + *hooks->stop,
-                          {{"runId", run_id}, {"taskId", task_id}, {"reason", "hook_refused"}, {"from", from}, {"to", to}});
-      }
+    if (has_transition_hooks(run, "task-set")) seen = task.status;
+    if (task.status != *status && has_transition_hooks(run, "task-set")) {
+      TaskTransition t{task_id, "task-set", task, task, {"status"}};
+      t.to.status = *status;
+      for (auto [field, value, current] : {std::tuple{"notes", &patch.notes, &t.to.notes},
+                                           std::tuple{"title", &patch.title, &t.to.title},
+                                           std::tuple{"body", &patch.body, &t.to.body}})
+        if (*value && **value != *current) {
+          *current = **value;
+          t.changed_fields.emplace_back(field);
+        }
+      hooks = run_transition_hooks(run, t, actor, hooks_, HookServices{db_, state_dir_, &attachments_});
+      if (hooks->stop) return refuse_transition(db_, bus_, run_id, t, *hooks, actor);
     }
   }
 
@@ -221,15 +193,7 @@ core::Result<Task> TaskService::update(const std::string& run_id, const std::str
     return task;
   });
   // The hooks ran all the same: what they did is recorded, though their verdict is void.
-  if (superseded && hooks && hooks->any()) {
-    auto recorded = detail::mutate_run<bool>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<bool> {
-      auto fresh = detail::load_run(c, run_id);
-      if (!fresh) return false;
-      if (record_hook_results(c, *fresh, *hooks)) c.runs().update(*fresh);
-      return true;
-    });
-    if (!recorded) core::log_warn("cannot record taskTransition hooks", {{"runId", run_id}, {"error", recorded.error().message}});
-  }
+  if (superseded && hooks) record_void_transition_hooks(db_, bus_, run_id, *hooks);
   // A passive run whose tasks ended its session: afterExit, off this worker.
   if (result && ended) hooks_.after_session_end(std::move(*ended));
   return result;
@@ -238,14 +202,47 @@ core::Result<Task> TaskService::update(const std::string& run_id, const std::str
 core::Result<Task> TaskService::append_notes(const std::string& run_id, const std::string& task_id,
                                              const std::string& text, const Actor& actor) {
   if (text.empty()) return core::fail(core::ErrorCode::invalid_request, "text must not be empty", {{"field", "text"}});
+  // taskTransition hooks that judge appended notes (source task-append-notes) run first,
+  // as for a status change (update()); the write re-checks the task is as they saw it.
+  std::optional<HookPhaseResult> hooks;
+  std::optional<Task> seen;
+  auto before = db_.read([&](store::Transaction& c) -> core::Result<std::pair<core::Run, Task>> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    auto task = load_task(c, run_id, task_id);
+    if (!task) return task.failure();
+    return std::pair{std::move(*run), std::move(*task)};
+  });
+  if (!before) return before.failure();
+  if (auto& [run, task] = *before; has_transition_hooks(run, "task-append-notes")) {
+    if (auto ok = detail::check_allowed(Operation::task_append_notes, run, "append task notes on"); !ok)
+      return ok.failure();
+    TaskTransition t{task_id, "task-append-notes", task, task, {"notes"}};
+    t.to.notes = task.notes.empty() ? text : task.notes + "\n" + text;
+    if (auto ok = check_length("notes", t.to.notes, max_notes); !ok) return ok.failure();
+    seen = task;
+    hooks = run_transition_hooks(run, t, actor, hooks_, HookServices{db_, state_dir_, &attachments_});
+    if (hooks->stop) return refuse_transition(db_, bus_, run_id, t, *hooks, actor);
+  }
   std::optional<SessionEnd> ended;
+  bool superseded = false;
   auto result = detail::mutate_run<Task>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<Task> {
     ended.reset();
+    superseded = false;
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::task_append_notes, *run, "append task notes on"); !ok)
       return ok.failure();
     auto task = load_task(c, run_id, task_id);
+    if (!task) return task.failure();
+    if (seen && (task->notes != seen->notes || task->status != seen->status)) {
+      superseded = true;
+      return core::fail(core::ErrorCode::conflict,
+                        "task '" + task_id + "' changed while its taskTransition hooks ran; send the notes again",
+                        {{"runId", run_id}, {"taskId", task_id}, {"reason", "task_changed"}});
+    }
+    if (hooks && record_hook_results(c, *run, *hooks)) c.runs().update(*run);
+    task = load_task(c, run_id, task_id);  // as the hooks' own patches left it
     if (!task) return task.failure();
     std::string notes = task->notes.empty() ? text : task->notes + "\n" + text;
     if (auto ok = check_length("notes", notes, max_notes); !ok) return ok.failure();
@@ -256,9 +253,18 @@ core::Result<Task> TaskService::append_notes(const std::string& run_id, const st
     ended = finish_task_change(c, *run, actor);
     return task;
   });
+  if (superseded && hooks) record_void_transition_hooks(db_, bus_, run_id, *hooks);
   // A passive run whose tasks ended its session: afterExit, off this worker.
   if (result && ended) hooks_.after_session_end(std::move(*ended));
   return result;
+}
+
+bool TaskService::source_runs_hooks(const std::string& run_id, std::string_view source) {
+  auto runs = db_.read([&](store::Transaction& c) -> core::Result<bool> {
+    auto run = c.runs().get(run_id);
+    return run && has_transition_hooks(*run, source);
+  });
+  return runs && *runs;
 }
 
 core::Result<Task> TaskService::add(const std::string& run_id, const NewTask& input, const Actor& actor) {
@@ -269,18 +275,40 @@ core::Result<Task> TaskService::add(const std::string& run_id, const NewTask& in
     return core::fail(core::ErrorCode::invalid_request, "title must not be empty", {{"field", "title"}});
   if (auto ok = check_length("title", input.title, max_task_text); !ok) return ok.failure();
   if (auto ok = check_length("body", input.body, max_task_text); !ok) return ok.failure();
+  const std::string id = input.id.value_or(core::new_prefixed_id("task"));
+  // taskTransition hooks that judge added tasks (source task-add) see the task it would
+  // be; a refusal adds nothing.
+  std::optional<HookPhaseResult> hooks;
+  auto run_now = db_.read([&](store::Transaction& c) -> core::Result<core::Run> { return detail::load_run(c, run_id); });
+  if (!run_now) return run_now.failure();
+  if (has_transition_hooks(*run_now, "task-add")) {
+    if (auto ok = detail::check_allowed(Operation::task_add, *run_now, "add tasks to"); !ok) return ok.failure();
+    Task tentative;
+    tentative.run_id = run_id;
+    tentative.id = id;
+    tentative.title = input.title;
+    tentative.body = input.body;
+    TaskTransition t{id, "task-add", std::nullopt, tentative, {"title", "body"}};
+    hooks = run_transition_hooks(*run_now, t, actor, hooks_, HookServices{db_, state_dir_, &attachments_});
+    if (hooks->stop) return refuse_transition(db_, bus_, run_id, t, *hooks, actor);
+  }
   std::optional<SessionEnd> ended;
+  bool taken = false;
   auto result = detail::mutate_run<Task>(db_, bus_, run_id, [&](store::Transaction& c) -> core::Result<Task> {
     ended.reset();
+    taken = false;
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
     if (auto ok = detail::check_allowed(Operation::task_add, *run, "add tasks to"); !ok) return ok.failure();
     Task task;
     task.run_id = run_id;
-    task.id = input.id.value_or(core::new_prefixed_id("task"));
-    if (c.tasks().get(run_id, task.id))
+    task.id = id;
+    if (c.tasks().get(run_id, task.id)) {
+      taken = true;
       return core::fail(core::ErrorCode::conflict, "run " + run_id + " already has a task '" + task.id + "'",
                         {{"runId", run_id}, {"taskId", task.id}});
+    }
+    if (hooks && record_hook_results(c, *run, *hooks)) c.runs().update(*run);
     task.title = input.title;
     task.body = input.body;
     task.source = "added";
@@ -291,6 +319,7 @@ core::Result<Task> TaskService::add(const std::string& run_id, const NewTask& in
     ended = finish_task_change(c, *run, actor);
     return task;
   });
+  if (taken && hooks) record_void_transition_hooks(db_, bus_, run_id, *hooks);
   // A passive run whose tasks ended its session: afterExit, off this worker.
   if (result && ended) hooks_.after_session_end(std::move(*ended));
   return result;

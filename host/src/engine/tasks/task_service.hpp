@@ -1,7 +1,8 @@
 #pragma once
 // Tasks: a run's task list. Agents report progress through it (status, notes); users
 // shape the plan (add, edit or delete pending tasks). On a running passive run a status
-// change can end the session; a status change may run the run's taskTransition hooks.
+// change can end the session; a status change, appended notes and an added task may run
+// the run's taskTransition hooks (engine/tasks/task_transition_hooks.hpp).
 
 #include "core/result.hpp"
 #include "core/run.hpp"
@@ -10,6 +11,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace agentry::engine {
@@ -36,6 +38,10 @@ class TaskService {
                                   const Actor& actor);
   /// Whether update() with `patch` would run taskTransition hooks now (a quick read).
   bool transition_runs_hooks(const std::string& run_id, const std::string& task_id, const TaskPatch& patch);
+  /// Whether append_notes() (`task-append-notes`) or add() (`task-add`) may run
+  /// taskTransition hooks (a quick read): callers that must not wait call them elsewhere.
+  bool source_runs_hooks(const std::string& run_id, std::string_view source);
+  /// Both may wait on taskTransition hooks, as update() does.
   core::Result<core::Task> append_notes(const std::string& run_id, const std::string& task_id,
                                         const std::string& text, const Actor& actor);
   core::Result<core::Task> add(const std::string& run_id, const NewTask& task, const Actor& actor);
