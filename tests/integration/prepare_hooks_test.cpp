@@ -5,8 +5,11 @@
 // moving the run's cwd and model; `requiredAt: prepare` vars set by a hook or left
 // missing; a hook that blocks, one that throws and one whose change cannot be applied
 // (each a 422 with nothing written); reinvoke choosing the first prompt; re-initializing,
-// which prepares afresh; and a slow hook that does not hold the request workers.
+// which prepares afresh; init and start over the WebSocket; and a slow hook that does
+// not hold the request workers.
 #include "daemon_fixture.hpp"
+
+#include "support/ws_client.hpp"
 
 #include <cstdlib>
 #include <future>
@@ -218,6 +221,35 @@ export default {
   ASSERT_EQ(reconfigured.status, 200) << reconfigured.body;
   EXPECT_EQ(get_run(run).at("message").as_string(), "stamp b-undefined");
   EXPECT_EQ(prepare_audits(run), 2u);
+}
+
+TEST_F(PrepareHooksTest, OverTheWebSocketInitAndStartRunThePrepareHooksToo) {
+  write_module("stamp", R"JS(
+export default {
+  name: "stamp",
+  prepare(ctx) {
+    if (ctx.vars.topic === "no") return { action: "block", reason: "not that topic" };
+    return { action: "continue", mutate: { vars: { title: "About " + ctx.vars.topic }, pinned: true } };
+  },
+};
+)JS");
+  write_assignment("stamped", "vars:\n  topic: {type: string}\nmessage: '{{title}}'\nhooks:\n  prepare: [{name: stamp}]\n");
+  test::WsClient socket("127.0.0.1", daemon_->port());
+  auto params = [&](const std::string& topic) {
+    return json::object{{"agent", "worker"}, {"assignment", "stamped"}, {"callerCwd", work_.string()},
+                        {"cliVars", {{"topic", topic}}}};
+  };
+  auto created = socket.call("runs.init", params("tides"));
+  ASSERT_TRUE(created.contains("result")) << json::serialize(created);
+  const auto& run = created.at("result").at("run");
+  EXPECT_EQ(run.at("message"), "About tides");
+  EXPECT_EQ(run.at("pinned"), true);
+
+  auto blocked = socket.call("runs.start", params("no"));
+  ASSERT_TRUE(blocked.contains("error")) << json::serialize(blocked);
+  EXPECT_EQ(blocked.at("error").at("data").at("code"), "VALIDATION_FAILED");
+  EXPECT_EQ(blocked.at("error").at("data").at("details").at("reason"), "not that topic");
+  EXPECT_EQ(run_count(), 1u);
 }
 
 TEST_F(PrepareHooksTest, ASlowPrepareHookDoesNotHoldTheRequestWorkers) {
