@@ -7,6 +7,8 @@
 #include "support/ws_client.hpp"
 #include "unit/api/compat/ref_schema_checks.hpp"
 
+#include <cstdlib>
+
 namespace agentry::integration {
 namespace {
 namespace json = boost::json;
@@ -292,6 +294,35 @@ TEST_F(CompatApiTest, HookStateIsWhatTheRunsModuleHooksKeep) {
   const auto& hooks = run.at("resolvedHooks").as_array();
   ASSERT_EQ(hooks.size(), 1u);
   EXPECT_EQ(hooks[0].at("source"), (json::object{{"name", "keeper"}})) << json::serialize(hooks[0]);
+}
+
+// Their init runs module prepare hooks before the run is written (off the request
+// workers), also when it adds tasks after our init; a blocking hook leaves nothing.
+TEST_F(CompatApiTest, InitRunsModulePrepareHooksBeforeTheRunIsWritten) {
+  if (std::system("node --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "node is not on PATH";
+  dir_.write_file("config/hooks/namer/hook.mjs",
+                  "export default { name: 'namer', prepare(ctx) {"
+                  " if (ctx.vars.topic === 'no') return { action: 'block', reason: 'not that topic' };"
+                  " return { action: 'continue', mutate: { vars: { title: 'About ' + ctx.vars.topic } } }; } };\n");
+  write_assignment("named", "vars:\n  topic: {type: string, required: true}\n"
+                            "  title: {type: string, required: true, requiredAt: prepare}\n"
+                            "message: '{{title}}'\nhooks:\n  prepare: [{name: namer}]\n");
+  auto created = post("/api/runs/init", json::object{{"agent", "worker"},
+                                                     {"assignment", "named"},
+                                                     {"webVars", json::object{{"topic", "tides"}}},
+                                                     {"overrides", json::object{{"addedTasks", json::array{"extra"}}}}});
+  auto run = created.at("run").as_object();
+  EXPECT_TRUE(checks::check_run_detail(run).empty()) << checks::describe(checks::check_run_detail(run));
+  EXPECT_EQ(run.at("message"), "About tides") << json::serialize(run);
+  EXPECT_EQ(run.at("tasks").as_array().size(), 1u) << json::serialize(run.at("tasks"));
+
+  auto blocked = compat().post_json("/api/runs/init", json::object{{"agent", "worker"},
+                                                                   {"assignment", "named"},
+                                                                   {"webVars", json::object{{"topic", "no"}}}});
+  EXPECT_NE(blocked.status, 200) << blocked.body;
+  EXPECT_NE(blocked.body.find("prepare hook 'prepare-0' (name:namer) blocked: not that topic"), std::string::npos)
+      << blocked.body;
+  EXPECT_EQ(get("/api/runs?global=true").at("runs").as_array().size(), 1u);
 }
 
 TEST_F(CompatApiTest, AttachmentsTakeItsHeaderAndAnswerItsShapes) {

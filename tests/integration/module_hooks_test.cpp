@@ -122,6 +122,44 @@ export default {
   EXPECT_TRUE(detail.at("pinned").as_bool());
 }
 
+TEST_F(ModuleHooksTest, ReinvokeAtAfterAttemptAsksForAnotherAttemptWithinTheBudget) {
+  // Once: the run (no tasks) would have ended after its first attempt.
+  write_module("once-more", R"JS(
+export default {
+  name: "once-more",
+  afterAttempt(ctx) {
+    if (ctx.attemptIndexInSession > 0) return { action: "continue" };
+    return { action: "reinvoke", followUpPrompt: '@mock {"say": "second pass after ' + ctx.attemptResult.outcome + '"}' };
+  },
+};
+)JS");
+  write_assignment("twice", "hooks:\n  afterAttempt: [{name: once-more}]\n");
+  auto run = start("scripted", "twice", "@mock {\"say\": \"first pass\"}");
+  EXPECT_EQ(wait_until_settled(run), "success");
+  auto detail = get_run(run);
+  EXPECT_EQ(detail.at("totalAttemptCount").as_int64(), 2) << json::serialize(detail);
+  EXPECT_TRUE(timeline_mentions(run, "first pass"));
+  EXPECT_TRUE(timeline_mentions(run, "second pass after success"));
+  EXPECT_EQ(wait_for_audits(run, "afterAttempt", 2).size(), 2u);
+
+  // Always: the session's attempts (maxRetries 1: two) run out, and it ends exhausted.
+  write_module("forever", R"JS(
+export default {
+  name: "forever",
+  afterAttempt(ctx) { return { action: "reinvoke", followUpPrompt: '@mock {"say": "pass ' + (ctx.attemptIndexInSession + 2) + '"}' }; },
+};
+)JS");
+  write_assignment("endless", "maxRetries: 1\nhooks:\n  afterAttempt: [{name: forever}]\n");
+  auto endless = start("scripted", "endless", "@mock {\"say\": \"pass 1\"}");
+  EXPECT_EQ(wait_until_settled(endless), "exhausted");
+  auto ended = get_run(endless);
+  EXPECT_EQ(ended.at("totalAttemptCount").as_int64(), 2);
+  EXPECT_TRUE(timeline_mentions(endless, "pass 2"));
+  EXPECT_FALSE(timeline_mentions(endless, "pass 3"));
+  EXPECT_NE(std::string(ended.at("statusReason").as_string()).find("reinvoke"), std::string::npos)
+      << json::serialize(ended);
+}
+
 TEST_F(ModuleHooksTest, ATaskTransitionModuleRejectsUnlessTheNotesSaySoAndPatchesOtherTasks) {
   write_module("needs-tests", R"JS(
 export default {
@@ -273,7 +311,7 @@ export default {
   auto run = start("worker", "mover", "go");
   auto refused = client().patch_json("/api/runs/" + run + "/tasks/plan", json::object{{"status", "completed"}});
   EXPECT_EQ(error_code_of(refused), "CONFLICT") << refused.body;
-  EXPECT_NE(refused.body.find("mutate.run is not supported"), std::string::npos) << refused.body;
+  EXPECT_NE(refused.body.find("mutate.run.cwd cannot be changed at taskTransition"), std::string::npos) << refused.body;
 }
 
 TEST_F(ModuleHooksTest, ATypeScriptModuleRunsWhereNodeCanLoadIt) {

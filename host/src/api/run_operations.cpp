@@ -4,6 +4,7 @@
 #include "api/operations.hpp"
 #include "api/run_request_parsing.hpp"
 #include "core/ids.hpp"
+#include "engine/pending_init.hpp"
 #include "core/schedule.hpp"
 #include "events/projections.hpp"
 
@@ -58,6 +59,17 @@ Result<OperationResult> list_runs(ApiContext& ctx, const OperationRequest& reque
   return OperationResult{std::move(out)};
 }
 
+/// A planned init, start or re-initialization finished: in place, or, when it runs
+/// module prepare hooks (node processes), on the transport's blocking workers so that
+/// no request worker waits on them.
+Result<OperationResult> finish_pending(std::shared_ptr<engine::PendingInit> pending,
+                                       std::function<Result<OperationResult>(engine::PendingInit&)> then) {
+  if (!pending->runs_prepare_hooks()) return then(*pending);
+  OperationResult later;
+  later.blocking = [pending = std::move(pending), then = std::move(then)] { return then(*pending); };
+  return later;
+}
+
 /// runs.init with runId: the initialized run re-resolved from its definitions.
 Result<OperationResult> reinit_run(ApiContext& ctx, const OperationRequest& request) {
   JsonBody params(request.params);
@@ -65,9 +77,13 @@ Result<OperationResult> reinit_run(ApiContext& ctx, const OperationRequest& requ
   if (!id) return id.failure();
   auto init = parse_init_request(rest_of(params), request.var_origin, /*agent_required=*/false);
   if (!init) return init.failure();
-  auto run = ctx.engine.reinit(*id, std::move(*init), request.actor);
-  if (!run) return run.failure();
-  return run_detail_result(ctx.engine, run->id);
+  auto pending = ctx.engine.plan_reinit(*id, std::move(*init), request.actor);
+  if (!pending) return pending.failure();
+  return finish_pending(std::move(*pending), [&ctx](engine::PendingInit& p) -> Result<OperationResult> {
+    auto run = ctx.engine.finish_reinit(p);
+    if (!run) return run.failure();
+    return run_detail_result(ctx.engine, run->id);
+  });
 }
 
 Operation create_run(ApiContext& ctx, bool start) {
@@ -82,15 +98,19 @@ Operation create_run(ApiContext& ctx, bool start) {
     }
     auto init = parse_init_request(JsonBody(request.params), request.var_origin);
     if (!init) return init.failure();
-    if (!start) {
-      // The answer is what init committed; reading it back would cost a read transaction.
-      auto created = ctx.engine.init_view(*init, request.actor);
-      if (!created) return created.failure();
-      return run_detail_result(*created, 201);
-    }
-    auto run = ctx.engine.start(*init, request.actor);
-    if (!run) return run.failure();
-    return run_detail_result(ctx.engine, run->id, 201);
+    auto pending = ctx.engine.plan_init(*init, request.actor);
+    if (!pending) return pending.failure();
+    return finish_pending(std::move(*pending), [&ctx, start](engine::PendingInit& p) -> Result<OperationResult> {
+      if (!start) {
+        // The answer is what init committed; reading it back would cost a read transaction.
+        auto created = ctx.engine.finish_init(p);
+        if (!created) return created.failure();
+        return run_detail_result(*created, 201);
+      }
+      auto run = ctx.engine.finish_start(p);
+      if (!run) return run.failure();
+      return run_detail_result(ctx.engine, run->id, 201);
+    });
   };
 }
 

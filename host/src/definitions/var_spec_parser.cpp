@@ -98,6 +98,11 @@ std::optional<VarSpec> read_var_spec(const std::string& name, const YamlNode& no
     }
   }
   spec.required = reader.boolean("required").value_or(false);
+  if (auto required_at = reader.string("requiredAt")) {
+    if (*required_at == "prepare") spec.required_at_prepare = true;
+    else if (*required_at != "initial")
+      diag.error(reader.field("requiredAt"), "'" + *required_at + "' is not initial or prepare");
+  }
   spec.sources = read_sources(reader);
   spec.description = reader.string("description").value_or("");
   read_env_name(reader, spec);

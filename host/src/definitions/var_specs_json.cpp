@@ -12,6 +12,7 @@ boost::json::object to_json(const VarSpec& spec) {
   boost::json::object out;
   out["type"] = to_string(spec.type);
   out["required"] = spec.required;
+  out["requiredAt"] = spec.required_at_prepare ? "prepare" : "initial";
   boost::json::array sources;
   for (const VarSource source : spec.sources) sources.emplace_back(to_string(source));
   out["sources"] = std::move(sources);
@@ -66,6 +67,12 @@ std::optional<VarSpec> spec_from_json(std::string name, const boost::json::value
     } else {
       problem("required", "must be true or false");
     }
+  }
+  if (const auto* required_at = object->if_contains("requiredAt"); required_at && !required_at->is_null()) {
+    if (required_at->is_string() && (required_at->get_string() == "prepare" || required_at->get_string() == "initial"))
+      spec.required_at_prepare = required_at->get_string() == "prepare";
+    else
+      problem("requiredAt", "must be initial or prepare");
   }
   if (const auto* sources = object->if_contains("sources")) {
     spec.sources.clear();

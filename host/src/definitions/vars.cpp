@@ -247,7 +247,7 @@ core::Result<ResolvedVars> resolve_var_values(const std::vector<VarSpec>& specs,
     const bool from_default = !value && spec.default_value;
     if (from_default) value = *spec.default_value;
     if (!value) {
-      if (spec.required) {
+      if (spec.required && !spec.required_at_prepare) {
         problem(spec.name, "missing required var '" + spec.name + "'; set it from " +
                                describe_sources(spec));
       }
@@ -279,6 +279,20 @@ core::Result<ResolvedVars> resolve_var_values(const std::vector<VarSpec>& specs,
     return core::fail(std::move(error));
   }
   return resolved;
+}
+
+core::Result<void> check_prepare_required_vars(const std::vector<VarSpec>& specs,
+                                               const boost::json::object& values) {
+  for (const auto& spec : specs) {
+    if (!spec.required || !spec.required_at_prepare) continue;
+    const auto* value = values.if_contains(spec.name);
+    if (value != nullptr && !value->is_null()) continue;
+    return core::fail(core::ErrorCode::validation,
+                      "missing required var '" + spec.name +
+                          "' (requiredAt: prepare): no prepare hook set it, and the request did not give it",
+                      {{"field", "vars." + spec.name}, {"requiredAt", "prepare"}});
+  }
+  return core::ok();
 }
 
 core::Result<boost::json::object> resolve_vars(const std::vector<VarSpec>& specs,

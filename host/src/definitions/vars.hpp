@@ -36,6 +36,10 @@ struct VarSpec {
   std::string name;
   VarType type = VarType::string;
   bool required = false;
+  /// `requiredAt: prepare` (agent-runner's): a required var the request may leave out,
+  /// because a module prepare hook sets it; it is checked once those hooks have run
+  /// (check_prepare_required_vars). `requiredAt: initial`, the default, checks it at once.
+  bool required_at_prepare = false;
   std::vector<VarSource> sources = default_var_sources();  // in the order they are tried
   std::optional<boost::json::value> default_value;  // already of `type`
   std::vector<std::string> values;                  // enum only: the allowed values
@@ -72,7 +76,8 @@ struct ResolvedVars {
 /// Resolves every declared var: its sources are tried in the order the spec lists them
 /// (the caller's value from `given` when `source` is among them, the env variable when
 /// it is set and non-empty, the parent's var of the same name), then the default.
-/// Optional vars with none of these resolve to null. Values are checked and coerced to
+/// Optional vars with none of these resolve to null, and so do `requiredAt: prepare` ones
+/// (checked later: check_prepare_required_vars). Values are checked and coerced to
 /// the var's type; every problem (unknown names in `given`, missing required vars, bad
 /// values) is reported in one VALIDATION_FAILED error whose details.problems name the
 /// field "vars.<name>". A value read from the environment (or inherited from a parent
@@ -81,6 +86,11 @@ core::Result<ResolvedVars> resolve_var_values(const std::vector<VarSpec>& specs,
                                               const boost::json::object& given, VarSource source,
                                               const EnvLookup& env,
                                               const boost::json::object* parent_vars = nullptr);
+/// VALIDATION_FAILED naming the first `requiredAt: prepare` var that `values` still has
+/// no value for (field "vars.<name>"): checked after a run's module prepare hooks.
+core::Result<void> check_prepare_required_vars(const std::vector<VarSpec>& specs,
+                                               const boost::json::object& values);
+
 /// resolve_var_values without the origins.
 core::Result<boost::json::object> resolve_vars(const std::vector<VarSpec>& specs,
                                                const boost::json::object& given,

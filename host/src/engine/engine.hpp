@@ -60,6 +60,9 @@ struct WaitingStart;
 
 namespace agentry::engine {
 
+struct PendingInit;
+struct PreparedAtInit;
+
 struct EngineConfig {
   std::filesystem::path config_dir;
   std::filesystem::path state_dir;
@@ -147,6 +150,16 @@ class Engine final : private RunStarts {
   /// callerCwd: its cwd). Keeps its id, group, parent, dependencies, attachments,
   /// schedule and creation time. CONFLICT unless the run is initialized and not archived.
   core::Result<core::Run> reinit(const std::string& run_id, InitRequest request, const Actor& actor);
+  /// init, start and reinit in two steps (engine/pending_init.hpp): the plan resolves and
+  /// checks without running a program or writing; finishing runs the module prepare hooks
+  /// (blocking, when PendingInit::runs_prepare_hooks()) and writes the run once. A
+  /// PendingInit is finished at most once.
+  core::Result<std::shared_ptr<PendingInit>> plan_init(const InitRequest& request, const Actor& actor);
+  core::Result<std::shared_ptr<PendingInit>> plan_reinit(const std::string& run_id, InitRequest request,
+                                                         const Actor& actor);
+  core::Result<RunView> finish_init(PendingInit& pending);
+  core::Result<core::Run> finish_start(PendingInit& pending);
+  core::Result<core::Run> finish_reinit(PendingInit& pending);
 
   // Lifecycle.
   /// Promotes an initialized run to ready; with `schedule`, also sets it in the same
@@ -289,6 +302,9 @@ class Engine final : private RunStarts {
   /// Defined in engine/mutate.hpp, which the command files include.
   template <class T, class F>
   core::Result<T> mutate(const std::string& run_id, F&& job);
+  /// A planned init's module prepare hooks, if any (blocking), and the check of the
+  /// `requiredAt: prepare` vars (creation_commands.cpp).
+  core::Result<PreparedAtInit> prepare_pending(PendingInit& pending);
   // RunStarts, for the services (lifecycle_commands.cpp).
   core::Result<core::Run> open_next_session(const std::string& run_id, const ResumeRequest& request,
                                             const Actor& actor, bool automatic) override;

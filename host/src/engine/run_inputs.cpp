@@ -365,6 +365,17 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   return out;
 }
 
+void render_run_inputs(ResolvedRunInputs& out, const RunInputContext& ctx) {
+  auto rendered = render_texts(out.frozen, ctx, out.cwd);
+  out.unknown_template_keys = std::move(rendered.unknown_keys);
+  for (auto& task : out.tasks)
+    for (auto& text : rendered.tasks)
+      if (text.id == task.id) {
+        task.title = std::move(text.title);
+        task.body = std::move(text.body);
+      }
+}
+
 core::Result<RenderedTexts> reconfigure_inputs(core::FrozenInputs& frozen, const ReconfigureRequest& r,
                                                const RunInputContext& ctx, const std::string& cwd) {
   core::FrozenInputs next = frozen;
@@ -389,6 +400,13 @@ core::Result<RenderedTexts> reconfigure_inputs(core::FrozenInputs& frozen, const
     if (!vars) return vars.failure();
     next.var_sources = var_sources(*specs, *vars, ctx);
     next.vars = std::move(vars->values);
+    // What a module prepare hook set stays, unless the caller sets it now.
+    for (const auto& [name, source] : frozen.var_sources) {
+      const auto* kind = source.is_object() ? source.as_object().if_contains("source") : nullptr;
+      if (!kind || *kind != "hook" || r.vars->contains(name) || !frozen.vars.contains(name)) continue;
+      next.vars[name] = frozen.vars.at(name);
+      next.var_sources[name] = source;
+    }
   }
   auto texts = render_texts(next, ctx, cwd);
   frozen = std::move(next);

@@ -68,6 +68,13 @@ struct ResolvedRunInputs {
 core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& request, const RunInputContext& context,
                                                    const BackendCatalog& backends);
 
+/// Renders `inputs` again from its frozen templates and vars, in its cwd: instructions,
+/// message, callerInstructions, the brief and its tasks' titles and bodies (ids, order
+/// and sources kept); the unknown template keys are replaced. For module prepare hooks,
+/// which may change vars and cwd after resolve_run_inputs rendered them
+/// (engine/hooks/prepare_at_init.hpp).
+void render_run_inputs(ResolvedRunInputs& inputs, const RunInputContext& context);
+
 /// A task's text rendered from the run's task templates.
 struct RenderedTask {
   std::string id;

@@ -3,6 +3,8 @@
 #include "core/log.hpp"
 #include "core/text.hpp"
 #include "definitions/template.hpp"
+#include "engine/hooks/prepare_at_init.hpp"
+#include "engine/run_inputs.hpp"
 #include "store/task_repository.hpp"
 #include "store/transaction.hpp"
 
@@ -111,6 +113,15 @@ std::string first_session_prompt(const core::FrozenInputs& frozen, const std::st
     if (!prompt.empty()) prompt += "\n\n";
     prompt += part;
   };
+  // A first prompt a module prepare hook chose (reinvoke, mutate.run.initialPrompt: the
+  // brief is then not the one the texts compose) replaces the texts; the task section
+  // still follows it.
+  if (has_prepare_at_init(frozen) && frozen.brief != compose_brief(frozen)) {
+    add(frozen.brief);
+    add(section);
+    add(extra_message);
+    return prompt;
+  }
   add(frozen.agent_instructions);
   add(frozen.assignment_instructions);
   add(section);

@@ -110,6 +110,31 @@ TEST(ResolveVars, MissingRequiredNamesTheSources) {
   EXPECT_NE(problems[0].message.find("AGENTRY_VAR_TARGET"), std::string::npos);
 }
 
+TEST(ResolveVars, APrepareRequiredVarMayBeMissingUntilThePrepareHooksRan) {
+  VarSpec later = spec("worktree_path", VarType::string, true);
+  later.required_at_prepare = true;
+  const std::vector<VarSpec> specs{later, spec("slug", VarType::string, true)};
+  // Only the initial one is required of the request.
+  const auto problems = failure(resolve_vars(specs, {}, VarSource::web, fake_env()));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].field, "vars.slug");
+  auto resolved = resolve_var_values(specs, {{"slug", "x"}}, VarSource::web, fake_env());
+  ASSERT_TRUE(resolved.ok()) << resolved.error().message;
+  EXPECT_TRUE(resolved->values.at("worktree_path").is_null());
+  // Checked once the hooks ran: still missing names it.
+  auto unset = check_prepare_required_vars(specs, resolved->values);
+  ASSERT_FALSE(unset.ok());
+  EXPECT_EQ(unset.error().details.at("field"), "vars.worktree_path");
+  EXPECT_NE(unset.error().message.find("requiredAt: prepare"), std::string::npos);
+  resolved->values["worktree_path"] = "/tmp/wt";
+  EXPECT_TRUE(check_prepare_required_vars(specs, resolved->values).ok());
+  // Frozen and read back, it keeps its requiredAt.
+  auto back = var_specs_from_json(var_specs_to_json(specs));
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE((*back)[0].required_at_prepare);
+  EXPECT_FALSE((*back)[1].required_at_prepare);
+}
+
 TEST(ResolveVars, OptionalVarsWithoutValueAreNull) {
   auto result = resolve_vars({spec("note", VarType::string)}, {}, VarSource::cli, fake_env());
   ASSERT_TRUE(result.ok());
@@ -200,7 +225,7 @@ TEST(VarSpecsJson, RoundTrips) {
 
   const auto json = var_specs_to_json(specs);
   EXPECT_EQ(boost::json::serialize(json.at("size")),
-            R"({"type":"enum","required":true,"sources":["cli","parent"],"default":"s","values":["s","m"],)"
+            R"({"type":"enum","required":true,"requiredAt":"initial","sources":["cli","parent"],"default":"s","values":["s","m"],)"
             R"("description":"How big","env":"AGENTRY_VAR_SIZE","envName":"AGENTRY_VAR_SIZE"})");
 
   auto back = var_specs_from_json(json);

@@ -152,5 +152,23 @@ TEST(AttemptPolicy, AnInterruptNobodyAskedForIsAnError) {
   EXPECT_EQ(d.reason, "the agent was interrupted");
 }
 
+TEST(AttemptPolicy, AReinvokeRetriesWithItsPromptWhileBudgetRemainsThenIsExhausted) {
+  // Even a run without tasks, or whose tasks are done: the hook asked for another attempt.
+  auto again = decide_after_reinvoke(reported("success"), 1, 2, "one more pass");
+  EXPECT_TRUE(again.retry);
+  EXPECT_EQ(again.nudge, "one more pass");
+  auto spent = decide_after_reinvoke(reported("success"), 2, 2, "one more pass");
+  EXPECT_FALSE(spent.retry);
+  EXPECT_EQ(spent.status, RS::exhausted);
+  EXPECT_NE(spent.reason.find("reinvoke"), std::string::npos) << spent.reason;
+  EXPECT_NE(spent.reason.find("2 attempts"), std::string::npos) << spent.reason;
+  AttemptEnd stopped = reported("success");
+  stopped.abort_requested = true;
+  auto aborted = decide_after_reinvoke(stopped, 1, 3, "more");
+  EXPECT_FALSE(aborted.retry);
+  EXPECT_EQ(aborted.status, RS::aborted);
+  EXPECT_EQ(aborted.ended_by, "user");
+}
+
 }  // namespace
 }  // namespace agentry::engine

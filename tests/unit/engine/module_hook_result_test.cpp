@@ -36,10 +36,42 @@ TEST(ModuleHookResult, BlockRejectAndReinvokeMapWhereAgentryCanDoThem) {
   auto late_block = map(HookPhase::after_attempt, R"({"action": "block", "reason": "x"})");
   ASSERT_TRUE(late_block.failure);
   EXPECT_NE(late_block.failure->find("block at afterAttempt is not supported"), std::string::npos);
-  auto late_reinvoke = map(HookPhase::after_attempt, R"({"action": "reinvoke", "followUpPrompt": "more"})");
+  auto late_reinvoke = map(HookPhase::after_exit, R"({"action": "reinvoke", "followUpPrompt": "more"})");
   ASSERT_TRUE(late_reinvoke.failure);
-  EXPECT_NE(late_reinvoke.failure->find("reinvoke at afterAttempt is not supported"), std::string::npos);
+  EXPECT_NE(late_reinvoke.failure->find("reinvoke at afterExit is not supported"), std::string::npos);
   EXPECT_TRUE(map(HookPhase::before_attempt, R"({"action": "reinvoke"})").failure);
+  // At prepare it is the run's first prompt.
+  auto first = map(HookPhase::prepare, R"({"action": "reinvoke", "followUpPrompt": "begin here"})");
+  EXPECT_FALSE(first.failure);
+  EXPECT_EQ(first.prompt, "begin here");
+}
+
+TEST(ModuleHookResult, RunFieldsAndVarsAreTakenAtPrepareOnly) {
+  auto v = map(HookPhase::prepare, R"({"action": "continue", "mutate": {
+      "run": {"cwd": "/tmp", "model": "m", "timeoutSec": 5, "initialPrompt": "first", "effort": null},
+      "vars": {"repo_root": "/r"}}})");
+  ASSERT_FALSE(v.failure) << *v.failure;
+  EXPECT_EQ(json::value(v.run), json::parse(R"({"cwd": "/tmp", "model": "m", "timeoutSec": 5})"));
+  EXPECT_EQ(json::value(v.vars), json::parse(R"({"repo_root": "/r"})"));
+  EXPECT_EQ(v.prompt, "first");
+  // reinvoke's prompt wins over mutate.run.initialPrompt, as in agent-runner.
+  EXPECT_EQ(map(HookPhase::prepare, R"({"action": "reinvoke", "followUpPrompt": "re",
+                                        "mutate": {"run": {"initialPrompt": "first"}}})").prompt, "re");
+  // The attempt's prompt at beforeAttempt.
+  EXPECT_EQ(map(HookPhase::before_attempt, R"({"action": "continue", "mutate": {"run": {"attemptPrompt": "p"}}})").prompt,
+            "p");
+  auto at = [](HookPhase phase, std::string_view mutate) {
+    return map(phase, std::string(R"({"action": "continue", "mutate": )") + std::string(mutate) + "}").failure.value_or("");
+  };
+  EXPECT_NE(at(HookPhase::before_attempt, R"({"run": {"model": "x"}})").find("mutate.run.model cannot be changed at beforeAttempt"),
+            std::string::npos);
+  EXPECT_NE(at(HookPhase::prepare, R"({"run": {"attemptPrompt": "x"}})").find("mutate.run.attemptPrompt is not used at prepare"),
+            std::string::npos);
+  EXPECT_NE(at(HookPhase::prepare, R"({"run": {"colour": "red"}})").find("mutate.run.colour is not a run field"),
+            std::string::npos);
+  EXPECT_NE(at(HookPhase::before_attempt, R"({"vars": {"a": 1}})").find("mutate.vars is only allowed at prepare"),
+            std::string::npos);
+  EXPECT_NE(at(HookPhase::prepare, R"({"vars": [1]})").find("mutate.vars must be an object"), std::string::npos);
 }
 
 TEST(ModuleHookResult, MalformedResultsFailNamingWhatIsWrong) {
@@ -74,8 +106,8 @@ TEST(ModuleHookResult, TaskPatchesAndMutationsAgentryCannotApplyAreRefused) {
     auto v = map(HookPhase::before_attempt, std::string(R"({"action": "continue", "mutate": )") + std::string(mutate) + "}");
     return v.failure.value_or("");
   };
-  EXPECT_NE(refused(R"({"run": {"cwd": "/tmp"}})").find("mutate.run is not supported"), std::string::npos);
-  EXPECT_NE(refused(R"({"vars": {"a": 1}})").find("mutate.vars is not supported"), std::string::npos);
+  EXPECT_NE(refused(R"({"run": {"cwd": "/tmp"}})").find("mutate.run.cwd cannot be changed at beforeAttempt"),
+            std::string::npos);
   EXPECT_NE(refused(R"({"teleport": true})").find("mutate.teleport is not a mutation"), std::string::npos);
   EXPECT_NE(refused(R"({"patchTasks": [{"status": "completed"}]})").find("patchTasks[0].taskId is required"),
             std::string::npos);

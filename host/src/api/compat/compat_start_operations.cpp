@@ -102,14 +102,11 @@ Result<StartPlan> plan_start(const CompatContext& ctx, const OperationRequest& r
   return plan;
 }
 
-/// Our init, then the steps theirs asks for at once, then (`start`) the start. Our run's
-/// detail at the end.
-Result<json::object> carry_out(const CompatContext& ctx, const OperationRequest& r, const StartPlan& plan, bool start) {
-  const bool simple = plan.add_tasks.empty() && plan.schedule.empty();
-  if (simple) return call_native(ctx, start ? "runs.start" : "runs.init", r, plan.init);
-  auto created = call_native(ctx, "runs.init", r, plan.init);
-  if (!created) return created.failure();
-  const std::string id(created->at("run").at("runId").as_string());
+/// The steps theirs asks for at once after our init made run `created`, then (`start`)
+/// the start. Our run's detail at the end.
+Result<json::object> after_init(const CompatContext& ctx, const OperationRequest& r, const StartPlan& plan, bool start,
+                                const json::object& created) {
+  const std::string id(created.at("run").at("runId").as_string());
   auto undo = [&](core::Error error) -> Result<json::object> {
     (void)call_native(ctx, "runs.delete", r, {{"runId", id}});
     return core::Failure{std::move(error)};
@@ -131,25 +128,60 @@ Result<json::object> carry_out(const CompatContext& ctx, const OperationRequest&
   return started;
 }
 
+using Continuation = std::function<Result<OperationResult>(json::object)>;
+
+/// Our `name` with `params`, then `then` with its answer: in place, or on the
+/// transport's blocking workers when ours waits on a program (an init that runs module
+/// prepare hooks), so that no request worker waits on it.
+Result<OperationResult> call_native_then(const CompatContext& ctx, std::string_view name, const OperationRequest& r,
+                                         json::object params, Continuation then) {
+  OperationRequest native = r;
+  native.params = std::move(params);
+  auto result = ctx.native.call(name, native);
+  if (!result) return result.failure();
+  auto go_on = [name = std::string(name), then = std::move(then)](Result<OperationResult> done) -> Result<OperationResult> {
+    done = finish(std::move(done));
+    if (!done) return done.failure();
+    if (!done->body.is_object())
+      return core::fail(core::ErrorCode::internal, name + " answered something other than an object");
+    return then(std::move(done->body.as_object()));
+  };
+  if (!result->blocking) return go_on(std::move(*result));
+  OperationResult later;
+  later.blocking = [blocking = std::move(result->blocking), go_on = std::move(go_on)] { return go_on(blocking()); };
+  return later;
+}
+
 Operation start_method(CompatContext& ctx, bool start) {
   return [&ctx, start](const OperationRequest& r) -> Result<OperationResult> {
     const bool web = r.over_http;
     auto plan = plan_start(ctx, r, web, start);
     if (!plan) return plan.failure();
-    auto answer = [&ctx, r, plan = *plan, start]() -> Result<OperationResult> {
-      auto done = carry_out(ctx, r, plan, start);
-      if (!done) return done.failure();
-      const auto& run = done->at("run").as_object();
+    auto answer = [&ctx, start](const json::object& done) -> Result<OperationResult> {
+      const auto& run = done.at("run").as_object();
       if (start) return OperationResult{json::object{{"runId", run.at("runId")}}};
       return OperationResult{json::object{{"run", ref_detail(run, facts_of(ctx))}}};
     };
-    // An added task may wait on taskTransition hooks (task-add): off the request workers.
-    if (!plan->add_tasks.empty()) {
+    // Our init (or start), then the steps theirs asks for at once.
+    const bool simple = plan->add_tasks.empty() && plan->schedule.empty();
+    const bool plan_adds_tasks = !plan->add_tasks.empty();
+    json::object init = plan->init;
+    if (simple) return call_native_then(ctx, start ? "runs.start" : "runs.init", r, std::move(init), answer);
+    auto steps = [&ctx, r, plan = std::move(*plan), start, answer, init = std::move(init)]() mutable {
+      return call_native_then(ctx, "runs.init", r, std::move(init), [&ctx, r, plan, start, answer](json::object created) {
+        auto done = after_init(ctx, r, plan, start, created);
+        if (!done) return Result<OperationResult>(done.failure());
+        return answer(*done);
+      });
+    };
+    // An added task may wait on taskTransition hooks (task-add): the whole answer is
+    // finished off the request workers.
+    if (plan_adds_tasks) {
       OperationResult later;
-      later.blocking = std::move(answer);
+      later.blocking = [steps = std::move(steps)]() mutable { return finish(steps()); };
       return later;
     }
-    return answer();
+    return steps();
   };
 }
 

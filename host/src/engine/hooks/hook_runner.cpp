@@ -61,6 +61,7 @@ std::string excerpt(const std::string& text) {
 struct Verdict {
   std::optional<std::string> block, refuse, prompt, name, note;
   std::optional<bool> pinned;
+  bool reinvoke = false;  // a module's reinvoke at afterAttempt: one more attempt
   std::vector<std::pair<std::string, std::string>> attachments;  // path, name ("": the file's)
   HookAttachmentChanges attachment_changes;                       // a module result's mutate.attachments
 };
@@ -260,6 +261,7 @@ void apply_module_result(const core::HookSpec& hook, const json::value& answer, 
       verdict.block = mapped.block;
   }
   verdict.prompt = mapped.prompt;
+  verdict.reinvoke = mapped.reinvoke;
   verdict.note = mapped.note;
   verdict.pinned = mapped.pinned;
   verdict.attachment_changes = std::move(mapped.attachments);
@@ -370,7 +372,7 @@ bool apply_task_patches(store::Transaction& c, const core::Run& run, const std::
 std::vector<const core::HookSpec*> in_running_order(const core::Run& run, core::HookPhase phase) {
   std::vector<const core::HookSpec*> out;
   for (const auto& h : run.frozen.hooks)
-    if (h.phase == phase) out.push_back(&h);
+    if (h.phase == phase && !runs_at_init(h)) out.push_back(&h);
   if (phase == core::HookPhase::task_transition)
     std::stable_partition(out.begin(), out.end(), [](const core::HookSpec* h) { return h->origin.rfind("task:", 0) == 0; });
   return out;
@@ -378,9 +380,18 @@ std::vector<const core::HookSpec*> in_running_order(const core::Run& run, core::
 
 }  // namespace
 
+bool runs_at_init(const core::HookSpec& hook) { return hook.phase == core::HookPhase::prepare && hook.is_module(); }
+
+bool after_attempt_may_reinvoke(const core::Run& run) {
+  for (const auto& h : run.frozen.hooks)
+    if (h.phase == core::HookPhase::after_attempt && (h.is_module() || core::is_command_status_or_json_form(h)))
+      return true;
+  return false;
+}
+
 bool has_hooks(const core::Run& run, core::HookPhase phase) {
   for (const auto& h : run.frozen.hooks)
-    if (h.phase == phase) return true;
+    if (h.phase == phase && !runs_at_init(h)) return true;
   return false;
 }
 
@@ -445,6 +456,9 @@ HookPhaseResult run_hooks(const core::Run& run, const HookInvocation& inv, const
           std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
     if (audit.outcome == "ok") {
       if (verdict.prompt && inv.phase == core::HookPhase::before_attempt) prompt = *verdict.prompt, result.prompt = prompt;
+      // afterAttempt: the next attempt's prompt, and whether one is asked for.
+      if (verdict.prompt && inv.phase == core::HookPhase::after_attempt) result.prompt = verdict.prompt;
+      if (verdict.reinvoke && inv.phase == core::HookPhase::after_attempt) result.reinvoke = true;
       if (verdict.name) result.name = verdict.name;
       if (verdict.note) result.note = verdict.note;
       if (verdict.pinned) result.pinned = verdict.pinned;

@@ -81,7 +81,8 @@ struct HookPhaseResult {
   std::vector<core::HookAudit> audits;
   std::optional<std::string> stop;      // the first block or refusal ("hook 'x' ...: reason")
   bool cancelled = false;               // a hook was cancelled (HookServices::cancelled)
-  std::optional<std::string> prompt;    // rewritten
+  std::optional<std::string> prompt;    // rewritten (afterAttempt: the next attempt's)
+  bool reinvoke = false;                // afterAttempt: a module asked for one more attempt
   std::optional<std::string> name, note;
   std::optional<bool> pinned;
   /// git-worktree: {repoRoot, path, cwd, branch, baseCommit}; agent-runner's form adds
@@ -95,7 +96,17 @@ struct HookPhaseResult {
   bool any() const { return !audits.empty(); }
 };
 
-/// Whether any hook of `run` may run at `phase`.
+/// A module prepare hook: it runs when the run is initialized, before it is first
+/// written (engine/hooks/prepare_at_init.hpp), never when it starts. Built-in and `run:`
+/// prepare hooks run at the first start.
+bool runs_at_init(const core::HookSpec& hook);
+
+/// Whether an afterAttempt hook of `run` may ask for another attempt (a module hook, or
+/// the command built-in's json form): what follows an attempt then waits for them
+/// (AttemptContext::defer_decision).
+bool after_attempt_may_reinvoke(const core::Run& run);
+
+/// Whether any hook of `run` may run at `phase` (at prepare: other than runs_at_init ones).
 bool has_hooks(const core::Run& run, core::HookPhase phase);
 
 /// Runs every hook of `run` for the phase whose `when` matches, in declaration order,

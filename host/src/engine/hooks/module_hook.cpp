@@ -109,6 +109,50 @@ void read_patch_tasks(const json::value& field, ModuleVerdict& v) {
   }
 }
 
+bool is_prepare_run_field(std::string_view key) {
+  for (std::string_view known : {"cwd", "backend", "model", "effort", "timeoutSec", "unrestricted", "lockedFields"})
+    if (key == known) return true;
+  return false;
+}
+
+/// mutate.run: at prepare the run's inputs, before they are frozen (their values are
+/// checked where they are applied, engine/hooks/prepare_at_init.cpp); at beforeAttempt
+/// the attempt's prompt. A field agentry cannot change at the phase fails the hook,
+/// naming it, rather than being dropped.
+void read_run_mutation(core::HookPhase phase, const json::value& value, ModuleVerdict& v) {
+  if (!value.is_object()) {
+    v.failure = "mutate.run must be an object";
+    return;
+  }
+  const std::string at(core::to_string(phase));
+  for (const auto& [key, field] : value.as_object()) {
+    if (field.is_null()) continue;
+    const std::string where = "mutate.run." + std::string(key);
+    if (key == "initialPrompt" || key == "attemptPrompt") {
+      const bool usable = key == "initialPrompt" ? phase == core::HookPhase::prepare
+                                                 : phase == core::HookPhase::before_attempt ||
+                                                       phase == core::HookPhase::after_attempt;
+      if (!usable) {
+        v.failure = where + " is not used at " + at +
+                    " (initialPrompt: at prepare; attemptPrompt: at beforeAttempt and afterAttempt)";
+      } else if (!field.is_string() || field.as_string().empty()) {
+        v.failure = where + " must be a non-empty string";
+      } else {
+        v.prompt = core::sanitize_utf8(field.as_string());
+      }
+    } else if (!is_prepare_run_field(key)) {
+      v.failure = where + " is not a run field (cwd, backend, model, effort, timeoutSec, unrestricted, lockedFields, "
+                          "initialPrompt, attemptPrompt)";
+    } else if (phase != core::HookPhase::prepare) {
+      v.failure = where + " cannot be changed at " + at +
+                  " in agentry: a run's inputs are frozen once it is initialized (change them at prepare)";
+    } else {
+      v.run[key] = field;
+    }
+    if (v.failure) return;
+  }
+}
+
 void read_mutations(core::HookPhase phase, const json::value& field, ModuleVerdict& v) {
   if (field.is_null()) return;
   const auto* m = field.if_object();
@@ -131,11 +175,12 @@ void read_mutations(core::HookPhase phase, const json::value& field, ModuleVerdi
       read_patch_tasks(value, v);
     } else if (key == "attachments") {
       read_attachment_changes(value, v.attachments, v.failure);
-    } else if (key == "run" || key == "vars") {
-      // Changing the run's inputs (and prepare's vars) from a module hook is not in
-      // agentry yet: say so instead of dropping the change.
-      v.failure = "mutate." + std::string(key) + " is not supported by agentry's module hooks (at " +
-                  std::string(core::to_string(phase)) + ")";
+    } else if (key == "run") {
+      read_run_mutation(phase, value, v);
+    } else if (key == "vars") {
+      if (phase != core::HookPhase::prepare) v.failure = "mutate.vars is only allowed at prepare";
+      else if (!value.is_object()) v.failure = "mutate.vars must be an object";
+      else v.vars = value.as_object();
     } else {
       v.failure = "mutate." + std::string(key) + " is not a mutation";
     }
@@ -196,11 +241,14 @@ ModuleVerdict map_module_result(core::HookPhase phase, const json::value& result
     if (v.failure) return v;
     if (!follow_up || follow_up->empty()) {
       v.failure = "reinvoke needs a non-empty followUpPrompt";
-    } else if (phase == core::HookPhase::before_attempt) {
+    } else if (phase != core::HookPhase::after_exit) {
+      // prepare: the run's first prompt; beforeAttempt: this attempt's; afterAttempt: one
+      // more attempt with it.
       v.prompt = *follow_up;
+      v.reinvoke = true;
     } else {
-      v.failure = "reinvoke at " + std::string(core::to_string(phase)) +
-                  " is not supported by agentry (only at beforeAttempt, where it rewrites the attempt's prompt)";
+      v.failure = "reinvoke at afterExit is not supported by agentry (the session has ended; reinvoke at "
+                  "afterAttempt asks for another attempt)";
     }
     return v;
   }
@@ -233,7 +281,7 @@ json::object module_hook_context(const core::Run& run, const core::HookSpec& hoo
   switch (inv.phase) {
     case core::HookPhase::prepare:
       ctx["defaultInitialPrompt"] = f.brief;
-      ctx["currentInitialPrompt"] = f.brief;
+      ctx["currentInitialPrompt"] = in.prompt.empty() ? f.brief : in.prompt;
       ctx["initialLockedFields"] = json::value_from(f.locked_fields);
       break;
     case core::HookPhase::before_attempt:

@@ -55,7 +55,15 @@ struct HookTaskPatch {
 /// not be used (malformed, or asks what agentry cannot do here) and the hook failed.
 struct ModuleVerdict {
   std::optional<std::string> block;   // block (attempt phases), or a rejection (taskTransition)
-  std::optional<std::string> prompt;  // beforeAttempt: reinvoke's followUpPrompt
+  /// prepare: the first prompt (reinvoke's followUpPrompt, else mutate.run.initialPrompt);
+  /// beforeAttempt: the attempt's (followUpPrompt, else mutate.run.attemptPrompt);
+  /// afterAttempt: the next attempt's (followUpPrompt, else mutate.run.attemptPrompt).
+  std::optional<std::string> prompt;
+  bool reinvoke = false;              // action "reinvoke" (afterAttempt: one more attempt)
+  /// prepare only: mutate.run without initialPrompt (checked by engine/hooks/prepare_at_init),
+  /// and mutate.vars, to merge into the run's vars.
+  boost::json::object run;
+  boost::json::object vars;
   std::optional<std::string> note;
   std::optional<bool> pinned;
   boost::json::object state;          // mutate.state, to merge shallowly
@@ -69,7 +77,7 @@ ModuleVerdict map_module_result(core::HookPhase phase, const boost::json::value&
 
 /// What the context is built from, besides the run and the invocation.
 struct ModuleHookInputs {
-  std::string prompt;                  // beforeAttempt: the attempt's prompt as it stands
+  std::string prompt;                  // beforeAttempt: the attempt's prompt as it stands; prepare: the first prompt
   boost::json::object state;           // the run's hook state as it stands
   std::vector<core::Task> tasks;       // the run's tasks
   std::vector<core::Attachment> attachments;

@@ -34,25 +34,9 @@ core::TimelineEvent timeline_event(const AttemptContext& a, std::string kind, js
   return e;
 }
 
-/// Ends the attempt; appends attempt.finished when the backend did not, and decides what
-/// comes next. When the session ends, closes it with run.finished (timeline and audit).
-AttemptDecision finish(store::Transaction& c, core::Run& run, const AttemptContext& a, const std::string& outcome,
-                       const std::string& message, std::vector<core::TimelineEvent>& rows, bool forced,
-                       bool adoption_failed) {
-  for (auto& attempt : c.sessions().list_attempts(a.run_id)) {
-    if (attempt.number != a.attempt_number || attempt.ended_at) continue;
-    attempt.ended_at = core::now_iso8601();
-    attempt.outcome = outcome;
-    c.sessions().update_attempt(attempt);
-  }
-  if (forced)
-    rows.push_back(timeline_event(a, "attempt.finished", {{"outcome", outcome}, {"message", message}, {"forced", true}}));
-  AttemptEnd end{outcome, message, forced, a.abort_requested, a.shutdown_requested, a.timeout_message, adoption_failed};
-  // The tasks as the agent left them: it reports progress through the task API while it works.
-  auto decision = decide_after_attempt(end, c.tasks().list(a.run_id),
-                                       detail::attempts_in_current_session(c, run),
-                                       std::max(1, run.frozen.max_attempts_per_session));
-  if (decision.retry) return decision;
+/// Closes the session the decision ends, with run.finished (timeline and audit).
+void close_with(store::Transaction& c, core::Run& run, const AttemptContext& a, const AttemptDecision& decision,
+                std::vector<core::TimelineEvent>& rows) {
   detail::close_session(c, run, decision.status, decision.reason, decision.ended_by);
   rows.push_back(timeline_event(a, "run.finished", {{"status", core::to_string(decision.status)}, {"reason", decision.reason}}));
   detail::append_audit(c, run.id, "run.finished", engine_actor,
@@ -61,6 +45,37 @@ AttemptDecision finish(store::Transaction& c, core::Run& run, const AttemptConte
                         {"attemptNumber", a.attempt_number},
                         {"endedBy", decision.ended_by},
                         {"backend", run.frozen.backend}});
+}
+
+/// Whether what follows an attempt that ended so may wait for afterAttempt hooks: an end
+/// the backend reported, not one the host forced, a timeout, a stop or a failed takeover
+/// (those decide at once, as without such hooks).
+bool deferrable(const AttemptContext& a, const std::string& outcome, bool forced, bool adoption_failed) {
+  return a.defer_decision && !forced && !adoption_failed && !a.timeout_message && !a.abort_requested &&
+         !a.shutdown_requested && outcome != "interrupted";
+}
+
+/// Ends the attempt; appends attempt.finished when the backend did not, and decides what
+/// comes next (nullopt: left to its afterAttempt hooks, deferrable()). When the session
+/// ends, closes it with run.finished (timeline and audit).
+std::optional<AttemptDecision> finish(store::Transaction& c, core::Run& run, const AttemptContext& a,
+                                      const std::string& outcome, const std::string& message,
+                                      std::vector<core::TimelineEvent>& rows, bool forced, bool adoption_failed) {
+  for (auto& attempt : c.sessions().list_attempts(a.run_id)) {
+    if (attempt.number != a.attempt_number || attempt.ended_at) continue;
+    attempt.ended_at = core::now_iso8601();
+    attempt.outcome = outcome;
+    c.sessions().update_attempt(attempt);
+  }
+  if (forced)
+    rows.push_back(timeline_event(a, "attempt.finished", {{"outcome", outcome}, {"message", message}, {"forced", true}}));
+  if (deferrable(a, outcome, forced, adoption_failed)) return std::nullopt;
+  AttemptEnd end{outcome, message, forced, a.abort_requested, a.shutdown_requested, a.timeout_message, adoption_failed};
+  // The tasks as the agent left them: it reports progress through the task API while it works.
+  auto decision = decide_after_attempt(end, c.tasks().list(a.run_id),
+                                       detail::attempts_in_current_session(c, run),
+                                       std::max(1, run.frozen.max_attempts_per_session));
+  if (!decision.retry) close_with(c, run, a, decision, rows);
   return decision;
 }
 
@@ -112,6 +127,30 @@ json::array strings(const std::vector<std::string>& items) {
   return out;
 }
 
+/// What follows the attempt `decision` decided: the next attempt opened in this write
+/// (its nudge with the task commands, unless `with_task_commands` is false: a hook's own
+/// prompt), or the end of the session, its token gone and a queued-message session
+/// opened when messages wait.
+void conclude(store::Transaction& c, core::Run& run, const AttemptContext& a, AttemptDecision& decision,
+              bool with_task_commands, BatchOutcome& out) {
+  if (decision.retry) {
+    if (a.task_prompt && with_task_commands)
+      if (auto commands = task_commands(run, *a.task_prompt); !commands.empty()) decision.nudge += "\n\n" + commands;
+    detail::open_attempt(c, run, {{"prompt", decision.nudge}, {"incompleteTasks", strings(decision.incomplete_task_ids)}});
+    out.next_attempt = NextAttempt{run.attempt_count, decision.nudge, run.backend_session_id};
+    return;
+  }
+  out.session_ended = true;
+  out.ended_status = core::to_string(decision.status);
+  // The session's agent is done: its token goes in this commit, before a queued-message
+  // session (which gets its own) opens. A detached agent works on and keeps its token.
+  c.run_tokens().remove_for_run(a.run_id);
+  if (detail::delivers_queue(decision.ended_by) && !a.shutdown_requested &&
+      !detail::holds_child_completions(c, run, a.child_limits))
+    if (auto prompt = detail::deliver_queued_messages(c, run, a.controller_id, engine_actor, false, a.task_prompt))
+      out.next_session = NextSession{run, std::move(*prompt)};
+}
+
 }  // namespace
 
 std::optional<core::PendingApproval> pending_approval_of(const json::object& p) {
@@ -137,6 +176,7 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
   std::vector<core::TimelineEvent> rows;
   rows.reserve(events.size() + 2);
   std::optional<AttemptDecision> decision;
+  bool ended = false;  // the attempt ended (decided, or left to its afterAttempt hooks)
   out.adoption_reported = a.adoption_reported;
   out.adoption_failed = a.adoption_failed;
   for (auto& event : events) {
@@ -174,7 +214,7 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
         auto* verdict = adoption->as_object().if_contains("decision");
         out.adoption_failed = verdict && verdict->is_string() && verdict->as_string() == "finalized";
       }
-    if (event.terminal && !decision && !out.detached) {
+    if (event.terminal && !ended && !out.detached) {
       std::string outcome = "error";
       if (auto* o = payload.if_contains("outcome"); o && o->is_string()) outcome = std::string(o->as_string());
       std::string message;
@@ -187,56 +227,75 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
       if (outcome == "detached") message = "the backend detached without being asked to: " + message;
       rows.push_back(backend_row());
       out.attempt_outcome = outcome;
+      out.attempt_message = message;
       decision = finish(c, *run, a, outcome, message, rows, false, out.adoption_failed);
+      ended = true;
       continue;
     }
     rows.push_back(backend_row());
   }
-  if (forced && forced->outcome == "detached" && a.detach_requested && !decision && !out.detached) {
+  if (forced && forced->outcome == "detached" && a.detach_requested && !ended && !out.detached) {
     record_detached(c, *run, a, {{"outcome", "detached"}, {"message", forced->message}, {"forced", true}}, rows);
     out.detached = out.run_changed = true;
   }
-  if (forced && !decision && !out.detached) {
+  if (forced && !ended && !out.detached) {
     if (a.adopting && !out.adoption_reported) {
       record_adoption(c, *run, a,
                       {{"decision", "finalized"}, {"reason", forced->adoption_reason}, {"error", forced->message}});
       out.adoption_reported = out.adoption_failed = true;
     }
     out.attempt_outcome = forced->outcome;
+    out.attempt_message = forced->message;
     decision = finish(c, *run, a, forced->outcome, forced->message, rows, true, out.adoption_failed);
+    ended = true;
   }
   if (out.detached) out.session_ended = true;  // for this process: the store keeps it open
   // This attempt's rows first, so whatever follows gets later cursors. Subscribers get
   // them, ephemeral ones in place, once the commit is done.
   c.timeline().append_batch(a.run_id, rows);
-  if (decision) {
+  if (ended) {
     c.approvals().remove_all(a.run_id);  // nobody is left to answer: the attempt that asked is over
     out.attempt_ended = true;
     out.run_changed = true;
-    if (decision->retry) {
-      if (a.task_prompt)
-        if (auto commands = task_commands(*run, *a.task_prompt); !commands.empty())
-          decision->nudge += "\n\n" + commands;
-      detail::open_attempt(c, *run, {{"prompt", decision->nudge},
-                                     {"incompleteTasks", strings(decision->incomplete_task_ids)}});
-      out.next_attempt = NextAttempt{run->attempt_count, decision->nudge, run->backend_session_id};
-    } else {
-      out.session_ended = true;
-      out.ended_status = core::to_string(decision->status);
-      // The session's agent is done: its token goes in this commit, before a queued-message
-      // session (which gets its own) opens. A detached agent works on and keeps its token.
-      c.run_tokens().remove_for_run(a.run_id);
-      if (detail::delivers_queue(decision->ended_by) && !a.shutdown_requested &&
-          !detail::holds_child_completions(c, *run, a.child_limits))
-        if (auto prompt = detail::deliver_queued_messages(c, *run, a.controller_id, engine_actor, false, a.task_prompt))
-          out.next_session = NextSession{*run, std::move(*prompt)};
-    }
+    if (decision) conclude(c, *run, a, *decision, true, out);
+    else out.decision_pending = true;
   }
   if (out.run_changed) {
     detail::touch(*run);
     c.runs().update(*run);
     if (out.next_session) out.next_session->run = *run;
   }
+  return out;
+}
+
+BatchOutcome conclude_deferred_attempt(store::Transaction& c, const AttemptContext& a, const std::string& outcome,
+                                       const std::string& message, const AfterAttemptAsk& ask) {
+  BatchOutcome out;
+  if (!c.leases().hold(a.run_id, a.controller_id, a.lease_epoch)) {
+    out.fenced = true;
+    return out;
+  }
+  auto run = detail::load_run(c, a.run_id);
+  if (!run) return out;
+  AttemptEnd end{outcome, message, false, a.abort_requested, a.shutdown_requested, a.timeout_message, false};
+  const int used = detail::attempts_in_current_session(c, *run);
+  const int budget = std::max(1, run->frozen.max_attempts_per_session);
+  auto decision = ask.reinvoke && ask.prompt ? decide_after_reinvoke(end, used, budget, *ask.prompt)
+                                             : decide_after_attempt(end, c.tasks().list(a.run_id), used, budget);
+  // A retry the rules chose takes the prompt a hook set for it (mutate.run.attemptPrompt).
+  const bool hook_prompt = decision.retry && ask.prompt.has_value();
+  if (hook_prompt) decision.nudge = *ask.prompt;
+  std::vector<core::TimelineEvent> rows;
+  if (!decision.retry) close_with(c, *run, a, decision, rows);
+  c.timeline().append_batch(a.run_id, rows);
+  out.attempt_ended = true;
+  out.run_changed = true;
+  out.attempt_outcome = outcome;
+  out.attempt_message = message;
+  conclude(c, *run, a, decision, !hook_prompt, out);
+  detail::touch(*run);
+  c.runs().update(*run);
+  if (out.next_session) out.next_session->run = *run;
   return out;
 }
 

@@ -48,6 +48,10 @@ struct AttemptContext {
   bool adoption_failed = false;    // ... and it could not
   /// How the agent is told about its tasks: nudges and queued-message sessions use it.
   const TaskPromptSettings* task_prompt = nullptr;
+  /// The run has afterAttempt hooks that may ask for another attempt (module hooks, the
+  /// command built-in's json form): an attempt the backend ended waits for them before
+  /// what comes next is decided (BatchOutcome::decision_pending, conclude_deferred_attempt).
+  bool defer_decision = false;
   /// Children's completions queued past this rate stay queued when the session ends
   /// (held: engine/parent_completion/child_resume_limits.hpp); null: no limit.
   const ChildResumeLimits* child_limits = nullptr;
@@ -81,11 +85,31 @@ struct BatchOutcome {
   bool adoption_failed = false;
   std::optional<NextAttempt> next_attempt;
   std::optional<NextSession> next_session;
+  /// The attempt ended, but what follows waits for its afterAttempt hooks
+  /// (AttemptContext::defer_decision): the session stays open until
+  /// conclude_deferred_attempt decides.
+  bool decision_pending = false;
+  std::string attempt_message;  // the end's message, for that decision
+  bool after_attempt_hooks_ran = false;  // set by the live run once they did
+};
+
+/// What an attempt's afterAttempt hooks asked of the next one.
+struct AfterAttemptAsk {
+  bool reinvoke = false;              // one more attempt, whatever the tasks say
+  std::optional<std::string> prompt;  // its prompt (followUpPrompt, or mutate.run.attemptPrompt)
 };
 
 /// Applies `events` (in arrival order) for the attempt; `forced` ends the attempt
 /// without a terminal event from the backend.
 BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& attempt,
                                   std::vector<plugin_host::BackendEvent>& events, const std::optional<ForcedEnd>& forced);
+
+/// Decides what follows an attempt whose decision waited for its afterAttempt hooks
+/// (`outcome` and `message`: how it ended): a reinvoke retries with its prompt while the
+/// session has attempts left (attempt_policy.hpp decide_after_reinvoke), else the usual
+/// rules apply, a hook's prompt replacing the nudge of a retry. Written like the end of
+/// an attempt in apply_backend_events.
+BatchOutcome conclude_deferred_attempt(store::Transaction& c, const AttemptContext& attempt, const std::string& outcome,
+                                       const std::string& message, const AfterAttemptAsk& ask);
 
 }  // namespace agentry::engine

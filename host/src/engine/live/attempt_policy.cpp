@@ -83,4 +83,20 @@ AttemptDecision decide_after_attempt(const AttemptEnd& end, const std::vector<co
   return ended(core::RunStatus::exhausted, std::move(reason), "agent");
 }
 
+AttemptDecision decide_after_reinvoke(const AttemptEnd& end, int attempts_in_session, int max_attempts_per_session,
+                                      const std::string& prompt) {
+  if (end.abort_requested || end.shutdown_requested) return stopped(end);
+  if (attempts_in_session < max_attempts_per_session) {
+    AttemptDecision d;
+    d.retry = true;
+    d.nudge = prompt;
+    return d;
+  }
+  return ended(core::RunStatus::exhausted,
+               "an afterAttempt hook asked for another attempt (reinvoke), but the session's " +
+                   std::to_string(max_attempts_per_session) + (max_attempts_per_session == 1 ? " attempt is" : " attempts are") +
+                   " used",
+               "agent");
+}
+
 }  // namespace agentry::engine

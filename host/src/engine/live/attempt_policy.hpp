@@ -54,4 +54,12 @@ struct AttemptDecision {
 AttemptDecision decide_after_attempt(const AttemptEnd& end, const std::vector<core::Task>& tasks,
                                      int attempts_in_session, int max_attempts_per_session);
 
+/// After an afterAttempt hook asked for one more attempt (a module's `reinvoke`, with
+/// `prompt` its followUpPrompt), whatever the tasks say: aborted when the user or the
+/// shutdown stopped the run meanwhile, the retry when the session has attempts left,
+/// else exhausted. Only for an attempt the backend ended (rules 1-3 above decide the
+/// others, before any hook runs).
+AttemptDecision decide_after_reinvoke(const AttemptEnd& end, int attempts_in_session, int max_attempts_per_session,
+                                      const std::string& prompt);
+
 }  // namespace agentry::engine

@@ -39,6 +39,7 @@ LiveRun::LiveRun(LiveRunServices services, LaunchSpec spec, OnFinished on_finish
   attempt_.previous_controller_id = spec_.previous_controller_id;
   attempt_.task_prompt = services_.task_prompt;
   attempt_.child_limits = services_.child_limits;
+  attempt_.defer_decision = after_attempt_may_reinvoke(spec_.run);
 }
 
 LiveRun::~LiveRun() {
@@ -419,7 +420,7 @@ void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::opt
   // Durable before visible: subscribers hear about these events only now.
   attempt_.adoption_reported = outcome->adoption_reported;
   attempt_.adoption_failed = outcome->adoption_failed;
-  if (outcome->session_ended || outcome->next_attempt) {
+  if (outcome->session_ended || outcome->next_attempt || outcome->decision_pending) {
     // Nobody is left to answer: the attempt that asked is over.
     std::lock_guard lock(mutex_);
     approvals_changed = approvals_changed || !pending_approvals_.empty();

@@ -176,6 +176,9 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   // hooks, afterExit hooks, then follow_attempt(): the next attempt or the end.
   void after_attempt(std::shared_ptr<BatchOutcome> outcome);
   void after_attempt_hooks(std::shared_ptr<BatchOutcome> outcome);
+  /// An attempt whose decision waited for its afterAttempt hooks (decision_pending): what
+  /// they asked decides, then the steps go on as after any decided attempt.
+  void conclude_deferred(std::shared_ptr<BatchOutcome> outcome, const HookPhaseResult& hooks);
   void after_exit_hooks(std::shared_ptr<BatchOutcome> outcome);
   void follow_attempt(std::shared_ptr<BatchOutcome> outcome);
   void mark_finished(std::optional<NextSession> next);

@@ -37,8 +37,10 @@ void LiveRun::after_attempt(std::shared_ptr<BatchOutcome> outcome) {
 }
 
 void LiveRun::after_attempt_hooks(std::shared_ptr<BatchOutcome> outcome) {
-  if (!outcome->attempt_ended || outcome->detached || !has_hooks(spec_.run, core::HookPhase::after_attempt)) {
-    after_exit_hooks(std::move(outcome));
+  if (!outcome->attempt_ended || outcome->detached || outcome->after_attempt_hooks_ran ||
+      !has_hooks(spec_.run, core::HookPhase::after_attempt)) {
+    if (outcome->decision_pending) conclude_deferred(std::move(outcome), HookPhaseResult{});
+    else after_exit_hooks(std::move(outcome));
     return;
   }
   const bool first_attempt = attempt_.attempt_number == spec_.attempt_number;
@@ -53,7 +55,36 @@ void LiveRun::after_attempt_hooks(std::shared_ptr<BatchOutcome> outcome) {
                                  {},
                                  spec_.session_index,
                                  attempt_.attempt_number},
-                  std::nullopt, [outcome](LiveRun& self, const HookPhaseResult&) { self.after_exit_hooks(outcome); });
+                  std::nullopt, [outcome](LiveRun& self, const HookPhaseResult& result) {
+                    if (outcome->decision_pending) self.conclude_deferred(outcome, result);
+                    else self.after_exit_hooks(outcome);
+                  });
+}
+
+// On the strand, once the afterAttempt hooks of an attempt whose decision waited for them
+// ran: the decision, in its own write, then the steps of any decided attempt (diffstat,
+// afterExit hooks, the next attempt or the end), the afterAttempt hooks not again.
+void LiveRun::conclude_deferred(std::shared_ptr<BatchOutcome> outcome, const HookPhaseResult& hooks) {
+  if (fenced_) return;
+  AttemptContext attempt = attempt_;
+  if (services_.stopping && services_.stopping->load()) attempt.shutdown_requested = true;
+  // A gate's stop means nothing here (afterAttempt does not gate): what it asked still counts.
+  const AfterAttemptAsk ask{hooks.reinvoke, hooks.prompt};
+  auto concluded = services_.db.write<BatchOutcome>([&](store::Transaction& c) -> core::Result<BatchOutcome> {
+    return conclude_deferred_attempt(c, attempt, outcome->attempt_outcome, outcome->attempt_message, ask);
+  });
+  if (!concluded) {
+    core::log_error("cannot record what follows an attempt", {{"runId", run_id()}, {"error", concluded.error().message}});
+    mark_finished(std::nullopt);
+    return;
+  }
+  if (concluded->fenced) {
+    fence("another controller took the run over (its lease has a later epoch)");
+    return;
+  }
+  services_.bus.run_changed(run_id());
+  concluded->after_attempt_hooks_ran = true;
+  after_attempt(std::make_shared<BatchOutcome>(std::move(*concluded)));
 }
 
 // afterExit, and the run, session and notification agreeing on the end
