@@ -117,7 +117,8 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
     const auto& lockable = default_locked_overrides();
     if (std::find(lockable.begin(), lockable.end(), field) == lockable.end())
       diag.error(index_field("unlockedFields", i), "'" + field + "' is not locked by default; only " +
-                                                       "backendConfig, launcher and environment can be unlocked");
+                                                       "backendConfig, launcher, environment, backend and "
+                                                       "unrestricted can be unlocked");
   }
   if (const YamlNode* inline_launcher = document->fields.find("launcher"); inline_launcher && inline_launcher->is_map()) {
     // agent-runner's inline launcher: {command: one program, args: [...]}.
@@ -149,6 +150,9 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
   agent.instructions = std::move(document->body);
   reader.warn_unknown_keys();
 
+  if (name && *name == reserved_agent_name)
+    diag.error("name", "'" + *name + "' is reserved for the agent a run gets when it names none and gives a "
+                                     "backend (an ad-hoc agent); rename this one");
   if (!name || diag.has_errors()) return std::nullopt;
   agent.name = *name;
   return agent;

@@ -10,6 +10,7 @@
 #include "core/log.hpp"
 #include "core/ids.hpp"
 #include "engine/parent_completion/child_resume_limits.hpp"
+#include "engine/ad_hoc_agent.hpp"
 #include "engine/dependencies/dependency_checks.hpp"
 #include "engine/lineage.hpp"
 #include "engine/mutation_support.hpp"
@@ -226,8 +227,11 @@ core::Result<Run> Engine::reinit(const std::string& run_id, InitRequest request,
   if (!current) return current.failure();
   if (auto ok = check_reinit_allowed(*current); !ok) return ok.failure();
   if (auto ok = check_reinit_keeps(*current, request); !ok) return ok.failure();
-  // Unnamed definitions are the run's own files, read again as they are now.
-  if (request.agent.empty())
+  // Unnamed definitions are the run's own files, read again as they are now; an ad-hoc
+  // agent, which has none, is made again from what defined it.
+  if (request.agent.empty() && is_ad_hoc(current->frozen))
+    keep_ad_hoc_agent(current->frozen, request.overrides);
+  else if (request.agent.empty())
     request.agent = current->frozen.agent_source_path.empty() ? current->frozen.agent_name
                                                               : current->frozen.agent_source_path;
   if (!request.assignment && !current->frozen.assignment_name.empty())
