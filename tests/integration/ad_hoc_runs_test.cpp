@@ -70,33 +70,37 @@ TEST_F(AdHocRunsTest, NeitherAgentNorBackendIsRefusedNamingTheAgent) {
 TEST_F(AdHocRunsTest, BackendAndUnrestrictedOverridesNeedTheAgentsConsent) {
   write_agent("closed", "mock", "{steps: [{say: hi}]}", "unrestricted: false\n");
   auto backend = post("/api/runs/init", json::object{{"agent", "closed"},
-                                                     {"overrides", json::object{{"backend", "passive"}, {"message", "m"}}}});
+                                                     {"overrides", json::object{{"backend", "subprocess"}, {"message", "m"}}}});
   EXPECT_EQ(backend.status, 422) << backend.body;
   EXPECT_TRUE(says(backend, "unlockedFields: [backend]")) << backend.body;
   auto loosened = post("/api/runs/init", json::object{{"agent", "closed"},
                                                       {"overrides", json::object{{"unrestricted", true}, {"message", "m"}}}});
   EXPECT_EQ(loosened.status, 422) << loosened.body;
   EXPECT_TRUE(says(loosened, "unlockedFields: [unrestricted]")) << loosened.body;
-  // What the agent has anyway, or more confinement, needs no consent.
+  // What the agent has anyway, more confinement, or passive (which runs no program)
+  // needs no consent.
   auto same = post("/api/runs/init", json::object{{"agent", "closed"},
                                                   {"overrides", json::object{{"backend", "mock"}, {"unrestricted", false},
                                                                              {"message", "m"}}}});
   EXPECT_EQ(same.status, 201) << same.body;
+  auto passive = post("/api/runs/init", json::object{{"agent", "closed"},
+                                                     {"overrides", json::object{{"backend", "passive"}, {"message", "m"}}}});
+  EXPECT_EQ(passive.status, 201) << passive.body;
 
   write_agent("open", "mock", "{steps: [{say: hi}]}", "unrestricted: false\nunlockedFields: [backend, unrestricted]\n");
   auto changed = post("/api/runs/init", json::object{{"agent", "open"},
-                                                     {"overrides", json::object{{"backend", "passive"},
+                                                     {"overrides", json::object{{"backend", "subprocess"},
                                                                                 {"unrestricted", true},
                                                                                 {"message", "m"}}}});
   ASSERT_EQ(changed.status, 201) << changed.body;
-  const auto& run = changed.json().at("run").as_object();
-  EXPECT_EQ(run.at("backend"), "passive");
+  const auto run = changed.json().at("run").as_object();
+  EXPECT_EQ(run.at("backend"), "subprocess");
   EXPECT_EQ(run.at("frozen").at("unrestricted"), true);
   EXPECT_EQ(run.at("agent"), "open");
   // lockedFields wins over the consent: a field locked by the definitions stays.
   write_agent("locked", "mock", "{steps: [{say: hi}]}", "unlockedFields: [backend]\nlockedFields: [backend]\n");
   auto locked = post("/api/runs/init", json::object{{"agent", "locked"},
-                                                    {"overrides", json::object{{"backend", "passive"}, {"message", "m"}}}});
+                                                    {"overrides", json::object{{"backend", "subprocess"}, {"message", "m"}}}});
   EXPECT_EQ(locked.status, 422) << locked.body;
   EXPECT_TRUE(says(locked, "locked by the agent or assignment")) << locked.body;
 }

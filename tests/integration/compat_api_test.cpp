@@ -198,7 +198,7 @@ TEST_F(CompatApiTest, TheInputSurfaceOfItsNewRunFormAndAWebStartWithoutACwd) {
   // Another backend than the agent's needs the agent's consent: refused, saying how to give it.
   auto backend = compat().post_json("/api/runs/init", json::object{{"agent", "worker"},
                                                                     {"webVars", json::object{}},
-                                                                    {"overrides", json::object{{"backend", "mock"}}}});
+                                                                    {"overrides", json::object{{"backend", "mock"}, {"message", "m"}}}});
   EXPECT_EQ(backend.status, 409) << backend.body;
   EXPECT_EQ(error_of(backend).at("code"), "CONFLICT");
   EXPECT_NE(backend.body.find("unlockedFields: [backend]"), std::string::npos) << backend.body;

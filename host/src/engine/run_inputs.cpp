@@ -43,7 +43,8 @@ core::Result<void> check_overrides(const RunOverrides& o, const std::vector<std:
 /// CONFLICT when the caller overrides what picks the program a backend runs, or lets it
 /// run less confined, and the agent has not unlocked it
 /// (definitions::default_locked_overrides()). Asking for what the agent has anyway (its
-/// own backend), or for more confinement (unrestricted: false), needs no consent.
+/// own backend), or for more confinement (unrestricted: false, or passive, below), needs
+/// no consent.
 core::Result<void> check_default_locks(const RunOverrides& o, const defs::AgentDefinition& agent) {
   const std::pair<const char*, bool> given[] = {
       {"backendConfig", o.backend_config.has_value()},

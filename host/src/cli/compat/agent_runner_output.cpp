@@ -109,8 +109,8 @@ Options everywhere: --output-format text|json, --connect <url>, --help.
 The daemon: --connect, else AGENT_RUNNER_CONNECT, else AGENTRY_CONNECT (agents have it),
 else embedded on $AGENTRY_HOME; a token from AGENTRY_DAEMON_TOKEN, else
 AGENT_RUNNER_DAEMON_TOKEN. agent-runner's other commands (status, serve, run environment,
-show environment, ...) are not here: use agent-runner's own CLI against agentry's compat
-listener (docs/agent-runner.md).
+show environment, ...) are not here: use agent-runner's own CLI against agentry's
+compat listener (docs/agent-runner.md).
 
 Exit codes: 0 success (or initialized), 1 exhausted, 2 blocked, 3 refused (arguments,
 validation, connectivity), 4 failed, 130 aborted or interrupted.
