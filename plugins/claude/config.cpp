@@ -42,7 +42,7 @@ LaunchSpec build(const agentry::plugin::StartParams& params, bool asking) {
     spec.argv.emplace_back("--model");
     spec.argv.push_back(std::move(model));
   }
-  if (std::string effort = optional_string(fields.config, "effort", "effort"); !effort.empty()) {
+  if (std::string effort = claude_effort(optional_string(fields.config, "effort", "effort")); !effort.empty()) {
     spec.argv.emplace_back("--effort");
     spec.argv.push_back(std::move(effort));
   }
@@ -91,6 +91,13 @@ ParsedLaunch parse_launch(const agentry::plugin::StartParams& params) {
 
 ParsedLaunch parse_ask_launch(const agentry::plugin::StartParams& params) {
   return plugin_common::parse_or_error([&] { return build(params, true); });
+}
+
+std::string claude_effort(const std::string& effort) {
+  if (effort == "off") return {};
+  if (effort == "minimal") return "low";
+  if (effort == "xhigh") return "max";
+  return effort;
 }
 
 }  // namespace agentry::claude

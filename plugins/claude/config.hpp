@@ -45,4 +45,8 @@ ParsedLaunch parse_ask_launch(const agentry::plugin::StartParams& params);
 // A random RFC 4122 version-4 UUID, for --session-id.
 std::string random_uuid();
 
+/// The --effort claude is given for a run's effort: agent-runner's levels mapped as it
+/// maps them (`off`: no flag; `minimal`: `low`; `xhigh`: `max`), anything else as written.
+std::string claude_effort(const std::string& effort);
+
 }  // namespace agentry::claude

@@ -111,7 +111,7 @@ AttemptConfig build(const agentry::plugin::StartParams& params, AttemptMode mode
     config_fail("backendConfig.transport must be \"stdio\", \"ws\" or \"uds\"");
 
   out.model = optional_string(config, "model", "model");
-  out.effort = optional_string(config, "effort", "effort");
+  out.effort = codex_effort(optional_string(config, "effort", "effort"));
   out.unrestricted = plugin_common::unrestricted(config);
   out.approval_policy = optional_string(backend, "approvalPolicy", "backendConfig.approvalPolicy");
   if (out.approval_policy.empty()) out.approval_policy = out.unrestricted ? "never" : "on-request";
@@ -242,6 +242,12 @@ std::string toml_value(const json::value& value) {
     default:
       return json::serialize(value);  // numbers and booleans are spelled alike
   }
+}
+
+std::string codex_effort(const std::string& effort) {
+  if (effort == "off") return {};
+  if (effort == "max") return "xhigh";
+  return effort;
 }
 
 }  // namespace agentry::codex

@@ -67,6 +67,10 @@ enum class AttemptMode { start, adopt };
 // For adopt, the resume token is required and the prompt is not.
 ParsedConfig parse_config(const agentry::plugin::StartParams& params, AttemptMode mode = AttemptMode::start);
 
+/// The effort codex is sent for a run's effort: agent-runner's levels mapped as it maps
+/// them (`off`: none, so codex's default; `max`: `xhigh`), anything else as written.
+std::string codex_effort(const std::string& effort);
+
 // A JSON value as a TOML value for `-c key=value` (strings quoted, tables inline).
 std::string toml_value(const boost::json::value& value);
 

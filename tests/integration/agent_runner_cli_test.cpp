@@ -2,9 +2,7 @@
 // command"), run by the `agent-runner` link the build puts beside agentry, in both modes:
 // its grammar, its JSON checked against agent-runner's schemas, its exit codes, and an
 // agent that reports its tasks with it from inside its run.
-#include "cli_fixture.hpp"
-
-#include "unit/api/compat/ref_schema_checks.hpp"
+#include "agent_runner_cli_fixture.hpp"
 
 #include <boost/json.hpp>
 
@@ -15,40 +13,7 @@ namespace agentry::integration {
 namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
-using api::compat::testing::Problems;
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string joined(const Problems& problems) {
-  std::string out;
-  for (const auto& p : problems) out += p + "\n";
-  return out;
-}
-
-/// The link the build makes: `agent-runner` beside the agentry binary.
-fs::path agent_runner_link() { return test::DaemonProcess::binary_path().parent_path() / "agent-runner"; }
-
-class AgentRunnerCliTest : public CliTest {
- protected:
-  /// `agent-runner <args>`, called by that name through the link.
-  CliResult ar(const std::vector<std::string>& args, const test::EnvOverrides& extra = {}) {
-    program_ = agent_runner_link();
-    auto r = cli(args, extra);
-    program_.clear();
-    return r;
-  }
-  /// A run of `worker` (passive) on the `feature` assignment (tasks plan and build).
-  std::string init_feature_run() {
-    auto r = ar({"init", "--agent", "worker", "--assignment", "feature", "--var", "feature=login"});
-    EXPECT_EQ(r.code, 0) << r.out << r.err;
-    return r.out.substr(0, r.out.find('\n'));
-  }
-};
+using namespace agent_runner_cli;
 
 TEST_P(AgentRunnerCliTest, TheLinkBesideAgentryIsTheCommandSet) {
   const fs::path link = agent_runner_link();
@@ -67,12 +32,12 @@ TEST_P(AgentRunnerCliTest, TheLinkBesideAgentryIsTheCommandSet) {
   auto unknown = ar({"run", "status", "r1", "--verbose"});
   EXPECT_EQ(unknown.code, 3);
   EXPECT_TRUE(contains(unknown.err, "unknown option --verbose")) << unknown.err;
-  auto elsewhere = ar({"run", "audit", "r1"});
+  auto elsewhere = ar({"run", "workspace", "r1"});
   EXPECT_EQ(elsewhere.code, 3);
   EXPECT_TRUE(contains(elsewhere.err, "agent-runner's own CLI")) << elsewhere.err;
-  auto list = ar({"list"});
-  EXPECT_EQ(list.code, 3);
-  EXPECT_TRUE(contains(list.err, "compat listener")) << list.err;
+  auto status = ar({"status"});
+  EXPECT_EQ(status.code, 3);
+  EXPECT_TRUE(contains(status.err, "compat listener")) << status.err;
   auto misplaced = ar({"task", "list", "r1", "--title", "x"});
   EXPECT_EQ(misplaced.code, 3);
   EXPECT_TRUE(contains(misplaced.err, "task list does not take --title")) << misplaced.err;

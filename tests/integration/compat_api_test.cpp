@@ -197,12 +197,91 @@ TEST_F(CompatApiTest, TheInputSurfaceOfItsNewRunFormAndAWebStartWithoutACwd) {
   auto run = get("/api/runs/" + id).at("run").as_object();
   EXPECT_EQ(run.at("name"), "from the form");
   EXPECT_FALSE(run.at("cwd").as_string().empty());
-  // A setting agentry does not let a start change is refused, naming it.
+  // Another backend than the agent's needs the agent's consent: refused, saying how to give it.
   auto backend = compat().post_json("/api/runs/init", json::object{{"agent", "worker"},
                                                                     {"webVars", json::object{}},
-                                                                    {"overrides", json::object{{"backend", "mock"}}}});
-  EXPECT_EQ(backend.status, 400) << backend.body;
-  EXPECT_NE(backend.body.find("overrides.backend"), std::string::npos) << backend.body;
+                                                                    {"overrides", json::object{{"backend", "mock"}, {"message", "m"}}}});
+  EXPECT_EQ(backend.status, 409) << backend.body;
+  EXPECT_EQ(error_of(backend).at("code"), "CONFLICT");
+  EXPECT_NE(backend.body.find("unlockedFields: [backend]"), std::string::npos) << backend.body;
+}
+
+// Their start without an agent (an ad-hoc agent on the backend it names) and the
+// backend/unrestricted overrides, where the agent unlocks them, are ours.
+TEST_F(CompatApiTest, AdHocAgentsAndUnlockedBackendOverridesStartRuns) {
+  test::WsClient ws("127.0.0.1", daemon_->compat_port());
+  auto init = ws.call("runs.init", json::object{{"cliVars", json::object{}},
+                                                {"callerCwd", work_.string()},
+                                                {"overrides", json::object{{"backend", "passive"},
+                                                                           {"unrestricted", false},
+                                                                           {"message", "wait for me"}}}});
+  ASSERT_TRUE(init.contains("result")) << json::serialize(init);
+  const auto& run = init.at("result").at("run").as_object();
+  EXPECT_TRUE(checks::check_run_detail(run).empty()) << checks::describe(checks::check_run_detail(run));
+  EXPECT_EQ(run.at("agent"), (json::object{{"name", "ad-hoc"}, {"sourcePath", nullptr}}));
+  EXPECT_EQ(run.at("backend"), "passive");
+  EXPECT_EQ(run.at("unrestricted"), false);
+  EXPECT_EQ(run.at("timeoutSec"), 3600);
+
+  auto started = post("/api/runs", json::object{{"webVars", json::object{}},
+                                                {"overrides", json::object{{"backend", "mock"}, {"message", "hello"}}}});
+  const std::string id(started.at("runId").as_string());
+  ASSERT_EQ(wait_until_settled(id), "success");
+  EXPECT_EQ(get("/api/runs/" + id).at("run").at("agent").at("name"), "ad-hoc");
+
+  auto neither = compat().post_json("/api/runs", json::object{{"webVars", json::object{}},
+                                                              {"overrides", json::object{{"message", "hello"}}}});
+  EXPECT_EQ(neither.status, 400) << neither.body;
+  EXPECT_NE(neither.body.find("'agent'"), std::string::npos) << neither.body;
+  auto unknown = compat().post_json("/api/runs", json::object{{"webVars", json::object{}},
+                                                              {"overrides", json::object{{"backend", "nope"}, {"message", "x"}}}});
+  EXPECT_EQ(unknown.status, 422) << unknown.body;
+  EXPECT_NE(unknown.body.find("overrides.backend"), std::string::npos) << unknown.body;
+
+  // An agent that unlocks them: its form offers the backends, and a start may use them.
+  write_agent("open", "mock", "{steps: [{say: hi}]}", "unrestricted: false\nunlockedFields: [backend, unrestricted]\n");
+  auto surface = get("/api/run-input-surface?agent=open&assignment=feature").at("inputSurface").as_object();
+  EXPECT_TRUE(checks::check_input_surface(surface).empty()) << checks::describe(checks::check_input_surface(surface));
+  for (const auto& field : surface.at("runSettings").as_array()) {
+    if (field.at("key") == "backend") {
+      EXPECT_EQ(field.at("editable"), true) << json::serialize(field);
+      const auto& values = field.at("enumValues").as_array();
+      EXPECT_EQ(values.at(0), "mock") << "the agent's own first";
+      EXPECT_NE(std::find(values.begin(), values.end(), json::value("passive")), values.end()) << json::serialize(field);
+    }
+    if (field.at("key") == "unrestricted") {
+      EXPECT_EQ(field.at("editable"), true) << json::serialize(field);
+    }
+  }
+  auto open = ok(compat().post_json("/api/runs/init", json::object{{"agent", "open"},
+                                                                   {"webVars", json::object{}},
+                                                                   {"overrides", json::object{{"backend", "passive"},
+                                                                                              {"unrestricted", true},
+                                                                                              {"message", "m"}}}}));
+  EXPECT_EQ(open.at("run").at("backend"), "passive");
+  EXPECT_EQ(open.at("run").at("unrestricted"), true);
+}
+
+// R15: their environments.list shows ours by name; a detail cannot be theirs, and says so.
+TEST_F(CompatApiTest, EnvironmentsAreListedAndTheirDetailIsRefusedWithTheReason) {
+  dir_.write_file("config/environments/confined.yaml", "schemaVersion: 1\nkind: bubblewrap\n");
+  test::WsClient ws("127.0.0.1", daemon_->compat_port());
+  auto listed = ws.call("environments.list", json::object{});
+  ASSERT_TRUE(listed.contains("result")) << json::serialize(listed);
+  const auto& list = listed.at("result").at("environments").as_object();
+  EXPECT_TRUE(checks::check_definition_list(list).empty()) << checks::describe(checks::check_definition_list(list));
+  EXPECT_EQ(list.at("kind"), "environment");
+  ASSERT_EQ(list.at("entries").as_array().size(), 1u) << json::serialize(list);
+  EXPECT_EQ(list.at("entries").at(0).at("name"), "confined");
+  EXPECT_EQ(get("/api/environments").at("environments").at("entries").as_array().size(), 1u);
+
+  auto detail = ws.call("environments.get", json::object{{"target", "confined"}});
+  ASSERT_TRUE(detail.contains("error")) << json::serialize(detail);
+  EXPECT_EQ(detail.at("error").at("code"), -32003);
+  EXPECT_NE(json::serialize(detail).find("another schema"), std::string::npos) << json::serialize(detail);
+  auto over_http = compat().get("/api/environments/confined");
+  EXPECT_EQ(over_http.status, 409) << over_http.body;
+  EXPECT_EQ(error_of(over_http).at("code"), "CONFLICT");
 }
 
 // init with runId (their `init --run-id`): the initialized run read again from its

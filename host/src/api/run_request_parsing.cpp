@@ -21,7 +21,7 @@ core::Result<void> check_size(std::string_view field, const std::optional<std::s
 
 core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
   if (auto ok = o.allow_only({"message", "cwd", "model", "effort", "timeoutSec", "maxRetries", "backendConfig",
-                              "launcher", "environment"});
+                              "launcher", "environment", "backend", "unrestricted"});
       !ok)
     return ok.failure();
   engine::RunOverrides out;
@@ -31,11 +31,17 @@ core::Result<engine::RunOverrides> parse_overrides(const JsonBody& o) {
   out.message = *message;
   for (auto [key, target] : {std::pair{"cwd", &out.cwd}, std::pair{"model", &out.model},
                              std::pair{"effort", &out.effort}, std::pair{"launcher", &out.launcher},
-                             std::pair{"environment", &out.environment}}) {
+                             std::pair{"environment", &out.environment}, std::pair{"backend", &out.backend}}) {
     auto v = o.optional_string(key);
     if (!v) return v.failure();
     *target = *v;
   }
+  if (out.backend && out.backend->empty())
+    return core::fail(ErrorCode::invalid_request, "field 'overrides.backend' must name a backend",
+                      {{"field", "overrides.backend"}});
+  auto unrestricted = o.optional_bool("unrestricted");
+  if (!unrestricted) return unrestricted.failure();
+  out.unrestricted = *unrestricted;
   auto timeout = o.optional_int("timeoutSec", 0, 7 * 24 * 3600);
   if (!timeout) return timeout.failure();
   if (*timeout) out.timeout_sec = static_cast<int>(**timeout);
@@ -84,7 +90,15 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
     return ok.failure();
   engine::InitRequest r;
   r.var_origin = origin;
-  if (agent_required || body.has("agent")) {
+  // Without an agent, a backend makes an ad-hoc one (engine/ad_hoc_agent.hpp).
+  const auto* overrides_value = body.object().if_contains("overrides");
+  const bool backend_given = overrides_value && overrides_value->is_object() &&
+                             overrides_value->as_object().contains("backend");
+  if (agent_required && !body.has("agent") && !backend_given)
+    return core::fail(ErrorCode::invalid_request,
+                      "field 'agent' is required: name an agent, or give overrides.backend to run an ad-hoc agent",
+                      {{"field", "agent"}});
+  if (body.has("agent")) {
     auto agent = body.required_string("agent");
     if (!agent) return agent.failure();
     if (agent->empty())

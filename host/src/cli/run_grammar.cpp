@@ -22,11 +22,10 @@ std::function<void()> add_message_options(CLI::App* cmd, MessageInput& m, const 
 }
 
 void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& record, bool start) {
-  auto* agent =
-      cmd->add_option("agent", o.agent, "Agent: a name from a project's .agentry/ or the config dir, or a path");
-  if (start) {
-    agent->required();
-  } else {
+  cmd->add_option("agent", o.agent,
+                  "Agent: a name from a project's .agentry/ or the config dir, or a path; none with --backend: an "
+                  "ad-hoc agent on that backend");
+  if (!start) {
     cmd->add_option("--run-id", o.run_id,
                     "Re-initialize this initialized run from its definitions as they are now (agent and "
                     "assignment default to the run's own); it keeps its id, group, parent, dependencies and "
@@ -49,6 +48,14 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
   cmd->add_option("--name", o.name, "A display name");
   cmd->add_option("--model", o.model, "Override the agent's model");
   cmd->add_option("--effort", o.effort, "Override the agent's reasoning effort");
+  cmd->add_option("--backend", o.backend,
+                  "Run on this backend instead of the agent's (where the agent unlocks it); without an agent, "
+                  "run an ad-hoc agent on it");
+  auto* unrestricted =
+      cmd->add_flag("--unrestricted")->description("Let the backend bypass its safety checks (where the agent unlocks it)");
+  auto* restricted =
+      cmd->add_flag("--restricted")->description("Keep the backend's safety checks even if the agent bypasses them");
+  unrestricted->excludes(restricted);
   cmd->add_option("--launcher", o.launcher, "Wrap the agent's command with this launcher");
   cmd->add_option("--environment", o.environment,
                   "Run the agent in this execution environment (environments/<name>.yaml) instead of the agent's");
@@ -80,8 +87,10 @@ void add_start_options(CLI::App* cmd, StartOptions& o, std::function<void()>& re
                   "placement labels; none that has them: the run waits ready, saying why")
       ->type_name("LABEL")
       ->allow_extra_args(false);
-  record = [&o, record_message, group, parent] {
+  record = [&o, record_message, group, parent, unrestricted, restricted] {
     record_message();
+    if (unrestricted->count() > 0) o.unrestricted = true;
+    if (restricted->count() > 0) o.unrestricted = false;
     o.group_given = group->count() > 0;
     o.parent_given = parent->count() > 0;
   };

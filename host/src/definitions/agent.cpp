@@ -3,7 +3,8 @@
 namespace agentry::definitions {
 
 const std::vector<std::string>& default_locked_overrides() {
-  static const std::vector<std::string> fields{"backendConfig", "launcher", "environment"};
+  static const std::vector<std::string> fields{"backendConfig", "launcher", "environment", "backend",
+                                                 "unrestricted"};
   return fields;
 }
 

@@ -24,6 +24,10 @@ struct BackendArgs {
 /// An agent's session time limit when its file sets none (as agent-runner's): one hour.
 inline constexpr int default_agent_timeout_sec = 3600;
 
+/// The name of agents synthesized from a request with no agent and a backend
+/// (engine/ad_hoc_agent.hpp): no agent file may take it.
+inline constexpr std::string_view reserved_agent_name = "ad-hoc";
+
 struct AgentDefinition {
   std::string name;
   std::filesystem::path source_path;
@@ -60,8 +64,8 @@ struct AgentDefinition {
 };
 
 /// Per-run overrides that can make a backend run another program (a command, a binary,
-/// a mock exec step: backendConfig; a launcher; an environment, which also decides how
-/// confined it is): locked unless the agent lists them in
+/// a mock exec step: backendConfig; a launcher; another backend) or run it less confined
+/// (an environment; unrestricted): locked unless the agent lists them in
 /// unlockedFields, because whoever reaches the API would otherwise choose what runs.
 const std::vector<std::string>& default_locked_overrides();
 

@@ -1,4 +1,5 @@
 #include "core/placement.hpp"
+#include "definitions/dialect.hpp"
 #include "definitions/document.hpp"
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
@@ -102,6 +103,13 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
   agent.backend = reader.required_string("backend");
   agent.model = reader.string("model");
   agent.effort = reader.string("effort");
+  if (agent.effort &&
+      in_agent_runner_dialect(document->fields,
+                              {"description", "taskPrompt", "unlockedFields", "notify", "worktree", "placement"}, roots) &&
+      std::find(agent_runner_effort_levels.begin(), agent_runner_effort_levels.end(), *agent.effort) ==
+          agent_runner_effort_levels.end())
+    diag.error("effort", "'" + *agent.effort + "' is not an effort level: use off, minimal, low, medium, high, xhigh "
+                         "or max (" + std::string(dialect_reason) + ")");
   // Absent: default_agent_timeout_sec. 0: no limit, and the only way to ask for none.
   if (auto timeout = reader.integer("timeoutSec", 0, std::numeric_limits<int>::max())) {
     agent.timeout_sec = static_cast<int>(*timeout);
@@ -117,7 +125,8 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
     const auto& lockable = default_locked_overrides();
     if (std::find(lockable.begin(), lockable.end(), field) == lockable.end())
       diag.error(index_field("unlockedFields", i), "'" + field + "' is not locked by default; only " +
-                                                       "backendConfig, launcher and environment can be unlocked");
+                                                       "backendConfig, launcher, environment, backend and "
+                                                       "unrestricted can be unlocked");
   }
   if (const YamlNode* inline_launcher = document->fields.find("launcher"); inline_launcher && inline_launcher->is_map()) {
     // agent-runner's inline launcher: {command: one program, args: [...]}.
@@ -149,6 +158,9 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
   agent.instructions = std::move(document->body);
   reader.warn_unknown_keys();
 
+  if (name && *name == reserved_agent_name)
+    diag.error("name", "'" + *name + "' is reserved for the agent a run gets when it names none and gives a "
+                                     "backend (an ad-hoc agent); rename this one");
   if (!name || diag.has_errors()) return std::nullopt;
   agent.name = *name;
   return agent;

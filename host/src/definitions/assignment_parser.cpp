@@ -1,3 +1,4 @@
+#include "definitions/dialect.hpp"
 #include "definitions/document.hpp"
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
@@ -29,6 +30,25 @@ void check_template_keys(const AssignmentDefinition& assignment, Diagnostics& di
   }
 }
 
+/// agent-runner read a var with the `env` source and no envName from the variable named
+/// like the var; agentry reads AGENTRY_VAR_<NAME>. A file written for agent-runner is
+/// told which one it now reads, and how to keep the old one.
+void warn_env_names(const std::vector<VarSpec>& vars, const YamlNode& fields, const Roots& roots, Diagnostics& diag) {
+  bool dialect_checked = false;
+  bool dialect = false;
+  for (const auto& spec : vars) {
+    if (!spec.allows(VarSource::env) || !spec.env.empty()) continue;
+    if (!dialect_checked) {
+      dialect = in_agent_runner_dialect(fields, {"description", "taskPrompt", "notify", "worktree", "placement"}, roots);
+      dialect_checked = true;
+    }
+    if (!dialect) return;
+    diag.warn("vars." + spec.name, "reads the environment variable " + spec.env_name() +
+                                       ", not " + spec.name + " as agent-runner did; add 'envName: " + spec.name +
+                                       "' to read that one (" + std::string(dialect_reason) + ")");
+  }
+}
+
 }  // namespace
 
 std::optional<AssignmentDefinition> parse_assignment(const Location& location, const Roots& roots,
@@ -56,6 +76,7 @@ std::optional<AssignmentDefinition> parse_assignment(const Location& location, c
     for (const auto& spec : assignment.vars)
       if (spec.allows(VarSource::env))
         refuse_env_if_untrusted(location.file, roots, diag, "vars." + spec.name + ".env", spec.env_name());
+    warn_env_names(assignment.vars, document->fields, roots, diag);
   }
   if (const YamlNode* tasks = reader.take("tasks")) {
     assignment.tasks = read_tasks(*tasks, "tasks", location.file, roots, diag);

@@ -6,6 +6,7 @@
 
 #include "core/clock.hpp"
 #include "core/ids.hpp"
+#include "engine/ad_hoc_agent.hpp"
 #include "engine/creation_support.hpp"
 #include "engine/dependencies/dependency_checks.hpp"
 #include "engine/hooks/prepare_at_init.hpp"
@@ -69,8 +70,11 @@ core::Result<std::shared_ptr<PendingInit>> Engine::plan_reinit(const std::string
   if (!current) return current.failure();
   if (auto ok = check_reinit_allowed(*current); !ok) return ok.failure();
   if (auto ok = check_reinit_keeps(*current, request); !ok) return ok.failure();
-  // Unnamed definitions are the run's own files, read again as they are now.
-  if (request.agent.empty())
+  // Unnamed definitions are the run's own files, read again as they are now; an ad-hoc
+  // agent, which has none, is made again from what defined it.
+  if (request.agent.empty() && is_ad_hoc(current->frozen))
+    keep_ad_hoc_agent(current->frozen, request.overrides);
+  else if (request.agent.empty())
     request.agent = current->frozen.agent_source_path.empty() ? current->frozen.agent_name
                                                               : current->frozen.agent_source_path;
   if (!request.assignment && !current->frozen.assignment_name.empty())

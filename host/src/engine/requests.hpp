@@ -35,10 +35,15 @@ struct RunOverrides {
   std::optional<std::string> launcher;
   /// An environment name: where the agent runs instead of the agent's executionEnvironment.
   std::optional<std::string> environment;
+  /// Another backend than the agent's; without an agent, the ad-hoc agent's
+  /// (engine/ad_hoc_agent.hpp).
+  std::optional<std::string> backend;
+  /// Whether the backend may bypass its own safety checks, instead of the agent's setting.
+  std::optional<bool> unrestricted;
 };
 
 struct InitRequest {
-  std::string agent;                      // name or direct path
+  std::string agent;                      // name or direct path; empty: the ad-hoc agent (overrides.backend)
   std::optional<std::string> assignment;  // name or direct path
   std::optional<std::string> definition_cwd;  // where a project's .agentry/ is looked up
   std::optional<std::string> caller_cwd;      // the caller's working directory

@@ -1,5 +1,6 @@
 #include "engine/run_inputs.hpp"
 
+#include "engine/ad_hoc_agent.hpp"
 #include "definitions/loader.hpp"
 #include "definitions/template.hpp"
 #include "definitions/vars.hpp"
@@ -28,7 +29,8 @@ core::Result<void> check_overrides(const RunOverrides& o, const std::vector<std:
       {"model", o.model.has_value()},           {"effort", o.effort.has_value()},
       {"timeoutSec", o.timeout_sec.has_value()}, {"maxRetries", o.max_retries.has_value()},
       {"backendConfig", o.backend_config.has_value()}, {"launcher", o.launcher.has_value()},
-      {"environment", o.environment.has_value()},
+      {"environment", o.environment.has_value()}, {"backend", o.backend.has_value()},
+      {"unrestricted", o.unrestricted.has_value()},
   };
   for (auto [field, present] : given)
     if (present && locked(locked_fields, field))
@@ -38,20 +40,36 @@ core::Result<void> check_overrides(const RunOverrides& o, const std::vector<std:
   return core::ok();
 }
 
-/// CONFLICT when the caller overrides what picks the program a backend runs, and the
-/// agent has not unlocked it (definitions::default_locked_overrides()).
+/// CONFLICT when the caller overrides what picks the program a backend runs, or lets it
+/// run less confined, and the agent has not unlocked it
+/// (definitions::default_locked_overrides()). Asking for what the agent has anyway (its
+/// own backend), or for more confinement (unrestricted: false, or passive, below), needs
+/// no consent.
 core::Result<void> check_default_locks(const RunOverrides& o, const defs::AgentDefinition& agent) {
-  const std::pair<const char*, bool> given[] = {{"backendConfig", o.backend_config.has_value()},
-                                                {"launcher", o.launcher.has_value()},
-                                                {"environment", o.environment.has_value()}};
+  const std::pair<const char*, bool> given[] = {
+      {"backendConfig", o.backend_config.has_value()},
+      {"launcher", o.launcher.has_value()},
+      {"environment", o.environment.has_value()},
+      {"backend", o.backend && *o.backend != agent.backend},
+      {"unrestricted", o.unrestricted.value_or(false) && !agent.unrestricted}};
   for (auto [field, present] : given)
     if (present && !locked(agent.unlocked_fields, field))
       return core::fail(ErrorCode::conflict,
                         "field '" + std::string(field) + "' can choose the program agent '" + agent.name +
-                            "' runs, so it is locked unless the agent allows it: add 'unlockedFields: [" + field +
-                            "]' to its definition",
+                            "' runs or how confined it is, so it is locked unless the agent allows it: add "
+                            "'unlockedFields: [" + field + "]' to its definition",
                         {{"field", std::string("overrides.") + field}});
   return core::ok();
+}
+
+/// VALIDATION_FAILED naming `field` when no backend plugin has that name.
+core::Result<void> check_backend_available(const std::string& backend, const BackendCatalog& backends,
+                                           const std::string& field, const std::string& whose) {
+  if (backends.has(backend)) return core::ok();
+  json::array names;
+  for (const auto& n : backends.names()) names.emplace_back(n);
+  return core::fail(ErrorCode::validation, whose + " backend '" + backend + "', which is not available",
+                    {{"field", field}, {"backend", backend}, {"available", std::move(names)}});
 }
 
 /// overrides.backendConfig, flat ({steps: ...}) or keyed by backend as in agent.md
@@ -233,7 +251,7 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   if (r.definition_cwd) path_base = fs::path(*r.definition_cwd);
   else if (r.caller_cwd) path_base = fs::path(*r.caller_cwd);
 
-  auto agent = defs::load_agent(roots, r.agent, path_base);
+  auto agent = requested_agent(r, roots, path_base);
   if (!agent) return agent.failure();
   std::optional<defs::AssignmentDefinition> assignment;
   if (r.assignment) {
@@ -249,14 +267,12 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   auto& f = out.frozen;
   f.agent_name = agent->name;
   f.agent_source_path = agent->source_path.string();
-  f.backend = agent->backend;
-  if (!backends.has(f.backend)) {
-    json::array names;
-    for (const auto& n : backends.names()) names.emplace_back(n);
-    return core::fail(ErrorCode::validation,
-                      "agent '" + agent->name + "' uses backend '" + f.backend + "', which is not available",
-                      {{"field", "backend"}, {"backend", f.backend}, {"available", std::move(names)}});
-  }
+  f.backend = r.overrides.backend.value_or(agent->backend);
+  if (auto ok = r.overrides.backend
+                    ? check_backend_available(f.backend, backends, "overrides.backend", "overrides.backend names")
+                    : check_backend_available(f.backend, backends, "backend", "agent '" + agent->name + "' uses");
+      !ok)
+    return ok.failure();
   f.locked_fields = agent->locked_fields;
   if (assignment) {
     f.assignment_name = assignment->name;
@@ -266,6 +282,7 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
       if (!locked(f.locked_fields, field)) f.locked_fields.push_back(field);
   }
   if (auto ok = check_overrides(r.overrides, f.locked_fields); !ok) return ok.failure();
+  // A passive run starts no program, so nothing it is given can choose one.
   if (f.backend != core::passive_backend)
     if (auto ok = check_default_locks(r.overrides, *agent); !ok) return ok.failure();
 
@@ -279,7 +296,7 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   f.model = r.overrides.model.value_or(agent->model.value_or(""));
   f.effort = r.overrides.effort.value_or(agent->effort.value_or(""));
   f.timeout_sec = r.overrides.timeout_sec.value_or(agent->timeout_sec);
-  f.unrestricted = agent->unrestricted;
+  f.unrestricted = r.overrides.unrestricted.value_or(agent->unrestricted);
   f.task_prompt = agent->task_prompt && (!assignment || assignment->task_prompt);
   f.backend_config = defs::backend_config_for(*agent, f.backend);
   if (r.overrides.backend_config) {

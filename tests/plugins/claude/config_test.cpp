@@ -86,5 +86,21 @@ TEST(ClaudeConfig, MistakesAreRefusedWithAReason) {
   EXPECT_NE(parse_launch(p).error.find("resume token"), std::string::npos);
 }
 
+// agent-runner's effort levels reach claude as agent-runner passes them.
+TEST(ClaudeConfig, AgentRunnersEffortLevelsAreMappedForClaude) {
+  auto argv = [](const std::string& level) {
+    ParsedLaunch parsed =
+        parse_launch(params(R"({"backendConfig":{"binary":"/opt/claude"},"effort":")" + level + R"("})"));
+    EXPECT_TRUE(parsed.launch) << parsed.error;
+    return parsed.launch ? parsed.launch->argv : std::vector<std::string>{};
+  };
+  const auto off = argv("off");
+  EXPECT_EQ(std::find(off.begin(), off.end(), "--effort"), off.end()) << "off: no flag";
+  EXPECT_TRUE(has_sequence(argv("minimal"), {"--effort", "low"}));
+  EXPECT_TRUE(has_sequence(argv("xhigh"), {"--effort", "max"}));
+  EXPECT_TRUE(has_sequence(argv("max"), {"--effort", "max"}));
+  EXPECT_TRUE(has_sequence(argv("medium"), {"--effort", "medium"}));
+}
+
 }  // namespace
 }  // namespace agentry::claude

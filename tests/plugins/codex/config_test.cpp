@@ -178,5 +178,19 @@ TEST(CodexConfig, TheReferencesTransportObjectIsAccepted) {
   EXPECT_NE(odd.error.find("unknown key 'where'"), std::string::npos) << odd.error;
 }
 
+// agent-runner's effort levels reach codex as agent-runner sends them.
+TEST(CodexConfig, AgentRunnersEffortLevelsAreMappedForCodex) {
+  auto effort = [](const char* level) {
+    ParsedConfig parsed = parse_config(params({{"command", "/bin/true"}}, {{"effort", level}}));
+    EXPECT_TRUE(parsed.config) << parsed.error;
+    return parsed.config ? parsed.config->effort : std::string("?");
+  };
+  EXPECT_EQ(effort("off"), "") << "off: none sent, codex's default";
+  EXPECT_EQ(effort("max"), "xhigh");
+  EXPECT_EQ(effort("minimal"), "minimal");
+  EXPECT_EQ(effort("xhigh"), "xhigh");
+  EXPECT_EQ(effort("high"), "high");
+}
+
 }  // namespace
 }  // namespace agentry::codex

@@ -38,6 +38,27 @@ TEST(RunRequestParsingTest, ParentCompletionFieldsDefaultToUnsetAndInheriting) {
   EXPECT_TRUE(parse_init_request(body(R"({"agent":"a","notifyParentOnComplete":false})"), engine::VarOrigin::web).ok());
 }
 
+// Without an agent, overrides.backend asks for the ad-hoc agent; with neither, the
+// refusal names the agent and says how else to start.
+TEST(RunRequestParsingTest, ABackendOverrideStandsInForTheAgent) {
+  auto r = parse_init_request(body(R"({"overrides":{"backend":"mock","unrestricted":false,"message":"m"}})"),
+                              engine::VarOrigin::web);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->agent.empty());
+  EXPECT_EQ(r->overrides.backend, "mock");
+  EXPECT_EQ(r->overrides.unrestricted, false);
+  auto neither = parse_init_request(body(R"({"overrides":{"message":"m"}})"), engine::VarOrigin::web);
+  ASSERT_FALSE(neither.ok());
+  EXPECT_EQ(neither.error().details.at("field"), "agent");
+  EXPECT_NE(neither.error().message.find("overrides.backend"), std::string::npos) << neither.error().message;
+  for (const char* text : {R"({"overrides":{"backend":""}})", R"({"agent":"a","overrides":{"backend":1}})",
+                           R"({"agent":"a","overrides":{"unrestricted":"yes"}})"}) {
+    auto bad = parse_init_request(body(text), engine::VarOrigin::web);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_EQ(bad.error().code, core::ErrorCode::invalid_request) << text;
+  }
+}
+
 TEST(RunRequestParsingTest, InitRequestRejectsBadShapes) {
   const char* bad[] = {
       R"({})",                                                // agent missing

@@ -40,9 +40,11 @@ TEST(AgentRunnerArgs, RefusalsNameTheOption) {
   auto unknown = parse_agent_runner_args({"run", "status", "r1", "--verbose"});
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.error().message.find("unknown option --verbose"), std::string::npos);
-  auto left_out = parse_agent_runner_args({"init", "--backend=codex"});
+  auto left_out = parse_agent_runner_args({"init", "--backend-session-id=s1"});
   ASSERT_FALSE(left_out.ok());
-  EXPECT_NE(left_out.error().message.find("--backend is agent-runner's"), std::string::npos) << left_out.error().message;
+  EXPECT_NE(left_out.error().message.find("--backend-session-id is agent-runner's"), std::string::npos)
+      << left_out.error().message;
+  EXPECT_TRUE(parse_agent_runner_args({"init", "--backend=codex"}).ok()) << "an ad-hoc agent's backend is served";
   EXPECT_TRUE(parse_agent_runner_args({"init", "--run-id=r1"}).ok()) << "re-initializing is served";
   auto missing = parse_agent_runner_args({"task", "set", "r1", "t1", "--status"});
   ASSERT_FALSE(missing.ok());

@@ -58,6 +58,24 @@ TEST(RunCommandTest, StartsWithEveryOptionAndFollowsToTheEnd) {
   EXPECT_EQ(s->unsubscribed, 2);
 }
 
+// No agent but --backend: the ad-hoc agent on it; --unrestricted/--restricted set the override.
+TEST(RunCommandTest, BackendWithoutAnAgentAndTheRestrictionOverrides) {
+  auto s = run_ending("success");
+  auto r = run_cli_with({"run", "--backend", "mock", "--restricted", "-m", "hi"}, s);
+  EXPECT_EQ(r.code, 0) << r.err;
+  auto start = s->calls_to("runs.start");
+  ASSERT_EQ(start.size(), 1u);
+  EXPECT_FALSE(start[0].contains("agent"));
+  EXPECT_EQ(start[0].at("overrides"), parse(R"({"message":"hi","backend":"mock","unrestricted":false})"));
+  auto loosened = run_ending("success");
+  EXPECT_EQ(run_cli_with({"run", "coder", "--unrestricted", "-m", "hi"}, loosened).code, 0);
+  EXPECT_EQ(loosened->calls_to("runs.start").at(0).at("overrides").at("unrestricted"), true);
+  auto neither = run_cli_with({"run", "-m", "hi"}, run_ending("success"));
+  EXPECT_EQ(neither.code, 3);
+  EXPECT_NE(neither.err.find("--backend"), std::string::npos) << neither.err;
+  EXPECT_EQ(run_cli_with({"run", "coder", "--unrestricted", "--restricted", "-m", "hi"}, run_ending("success")).code, 3);
+}
+
 TEST(RunCommandTest, ExitsWithTheRunsCode) {
   for (auto [status, code] : {std::pair{"success", 0}, std::pair{"exhausted", 1}, std::pair{"blocked", 2},
                               std::pair{"error", 4}, std::pair{"aborted", 130}}) {

@@ -269,5 +269,25 @@ TEST_F(AgentLoader, ReadsTheFileAgainOnEveryCall) {
   EXPECT_EQ(load_agent(roots(), "a")->description, "two");
 }
 
+// `ad-hoc` is the agent of a run that names none (engine/ad_hoc_agent.hpp).
+TEST_F(AgentLoader, AdHocIsNoAgentFilesName) {
+  write_agent("ad-hoc", "---\nschemaVersion: 1\nbackend: passive\n---\nRole.\n");
+  auto refused = load_agent(roots(), "ad-hoc");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(has_problem(problems_of(refused.error()), "agent.md", "name", "reserved"))
+      << testing::dump(problems_of(refused.error()));
+}
+
+TEST_F(AgentLoader, BackendAndUnrestrictedCanBeUnlocked) {
+  write_agent("open", "---\nschemaVersion: 1\nbackend: codex\nunlockedFields: [backend, unrestricted, launcher]\n---\n");
+  auto loaded = load_agent(roots(), "open");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_EQ(loaded->unlocked_fields, (std::vector<std::string>{"backend", "unrestricted", "launcher"}));
+  write_agent("odd", "---\nschemaVersion: 1\nbackend: codex\nunlockedFields: [model]\n---\n");
+  auto refused = load_agent(roots(), "odd");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(has_problem(problems_of(refused.error()), "agent.md", "unlockedFields[0]", "backend and unrestricted"));
+}
+
 }  // namespace
 }  // namespace agentry::definitions

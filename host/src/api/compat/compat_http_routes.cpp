@@ -28,6 +28,8 @@ constexpr Route routes[] = {
     {"GET", "/api/assignments/:target",                  "assignments.get",      nullptr},
     {"GET", "/api/launchers",                            "launchers.list",       nullptr},
     {"GET", "/api/launchers/:target",                    "launchers.get",        nullptr},
+    {"GET", "/api/environments",                         "environments.list",    nullptr},
+    {"GET", "/api/environments/:target",                 "environments.get",     nullptr},
     {"GET", "/api/task-definitions",                     "taskDefinitions.list", nullptr},
     {"GET", "/api/task-definitions/:target",             "taskDefinitions.get",  nullptr},
     {"GET", "/api/run-input-surface",                    "compat.runInputSurface", nullptr},

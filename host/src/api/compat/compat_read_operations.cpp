@@ -178,8 +178,8 @@ Result<OperationResult> get_task(const CompatContext& ctx, const OperationReques
   return OperationResult{json::object{{"task", ref_task(native->at("task").as_object())}}};
 }
 
-/// `<plural>.list` and `<plural>.get` of one definition kind: their list and detail.
-void add_definition_kind(Operations& ops, CompatContext& ctx, const std::string& plural, const std::string& singular) {
+/// `<plural>.list` of one definition kind: their list.
+void add_definition_list(Operations& ops, CompatContext& ctx, const std::string& plural) {
   ops.add(plural + ".list", [&ctx, plural](const OperationRequest& r) -> Result<OperationResult> {
     auto params = params_for(r, {});
     if (!params) return params.failure();
@@ -187,6 +187,11 @@ void add_definition_kind(Operations& ops, CompatContext& ctx, const std::string&
     if (!native) return native.failure();
     return OperationResult{json::object{{plural, ref_definition_list(native->at(plural).as_object())}}};
   });
+}
+
+/// `<plural>.list` and `<plural>.get` of one definition kind: their list and detail.
+void add_definition_kind(Operations& ops, CompatContext& ctx, const std::string& plural, const std::string& singular) {
+  add_definition_list(ops, ctx, plural);
   ops.add(plural + ".get", [&ctx, plural, singular](const OperationRequest& r) -> Result<OperationResult> {
     auto params = params_for(r, {"target", "cwd"});
     if (!params) return params.failure();
@@ -288,9 +293,12 @@ Result<OperationResult> input_surface(const CompatContext& ctx, const OperationR
   assignment_params["target"] = *assignment;
   auto assignment_detail = call_native(ctx, "assignments.get", r, std::move(assignment_params));
   if (!assignment_detail) return assignment_detail.failure();
+  std::vector<std::string> backends;
+  for (const auto& name : ctx.api.engine.backends().names()) backends.emplace_back(name);
   return OperationResult{json::object{
       {"inputSurface", run_input_surface(agent_detail->at("agent").at("agent").as_object(),
-                                         assignment_detail->at("assignment").at("assignment").as_object())}}};
+                                         assignment_detail->at("assignment").at("assignment").as_object(),
+                                         backends)}}};
 }
 
 void add_compat_read_operations(Operations& ops, CompatContext& ctx) {
@@ -323,6 +331,19 @@ void add_compat_read_operations(Operations& ops, CompatContext& ctx) {
   add_definition_kind(ops, ctx, "assignments", "assignment");
   add_definition_kind(ops, ctx, "launchers", "launcher");
   add_definition_kind(ops, ctx, "taskDefinitions", "taskDefinition");
+  // Our environments listed by name (R15); a detail would have to be theirs (a container
+  // `mode: existing|managed`), which ours cannot be put as, so it is refused as the
+  // run environment methods are (R14).
+  add_definition_list(ops, ctx, "environments");
+  ops.add("environments.get", [](const OperationRequest& r) -> Result<OperationResult> {
+    auto params = params_for(r, {"target", "cwd"});
+    if (!params) return params.failure();
+    return core::fail(core::ErrorCode::conflict,
+                      "environments.get is not supported: agentry's environments (bubblewrap sandboxes and "
+                      "containers, docs/environments.md) are another schema than agent-runner's container "
+                      "environments and cannot be shown as one; read it with GET /api/environments/:name on "
+                      "agentry's own port, or `agentry environments show`");
+  });
   add_workspace_method(ops, ctx, "files", "directory", {"path"}, ref_workspace_directory);
   add_workspace_method(ops, ctx, "search", "search", {"q", "limit"}, ref_workspace_search);
   add_workspace_method(ops, ctx, "file", "file", {"path"}, ref_workspace_file);

@@ -6,11 +6,20 @@
 
 #include "api/compat/compat_dto.hpp"
 #include "api/compat/compat_operations.hpp"
+#include "definitions/dialect.hpp"
+
+#include <algorithm>
 
 namespace agentry::api::compat {
 namespace json = boost::json;
 using core::Result;
 namespace {
+
+/// Their start takes only their effort levels (definitions/dialect.hpp).
+bool is_effort_level(std::string_view effort) {
+  const auto& levels = definitions::agent_runner_effort_levels;
+  return std::find(levels.begin(), levels.end(), effort) != levels.end();
+}
 
 core::Failure refuse(const std::string& field, const std::string& why) {
   return core::fail(core::ErrorCode::invalid_request, "'" + field + "' " + why, {{"field", field}});
@@ -83,12 +92,13 @@ Result<StartPlan> plan_start(const CompatContext& ctx, const OperationRequest& r
       } else if (key == "schedule") {
         if (!value.is_object()) return refuse("overrides.schedule", "must be an object {at|delay|cron, ...}");
         plan.schedule = value.as_object();
-      } else if (key == "backend" || key == "unrestricted") {
-        return refuse("overrides." + std::string(key),
-                      "cannot be changed at start in agentry: a run takes its backend and its restrictions from its "
-                      "agent; choose an agent that has the ones you want");
+      } else if (key == "effort" && !(value.is_string() && is_effort_level(value.as_string()))) {
+        return refuse("overrides.effort", "must be one of off, minimal, low, medium, high, xhigh or max");
       } else {
-        ours[key] = value;  // cwd, launcher, model, effort, message, timeoutSec, maxRetries, backendConfig
+        // cwd, launcher, model, effort, message, timeoutSec, maxRetries, backendConfig;
+        // backend and unrestricted where the agent unlocks them (without an agent, a
+        // backend makes an ad-hoc one).
+        ours[key] = value;
       }
     }
     if (!ours.empty()) plan.init["overrides"] = std::move(ours);

@@ -76,7 +76,8 @@ std::string label_of(const std::string& key) {
 
 }  // namespace
 
-json::object run_input_surface(const json::object& agent, const json::object& assignment) {
+json::object run_input_surface(const json::object& agent, const json::object& assignment,
+                               const std::vector<std::string>& backends) {
   std::set<std::string> locked = names_in(array_at(agent, "lockedFields"));
   for (const auto& f : names_in(array_at(assignment, "lockedFields"))) locked.insert(f);
   const auto unlocked = names_in(array_at(agent, "unlockedFields"));
@@ -110,13 +111,10 @@ json::object run_input_surface(const json::object& agent, const json::object& as
     const std::string key = s.key;
     bool is_locked = locked.count(key) > 0;
     bool editable = !is_locked;
-    // In agentry a run takes its backend and restrictions from its agent, and a launcher
-    // (a program) only where the agent unlocks it: the form shows them, fixed.
-    if (key == "backend" || key == "unrestricted") {
-      editable = false;
-      is_locked = true;
-    } else if (key == "launcher") {
-      editable = unlocked.count("launcher") > 0;
+    // In agentry a run's backend, restriction and launcher (what chooses the program, or
+    // how confined it is) are its agent's unless the agent unlocks them: fixed otherwise.
+    if (key == "backend" || key == "unrestricted" || key == "launcher") {
+      editable = !is_locked && unlocked.count(key) > 0;
       is_locked = !editable;
     } else if (key == "name") {
       editable = true;
@@ -134,7 +132,13 @@ json::object run_input_surface(const json::object& agent, const json::object& as
                        {"locked", is_locked},
                        {"hiddenWhenUnset", !editable && std::string_view(v.status) != "concrete"},
                        {"source", v.source}};
-    if (key == "backend") field["enumValues"] = json::array{json::value(string_at(agent, "backend"))};
+    if (key == "backend") {
+      json::array names{json::value(string_at(agent, "backend"))};
+      if (editable)
+        for (const auto& name : backends)
+          if (name != string_at(agent, "backend")) names.emplace_back(name);
+      field["enumValues"] = std::move(names);
+    }
     if (key == "effort")
       field["enumValues"] = json::array{"off", "minimal", "low", "medium", "high", "xhigh", "max"};
     run_settings.push_back(std::move(field));

@@ -6,11 +6,16 @@
 
 #include <boost/json/object.hpp>
 
+#include <string>
+#include <vector>
+
 namespace agentry::api::compat {
 
 /// `native_agent` and `native_assignment` are our definition details' inner objects
 /// (`agent`, `assignment`: the fields as loaded); the assignment may be empty (none).
+/// `backends`: the ones this daemon has, offered when the agent unlocks `backend`.
 boost::json::object run_input_surface(const boost::json::object& native_agent,
-                                      const boost::json::object& native_assignment);
+                                      const boost::json::object& native_assignment,
+                                      const std::vector<std::string>& backends = {});
 
 }  // namespace agentry::api::compat

@@ -47,6 +47,9 @@ struct StartOptions {
   std::string effort;
   std::string launcher;
   std::string environment;
+  /// Another backend than the agent's; with no agent, the ad-hoc agent's.
+  std::string backend;
+  std::optional<bool> unrestricted;  // --unrestricted / --restricted
   int timeout_sec = -1;  // -1: not given
   int max_retries = -1;
   std::vector<std::string> add_tasks;  // --add-task titles, added before the run starts

@@ -42,8 +42,9 @@ core::Result<json::object> parse_vars(const std::vector<std::string>& pairs) {
 core::Result<json::object> start_params(const StartOptions& o, const std::optional<std::string>& message,
                                         const Environment& env, bool start) {
   const bool reinit = !o.run_id.empty();
-  if (!reinit && o.agent.empty())
-    return core::fail(core::ErrorCode::invalid_request, "give the agent (or, for init, --run-id <run>)");
+  if (!reinit && o.agent.empty() && o.backend.empty())
+    return core::fail(core::ErrorCode::invalid_request,
+                      "give the agent, or --backend <name> to run an ad-hoc agent (or, for init, --run-id <run>)");
   json::object params;
   if (!o.agent.empty()) params["agent"] = o.agent;
   // A re-initialized run keeps its working directory unless --cwd names another, and
@@ -87,6 +88,8 @@ core::Result<json::object> start_params(const StartOptions& o, const std::option
   if (!o.effort.empty()) overrides["effort"] = o.effort;
   if (!o.launcher.empty()) overrides["launcher"] = o.launcher;
   if (!o.environment.empty()) overrides["environment"] = o.environment;
+  if (!o.backend.empty()) overrides["backend"] = o.backend;
+  if (o.unrestricted) overrides["unrestricted"] = *o.unrestricted;
   if (o.timeout_sec >= 0) overrides["timeoutSec"] = o.timeout_sec;
   if (o.max_retries >= 0) overrides["maxRetries"] = o.max_retries;
   if (!overrides.empty()) params["overrides"] = std::move(overrides);

@@ -20,6 +20,13 @@ const std::map<std::string, bool>& known_options() {
       {"--max-retries", true},       {"--run-id", true},
       {"--detach", false},        {"--no-inherit-run-group", false},
       {"--no-notify-parent-on-complete", false},                   {"--help", false},
+      {"--backend", true},        {"--unrestricted", false},      {"--limit", true},
+      {"--clear", false},         {"--run", true},                {"--group", true},
+      {"--at", true},             {"--delay", true},              {"--cron", true},
+      {"--timezone", true},       {"--mode", true},               {"--continue-on-failure", false},
+      {"--schedule-at", true},    {"--schedule-delay", true},     {"--schedule-cron", true},
+      {"--schedule-timezone", true}, {"--schedule-mode", true},   {"--schedule-continue-on-failure", false},
+      {"--repo", true},           {"--global", false},            {"--include-archived", false},
   };
   return options;
 }
@@ -27,13 +34,8 @@ const std::map<std::string, bool>& known_options() {
 /// agent-runner's options for what agentry's command set leaves out: named as such
 /// rather than as unknown, so that a definition's author knows what to change.
 bool is_unsupported_agent_runner_option(const std::string& name) {
-  static const std::vector<std::string> names{
-      "--backend",       "--backend-session-id", "--unrestricted",     "--mime-type",
-      "--schedule-at",   "--schedule-delay", "--schedule-cron",      "--schedule-timezone", "--schedule-mode",
-      "--schedule-continue-on-failure",      "--limit",              "--include-archived", "--repo",
-      "--global",        "--listen",         "--at",                 "--delay",            "--cron",
-      "--timezone",      "--mode",           "--continue-on-failure", "--clear",           "--connect-host",
-      "--connect-local-port", "--run",       "--group"};
+  static const std::vector<std::string> names{"--backend-session-id", "--mime-type", "--listen", "--connect-host",
+                                              "--connect-local-port"};
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 

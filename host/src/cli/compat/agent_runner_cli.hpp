@@ -6,9 +6,10 @@
 // output shapes, on agentry's own client: embedded, or connected exactly as every agentry
 // command is (AGENTRY_CONNECT, which agents get), or to the daemon --connect /
 // AGENT_RUNNER_CONNECT names (agentry's own port or its compat listener).
-//   agent_runner_args.cpp    the words and options, checked
-//   agent_runner_cli.cpp     the commands: which operations each calls
-//   agent_runner_output.cpp  their text lines and JSON (api/compat/compat_dto.hpp)
+//   agent_runner_args.cpp        the words and options, checked
+//   agent_runner_cli.cpp         which command a line is; what every command shares
+//   agent_runner_*_verbs.cpp     the commands by job (agent_runner_invocation.hpp)
+//   agent_runner_output.cpp      their text lines and JSON (api/compat/compat_dto.hpp)
 
 #include "cli/command_context.hpp"
 

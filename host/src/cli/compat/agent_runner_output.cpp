@@ -66,13 +66,16 @@ Usage: agent-runner <command> [options]
       The run: a few lines, or agent-runner's RunDetail (only the named top-level
       fields with --field, which needs --output-format json). Exit 0 whatever its status.
   run brief <run>           The prompt the run's first session receives.
-  run ready <run>           Mark an initialized run ready to start.
+  run ready <run> [--schedule-at|--schedule-delay|--schedule-cron <v> ...]
+      Mark an initialized run ready to start (at its schedule).
   run --agent <a> [--assignment <b>] [--var k=v]... [--name <n>] [--cwd <dir>]
       [--message-file <f>] [--parent-run <id>] [--no-inherit-run-group]
       [--group-id <g>] [--add-task <title>]... [--model <m>] [--effort <e>]
-      [--launcher <l>] [--environment <e>] [--timeout-sec <n>] [--max-retries <n>]
+      [--backend <b>] [--unrestricted] [--launcher <l>] [--environment <e>]
+      [--timeout-sec <n>] [--max-retries <n>]
       [--detach [--no-notify-parent-on-complete]] [message...]
       Start a run and follow it to its end (--detach: print its id and return).
+      Without --agent, --backend runs an ad-hoc agent on that backend.
   run --resume-run <run> [--detach] [--message-file <f>] [message...]
       Resume a run with a message and follow it to its end.
   init --agent <a> [same options as run, without --detach] [message...]
@@ -87,14 +90,27 @@ Usage: agent-runner <command> [options]
   attachment add <run> <file> [--name <n>]
   attachment download <run> <attachment> <output-path>
   attachment remove <run> <attachment>
+  run audit <run> [--limit <n>]          run reset <run>       run delete <run>
+  run reconfigure <run> [--var k=v]... [--message-file <f> | message...]
+  run schedule <run> --at <t> | --delay <d> | --cron <e> [--timezone <z>] [--mode <m>]
+      [--continue-on-failure];  run schedule enable|disable|clear <run>
+  run queue-message <run> <text...>      run queued-messages <run>
+  run remove-queued-message <run> <message-id>
+  run set-name <run> <name> | --clear    run set-note <run> <text>    run clear-note <run>
+  run pin|unpin|archive|unarchive <run>  run set-group <run> <group>  run clear-group <run>
+  run set-backend-session <run> <id>     run clear-backend-session <run>
+  run add-dep|remove-dep <run> --run <id> | --group <g>               run clear-deps <run>
+  list runs [--cwd <dir> | --repo <name> | --global | --group-id <g>] [--include-archived]
+  list agents|assignments|launchers|environments|tasks
+  show agent|assignment|launcher|task <name|path>
 
 Options everywhere: --output-format text|json, --connect <url>, --help.
 
 The daemon: --connect, else AGENT_RUNNER_CONNECT, else AGENTRY_CONNECT (agents have it),
 else embedded on $AGENTRY_HOME; a token from AGENTRY_DAEMON_TOKEN, else
-AGENT_RUNNER_DAEMON_TOKEN. agent-runner's other commands (list, audit, queued messages,
-names, notes, pins, archive, dependencies, schedules, serve, ...) are not here: use
-agent-runner's own CLI against agentry's compat listener (docs/agent-runner.md).
+AGENT_RUNNER_DAEMON_TOKEN. agent-runner's other commands (status, serve, run environment,
+show environment, ...) are not here: use agent-runner's own CLI against agentry's
+compat listener (docs/agent-runner.md).
 
 Exit codes: 0 success (or initialized), 1 exhausted, 2 blocked, 3 refused (arguments,
 validation, connectivity), 4 failed, 130 aborted or interrupted.
@@ -167,6 +183,32 @@ std::string attachment_lines(const json::array& attachments, const std::string& 
     out += text_or(o, "id") + "  " + size + " bytes  " + text_or(o, "name");
     if (auto owner = text_or(o, "ownerRunId", run_id); owner != run_id) out += "  (run " + owner + ")";
     out += "\n";
+  }
+  return out;
+}
+
+std::string audit_lines(const json::object& history) {
+  const auto* events = history.if_contains("events");
+  if (!events || !events->is_array() || events->as_array().empty()) return "No audit events found.\n";
+  std::string out;
+  for (const auto& envelope : events->as_array()) {
+    const auto& event = envelope.at("event").as_object();
+    out += text_or(event, "recordedAt") + "  " + text_or(event, "type");
+    if (const auto* fields = event.if_contains("fields"); fields && fields->is_object() && !fields->as_object().empty())
+      out += " " + json::serialize(*fields);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string queued_message_lines(const json::array& messages, const std::string& run_id) {
+  if (messages.empty()) return "No queued resume messages for run " + run_id + ".\n";
+  std::string out = "Queued resume messages for run " + run_id + ":\n";
+  for (const auto& m : messages) {
+    const auto& o = m.as_object();
+    out += text_or(o, "id") + "  " + text_or(o, "createdAt") + "\n";
+    std::istringstream text(text_or(o, "text", ""));
+    for (std::string line; std::getline(text, line);) out += "  " + line + "\n";
   }
   return out;
 }

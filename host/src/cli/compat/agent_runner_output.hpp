@@ -35,5 +35,9 @@ std::string task_lines(const boost::json::array& tasks);
 std::string task_text(const boost::json::object& task);
 /// One line per attachment of their list: id, size, name (and its run when another's).
 std::string attachment_lines(const boost::json::array& attachments, const std::string& run_id);
+/// `run audit` for people, from their RunAuditHistory: `<recordedAt>  <type> <fields>`.
+std::string audit_lines(const boost::json::object& history);
+/// `run queued-messages` for people: each message's id and time, then its text indented.
+std::string queued_message_lines(const boost::json::array& messages, const std::string& run_id);
 
 }  // namespace agentry::cli::compat

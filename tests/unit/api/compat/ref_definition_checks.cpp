@@ -159,7 +159,7 @@ Check definition_detail() {
 }  // namespace
 
 Problems check_definition_list(const json::value& v) {
-  return run(object_of({req("kind", enum_of({"agent", "assignment", "launcher", "task"})),
+  return run(object_of({req("kind", enum_of({"agent", "assignment", "launcher", "environment", "task"})),
                         req("entries", array_of(object_of({req("name", str()),
                                                            req("path", str_or_null()),
                                                            req("root", enum_of({"config", "builtin"}))}))),
