@@ -1,6 +1,7 @@
 #include "engine/run_inputs.hpp"
 
 #include "engine/ad_hoc_agent.hpp"
+#include "engine/run_overrides.hpp"
 #include "definitions/loader.hpp"
 #include "definitions/template.hpp"
 #include "definitions/vars.hpp"
@@ -18,88 +19,11 @@ using core::ErrorCode;
 
 namespace {
 
-bool locked(const std::vector<std::string>& locked_fields, std::string_view field) {
-  return std::find(locked_fields.begin(), locked_fields.end(), field) != locked_fields.end();
-}
-
-/// CONFLICT when the caller overrides a field the definitions lock.
-core::Result<void> check_overrides(const RunOverrides& o, const std::vector<std::string>& locked_fields) {
-  const std::pair<const char*, bool> given[] = {
-      {"message", o.message.has_value()},       {"cwd", o.cwd.has_value()},
-      {"model", o.model.has_value()},           {"effort", o.effort.has_value()},
-      {"timeoutSec", o.timeout_sec.has_value()}, {"maxRetries", o.max_retries.has_value()},
-      {"backendConfig", o.backend_config.has_value()}, {"launcher", o.launcher.has_value()},
-      {"environment", o.environment.has_value()}, {"backend", o.backend.has_value()},
-      {"unrestricted", o.unrestricted.has_value()},
-  };
-  for (auto [field, present] : given)
-    if (present && locked(locked_fields, field))
-      return core::fail(ErrorCode::conflict,
-                        "field '" + std::string(field) + "' is locked by the agent or assignment definition",
-                        {{"field", std::string("overrides.") + field}, {"lockedFields", json::value_from(locked_fields)}});
-  return core::ok();
-}
-
-/// CONFLICT when the caller overrides what picks the program a backend runs, or lets it
-/// run less confined, and the agent has not unlocked it
-/// (definitions::default_locked_overrides()). Asking for what the agent has anyway (its
-/// own backend), or for more confinement (unrestricted: false, or passive, below), needs
-/// no consent.
-core::Result<void> check_default_locks(const RunOverrides& o, const defs::AgentDefinition& agent) {
-  const std::pair<const char*, bool> given[] = {
-      {"backendConfig", o.backend_config.has_value()},
-      {"launcher", o.launcher.has_value()},
-      {"environment", o.environment.has_value()},
-      {"backend", o.backend && *o.backend != agent.backend},
-      {"unrestricted", o.unrestricted.value_or(false) && !agent.unrestricted}};
-  for (auto [field, present] : given)
-    if (present && !locked(agent.unlocked_fields, field))
-      return core::fail(ErrorCode::conflict,
-                        "field '" + std::string(field) + "' can choose the program agent '" + agent.name +
-                            "' runs or how confined it is, so it is locked unless the agent allows it: add "
-                            "'unlockedFields: [" + field + "]' to its definition",
-                        {{"field", std::string("overrides.") + field}});
-  return core::ok();
-}
-
-/// VALIDATION_FAILED naming `field` when no backend plugin has that name.
-core::Result<void> check_backend_available(const std::string& backend, const BackendCatalog& backends,
-                                           const std::string& field, const std::string& whose) {
-  if (backends.has(backend)) return core::ok();
-  json::array names;
-  for (const auto& n : backends.names()) names.emplace_back(n);
-  return core::fail(ErrorCode::validation, whose + " backend '" + backend + "', which is not available",
-                    {{"field", field}, {"backend", backend}, {"available", std::move(names)}});
-}
-
-/// overrides.backendConfig, flat ({steps: ...}) or keyed by backend as in agent.md
-/// ({mock: {steps: ...}}). A key naming another backend is an error, never ignored.
-core::Result<json::object> override_config_for(const json::object& given, const std::string& backend,
-                                               const BackendCatalog& backends) {
-  for (const auto& [key, value] : given) {
-    if (key == backend || !backends.has(std::string(key))) continue;
-    return core::fail(ErrorCode::validation,
-                      "overrides.backendConfig." + std::string(key) + " is for backend '" + std::string(key) +
-                          "', but this run uses '" + backend + "'",
-                      {{"field", "overrides.backendConfig." + std::string(key)}});
-  }
-  if (const auto* keyed = given.if_contains(backend)) {
-    if (!keyed->is_object())
-      return core::fail(ErrorCode::validation, "overrides.backendConfig." + backend + " must be an object",
-                        {{"field", "overrides.backendConfig." + backend}});
-    if (given.size() > 1)
-      return core::fail(ErrorCode::validation,
-                        "overrides.backendConfig mixes the keyed form (" + backend + ": {...}) with other keys",
-                        {{"field", "overrides.backendConfig"}});
-    return keyed->as_object();
-  }
-  return given;
-}
-
-core::Result<std::string> resolve_cwd(const InitRequest& r, const defs::AssignmentDefinition* assignment,
+/// `assignment_cwd`: the assignment's cwd, rendered with the run's vars.
+core::Result<std::string> resolve_cwd(const InitRequest& r, const std::optional<std::string>& assignment_cwd,
                                       const RunInputContext& ctx) {
   std::optional<std::string> candidate = r.overrides.cwd;
-  if (!candidate && assignment) candidate = assignment->cwd;
+  if (!candidate) candidate = assignment_cwd;
   if (!candidate) candidate = r.caller_cwd;
   if (!candidate) candidate = r.definition_cwd;
   if (!candidate || candidate->empty())
@@ -152,6 +76,24 @@ std::string render(std::string_view text, const json::object& context, std::stri
   auto rendered = defs::render_template(text, context);
   for (auto& key : rendered.unknown_keys) unknown.push_back({std::move(key), std::string(in)});
   return std::move(rendered.text);
+}
+
+/// The assignment's cwd with its `{{key}}`s filled from the run's vars (agent-runner's
+/// `cwd: "{{repo_root}}"`, a var a parent passes down); `{{cwd}}` there is the caller's.
+/// A key the run has no value for is refused: a directory with braces in its name is
+/// never what was meant.
+core::Result<std::optional<std::string>> render_assignment_cwd(const std::optional<std::string>& cwd,
+                                                               const core::FrozenInputs& f, const RunInputContext& ctx,
+                                                               const InitRequest& r) {
+  if (!cwd || cwd->find("{{") == std::string::npos) return cwd;
+  std::vector<UnknownTemplateKey> unknown;
+  auto rendered = render(*cwd, template_context(f, ctx, r.caller_cwd.value_or("")), "cwd", unknown);
+  if (!unknown.empty())
+    return core::fail(ErrorCode::validation,
+                      "the assignment's cwd '" + *cwd + "' names {{" + unknown.front().key +
+                          "}}, which this run has no value for",
+                      {{"field", "cwd"}, {"key", unknown.front().key}});
+  return std::optional<std::string>(std::move(rendered));
 }
 
 /// Renders instructions, message and tasks into `f`.
@@ -286,7 +228,17 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   if (f.backend != core::passive_backend)
     if (auto ok = check_default_locks(r.overrides, *agent); !ok) return ok.failure();
 
-  auto cwd = resolve_cwd(r, assignment ? &*assignment : nullptr, ctx);
+  std::vector<defs::VarSpec> specs = assignment ? assignment->vars : std::vector<defs::VarSpec>{};
+  auto vars = defs::resolve_var_values(specs, r.cli_vars, to_var_source(r.var_origin), defs::process_env(),
+                                       ctx.parent_vars);
+  if (!vars) return vars.failure();
+  f.var_sources = var_sources(specs, *vars, ctx);
+  f.vars = std::move(vars->values);
+  f.var_specs = defs::var_specs_to_json(specs);
+  f.cli_vars = r.cli_vars;
+  auto assignment_cwd = render_assignment_cwd(assignment ? assignment->cwd : std::nullopt, f, ctx, r);
+  if (!assignment_cwd) return assignment_cwd.failure();
+  auto cwd = resolve_cwd(r, *assignment_cwd, ctx);
   if (!cwd) return cwd.failure();
   out.cwd = *cwd;
   // A directory only another member has is looked at there (engine/placement/).
@@ -352,14 +304,6 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
       return ok.failure();
   }
 
-  std::vector<defs::VarSpec> specs = assignment ? assignment->vars : std::vector<defs::VarSpec>{};
-  auto vars = defs::resolve_var_values(specs, r.cli_vars, to_var_source(r.var_origin), defs::process_env(),
-                                       ctx.parent_vars);
-  if (!vars) return vars.failure();
-  f.var_sources = var_sources(specs, *vars, ctx);
-  f.vars = std::move(vars->values);
-  f.var_specs = defs::var_specs_to_json(specs);
-  f.cli_vars = r.cli_vars;
 
   f.agent_instructions_template = agent->instructions;
   f.assignment_instructions_template = assignment ? assignment->instructions : "";

@@ -157,6 +157,37 @@ TEST_F(EngineTest, AChildJoinsItsParentsGroupAndNotifiesItUnlessItOptsOut) {
   EXPECT_EQ(init_run(request).run_group_id, parent.run_group_id);
 }
 
+TEST_F(EngineTest, AnAssignmentsCwdIsRenderedWithTheRunsVars) {
+  std::filesystem::create_directories(work_dir_ / "repo");
+  write_config("assignments/inrepo/assignment.md", R"(---
+schemaVersion: 1
+cwd: "{{repo_root}}"
+message: "Work in {{cwd}}"
+vars:
+  repo_root: {type: string, required: true}
+---
+Go.
+)");
+  InitRequest r;
+  r.agent = "worker";
+  r.assignment = "inrepo";
+  r.caller_cwd = work_dir_.string();
+  r.cli_vars = {{"repo_root", (work_dir_ / "repo").string()}};
+  auto run = init_run(r);
+  EXPECT_EQ(run.cwd, std::filesystem::canonical(work_dir_ / "repo").string());
+  EXPECT_EQ(run.frozen.message, "Work in " + run.cwd);
+
+  // A key the run has no value for names it, rather than looking for a directory "{{...}}".
+  write_config("assignments/nowhere/assignment.md", "---\nschemaVersion: 1\ncwd: \"{{repo_rot}}\"\nmessage: go\n---\nGo.\n");
+  r.assignment = "nowhere";
+  r.cli_vars = {};
+  auto refused = engine_->init(r, actor_);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, core::ErrorCode::validation);
+  EXPECT_NE(refused.error().message.find("{{repo_rot}}"), std::string::npos) << refused.error().message;
+  EXPECT_EQ(refused.error().details.at("field"), "cwd");
+}
+
 TEST_F(EngineTest, AgentRunnerCmdIsAKnownTemplateKey) {
   InitRequest r;
   r.agent = "worker";
