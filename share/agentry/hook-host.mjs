@@ -13,6 +13,7 @@
 // A phase the module has no function for answers {"ok": true, "result": null} (the
 // daemon reads that as continue / accept). Anything the module prints with console.log
 // goes to stderr, so that stdout carries only the answer.
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 
 const answer = process.stdout.write.bind(process.stdout);
@@ -35,6 +36,16 @@ async function readRequest() {
   return JSON.parse(text);
 }
 
+// jiti beside this script, else from NODE_PATH: an ES module's import() does not look
+// there, CommonJS resolution does.
+async function importJiti() {
+  try {
+    return await import("jiti");
+  } catch {
+    return await import(pathToFileURL(createRequire(import.meta.url).resolve("jiti")).href);
+  }
+}
+
 async function importModule(path) {
   if (/\.m?ts$/.test(path)) {
     // TypeScript: node's own type stripping when it has it, else jiti when installed.
@@ -43,7 +54,7 @@ async function importModule(path) {
     } catch (native) {
       let jiti;
       try {
-        jiti = await import("jiti");
+        jiti = await importJiti();
       } catch {
         throw new Error(
           `cannot load the TypeScript hook ${path}: this node (${process.version}) cannot strip types ` +
