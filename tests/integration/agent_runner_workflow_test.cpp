@@ -17,6 +17,7 @@
 //   opens the planner's next session).
 #include "agent_runner_cli_fixture.hpp"
 
+#include "module_hook_fixture.hpp"
 #include "support/git_repo.hpp"
 
 #include <boost/json.hpp>
@@ -31,7 +32,6 @@ namespace fs = std::filesystem;
 
 using agent_runner_cli::contains;
 
-bool have_node() { return std::system("node --version > /dev/null 2>&1") == 0; }
 
 constexpr const char* derive_vars_hook = R"JS(
 import path from "node:path";

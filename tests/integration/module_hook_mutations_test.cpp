@@ -2,7 +2,7 @@
 // the run's attachments through `mutate.attachments` {add, remove, replace}, and task
 // transitions from the sources `task-append-notes` and `task-add` (judged, filtered by
 // `when.source`, rolled back on a rejection that keeps the hook's own state).
-#include "daemon_fixture.hpp"
+#include "module_hook_fixture.hpp"
 
 #include <cstdlib>
 #include <string>
@@ -11,19 +11,8 @@ namespace agentry::integration {
 namespace {
 namespace json = boost::json;
 
-bool have_node() { return std::system("node --version > /dev/null 2>&1") == 0; }
-
-class ModuleHookMutations : public DaemonTest {
+class ModuleHookMutations : public ModuleHookTest {
  protected:
-  void SetUp() override {
-    if (!have_node()) GTEST_SKIP() << "node is not on PATH; module hooks need it";
-    DaemonTest::SetUp();
-    write_agent("scripted", "mock", "{}");  // plays the prompt's "@mock" lines
-  }
-  /// Writes config/hooks/<name>/hook.mjs.
-  void write_module(const std::string& name, const std::string& source) {
-    dir_.write_file("config/hooks/" + name + "/hook.mjs", source);
-  }
   std::vector<std::string> audit_types(const std::string& run) {
     std::vector<std::string> types;
     const auto audit = client().get("/api/runs/" + run + "/audit").json();  // kept: the loop reads inside it

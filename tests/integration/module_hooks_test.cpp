@@ -5,7 +5,7 @@
 // rejects a change unless the notes say so, one that patches another task, and the
 // failures: a module that throws, one that never answers (the timeout setting), and a
 // node that is not there.
-#include "daemon_fixture.hpp"
+#include "module_hook_fixture.hpp"
 
 #include <cstdlib>
 #include <map>
@@ -15,20 +15,8 @@ namespace agentry::integration {
 namespace {
 namespace json = boost::json;
 
-/// Whether `node` runs here: the tests need it (CI has Node 20).
-bool have_node() { return std::system("node --version > /dev/null 2>&1") == 0; }
-
-class ModuleHooksTest : public DaemonTest {
+class ModuleHooksTest : public ModuleHookTest {
  protected:
-  void SetUp() override {
-    if (!have_node()) GTEST_SKIP() << "node is not on PATH; module hooks need it";
-    DaemonTest::SetUp();
-    write_agent("scripted", "mock", "{}");  // plays the prompt's "@mock" lines
-  }
-  /// Writes config/hooks/<name>/hook.mjs.
-  void write_module(const std::string& name, const std::string& source) {
-    dir_.write_file("config/hooks/" + name + "/hook.mjs", source);
-  }
   std::string start(const std::string& agent, const std::string& assignment, const std::string& message) {
     return start_assignment_run(agent, assignment, message);
   }

@@ -7,7 +7,7 @@
 // (each a 422 with nothing written); reinvoke choosing the first prompt; re-initializing,
 // which prepares afresh; init and start over the WebSocket; and a slow hook that does
 // not hold the request workers.
-#include "daemon_fixture.hpp"
+#include "module_hook_fixture.hpp"
 
 #include "support/ws_client.hpp"
 
@@ -19,8 +19,6 @@ namespace agentry::integration {
 namespace {
 namespace json = boost::json;
 using std::chrono::steady_clock;
-
-bool have_node() { return std::system("node --version > /dev/null 2>&1") == 0; }
 
 /// agent-runner's derive-worktree-vars, as a module: the repository and the worktree
 /// path from the run's cwd and the worktree_slug var; the run moves into `sub`.
@@ -44,16 +42,8 @@ export default {
 };
 )JS";
 
-class PrepareHooksTest : public DaemonTest {
+class PrepareHooksTest : public ModuleHookTest {
  protected:
-  void SetUp() override {
-    if (!have_node()) GTEST_SKIP() << "node is not on PATH; module hooks need it";
-    DaemonTest::SetUp();
-    write_agent("scripted", "mock", "{}");  // plays the prompt's "@mock" lines
-  }
-  void write_module(const std::string& name, const std::string& source) {
-    dir_.write_file("config/hooks/" + name + "/hook.mjs", source);
-  }
   /// POST /api/runs/init for `agent` on `assignment` with `vars`, in work_.
   test::HttpResponse init(const std::string& agent, const std::string& assignment, json::object vars = {}) {
     return client().post_json("/api/runs/init", json::object{{"agent", agent},

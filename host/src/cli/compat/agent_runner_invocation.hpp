@@ -26,6 +26,10 @@
 #include <string>
 #include <vector>
 
+namespace agentry::cli {
+struct MessageInput;
+}  // namespace agentry::cli
+
 namespace agentry::cli::compat {
 
 /// Points at agent-runner's own CLI for what this command set leaves out.
@@ -50,6 +54,9 @@ class Invocation {
   std::optional<int> want_words(const std::string& command, std::size_t skip, const std::vector<std::string>& names,
                                 int code = exit_code::config_error);
   const std::string& word(std::size_t i) const { return args_.words[i]; }
+  /// The message: the words after the command, or --message-file (not both, as
+  /// agent-runner). A usage error's exit code, else nullopt.
+  std::optional<int> message_from_words(MessageInput& message);
   /// The words from `from` on, space-joined (a message given in words).
   std::string words_from(std::size_t from) const;
   int print_json(const boost::json::value& value);

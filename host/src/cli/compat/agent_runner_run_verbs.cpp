@@ -174,16 +174,7 @@ int Invocation::start(bool is_init) {
   }
   o.detach = args_.has("--detach");
   o.no_notify_parent = args_.has("--no-notify-parent-on-complete");
-  // The message: the words after the command, or a file (not both, as agent-runner).
-  std::string message;
-  for (std::size_t i = 1; i < args_.words.size(); ++i) message += (i > 1 ? " " : "") + word(i);
-  if (auto file = args_.value("--message-file")) {
-    if (args_.words.size() > 1) return usage("--message-file and a message in words: give one");
-    o.message.file = *file;
-  } else if (args_.words.size() > 1) {
-    o.message.text = message;
-    o.message.text_given = true;
-  }
+  if (auto refused = message_from_words(o.message)) return *refused;
   const bool detached = o.detach;
   auto facts_now = [this] { return facts(); };
   return through_own_command([&](CommandContext& c) { return start_command(c, o, !is_init); },
@@ -193,21 +184,25 @@ int Invocation::start(bool is_init) {
                              });
 }
 
+std::optional<int> Invocation::message_from_words(MessageInput& m) {
+  if (auto file = args_.value("--message-file")) {
+    if (args_.words.size() > 1) return usage("--message-file and a message in words: give one");
+    m.file = *file;
+  } else if (args_.words.size() > 1) {
+    m.text.clear();
+    for (std::size_t i = 1; i < args_.words.size(); ++i) m.text += (i > 1 ? " " : "") + word(i);
+    m.text_given = true;
+  }
+  return std::nullopt;
+}
+
 int Invocation::resume() {
   if (auto refused = refuse_others("run --resume-run", {"--output-format", "--resume-run", "--detach", "--message-file"}))
     return *refused;
   ResumeOptions o;
   o.run_id = *args_.value("--resume-run");
   o.detach = args_.has("--detach");
-  std::string message;
-  for (std::size_t i = 1; i < args_.words.size(); ++i) message += (i > 1 ? " " : "") + word(i);
-  if (auto file = args_.value("--message-file")) {
-    if (args_.words.size() > 1) return usage("--message-file and a message in words: give one");
-    o.message.file = *file;
-  } else if (args_.words.size() > 1) {
-    o.message.text = message;
-    o.message.text_given = true;
-  }
+  if (auto refused = message_from_words(o.message)) return *refused;
   const bool detached = o.detach;
   return through_own_command([&](CommandContext& c) { return resume_command(c, o); },
                              [&](const json::object& run) -> json::value {
