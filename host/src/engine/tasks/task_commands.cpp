@@ -52,6 +52,18 @@ std::optional<SessionEnd> finish_task_change(store::Transaction& c, core::Run& r
   return SessionEnd{run.id, session, std::string(core::to_string(*ended))};
 }
 
+/// The run and one of its tasks as they are now (what hooks about to run are shown).
+core::Result<std::pair<core::Run, Task>> read_run_and_task(store::Store& db, const std::string& run_id,
+                                                          const std::string& task_id) {
+  return db.read([&](store::Transaction& c) -> core::Result<std::pair<core::Run, Task>> {
+    auto run = detail::load_run(c, run_id);
+    if (!run) return run.failure();
+    auto task = load_task(c, run_id, task_id);
+    if (!task) return task.failure();
+    return std::pair{std::move(*run), std::move(*task)};
+  });
+}
+
 }  // namespace
 
 core::Result<std::vector<Task>> TaskService::list(const std::string& run_id) {
@@ -108,13 +120,7 @@ core::Result<Task> TaskService::update(const std::string& run_id, const std::str
   std::optional<HookPhaseResult> hooks;
   std::optional<core::TaskStatus> seen;
   if (status) {
-    auto before = db_.read([&](store::Transaction& c) -> core::Result<std::pair<core::Run, Task>> {
-      auto run = detail::load_run(c, run_id);
-      if (!run) return run.failure();
-      auto task = load_task(c, run_id, task_id);
-      if (!task) return task.failure();
-      return std::pair{std::move(*run), std::move(*task)};
-    });
+    auto before = read_run_and_task(db_, run_id, task_id);
     if (!before) return before.failure();
     auto& [run, task] = *before;
     if (has_transition_hooks(run, "task-set")) seen = task.status;
@@ -206,13 +212,7 @@ core::Result<Task> TaskService::append_notes(const std::string& run_id, const st
   // as for a status change (update()); the write re-checks the task is as they saw it.
   std::optional<HookPhaseResult> hooks;
   std::optional<Task> seen;
-  auto before = db_.read([&](store::Transaction& c) -> core::Result<std::pair<core::Run, Task>> {
-    auto run = detail::load_run(c, run_id);
-    if (!run) return run.failure();
-    auto task = load_task(c, run_id, task_id);
-    if (!task) return task.failure();
-    return std::pair{std::move(*run), std::move(*task)};
-  });
+  auto before = read_run_and_task(db_, run_id, task_id);
   if (!before) return before.failure();
   if (auto& [run, task] = *before; has_transition_hooks(run, "task-append-notes")) {
     if (auto ok = detail::check_allowed(Operation::task_append_notes, run, "append task notes on"); !ok)
