@@ -9,6 +9,7 @@
 #include "api/beast_request.hpp"
 #include "api/browser_guard.hpp"
 #include "api/server_errors.hpp"
+#include "api/request_metrics.hpp"
 #include "api/slow_work.hpp"
 #include "api/web_base_path.hpp"
 #include "api/worker_dispatch.hpp"
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -60,8 +62,11 @@ net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpReq
 }
 
 /// The part of an answer that waits on a program, on the blocking pool.
-net::awaitable<HttpResponse> finish_on_blocking_pool(HttpServer::Impl& impl, std::function<HttpResponse()> blocking) {
-  return on_workers<HttpResponse>(impl.blocking_workers, std::move(blocking));
+net::awaitable<HttpResponse> finish_on_blocking_pool(HttpServer::Impl& impl, HttpResponse first) {
+  std::string route_class = std::move(first.route_class);
+  HttpResponse done = co_await on_workers<HttpResponse>(impl.blocking_workers, std::move(first.blocking));
+  done.route_class = std::move(route_class);
+  co_return done;
 }
 
 /// Anything that is not exactly "chunked" (gzip, a list ending in chunked...) is a
@@ -99,6 +104,7 @@ net::awaitable<void> serve_spooled(HttpServer::Impl& impl, ServedStream& stream,
   HttpRequest request = header_to_request(header.get());
   const unsigned version = header.get().version();
   const bool keep_alive = header.get().keep_alive() && !impl.stopping;
+  const auto started = std::chrono::steady_clock::now();
   const std::string request_id = new_request_id();
   const std::string what = request.method + " " + request.target.substr(0, 200);
   parse_mounted_target(impl, request.target, request.path, request.query);
@@ -143,10 +149,11 @@ net::awaitable<void> serve_spooled(HttpServer::Impl& impl, ServedStream& stream,
         body_read = true;
         request.body_file = spool;
         response = co_await dispatch_on_workers(impl, std::move(request));
-        if (response.blocking) response = co_await finish_on_blocking_pool(impl, std::move(response.blocking));
+        if (response.blocking) response = co_await finish_on_blocking_pool(impl, std::move(response));
       }
     }
   }
+  observe_http_request(response, started);
   response = outgoing(impl, client_response(std::move(response), request_id, what));
   // A body left unread would be taken for the next request: close instead.
   const bool reuse = keep_alive && body_read;
@@ -216,7 +223,7 @@ net::awaitable<HttpResponse> answer(HttpServer::Impl& impl, HttpRequest& request
       response = error_response(core::ErrorCode::not_found, "WebSocket JSON-RPC is served on / only");
   } else {
     response = co_await dispatch_on_workers(impl, std::move(request));
-    if (response.blocking) response = co_await finish_on_blocking_pool(impl, std::move(response.blocking));
+    if (response.blocking) response = co_await finish_on_blocking_pool(impl, std::move(response));
   }
   co_return response;
 }
@@ -292,7 +299,9 @@ net::awaitable<void> serve_connection(HttpServer::Impl& impl, ServedSocket socke
     HttpRequest request = to_request(req);
     const std::string request_id = new_request_id();
     const std::string what = request.method + " " + request.target.substr(0, 200);
+    const auto started = std::chrono::steady_clock::now();
     HttpResponse response = co_await answer(impl, request, upgrade);
+    if (!(upgrade && response.body.empty())) observe_http_request(response, started);
     if (!(upgrade && response.body.empty()))
       response = outgoing(impl, client_response(std::move(response), request_id, what));
     if (upgrade && response.body.empty()) {

@@ -48,6 +48,8 @@ struct HttpResponse {
   /// When set, the response is what this returns, called on the server's blocking pool
   /// (OperationResult::blocking): the request worker is released meanwhile.
   std::function<HttpResponse()> blocking{};
+  /// The class of the route that answered (request_metrics.hpp); empty when none did.
+  std::string route_class{};
 };
 
 HttpResponse json_response(int status, const boost::json::value& body);

@@ -12,6 +12,8 @@ namespace agentry::api {
 void add_operation_routes(Router& router, const Operations& ops);
 /// The dependency routes (api/dependency_operations.cpp): their body is the dependency.
 void add_dependency_routes(Router& router, const Operations& ops);
+/// GET /metrics (api/metrics_route.cpp).
+void add_metrics_route(Router& router);
 
 /// An operation's answer over HTTP: its body with its status (or `status` when given),
 /// the error envelope, or, for an answer that waits on a program (a taskTransition

@@ -1,5 +1,7 @@
 #include "api/router.hpp"
 
+#include "api/request_metrics.hpp"
+
 #include <exception>
 
 namespace agentry::api {
@@ -47,7 +49,7 @@ HttpResponse call(const Handler& handler, const HttpRequest& request) {
 }  // namespace
 
 void Router::add(std::string method, const std::string& pattern, Handler handler) {
-  routes_.push_back(Route{std::move(method), split_path(pattern), std::move(handler)});
+  routes_.push_back(Route{std::move(method), split_path(pattern), std::move(handler), route_class_of(pattern)});
 }
 
 HttpResponse Router::dispatch(HttpRequest request) const {
@@ -64,7 +66,9 @@ HttpResponse Router::dispatch(HttpRequest request) const {
       continue;
     }
     request.params = std::move(params);
-    return call(route.handler, request);
+    auto response = call(route.handler, request);
+    response.route_class = route.route_class;
+    return response;
   }
   if (!allowed.empty()) {
     auto response = error_response(core::ErrorCode::method_not_allowed,
@@ -73,7 +77,11 @@ HttpResponse Router::dispatch(HttpRequest request) const {
     response.headers.emplace_back("Allow", allowed);
     return response;
   }
-  if (fallback_) return call(fallback_, request);
+  if (fallback_) {
+    auto response = call(fallback_, request);
+    response.route_class = "fallback";
+    return response;
+  }
   return error_response(core::ErrorCode::not_found, "no route for " + request.method + " " + request.path);
 }
 

@@ -27,6 +27,7 @@ class Router {
     std::string method;
     std::vector<std::string> segments;
     Handler handler;
+    std::string route_class;
   };
   std::vector<Route> routes_;
   Handler fallback_;

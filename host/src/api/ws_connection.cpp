@@ -3,6 +3,7 @@
 #include "api/byte_streams.hpp"
 #include "api/coalescing_stream.hpp"
 #include "api/jsonrpc.hpp"
+#include "api/request_metrics.hpp"
 #include "api/run_scope.hpp"
 #include "api/run_streams.hpp"
 #include "api/server_errors.hpp"
@@ -250,6 +251,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     auto request = std::get<JsonRpcRequest>(std::move(parsed));
     const json::value id = request.id.value_or(nullptr);
+    const auto started = std::chrono::steady_clock::now();
+    const std::string method = request.method;  // call_operation takes the request's
+    bool known = true;
     std::string answer;
     if (request.method == "events.subscribe") {
       answer = co_await subscribe(id, std::move(request.params));
@@ -261,6 +265,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       answer = co_await byte_streams_->call(id, request.method, std::move(request.params));
       if (dialect) answer = reword_stream_answer(*dialect, request.method, std::move(answer));
     } else if (!operations().find(request.method)) {
+      known = false;
       answer = jsonrpc_error(id, jsonrpc_method_not_found, "no method named '" + request.method + "'");
     } else {
       OperationAnswer first = co_await call_operation(id, request);
@@ -270,6 +275,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       else
         answer = std::move(first.text);
     }
+    observe_ws_call(method, known, started);
     --in_flight_;
     if (request.id && !answer.empty()) send(std::move(answer));
   }

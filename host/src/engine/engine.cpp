@@ -6,6 +6,8 @@
 #include "core/log.hpp"
 #include "engine/leases/run_leases.hpp"
 #include "engine/live/run_tokens.hpp"
+#include "engine/run_metrics.hpp"
+#include "events/timeline_metrics.hpp"
 #include "store/run_token_repository.hpp"
 #include "store/store.hpp"
 
@@ -40,10 +42,12 @@ Engine::Engine(EngineServices services, EngineConfig config)
   containers_->set_agentry_binary(config_.task_prompt.agentry_binary.empty() ? std::string()
                                                                             : config_.task_prompt.agentry_binary.string());
   lease_keeper_.start();
+  metrics_ = collect_run_metrics(db_, live_);
   if (db_.shared()) inbox_.start(lease_times().sweep_every);
   // Live timeline subscribers hear of every timeline write once it has committed.
   db_.set_timeline_listener(
       [&feeds = bus_.timeline()](const std::string& run_id, std::int64_t base, std::vector<core::TimelineEvent>&& events) {
+        events::count_timeline_events(events);
         feeds.publish(run_id, base, std::move(events));
       });
   // Tokens of sessions a crash ended are no use to anyone.

@@ -11,6 +11,7 @@
 // writing the same database. Reads use reader connections and see committed state.
 
 #include "core/log.hpp"
+#include "core/metrics.hpp"
 #include "core/pages.hpp"
 #include "core/result.hpp"
 #include "core/run.hpp"
@@ -371,6 +372,7 @@ class Engine final : private RunStarts {
   std::unique_ptr<ScheduleService> schedules_;
   std::unique_ptr<ParentCompletionService> parent_completion_;
   std::unique_ptr<DependencyService> dependencies_;
+  core::metrics::CollectorHandle metrics_;  // reads live_ and db_: goes first
 };
 
 }  // namespace agentry::engine

@@ -1,8 +1,24 @@
 #include "events/event_bus.hpp"
 
+#include "events/stream_metrics.hpp"
+
 #include <algorithm>
 
 namespace agentry::events {
+namespace {
+
+const char* channel_name(Channel channel) {
+  switch (channel) {
+    case Channel::summary: return "summary";
+    case Channel::detail: return "detail";
+    case Channel::audit: return "audit";
+    case Channel::browser: return "browser";
+  }
+  return "other";
+}
+
+}  // namespace
+
 
 EventBus::Subscription& EventBus::Subscription::operator=(Subscription&& other) noexcept {
   if (this != &other) {
@@ -22,13 +38,15 @@ EventBus::Subscription EventBus::subscribe(Channel channel, std::string run_id, 
   std::lock_guard lock(mutex_);
   auto id = next_id_++;
   entries_.push_back({id, channel, std::move(run_id), std::make_shared<Listener>(std::move(listener))});
+  stream_subscribers(channel_name(channel)).add(1);
   return Subscription(this, id);
 }
 
 void EventBus::unsubscribe(std::uint64_t id) {
   std::lock_guard lock(mutex_);
-  entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [id](const Entry& e) { return e.id == id; }),
-                 entries_.end());
+  auto gone = std::remove_if(entries_.begin(), entries_.end(), [id](const Entry& e) { return e.id == id; });
+  for (auto it = gone; it != entries_.end(); ++it) stream_subscribers(channel_name(it->channel)).add(-1);
+  entries_.erase(gone, entries_.end());
 }
 
 void EventBus::deliver(const Notification& n) {

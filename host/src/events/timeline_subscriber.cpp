@@ -5,6 +5,7 @@
 
 #include "events/timeline_feed.hpp"
 
+#include "events/stream_metrics.hpp"
 #include "events/timeline_window.hpp"
 
 #include <algorithm>
@@ -65,9 +66,14 @@ TimelineSubscriber::TimelineSubscriber(TimelineFeeds& owner, std::shared_ptr<Tim
     : owner_(owner),
       feed_(std::move(feed)),
       wake_(std::make_shared<std::function<void()>>(std::move(wake))),
-      cursor_(after) {}
+      cursor_(after) {
+  stream_subscribers("timeline").add(1);
+}
 
-TimelineSubscriber::~TimelineSubscriber() { owner_.unsubscribe(*this); }
+TimelineSubscriber::~TimelineSubscriber() {
+  owner_.unsubscribe(*this);
+  stream_subscribers("timeline").add(-1);
+}
 
 std::size_t TimelineSubscriber::delivered(const std::shared_ptr<Item>& item) const {
   auto it = delivered_.find(item);
@@ -177,6 +183,7 @@ void TimelineSubscriber::read_window_locked(std::size_t max_frames, Batch& out) 
       return p.item == e.item && p.to == from && (!e.item->append || e.end - p.from <= merge_bytes);
     });
     if (joined != pending.end()) {
+      conflated_deltas().inc();
       joined->to = e.end;
       joined->only = e.item->append ? nullptr : e.frame;  // replace: the newest is the merge
     } else {

@@ -2,6 +2,7 @@
 
 #include "core/clock.hpp"
 #include "core/log.hpp"
+#include "core/metrics.hpp"
 #include "core/notify_target.hpp"
 #include "notify/signature.hpp"
 #include "store/event_repository.hpp"
@@ -35,6 +36,13 @@ void Notifier::start() {
   if (poller_.joinable() || stopping_) return;
   workers_ = std::make_unique<core::ThreadPool>(std::max<std::size_t>(1, options_.workers));
   poller_ = std::thread([this] { poll_loop(); });
+  backlog_metric_ = core::metrics::registry().add_collector([this] {
+    auto pending = db_.read([](store::Transaction& c) -> core::Result<std::int64_t> { return c.outbox().pending_count(); });
+    if (pending)
+      core::metrics::registry()
+          .gauge("agentry_notification_backlog", "Notifications waiting to be delivered (due or retrying).")
+          .set(static_cast<double>(*pending));
+  });
 }
 
 void Notifier::wake() {
@@ -46,6 +54,7 @@ void Notifier::wake() {
 }
 
 void Notifier::stop() {
+  backlog_metric_.reset();  // the store may go before this notifier's destructor runs
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -199,6 +208,12 @@ void Notifier::record(const store::OutboxEntry& sent, const AttemptOutcome& outc
   }
   if (!*settled) return;
   const auto& e = **settled;
+  const char* result = e.state == "delivered" ? "delivered" : e.state == "failed" ? "failed" : "retry";
+  core::metrics::registry()
+      .counter("agentry_notification_attempts_total",
+               "Notification delivery attempts, by result (failed: retries used up; retry: will be tried again).",
+               {{"result", result}})
+      .inc();
   if (e.state == "failed" || (e.state == "pending" && !outcome.delivered))
     core::log_warn("notification attempt failed", {{"runId", e.run_id},
                                                    {"deliveryId", std::to_string(e.id)},

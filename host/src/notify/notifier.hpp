@@ -14,6 +14,7 @@
 // answer: delivery is at least once, and every attempt carries the same idempotency key.
 
 #include "core/executor.hpp"
+#include "core/metrics.hpp"
 #include "core/settings.hpp"
 #include "events/event_bus.hpp"
 #include "notify/command.hpp"
@@ -76,6 +77,7 @@ class Notifier {
   bool stopping_ = false;
   std::set<std::int64_t> in_flight_;
   std::thread poller_;
+  core::metrics::CollectorHandle backlog_metric_;
   std::unique_ptr<core::ThreadPool> workers_;
 };
 

@@ -62,6 +62,10 @@ std::optional<std::int64_t> NotificationRepository::next_due() {
   return result.row(0)[0].int64();
 }
 
+std::int64_t NotificationRepository::pending_count() {
+  return c_.query("SELECT count(*) FROM notification_outbox WHERE state = 'pending'").row(0)[0].int64();
+}
+
 std::optional<OutboxEntry> NotificationRepository::get(std::int64_t id) {
   static const std::string sql = select("WHERE id = $1");
   auto result = c_.query(sql, {id});

@@ -147,6 +147,13 @@ std::vector<std::string> RunRepository::ids_with_status(core::RunStatus status) 
   return ids_of(c_.query("SELECT id FROM runs WHERE status = $1", {std::string(core::to_string(status))}));
 }
 
+std::map<std::string, std::int64_t> RunRepository::count_by_status() {
+  auto result = c_.query("SELECT status, count(*) FROM runs GROUP BY status");
+  std::map<std::string, std::int64_t> counts;
+  for (int i = 0; i < result.rows(); ++i) counts[result.row(i)[0].text()] = result.row(i)[1].int64();
+  return counts;
+}
+
 bool RunRepository::set_diffstat(std::string_view id, const std::optional<core::DiffStat>& stat) {
   return c_.query("UPDATE runs SET diffstat_json = $2, revision = revision + 1 WHERE id = $1",
                   {id, store::encode_diffstat(stat)})

@@ -1,6 +1,7 @@
 #include "plugin_host/plugin_registry.hpp"
 
 #include "core/log.hpp"
+#include "core/metrics.hpp"
 #include "plugin_host/plugin_backend_instance.hpp"
 
 #include <agentry/plugin/backend.h>
@@ -49,12 +50,28 @@ void PluginRegistry::load_all(const std::vector<fs::path>& directories) {
   }
 }
 
+namespace {
+
+void count_load_error() {
+  static auto& errors = core::metrics::registry().counter(
+      "agentry_plugin_load_errors_total", "Plugin libraries or backends that failed to load (see the daemon log).");
+  errors.inc();
+}
+
+void count_loaded_backend() {
+  static auto& loaded = core::metrics::registry().gauge("agentry_backends_loaded", "Backends loaded from plugins.");
+  loaded.add(1);
+}
+
+}  // namespace
+
 void PluginRegistry::load(const fs::path& path) {
   auto library = PluginLibrary::load(path);
   std::lock_guard lock(mutex_);
   if (!library) {
     core::log_error("plugin failed to load", {{"path", path.string()}, {"error", library.error().message}});
     errors_.push_back({path.string(), library.error().message, library.error().details});
+    count_load_error();
     return;
   }
   bool any = false;
@@ -64,9 +81,11 @@ void PluginRegistry::load(const fs::path& path) {
                             existing->second.library->path().string() + "; this one is ignored";
       core::log_warn("duplicate backend id", {{"path", path.string()}, {"backend", backend.id}});
       errors_.push_back({path.string(), message, {{"backend", backend.id}}});
+      count_load_error();
       continue;
     }
     backends_.emplace(backend.id, LoadedBackend{backend, *library});
+    count_loaded_backend();
     any = true;
     core::log_info("loaded backend", {{"backend", backend.id},
                                       {"version", backend.version},

@@ -56,6 +56,11 @@ std::optional<std::int64_t> NotificationRepository::next_due() {
   return std::nullopt;
 }
 
+std::int64_t NotificationRepository::pending_count() {
+  auto s = c_.prepare("SELECT count(*) FROM notification_outbox WHERE state = 'pending'");
+  return s.step() ? s.column_int64(0) : 0;
+}
+
 std::optional<OutboxEntry> NotificationRepository::get(std::int64_t id) {
   static const std::string sql = select("WHERE id = ?");
   auto s = c_.prepare(sql);

@@ -160,6 +160,13 @@ std::vector<std::string> RunRepository::ids_with_status(core::RunStatus status) 
   return ids;
 }
 
+std::map<std::string, std::int64_t> RunRepository::count_by_status() {
+  auto s = c_.prepare("SELECT status, count(*) FROM runs GROUP BY status");
+  std::map<std::string, std::int64_t> counts;
+  while (s.step()) counts[s.column_text(0)] = s.column_int64(1);
+  return counts;
+}
+
 bool RunRepository::set_diffstat(std::string_view id, const std::optional<core::DiffStat>& stat) {
   auto s = c_.prepare("UPDATE runs SET diffstat_json = ?2, revision = revision + 1 WHERE id = ?1");
   s.bind(1, id).bind(2, store::encode_diffstat(stat));

@@ -40,6 +40,8 @@ class NotificationRepository {
   virtual std::vector<OutboxEntry> due(std::int64_t now_ms, int limit) = 0;
   /// The earliest next_attempt_ms of a pending row, if any.
   virtual std::optional<std::int64_t> next_due() = 0;
+  /// Deliveries not yet settled (pending, due or waiting for a retry).
+  virtual std::int64_t pending_count() = 0;
   virtual std::optional<OutboxEntry> get(std::int64_t id) = 0;
   /// Every row of a run, in the order they were queued.
   virtual std::vector<OutboxEntry> list_for_run(std::string_view run_id) = 0;

@@ -6,6 +6,8 @@
 #include "core/pages.hpp"
 #include "core/run.hpp"
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +34,8 @@ class RunRepository {
   virtual bool remove(std::string_view id) = 0;
   virtual core::RunPage list(const core::RunQuery& query) = 0;
   virtual std::vector<std::string> ids_with_status(core::RunStatus status) = 0;
+  /// How many runs have each status (statuses with none are absent).
+  virtual std::map<std::string, std::int64_t> count_by_status() = 0;
   /// (id, status) of every child of the run, oldest first.
   virtual std::vector<std::pair<std::string, std::string>> child_statuses(std::string_view parent_run_id) = 0;
 

@@ -1,9 +1,38 @@
 #include "store/write_queue.hpp"
 
 #include "core/log.hpp"
+#include "core/metrics.hpp"
+
+#include <chrono>
 
 namespace agentry::store {
 namespace {
+
+struct WriterMetrics {
+  core::metrics::Gauge& depth;
+  core::metrics::Histogram& commit_seconds;
+  core::metrics::Counter& jobs;
+  core::metrics::Counter& failed_transactions;
+  core::metrics::Counter& durable_events;
+  core::metrics::Counter& live_events;
+};
+
+WriterMetrics& writer_metrics() {
+  auto& r = core::metrics::registry();
+  static WriterMetrics m{
+      r.gauge("agentry_store_write_queue_depth", "Write jobs waiting for the store's writer."),
+      r.histogram("agentry_store_commit_seconds",
+                  "Time to write and commit one group-commit transaction (its jobs and the COMMIT).",
+                  core::metrics::latency_buckets()),
+      r.counter("agentry_store_write_jobs_total", "Write jobs committed."),
+      r.counter("agentry_store_failed_transactions_total", "Write transactions that failed and were rolled back."),
+      r.counter("agentry_timeline_events_total", "Timeline events written, by kind of persistence.",
+                {{"persistence", "durable"}}),
+      r.counter("agentry_timeline_events_total", "Timeline events written, by kind of persistence.",
+                {{"persistence", "live"}}),
+  };
+  return m;
+}
 
 bool must_retry(const std::exception_ptr& error) {
   try {
@@ -39,12 +68,20 @@ std::future<core::Result<void>> WriteQueue::submit(WriteJob job) {
       return future;
     }
     pending_.push_back(std::move(pending));
+    writer_metrics().depth.set(static_cast<double>(pending_.size()));
   }
   wake_.notify_one();
   return future;
 }
 
 void WriteQueue::set_timeline_listener(TimelineListener listener) {
+  // Counted here, where every committed append passes.
+  if (listener) listener = [inner = std::move(listener)](const std::string& run_id, std::int64_t base,
+                                           std::vector<core::TimelineEvent>&& events) {
+    auto& m = writer_metrics();
+    for (const auto& e : events) (e.ephemeral ? m.live_events : m.durable_events).inc();
+    inner(run_id, base, std::move(events));
+  };
   // Installed on the writer thread, between batches, so no append sees half of it.
   auto done = submit([&](Transaction&) -> core::Result<void> {
     writer_->commit_actions().set_timeline_listener(std::move(listener));
@@ -70,6 +107,7 @@ void WriteQueue::run() {
         batch.push_back(std::move(pending_.front()));
         pending_.pop_front();
       }
+      writer_metrics().depth.set(static_cast<double>(pending_.size()));
     }
     write_batch(batch);
   }
@@ -99,10 +137,13 @@ void WriteQueue::try_batch(std::deque<Pending>& batch, std::vector<core::Result<
 void WriteQueue::write_batch(std::deque<Pending>& batch) {
   std::vector<core::Result<void>> results;
   results.reserve(batch.size());
+  auto& metrics = writer_metrics();
   for (int attempt = 0;; ++attempt) {
     std::exception_ptr error;
+    const auto started = std::chrono::steady_clock::now();
     try {
       try_batch(batch, results);
+      metrics.commit_seconds.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     } catch (...) {
       error = std::current_exception();
     }
@@ -110,6 +151,7 @@ void WriteQueue::write_batch(std::deque<Pending>& batch) {
     writer_->rollback();
     writer_->commit_actions().drop(0);
     if (attempt < writer_->max_retries() && must_retry(error)) continue;
+    metrics.failed_transactions.inc();
     auto failure = guard([&]() -> core::Result<void> { std::rethrow_exception(error); });
     core::log_error("write transaction failed",
                     {{"error", failure.error().message}, {"jobs", std::to_string(batch.size())}});
@@ -122,6 +164,7 @@ void WriteQueue::write_batch(std::deque<Pending>& batch) {
     stats_.jobs += batch.size();
     stats_.transactions += 1;
   }
+  metrics.jobs.inc(static_cast<double>(batch.size()));
   for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done.set_value(std::move(results[i]));
 }
 

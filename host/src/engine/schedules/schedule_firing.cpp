@@ -19,6 +19,7 @@
 #include "core/cron.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "core/metrics.hpp"
 #include "core/time_zone.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/schedules/schedule_runtime.hpp"
@@ -135,7 +136,12 @@ void ScheduleService::on_due(const std::string& run_id, std::int64_t due_ms) {
   auto& [run, schedule, skip] = **loaded;
   auto version = claim_occurrence(db_, run_id, due_ms, schedule.updated_at, now_ms());
   if (!version) return;  // another daemon handles this occurrence, or it changed meanwhile
+  static auto& lag = core::metrics::registry().histogram(
+      "agentry_schedule_lag_seconds", "From an occurrence's due time to this daemon taking it up.",
+      {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60});
+  lag.observe(static_cast<double>(std::max<std::int64_t>(0, now_ms() - due_ms)) / 1000.0);
   schedule.updated_at = *version;
+  const char* what = "fired";
   const bool clone = schedule.spec.kind == core::ScheduleKind::recurring && schedule.spec.mode == core::ScheduleMode::clone;
   if (!skip && !clone && runs_.is_live(run_id)) skip = core::ScheduleSkip{"active", "the run is still running"};
   std::optional<std::string> started;
@@ -149,6 +155,11 @@ void ScheduleService::on_due(const std::string& run_id, std::int64_t due_ms) {
       else skip = core::ScheduleSkip{"start_refused", result.error().message};
     }
   }
+  if (skip) what = "skipped";
+  core::metrics::registry()
+      .counter("agentry_schedule_occurrences_total", "Schedule occurrences this daemon took up, by outcome.",
+               {{"outcome", what}})
+      .inc();
   record_occurrence(run_id, due_ms, schedule.updated_at, skip, started);
 }
 
