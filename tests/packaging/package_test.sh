@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Packaging.DebExtractsAndServes: cpack makes the .deb from the build directory $1
-# (its agentry and plugins must be built: the package target's contents), dpkg-deb -x
-# extracts it into a scratch root, and the extracted /usr/bin/agentry serves on an
+# Packaging.DebInstallsAndServes: cpack makes the .deb from the build directory $1
+# (its agentry and plugins must be built: the package target's contents), dpkg -i
+# installs it into a scratch root, and the installed /usr/bin/agentry serves on an
 # ephemeral port with a scratch home and no AGENTRY_* variable: /api/daemon answers,
 # /api/backends lists the bundled backends, / serves the dashboard (or, for a package
 # built without web/dist, the page saying so). The unit is checked with
@@ -39,9 +39,15 @@ case "$depends" in *libc6*) ;; *) fail "Depends does not name libc6 (shlibdeps):
 case "$depends" in *libgit2*) ;; *) fail "Depends does not name libgit2: '$depends'";; esac
 echo "Depends: $depends"
 
-# 3. The files, where the binary looks for them.
+# 3. dpkg -i into a scratch root (its own empty dpkg database, so the libraries Depends
+#    names are the host's, unknown there: --force-depends), and the files where the
+#    binary looks for them.
 root="$scratch/root"
-dpkg-deb -x "$deb" "$root"
+mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
+touch "$root/var/lib/dpkg/status"
+dpkg --root="$root" --force-depends --force-script-chrootless -i "$deb" >"$scratch/dpkg.log" 2>&1 ||
+  { cat "$scratch/dpkg.log" >&2; fail "dpkg -i into the scratch root failed"; }
+dpkg --root="$root" -s agentry | grep -q '^Status: install ok installed' || fail "dpkg does not say agentry is installed"
 for f in usr/bin/agentry usr/bin/agent-runner usr/share/agentry/hook-host.mjs usr/lib/systemd/user/agentry.service \
          usr/share/agentry/config/agents/demo/agent.md; do
   [ -e "$root/$f" ] || fail "the package has no $f"
@@ -62,7 +68,7 @@ else
   echo "note: systemd-analyze is not installed; the packaged unit is not verified"
 fi
 
-# 5. The extracted binary serves, with nothing but a home: no AGENTRY_* variable.
+# 5. The installed binary serves, with nothing but a home: no AGENTRY_* variable.
 mkdir -p "$scratch/home"
 env -i HOME="$scratch/home" PATH=/usr/bin:/bin "$root/usr/bin/agentry" serve --listen ws://127.0.0.1:0/ --socket none \
   >"$scratch/serve.out" 2>"$scratch/serve.err" &
@@ -71,17 +77,17 @@ port=
 for _ in $(seq 1 200); do
   port=$(sed -n 's|^http api on http://127.0.0.1:\([0-9]*\)/api/$|\1|p' "$scratch/serve.out")
   [ -n "$port" ] && break
-  kill -0 "$daemon_pid" 2>/dev/null || fail "the extracted agentry exited before serving"
+  kill -0 "$daemon_pid" 2>/dev/null || fail "the installed agentry exited before serving"
   sleep 0.1
 done
-[ -n "$port" ] || fail "the extracted agentry did not announce its port within 20 s"
+[ -n "$port" ] || fail "the installed agentry did not announce its port within 20 s"
 base="http://127.0.0.1:$port"
 curl -fsS "$base/api/daemon" | grep -q '"version":"'"$version"'"' || fail "/api/daemon does not say version $version"
 backends=$(curl -fsS "$base/api/backends")
 for id in codex claude subprocess browser mock acp cursor pi; do
   echo "$backends" | grep -q '"id":"'"$id"'"' || fail "/api/backends does not list $id: $backends"
 done
-echo "$backends" | grep -q '"path":"'"$root/usr/lib/agentry/plugins/" || fail "the plugins were not loaded from the extracted root: $backends"
+echo "$backends" | grep -q '"path":"'"$root/usr/lib/agentry/plugins/" || fail "the plugins were not loaded from the scratch root: $backends"
 page=$(curl -fsS "$base/")
 if [ -f "$root/usr/share/agentry/web/index.html" ]; then
   [ "$page" = "$(cat "$root/usr/share/agentry/web/index.html")" ] || fail "/ is not the packaged dashboard's index.html"
@@ -90,4 +96,11 @@ else
   echo "$page" | grep -q "dashboard has not been built" || fail "/ serves neither the dashboard nor the not-built page"
   echo "note: this package was built without web/dist; / serves the page saying so"
 fi
-echo "ok: the extracted package serves on $base with $plugins plugins"
+kill "$daemon_pid"; wait "$daemon_pid" || true; daemon_pid=
+
+# 6. dpkg -r takes every file away again.
+dpkg --root="$root" --force-depends -r agentry >"$scratch/dpkg-r.log" 2>&1 ||
+  { cat "$scratch/dpkg-r.log" >&2; fail "dpkg -r failed"; }
+left=$(if [ -d "$root/usr" ]; then find "$root/usr" -type f -o -type l; fi)
+[ -z "$left" ] || fail "dpkg -r left files behind: $left"
+echo "ok: the installed package serves on $base with $plugins plugins, and dpkg -r removes it"

@@ -89,13 +89,14 @@ void check_definitions_and_backends(const DoctorInput& in, DoctorChecks& out) {
     add_problems(environments, config_dir, out);
     add_problems(tasks, config_dir, out);
     const std::size_t problems = out.size() - before;
-    out.push_back({"definitions", problems == 0 ? CheckStatus::ok : CheckStatus::warn,
+    // The problems are checks of their own (above): the count is not one more.
+    out.push_back({"definitions", CheckStatus::ok,
                    std::to_string(listed_agents.entries.size()) + " agents, " + std::to_string(assignments.entries.size()) +
                        " assignments, " + std::to_string(launchers.entries.size()) + " launchers, " +
                        std::to_string(environments.entries.size()) + " environments, " +
                        std::to_string(tasks.entries.size()) + " tasks in " + config_dir.string() +
                        (problems == 0 ? "" : "; " + std::to_string(problems) + " problem(s) above"),
-                   problems == 0 ? "" : "fix the files named above"});
+                   ""});
     agents = std::move(listed_agents.entries);
   }
 
