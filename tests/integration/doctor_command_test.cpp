@@ -128,6 +128,14 @@ TEST_P(DoctorCommandTest, AStoreDirectoryThatCannotBeMadeFails) {
   EXPECT_NE(fix(r, "store: writable").find("AGENTRY_HOME"), std::string::npos) << r.out;
 }
 
+TEST_P(DoctorCommandTest, AStoreThatCannotBeReachedFails) {
+  // Nothing listens on port 1: the connection is refused at once.
+  auto r = doctor({{"AGENTRY_STORE", "postgresql://agentry@127.0.0.1:1/agentry"}});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(status(r, "store"), "fail");
+  EXPECT_NE(fix(r, "store").find("AGENTRY_STORE"), std::string::npos) << r.out;
+}
+
 TEST_P(DoctorCommandTest, AMissingDashboardFails) {
   auto r = doctor({{"AGENTRY_WEB_DIR", (dir_.path() / "nowhere").string()}});
   EXPECT_EQ(r.code, 1) << r.out << r.err;

@@ -111,6 +111,16 @@ TEST_P(ServiceCommandTest, TheTokenGoesToAnEnvironmentFileOfMode0600NeverIntoThe
   EXPECT_NE(env.find("OPENAI_API_KEY=\"mine\"\n"), std::string::npos) << "what the user added stays: " << env;
 }
 
+TEST_P(ServiceCommandTest, AStoreUriWithAPasswordIsASecretToo) {
+  auto r = service({"service", "install"}, {{"AGENTRY_STORE", "postgresql://agentry:pw-7c1e@127.0.0.1:1/agentry"}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string unit = test::read_file(unit_);
+  EXPECT_EQ(unit.find("pw-7c1e"), std::string::npos) << unit;
+  EXPECT_EQ(unit.find("AGENTRY_STORE"), std::string::npos) << unit;
+  EXPECT_NE(test::read_file(env_file_).find("AGENTRY_STORE=\"postgresql://agentry:pw-7c1e@127.0.0.1:1/agentry\"\n"),
+            std::string::npos);
+}
+
 TEST_P(ServiceCommandTest, WithSystemctlInstallEnablesAndUninstallDisablesAndRemoves) {
   fake_systemctl();
   auto installed = service({"service", "install", "--listen", "ws://127.0.0.1:4999/"});
@@ -174,8 +184,12 @@ TEST_P(ServiceCommandTest, SystemdAnalyzeVerifiesTheWrittenUnit) {
   } catch (const std::exception&) {
     GTEST_SKIP() << "systemd-analyze is not installed (apt-get install systemd): the unit is not verified";
   }
-  auto r = service({"service", "install"});
+  // A value systemd would expand (%) or that needs quoting, written so it reads it back as is.
+  auto r = service({"service", "install"}, {{"AGENTRY_DAEMON_NAME", "lab 50% \"east\" \\ $HOME"}});
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(test::read_file(unit_).find("Environment=\"AGENTRY_DAEMON_NAME=lab 50%% \\\"east\\\" \\\\ $HOME\"\n"),
+            std::string::npos)
+      << test::read_file(unit_);
   const auto out = dir_.path() / "verify.out";
   test::SpawnOptions options;
   options.argv = {analyze->string(), "verify", unit_.string()};
