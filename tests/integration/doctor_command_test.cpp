@@ -90,8 +90,10 @@ TEST_P(DoctorCommandTest, EveryCheckHasANameAStatusADetailAndAFixUnlessOk) {
     const std::string s(c.at("status").as_string());
     ASSERT_TRUE(s == "ok" || s == "warn" || s == "fail") << c;
     (s == "ok" ? ok : s == "warn" ? warn : fail)++;
-    if (s == "ok") EXPECT_TRUE(c.at("fix").is_null()) << c;
-    else EXPECT_FALSE(c.at("fix").as_string().empty()) << c;
+    if (s == "ok")
+      EXPECT_TRUE(c.at("fix").is_null()) << c;
+    else
+      EXPECT_FALSE(c.at("fix").as_string().empty()) << c;
   }
   EXPECT_EQ(result.at("summary"), (json::object{{"ok", ok}, {"warn", warn}, {"fail", fail}}));
   EXPECT_EQ(result.at("ok"), fail == 0);
@@ -124,7 +126,8 @@ TEST_P(DoctorCommandTest, AStoreDirectoryThatCannotBeMadeFails) {
   auto r = doctor({{"AGENTRY_HOME", (dir_.path() / "not-a-dir" / "home").string()}});
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_EQ(status(r, "store: writable"), "fail");
-  EXPECT_NE(check(r, "store: writable").at("detail").as_string().find("is not a directory"), std::string::npos) << r.out;
+  EXPECT_NE(check(r, "store: writable").at("detail").as_string().find("is not a directory"), std::string::npos)
+      << r.out;
   EXPECT_NE(fix(r, "store: writable").find("AGENTRY_HOME"), std::string::npos) << r.out;
 }
 
@@ -170,7 +173,8 @@ TEST_P(DoctorCommandTest, AnAgentCliIsFoundWithItsVersionOrFailsWhenAnAgentNeeds
   fs::permissions(bin / "codex", fs::perms::owner_all);
   auto found = doctor({{"PATH", bin.string()}, {"AGENTRY_CODEX_BIN", ""}});
   EXPECT_EQ(status(found, "backend codex: agent CLI"), "ok") << found.out;
-  EXPECT_NE(check(found, "backend codex: agent CLI").at("detail").as_string().find("codex-cli 9.8.7"), std::string::npos)
+  EXPECT_NE(check(found, "backend codex: agent CLI").at("detail").as_string().find("codex-cli 9.8.7"),
+            std::string::npos)
       << found.out;
 }
 

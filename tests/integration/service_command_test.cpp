@@ -47,7 +47,8 @@ class ServiceCommandTest : public CliTest {
   void fake_systemctl(bool reload_fails = false) {
     std::string script = "#!/bin/sh\necho \"$*\" >> \"$SYSTEMCTL_CALLS\"\n";
     if (reload_fails)
-      script += "if [ \"$2\" = daemon-reload ]; then echo 'Failed to connect to bus: No medium found' >&2; exit 1; fi\n";
+      script +=
+          "if [ \"$2\" = daemon-reload ]; then echo 'Failed to connect to bus: No medium found' >&2; exit 1; fi\n";
     script += "case \"$2\" in is-enabled) echo enabled ;; is-active) echo active ;; esac\nexit 0\n";
     dir_.write_file("bin/systemctl", script);
     fs::permissions(bin_ / "systemctl", fs::perms::owner_all);
@@ -126,7 +127,8 @@ TEST_P(ServiceCommandTest, WithSystemctlInstallEnablesAndUninstallDisablesAndRem
   auto installed = service({"service", "install", "--listen", "ws://127.0.0.1:4999/"});
   ASSERT_EQ(installed.code, 0) << installed.err;
   EXPECT_NE(installed.out.find("enabled and started agentry.service"), std::string::npos) << installed.out;
-  EXPECT_EQ(systemctl_calls(), (std::vector<std::string>{"--user daemon-reload", "--user enable --now agentry.service"}));
+  EXPECT_EQ(systemctl_calls(),
+            (std::vector<std::string>{"--user daemon-reload", "--user enable --now agentry.service"}));
   EXPECT_NE(test::read_file(unit_).find(" serve --listen ws://127.0.0.1:4999/\n"), std::string::npos);
 
   auto status = service({"service", "status", "--json"});

@@ -53,14 +53,18 @@ void check_program(const std::string& name, const std::string& program, bool nee
                    const std::string& path_variable, DoctorChecks& out) {
   auto found = find_program(program, path_variable);
   if (!found) {
-    const std::string detail = program + " is not " + (program.find('/') == std::string::npos ? "on PATH" : "executable") +
+    const std::string detail = program + " is not " +
+                               (program.find('/') == std::string::npos ? "on PATH" : "executable") +
                                (needed ? "" : " (no agent uses it yet)");
     out.push_back({name, needed ? CheckStatus::fail : CheckStatus::warn, detail, fix});
     return;
   }
   auto version = program_version(found->string());
-  if (version.ok) out.push_back({name, CheckStatus::ok, found->string() + ": " + version.text, ""});
-  else out.push_back({name, CheckStatus::warn, version.text, "run `" + found->string() + " --version` to see why; " + fix});
+  if (version.ok)
+    out.push_back({name, CheckStatus::ok, found->string() + ": " + version.text, ""});
+  else
+    out.push_back(
+        {name, CheckStatus::warn, version.text, "run `" + found->string() + " --version` to see why; " + fix});
 }
 
 }  // namespace
@@ -91,8 +95,9 @@ void check_definitions_and_backends(const DoctorInput& in, DoctorChecks& out) {
     const std::size_t problems = out.size() - before;
     // The problems are checks of their own (above): the count is not one more.
     out.push_back({"definitions", CheckStatus::ok,
-                   std::to_string(listed_agents.entries.size()) + " agents, " + std::to_string(assignments.entries.size()) +
-                       " assignments, " + std::to_string(launchers.entries.size()) + " launchers, " +
+                   std::to_string(listed_agents.entries.size()) + " agents, " +
+                       std::to_string(assignments.entries.size()) + " assignments, " +
+                       std::to_string(launchers.entries.size()) + " launchers, " +
                        std::to_string(environments.entries.size()) + " environments, " +
                        std::to_string(tasks.entries.size()) + " tasks in " + config_dir.string() +
                        (problems == 0 ? "" : "; " + std::to_string(problems) + " problem(s) above"),
@@ -123,20 +128,22 @@ void check_definitions_and_backends(const DoctorInput& in, DoctorChecks& out) {
   for (const auto& agent : agents) {
     used.insert(agent.backend);
     if (agent.backend != core::passive_backend && !registry.has(agent.backend)) {
-      out.push_back({"agent " + agent.name, CheckStatus::fail, "uses backend " + agent.backend + ", which is not loaded",
-                     "install the " + agent.backend + " plugin, or change `backend:` in " + agent.source_path.string()});
+      out.push_back(
+          {"agent " + agent.name, CheckStatus::fail, "uses backend " + agent.backend + ", which is not loaded",
+           "install the " + agent.backend + " plugin, or change `backend:` in " + agent.source_path.string()});
       continue;
     }
     if (auto program = configured_program(agent); !program.empty())
-      check_program("agent " + agent.name + ": program", program, true,
-                    "install " + program + ", or change backendConfig." + agent.backend + " in " +
-                        agent.source_path.string(),
-                    in.env.get("PATH"), out);
+      check_program(
+          "agent " + agent.name + ": program", program, true,
+          "install " + program + ", or change backendConfig." + agent.backend + " in " + agent.source_path.string(),
+          in.env.get("PATH"), out);
   }
   for (const auto& program : backend_programs()) {
     if (!registry.has(program.backend)) continue;
     const std::string name = in.env.has(program.variable) ? in.env.get(program.variable) : program.default_name;
-    const std::string what = program.backend == "browser" ? "backend browser: Chromium" : "backend " + program.backend + ": agent CLI";
+    const std::string what =
+        program.backend == "browser" ? "backend browser: Chromium" : "backend " + program.backend + ": agent CLI";
     check_program(what, name, used.contains(program.backend),
                   program.install_hint + ", or set " + program.variable + " to its path", in.env.get("PATH"), out);
   }

@@ -21,7 +21,9 @@ namespace {
 
 constexpr std::uintmax_t low_disk_bytes = 1ull << 30;  // 1 GiB
 
-DoctorCheck ok(std::string name, std::string detail) { return {std::move(name), CheckStatus::ok, std::move(detail), ""}; }
+DoctorCheck ok(std::string name, std::string detail) {
+  return {std::move(name), CheckStatus::ok, std::move(detail), ""};
+}
 DoctorCheck warn(std::string name, std::string detail, std::string fix) {
   return {std::move(name), CheckStatus::warn, std::move(detail), std::move(fix)};
 }
@@ -80,9 +82,12 @@ void check_sqlite_writable(const DoctorInput& in, DoctorChecks& out) {
 
 std::string_view to_string(CheckStatus status) {
   switch (status) {
-    case CheckStatus::ok: return "ok";
-    case CheckStatus::warn: return "warn";
-    case CheckStatus::fail: return "fail";
+    case CheckStatus::ok:
+      return "ok";
+    case CheckStatus::warn:
+      return "warn";
+    case CheckStatus::fail:
+      return "fail";
   }
   return "fail";
 }
@@ -98,7 +103,8 @@ ProgramVersion program_version(const std::string& program) {
     return {true, line.empty() ? "(no version printed)" : line};
   }
   if (r.timed_out) return {false, program + " --version did not answer within 5 s"};
-  return {false, program + " --version failed: " + (r.stderr_text.empty() ? r.error : process::first_line(r.stderr_text))};
+  return {false,
+          program + " --version failed: " + (r.stderr_text.empty() ? r.error : process::first_line(r.stderr_text))};
 }
 
 void check_store(const DoctorInput& in, DoctorChecks& out) {
@@ -117,8 +123,8 @@ void check_store(const DoctorInput& in, DoctorChecks& out) {
     return;
   }
   out.push_back(ok("store", found->engine + " " + found->store));
-  const std::string versions = "schema version " + std::to_string(found->version) + ", this agentry's is " +
-                               std::to_string(found->latest);
+  const std::string versions =
+      "schema version " + std::to_string(found->version) + ", this agentry's is " + std::to_string(found->latest);
   if (found->version > found->latest)
     out.push_back(fail("store: migrations", versions + ": the store was written by a newer agentry",
                        "upgrade agentry, or set AGENTRY_HOME / AGENTRY_STORE to another store"));
@@ -131,15 +137,16 @@ void check_store(const DoctorInput& in, DoctorChecks& out) {
   if (found->integrity == "ok")
     out.push_back(ok("store: integrity", "PRAGMA integrity_check: ok"));
   else
-    out.push_back(fail("store: integrity", "PRAGMA integrity_check: " + found->integrity,
-                       "stop the daemon, copy " + found->store + " aside, and recover it with `sqlite3 " + found->store +
-                           " .recover | sqlite3 recovered.db`; then point AGENTRY_HOME at a directory holding it as agentry.db"));
+    out.push_back(
+        fail("store: integrity", "PRAGMA integrity_check: " + found->integrity,
+             "stop the daemon, copy " + found->store + " aside, and recover it with `sqlite3 " + found->store +
+                 " .recover | sqlite3 recovered.db`; then point AGENTRY_HOME at a directory holding it as agentry.db"));
 }
 
 void check_git(const DoctorInput& in, DoctorChecks& out) {
   if (auto git = find_program("git", in.env.get("PATH")); !git) {
-    out.push_back(warn("git", "git is not on PATH: worktree hooks and agents that commit cannot run",
-                       "apt-get install git"));
+    out.push_back(
+        warn("git", "git is not on PATH: worktree hooks and agents that commit cannot run", "apt-get install git"));
   } else if (auto v = program_version(git->string()); v.ok) {
     out.push_back(ok("git", git->string() + ": " + v.text));
   } else {
@@ -157,39 +164,43 @@ void check_dashboard(const DoctorInput& in, DoctorChecks& out) {
     // The build tree's <bin>/../share/agentry/web is a copy of web/, whose index.html
     // loads TypeScript sources a browser cannot run: only web/dist is the dashboard.
     if (text.find("src/main.tsx") != std::string::npos)
-      out.push_back(fail("dashboard", index.string() + " is the dashboard's source, not its build: browsers cannot run it",
-                         "build it (`make web` or `cd web && npm ci && npm run build`) and set AGENTRY_WEB_DIR to web/dist"));
+      out.push_back(
+          fail("dashboard", index.string() + " is the dashboard's source, not its build: browsers cannot run it",
+               "build it (`make web` or `cd web && npm ci && npm run build`) and set AGENTRY_WEB_DIR to web/dist"));
     else
       out.push_back(ok("dashboard", index.string()));
     return;
   }
-  out.push_back(fail("dashboard",
-                     "no " + index.string() + ": the daemon serves a page saying the dashboard is not built",
-                     "build it (`make web` or `cd web && npm ci && npm run build`) and set AGENTRY_WEB_DIR to web/dist; "
-                     "a package installs it in /usr/share/agentry/web"));
+  out.push_back(
+      fail("dashboard", "no " + index.string() + ": the daemon serves a page saying the dashboard is not built",
+           "build it (`make web` or `cd web && npm ci && npm run build`) and set AGENTRY_WEB_DIR to web/dist; "
+           "a package installs it in /usr/share/agentry/web"));
 }
 
 void check_auth(const DoctorInput& in, DoctorChecks& out) {
   const auto& s = in.settings;
   if (s.auth_enabled && s.daemon_token.empty()) {
-    out.push_back(fail("auth", "AGENTRY_DAEMON_AUTH_ENABLED is on but AGENTRY_DAEMON_TOKEN is empty: serve refuses to start",
+    out.push_back(fail("auth",
+                       "AGENTRY_DAEMON_AUTH_ENABLED is on but AGENTRY_DAEMON_TOKEN is empty: serve refuses to start",
                        "set AGENTRY_DAEMON_TOKEN (e.g. to `openssl rand -hex 32`), or turn auth off"));
     return;
   }
   auto url = parse_listen_url(s.listen);
   if (!url) {
-    out.push_back(fail("auth", "AGENTRY_LISTEN: " + url.error().message, "set AGENTRY_LISTEN to e.g. ws://127.0.0.1:4773/"));
+    out.push_back(
+        fail("auth", "AGENTRY_LISTEN: " + url.error().message, "set AGENTRY_LISTEN to e.g. ws://127.0.0.1:4773/"));
     return;
   }
-  const bool loopback = url->host == "127.0.0.1" || url->host == "::1" || url->host == "localhost" ||
-                        url->host.starts_with("127.");
+  const bool loopback =
+      url->host == "127.0.0.1" || url->host == "::1" || url->host == "localhost" || url->host.starts_with("127.");
   if (!loopback && !s.auth_enabled) {
-    out.push_back(warn("auth",
-                       "listening on " + url->host + " without auth: whoever reaches that address can run agents as you",
-                       "set AGENTRY_DAEMON_AUTH_ENABLED=true and AGENTRY_DAEMON_TOKEN, or listen on 127.0.0.1 (docs/security.md)"));
+    out.push_back(warn(
+        "auth", "listening on " + url->host + " without auth: whoever reaches that address can run agents as you",
+        "set AGENTRY_DAEMON_AUTH_ENABLED=true and AGENTRY_DAEMON_TOKEN, or listen on 127.0.0.1 (docs/security.md)"));
     return;
   }
-  out.push_back(ok("auth", std::string(s.auth_enabled ? "bearer token required" : "off") + ", listening on " + url->host));
+  out.push_back(
+      ok("auth", std::string(s.auth_enabled ? "bearer token required" : "off") + ", listening on " + url->host));
 }
 
 void check_disk(const DoctorInput& in, DoctorChecks& out) {
@@ -204,7 +215,8 @@ void check_disk(const DoctorInput& in, DoctorChecks& out) {
     const std::string detail = std::to_string(free_bytes >> 20) + " MiB free on the filesystem of " + path.string();
     const std::string name = std::string("disk: ") + what;
     if (free_bytes < low_disk_bytes)
-      out.push_back(warn(name, detail + " (under 1 GiB)", "free some space there: runs' timelines, attachments and worktrees need it"));
+      out.push_back(warn(name, detail + " (under 1 GiB)",
+                         "free some space there: runs' timelines, attachments and worktrees need it"));
     else
       out.push_back(ok(name, detail));
   }

@@ -19,7 +19,7 @@ enum class CheckStatus { ok, warn, fail };
 std::string_view to_string(CheckStatus status);
 
 struct DoctorCheck {
-  std::string name;    // what was checked, e.g. "store", "backend codex: agent CLI"
+  std::string name;  // what was checked, e.g. "store", "backend codex: agent CLI"
   CheckStatus status = CheckStatus::ok;
   std::string detail;  // what was found
   std::string fix;     // how to fix it; empty when ok

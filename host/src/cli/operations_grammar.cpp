@@ -18,10 +18,12 @@ void add_operations_commands(CLI::App& app, Invocation& inv) {
       "Write ~/.config/systemd/user/agentry.service (serve with this shell's AGENTRY_* settings and PATH; secrets in "
       "a mode-0600 environment file), then enable and start it; without systemd, print it and the commands to run");
   install->add_flag("--print", o->print, "Only print the unit; write and enable nothing");
-  install->add_option("--listen", o->listen, "The address serve listens on (default: $AGENTRY_LISTEN, else "
-                                             "ws://127.0.0.1:4773/)");
+  install->add_option("--listen", o->listen,
+                      "The address serve listens on (default: $AGENTRY_LISTEN, else "
+                      "ws://127.0.0.1:4773/)");
   on_parsed(install, inv, [o](CommandContext& ctx) { return service_install_command(ctx, *o); });
-  auto* uninstall = service->add_subcommand("uninstall", "Stop and disable the service; remove its unit and environment file");
+  auto* uninstall =
+      service->add_subcommand("uninstall", "Stop and disable the service; remove its unit and environment file");
   on_parsed(uninstall, inv, [](CommandContext& ctx) { return service_uninstall_command(ctx); });
   auto* status = service->add_subcommand("status", "Whether the unit is installed, enabled and active");
   on_parsed(status, inv, [](CommandContext& ctx) { return service_status_command(ctx); });

@@ -39,8 +39,10 @@ const std::vector<BackendProgram>& backend_programs() {
   // browser/settings.cpp); the install hints are docs/backends/*.md's.
   static const std::vector<BackendProgram> programs{
       {"codex", "AGENTRY_CODEX_BIN", "codex", "npm install -g @openai/codex (or scripts/install-agents.sh)"},
-      {"claude", "AGENTRY_CLAUDE_BIN", "claude", "npm install -g @anthropic-ai/claude-code (or scripts/install-agents.sh)"},
-      {"cursor", "AGENTRY_CURSOR_BIN", "cursor-agent", "install Cursor's CLI: curl https://cursor.com/install -fsS | bash"},
+      {"claude", "AGENTRY_CLAUDE_BIN", "claude",
+       "npm install -g @anthropic-ai/claude-code (or scripts/install-agents.sh)"},
+      {"cursor", "AGENTRY_CURSOR_BIN", "cursor-agent",
+       "install Cursor's CLI: curl https://cursor.com/install -fsS | bash"},
       {"pi", "AGENTRY_PI_BIN", "pi", "npm install -g @mariozechner/pi-coding-agent"},
       {"browser", "AGENTRY_CHROMIUM", "chromium", "apt-get install chromium"},
   };

@@ -4,6 +4,7 @@
 #include "core/uri_secrets.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -12,8 +13,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // Settings a daemon has no use for (a client's), or that the unit states otherwise.
-const std::set<std::string> not_for_the_daemon{"AGENTRY_LISTEN", "AGENTRY_CONNECT", "AGENTRY_CONNECT_TIMEOUT_MS",
-                                               "AGENTRY_CALL_TIMEOUT_MS", "AGENTRY_HOME", "AGENTRY_CONFIG_DIR"};
+const std::set<std::string> not_for_the_daemon{
+    "AGENTRY_LISTEN",          "AGENTRY_CONNECT", "AGENTRY_CONNECT_TIMEOUT_MS",
+    "AGENTRY_CALL_TIMEOUT_MS", "AGENTRY_HOME",    "AGENTRY_CONFIG_DIR"};
 
 bool is_secret(const std::string& name, const std::string& value) {
   if (name == "AGENTRY_DAEMON_TOKEN") return true;
@@ -24,9 +26,12 @@ bool is_secret(const std::string& name, const std::string& value) {
 std::string escape_specifiers(const std::string& text, bool command_line) {
   std::string out;
   for (char c : text) {
-    if (c == '%') out += "%%";
-    else if (c == '$' && command_line) out += "$$";
-    else out += c;
+    if (c == '%')
+      out += "%%";
+    else if (c == '$' && command_line)
+      out += "$$";
+    else
+      out += c;
   }
   return out;
 }
@@ -43,7 +48,8 @@ std::string quoted(const std::string& text) {
 
 std::string command_word(const std::string& word) {
   const bool plain = std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("/._-:+=,@").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("/._-:+=,@").find(c) != std::string_view::npos;
   });
   return escape_specifiers(plain ? word : quoted(word), true);
 }
@@ -52,9 +58,13 @@ std::string command_word(const std::string& word) {
 
 core::Result<ServiceFiles> service_files(const core::Settings& settings) {
   fs::path base;
-  if (!settings.xdg_config_home.empty()) base = settings.xdg_config_home;
-  else if (!settings.user_home.empty()) base = fs::path(settings.user_home) / ".config";
-  else return core::fail(core::ErrorCode::validation, "cannot choose where the unit goes: neither XDG_CONFIG_HOME nor HOME is set");
+  if (!settings.xdg_config_home.empty())
+    base = settings.xdg_config_home;
+  else if (!settings.user_home.empty())
+    base = fs::path(settings.user_home) / ".config";
+  else
+    return core::fail(core::ErrorCode::validation,
+                      "cannot choose where the unit goes: neither XDG_CONFIG_HOME nor HOME is set");
   base = fs::absolute(base);
   return ServiceFiles{base / "systemd" / "user" / service_unit_name, base / "agentry" / "service.env"};
 }

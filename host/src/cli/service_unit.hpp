@@ -31,10 +31,10 @@ core::Result<ServiceFiles> service_files(const core::Settings& settings);
 using Variables = std::vector<std::pair<std::string, std::string>>;
 
 struct ServiceUnit {
-  std::filesystem::path binary;      // absolute
-  std::string listen;                // serve --listen
-  Variables environment;             // written into the unit, in clear
-  Variables secrets;                 // written only into the environment file
+  std::filesystem::path binary;  // absolute
+  std::string listen;            // serve --listen
+  Variables environment;         // written into the unit, in clear
+  Variables secrets;             // written only into the environment file
   std::filesystem::path environment_file;
 };
 

@@ -58,8 +58,10 @@ int doctor_command(CommandContext& ctx) {
   check_dashboard(in, checks);
   check_auth(in, checks);
   check_disk(in, checks);
-  const int failed = static_cast<int>(std::count_if(checks.begin(), checks.end(), [](const DoctorCheck& c) { return c.status == CheckStatus::fail; }));
-  const int warned = static_cast<int>(std::count_if(checks.begin(), checks.end(), [](const DoctorCheck& c) { return c.status == CheckStatus::warn; }));
+  const int failed = static_cast<int>(
+      std::count_if(checks.begin(), checks.end(), [](const DoctorCheck& c) { return c.status == CheckStatus::fail; }));
+  const int warned = static_cast<int>(
+      std::count_if(checks.begin(), checks.end(), [](const DoctorCheck& c) { return c.status == CheckStatus::warn; }));
   ctx.print(to_json(checks, failed, warned), [&](const json::value&) { return render(checks, failed, warned); });
   return failed == 0 ? exit_code::success : exit_code::checks_failed;
 }

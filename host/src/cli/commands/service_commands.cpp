@@ -31,7 +31,8 @@ namespace fs = std::filesystem;
 namespace json = boost::json;
 
 const std::string enable_commands = std::string("  systemctl --user daemon-reload\n  systemctl --user enable --now ") +
-                                    service_unit_name + "\n  loginctl enable-linger \"$USER\"   # to start at boot, before you log in\n";
+                                    service_unit_name +
+                                    "\n  loginctl enable-linger \"$USER\"   # to start at boot, before you log in\n";
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -43,14 +44,18 @@ std::string read_text(const fs::path& path) {
 core::Result<void> write_text(const fs::path& path, const std::string& text, mode_t mode) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  if (ec) return core::fail(core::ErrorCode::internal, "cannot create " + path.parent_path().string() + ": " + ec.message());
+  if (ec)
+    return core::fail(core::ErrorCode::internal, "cannot create " + path.parent_path().string() + ": " + ec.message());
   // Created with its final mode, so a secret is never readable by others, not even briefly.
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-  if (fd < 0) return core::fail(core::ErrorCode::internal, "cannot write " + path.string() + ": " + std::strerror(errno));
-  const bool written = ::fchmod(fd, mode) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  if (fd < 0)
+    return core::fail(core::ErrorCode::internal, "cannot write " + path.string() + ": " + std::strerror(errno));
+  const bool written =
+      ::fchmod(fd, mode) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   const int saved = errno;
   ::close(fd);
-  if (!written) return core::fail(core::ErrorCode::internal, "cannot write " + path.string() + ": " + std::strerror(saved));
+  if (!written)
+    return core::fail(core::ErrorCode::internal, "cannot write " + path.string() + ": " + std::strerror(saved));
   return core::ok();
 }
 
@@ -67,7 +72,9 @@ struct Systemctl {
   }
 };
 
-Systemctl find_systemctl(const CommandContext& ctx) { return Systemctl{find_program("systemctl", ctx.env().get("PATH"))}; }
+Systemctl find_systemctl(const CommandContext& ctx) {
+  return Systemctl{find_program("systemctl", ctx.env().get("PATH"))};
+}
 
 std::string why(const process::RunResult& r) {
   if (!r.stderr_text.empty()) return process::first_line(r.stderr_text);
@@ -80,7 +87,9 @@ int service_install_command(CommandContext& ctx, const ServiceOptions& options) 
   const auto& settings = ctx.global().settings;
   auto paths = resolve_paths(settings);
   if (!paths) return ctx.report(paths.error());
-  if (paths->binary.empty()) return ctx.report(core::Error{core::ErrorCode::internal, "cannot tell where this agentry binary is (/proc/self/exe)", {}});
+  if (paths->binary.empty())
+    return ctx.report(
+        core::Error{core::ErrorCode::internal, "cannot tell where this agentry binary is (/proc/self/exe)", {}});
   auto files = service_files(settings);
   if (!files) return ctx.report(files.error());
   const std::string listen = options.listen.empty() ? settings.listen : options.listen;
@@ -89,9 +98,12 @@ int service_install_command(CommandContext& ctx, const ServiceOptions& options) 
   const std::string text = render_unit(unit);
   json::array secret_names;
   for (const auto& s : unit.secrets) secret_names.push_back(json::string(s.first));
-  json::object result{{"unit", files->unit.string()},   {"environmentFile", files->environment_file.string()},
-                      {"secrets", secret_names},        {"written", false},
-                      {"systemd", false},               {"enabled", false},
+  json::object result{{"unit", files->unit.string()},
+                      {"environmentFile", files->environment_file.string()},
+                      {"secrets", secret_names},
+                      {"written", false},
+                      {"systemd", false},
+                      {"enabled", false},
                       {"text", text}};
   if (options.print) {
     return ctx.print(result, [&](const json::value&) {
@@ -121,16 +133,18 @@ int service_install_command(CommandContext& ctx, const ServiceOptions& options) 
   if (auto reload = systemctl.run({"daemon-reload"}); reload.exit_code != 0)
     return not_enabled("systemd's user manager cannot be reached (" + why(reload) + ")");
   if (auto enable = systemctl.run({"enable", "--now", service_unit_name}); enable.exit_code != 0) {
-    ctx.err() << "agentry: wrote " << files->unit.string() << " but `systemctl --user enable --now " << service_unit_name
-              << "` failed: " << why(enable) << "\n  see: systemctl --user status " << service_unit_name
-              << "; journalctl --user -u " << service_unit_name << "\n";
+    ctx.err() << "agentry: wrote " << files->unit.string() << " but `systemctl --user enable --now "
+              << service_unit_name << "` failed: " << why(enable) << "\n  see: systemctl --user status "
+              << service_unit_name << "; journalctl --user -u " << service_unit_name << "\n";
     return exit_code::runtime_error;
   }
   result["enabled"] = true;
   return ctx.print(result, [&](const json::value&) {
-    return "installed " + files->unit.string() + ", enabled and started " + service_unit_name + " (serving on " + listen +
+    return "installed " + files->unit.string() + ", enabled and started " + service_unit_name + " (serving on " +
+           listen +
            ")\nit starts when you log in; to start it at boot too: loginctl enable-linger \"$USER\"\n"
-           "logs: journalctl --user -u " + service_unit_name + "\n";
+           "logs: journalctl --user -u " +
+           service_unit_name + "\n";
   });
 }
 
@@ -146,10 +160,14 @@ int service_uninstall_command(CommandContext& ctx) {
       notes += "note: `systemctl --user disable --now` failed (" + why(disable) + "); the files are removed anyway\n";
   }
   fs::remove(files->unit, ec);
-  if (ec) return ctx.report(core::Error{core::ErrorCode::internal, "cannot remove " + files->unit.string() + ": " + ec.message(), {}});
-  const bool had_environment = fs::remove(files->environment_file, ec);
+  if (ec)
+    return ctx.report(
+        core::Error{core::ErrorCode::internal, "cannot remove " + files->unit.string() + ": " + ec.message(), {}});
+  // Not installed: the environment file (it may hold the user's keys) is not ours to take.
+  const bool had_environment = installed && fs::remove(files->environment_file, ec);
   if (systemctl.program && installed) (void)systemctl.run({"daemon-reload"});
-  const json::object result{{"unit", files->unit.string()}, {"removed", installed}, {"environmentFileRemoved", had_environment}};
+  const json::object result{
+      {"unit", files->unit.string()}, {"removed", installed}, {"environmentFileRemoved", had_environment}};
   return ctx.print(result, [&](const json::value&) {
     if (!installed) return "agentry.service is not installed (no " + files->unit.string() + ")\n";
     return notes + "stopped, disabled and removed " + files->unit.string() +
@@ -163,8 +181,11 @@ int service_status_command(CommandContext& ctx) {
   std::error_code ec;
   const bool installed = fs::exists(files->unit, ec);
   const auto systemctl = find_systemctl(ctx);
-  json::object result{{"unit", files->unit.string()}, {"installed", installed}, {"systemd", systemctl.program.has_value()},
-                      {"enabled", nullptr},             {"active", nullptr}};
+  json::object result{{"unit", files->unit.string()},
+                      {"installed", installed},
+                      {"systemd", systemctl.program.has_value()},
+                      {"enabled", nullptr},
+                      {"active", nullptr}};
   if (systemctl.program) {
     // is-enabled/is-active print the state and exit non-zero for "disabled"/"inactive".
     auto state = [&](const char* verb) {
@@ -178,8 +199,8 @@ int service_status_command(CommandContext& ctx) {
   return ctx.print(result, [&](const json::value&) {
     std::string out = std::string("unit:    ") + files->unit.string() + (installed ? "" : " (not installed)") + "\n";
     if (!systemctl.program) return out + "systemd: systemctl is not on PATH; enabled and active are unknown\n";
-    return out + "enabled: " + std::string(result["enabled"].as_string()) + "\nactive:  " +
-           std::string(result["active"].as_string()) + "\n";
+    return out + "enabled: " + std::string(result["enabled"].as_string()) +
+           "\nactive:  " + std::string(result["active"].as_string()) + "\n";
   });
 }
 
