@@ -1,6 +1,7 @@
 # The two commands of README.md, and a few more for development.
 #   make run    install dependencies, build, start the daemon on its embedded defaults
 #   make test   install dependencies, build, run every test
+#   make package  the Debian package (CPack, cmake/packaging.cmake) in build/$(PACKAGE_PRESET)/package/
 # Both use CMake presets (CMakePresets.json) with Ninja; JOBS defaults to the core count.
 
 JOBS ?= $(shell nproc)
@@ -9,12 +10,14 @@ JOBS ?= $(shell nproc)
 RUN_PRESET ?= default
 TEST_PRESET ?= debug
 LISTEN ?= ws://127.0.0.1:4773/
+# `make package` builds optimised, like `make run`.
+PACKAGE_PRESET ?= default
 
 # With no definitions of their own yet, new users get the example config dir.
 USER_CONFIG := $(or $(AGENTRY_CONFIG_DIR),$(if $(XDG_CONFIG_HOME),$(XDG_CONFIG_HOME)/agentry,$(HOME)/.config/agentry))
 RUN_CONFIG := $(if $(wildcard $(USER_CONFIG)),$(USER_CONFIG),$(CURDIR)/config)
 
-.PHONY: run test deps agents web web-tests asan bench clean
+.PHONY: run test deps agents web web-tests asan bench clean package
 
 deps:
 	./scripts/install-deps.sh
@@ -47,6 +50,14 @@ agents:
 	@./scripts/install-agents.sh; rc=$$?; \
 	  if [ $$rc -eq 2 ] || [ $$rc -eq 3 ]; then echo "make: continuing without the agent CLIs (their tests will skip)"; \
 	  elif [ $$rc -ne 0 ]; then exit $$rc; fi
+
+# The .deb: the binary, plugins, dashboard (web/dist), example config and the systemd user
+# unit, built from only the targets it holds (docs/operations.md).
+package: deps web
+	cmake --preset $(PACKAGE_PRESET)
+	cmake --build --preset $(PACKAGE_PRESET) -j $(JOBS) --target agentry_package_contents
+	cd build/$(PACKAGE_PRESET) && cpack --config CPackConfig.cmake
+	@ls -1 build/$(PACKAGE_PRESET)/package/*.deb
 
 asan:
 	$(MAKE) test TEST_PRESET=asan

@@ -26,6 +26,10 @@ packages=(
   # Container environments: the tests run real Podman containers (runc: crun refuses some
   # kernels' cgroup layouts; docs/environments.md).
   podman runc
+  # `make package` and its test: CPack's DEB generator computes Depends with dpkg-shlibdeps
+  # (dpkg-dev) and needs `file`; systemd-analyze verifies the units (installing systemd in a
+  # container starts nothing).
+  dpkg-dev file systemd
 )
 # npm installs the pinned agent CLIs (scripts/install-agents.sh). Only when none is on PATH:
 # Debian's npm would drag in its own older nodejs over a newer node installed some other way.

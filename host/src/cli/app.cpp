@@ -140,6 +140,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_info_commands(app, invocation);
   add_workspace_commands(app, invocation);
   add_attachment_commands(app, invocation);
+  add_operations_commands(app, invocation);
 
   std::vector<const char*> argv{"agentry"};
   for (const auto& a : args) argv.push_back(a.c_str());

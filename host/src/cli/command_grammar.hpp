@@ -11,6 +11,7 @@
 //                            note, pin, group, files, diff, attachment
 //   store_grammar.cpp        the store itself: store migrate, store copy; import
 //                            agent-runner (another daemon's runs into the store)
+//   operations_grammar.cpp   agentry on this machine: service install|uninstall|status, doctor
 // They are the only translation units that compile CLI11 (header-only, and slow to
 // compile), and the only ones to include this header. What the commands do is in
 // commands/*.cpp.
@@ -67,5 +68,8 @@ void add_attachment_commands(CLI::App& app, Invocation& inv);
 // store_grammar.cpp
 void add_store_commands(CLI::App& app, Invocation& inv);
 void add_import_commands(CLI::App& app, Invocation& inv);
+
+// operations_grammar.cpp
+void add_operations_commands(CLI::App& app, Invocation& inv);
 
 }  // namespace agentry::cli

@@ -7,6 +7,7 @@
 //        operation the run's state does not allow, a missing or wrong daemon token
 //   4    failed: the run ended in error, or a backend, the database, the connection to
 //        the daemon or agentry itself failed
+//   `doctor` exits 1 when one of its checks failed
 //   130  cancelled: the run was aborted, or Ctrl-C (SIGINT/SIGTERM) while following it
 
 #include "core/error.hpp"
@@ -21,6 +22,7 @@ inline constexpr int blocked = 2;
 inline constexpr int config_error = 3;   // bad arguments, config or validation; refusals
 inline constexpr int runtime_error = 4;  // backend, database or I/O failure
 inline constexpr int cancelled = 130;    // SIGINT
+inline constexpr int checks_failed = 1;  // doctor: at least one check failed
 
 /// 3 for every refusal (INVALID_REQUEST, VALIDATION_FAILED, NOT_FOUND, CONFLICT,
 /// UNAUTHENTICATED, ...), 4 for INTERNAL.

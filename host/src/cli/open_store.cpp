@@ -40,7 +40,36 @@ core::Result<SchemaMigration> migrate_sqlite(const std::filesystem::path& path) 
   });
 }
 
+core::Result<StoreInspection> inspect_postgresql(const std::string& uri) {
+  if (auto valid = pg_store::check_uri(uri); !valid) return valid.failure();
+  auto connection = pg_store::Connection::open(uri);
+  if (!connection) return connection.failure();
+  return store::guard([&]() -> core::Result<StoreInspection> {
+    return StoreInspection{"postgresql", connection->target(), true, pg_store::schema_version(*connection),
+                           pg_store::latest_schema_version(), ""};
+  });
+}
+
+core::Result<StoreInspection> inspect_sqlite(const std::filesystem::path& path) {
+  StoreInspection found{"sqlite", path.string(), false, 0, sqlite_store::latest_schema_version(), ""};
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return found;
+  found.exists = true;
+  return store::guard([&]() -> core::Result<StoreInspection> {
+    auto connection = sqlite_store::Connection::open(path, /*read_only=*/true);
+    found.version = sqlite_store::schema_version(connection);
+    // At most 20 problems: enough to say what is wrong, bounded on a badly damaged file.
+    auto check = connection.prepare("PRAGMA integrity_check(20)");
+    while (check.step()) found.integrity += (found.integrity.empty() ? "" : "; ") + check.column_text(0);
+    return found;
+  });
+}
+
 }  // namespace
+
+core::Result<StoreInspection> inspect_store(const Paths& paths, const core::Settings& settings) {
+  return settings.store.empty() ? inspect_sqlite(paths.database()) : inspect_postgresql(settings.store);
+}
 
 core::Result<std::unique_ptr<store::Store>> open_store(const Paths& paths, const core::Settings& settings) {
   if (!settings.store.empty()) {

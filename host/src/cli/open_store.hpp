@@ -25,6 +25,23 @@ struct SchemaMigration {
   int latest = 0;      // this agentry's
 };
 
+/// What `agentry doctor` found in the store open_store() would open, read without
+/// creating or migrating it (opening a store::Store would do both).
+struct StoreInspection {
+  std::string engine;       // "sqlite" or "postgresql"
+  std::string store;        // the file, or the URI with its password redacted
+  bool exists = false;      // SQLite: the file exists (else it is made at first use)
+  int version = 0;          // the schema version found
+  int latest = 0;           // this agentry's
+  /// SQLite: "ok", or the first problems PRAGMA integrity_check found. PostgreSQL checks
+  /// its own pages: empty.
+  std::string integrity;
+};
+
+/// Opens the store read-only and reads its schema version and integrity. Fails when it
+/// cannot be opened (a PostgreSQL server refusing or unreachable, an unreadable file).
+core::Result<StoreInspection> inspect_store(const Paths& paths, const core::Settings& settings);
+
 /// Brings the store open_store() would open to this agentry's schema version, with the
 /// same migrations (and locks) a daemon's start applies, and says from which version.
 core::Result<SchemaMigration> migrate_store(const Paths& paths, const core::Settings& settings);

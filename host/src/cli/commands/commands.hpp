@@ -312,6 +312,28 @@ int attachment_list_command(CommandContext& ctx, const AttachmentOptions& option
 int attachment_get_command(CommandContext& ctx, const AttachmentOptions& options);
 int attachment_rm_command(CommandContext& ctx, const AttachmentOptions& options);
 
+// --- commands/service_commands.cpp: service install|uninstall|status ---
+
+struct ServiceOptions {
+  bool print = false;  // --print: only print the unit, write and enable nothing
+  std::string listen;  // --listen: serve's address; default: the effective AGENTRY_LISTEN
+};
+
+/// Writes the systemd user unit (cli/service_unit.hpp) and its environment file, then
+/// `systemctl --user daemon-reload` and `enable --now`; without systemctl or a reachable
+/// user manager, prints the unit and the commands to run and exits 0.
+int service_install_command(CommandContext& ctx, const ServiceOptions& options);
+/// `systemctl --user disable --now`, removes the unit and its environment file, daemon-reload.
+int service_uninstall_command(CommandContext& ctx);
+/// Installed (the unit file), enabled and active (systemctl's words; null without systemctl).
+int service_status_command(CommandContext& ctx);
+
+// --- commands/doctor_command.cpp: doctor ---
+
+/// Checks what runs need on this machine (cli/doctor_checks.hpp) and says how to fix each
+/// problem. Exit 0 when no check failed (warnings allowed), exit_code::checks_failed else.
+int doctor_command(CommandContext& ctx);
+
 /// `environments status`, `environments cleanup [--all]` (container_commands.cpp).
 int environments_status_command(CommandContext& ctx);
 int environments_cleanup_command(CommandContext& ctx, bool all);
