@@ -27,7 +27,9 @@ bool constant_time_equal(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-bool is_protected_path(const std::string& path) { return path == "/api" || path.rfind("/api/", 0) == 0; }
+bool is_protected_path(const std::string& path) {
+  return path == "/api" || path.rfind("/api/", 0) == 0 || path == "/mcp";
+}
 
 core::Result<AccessPolicy> AccessPolicy::from_settings(const core::Settings& settings) {
   if (!settings.auth_enabled) return AccessPolicy(false, {});

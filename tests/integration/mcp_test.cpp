@@ -1,0 +1,183 @@
+// The MCP server over the daemon's streamable HTTP transport (POST /mcp): the handshake
+// and its session, a run started through a tool that appears in the API and ends, the
+// tools and resources reading it, JSON-RPC errors naming the field, and the same auth
+// and browser guard as /api/.
+#include "daemon_fixture.hpp"
+
+#include <thread>
+
+namespace agentry::integration {
+namespace {
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+class McpHttpTest : public DaemonTest {
+ protected:
+  void SetUp() override {
+    DaemonTest::SetUp();
+    start_daemon();
+    write_agent("echo", "mock", "{steps: [{say: 'hello from the run'}]}");
+  }
+
+  test::HttpResponse post(const json::object& message, test::Headers headers = {}) {
+    if (!session_.empty()) headers.emplace_back("Mcp-Session-Id", session_);
+    headers.emplace_back("Accept", "application/json, text/event-stream");
+    return client().post_json("/mcp", message, headers);
+  }
+  /// A request's answer ({result} or {error}), asserting 200.
+  json::object request(const std::string& method, json::object params = {}) {
+    auto response = post({{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", method}, {"params", std::move(params)}});
+    EXPECT_EQ(response.status, 200) << method << ": " << response.body;
+    EXPECT_EQ(response.header("content-type"), "application/json");
+    return response.status == 200 ? response.json().as_object() : json::object{};
+  }
+  json::object call(const std::string& tool, json::object arguments) {
+    return request("tools/call", {{"name", tool}, {"arguments", std::move(arguments)}});
+  }
+  void initialize() {
+    auto response = post({{"jsonrpc", "2.0"},
+                          {"id", ++id_},
+                          {"method", "initialize"},
+                          {"params",
+                           {{"protocolVersion", "2025-06-18"},
+                            {"capabilities", json::object{}},
+                            {"clientInfo", {{"name", "mcp_test"}, {"version", "1"}}}}}});
+    ASSERT_EQ(response.status, 200) << response.body;
+    session_ = response.header("mcp-session-id");
+    ASSERT_GE(session_.size(), 32u);
+    EXPECT_EQ(response.json().at("result").at("protocolVersion"), "2025-06-18");
+    auto initialized = post({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+    EXPECT_EQ(initialized.status, 202) << initialized.body;
+    EXPECT_TRUE(initialized.body.empty());
+  }
+
+  std::string session_;
+  int id_ = 0;
+};
+
+TEST_F(McpHttpTest, ARunStartedThroughTheStartToolAppearsInTheApiAndEnds) {
+  initialize();
+  EXPECT_EQ(request("tools/list").at("result").at("tools").as_array().size(), 13u);
+
+  auto started = call("start_run", {{"agent", "echo"}, {"message", "go"}, {"callerCwd", work_.string()}});
+  const auto& result = started.at("result").as_object();
+  ASSERT_EQ(result.at("isError"), false) << json::serialize(started);
+  const std::string run(result.at("structuredContent").at("run").at("runId").as_string());
+  EXPECT_EQ(json::parse(result.at("content").at(0).at("text").as_string()).at("run").at("runId"), run.c_str());
+
+  EXPECT_EQ(wait_until_settled(run), "success");
+  EXPECT_EQ(get_run(run).at("agent"), "echo");
+
+  auto shown = call("show_run", {{"runId", run}});
+  EXPECT_EQ(shown.at("result").at("structuredContent").at("run").at("status"), "success");
+  auto listed = call("list_runs", {{"limit", 5}});
+  EXPECT_EQ(listed.at("result").at("structuredContent").at("runs").at(0).at("runId"), run.c_str());
+  auto page = call("read_timeline", {{"runId", run}, {"limit", 1000}});
+  std::string said;
+  for (const auto& e : page.at("result").at("structuredContent").at("events").as_array())
+    if (e.at("kind") == "message.completed") said += e.at("payload").at("text").as_string();
+  EXPECT_EQ(said, "hello from the run");
+
+  auto detail = request("resources/read", {{"uri", "agentry://runs/" + run}});
+  const auto& contents = detail.at("result").at("contents").at(0);
+  EXPECT_EQ(json::parse(contents.at("text").as_string()).at("run").at("runId"), run.c_str());
+  auto timeline = request("resources/read", {{"uri", "agentry://runs/" + run + "/timeline"}});
+  EXPECT_FALSE(json::parse(timeline.at("result").at("contents").at(0).at("text").as_string())
+                   .at("events").as_array().empty());
+  auto resources = request("resources/list");
+  EXPECT_EQ(resources.at("result").at("resources").at(0).at("uri"), ("agentry://runs/" + run).c_str());
+
+  // The audit says who started it.
+  auto audit = client().get("/api/runs/" + run + "/audit").json();
+  EXPECT_NE(json::serialize(audit).find("\"mcp\""), std::string::npos) << audit;
+}
+
+TEST_F(McpHttpTest, UnknownToolsAndBadArgumentsAreJsonRpcErrorsNamingTheField) {
+  initialize();
+  auto unknown = call("format_disk", {});
+  EXPECT_EQ(unknown.at("error").at("code"), -32602);
+  EXPECT_EQ(unknown.at("error").at("data").at("tool"), "format_disk");
+
+  auto wrong_type = call("show_run", {{"runId", 5}});
+  EXPECT_EQ(wrong_type.at("error").at("code"), -32602);
+  EXPECT_EQ(wrong_type.at("error").at("data").at("field"), "runId");
+
+  auto extra = call("abort_run", {{"runId", "abc"}, {"force", true}});
+  EXPECT_EQ(extra.at("error").at("data").at("field"), "force");
+
+  // The operation's own validation, as the HTTP API's: a run id of the wrong shape.
+  auto bad_id = call("show_run", {{"runId", "not a run id!"}});
+  EXPECT_EQ(bad_id.at("error").at("code"), -32602) << json::serialize(bad_id);
+  EXPECT_EQ(bad_id.at("error").at("data").at("field"), "runId");
+
+  auto no_agent = call("start_run", {{"message", "go"}});
+  EXPECT_EQ(no_agent.at("error").at("data").at("field"), "agent") << json::serialize(no_agent);
+
+  // A tool that runs and fails: a result the model reads, not a protocol error.
+  auto missing = call("show_run", {{"runId", "nosuchrun"}});
+  EXPECT_EQ(missing.at("result").at("isError"), true) << json::serialize(missing);
+  EXPECT_NE(std::string(missing.at("result").at("content").at(0).at("text").as_string()).find("NOT_FOUND"),
+            std::string::npos);
+
+  EXPECT_EQ(request("no/such/method").at("error").at("code"), -32601);
+}
+
+TEST_F(McpHttpTest, TheSessionIsIssuedAtInitializeCheckedAfterAndEndedByDelete) {
+  auto before = post({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}});
+  EXPECT_EQ(before.status, 400) << before.body;
+  EXPECT_EQ(before.json().at("error").at("code"), -32600);
+
+  initialize();
+  const std::string session = session_;
+  session_ = "0123456789abcdef0123456789abcdef";
+  EXPECT_EQ(post({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "ping"}}).status, 404);
+  session_ = session;
+  EXPECT_EQ(post({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "ping"}}, {{"MCP-Protocol-Version", "1999-01-01"}}).status,
+            400);
+  EXPECT_EQ(post({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "ping"}}, {{"MCP-Protocol-Version", "2025-06-18"}}).status,
+            200);
+
+  auto stream = client().get("/mcp", {{"Mcp-Session-Id", session}});
+  EXPECT_EQ(stream.status, 405) << stream.body;
+
+  auto ended = client().del("/mcp", {{"Mcp-Session-Id", session}});
+  EXPECT_EQ(ended.status, 204) << ended.body;
+  EXPECT_EQ(post({{"jsonrpc", "2.0"}, {"id", 5}, {"method", "ping"}}).status, 404);
+
+  auto garbage = client().post("/mcp", "{nope", {{"Mcp-Session-Id", session}});
+  EXPECT_EQ(garbage.status, 400);
+  EXPECT_EQ(garbage.json().at("error").at("code"), -32700);
+}
+
+TEST_F(McpHttpTest, TheBrowserGuardKeepsWebPagesOut) {
+  auto foreign = post({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", {{"protocolVersion", "2025-06-18"}}}},
+                      {{"Origin", "https://evil.example"}});
+  EXPECT_EQ(foreign.status, 403) << foreign.body;
+  auto form = client().post("/mcp", R"({"jsonrpc":"2.0","id":1,"method":"ping"})", {}, "text/plain");
+  EXPECT_EQ(form.status, 415) << form.body;
+}
+
+class McpAuthTest : public DaemonTest {
+ protected:
+  void SetUp() override {
+    daemon_env_ = {{"AGENTRY_DAEMON_AUTH_ENABLED", "1"}, {"AGENTRY_DAEMON_TOKEN", "s3cret-token"}};
+    DaemonTest::SetUp();
+    start_daemon();
+  }
+};
+
+TEST_F(McpAuthTest, WithAuthOnTheEndpointNeedsTheBearerToken) {
+  const json::object init{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
+                          {"params", {{"protocolVersion", "2025-06-18"}}}};
+  auto refused = client().post_json("/mcp", init);
+  EXPECT_EQ(refused.status, 401) << refused.body;
+  EXPECT_EQ(refused.header("www-authenticate"), "Bearer");
+  auto wrong = client().post_json("/mcp", init, {{"Authorization", "Bearer nope"}});
+  EXPECT_EQ(wrong.status, 401);
+  auto admitted = client().post_json("/mcp", init, {{"Authorization", "Bearer s3cret-token"}});
+  EXPECT_EQ(admitted.status, 200) << admitted.body;
+  EXPECT_FALSE(admitted.header("mcp-session-id").empty());
+}
+
+}  // namespace
+}  // namespace agentry::integration
