@@ -92,6 +92,55 @@ TEST_F(McpHttpTest, ARunStartedThroughTheStartToolAppearsInTheApiAndEnds) {
   EXPECT_NE(json::serialize(audit).find("\"mcp\""), std::string::npos) << audit;
 }
 
+TEST_F(McpHttpTest, EveryToolReachesItsOperation) {
+  write_agent("asker", "mock", "{steps: [{ask: {summary: 'rm -rf build', kind: command}}, {say: 'cleaned up'}]}");
+  initialize();
+  auto structured = [](const json::object& answer) -> json::object {
+    EXPECT_TRUE(answer.contains("result")) << json::serialize(answer);
+    if (!answer.contains("result")) return {};
+    EXPECT_EQ(answer.at("result").at("isError"), false) << json::serialize(answer);
+    return answer.at("result").at("structuredContent").as_object();
+  };
+  auto pending_approval = [&](const std::string& run) -> std::string {
+    for (auto deadline = std::chrono::steady_clock::now() + 20s; std::chrono::steady_clock::now() < deadline;) {
+      auto detail = structured(call("show_run", {{"runId", run}}));
+      const auto& pending = detail.at("run").at("pendingApprovals").as_array();
+      if (!pending.empty()) return std::string(pending.front().at("approvalId").as_string());
+      std::this_thread::sleep_for(50ms);
+    }
+    ADD_FAILURE() << "no approval on " << run;
+    return {};
+  };
+
+  const std::string run(structured(call("start_run", {{"agent", "asker"}, {"message", "clean up"}, {"callerCwd", work_.string()}}))
+                            .at("run").at("runId").as_string());
+  auto answered = structured(call("answer_approval", {{"runId", run}, {"approvalId", pending_approval(run)},
+                                                      {"decision", "approve"}}));
+  EXPECT_EQ(answered.at("result").at("decision"), "approve");
+  EXPECT_EQ(wait_until_settled(run), "success");
+
+  auto added = structured(call("add_task", {{"runId", run}, {"title", "Check the build"}}));
+  const std::string task(added.at("task").at("id").as_string());
+  EXPECT_EQ(structured(call("list_tasks", {{"runId", run}})).at("tasks").at(0).at("id"), task.c_str());
+  auto set = structured(call("set_task", {{"runId", run}, {"taskId", task}, {"status", "completed"}, {"notes", "ok"}}));
+  EXPECT_EQ(set.at("task").at("status"), "completed");
+
+  auto asked = structured(call("ask_run", {{"runId", run}, {"question", "what did you do?"}}));
+  EXPECT_NE(std::string(asked.at("answer").as_string()).find("question=what did you do?"), std::string::npos) << asked;
+
+  // The workspace is not a git repository: the diff operation runs and says so.
+  auto diff = call("read_diff", {{"runId", run}});
+  EXPECT_TRUE(diff.contains("result")) << json::serialize(diff);
+
+  // A second session waits on the same approval: a message queues, then an abort ends it.
+  structured(call("resume_run", {{"runId", run}, {"message", "again"}}));
+  pending_approval(run);
+  auto queued = structured(call("queue_message", {{"runId", run}, {"text", "and then this"}}));
+  EXPECT_EQ(queued.at("message").at("text"), "and then this");
+  EXPECT_EQ(structured(call("abort_run", {{"runId", run}, {"reason", "enough"}})).at("accepted"), true);
+  EXPECT_EQ(wait_until_settled(run), "aborted");
+}
+
 TEST_F(McpHttpTest, UnknownToolsAndBadArgumentsAreJsonRpcErrorsNamingTheField) {
   initialize();
   auto unknown = call("format_disk", {});

@@ -224,6 +224,13 @@ TEST_F(McpServerTest, AToolThatRunsAndFailsAnswersAnErrorResultTheModelCanRead) 
   EXPECT_NE(text.find("CONFLICT: run r1 is running; abort it first"), std::string::npos) << text;
   EXPECT_EQ(result.at("structuredContent").at("error").at("code"), "CONFLICT");
 
+  // In the tool's terms: start_run's message is the API's overrides.message.
+  next_failure_ = core::make_error(core::ErrorCode::validation, "nothing to do: give an assignment or overrides.message",
+                                   {{"field", "assignment"}});
+  auto nothing = call("start_run", {{"agent", "coder"}});
+  EXPECT_EQ(nothing.at("result").at("structuredContent").at("error").at("message"),
+            "nothing to do: give an assignment or message");
+
   next_failure_ = core::make_error(core::ErrorCode::internal, "sqlite said: disk I/O error");
   auto internal = call("show_run", {{"runId", "r1"}});
   const std::string hidden(internal.at("result").at("content").at(0).at("text").as_string());

@@ -56,14 +56,17 @@ std::string tool_answer(const json::value& id, const McpTool& tool, const core::
                          {{"field", name}, {"code", core::error_code_name(error.code)}, {"details", error.details}});
       }
     }
+    // The API's names for renamed arguments read as the tool's ("give ... overrides.message").
+    std::string message = error.message;
+    for (const auto& [argument, target] : tool.renames) message = replace_all(std::move(message), target, argument);
     std::string text = error.code == core::ErrorCode::internal
                            ? internal_error_text("tool " + tool.name, error)
-                           : std::string(core::error_code_name(error.code)) + ": " + error.message;
+                           : std::string(core::error_code_name(error.code)) + ": " + message;
     if (error.code != core::ErrorCode::internal && !error.details.empty()) text += "\n" + json::serialize(error.details);
     json::object answer{{"content", json::array{json::object{{"type", "text"}, {"text", text}}}}, {"isError", true}};
     if (structured && error.code != core::ErrorCode::internal)
       answer["structuredContent"] = json::object{
-          {"error", {{"code", core::error_code_name(error.code)}, {"message", error.message}, {"details", error.details}}}};
+          {"error", {{"code", core::error_code_name(error.code)}, {"message", message}, {"details", error.details}}}};
     return mcp_result(id, answer);
   }
   const json::value& body = result->body;
