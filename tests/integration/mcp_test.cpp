@@ -4,6 +4,7 @@
 // and browser guard as /api/.
 #include "daemon_fixture.hpp"
 
+#include <fstream>
 #include <thread>
 
 namespace agentry::integration {
@@ -226,6 +227,54 @@ TEST_F(McpAuthTest, WithAuthOnTheEndpointNeedsTheBearerToken) {
   auto admitted = client().post_json("/mcp", init, {{"Authorization", "Bearer s3cret-token"}});
   EXPECT_EQ(admitted.status, 200) << admitted.body;
   EXPECT_FALSE(admitted.header("mcp-session-id").empty());
+}
+
+TEST_F(McpAuthTest, ARunsOwnTokenReachesOnlyItsRunAndItsSessionIsItsOwn) {
+  // The agent hands over its per-run token and waits.
+  write_agent("waiter", "subprocess", "{command: [sh, -c, 'echo \"$AGENTRY_DAEMON_TOKEN\" > token.txt; sleep 30']}");
+  write_agent("echo", "mock", "{steps: [{say: hi}]}");
+  test::HttpClient daemon = client();
+  daemon.set_default_header("Authorization", "Bearer s3cret-token");
+  auto other = daemon.post_json("/api/runs", json::object{{"agent", "echo"}, {"overrides", {{"message", "go"}}},
+                                                          {"callerCwd", work_.string()}});
+  ASSERT_EQ(other.status, 201) << other.body;
+  const std::string other_id(other.json().at("run").at("runId").as_string());
+  auto created = daemon.post_json("/api/runs", json::object{{"agent", "waiter"}, {"overrides", {{"message", "wait"}}},
+                                                            {"callerCwd", work_.string()}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string run(created.json().at("run").at("runId").as_string());
+  std::string token;
+  for (int i = 0; i < 200 && token.size() < 10; ++i) {
+    std::this_thread::sleep_for(50ms);
+    std::ifstream in(work_ / "token.txt");
+    std::getline(in, token);
+  }
+  ASSERT_EQ(token.rfind("agr_", 0), 0u) << token;
+
+  auto mcp = [this](const std::string& bearer, const std::string& session, const json::object& message) {
+    test::Headers headers{{"Authorization", "Bearer " + bearer}};
+    if (!session.empty()) headers.emplace_back("Mcp-Session-Id", session);
+    return client().post_json("/mcp", message, headers);
+  };
+  const json::object init{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"},
+                          {"params", {{"protocolVersion", "2025-06-18"}}}};
+  const std::string agent_session = mcp(token, "", init).header("mcp-session-id");
+  ASSERT_FALSE(agent_session.empty());
+  auto show = [&](const std::string& id) {
+    return mcp(token, agent_session, {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"},
+                                      {"params", {{"name", "show_run"}, {"arguments", {{"runId", id}}}}}})
+        .json().at("result").as_object();
+  };
+  EXPECT_EQ(show(run).at("isError"), false);
+  auto foreign = show(other_id);
+  EXPECT_EQ(foreign.at("isError"), true);
+  EXPECT_EQ(foreign.at("structuredContent").at("error").at("code"), "FORBIDDEN");
+
+  // The session belongs to the run's token: the daemon's token does not find it.
+  const json::object ping{{"jsonrpc", "2.0"}, {"id", 3}, {"method", "ping"}};
+  EXPECT_EQ(mcp("s3cret-token", agent_session, ping).status, 404);
+  EXPECT_EQ(mcp(token, agent_session, ping).status, 200);
+  EXPECT_EQ(daemon.post_json("/api/runs/" + run + "/abort", json::object{}).status, 200);
 }
 
 }  // namespace
