@@ -4,6 +4,7 @@
 // and browser guard as /api/.
 #include "daemon_fixture.hpp"
 
+#include <atomic>
 #include <fstream>
 #include <thread>
 
@@ -140,6 +141,32 @@ TEST_F(McpHttpTest, EveryToolReachesItsOperation) {
   EXPECT_EQ(queued.at("message").at("text"), "and then this");
   EXPECT_EQ(structured(call("abort_run", {{"runId", run}, {"reason", "enough"}})).at("accepted"), true);
   EXPECT_EQ(wait_until_settled(run), "aborted");
+}
+
+TEST_F(McpHttpTest, WhileQuestionsWaitOnTheSlowLaneOtherRequestsAreAnswered) {
+  // Two answers of 2 s each: as many as the daemon answers at once (more are UNAVAILABLE).
+  // ask_run goes to the slow lane like POST /api/runs/:id/ask (unit: SlowWork.McpCalls...).
+  write_agent("slow", "mock", "{steps: [{say: hi}], ask: {delayMs: 2000}}");
+  initialize();
+  const std::string run = start_agent_run("slow");
+  ASSERT_EQ(wait_until_settled(run), "success");
+  std::vector<std::thread> askers;
+  std::atomic<int> answered{0};
+  for (int i = 0; i < 2; ++i)
+    askers.emplace_back([&, i] {
+      auto response = post({{"jsonrpc", "2.0"}, {"id", 100 + i}, {"method", "tools/call"},
+                            {"params", {{"name", "ask_run"}, {"arguments", {{"runId", run}, {"question", "how?"}}}}}});
+      if (response.status == 200 && response.json().at("result").at("isError") == false) ++answered;
+      else ADD_FAILURE() << response.status << " " << response.body;
+    });
+  std::this_thread::sleep_for(300ms);  // the asks are in
+  const auto begun = std::chrono::steady_clock::now();
+  EXPECT_EQ(request("ping").at("result"), json::object{});
+  EXPECT_EQ(call("show_run", {{"runId", run}}).at("result").at("isError"), false);
+  EXPECT_EQ(client().get("/api/daemon").status, 200);
+  EXPECT_LT(std::chrono::steady_clock::now() - begun, 1500ms) << "a request waited behind the asks";
+  for (auto& t : askers) t.join();
+  EXPECT_EQ(answered.load(), 2);
 }
 
 TEST_F(McpHttpTest, UnknownToolsAndBadArgumentsAreJsonRpcErrorsNamingTheField) {
