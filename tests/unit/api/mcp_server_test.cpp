@@ -302,9 +302,9 @@ TEST(McpSchema, ChecksTypesRequiredEnumsRangesAndUnknownFieldsWithTheirPath) {
   EXPECT_EQ(problem(R"({"a":4})"), "a: field 'a' must be at most 3");
   EXPECT_EQ(problem(R"({"a":1.5})"), "a: field 'a' must be an integer");
   EXPECT_EQ(problem(R"({"a":1,"b":true})"), "b: field 'b' must be an integer or string");
-  EXPECT_EQ(problem(R"({"a":1,"c":{"z":1}})"), "c.z: unknown field 'c.z'");
+  EXPECT_EQ(problem(R"({"a":1,"c":{"z":1}})"), "c.z: unknown field 'c.z'; known: d");
   EXPECT_EQ(problem(R"({"a":1,"e":"z"})"), "e: field 'e' must be one of \"x\", \"y\"");
-  EXPECT_EQ(problem(R"({"a":1,"f":1})"), "f: unknown field 'f'");
+  EXPECT_EQ(problem(R"({"a":1,"f":1})"), "f: unknown field 'f'; known: a, b, c, e");
   EXPECT_EQ(problem(R"([])"), ": the arguments must be an object");
 }
 

@@ -82,8 +82,12 @@ std::optional<SchemaProblem> check_against_schema(const json::value& value, cons
     const std::string field = prefix + std::string(key);
     const json::value* property = properties ? properties->as_object().if_contains(key) : nullptr;
     if (!property) {
-      if (closed) return SchemaProblem{field, "unknown field '" + field + "'"};
-      continue;
+      if (!closed) continue;
+      // The names it takes, as the API's own "unknown field" error lists them.
+      std::string known;
+      if (properties)
+        for (const auto& [name, unused] : properties->as_object()) known += (known.empty() ? "" : ", ") + std::string(name);
+      return SchemaProblem{field, "unknown field '" + field + "'" + (known.empty() ? "" : "; known: " + known)};
     }
     if (auto problem = check_against_schema(item, property->as_object(), field)) return problem;
   }
