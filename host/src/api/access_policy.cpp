@@ -28,7 +28,7 @@ bool constant_time_equal(const std::string& a, const std::string& b) {
 }  // namespace
 
 bool is_protected_path(const std::string& path) {
-  return path == "/api" || path.rfind("/api/", 0) == 0 || path == "/metrics";
+  return path == "/api" || path.rfind("/api/", 0) == 0 || path == "/metrics" || path == "/mcp";
 }
 
 core::Result<AccessPolicy> AccessPolicy::from_settings(const core::Settings& settings) {

@@ -2,7 +2,7 @@
 // Opt-in bearer-token protection of the daemon API, from core::Settings:
 //   AGENTRY_DAEMON_AUTH_ENABLED  true/1/yes/on (trimmed, any case) turns it on
 //   AGENTRY_DAEMON_TOKEN         the shared token; must be non-empty when enabled
-// Every /api/ route, /metrics, every event stream and the WebSocket handshake then need
+// Every /api/ route, /metrics, every event stream, the MCP endpoint (/mcp) and the WebSocket handshake then need
 // `Authorization: Bearer <token>`; /app-config.json and static files stay public.
 // The token is compared in constant time and never logged.
 

@@ -3,6 +3,7 @@
 
 #include "api/api_context.hpp"
 #include "api/http_routes.hpp"
+#include "api/mcp/mcp_http.hpp"
 #include "api/router.hpp"
 #include "api/static_files.hpp"
 
@@ -32,6 +33,7 @@ void add_all_routes(Router& router, ApiContext& context, const Operations& ops) 
   add_workspace_routes(router, context);
   add_stream_routes(router, context);
   add_browser_routes(router, context);
+  mcp::add_mcp_routes(router, context, ops);
 }
 
 }  // namespace agentry::api

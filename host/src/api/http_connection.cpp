@@ -8,6 +8,7 @@
 #include "api/access_policy.hpp"
 #include "api/beast_request.hpp"
 #include "api/browser_guard.hpp"
+#include "api/mcp/mcp_http.hpp"
 #include "api/server_errors.hpp"
 #include "api/request_metrics.hpp"
 #include "api/slow_work.hpp"
@@ -52,10 +53,12 @@ bool parse_mounted_target(const HttpServer::Impl& impl, const std::string& targe
 // the callables handed to on_workers() are built in these plain functions instead.
 
 /// Engine commands block until their write commits: handlers never run on I/O threads.
-/// Workspace work (diffs, searches) may take seconds: it runs on a pool of its own.
+/// Workspace work (diffs, searches) and questions to a run may take long: they run on a
+/// pool of their own, over /api/ and over /mcp alike.
 net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpRequest request) {
   const Router& router = impl.router;
-  auto& pool = is_slow_path(request.path) ? impl.slow_workers : impl.workers;
+  const bool slow = is_slow_path(request.path) || mcp::is_slow_mcp_request(request.path, request.body);
+  auto& pool = slow ? impl.slow_workers : impl.workers;
   return on_workers<HttpResponse>(pool, [&router, request = std::move(request)]() mutable {
     return router.dispatch(std::move(request));
   });

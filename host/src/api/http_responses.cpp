@@ -31,7 +31,8 @@ namespace {
 http::response<http::string_body> to_beast(const HttpResponse& response, unsigned version, bool keep_alive) {
   http::response<http::string_body> res{static_cast<http::status>(response.status), version};
   res.set(http::field::server, "agentry");
-  res.set(http::field::content_type, response.content_type);
+  // An answer without a body (202, 204) may name no type.
+  if (!response.content_type.empty()) res.set(http::field::content_type, response.content_type);
   res.set("X-Content-Type-Options", "nosniff");
   for (const auto& [name, value] : response.headers) res.set(name, value);
   res.keep_alive(keep_alive);

@@ -38,6 +38,13 @@ void add_trust_command(CLI::App& app, Invocation& inv) {
   on_parsed(cmd, inv, [o](CommandContext& ctx) { return trust_command(ctx, *o); });
 }
 
+void add_mcp_command(CLI::App& app, Invocation& inv) {
+  auto* cmd = app.add_subcommand(
+      "mcp", "Serve the Model Context Protocol on stdin/stdout, for agents that drive runs (docs/mcp.md); use "
+             "--connect so runs go on in the daemon");
+  on_parsed(cmd, inv, [](CommandContext& ctx) { return mcp_command(ctx, std::cin); });
+}
+
 void add_info_commands(CLI::App& app, Invocation& inv) {
   auto* backends = app.add_subcommand("backends", "List the backends agentry can run agents on, and plugins that failed");
   on_parsed(backends, inv, [](CommandContext& ctx) { return backends_command(ctx); });
@@ -141,6 +148,7 @@ int run_cli(const std::vector<std::string>& args, Environment env, std::ostream&
   add_workspace_commands(app, invocation);
   add_attachment_commands(app, invocation);
   add_operations_commands(app, invocation);
+  add_mcp_command(app, invocation);
 
   std::vector<const char*> argv{"agentry"};
   for (const auto& a : args) argv.push_back(a.c_str());

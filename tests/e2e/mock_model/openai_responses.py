@@ -48,6 +48,23 @@ def plan(body: dict) -> script.Step:
     return script.plan(prompt, seen, tools_offered=bool(body.get("tools")))
 
 
+def function_target(body: dict, name: str) -> dict:
+    """The fields that name the function `name` in a function_call: {"name"}, or, for a tool
+    the client offers inside a namespace (Codex offers an MCP server's tools as the namespace
+    "mcp__<server>"), {"namespace", "name"}. TOOL: mcp__agentry__start_run finds "start_run"
+    in the namespace "mcp__agentry" when no top-level tool has the whole name."""
+    tools = body.get("tools") or []
+    if any(t.get("name") == name and t.get("type") != "namespace" for t in tools):
+        return {"name": name}
+    for t in tools:
+        space = t.get("name") or ""
+        if t.get("type") == "namespace" and name.startswith(space + "__"):
+            inner = name[len(space) + 2:]
+            if any(f.get("name") == inner for f in t.get("tools") or []):
+                return {"namespace": space, "name": inner}
+    return {"name": name}
+
+
 def error_body(status: int) -> dict:
     return {"error": {"message": f"mock model: scripted failure (HTTP {status})",
                       "type": "server_error" if status >= 500 else "invalid_request_error",
@@ -90,7 +107,7 @@ def stream(handler, body: dict, step: script.Step, ids):
     def tool_call(item_type, id_prefix, name, field, value, event_prefix):
         call_id = ids("call_mock")
         item = {"type": item_type, "id": ids(id_prefix), "call_id": call_id,
-                "name": name, field: "", "status": "in_progress"}
+                **function_target(body, name), field: "", "status": "in_progress"}
         ev("response.output_item.added", output_index=index, item=item)
         ev(f"{event_prefix}.delta", item_id=item["id"], output_index=index, delta=value)
         ev(f"{event_prefix}.done", item_id=item["id"], output_index=index, **{field: value})
@@ -136,7 +153,7 @@ def reply(handler, body: dict, step: script.Step, ids) -> dict:
         calls.append(step.tool)
     for name, arguments in calls:
         output.append({"type": "function_call", "id": ids("fc_mock"), "call_id": ids("call_mock"),
-                       "name": name, "arguments": arguments, "status": "completed"})
+                       **function_target(body, name), "arguments": arguments, "status": "completed"})
     if step.write is not None:
         output.append({"type": "custom_tool_call", "id": ids("ctc_mock"), "call_id": ids("call_mock"),
                        "name": PATCH_TOOL, "input": apply_patch_adding(*step.write), "status": "completed"})

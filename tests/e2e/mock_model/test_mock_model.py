@@ -57,6 +57,17 @@ class DirectiveTest(unittest.TestCase):
         self.assertIsNone(script.plan("TOOL: read", 0, tools_offered=False).tool)
         self.assertEqual(script.tool_input("not json"), {"unparsed": "not json"})
 
+    def test_a_tool_inside_a_namespace_is_called_by_its_namespace(self):
+        # Codex offers an MCP server's tools as the namespace mcp__<server>.
+        body = {"tools": [{"type": "function", "name": "exec_command"},
+                          {"type": "namespace", "name": "mcp__agentry",
+                           "tools": [{"type": "function", "name": "start_run"}]}]}
+        self.assertEqual(openai_responses.function_target(body, "mcp__agentry__start_run"),
+                         {"namespace": "mcp__agentry", "name": "start_run"})
+        self.assertEqual(openai_responses.function_target(body, "exec_command"), {"name": "exec_command"})
+        self.assertEqual(openai_responses.function_target(body, "mcp__agentry__nothing"),
+                         {"name": "mcp__agentry__nothing"})
+
     def test_no_tool_call_when_no_tools_offered(self):
         self.assertIsNone(script.plan("SHELL: ls", 0, tools_offered=False).shell)
 

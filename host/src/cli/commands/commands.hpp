@@ -265,6 +265,12 @@ struct DefinitionOptions {
 };
 
 int backends_command(CommandContext& ctx);
+
+// --- commands/mcp_command.cpp ---
+
+/// `agentry mcp`: the MCP server on stdio (docs/mcp.md), reading messages from `in`
+/// until it closes. Exit 0, or the client's error when it cannot be opened.
+int mcp_command(CommandContext& ctx, std::istream& in);
 /// `daemons`: the daemons serving this store, with their state and load.
 int daemons_command(CommandContext& ctx);
 int definitions_command(CommandContext& ctx, const DefinitionOptions& options);
