@@ -5,13 +5,15 @@
 # Both use CMake presets (CMakePresets.json) with Ninja; JOBS defaults to the core count.
 
 JOBS ?= $(shell nproc)
-# `make run` builds optimised (default preset); `make test` builds at -O0 (debug preset),
-# which compiles in well under half the time and keeps -Werror on.
-RUN_PRESET ?= default
+# `make run` builds optimised and only what it runs: the binary, its plugins and tools (the
+# serve preset: no tests, no benchmarks). `make test` builds everything at -O0 (debug
+# preset), which compiles in well under half the time and keeps -Werror on.
+RUN_PRESET ?= serve
+BENCH_PRESET ?= default
 TEST_PRESET ?= debug
 LISTEN ?= ws://127.0.0.1:4773/
-# `make package` builds optimised, like `make run`.
-PACKAGE_PRESET ?= default
+# `make package` builds what `make run` builds.
+PACKAGE_PRESET ?= serve
 
 # With no definitions of their own yet, new users get the example config dir.
 USER_CONFIG := $(or $(AGENTRY_CONFIG_DIR),$(if $(XDG_CONFIG_HOME),$(XDG_CONFIG_HOME)/agentry,$(HOME)/.config/agentry))
@@ -62,8 +64,8 @@ package: deps web
 asan:
 	$(MAKE) test TEST_PRESET=asan
 
-bench: build-$(RUN_PRESET)
-	./scripts/run-benchmarks.sh build/$(RUN_PRESET)
+bench: build-$(BENCH_PRESET)
+	./scripts/run-benchmarks.sh build/$(BENCH_PRESET)
 
 clean:
 	rm -rf build
