@@ -31,6 +31,7 @@ void add_all_routes(Router& router, ApiContext& context, const Operations& ops) 
   add_workspace_routes(router, context);
   add_stream_routes(router, context);
   add_browser_routes(router, context);
+  add_trigger_routes(router, context);
 }
 
 }  // namespace agentry::api
