@@ -217,7 +217,9 @@ TEST(TriggerPayload, TheDedupKeyRendersFieldsAndHeaders) {
   for (const char* bad : {"{{/missing}}", "{{header:X-Other}}", "", "{{/id"}) {
     auto key = render_dedup_key(bad, payload, headers);
     EXPECT_FALSE(key.ok()) << bad;
-    if (!key.ok()) EXPECT_EQ(key.error().code, core::ErrorCode::validation) << bad;
+    if (!key.ok()) {
+      EXPECT_EQ(key.error().code, core::ErrorCode::validation) << bad;
+    }
   }
   EXPECT_FALSE(render_dedup_key(std::string(max_dedup_key_bytes + 1, 'k'), payload, headers).ok());
   EXPECT_EQ(dedup_key_problem("{{header:X-Id}}-{{/a/b}}"), std::nullopt);
