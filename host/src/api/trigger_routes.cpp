@@ -11,7 +11,6 @@
 #include "core/clock.hpp"
 #include "core/log.hpp"
 #include "definitions/env.hpp"
-#include "definitions/json.hpp"
 #include "definitions/loader.hpp"
 #include "engine/pending_init.hpp"
 
