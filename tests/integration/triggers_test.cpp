@@ -183,6 +183,25 @@ TEST_F(TriggersTest, TheGithubSchemeSignsTheBodyAndDedupsOnTheDeliveryId) {
   EXPECT_EQ(all_run_ids().size(), 2u);
 }
 
+TEST_F(TriggersTest, AStartTheEngineRefusesLeavesNoDedupKeyBehind) {
+  write_trigger("gh", "scheme: github\nvars:\n  issue: /issue/number\n  title: /issue/title\n");
+  auto send = [&](const std::string& body) {
+    return client().request("POST", "/api/triggers/gh", body,
+                            {{"Content-Type", "application/json"},
+                             {"X-GitHub-Delivery", "same-delivery"},
+                             {"X-Hub-Signature-256", "sha256=" + hmac_hex(secret, body)}});
+  };
+  // The assignment declares `issue` a number: the engine's own var check refuses a string.
+  auto refused = send(R"({"issue":{"number":"seven","title":"t"}})");
+  ASSERT_EQ(refused.status, 422) << refused.body;
+  EXPECT_NE(refused.body.find("vars.issue"), std::string::npos) << refused.body;
+  EXPECT_TRUE(all_run_ids().empty());
+  // The sender fixes it and redelivers under the same delivery id: not a duplicate.
+  auto fixed = send(R"({"issue":{"number":7,"title":"t"}})");
+  EXPECT_EQ(fixed.status, 201) << fixed.body;
+  EXPECT_EQ(all_run_ids().size(), 1u);
+}
+
 TEST_F(TriggersTest, AFilterThatDoesNotMatchIsIgnored) {
   auto response = deliver("issues", issue_payload(8, "closed"));
   ASSERT_EQ(response.status, 202) << response.body;
