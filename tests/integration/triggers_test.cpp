@@ -2,9 +2,7 @@
 // assignment with vars from its payload, once per dedup key; a bad signature, a stale
 // timestamp, a filter that does not match and a missing var start nothing.
 #include "daemon_fixture.hpp"
-
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include "reference_hmac.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -17,21 +15,6 @@ namespace {
 namespace json = boost::json;
 
 constexpr const char* secret = "trigger-secret-value";
-
-/// Lowercase hex HMAC-SHA256, computed here with OpenSSL rather than with the daemon's code.
-std::string hmac_hex(const std::string& key, const std::string& data) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
-       data.size(), mac, &length);
-  std::string out;
-  char hex[3];
-  for (unsigned int i = 0; i < length; ++i) {
-    std::snprintf(hex, sizeof hex, "%02x", mac[i]);
-    out += hex;
-  }
-  return out;
-}
 
 std::int64_t now_seconds() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
