@@ -92,8 +92,4 @@ class McpServer {
   McpServerInfo info_;
 };
 
-std::string mcp_result(const boost::json::value& id, const boost::json::value& result);
-std::string mcp_error(const boost::json::value& id, int code, const std::string& message,
-                      boost::json::object data = {});
-
 }  // namespace agentry::api::mcp
