@@ -36,6 +36,8 @@ std::optional<TaskDefinition> parse_task_definition(const Location& location, co
 class FieldReader;
 /// `env:` (launchers, environments): a map of variable name to value; `FOO:` is "".
 std::map<std::string, std::string> read_env(FieldReader& reader);
+/// `budget:` (core/usage.hpp), with a problem naming the field when it is not one.
+std::optional<core::Budget> read_budget(FieldReader& reader);
 
 /// An assignment's `vars` map.
 std::vector<VarSpec> read_var_specs(const YamlNode& node, const std::string& field, Diagnostics& diag);

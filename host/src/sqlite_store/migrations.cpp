@@ -9,7 +9,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 13> migrations{
+constexpr std::array<std::string_view, 14> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -321,6 +321,24 @@ CREATE INDEX run_starts_by_age ON run_starts(since, run_id);
     // NULL until a hook sets some (engine/hooks/module_hook.hpp).
     R"sql(
 ALTER TABLE runs ADD COLUMN hook_data_json TEXT;
+)sql",
+    // 14: the tokens runs used (store/usage_repository.hpp): increments summed per run,
+    // session, attempt, model ('' when unknown) and day, and the run's totals by model.
+    R"sql(
+CREATE TABLE run_usage (
+  run_id          TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  session_index   INTEGER NOT NULL,
+  attempt_number  INTEGER NOT NULL,
+  model           TEXT NOT NULL,
+  day             TEXT NOT NULL,
+  input_tokens    INTEGER NOT NULL DEFAULT 0,
+  cached_tokens   INTEGER NOT NULL DEFAULT 0,
+  output_tokens   INTEGER NOT NULL DEFAULT 0,
+  reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, session_index, attempt_number, model, day)
+);
+CREATE INDEX run_usage_by_day ON run_usage(day);
+ALTER TABLE runs ADD COLUMN usage_json TEXT;
 )sql",
 };
 

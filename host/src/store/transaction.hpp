@@ -29,6 +29,7 @@ class ScheduleRepository;
 class SessionRepository;
 class TaskRepository;
 class TimelineRepository;
+class UsageRepository;
 
 class Transaction {
  public:
@@ -61,6 +62,8 @@ class Transaction {
   virtual ApprovalRepository& approvals() = 0;
   /// The starts waiting for a member able to take their runs.
   virtual RunStartRepository& run_starts() = 0;
+  /// The tokens runs used (usage events), summed.
+  virtual UsageRepository& usage() = 0;
 
   /// Wakes the other processes sharing the store that listen for `topic`
   /// (Store::set_wakeup_listener), once this transaction commits. A hint only: whoever
