@@ -63,10 +63,10 @@ TEST_F(StoreCopyTest, AStoppedHomeCopiesIntoAnEmptyDatabaseOnceAndTheCopyIsAtThe
 
   auto migrated = agentry({"store", "migrate", "--store", uri});
   EXPECT_EQ(migrated.exit_code, 0) << migrated.output;
-  EXPECT_TRUE(contains(migrated.output, uri + ": schema version 5 (up to date)")) << migrated.output;
+  EXPECT_TRUE(contains(migrated.output, uri + ": schema version 6 (up to date)")) << migrated.output;
   auto home = agentry({"store", "migrate"});
   EXPECT_EQ(home.exit_code, 0) << home.output;
-  EXPECT_TRUE(contains(home.output, (home_ / "agentry.db").string() + ": schema version 13 (up to date)"))
+  EXPECT_TRUE(contains(home.output, (home_ / "agentry.db").string() + ": schema version 14 (up to date)"))
       << home.output;
 }
 
