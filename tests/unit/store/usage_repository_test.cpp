@@ -64,7 +64,7 @@ TEST_P(UsageRepositoryTest, SummariesGroupByAgentDayGroupAndRunWithinDays) {
     t.usage().add({"usage0001", 0, 2, "2026-03-02", tokens("model-a", 1, 0, 1)});
     t.usage().add({"usage0002", 0, 1, "2026-03-02", tokens("model-b", 20, 3, 2)});
   });
-  auto by_agent = read(db(), [](store::Transaction& t) { return t.usage().summarize({store::UsageGrouping::agent}); });
+  auto by_agent = read(db(), [](store::Transaction& t) { return t.usage().summarize({store::UsageGrouping::agent, std::nullopt, std::nullopt}); });
   ASSERT_EQ(by_agent.size(), 2u);
   EXPECT_EQ(by_agent[0].key, "coder");
   EXPECT_EQ(by_agent[0].usage.model, "model-a");
@@ -74,14 +74,14 @@ TEST_P(UsageRepositoryTest, SummariesGroupByAgentDayGroupAndRunWithinDays) {
   EXPECT_EQ(by_agent[1].key, "reviewer");
   EXPECT_EQ(by_agent[1].usage.tokens.cached_input, 3);
 
-  auto by_day = read(db(), [](store::Transaction& t) { return t.usage().summarize({store::UsageGrouping::day}); });
+  auto by_day = read(db(), [](store::Transaction& t) { return t.usage().summarize({store::UsageGrouping::day, std::nullopt, std::nullopt}); });
   ASSERT_EQ(by_day.size(), 3u);
   EXPECT_EQ(by_day[0].key, "2026-03-01");
   EXPECT_EQ(by_day[1].key, "2026-03-02");
   EXPECT_EQ(by_day[1].usage.model, "model-a");
   EXPECT_EQ(by_day[2].usage.model, "model-b");
 
-  auto by_group = read(db(), [](store::Transaction& t) { return t.usage().summarize({store::UsageGrouping::group}); });
+  auto by_group = read(db(), [](store::Transaction& t) { return t.usage().summarize({store::UsageGrouping::group, std::nullopt, std::nullopt}); });
   ASSERT_EQ(by_group.size(), 2u);
   EXPECT_EQ(by_group[0].key, "group-usage0001");
 
@@ -103,7 +103,7 @@ TEST_P(UsageRepositoryTest, DeletingTheRunDeletesItsUsage) {
     t.usage().add({"usage0001", 0, 1, "2026-03-01", tokens("model-a", 100, 0, 10)});
   });
   write(db(), [](store::Transaction& t) { t.runs().remove("usage0001"); });
-  auto rows = read(db(), [](store::Transaction& t) { return t.usage().summarize({store::UsageGrouping::run}); });
+  auto rows = read(db(), [](store::Transaction& t) { return t.usage().summarize({store::UsageGrouping::run, std::nullopt, std::nullopt}); });
   EXPECT_TRUE(rows.empty());
 }
 
