@@ -4,13 +4,12 @@
 // (visible over HTTP and WebSocket), a daemon killed between attempts, a local command
 // target, and definitions or requests that declare targets badly.
 #include "daemon_fixture.hpp"
+#include "reference_hmac.hpp"
 #include "support/subprocess.hpp"
 #include "support/test_server.hpp"
 #include "support/test_store.hpp"
 #include "support/ws_client.hpp"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <signal.h>
 
 #include <atomic>
@@ -23,20 +22,6 @@ namespace agentry::integration {
 namespace {
 namespace json = boost::json;
 using namespace std::chrono_literals;
-
-std::string hmac_hex(const std::string& key, const std::string& data) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
-       data.size(), mac, &length);
-  std::string out;
-  char hex[3];
-  for (unsigned int i = 0; i < length; ++i) {
-    std::snprintf(hex, sizeof hex, "%02x", mac[i]);
-    out += hex;
-  }
-  return out;
-}
 
 class NotificationsTest : public DaemonTest {
  protected:

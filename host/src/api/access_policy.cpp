@@ -1,5 +1,7 @@
 #include "api/access_policy.hpp"
 
+#include "crypto/hmac.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -13,22 +15,16 @@ std::string trim(std::string s) {
   return s;
 }
 
-/// Equal contents, in time that depends only on the lengths.
-bool constant_time_equal(const std::string& a, const std::string& b) {
-  unsigned char diff = a.size() == b.size() ? 0 : 1;
-  const std::size_t n = std::max(a.size(), b.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
-    const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
-    diff = static_cast<unsigned char>(diff | (x ^ y));
-  }
-  return diff == 0;
-}
-
 }  // namespace
 
 bool is_protected_path(const std::string& path) {
   return path == "/api" || path.rfind("/api/", 0) == 0 || path == "/metrics" || path == "/mcp";
+}
+
+bool is_signed_delivery(const std::string& method, const std::string& path) {
+  static constexpr std::string_view prefix = "/api/triggers/";
+  if (method != "POST" || path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) return false;
+  return path.find('/', prefix.size()) == std::string::npos;  // one segment: the trigger's name
 }
 
 core::Result<AccessPolicy> AccessPolicy::from_settings(const core::Settings& settings) {
@@ -49,7 +45,7 @@ std::optional<std::string> AccessPolicy::authenticate(const HttpRequest& request
   for (std::size_t i = 0; i < scheme.size(); ++i)
     if (std::tolower(static_cast<unsigned char>((*header)[i])) != scheme[i]) return std::nullopt;
   const std::string presented = trim(header->substr(scheme.size()));
-  if (constant_time_equal(presented, token_)) return std::string();
+  if (crypto::constant_time_equal(presented, token_)) return std::string();
   // Only its hash is stored, so a lookup reveals nothing by its timing.
   if (run_token_lookup_)
     if (auto run = run_token_lookup_(presented)) return run;

@@ -2,8 +2,10 @@
 // Opt-in bearer-token protection of the daemon API, from core::Settings:
 //   AGENTRY_DAEMON_AUTH_ENABLED  true/1/yes/on (trimmed, any case) turns it on
 //   AGENTRY_DAEMON_TOKEN         the shared token; must be non-empty when enabled
-// Every /api/ route, /metrics, every event stream, the MCP endpoint (/mcp) and the WebSocket handshake then need
-// `Authorization: Bearer <token>`; /app-config.json and static files stay public.
+// Every /api/ route, /metrics, every event stream, the MCP endpoint (/mcp) and the
+// WebSocket handshake then need `Authorization: Bearer <token>`; /app-config.json and
+// static files stay public, and trigger deliveries are checked by their own signature
+// (is_signed_delivery).
 // The token is compared in constant time and never logged.
 
 #include "api/http_message.hpp"
@@ -43,5 +45,9 @@ class AccessPolicy {
 
 /// True when the request path needs a token (the API and its streams).
 bool is_protected_path(const std::string& path);
+/// POST /api/triggers/<name>: a trigger delivery, authenticated by its HMAC signature
+/// (api/trigger_signature.hpp) instead of the bearer token, which a webhook sender
+/// such as GitHub cannot send.
+bool is_signed_delivery(const std::string& method, const std::string& path);
 
 }  // namespace agentry::api

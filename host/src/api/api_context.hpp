@@ -49,6 +49,9 @@ std::optional<std::uint64_t> spooled_body_limit(std::string_view method, std::st
 /// GET /api/runs/:runId/workspace/raw: a file's bytes (workspace_operations.cpp).
 void add_workspace_routes(Router& router, ApiContext& context);
 
+/// POST /api/triggers/:name: a signed webhook delivery (trigger_routes.cpp).
+void add_trigger_routes(Router& router, ApiContext& context);
+
 /// Every HTTP route: public ones, the operations' routes, the streams.
 /// `context` and `ops` must outlive the router.
 void add_all_routes(Router& router, ApiContext& context, const Operations& ops);

@@ -34,6 +34,7 @@ void add_all_routes(Router& router, ApiContext& context, const Operations& ops) 
   add_stream_routes(router, context);
   add_browser_routes(router, context);
   mcp::add_mcp_routes(router, context, ops);
+  add_trigger_routes(router, context);
 }
 
 }  // namespace agentry::api

@@ -91,6 +91,7 @@ std::optional<HttpResponse> admission_refusal(HttpServer::Impl& impl, HttpReques
   if (impl.guard)
     if (auto refused = impl.guard->refusal(request, upgrade)) return refused;
   if (!impl.access || !(upgrade || is_protected_path(request.path))) return std::nullopt;
+  if (!upgrade && is_signed_delivery(request.method, request.path)) return std::nullopt;
   auto scope = impl.access->authenticate(request);
   if (!scope) return AccessPolicy::refusal();
   request.scope_run_id = std::move(*scope);

@@ -74,6 +74,7 @@ constexpr Route routes[] = {
     {"POST",   "/api/containers/cleanup",                          "environments.cleanup"},
     {"GET",    "/api/task-definitions",                            "taskDefinitions.list"},
     {"GET",    "/api/task-definitions/:target",                    "taskDefinitions.get"},
+    {"GET",    "/api/triggers",                                    "triggers.list"},
     {"GET",    "/api/projects/trust",                              "projects.trustStatus"},
     {"POST",   "/api/projects/trust",                              "projects.trust"},
     {"POST",   "/api/projects/trust/revoke",                       "projects.revokeTrust"},

@@ -23,6 +23,8 @@ namespace agentry::api {
 inline constexpr int jsonrpc_parse_error = -32700;
 inline constexpr int jsonrpc_invalid_request = -32600;
 inline constexpr int jsonrpc_method_not_found = -32601;
+inline constexpr int jsonrpc_invalid_params = -32602;  // MCP: arguments that break a tool's schema
+inline constexpr int jsonrpc_internal_error = -32603;
 inline constexpr int jsonrpc_control_error = -32003;
 inline constexpr int jsonrpc_runtime_error = -32004;
 

@@ -61,6 +61,7 @@ Operations make_operations(ApiContext& context) {
   add_attachment_operations(ops, context);
   add_workspace_operations(ops, context);
   add_project_operations(ops, context);
+  add_trigger_operations(ops, context);
   return ops;
 }
 

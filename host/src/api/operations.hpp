@@ -76,6 +76,8 @@ void add_schedule_operations(Operations& ops, ApiContext& context);
 void add_attachment_operations(Operations& ops, ApiContext& context);
 /// projects.trustStatus, projects.trust, projects.revokeTrust, projects.listTrusted.
 void add_project_operations(Operations& ops, ApiContext& context);
+/// triggers.list: the inbound triggers of the config directory (trigger_routes.cpp).
+void add_trigger_operations(Operations& ops, ApiContext& context);
 /// workspace.files, workspace.search, workspace.file, workspace.diff (workspace_operations.cpp).
 void add_workspace_operations(Operations& ops, ApiContext& context);
 

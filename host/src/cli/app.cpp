@@ -7,6 +7,7 @@
 
 #include "cli/command_grammar.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/commands/trigger_commands.hpp"
 #include "cli/serve_command.hpp"
 #include "core/log.hpp"
 
@@ -57,6 +58,11 @@ void add_info_commands(CLI::App& app, Invocation& inv) {
   auto* daemons = app.add_subcommand(
       "daemons", "List the daemons serving this store (one on SQLite; every member on PostgreSQL): state, load, URL");
   on_parsed(daemons, inv, [](CommandContext& ctx) { return daemons_command(ctx); });
+  auto* triggers = app.add_subcommand("triggers", "Inbound triggers: signed webhooks that start an assignment");
+  triggers->require_subcommand(1);
+  auto* triggers_list = triggers->add_subcommand(
+      "list", "List the config directory's triggers: assignment, scheme, whether the secret is set (never its value)");
+  on_parsed(triggers_list, inv, [](CommandContext& ctx) { return triggers_list_command(ctx); });
   auto o = std::make_shared<DefinitionOptions>();
   auto* cmd = app.add_subcommand("definitions", "List definitions, or show one: definitions [KIND [NAME]]");
   cmd->alias("defs");

@@ -173,6 +173,26 @@ core::Result<TaskDefinition> load_task_definition(const Roots& roots, std::strin
   return load<TaskDefinition>(roots, Kind::task, target, cwd, &parse_task_definition);
 }
 
+namespace {
+
+/// The roots a trigger may come from: the config directory, never a project's.
+Roots config_dir_only(const Roots& roots) {
+  Roots out = roots;
+  out.project_dir.reset();
+  out.project_trusted = false;
+  return out;
+}
+
+}  // namespace
+
+core::Result<TriggerDefinition> load_trigger(const Roots& roots, std::string_view name) {
+  if (is_path_target(name) || !is_valid_name(Kind::trigger, name))
+    return core::fail(core::ErrorCode::invalid_request,
+                      "'" + std::string(name) + "' is not a trigger name: use letters, digits, '.', '_' and '-'",
+                      {{"kind", "trigger"}, {"name", name}});
+  return load<TriggerDefinition>(config_dir_only(roots), Kind::trigger, name, std::nullopt, &parse_trigger);
+}
+
 ListResult<AgentDefinition> list_agents(const Roots& roots) {
   return list<AgentDefinition>(roots, Kind::agent, &parse_agent);
 }
@@ -191,6 +211,10 @@ ListResult<EnvironmentDefinition> list_environments(const Roots& roots) {
 
 ListResult<TaskDefinition> list_task_definitions(const Roots& roots) {
   return list<TaskDefinition>(roots, Kind::task, &parse_task_definition);
+}
+
+ListResult<TriggerDefinition> list_triggers(const Roots& roots) {
+  return list<TriggerDefinition>(config_dir_only(roots), Kind::trigger, &parse_trigger);
 }
 
 }  // namespace agentry::definitions

@@ -18,6 +18,7 @@
 #include "definitions/problem.hpp"
 #include "definitions/roots.hpp"
 #include "definitions/task_definition.hpp"
+#include "definitions/trigger.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -50,10 +51,16 @@ core::Result<EnvironmentDefinition> load_environment(const Roots& roots, std::st
 core::Result<TaskDefinition> load_task_definition(const Roots& roots, std::string_view target,
                                                   const std::optional<std::filesystem::path>& cwd = {});
 
+/// Triggers come from the config directory alone, by name: `roots.project_dir` is
+/// ignored (a project may not open a door into the daemon) and so is a path target.
+core::Result<TriggerDefinition> load_trigger(const Roots& roots, std::string_view name);
+
 ListResult<AgentDefinition> list_agents(const Roots& roots);
 ListResult<AssignmentDefinition> list_assignments(const Roots& roots);
 ListResult<LauncherDefinition> list_launchers(const Roots& roots);
 ListResult<EnvironmentDefinition> list_environments(const Roots& roots);
 ListResult<TaskDefinition> list_task_definitions(const Roots& roots);
+/// Every trigger of the config directory (`roots.project_dir` is ignored).
+ListResult<TriggerDefinition> list_triggers(const Roots& roots);
 
 }  // namespace agentry::definitions

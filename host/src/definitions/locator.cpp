@@ -16,6 +16,7 @@ std::string_view kind_dir(Kind kind) {
     case Kind::launcher: return "launchers";
     case Kind::task: return "tasks";
     case Kind::environment: return "environments";
+    case Kind::trigger: return "triggers";
   }
   return "";
 }
@@ -26,11 +27,15 @@ fs::path relative_file(Kind kind, std::string_view name) {
     case Kind::agent: return fs::path(name) / "agent.md";
     case Kind::assignment: return fs::path(name) / "assignment.md";
     case Kind::launcher:
-    case Kind::environment: return fs::path(std::string(name) + ".yaml");
+    case Kind::environment:
+    case Kind::trigger: return fs::path(std::string(name) + ".yaml");
     case Kind::task: return fs::path(std::string(name) + ".md");
   }
   return {};
 }
+
+/// Kinds whose definition is one <name>.yaml (or .yml) file.
+bool is_yaml_kind(Kind kind) { return kind == Kind::launcher || kind == Kind::environment || kind == Kind::trigger; }
 
 bool is_valid_segment(std::string_view segment) {
   if (segment.empty() || segment.front() == '.') return false;
@@ -61,7 +66,8 @@ std::optional<std::string> name_from_path(Kind kind, const fs::path& file) {
       return std::nullopt;
     }
     case Kind::launcher:
-    case Kind::environment: return file.stem().string();
+    case Kind::environment:
+    case Kind::trigger: return file.stem().string();
     case Kind::task: {
       // The id is the path below the nearest enclosing "tasks" directory.
       fs::path id;
@@ -172,6 +178,7 @@ std::string_view kind_name(Kind kind) {
     case Kind::launcher: return "launcher";
     case Kind::task: return "task";
     case Kind::environment: return "environment";
+    case Kind::trigger: return "trigger";
   }
   return "";
 }
@@ -209,7 +216,7 @@ core::Result<Location> locate(const Roots& roots, Kind kind, std::string_view ta
   for (const auto& root : search_roots(roots)) {
     const fs::path file = root / kind_dir(kind) / relative_file(kind, target);
     if (is_file(file)) return Location{file, std::string(target)};
-    if (kind == Kind::launcher || kind == Kind::environment) {
+    if (is_yaml_kind(kind)) {
       // launchers/<name>.yml, as agent-runner also reads; <name>.yaml wins when both exist.
       fs::path yml = file;
       yml.replace_extension(".yml");
@@ -260,7 +267,7 @@ std::vector<Location> enumerate(const Roots& roots, Kind kind, std::vector<Probl
     } else {
       for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
         const fs::path& entry = it->path();
-        if (kind == Kind::launcher || kind == Kind::environment) {
+        if (is_yaml_kind(kind)) {
           if (entry.extension() == ".yaml" && is_file(entry)) consider(entry.stem().string(), entry);
           if (entry.extension() == ".yml" && is_file(entry)) {
             fs::path yaml = entry;

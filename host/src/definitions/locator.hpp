@@ -14,9 +14,9 @@
 
 namespace agentry::definitions {
 
-enum class Kind { agent, assignment, launcher, task, environment };
+enum class Kind { agent, assignment, launcher, task, environment, trigger };
 
-/// "agent", "assignment", "launcher", "task", "environment": the `kind` of API payloads.
+/// "agent", "assignment", "launcher", "task", "environment", "trigger": the `kind` of API payloads.
 std::string_view kind_name(Kind kind);
 /// For messages: "agent", ..., "task definition".
 std::string_view kind_noun(Kind kind);

@@ -11,6 +11,7 @@
 #include "definitions/problem.hpp"
 #include "definitions/roots.hpp"
 #include "definitions/task_definition.hpp"
+#include "definitions/trigger.hpp"
 #include "definitions/vars.hpp"
 #include "definitions/yaml_node.hpp"
 
@@ -32,6 +33,7 @@ std::optional<EnvironmentDefinition> parse_environment(const Location& location,
                                                        Diagnostics& diag);
 std::optional<TaskDefinition> parse_task_definition(const Location& location, const Roots& roots,
                                                     Diagnostics& diag);
+std::optional<TriggerDefinition> parse_trigger(const Location& location, const Roots& roots, Diagnostics& diag);
 
 class FieldReader;
 /// `env:` (launchers, environments): a map of variable name to value; `FOO:` is "".

@@ -33,6 +33,7 @@
 #include "engine/placement/start_claims.hpp"
 #include "engine/parent_completion/parent_completion_service.hpp"
 #include "engine/project_trust.hpp"
+#include "engine/triggers/trigger_deliveries.hpp"
 #include "engine/requests.hpp"
 #include "engine/run_starts.hpp"
 #include "engine/schedules/schedule_service.hpp"
@@ -283,6 +284,8 @@ class Engine final : private RunStarts {
   /// Which projects' definitions the user trusts (engine/project_trust.hpp).
   ProjectTrust& projects() { return projects_; }
   const ProjectTrust& projects() const { return projects_; }
+  /// The dedup keys of inbound trigger deliveries (engine/triggers/trigger_deliveries.hpp).
+  TriggerDeliveries& trigger_deliveries() { return trigger_deliveries_; }
   const EngineConfig& config() const { return config_; }
   const BackendCatalog& backends() const { return backends_; }
   events::EventBus& bus() { return bus_; }
@@ -356,6 +359,7 @@ class Engine final : private RunStarts {
   LeaseKeeper lease_keeper_{db_, pool_, live_};
   Attachments attachments_{db_, bus_, config_.blob_dir.empty() ? config_.state_dir / "blobs" : config_.blob_dir};
   ProjectTrust projects_{db_, config_.config_dir, config_.project_env_allow};
+  TriggerDeliveries trigger_deliveries_{db_};
   /// afterExit of session ends no live session follows through, and the cancellation of
   /// hooks run outside a live session (engine/hooks/after_exit.hpp).
   HookJobs hook_jobs_{blocking_, HookServices{db_, config_.state_dir, &attachments_}, bus_};

@@ -2,6 +2,8 @@
 
 #include "core/metrics.hpp"
 
+#include <boost/json/parse.hpp>
+
 #include <array>
 #include <string_view>
 
@@ -12,9 +14,20 @@ namespace m = core::metrics;
 
 /// The payload's text field when it is one of `known`, else "other": label values stay a
 /// small fixed set whatever a backend writes.
+/// The event's payload: a backend's event carries it as the text it wrote (payload_json),
+/// parsed here only for the few kinds counted.
+boost::json::object payload_of(const core::TimelineEvent& e) {
+  if (!e.payload.empty() || e.payload_json.empty()) return e.payload;
+  boost::system::error_code ec;
+  auto parsed = boost::json::parse(e.payload_json, ec);
+  if (ec || !parsed.is_object()) return {};
+  return std::move(parsed.as_object());
+}
+
 template <std::size_t N>
-std::string label_of(const core::TimelineEvent& e, const char* field, const std::array<std::string_view, N>& known) {
-  if (const auto* v = e.payload.if_contains(field); v && v->is_string())
+std::string label_of(const boost::json::object& payload, const char* field,
+                     const std::array<std::string_view, N>& known) {
+  if (const auto* v = payload.if_contains(field); v && v->is_string())
     for (auto k : known)
       if (v->get_string() == k) return std::string(k);
   return "other";
@@ -50,14 +63,14 @@ void count_timeline_events(const std::vector<core::TimelineEvent>& events) {
       started.inc();
     } else if (e.kind == "attempt.finished") {
       r.counter("agentry_attempts_finished_total", "Attempts ended, by outcome.",
-                {{"outcome", label_of(e, "outcome", outcomes)}})
+                {{"outcome", label_of(payload_of(e), "outcome", outcomes)}})
           .inc();
     } else if (e.kind == "run.finished") {
       r.counter("agentry_sessions_finished_total", "Sessions of runs ended, by the status they left the run in.",
-                {{"status", label_of(e, "status", statuses)}})
+                {{"status", label_of(payload_of(e), "status", statuses)}})
           .inc();
     } else if (e.kind == "usage") {
-      count_usage(e.payload);
+      count_usage(payload_of(e));
     }
   }
 }

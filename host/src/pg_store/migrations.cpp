@@ -23,7 +23,7 @@ namespace {
 //   whatever locale the database was created with, or pages would skip and repeat rows.
 // - queued_messages gains seq: SQLite delivers queued messages in rowid order, and
 //   PostgreSQL has no rowid; its index is (run_id, seq) to serve that order.
-constexpr std::array<std::string_view, 6> migrations{
+constexpr std::array<std::string_view, 7> migrations{
     R"sql(
 CREATE TABLE runs (
   id                    text COLLATE "C" PRIMARY KEY,
@@ -293,7 +293,17 @@ CREATE INDEX run_starts_by_age ON run_starts(since, run_id);
     R"sql(
 ALTER TABLE runs ADD COLUMN hook_data_json text;
 )sql",
-    // 6 = sqlite_store's migration 14: the tokens runs used.
+    // 6 = sqlite_store's migration 14: the dedup keys of inbound trigger deliveries.
+    R"sql(
+CREATE TABLE trigger_deliveries (
+  trigger_name text COLLATE "C" NOT NULL,
+  dedup_key    text COLLATE "C" NOT NULL,
+  run_id       text COLLATE "C" NOT NULL,
+  received_at  text COLLATE "C" NOT NULL,
+  PRIMARY KEY (trigger_name, dedup_key)
+);
+)sql",
+    // 7 = sqlite_store's migration 15: the tokens runs used.
     R"sql(
 CREATE TABLE run_usage (
   run_id          text COLLATE "C" NOT NULL REFERENCES runs(id) ON DELETE CASCADE,

@@ -22,6 +22,7 @@
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
 #include "store/transaction.hpp"
+#include "store/trigger_delivery_repository.hpp"
 #include "store/usage_repository.hpp"
 #include "pg_store/pg.hpp"
 

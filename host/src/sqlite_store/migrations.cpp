@@ -9,7 +9,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 14> migrations{
+constexpr std::array<std::string_view, 15> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -322,7 +322,19 @@ CREATE INDEX run_starts_by_age ON run_starts(since, run_id);
     R"sql(
 ALTER TABLE runs ADD COLUMN hook_data_json TEXT;
 )sql",
-    // 14: the tokens runs used (store/usage_repository.hpp): increments summed per run,
+    // 14: the dedup keys of inbound trigger deliveries (store/trigger_delivery_repository.hpp):
+    // the primary key makes a claim atomic. No foreign key: the key is claimed before
+    // the run is written, and it outlives the run (a redelivery still starts nothing).
+    R"sql(
+CREATE TABLE trigger_deliveries (
+  trigger_name TEXT NOT NULL,
+  dedup_key    TEXT NOT NULL,
+  run_id       TEXT NOT NULL,
+  received_at  TEXT NOT NULL,
+  PRIMARY KEY (trigger_name, dedup_key)
+);
+)sql",
+    // 15: the tokens runs used (store/usage_repository.hpp): increments summed per run,
     // session, attempt, model ('' when unknown) and day, and the run's totals by model.
     R"sql(
 CREATE TABLE run_usage (

@@ -29,6 +29,7 @@ class ScheduleRepository;
 class SessionRepository;
 class TaskRepository;
 class TimelineRepository;
+class TriggerDeliveryRepository;
 class UsageRepository;
 
 class Transaction {
@@ -62,6 +63,8 @@ class Transaction {
   virtual ApprovalRepository& approvals() = 0;
   /// The starts waiting for a member able to take their runs.
   virtual RunStartRepository& run_starts() = 0;
+  /// The dedup keys of inbound trigger deliveries.
+  virtual TriggerDeliveryRepository& trigger_deliveries() = 0;
   /// The tokens runs used (usage events), summed.
   virtual UsageRepository& usage() = 0;
 

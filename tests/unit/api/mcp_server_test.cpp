@@ -80,7 +80,7 @@ TEST_F(McpServerTest, InitializeAnswersTheClientsVersionWhenSupportedAndTheNewes
   EXPECT_EQ(session_.client_name, "test-client");
 
   auto missing = send("initialize", {{"capabilities", json::object{}}});
-  EXPECT_EQ(error_of(missing).at("code"), mcp_invalid_params);
+  EXPECT_EQ(error_of(missing).at("code"), jsonrpc_invalid_params);
   EXPECT_EQ(error_of(missing).at("data").at("field"), "protocolVersion");
 }
 
@@ -101,13 +101,13 @@ TEST_F(McpServerTest, MalformedMessagesAndUnknownMethodsAreJsonRpcErrors) {
     auto reply = server_.handle_text(text, session_);
     return json::parse(reply.text.value()).at("error").at("code").as_int64();
   };
-  EXPECT_EQ(code_of("{not json"), mcp_parse_error);
-  EXPECT_EQ(code_of("[]"), mcp_invalid_request);
-  EXPECT_EQ(code_of(R"({"jsonrpc":"1.0","id":1,"method":"ping"})"), mcp_invalid_request);
-  EXPECT_EQ(code_of(R"({"jsonrpc":"2.0","id":1})"), mcp_invalid_request);
-  EXPECT_EQ(code_of(R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":[1]})"), mcp_invalid_params);
+  EXPECT_EQ(code_of("{not json"), jsonrpc_parse_error);
+  EXPECT_EQ(code_of("[]"), jsonrpc_invalid_request);
+  EXPECT_EQ(code_of(R"({"jsonrpc":"1.0","id":1,"method":"ping"})"), jsonrpc_invalid_request);
+  EXPECT_EQ(code_of(R"({"jsonrpc":"2.0","id":1})"), jsonrpc_invalid_request);
+  EXPECT_EQ(code_of(R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":[1]})"), jsonrpc_invalid_params);
   auto unknown = error_of(send("prompts/list"));
-  EXPECT_EQ(unknown.at("code"), mcp_method_not_found);
+  EXPECT_EQ(unknown.at("code"), jsonrpc_method_not_found);
   EXPECT_NE(std::string(unknown.at("message").as_string()).find("prompts/list"), std::string::npos);
 }
 
@@ -165,7 +165,7 @@ TEST_F(McpServerTest, StructuredContentOnlyFromTheVersionThatHasIt) {
 TEST_F(McpServerTest, AnUnknownToolIsAnInvalidParamsErrorNamingIt) {
   initialize();
   auto error = error_of(call("drop_tables", {}));
-  EXPECT_EQ(error.at("code"), mcp_invalid_params);
+  EXPECT_EQ(error.at("code"), jsonrpc_invalid_params);
   EXPECT_EQ(error.at("data").at("field"), "name");
   EXPECT_EQ(error.at("data").at("tool"), "drop_tables");
   EXPECT_NE(std::string(error.at("message").as_string()).find("'drop_tables'"), std::string::npos);
@@ -191,7 +191,7 @@ TEST_F(McpServerTest, ArgumentsThatBreakTheSchemaAreInvalidParamsNamingTheField)
   };
   for (const auto& c : cases) {
     auto error = error_of(call(c.tool, c.arguments));
-    EXPECT_EQ(error.at("code"), mcp_invalid_params) << c.tool << " " << json::serialize(c.arguments);
+    EXPECT_EQ(error.at("code"), jsonrpc_invalid_params) << c.tool << " " << json::serialize(c.arguments);
     EXPECT_EQ(error.at("data").at("field"), c.field.c_str()) << c.tool << " " << json::serialize(c.arguments);
     EXPECT_NE(std::string(error.at("message").as_string()).find("'" + c.field + "'"), std::string::npos)
         << error.at("message");
@@ -206,7 +206,7 @@ TEST_F(McpServerTest, AnOperationRefusingAFieldIsInvalidParamsUnderTheToolsNameF
   next_failure_ = core::make_error(core::ErrorCode::invalid_request, "field 'overrides.message' is longer than 262144 bytes",
                                    {{"field", "overrides.message"}});
   auto error = error_of(call("start_run", {{"agent", "coder"}, {"message", "x"}}));
-  EXPECT_EQ(error.at("code"), mcp_invalid_params);
+  EXPECT_EQ(error.at("code"), jsonrpc_invalid_params);
   EXPECT_EQ(error.at("data").at("field"), "message");
   EXPECT_EQ(error.at("message"), "field 'message' is longer than 262144 bytes");
 
@@ -279,7 +279,7 @@ TEST_F(McpServerTest, ResourcesAreARunsDetailAndTimeline) {
 
   for (const char* bad : {"file:///etc/passwd", "agentry://runs/../x", "agentry://runs/r1/files", "agentry://runs/r1/timeline?after=x"}) {
     auto error = error_of(send("resources/read", {{"uri", bad}}));
-    EXPECT_EQ(error.at("code"), mcp_invalid_params) << bad;
+    EXPECT_EQ(error.at("code"), jsonrpc_invalid_params) << bad;
     EXPECT_EQ(error.at("data").at("field"), "uri") << bad;
   }
   next_failure_ = core::make_error(core::ErrorCode::not_found, "no run 'gone'");

@@ -10,6 +10,7 @@
 #include "store/notification_repository.hpp"
 #include "store/parent_notification_repository.hpp"
 #include "store/project_trust_repository.hpp"
+#include "store/trigger_delivery_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/run_repository.hpp"
 #include "store/run_start_repository.hpp"
@@ -133,9 +134,11 @@ void PgStoreCopy::populate(int runs, int events) {
       write_records(c, run.id);
     });
   }
-  write(*db, [](store::Transaction& c) {
+  write(*db, [&](store::Transaction& c) {
     c.project_trust().put({"/work/project", "digest", at, "cli"});
     c.project_trust().put({"/work/other", "digest2", at, "api"});
+    c.trigger_deliveries().claim("github-issue", "delivery-1", run_number(0).id, at);
+    c.trigger_deliveries().claim("github-issue", "delivery-2", run_number(1 % runs).id, at);
   });
 }
 

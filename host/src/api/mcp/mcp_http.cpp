@@ -86,7 +86,7 @@ HttpResponse jsonrpc_response(int status, std::string body) {
 }
 
 HttpResponse refused(int status, const json::value& id, const std::string& message) {
-  return jsonrpc_response(status, mcp_error(id, mcp_invalid_request, message));
+  return jsonrpc_response(status, mcp_error(id, jsonrpc_invalid_request, message));
 }
 
 HttpResponse accepted() {

@@ -52,7 +52,7 @@ std::string tool_answer(const json::value& id, const McpTool& tool, const core::
       if (auto field = field_of(error)) {
         // Bad arguments: a protocol error naming the field, under the tool's name for it.
         const std::string name = tool_field(tool, *field);
-        return mcp_error(id, mcp_invalid_params, replace_all(error.message, "'" + *field + "'", "'" + name + "'"),
+        return mcp_error(id, jsonrpc_invalid_params, replace_all(error.message, "'" + *field + "'", "'" + name + "'"),
                          {{"field", name}, {"code", core::error_code_name(error.code)}, {"details", error.details}});
       }
     }
@@ -109,36 +109,36 @@ std::string mcp_error(const json::value& id, int code, const std::string& messag
 std::variant<McpMessage, std::string> parse_mcp_message(std::string_view text) {
   boost::system::error_code ec;
   auto value = json::parse(text, ec);
-  if (ec) return mcp_error(nullptr, mcp_parse_error, "parse error: " + ec.message());
+  if (ec) return mcp_error(nullptr, jsonrpc_parse_error, "parse error: " + ec.message());
   if (value.is_array())
-    return mcp_error(nullptr, mcp_invalid_request, "batches are not supported; send one message at a time");
-  if (!value.is_object()) return mcp_error(nullptr, mcp_invalid_request, "a message must be a JSON object");
+    return mcp_error(nullptr, jsonrpc_invalid_request, "batches are not supported; send one message at a time");
+  if (!value.is_object()) return mcp_error(nullptr, jsonrpc_invalid_request, "a message must be a JSON object");
   const auto& o = value.as_object();
   McpMessage message;
   json::value id = nullptr;
   if (const auto* v = o.if_contains("id")) {
     if (!v->is_string() && !v->is_int64() && !v->is_uint64())
-      return mcp_error(nullptr, mcp_invalid_request, "id must be a string or an integer");
+      return mcp_error(nullptr, jsonrpc_invalid_request, "id must be a string or an integer");
     id = *v;
     message.id = *v;
   }
   const auto* version = o.if_contains("jsonrpc");
   if (!version || !version->is_string() || version->as_string() != "2.0")
-    return mcp_error(id, mcp_invalid_request, "jsonrpc must be \"2.0\"");
+    return mcp_error(id, jsonrpc_invalid_request, "jsonrpc must be \"2.0\"");
   if (const auto* method = o.if_contains("method")) {
     if (!method->is_string() || method->as_string().empty())
-      return mcp_error(id, mcp_invalid_request, "method must be a non-empty string");
+      return mcp_error(id, jsonrpc_invalid_request, "method must be a non-empty string");
     message.method = std::string(method->as_string());
   } else if (!message.id || !(o.contains("result") || o.contains("error"))) {
-    return mcp_error(id, mcp_invalid_request, "a message needs a method (a request or notification), or an id "
+    return mcp_error(id, jsonrpc_invalid_request, "a message needs a method (a request or notification), or an id "
                                               "with a result or an error (a response)");
   }
   if (const auto* params = o.if_contains("params")) {
     if (!params->is_object())
-      return mcp_error(id, mcp_invalid_params, "params must be an object", {{"field", "params"}});
+      return mcp_error(id, jsonrpc_invalid_params, "params must be an object", {{"field", "params"}});
     if (auto problem = first_unstorable(*params)) {
       const auto error = unstorable_error(*problem);
-      return mcp_error(id, mcp_invalid_params, error.message, {{"field", problem->field}});
+      return mcp_error(id, jsonrpc_invalid_params, error.message, {{"field", problem->field}});
     }
     message.params = params->as_object();
   }
@@ -165,7 +165,7 @@ McpReply McpServer::handle(const McpMessage& message, McpSession& session) const
     if (message.method == "initialize") {
       const auto* requested = params.if_contains("protocolVersion");
       if (!requested || !requested->is_string())
-        return {mcp_error(id, mcp_invalid_params, "field 'protocolVersion' is required: the client's newest version",
+        return {mcp_error(id, jsonrpc_invalid_params, "field 'protocolVersion' is required: the client's newest version",
                           {{"field", "protocolVersion"}, {"supported", json::value_from(supported_protocol_versions())}})};
       const std::string asked(requested->as_string());
       session.protocol_version = is_supported_protocol_version(asked) ? asked : supported_protocol_versions().front();
@@ -185,11 +185,11 @@ McpReply McpServer::handle(const McpMessage& message, McpSession& session) const
       return {mcp_result(id, json::object{{"resourceTemplates", resource_templates()}})};
     if (message.method == "resources/list") return list_resources(id, params);
     if (message.method == "resources/read") return read_resource(id, params);
-    return {mcp_error(id, mcp_method_not_found, "unknown method '" + message.method + "'",
+    return {mcp_error(id, jsonrpc_method_not_found, "unknown method '" + message.method + "'",
                       {{"method", message.method}})};
   } catch (const std::exception& e) {
     core::log_error("mcp: " + message.method + " failed", {{"error", e.what()}});
-    return {mcp_error(id, mcp_internal_error, "agentry could not complete " + message.method +
+    return {mcp_error(id, jsonrpc_internal_error, "agentry could not complete " + message.method +
                                                   " (an internal error; the daemon's log says more)")};
   }
 }
@@ -197,23 +197,23 @@ McpReply McpServer::handle(const McpMessage& message, McpSession& session) const
 McpReply McpServer::call_tool(const json::value& id, const json::object& params, const McpSession& session) const {
   const auto* name = params.if_contains("name");
   if (!name || !name->is_string())
-    return {mcp_error(id, mcp_invalid_params, "field 'name' is required: the tool to call", {{"field", "name"}})};
+    return {mcp_error(id, jsonrpc_invalid_params, "field 'name' is required: the tool to call", {{"field", "name"}})};
   const McpTool* tool = find_mcp_tool(name->as_string());
   if (!tool) {
     std::string known;
     for (const auto& t : mcp_tools()) known += (known.empty() ? "" : ", ") + t.name;
-    return {mcp_error(id, mcp_invalid_params,
+    return {mcp_error(id, jsonrpc_invalid_params,
                       "unknown tool '" + std::string(name->as_string()) + "'; agentry's tools are " + known,
                       {{"field", "name"}, {"tool", *name}})};
   }
   json::object arguments;
   if (const auto* given = params.if_contains("arguments"); given && !given->is_null()) {
     if (!given->is_object())
-      return {mcp_error(id, mcp_invalid_params, "field 'arguments' must be an object", {{"field", "arguments"}})};
+      return {mcp_error(id, jsonrpc_invalid_params, "field 'arguments' must be an object", {{"field", "arguments"}})};
     arguments = given->as_object();
   }
   if (auto problem = check_against_schema(arguments, tool->input_schema))
-    return {mcp_error(id, mcp_invalid_params, "tool " + tool->name + ": " + problem->message,
+    return {mcp_error(id, jsonrpc_invalid_params, "tool " + tool->name + ": " + problem->message,
                       {{"field", problem->field}, {"tool", tool->name}})};
   auto operation_arguments = operation_params(*tool, arguments);
   if (!operation_arguments)
@@ -234,14 +234,14 @@ McpReply McpServer::list_resources(const json::value& id, const json::object& pa
   json::object query{{"limit", resources_page}};
   if (const auto* cursor = params.if_contains("cursor"); cursor && !cursor->is_null()) {
     if (!cursor->is_string())
-      return {mcp_error(id, mcp_invalid_params, "field 'cursor' must be a string", {{"field", "cursor"}})};
+      return {mcp_error(id, jsonrpc_invalid_params, "field 'cursor' must be a string", {{"field", "cursor"}})};
     query["cursor"] = *cursor;
   }
   auto page = finish(caller_("runs.list", std::move(query)));
   if (!page) {
     if (page.error().code == core::ErrorCode::invalid_request)
-      return {mcp_error(id, mcp_invalid_params, page.error().message, {{"field", "cursor"}})};
-    return {mcp_error(id, mcp_internal_error, internal_error_text("resources/list", page.error()))};
+      return {mcp_error(id, jsonrpc_invalid_params, page.error().message, {{"field", "cursor"}})};
+    return {mcp_error(id, jsonrpc_internal_error, internal_error_text("resources/list", page.error()))};
   }
   json::array resources;
   for (const auto& run : page->body.at("runs").as_array()) {
@@ -265,17 +265,17 @@ McpReply McpServer::list_resources(const json::value& id, const json::object& pa
 McpReply McpServer::read_resource(const json::value& id, const json::object& params) const {
   const auto* uri = params.if_contains("uri");
   if (!uri || !uri->is_string())
-    return {mcp_error(id, mcp_invalid_params, "field 'uri' is required: the resource to read", {{"field", "uri"}})};
+    return {mcp_error(id, jsonrpc_invalid_params, "field 'uri' is required: the resource to read", {{"field", "uri"}})};
   auto target = resource_target(uri->as_string());
-  if (!target) return {mcp_error(id, mcp_invalid_params, target.error().message, {{"field", "uri"}})};
+  if (!target) return {mcp_error(id, jsonrpc_invalid_params, target.error().message, {{"field", "uri"}})};
   auto body = finish(caller_(target->operation, std::move(target->params)));
   if (!body) {
     const core::Error& error = body.error();
     if (error.code == core::ErrorCode::not_found)
       return {mcp_error(id, mcp_resource_not_found, error.message, {{"uri", *uri}})};
     if (error.code == core::ErrorCode::internal)
-      return {mcp_error(id, mcp_internal_error, internal_error_text("resources/read", error))};
-    return {mcp_error(id, mcp_invalid_params, error.message,
+      return {mcp_error(id, jsonrpc_internal_error, internal_error_text("resources/read", error))};
+    return {mcp_error(id, jsonrpc_invalid_params, error.message,
                       {{"field", "uri"}, {"code", core::error_code_name(error.code)}, {"details", error.details}})};
   }
   return {mcp_result(id, json::object{{"contents", json::array{json::object{{"uri", *uri},

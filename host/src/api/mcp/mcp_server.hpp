@@ -18,6 +18,7 @@
 // with isError: true and the API's error text, as the specification asks, so the model
 // reads why.
 
+#include "api/jsonrpc.hpp"
 #include "api/operations.hpp"
 
 #include <boost/json/object.hpp>
@@ -32,11 +33,6 @@
 
 namespace agentry::api::mcp {
 
-inline constexpr int mcp_parse_error = -32700;
-inline constexpr int mcp_invalid_request = -32600;
-inline constexpr int mcp_method_not_found = -32601;
-inline constexpr int mcp_invalid_params = -32602;
-inline constexpr int mcp_internal_error = -32603;
 inline constexpr int mcp_resource_not_found = -32002;
 
 /// Newest first; initialize answers the client's version when it is listed, else the first.

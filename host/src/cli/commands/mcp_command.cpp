@@ -44,7 +44,7 @@ int mcp_command(CommandContext& ctx, std::istream& in) {
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     api::mcp::McpReply reply;
     if (line.size() > max_line_bytes)
-      reply.text = api::mcp::mcp_error(nullptr, api::mcp::mcp_invalid_request, "message longer than 16 MiB");
+      reply.text = api::mcp::mcp_error(nullptr, api::jsonrpc_invalid_request, "message longer than 16 MiB");
     else
       reply = server.handle_text(line, session);
     if (reply.later) reply.text = reply.later();  // this process may wait: it serves one client
