@@ -306,13 +306,15 @@ void Normalizer::on_result(const json::object& o, Parsed& out) {
   }
   const json::object* usage = object_field(&o, "usage");
   if (usage != nullptr) {
-    input_tokens_ += integer(usage, "input_tokens") + integer(usage, "cache_creation_input_tokens");
-    output_tokens_ += integer(usage, "output_tokens");
-    cached_tokens_ += integer(usage, "cache_read_input_tokens");
-    json::object payload{{"inputTokens", input_tokens_}, {"outputTokens", output_tokens_},
-                         {"cachedInputTokens", cached_tokens_}};
-    if (const json::value* cost = o.if_contains("total_cost_usd"); cost != nullptr && cost->is_number())
-      payload["costUsd"] = cost->to_number<double>();
+    // A usage event carries what was used since the previous one (events.h): each result
+    // reports its own turn's tokens, so they are passed on as they are.
+    json::object payload{
+        {"inputTokens", integer(usage, "input_tokens") + integer(usage, "cache_creation_input_tokens")},
+        {"outputTokens", integer(usage, "output_tokens")},
+        {"cachedInputTokens", integer(usage, "cache_read_input_tokens")}};
+    // modelUsage is keyed by model; with one model the turn's tokens are that model's.
+    if (const json::object* by_model = object_field(&o, "modelUsage"); by_model != nullptr && by_model->size() == 1)
+      payload["model"] = by_model->begin()->key();
     out.events.push_back(make_event(AGENTRY_EVENT_USAGE, payload));
   }
   out.result = std::move(result);

@@ -65,7 +65,6 @@ class Normalizer {
   std::map<std::string, ToolCall> tool_calls_;          // by tool_use id
   std::map<std::string, int64_t> open_block_;           // api message id -> last content_block_start index
   std::map<std::string, int> unknown_counts_;  // NOTICEs per unknown kind, capped
-  int64_t input_tokens_ = 0, output_tokens_ = 0, cached_tokens_ = 0;  // summed over the attempt's turns
 };
 
 // agentry's tool kind for a Claude tool name: "command" for Bash, "file_change" for the

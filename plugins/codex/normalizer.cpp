@@ -135,6 +135,8 @@ std::vector<Event> Normalizer::on_notification(std::string_view method, const js
                            {"totalTokens", now.total - baseline_.total}};
       if (const json::value* window = usage->if_contains("modelContextWindow"); window && window->is_number())
         payload["contextWindow"] = *window;
+      // Increments (events.h): the next update reports what was used after this one.
+      baseline_ = now;
       out.push_back(make(AGENTRY_EVENT_USAGE, std::move(payload)));
     }
   } else if (method == "turn/started") {

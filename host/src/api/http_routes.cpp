@@ -24,6 +24,7 @@ constexpr Route routes[] = {
     {"GET",    "/api/daemon",                                      "daemon.info"},
     {"GET",    "/api/daemons",                                     "daemons.list"},
     {"GET",    "/api/backends",                                    "backends.list"},
+    {"GET",    "/api/usage",                                       "usage.summary"},
     {"GET",    "/api/runs",                                        "runs.list"},
     {"POST",   "/api/runs",                                        "runs.start"},
     {"POST",   "/api/runs/init",                                   "runs.init"},

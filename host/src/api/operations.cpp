@@ -54,6 +54,7 @@ Operations make_operations(ApiContext& context) {
   add_dependency_operations(ops, context);
   add_task_operations(ops, context);
   add_history_operations(ops, context);
+  add_usage_operations(ops, context);
   add_definition_operations(ops, context);
   add_container_operations(ops, context);
   add_schedule_operations(ops, context);

@@ -85,7 +85,7 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
                                                      bool agent_required) {
   if (auto ok = body.allow_only({"agent", "assignment", "definitionCwd", "callerCwd", "parentRunId", "runGroupId",
                                  "backendSessionId", "cliVars", "webVars", "overrides", "name", "dependencies",
-                                 "notifyParentOnComplete", "inheritRunGroup", "notify", "placement"});
+                                 "notifyParentOnComplete", "inheritRunGroup", "notify", "placement", "budget"});
       !ok)
     return ok.failure();
   engine::InitRequest r;
@@ -183,6 +183,14 @@ core::Result<engine::InitRequest> parse_init_request(const JsonBody& body, engin
   }
   if (auto labels = parse_placement(body); !labels) return labels.failure();
   else r.placement_labels = std::move(*labels);
+  if (auto* budget = body.object().if_contains("budget"); budget && !budget->is_null()) {
+    std::string field, error;
+    r.overrides.budget = core::parse_budget(*budget, field, error);
+    if (!r.overrides.budget) {
+      field = field.empty() ? "budget" : "budget." + field;
+      return core::fail(ErrorCode::invalid_request, "field '" + field + "' " + error, {{"field", field}});
+    }
+  }
   return r;
 }
 

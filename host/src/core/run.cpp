@@ -84,6 +84,7 @@ json::value to_json(const FrozenInputs& in) {
   o["model"] = in.model;
   o["effort"] = in.effort;
   o["timeoutSec"] = in.timeout_sec;
+  if (in.budget) o["budget"] = budget_json(*in.budget);
   o["unrestricted"] = in.unrestricted;
   o["backendConfig"] = in.backend_config;
   o["extraArgs"] = to_json_strings(in.extra_args);
@@ -144,6 +145,10 @@ FrozenInputs frozen_inputs_from_json(const json::value& value) {
   in.model = get_string(o, "model");
   in.effort = get_string(o, "effort");
   if (auto* v = o.if_contains("timeoutSec"); v && v->is_int64()) in.timeout_sec = static_cast<int>(v->as_int64());
+  if (auto* v = o.if_contains("budget")) {
+    std::string field, error;
+    in.budget = parse_budget(*v, field, error);  // as written by budget_json: always readable
+  }
   if (auto* v = o.if_contains("unrestricted"); v && v->is_bool()) in.unrestricted = v->as_bool();
   in.backend_config = get_object(o, "backendConfig");
   in.extra_args = strings_in(o.if_contains("extraArgs"));

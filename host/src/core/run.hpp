@@ -8,6 +8,7 @@
 #include "core/dependency.hpp"
 #include "core/hook.hpp"
 #include "core/notify_target.hpp"
+#include "core/usage.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -76,6 +77,9 @@ struct FrozenInputs {
   std::string model;
   std::string effort;
   int timeout_sec = 0;  // 0 = no limit
+  /// What the run may use (core/usage.hpp): the start request's, else the assignment's,
+  /// else the agent's; nullopt: no limit.
+  std::optional<Budget> budget;
   bool unrestricted = true;
   boost::json::object backend_config;
   std::vector<std::string> extra_args;
@@ -255,6 +259,9 @@ struct Run {
   /// run's changes since its baseline as of its last attempt's end; nullopt before that,
   /// or when its cwd is not in a git work tree.
   std::optional<DiffStat> diffstat;
+  /// Stored beside the row (store/usage_repository.hpp), never written with it: the
+  /// tokens the run's backends reported, per model.
+  std::vector<ModelUsage> usage;
 };
 
 struct Session {

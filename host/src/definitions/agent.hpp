@@ -4,6 +4,7 @@
 
 #include "core/hook.hpp"
 #include "core/notify_target.hpp"
+#include "core/usage.hpp"
 #include "definitions/problem.hpp"
 
 #include <boost/json/object.hpp>
@@ -38,6 +39,8 @@ struct AgentDefinition {
   /// Time limit of one session, in seconds; 0 = no limit. default_agent_timeout_sec
   /// when the file does not say.
   int timeout_sec = default_agent_timeout_sec;
+  /// `budget:` what one run may use (core/usage.hpp); an assignment's or a start's wins.
+  std::optional<core::Budget> budget;
   bool unrestricted = true;
   bool task_prompt = true;  // `taskPrompt: false` leaves the task section out of prompts
   boost::json::object backend_config;             // backend name -> its settings, uninterpreted

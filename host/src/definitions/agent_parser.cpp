@@ -114,6 +114,7 @@ std::optional<AgentDefinition> parse_agent(const Location& location, const Roots
   if (auto timeout = reader.integer("timeoutSec", 0, std::numeric_limits<int>::max())) {
     agent.timeout_sec = static_cast<int>(*timeout);
   }
+  agent.budget = read_budget(reader);
   agent.unrestricted = reader.boolean("unrestricted").value_or(true);
   agent.task_prompt = reader.boolean("taskPrompt").value_or(true);
   agent.backend_config = read_backend_config(reader);

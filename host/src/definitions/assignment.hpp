@@ -4,6 +4,7 @@
 
 #include "core/hook.hpp"
 #include "core/notify_target.hpp"
+#include "core/usage.hpp"
 #include "definitions/problem.hpp"
 #include "definitions/vars.hpp"
 
@@ -41,6 +42,8 @@ struct AssignmentDefinition {
   std::string instructions;  // the markdown body, a template
   /// `notify:`: completion notification targets (core/notify_target.hpp), origin "assignment".
   std::vector<core::NotifyTarget> notify;
+  /// `budget:` what one run may use (core/usage.hpp); a start's wins, it beats the agent's.
+  std::optional<core::Budget> budget;
   /// `hooks:`: lifecycle hooks (core/hook.hpp), origin "assignment".
   std::vector<core::HookSpec> hooks;
   /// `worktree:`: each run gets its own git worktree; wins over the agent's.

@@ -67,6 +67,7 @@ std::optional<AssignmentDefinition> parse_assignment(const Location& location, c
   assignment.message = reader.string("message");
   if (auto retries = reader.integer("maxRetries", 0, 20)) assignment.max_retries = static_cast<int>(*retries);
   assignment.task_prompt = reader.boolean("taskPrompt").value_or(true);
+  assignment.budget = read_budget(reader);
   assignment.schedule = reader.json("schedule").value_or(nullptr);
   assignment.notify = reader.notify_targets("notify", "assignment");
   check_untrusted_notify(location.file, roots, diag, assignment.notify, "notify");

@@ -38,6 +38,8 @@ std::optional<TriggerDefinition> parse_trigger(const Location& location, const R
 class FieldReader;
 /// `env:` (launchers, environments): a map of variable name to value; `FOO:` is "".
 std::map<std::string, std::string> read_env(FieldReader& reader);
+/// `budget:` (core/usage.hpp), with a problem naming the field when it is not one.
+std::optional<core::Budget> read_budget(FieldReader& reader);
 
 /// An assignment's `vars` map.
 std::vector<VarSpec> read_var_specs(const YamlNode& node, const std::string& field, Diagnostics& diag);

@@ -2,6 +2,7 @@
 // together (start-up housekeeping, shutdown).
 
 #include "engine/engine.hpp"
+#include "definitions/prices.hpp"
 
 #include "core/log.hpp"
 #include "engine/leases/run_leases.hpp"
@@ -39,6 +40,7 @@ Engine::Engine(EngineServices services, EngineConfig config)
   set_lease_ttl(config_.lease_ttl);
   configure_module_hooks(config_.module_hooks);
   containers_->set_config_dir(config_.config_dir.string());
+  definitions::refresh_current_prices(config_.config_dir);  // says at start what prices.yaml lacks
   containers_->set_agentry_binary(config_.task_prompt.agentry_binary.empty() ? std::string()
                                                                             : config_.task_prompt.agentry_binary.string());
   lease_keeper_.start();

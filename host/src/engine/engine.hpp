@@ -41,6 +41,7 @@
 #include "environments/container_manager.hpp"
 #include "engine/tasks/task_service.hpp"
 #include "events/event_bus.hpp"
+#include "engine/usage_report.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -209,6 +210,9 @@ class Engine final : private RunStarts {
   // Reads.
   core::Result<RunView> view(const std::string& run_id);
   core::Result<RunListView> list(const core::RunQuery& query);
+  /// The tokens runs used, per agent, day, group or run and model (usage_queries.cpp),
+  /// with the price table refreshed from prices.yaml for whoever prices them.
+  core::Result<std::vector<UsageRow>> usage(const UsageQuery& query);
   core::Result<std::vector<core::AuditEvent>> audit(const std::string& run_id, const core::EventPageQuery& q);
   core::Result<std::vector<core::TimelineEvent>> timeline(const std::string& run_id, const core::EventPageQuery& q);
   /// The run's last timeline cursor (0 when it has none).

@@ -25,7 +25,10 @@ boost::json::object queued_session_source(const std::vector<core::QueuedMessage>
   return {{"kind", "queued_messages"}, {"sources", std::move(sources)}};
 }
 
-bool delivers_queue(const std::string& ended_by) { return ended_by != "user" && ended_by != "shutdown"; }
+// A budget stop waits for the user too: queued messages must not spend past it.
+bool delivers_queue(const std::string& ended_by) {
+  return ended_by != "user" && ended_by != "shutdown" && ended_by != "budget";
+}
 
 std::optional<std::string> deliver_queued_messages(store::Transaction& c, core::Run& run,
                                                    const std::string& controller_id, const Actor& actor,

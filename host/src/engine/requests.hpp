@@ -3,6 +3,7 @@
 // input and build these; the engine never sees raw JSON bodies.
 
 #include "core/dependency.hpp"
+#include "core/usage.hpp"
 #include "core/notify_target.hpp"
 
 #include <boost/json/object.hpp>
@@ -40,6 +41,8 @@ struct RunOverrides {
   std::optional<std::string> backend;
   /// Whether the backend may bypass its own safety checks, instead of the agent's setting.
   std::optional<bool> unrestricted;
+  /// What the run may use, instead of the assignment's or the agent's budget.
+  std::optional<core::Budget> budget;
 };
 
 struct InitRequest {

@@ -248,6 +248,9 @@ core::Result<ResolvedRunInputs> resolve_run_inputs(const InitRequest& r, const R
   f.model = r.overrides.model.value_or(agent->model.value_or(""));
   f.effort = r.overrides.effort.value_or(agent->effort.value_or(""));
   f.timeout_sec = r.overrides.timeout_sec.value_or(agent->timeout_sec);
+  f.budget = r.overrides.budget                 ? r.overrides.budget
+             : assignment && assignment->budget ? assignment->budget
+                                                : agent->budget;
   f.unrestricted = r.overrides.unrestricted.value_or(agent->unrestricted);
   f.task_prompt = agent->task_prompt && (!assignment || assignment->task_prompt);
   f.backend_config = defs::backend_config_for(*agent, f.backend);

@@ -10,6 +10,7 @@
 #include "engine/mutation_support.hpp"
 #include "engine/hooks/hook_runner.hpp"
 #include "events/projections.hpp"
+#include "definitions/prices.hpp"
 #include "core/clock.hpp"
 #include "store/daemon_repository.hpp"
 #include "store/dependency_repository.hpp"
@@ -28,6 +29,7 @@
 
 namespace agentry::engine {
 core::Result<RunView> Engine::view(const std::string& run_id) {
+  definitions::refresh_current_prices(config_.config_dir);  // costs are priced as views render
   auto view = db_.read([&](store::Transaction& c) -> core::Result<RunView> {
     auto run = detail::load_run(c, run_id);
     if (!run) return run.failure();
@@ -86,6 +88,7 @@ std::optional<std::string> Engine::holder_url(const std::string& run_id) {
 }
 
 core::Result<RunListView> Engine::list(const core::RunQuery& query) {
+  definitions::refresh_current_prices(config_.config_dir);
   return db_.read([&](store::Transaction& c) -> core::Result<RunListView> {
     auto page = c.runs().list(query);
     c.schedules().attach(page.runs);

@@ -232,6 +232,11 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   s["schedule"] = schedule_json(run);
   s["scheduleState"] = schedule_state_json(run);
   s["revision"] = run.revision;
+  // Cost from the current price table, at read time: a price change shows at once.
+  std::vector<std::string> usage_warnings;
+  auto usage = core::usage_json(run.usage, *core::current_prices(), &usage_warnings);
+  if (!usage_warnings.empty()) usage["warnings"] = strings(usage_warnings);
+  s["usage"] = std::move(usage);
   if (run.damaged) s["damaged"] = boost::json::object{{"reason", *run.damaged}};
   s["capabilities"] = capabilities_json(core::capabilities(core::facts_of(run)));
   return s;
@@ -263,6 +268,7 @@ json::object run_detail(const RunDetailInputs& in) {
                       {"assignmentSourcePath", nonempty_or_null(f.assignment_source_path)},
                       {"effort", nonempty_or_null(f.effort)},
                       {"timeoutSec", f.timeout_sec},
+                      {"budget", f.budget ? json::value(core::budget_json(*f.budget)) : json::value(nullptr)},
                       {"unrestricted", f.unrestricted},
                       {"backendConfig", f.backend_config},
                       {"extraArgs", strings(f.extra_args)}};

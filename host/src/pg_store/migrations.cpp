@@ -23,7 +23,7 @@ namespace {
 //   whatever locale the database was created with, or pages would skip and repeat rows.
 // - queued_messages gains seq: SQLite delivers queued messages in rowid order, and
 //   PostgreSQL has no rowid; its index is (run_id, seq) to serve that order.
-constexpr std::array<std::string_view, 6> migrations{
+constexpr std::array<std::string_view, 7> migrations{
     R"sql(
 CREATE TABLE runs (
   id                    text COLLATE "C" PRIMARY KEY,
@@ -302,6 +302,23 @@ CREATE TABLE trigger_deliveries (
   received_at  text COLLATE "C" NOT NULL,
   PRIMARY KEY (trigger_name, dedup_key)
 );
+)sql",
+    // 7 = sqlite_store's migration 15: the tokens runs used.
+    R"sql(
+CREATE TABLE run_usage (
+  run_id          text COLLATE "C" NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  session_index   integer NOT NULL,
+  attempt_number  integer NOT NULL,
+  model           text COLLATE "C" NOT NULL,
+  day             text COLLATE "C" NOT NULL,
+  input_tokens    bigint NOT NULL DEFAULT 0,
+  cached_tokens   bigint NOT NULL DEFAULT 0,
+  output_tokens   bigint NOT NULL DEFAULT 0,
+  reasoning_tokens bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, session_index, attempt_number, model, day)
+);
+CREATE INDEX run_usage_by_day ON run_usage(day);
+ALTER TABLE runs ADD COLUMN usage_json text;
 )sql",
 };
 

@@ -38,6 +38,7 @@ core::Run read_run(const Row& row) {
   r.queued_message_count = static_cast<int>(row[i++].int64());
   r.attachment_count = static_cast<int>(row[i++].int64());
   r.diffstat = store::decode_diffstat(row[i++].optional_text());
+  r.usage = core::decode_usage(row[i++].optional_text());
   return r;
 }
 

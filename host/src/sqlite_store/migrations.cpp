@@ -9,7 +9,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 14> migrations{
+constexpr std::array<std::string_view, 15> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -333,6 +333,24 @@ CREATE TABLE trigger_deliveries (
   received_at  TEXT NOT NULL,
   PRIMARY KEY (trigger_name, dedup_key)
 );
+)sql",
+    // 15: the tokens runs used (store/usage_repository.hpp): increments summed per run,
+    // session, attempt, model ('' when unknown) and day, and the run's totals by model.
+    R"sql(
+CREATE TABLE run_usage (
+  run_id          TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  session_index   INTEGER NOT NULL,
+  attempt_number  INTEGER NOT NULL,
+  model           TEXT NOT NULL,
+  day             TEXT NOT NULL,
+  input_tokens    INTEGER NOT NULL DEFAULT 0,
+  cached_tokens   INTEGER NOT NULL DEFAULT 0,
+  output_tokens   INTEGER NOT NULL DEFAULT 0,
+  reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, session_index, attempt_number, model, day)
+);
+CREATE INDEX run_usage_by_day ON run_usage(day);
+ALTER TABLE runs ADD COLUMN usage_json TEXT;
 )sql",
 };
 

@@ -23,6 +23,7 @@
 #include "store/task_repository.hpp"
 #include "store/transaction.hpp"
 #include "store/trigger_delivery_repository.hpp"
+#include "store/usage_repository.hpp"
 #include "sqlite_store/sqlite.hpp"
 
 #include <functional>

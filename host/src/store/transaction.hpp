@@ -30,6 +30,7 @@ class SessionRepository;
 class TaskRepository;
 class TimelineRepository;
 class TriggerDeliveryRepository;
+class UsageRepository;
 
 class Transaction {
  public:
@@ -64,6 +65,8 @@ class Transaction {
   virtual RunStartRepository& run_starts() = 0;
   /// The dedup keys of inbound trigger deliveries.
   virtual TriggerDeliveryRepository& trigger_deliveries() = 0;
+  /// The tokens runs used (usage events), summed.
+  virtual UsageRepository& usage() = 0;
 
   /// Wakes the other processes sharing the store that listen for `topic`
   /// (Store::set_wakeup_listener), once this transaction commits. A hint only: whoever

@@ -53,8 +53,9 @@ TEST(ClaudeConversation, FollowUpIsQueuedAndTheAttemptWaitsForItsTurn) {
   EXPECT_TRUE(second.close_stdin);
   EXPECT_TRUE(c.turns_done());
   EXPECT_EQ(c.outcome("").outcome, "success");
-  // Usage adds up over the attempt's turns.
-  EXPECT_EQ(of(second, AGENTRY_EVENT_USAGE).at(0).at("inputTokens"), 6);
+  // Each turn reports its own usage: an increment, summed by the host.
+  EXPECT_EQ(of(first, AGENTRY_EVENT_USAGE).at(0).at("inputTokens"), 3);
+  EXPECT_EQ(of(second, AGENTRY_EVENT_USAGE).at(0).at("inputTokens"), 3);
   EXPECT_FALSE(c.on_message("too late")) << "no turn runs any more";
 }
 

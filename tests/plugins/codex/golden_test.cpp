@@ -104,12 +104,13 @@ TEST(CodexGolden, ShellTurnBecomesACommandToolCall) {
   EXPECT_EQ(r.payloads[1].at("toolCallId"), r.payloads[0].at("toolCallId"));
   EXPECT_EQ(r.payloads[1].at("status"), "completed");
   EXPECT_EQ(r.payloads[1].at("exitCode"), 0);
-  // Two model calls: usage grows, then the closing message.
+  // Two model calls, each reported as an increment, then the closing message.
   std::vector<int64_t> totals;
   for (std::size_t i = 0; i < r.events.size(); ++i)
     if (r.events[i].type == AGENTRY_EVENT_USAGE) totals.push_back(r.payloads[i].at("totalTokens").as_int64());
   ASSERT_EQ(totals.size(), 2u);
-  EXPECT_LT(totals[0], totals[1]);
+  EXPECT_GT(totals[0], 0);
+  EXPECT_GT(totals[1], 0);
   EXPECT_EQ(r.end->status, "completed");
 }
 

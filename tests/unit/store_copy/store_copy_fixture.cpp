@@ -11,6 +11,7 @@
 #include "store/parent_notification_repository.hpp"
 #include "store/project_trust_repository.hpp"
 #include "store/trigger_delivery_repository.hpp"
+#include "store/usage_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/run_repository.hpp"
 #include "store/run_start_repository.hpp"
@@ -139,6 +140,14 @@ void PgStoreCopy::populate(int runs, int events) {
     c.project_trust().put({"/work/other", "digest2", at, "api"});
     c.trigger_deliveries().claim("github-issue", "delivery-1", run_number(0).id, at);
     c.trigger_deliveries().claim("github-issue", "delivery-2", run_number(1 % runs).id, at);
+    store::UsageIncrement used;
+    used.run_id = run_number(0).id;
+    used.attempt_number = 1;
+    used.day = "2026-12-01";
+    used.usage.model = "example-model";
+    used.usage.tokens.input = 120;
+    used.usage.tokens.output = 30;
+    c.usage().add(used);
   });
 }
 

@@ -27,3 +27,20 @@ export function bytes(n: number | null | undefined): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
+
+/** Token counts short: 950, 12.3k, 4.5M. */
+export function tokens(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '';
+  if (n < 1000) return `${n}`;
+  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** A run's usage in a few words: "12.3k tok · $0.0412", "cost ?" when a model has no price. */
+export function usageText(u: { inputTokens: number; cachedInputTokens: number; outputTokens: number; costUsd: number | null } | null | undefined): string {
+  if (!u) return '';
+  const total = u.inputTokens + u.cachedInputTokens + u.outputTokens;
+  if (total === 0) return '';
+  const cost = u.costUsd === null ? 'cost ?' : `$${u.costUsd.toFixed(4)}`;
+  return `${tokens(total)} tok · ${cost}`;
+}

@@ -24,6 +24,19 @@ export interface SessionSummary {
   endReason: string | null;
 }
 
+export interface UsageCounts {
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  costUsd: number | null;
+}
+
+export interface RunUsage extends UsageCounts {
+  models: (UsageCounts & { model: string | null })[];
+  warnings?: string[];
+}
+
 export interface RunSummary {
   runId: string;
   name: string | null;
@@ -54,6 +67,8 @@ export interface RunSummary {
   schedule?: Record<string, any> | null;
   scheduleState?: { state: string; reason: string | null; nextAt: string | null } | null;
   diffstat?: { files: number; additions: number; deletions: number } | null;
+  /** Tokens used and their cost by prices.yaml (docs/usage.md); costUsd null when a model has no price. */
+  usage?: RunUsage;
   damaged?: { reason: string } | null;
   revision: number;
   capabilities: Capabilities;

@@ -1,7 +1,7 @@
 // The board: every run, grouped by status (pinned first), filtered, virtualised.
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ago } from '../lib/format';
+import { ago, usageText } from '../lib/format';
 import { linkProps, navigate } from '../lib/router';
 import { runPath } from '../lib/route';
 import { summaries } from '../lib/summaries';
@@ -247,6 +247,11 @@ function RunRow({ run: r, selected }: { run: RunSummary; selected: boolean }) {
         {r.diffstat && r.diffstat.files > 0 && (
           <span class="pill mono">
             <span class="add">+{r.diffstat.additions}</span> <span class="del">−{r.diffstat.deletions}</span>
+          </span>
+        )}
+        {usageText(r.usage) && (
+          <span class="pill mono" title={(r.usage?.warnings ?? []).join('\n') || 'tokens used and their cost'}>
+            {usageText(r.usage)}
           </span>
         )}
         {r.queuedMessageCount > 0 && <span class="pill">queued {r.queuedMessageCount}</span>}

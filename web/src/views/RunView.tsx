@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, apiStream, errorText } from '../lib/api';
-import { ago, time } from '../lib/format';
+import { ago, time, usageText } from '../lib/format';
 import { linkProps, navigate } from '../lib/router';
 import { RUN_TABS, runPath, type RunTab } from '../lib/route';
 import { CursorGate } from '../lib/sse';
@@ -355,6 +355,12 @@ function RunHeader({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) => vo
         <span class="mono">{run.runId}</span> · {run.agent}
         {run.assignment ? ' · ' + run.assignment : ''} · {run.backend}
         {run.model ? ' · ' + run.model : ''}
+        {usageText(run.usage) && (
+          <span data-testid="run-usage" title={(run.usage?.warnings ?? []).join('\n') || 'tokens used and their cost (prices.yaml)'}>
+            {' · '}
+            {usageText(run.usage)}
+          </span>
+        )}
         {run.environment && (
           <span data-testid="run-environment" title={`execution environment: ${run.environment.kind}, network ${run.environment.network || 'the container’s'}`}>
             {' · in '}

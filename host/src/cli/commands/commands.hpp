@@ -266,6 +266,17 @@ struct DefinitionOptions {
 
 int backends_command(CommandContext& ctx);
 
+// --- commands/usage_command.cpp ---
+
+struct UsageOptions {
+  std::string by;  // agent (default), day, group, run
+  std::string since;  // YYYY-MM-DD, UTC
+  std::string until;
+};
+
+/// `usage`: tokens and cost per agent, day, group or run (usage.summary).
+int usage_command(CommandContext& ctx, const UsageOptions& options);
+
 // --- commands/mcp_command.cpp ---
 
 /// `agentry mcp`: the MCP server on stdio (docs/mcp.md), reading messages from `in`

@@ -3,6 +3,7 @@
 #include "core/clock.hpp"
 #include "core/utf8.hpp"
 #include "engine/live/attempt_policy.hpp"
+#include "engine/live/usage_events.hpp"
 #include "engine/mutation_support.hpp"
 #include "engine/outbox/notification_outbox.hpp"
 #include "engine/queued_delivery.hpp"
@@ -51,7 +52,7 @@ void close_with(store::Transaction& c, core::Run& run, const AttemptContext& a, 
 /// the backend reported, not one the host forced, a timeout, a stop or a failed takeover
 /// (those decide at once, as without such hooks).
 bool deferrable(const AttemptContext& a, const std::string& outcome, bool forced, bool adoption_failed) {
-  return a.defer_decision && !forced && !adoption_failed && !a.timeout_message && !a.abort_requested &&
+  return a.defer_decision && !forced && !adoption_failed && !a.timeout_message && !a.budget_message && !a.abort_requested &&
          !a.shutdown_requested && outcome != "interrupted";
 }
 
@@ -70,7 +71,7 @@ std::optional<AttemptDecision> finish(store::Transaction& c, core::Run& run, con
   if (forced)
     rows.push_back(timeline_event(a, "attempt.finished", {{"outcome", outcome}, {"message", message}, {"forced", true}}));
   if (deferrable(a, outcome, forced, adoption_failed)) return std::nullopt;
-  AttemptEnd end{outcome, message, forced, a.abort_requested, a.shutdown_requested, a.timeout_message, adoption_failed};
+  AttemptEnd end{outcome, message, forced, a.abort_requested, a.shutdown_requested, a.timeout_message, a.budget_message, adoption_failed};
   // The tasks as the agent left them: it reports progress through the task API while it works.
   auto decision = decide_after_attempt(end, c.tasks().list(a.run_id),
                                        detail::attempts_in_current_session(c, run),
@@ -207,6 +208,12 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
       // Kept beside the run, so that every member shows it and takes the answer.
       if (auto approval = pending_approval_of(payload)) c.approvals().insert(a.run_id, *approval);
     }
+    // Summaries show the new totals once it commits.
+    if (event.kind == "usage") {
+      auto recorded = record_usage(c, *run, a, payload);
+      if (recorded.added) out.run_changed = true;
+      if (recorded.budget_exceeded && !out.budget_exceeded) out.budget_exceeded = recorded.budget_exceeded;
+    }
     if (event.kind == "notice" && a.adopting && !out.adoption_reported)
       if (auto* adoption = payload.if_contains("adoption"); adoption && adoption->is_object()) {
         record_adoption(c, *run, a, adoption->as_object());
@@ -277,7 +284,7 @@ BatchOutcome conclude_deferred_attempt(store::Transaction& c, const AttemptConte
   }
   auto run = detail::load_run(c, a.run_id);
   if (!run) return out;
-  AttemptEnd end{outcome, message, false, a.abort_requested, a.shutdown_requested, a.timeout_message, false};
+  AttemptEnd end{outcome, message, false, a.abort_requested, a.shutdown_requested, a.timeout_message, a.budget_message, false};
   const int used = detail::attempts_in_current_session(c, *run);
   const int budget = std::max(1, run->frozen.max_attempts_per_session);
   auto decision = ask.reinvoke && ask.prompt ? decide_after_reinvoke(end, used, budget, *ask.prompt)

@@ -40,6 +40,7 @@ struct AttemptContext {
   bool abort_requested = false;     // the user aborted: an interrupted attempt means aborted
   bool shutdown_requested = false;  // the daemon is stopping: no new attempt or session
   std::optional<std::string> timeout_message;  // set when the host's timeout fired
+  std::optional<std::string> budget_message;   // set when the run's hard budget stopped it
   bool detach_requested = false;  // the host let go of the attempt (ext/detach.h) at shutdown
   // Adoption (ext/detach.h): this attempt takes over one a gone controller left running.
   bool adopting = false;
@@ -91,6 +92,9 @@ struct BatchOutcome {
   bool decision_pending = false;
   std::string attempt_message;  // the end's message, for that decision
   bool after_attempt_hooks_ran = false;  // set by the live run once they did
+  /// The usage this batch recorded crossed the run's hard budget: why (the live run
+  /// interrupts the attempt, which then ends the run blocked).
+  std::optional<std::string> budget_exceeded;
 };
 
 /// What an attempt's afterAttempt hooks asked of the next one.

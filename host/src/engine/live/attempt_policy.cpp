@@ -52,6 +52,8 @@ AttemptDecision decide_after_attempt(const AttemptEnd& end, const std::vector<co
     return ended(core::RunStatus::error, std::move(reason), "restart");
   }
   if (end.timeout_message) return ended(core::RunStatus::error, *end.timeout_message, "agent");
+  // The host stopped it at the run's hard budget: the user decides what follows.
+  if (end.budget_message) return ended(core::RunStatus::blocked, *end.budget_message, "budget");
   if (end.outcome == "interrupted" && stop_requested) return stopped(end);
   if (end.forced || end.outcome == "interrupted") {
     std::string reason = end.message;

@@ -36,6 +36,7 @@ struct AttemptEnd {
   bool abort_requested = false;     // the user aborted
   bool shutdown_requested = false;  // the daemon is stopping
   std::optional<std::string> timeout_message;  // the host's timeout fired
+  std::optional<std::string> budget_message;   // the run's hard budget stopped it
   bool adoption_failed = false;  // the attempt tried to take over a gone controller's work, and could not
 };
 

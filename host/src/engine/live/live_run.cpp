@@ -428,6 +428,12 @@ void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::opt
   }
   // The timeline's subscribers heard of the events on commit (TimelineRepository).
   if (outcome->run_changed || approvals_changed) services_.bus.run_changed(run_id());
+  // Past its hard budget: stopped like a timeout, and the attempt's end (whatever the
+  // backend reports) ends the run blocked with the reason (attempt_policy.hpp).
+  if (outcome->budget_exceeded && !outcome->attempt_ended && !attempt_.budget_message) {
+    attempt_.budget_message = *outcome->budget_exceeded;
+    interrupt(*attempt_.budget_message, StopCause::budget);
+  }
   if (outcome->attempt_ended || outcome->session_ended || outcome->next_attempt)
     after_attempt(std::make_shared<BatchOutcome>(std::move(*outcome)));
 }

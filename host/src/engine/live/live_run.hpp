@@ -98,7 +98,7 @@ struct LaunchSpec {
 /// Why the host interrupts an attempt. `daemon_exit` is a shutdown after which another
 /// daemon takes over: a backend that can leave its agent working (ext/detach.h) is
 /// detached instead of interrupted.
-enum class StopCause { user_abort, shutdown, timeout, daemon_exit };
+enum class StopCause { user_abort, shutdown, timeout, daemon_exit, budget };
 
 class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_from_this<LiveRun> {
  public:

@@ -110,6 +110,7 @@ void LiveRun::follow_attempt(std::shared_ptr<BatchOutcome> outcome) {
     timeout_timer_.cancel();
     attempt_.attempt_number = outcome->next_attempt->attempt_number;
     attempt_.timeout_message.reset();
+    attempt_.budget_message.reset();
     attempt_.adopting = false;  // the next attempt is a turn of our own
     spec_.run.backend_session_id = outcome->next_attempt->resume_token;
     start_attempt(outcome->next_attempt->prompt);

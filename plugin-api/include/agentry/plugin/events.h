@@ -30,7 +30,11 @@ enum {
    *  "details"?: any}: the agent waits for a decision (answered through send_input). */
   AGENTRY_EVENT_APPROVAL_REQUEST = 6,
   /* {"inputTokens"?: int, "outputTokens"?: int, "cachedInputTokens"?: int,
-   *  "reasoningTokens"?: int}: token usage so far in this attempt. */
+   *  "reasoningTokens"?: int, "model"?: string}: the tokens used since the previous
+   * usage event of the same attempt (an increment, never a running total); the host
+   * sums them per run, session, attempt, model and day. cachedInputTokens are counted
+   * apart from inputTokens. "model" names the model that used them when the backend
+   * knows it; without it the host counts them for the run's configured model. */
   AGENTRY_EVENT_USAGE = 7,
   /* {"level": "info"|"warning"|"error", "message": string}: anything worth showing. */
   AGENTRY_EVENT_NOTICE = 8,
