@@ -97,6 +97,26 @@ TEST_F(UsageTest, TheReportGroupsByDayGroupAndRunAndValidatesItsParameters) {
   EXPECT_EQ(unknown.status, 400);
 }
 
+TEST_F(UsageTest, TheReportGroupsBySessionKeyedByRunAndSessionIndex) {
+  write_agent("spender", "mock", "{steps: [{usage: {inputTokens: 10, outputTokens: 1, model: m}}, {say: done}]}");
+  start_daemon();
+  auto run_id = start_agent_run("spender");
+  ASSERT_EQ(wait_until_settled(run_id), "success");
+  auto resumed = client().post_json("/api/runs/" + run_id + "/resume", json::object{{"message", "again"}});
+  ASSERT_EQ(resumed.status, 200) << resumed.body;
+  ASSERT_EQ(wait_until_settled(run_id), "success");
+  auto report = client().get("/api/usage?by=session");
+  ASSERT_EQ(report.status, 200) << report.body;
+  auto body = json::parse(report.body).as_object();
+  EXPECT_EQ(body.at("by"), "session");
+  const auto& entries = body.at("entries").as_array();
+  ASSERT_EQ(entries.size(), 2u) << report.body;
+  EXPECT_EQ(entries[0].at("key"), json::value(run_id + "/0"));
+  EXPECT_EQ(entries[1].at("key"), json::value(run_id + "/1"));
+  EXPECT_EQ(entries[1].at("inputTokens").as_int64(), 10) << "each session counts its own tokens";
+  EXPECT_EQ(body.at("total").at("inputTokens").as_int64(), 20);
+}
+
 /// The run's outbox entries for `event` (RunDetail.notifications).
 std::vector<json::object> notifications_of(const json::object& run, const std::string& event) {
   std::vector<json::object> out;

@@ -67,7 +67,7 @@ void add_definition_operations(Operations& ops, ApiContext& context);
 /// environments.status, environments.cleanup: the containers of runs (container_operations.cpp).
 void add_container_operations(Operations& ops, ApiContext& context);
 void add_history_operations(Operations& ops, ApiContext& context);
-/// usage.summary: tokens and cost per agent, day, group or run (usage_operations.cpp).
+/// usage.summary: tokens and cost per agent, day, group, run or session (usage_operations.cpp).
 void add_usage_operations(Operations& ops, ApiContext& context);
 void add_daemon_operations(Operations& ops, ApiContext& context);
 void add_dependency_operations(Operations& ops, ApiContext& context);

@@ -1,5 +1,5 @@
-// usage.summary (GET /api/usage): the tokens runs used, per agent, day, group or run,
-// and what they cost by the current prices.yaml (docs/usage.md).
+// usage.summary (GET /api/usage): the tokens runs used, per agent, day, group, run or
+// session, and what they cost by the current prices.yaml (docs/usage.md).
 
 #include "api/operations.hpp"
 #include "core/usage.hpp"
@@ -17,13 +17,28 @@ using core::Result;
 
 namespace {
 
+struct GroupingName {
+  engine::UsageGrouping grouping;
+  const char* name;
+};
+constexpr GroupingName groupings[] = {{engine::UsageGrouping::agent, "agent"},
+                                      {engine::UsageGrouping::day, "day"},
+                                      {engine::UsageGrouping::group, "group"},
+                                      {engine::UsageGrouping::run, "run"},
+                                      {engine::UsageGrouping::session, "session"}};
+
 Result<engine::UsageGrouping> grouping_of(const std::optional<std::string>& by) {
-  if (!by || *by == "agent") return engine::UsageGrouping::agent;
-  if (*by == "day") return engine::UsageGrouping::day;
-  if (*by == "group") return engine::UsageGrouping::group;
-  if (*by == "run") return engine::UsageGrouping::run;
-  return core::fail(core::ErrorCode::invalid_request, "field 'by' must be agent, day, group or run, not '" + *by + "'",
-                    {{"field", "by"}});
+  if (!by) return engine::UsageGrouping::agent;
+  for (const auto& g : groupings)
+    if (*by == g.name) return g.grouping;
+  return core::fail(core::ErrorCode::invalid_request,
+                    "field 'by' must be agent, day, group, run or session, not '" + *by + "'", {{"field", "by"}});
+}
+
+const char* name_of(engine::UsageGrouping by) {
+  for (const auto& g : groupings)
+    if (g.grouping == by) return g.name;
+  return "agent";
 }
 
 bool is_day(std::string_view text) {
@@ -85,11 +100,7 @@ void add_usage_operations(Operations& ops, ApiContext& ctx) {
     auto total = core::usage_json(all, *prices, &warnings);  // one warning per unpriced model
     json::array warning_list;
     for (const auto& w : warnings) warning_list.emplace_back(w);
-    const char* by_name = *by == engine::UsageGrouping::day     ? "day"
-                          : *by == engine::UsageGrouping::group ? "group"
-                          : *by == engine::UsageGrouping::run   ? "run"
-                                                               : "agent";
-    return OperationResult{json::object{{"by", by_name},
+    return OperationResult{json::object{{"by", name_of(*by)},
                                         {"since", optional_text(*since)},
                                         {"until", optional_text(*until)},
                                         {"entries", std::move(entries)},

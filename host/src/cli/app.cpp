@@ -50,8 +50,8 @@ void add_info_commands(CLI::App& app, Invocation& inv) {
   auto* backends = app.add_subcommand("backends", "List the backends agentry can run agents on, and plugins that failed");
   on_parsed(backends, inv, [](CommandContext& ctx) { return backends_command(ctx); });
   auto u = std::make_shared<UsageOptions>();
-  auto* usage = app.add_subcommand("usage", "Tokens runs used and what they cost, per agent, day, group or run");
-  usage->add_option("--by", u->by, "agent (default), day, group or run");
+  auto* usage = app.add_subcommand("usage", "Tokens runs used and what they cost, per agent, day, group, run or session");
+  usage->add_option("--by", u->by, "agent (default), day, group, run or session");
   usage->add_option("--since", u->since, "First UTC day counted, YYYY-MM-DD");
   usage->add_option("--until", u->until, "Last UTC day counted, YYYY-MM-DD");
   on_parsed(usage, inv, [u](CommandContext& ctx) { return usage_command(ctx, *u); });

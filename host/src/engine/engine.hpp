@@ -210,7 +210,7 @@ class Engine final : private RunStarts {
   // Reads.
   core::Result<RunView> view(const std::string& run_id);
   core::Result<RunListView> list(const core::RunQuery& query);
-  /// The tokens runs used, per agent, day, group or run and model (usage_queries.cpp),
+  /// The tokens runs used, per agent, day, group, run or session and model (usage_queries.cpp),
   /// with the price table refreshed from prices.yaml for whoever prices them.
   core::Result<std::vector<UsageRow>> usage(const UsageQuery& query);
   core::Result<std::vector<core::AuditEvent>> audit(const std::string& run_id, const core::EventPageQuery& q);

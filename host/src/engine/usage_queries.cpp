@@ -15,6 +15,7 @@ store::UsageGrouping store_grouping(UsageGrouping by) {
     case UsageGrouping::day: return store::UsageGrouping::day;
     case UsageGrouping::group: return store::UsageGrouping::group;
     case UsageGrouping::run: return store::UsageGrouping::run;
+    case UsageGrouping::session: return store::UsageGrouping::session;
   }
   return store::UsageGrouping::agent;
 }

@@ -10,8 +10,9 @@
 
 namespace agentry::engine {
 
-/// What the report groups by: the run's agent, the UTC day, the run's group or the run.
-enum class UsageGrouping { agent, day, group, run };
+/// What the report groups by: the run's agent, the UTC day, the run's group, the run or
+/// one of its sessions.
+enum class UsageGrouping { agent, day, group, run, session };
 
 struct UsageQuery {
   UsageGrouping by = UsageGrouping::agent;
@@ -20,7 +21,7 @@ struct UsageQuery {
 };
 
 struct UsageRow {
-  std::string key;  // the agent's name, the day, the group id or the run id
+  std::string key;  // the agent's name, the day, the group id, the run id or "<run id>/<session index>"
   core::ModelUsage usage;
 };
 

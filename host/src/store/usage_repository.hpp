@@ -21,8 +21,9 @@ struct UsageIncrement {
   core::ModelUsage usage;
 };
 
-/// What summarize() groups by: the run's agent, the day, the run's group or the run.
-enum class UsageGrouping { agent, day, group, run };
+/// What summarize() groups by: the run's agent, the day, the run's group, the run or one
+/// of its sessions.
+enum class UsageGrouping { agent, day, group, run, session };
 
 struct UsageQuery {
   UsageGrouping by = UsageGrouping::agent;
@@ -31,7 +32,7 @@ struct UsageQuery {
 };
 
 struct UsageRow {
-  std::string key;  // the agent's name, the day, the group id or the run id
+  std::string key;  // the agent's name, the day, the group id, the run id or "<run id>/<session index>"
   core::ModelUsage usage;
   std::int64_t runs = 0;  // how many runs used it
 };

@@ -9,15 +9,22 @@
 
 namespace agentry::store {
 
-/// The column summarize() groups by.
-inline std::string_view usage_key_column(UsageGrouping by) {
+/// What summarize() shows as the key, and what it groups and orders by. A session is
+/// shown as "<run id>/<session index>" but ordered by its index as a number.
+struct UsageKey {
+  std::string_view shown, grouped;
+};
+
+inline UsageKey usage_key(UsageGrouping by) {
   switch (by) {
-    case UsageGrouping::agent: return "r.agent_name";
-    case UsageGrouping::day: return "u.day";
-    case UsageGrouping::group: return "r.run_group_id";
-    case UsageGrouping::run: return "u.run_id";
+    case UsageGrouping::agent: return {"r.agent_name", "r.agent_name"};
+    case UsageGrouping::day: return {"u.day", "u.day"};
+    case UsageGrouping::group: return {"r.run_group_id", "r.run_group_id"};
+    case UsageGrouping::run: return {"u.run_id", "u.run_id"};
+    case UsageGrouping::session:
+      return {"u.run_id || '/' || CAST(u.session_index AS TEXT)", "u.run_id, u.session_index"};
   }
-  return "r.agent_name";
+  return {"r.agent_name", "r.agent_name"};
 }
 
 /// Parameters: 1 run_id, 2 session_index, 3 attempt_number, 4 model ('' unknown), 5 day,
@@ -38,13 +45,14 @@ inline std::string usage_upsert_sql(std::string_view p) {
 /// Parameters: 1 since ('' none), 2 until ('' none). Columns: key, model, input, cached,
 /// output, reasoning, runs. `cast` types the parameters where the engine asks for it.
 inline std::string usage_summary_sql(UsageGrouping by, std::string_view p, std::string_view cast = "") {
-  const std::string key(usage_key_column(by));
+  const auto key = usage_key(by);
+  const std::string shown(key.shown), grouped(key.grouped);
   const std::string since = std::string(p) + "1" + std::string(cast), until = std::string(p) + "2" + std::string(cast);
-  return "SELECT " + key +
+  return "SELECT " + shown +
          ", u.model, sum(u.input_tokens), sum(u.cached_tokens), sum(u.output_tokens), sum(u.reasoning_tokens), "
          "count(DISTINCT u.run_id) FROM run_usage u JOIN runs r ON r.id = u.run_id WHERE (" +
          since + " = '' OR u.day >= " + since + ") AND (" + until + " = '' OR u.day <= " + until + ") GROUP BY " +
-         key + ", u.model ORDER BY " + key + ", u.model";
+         grouped + ", u.model ORDER BY " + grouped + ", u.model";
 }
 
 }  // namespace agentry::store

@@ -98,6 +98,22 @@ TEST_P(UsageRepositoryTest, SummariesGroupByAgentDayGroupAndRunWithinDays) {
   EXPECT_EQ(until[0].usage.tokens.input, 100);
 }
 
+TEST_P(UsageRepositoryTest, SessionsAreKeyedByRunAndIndexAndOrderedByIndexAsANumber) {
+  write(db(), [](store::Transaction& t) {
+    t.usage().add({"usage0001", 10, 12, "2026-03-01", tokens("model-a", 5, 0, 1)});
+    t.usage().add({"usage0001", 2, 3, "2026-03-01", tokens("model-a", 7, 0, 1)});
+    t.usage().add({"usage0001", 2, 4, "2026-03-02", tokens("model-a", 1, 0, 1)});
+  });
+  auto rows = read(db(), [](store::Transaction& t) {
+    return t.usage().summarize({store::UsageGrouping::session, std::nullopt, std::nullopt});
+  });
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].key, "usage0001/2");
+  EXPECT_EQ(rows[0].usage.tokens.input, 8) << "both attempts and both days of session 2";
+  EXPECT_EQ(rows[1].key, "usage0001/10") << "10 sorts after 2";
+  EXPECT_EQ(rows[1].runs, 1);
+}
+
 TEST_P(UsageRepositoryTest, DeletingTheRunDeletesItsUsage) {
   write(db(), [](store::Transaction& t) {
     t.usage().add({"usage0001", 0, 1, "2026-03-01", tokens("model-a", 100, 0, 10)});

@@ -274,7 +274,7 @@ struct UsageOptions {
   std::string until;
 };
 
-/// `usage`: tokens and cost per agent, day, group or run (usage.summary).
+/// `usage`: tokens and cost per agent, day, group, run or session (usage.summary).
 int usage_command(CommandContext& ctx, const UsageOptions& options);
 
 // --- commands/mcp_command.cpp ---

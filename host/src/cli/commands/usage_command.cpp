@@ -1,5 +1,5 @@
-// `usage [--by agent|day|group|run] [--since DAY] [--until DAY]`: the tokens runs used
-// and what they cost (usage.summary, docs/usage.md).
+// `usage [--by agent|day|group|run|session] [--since DAY] [--until DAY]`: the tokens
+// runs used and what they cost (usage.summary, docs/usage.md).
 
 #include "cli/commands/commands.hpp"
 #include "cli/render.hpp"
