@@ -55,6 +55,7 @@ TEST_F(WsTest, ReadsAnswerTheSameJson) {
       {"/api/agents", "agents.list", {}},
       {"/api/agents/worker", "agents.get", {{"target", "worker"}}},
       {"/api/task-definitions/review%2Fcheck", "taskDefinitions.get", {{"target", "review/check"}}},
+      {"/api/usage?by=run", "usage.summary", {{"by", "run"}}},
   };
   for (const auto& r : reads) {
     auto http = client().get(r.http);

@@ -250,7 +250,7 @@ function RunRow({ run: r, selected }: { run: RunSummary; selected: boolean }) {
           </span>
         )}
         {usageText(r.usage) && (
-          <span class="pill mono" title={(r.usage?.warnings ?? []).join('\n') || 'tokens used and their cost'}>
+          <span class="pill mono" data-testid="run-usage" title={(r.usage?.warnings ?? []).join('\n') || 'tokens used and their cost'}>
             {usageText(r.usage)}
           </span>
         )}
