@@ -14,12 +14,6 @@ using core::ErrorCode;
 
 namespace {
 
-std::string hex(const git_oid* oid) {
-  char buffer[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(buffer, sizeof buffer, oid);
-  return buffer;
-}
-
 /// What add_all may take in: a home directory that happens to be a repository (dotfiles)
 /// must not be copied into its object database.
 struct Budget {
@@ -64,7 +58,7 @@ core::Result<std::optional<Baseline>> record_baseline(const std::filesystem::pat
   out.ref = baseline_ref(run_id);
   git_oid existing;
   if (git_reference_name_to_id(&existing, repo.get(), out.ref.c_str()) == 0) {
-    out.commit = hex(&existing);
+    out.commit = git::oid_text(&existing);
     return std::optional<Baseline>(out);
   }
 
@@ -100,7 +94,7 @@ core::Result<std::optional<Baseline>> record_baseline(const std::filesystem::pat
   git_oid tree_id;
   if (git_index_write_tree_to(&tree_id, index.get(), repo.get()) < 0)
     return core::fail(ErrorCode::validation, "baseline: cannot write the tree: " + git::last_error());
-  out.tree = hex(&tree_id);
+  out.tree = git::oid_text(&tree_id);
 
   git_tree* raw_tree = nullptr;
   if (git_tree_lookup(&raw_tree, repo.get(), &tree_id) < 0)
@@ -124,11 +118,11 @@ core::Result<std::optional<Baseline>> record_baseline(const std::filesystem::pat
   const int rc = git_reference_create(&raw_ref, repo.get(), out.ref.c_str(), &commit_id, 0, message.c_str());
   git::Reference ref(raw_ref);
   if (rc == GIT_EEXISTS) {  // recorded concurrently: keep the first
-    if (git_reference_name_to_id(&existing, repo.get(), out.ref.c_str()) == 0) out.commit = hex(&existing);
+    if (git_reference_name_to_id(&existing, repo.get(), out.ref.c_str()) == 0) out.commit = git::oid_text(&existing);
     return std::optional<Baseline>(out);
   }
   if (rc < 0) return core::fail(ErrorCode::validation, "baseline: cannot create " + out.ref + ": " + git::last_error());
-  out.commit = hex(&commit_id);
+  out.commit = git::oid_text(&commit_id);
   out.created = true;
   return std::optional<Baseline>(out);
 }

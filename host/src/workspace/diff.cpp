@@ -11,12 +11,6 @@ using core::ErrorCode;
 
 namespace {
 
-std::string hex(const git_oid* oid) {
-  char buffer[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(buffer, sizeof buffer, oid);
-  return buffer;
-}
-
 const char* status_name(git_delta_t status) {
   switch (status) {
     case GIT_DELTA_ADDED: return "added";
@@ -183,7 +177,7 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
       git_object* head = nullptr;
       if (git_revparse_single(&head, r, "HEAD^{commit}") == 0) {
         git::Object head_object(head);
-        out.base_commit = hex(git_object_id(head));
+        out.base_commit = git::oid_text(git_object_id(head));
         auto tree = tree_of(reinterpret_cast<git_commit*>(head));
         if (!tree) return tree.failure();
         head_tree = std::move(*tree);
@@ -200,8 +194,8 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
       if (!base) return base.failure();
       auto head = resolve_commit(r, request.head, "head");
       if (!head) return head.failure();
-      out.base_commit = hex(git_commit_id(base->get()));
-      out.head_commit = hex(git_commit_id(head->get()));
+      out.base_commit = git::oid_text(git_commit_id(base->get()));
+      out.head_commit = git::oid_text(git_commit_id(head->get()));
       git::Commit from;
       if (request.merge_base) {
         git_oid merge_base;
@@ -212,7 +206,7 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
                                 "' have no common ancestor; use comparison=direct",
                             {{"reason", "no_merge_base"}, {"base", request.base}, {"head", request.head}});
         if (found < 0) return core::fail(ErrorCode::internal, "merge base: " + git::last_error());
-        out.merge_base = hex(&merge_base);
+        out.merge_base = git::oid_text(&merge_base);
         git_commit* commit = nullptr;
         if (git_commit_lookup(&commit, r, &merge_base) < 0)
           return core::fail(ErrorCode::internal, "merge base commit: " + git::last_error());
@@ -237,7 +231,7 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
                               " has no baseline: it has not started yet, or its working directory was not in a git "
                               "work tree when it did",
                           {{"runId", request.run_id}, {"reason", "no_baseline"}});
-      out.base_commit = hex(&id);
+      out.base_commit = git::oid_text(&id);
       git_commit* commit = nullptr;
       if (git_commit_lookup(&commit, r, &id) < 0)
         return core::fail(ErrorCode::validation, "the baseline of run " + request.run_id + " is unreadable: " +

@@ -19,6 +19,12 @@ struct InitializeAtStart {
 } initialize_at_start;
 }  // namespace
 
+std::string oid_text(const git_oid* oid) {
+  char buffer[GIT_OID_HEXSZ + 1] = {};
+  git_oid_tostr(buffer, sizeof buffer, oid);
+  return buffer;
+}
+
 std::string last_error(const char* fallback) {
   const git_error* error = git_error_last();
   return error && error->message ? std::string(error->message) : std::string(fallback);

@@ -43,6 +43,9 @@ struct Buffer {
   Buffer& operator=(const Buffer&) = delete;
 };
 
+/// The object id as 40 hex digits.
+std::string oid_text(const git_oid* oid);
+
 /// The last libgit2 error's message, or `fallback`.
 std::string last_error(const char* fallback = "unknown libgit2 error");
 

@@ -18,12 +18,6 @@ core::Failure invalid(const std::string& key, const std::string& message) {
   return core::fail(ErrorCode::validation, "with." + key + " " + message, {{"field", "with." + key}});
 }
 
-std::string hex(const git_oid* oid) {
-  char buf[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(buf, sizeof buf, oid);
-  return buf;
-}
-
 std::string normal_path(const fs::path& p) {
   std::error_code ec;
   std::string out = fs::weakly_canonical(p, ec).string();
@@ -161,7 +155,7 @@ core::Result<NamedWorktree> ensure_named_worktree(const NamedWorktreeRequest& r)
       git_reference* head = nullptr;
       if (git_repository_head(&head, found->repo.get()) == 0) {
         git::Reference ref(head);
-        if (const git_oid* target = git_reference_target(ref.get())) out.base_commit = hex(target);
+        if (const git_oid* target = git_reference_target(ref.get())) out.base_commit = git::oid_text(target);
       } else {
         git_error_clear();
       }
@@ -182,7 +176,7 @@ core::Result<NamedWorktree> ensure_named_worktree(const NamedWorktreeRequest& r)
                             " or one of its worktrees; git checks a branch out in one place only",
                         {{"field", "with.branch"}, {"branch", r.branch}});
     const git_oid* target = git_reference_target(branch.get());
-    if (target) out.base_commit = hex(target);
+    if (target) out.base_commit = git::oid_text(target);
   } else {
     git_error_clear();
     git_object* raw_object = nullptr;
@@ -202,7 +196,7 @@ core::Result<NamedWorktree> ensure_named_worktree(const NamedWorktreeRequest& r)
       return core::fail(ErrorCode::conflict, "cannot create branch " + r.branch + ": " + git::last_error(),
                         {{"field", "with.branch"}, {"branch", r.branch}});
     branch.reset(raw_branch);
-    out.base_commit = hex(git_commit_id(commit.get()));
+    out.base_commit = git::oid_text(git_commit_id(commit.get()));
     out.created_branch = true;
   }
 
@@ -249,7 +243,7 @@ core::Result<NamedWorktreeRemoval> remove_named_worktree(const NamedWorktree& wt
     if (git_branch_lookup(&raw_branch, repo->get(), wt.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
       git::Reference branch(raw_branch);
       const git_oid* target = git_reference_target(branch.get());
-      if (target && hex(target) == wt.base_commit && git_branch_is_checked_out(branch.get()) == 0) {
+      if (target && git::oid_text(target) == wt.base_commit && git_branch_is_checked_out(branch.get()) == 0) {
         // The ref only, as worktree.cpp does (no config of it was made).
         if (git_reference_delete(branch.get()) == 0) out.branch_deleted = true;
       } else {

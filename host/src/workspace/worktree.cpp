@@ -13,12 +13,6 @@ using Worktree = git::Handle<git_worktree, git_worktree_free>;
 std::string worktree_name(const std::string& run_id) { return "agentry-" + run_id; }
 std::string branch_name(const std::string& run_id) { return "agentry/" + run_id; }
 
-std::string hex(const git_oid* oid) {
-  char buf[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(buf, sizeof buf, oid);
-  return buf;
-}
-
 }  // namespace
 
 core::Result<RunWorktree> add_run_worktree(const fs::path& cwd, const std::string& run_id, const std::string& base,
@@ -41,7 +35,7 @@ core::Result<RunWorktree> add_run_worktree(const fs::path& cwd, const std::strin
     return core::fail(ErrorCode::validation, "the base '" + revision + "' is not a commit", {{"base", revision}});
   git::Object peeled(peeled_raw);
   git::Commit commit(reinterpret_cast<git_commit*>(peeled.release()));
-  out.base_commit = hex(git_commit_id(commit.get()));
+  out.base_commit = git::oid_text(git_commit_id(commit.get()));
 
   git_reference* existing = nullptr;
   if (git_branch_lookup(&existing, repo->get(), out.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
@@ -107,7 +101,7 @@ core::Result<WorktreeRemoval> remove_run_worktree(const RunWorktree& wt, const s
   if (git_branch_lookup(&raw_branch, repo->get(), wt.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
     git::Reference branch(raw_branch);
     const git_oid* target = git_reference_target(branch.get());
-    if (target && hex(target) == wt.base_commit) {
+    if (target && git::oid_text(target) == wt.base_commit) {
       // The ref only: agentry never configures the branch (no upstream), and libgit2
       // 1.5's git_branch_delete leaks in its config-section cleanup (LeakSanitizer).
       if (git_reference_delete(branch.get()) == 0) out.branch_deleted = true;
