@@ -14,6 +14,13 @@ EnvLookup process_env() {
   };
 }
 
+bool is_env_name(std::string_view name) {
+  if (name.empty() || (name.front() >= '0' && name.front() <= '9')) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
 bool EnvAllow::allows(std::string_view name) const {
   return !only || std::find(only->begin(), only->end(), name) != only->end();
 }

@@ -25,6 +25,10 @@ struct EnvAllow {
   bool allows(std::string_view name) const;
 };
 
+/// Whether `name` can name an environment variable: letters, digits and '_', not
+/// starting with a digit.
+bool is_env_name(std::string_view name);
+
 /// Looks variables up in this process's environment.
 EnvLookup process_env();
 

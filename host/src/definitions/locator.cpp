@@ -101,12 +101,6 @@ fs::path without_trailing_slash(fs::path path) {
   return path;
 }
 
-bool is_within(const fs::path& path, const fs::path& root) {
-  const fs::path p = without_trailing_slash(path), r = without_trailing_slash(root);
-  auto [r_end, p_at] = std::mismatch(r.begin(), r.end(), p.begin(), p.end());
-  return r_end == r.end();
-}
-
 /// A request may name a definition file by path, but only one inside the definition
 /// roots: the daemon reads whatever file it is told, and its answer (parsed, missing,
 /// malformed) would otherwise tell a caller about any file on the machine. Checked on
@@ -302,6 +296,12 @@ std::vector<Location> enumerate(const Roots& roots, Kind kind, std::vector<Probl
   out.reserve(found.size());
   for (auto& [name, location] : found) out.push_back(std::move(location));
   return out;
+}
+
+bool is_within(const fs::path& path, const fs::path& root) {
+  const fs::path p = without_trailing_slash(path), r = without_trailing_slash(root);
+  auto [r_end, p_at] = std::mismatch(r.begin(), r.end(), p.begin(), p.end());
+  return r_end == r.end();
 }
 
 }  // namespace agentry::definitions

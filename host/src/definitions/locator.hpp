@@ -33,6 +33,10 @@ struct Location {
 /// "../", or ends in .md, .yaml or .yml.
 bool is_path_target(std::string_view target);
 
+/// Whether `path` is `root` or below it, element by element (a trailing separator on
+/// either is ignored; nothing is resolved: callers resolve symlinks first).
+bool is_within(const std::filesystem::path& path, const std::filesystem::path& root);
+
 /// Agent, assignment, launcher and environment names are one path segment of letters, digits, '.',
 /// '_' and '-', not starting with '.'; task ids are such segments joined by '/'.
 bool is_valid_name(Kind kind, std::string_view name);

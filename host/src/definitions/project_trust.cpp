@@ -1,6 +1,7 @@
 #include "definitions/project_trust.hpp"
 
 #include "core/text.hpp"
+#include "definitions/locator.hpp"
 
 #include <openssl/evp.h>
 
@@ -13,11 +14,6 @@ namespace fs = std::filesystem;
 
 namespace agentry::definitions {
 namespace {
-
-bool is_within(const fs::path& path, const fs::path& root) {
-  auto [r, p] = std::mismatch(root.begin(), root.end(), path.begin(), path.end());
-  return r == root.end();
-}
 
 /// SHA-256 fed piece by piece; every piece is length-prefixed, so no two different
 /// listings can be fed as the same bytes.

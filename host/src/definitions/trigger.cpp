@@ -17,12 +17,12 @@ const json::value* at_pointer(const json::value& payload, std::string_view point
 }
 
 /// A placeholder's parts: a header name, or a JSON Pointer.
-struct Placeholder {
+struct KeyPlaceholder {
   bool header = false;
   std::string what;
 };
 
-std::optional<Placeholder> parse_placeholder(std::string_view inside) {
+std::optional<KeyPlaceholder> parse_placeholder(std::string_view inside) {
   while (!inside.empty() && inside.front() == ' ') inside.remove_prefix(1);
   while (!inside.empty() && inside.back() == ' ') inside.remove_suffix(1);
   constexpr std::string_view header_prefix = "header:";
@@ -32,10 +32,10 @@ std::optional<Placeholder> parse_placeholder(std::string_view inside) {
       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
     });
     if (!token) return std::nullopt;
-    return Placeholder{true, std::move(name)};
+    return KeyPlaceholder{true, std::move(name)};
   }
   if (inside.empty() || inside.front() != '/') return std::nullopt;
-  return Placeholder{false, std::string(inside)};
+  return KeyPlaceholder{false, std::string(inside)};
 }
 
 /// Walks `key_template`, calling `literal(text)` and `placeholder(p)` in order; an error
@@ -123,7 +123,7 @@ core::Result<std::string> render_dedup_key(std::string_view key_template, const 
   std::string key;
   auto problem = walk(
       key_template, [&](std::string_view text) { key += text; },
-      [&](const Placeholder& p) -> std::optional<std::string> {
+      [&](const KeyPlaceholder& p) -> std::optional<std::string> {
         if (p.header) {
           auto value = header(p.what);
           if (!value || value->empty()) return "the request has no " + p.what + " header";
@@ -148,7 +148,7 @@ core::Result<std::string> render_dedup_key(std::string_view key_template, const 
 
 std::optional<std::string> dedup_key_problem(std::string_view key_template) {
   return walk(
-      key_template, [](std::string_view) {}, [](const Placeholder&) -> std::optional<std::string> { return std::nullopt; });
+      key_template, [](std::string_view) {}, [](const KeyPlaceholder&) -> std::optional<std::string> { return std::nullopt; });
 }
 
 }  // namespace agentry::definitions

@@ -3,6 +3,7 @@
 // misspelt `filter` or `secretEnv` must never leave a door open wider than its author meant.
 
 #include "definitions/document.hpp"
+#include "definitions/env.hpp"
 #include "definitions/field_reader.hpp"
 #include "definitions/locator.hpp"
 #include "definitions/parsers.hpp"
@@ -23,13 +24,6 @@ std::optional<std::string> pointer_problem(std::string_view pointer) {
     if (pointer[i] == '~' && (i + 1 == pointer.size() || (pointer[i + 1] != '0' && pointer[i + 1] != '1')))
       return "'" + std::string(pointer) + "' has a '~' that is not ~0 (for '~') or ~1 (for '/')";
   return std::nullopt;
-}
-
-bool is_env_name(std::string_view name) {
-  if (name.empty() || (name.front() >= '0' && name.front() <= '9')) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
 }
 
 std::optional<std::string> read_pointer(const YamlNode& node, const std::string& field, Diagnostics& diag) {

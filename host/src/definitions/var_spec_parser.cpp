@@ -1,5 +1,6 @@
 // Reading an assignment's `vars` declarations from YAML.
 
+#include "definitions/env.hpp"
 #include "definitions/field_reader.hpp"
 #include "definitions/parsers.hpp"
 
@@ -7,13 +8,6 @@
 
 namespace agentry::definitions {
 namespace {
-
-bool is_env_name(std::string_view name) {
-  if (name.empty() || (name.front() >= '0' && name.front() <= '9')) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
 
 /// `sources`, in the order they are tried; [cli, web] when absent.
 std::vector<VarSource> read_sources(FieldReader& reader) {
