@@ -1,6 +1,7 @@
 #include "engine/hooks/command_hook.hpp"
 
 #include "core/utf8.hpp"
+#include "engine/hooks/hook_process.hpp"
 #include "process/runner.hpp"
 
 #include <boost/json.hpp>
@@ -14,8 +15,6 @@ namespace agentry::engine {
 namespace json = boost::json;
 namespace {
 
-constexpr std::size_t max_stdout_bytes = 64 * 1024;
-constexpr std::size_t max_stderr_bytes = 16 * 1024;
 constexpr std::size_t max_reason_bytes = 4 * 1024;
 
 std::string option(const core::HookSpec& hook, const char* key) {
@@ -54,34 +53,9 @@ std::optional<json::value> run_command_form_hook(const core::Run& run, const cor
     }
     request.cwd = cwd.lexically_normal().string();
   }
-  process::RunLimits limits;
-  limits.timeout = std::chrono::seconds(std::clamp(hook.timeout_sec, 1, core::max_hook_timeout_sec));
-  limits.max_stdout_bytes = max_stdout_bytes;
-  limits.max_stderr_bytes = max_stderr_bytes;
-  if (cancelled) limits.cancelled = [&cancelled] { return cancelled().has_value(); };
-  auto result = process::run_program(request, limits);
-  audit.duration_ms = result.duration.count();
-  audit.exit_code = result.exit_code;
-  audit.stderr_excerpt =
-      core::sanitize_utf8(std::string_view(result.stderr_text).substr(0, core::hook_stderr_excerpt_bytes));
-  audit.output_truncated = result.stdout_truncated || result.stderr_truncated;
-  if (result.cancelled) {
-    audit.outcome = "cancelled";
-    audit.message = (cancelled ? cancelled().value_or("cancelled") : std::string("cancelled")) +
-                    "; its process group was killed";
-    return std::nullopt;
-  }
-  if (result.timed_out) {
-    audit.outcome = "timedOut";
-    audit.message = "did not finish within " + std::to_string(limits.timeout.count() / 1000) +
-                    " s; its process group was killed";
-    return std::nullopt;
-  }
-  if (!result.started || !result.exit_code) {
-    audit.outcome = "failed";
-    audit.message = result.error;
-    return std::nullopt;
-  }
+  auto ran = run_hook_process(request, hook, cancelled, audit);
+  if (!ran) return std::nullopt;
+  const auto& result = *ran;
   const bool json_mode = option(hook, "mode") == "json";
   const bool task_phase = hook.phase == core::HookPhase::task_transition;
   if (*result.exit_code != 0) {
@@ -101,7 +75,7 @@ std::optional<json::value> run_command_form_hook(const core::Run& run, const cor
   if (!json_mode) return json::value(nullptr);
   if (result.stdout_truncated) {
     audit.outcome = "failed";
-    audit.message = "its output exceeded " + std::to_string(max_stdout_bytes / 1024) + " KiB";
+    audit.message = hook_output_too_long_message();
     return std::nullopt;
   }
   boost::system::error_code parse_error;

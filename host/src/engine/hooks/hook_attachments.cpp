@@ -1,4 +1,5 @@
 #include "engine/hooks/hook_attachments.hpp"
+#include "engine/hooks/hook_process.hpp"
 
 #include "core/attachment.hpp"
 #include "core/utf8.hpp"
@@ -12,8 +13,6 @@
 namespace agentry::engine {
 namespace json = boost::json;
 namespace {
-
-const Actor hook_actor{"hook"};
 
 /// As many as a run may have: a hook cannot ask for more than could ever be kept.
 constexpr std::size_t max_changes = core::max_attachments_per_run;

@@ -3,6 +3,7 @@
 // for, each audited with actor `hook` (hook_runner.hpp record_hook_results).
 
 #include "engine/hooks/hook_runner.hpp"
+#include "engine/hooks/hook_process.hpp"
 
 #include "core/clock.hpp"
 #include "core/utf8.hpp"
@@ -18,8 +19,6 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::size_t max_task_notes_bytes = 256 * 1024;  // as a task set's (tasks/task_commands.cpp)
-const Actor hook_actor{"hook"};
-
 /// `mutate.patchTasks`: each a task update by actor `hook`, audited like one. A task
 /// gone since the hook ran is skipped. Task patches run no taskTransition hooks.
 bool apply_task_patches(store::Transaction& c, const core::Run& run, const std::vector<HookTaskPatch>& patches) {

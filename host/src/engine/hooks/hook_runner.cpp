@@ -3,6 +3,7 @@
 #include "engine/attachments.hpp"
 #include "engine/hooks/command_hook.hpp"
 #include "engine/hooks/git_worktree_hook.hpp"
+#include "engine/hooks/hook_process.hpp"
 #include "engine/hooks/hook_templating.hpp"
 
 #include "core/clock.hpp"
@@ -17,6 +18,7 @@
 #include "store/transaction.hpp"
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
+#include "core/json_strings.hpp"
 
 #include <boost/json.hpp>
 
@@ -27,22 +29,16 @@ namespace agentry::engine {
 namespace json = boost::json;
 namespace {
 
-constexpr std::size_t max_stdout_bytes = 64 * 1024;
-constexpr std::size_t max_stderr_bytes = 16 * 1024;
-const Actor hook_actor{"hook"};
-
-json::value nullable(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
-
 json::object run_brief(const core::Run& run) {
   return {{"runId", run.id},
-          {"name", nullable(run.name)},
+          {"name", core::text_or_null(run.name)},
           {"status", core::to_string(run.status)},
           {"agent", run.frozen.agent_name},
           {"assignment", run.frozen.assignment_name},
           {"backend", run.frozen.backend},
           {"cwd", run.cwd},
           {"repo", run.repo_root.empty() ? json::value(nullptr) : json::value(run.repo_root)},
-          {"parentRunId", nullable(run.parent_run_id)},
+          {"parentRunId", core::text_or_null(run.parent_run_id)},
           {"runGroupId", run.run_group_id},
           {"pinned", run.pinned}};
 }
@@ -50,10 +46,6 @@ json::object run_brief(const core::Run& run) {
 bool gates(core::HookPhase phase) {
   return phase == core::HookPhase::prepare || phase == core::HookPhase::before_attempt ||
          phase == core::HookPhase::task_transition;
-}
-
-std::string excerpt(const std::string& text) {
-  return core::sanitize_utf8(std::string_view(text).substr(0, core::hook_stderr_excerpt_bytes));
 }
 
 /// A hook's verdict, from its stdout. nullopt with `error` set when it is not one.
@@ -155,38 +147,20 @@ void run_executable(const core::Run& run, const core::HookSpec& hook, const json
   for (auto& [k, v] : environment_of(run, hook)) request.env.emplace_back(k, v);
   std::error_code ec;
   if (!run.cwd.empty() && std::filesystem::is_directory(run.cwd, ec)) request.cwd = run.cwd;
-  process::RunLimits limits;
-  limits.timeout = std::chrono::seconds(std::clamp(hook.timeout_sec, 1, core::max_hook_timeout_sec));
-  limits.max_stdout_bytes = max_stdout_bytes;
-  limits.max_stderr_bytes = max_stderr_bytes;
-  if (services.cancelled) limits.cancelled = [&services] { return services.cancelled().has_value(); };
-  auto result = process::run_program(request, limits);
-  audit.duration_ms = result.duration.count();
-  audit.exit_code = result.exit_code;
-  audit.stderr_excerpt = excerpt(result.stderr_text);
-  audit.output_truncated = result.stdout_truncated || result.stderr_truncated;
-  if (result.cancelled) {
-    audit.outcome = "cancelled";
-    audit.message = services.cancelled().value_or("cancelled") + "; its process group was killed";
-    return;
-  }
-  if (result.timed_out) {
-    audit.outcome = "timedOut";
-    audit.message = "did not finish within " + std::to_string(limits.timeout.count() / 1000) + " s; its process group was killed";
-    return;
-  }
-  if (!result.started || !result.exit_code || *result.exit_code != 0) {
+  auto result = run_hook_process(request, hook, services.cancelled, audit);
+  if (!result) return;
+  if (*result->exit_code != 0) {
     audit.outcome = "failed";
-    audit.message = result.error;
+    audit.message = result->error;
     return;
   }
-  if (result.stdout_truncated) {
+  if (result->stdout_truncated) {
     audit.outcome = "failed";
-    audit.message = "its output exceeded " + std::to_string(max_stdout_bytes / 1024) + " KiB";
+    audit.message = hook_output_too_long_message();
     return;
   }
   std::string error;
-  auto parsed = parse_verdict(result.stdout_text, error);
+  auto parsed = parse_verdict(result->stdout_text, error);
   if (!parsed) {
     audit.outcome = "failed";
     audit.message = error;

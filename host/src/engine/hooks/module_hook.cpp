@@ -1,5 +1,6 @@
 #include "engine/hooks/module_hook.hpp"
 
+#include "core/json_strings.hpp"
 #include "core/utf8.hpp"
 #include "engine/hooks/hook_runner.hpp"
 #include "process/runner.hpp"
@@ -20,8 +21,6 @@ constexpr std::size_t max_patch_tasks = 100;
 
 std::mutex settings_mutex;
 ModuleHookSettings current_settings;
-
-json::value nullable(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
 
 std::filesystem::path default_host_script() {
   std::error_code ec;
@@ -50,10 +49,10 @@ json::object run_json(const core::Run& run) {
           {"effort", f.effort.empty() ? json::value(nullptr) : json::value(f.effort)},
           {"cwd", run.cwd},
           {"workspaceDir", run.cwd},
-          {"name", nullable(run.name)},
-          {"note", nullable(run.note)},
+          {"name", core::text_or_null(run.name)},
+          {"note", core::text_or_null(run.note)},
           {"pinned", run.pinned},
-          {"backendSessionId", nullable(run.backend_session_id)},
+          {"backendSessionId", core::text_or_null(run.backend_session_id)},
           {"totalAttemptCount", run.attempt_count},
           {"maxAttemptsPerSession", f.max_attempts_per_session},
           {"totalSessionCount", run.session_count}};
@@ -301,7 +300,7 @@ json::object module_hook_context(const core::Run& run, const core::HookSpec& hoo
                                             {"transcript", nullptr},
                                             {"rawStdout", ""},
                                             {"rawStderr", ""},
-                                            {"sessionId", nullable(run.backend_session_id)},
+                                            {"sessionId", core::text_or_null(run.backend_session_id)},
                                             {"aborted", outcome == "interrupted"},
                                             {"outcome", outcome}};
       }
