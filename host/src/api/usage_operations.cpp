@@ -4,6 +4,7 @@
 #include "api/operations.hpp"
 #include "core/usage.hpp"
 #include "engine/engine.hpp"
+#include "core/json_strings.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -58,10 +59,6 @@ Result<std::optional<std::string>> day_param(const JsonBody& params, std::string
   return *value;
 }
 
-json::value optional_text(const std::optional<std::string>& text) {
-  return text ? json::value(*text) : json::value(nullptr);
-}
-
 }  // namespace
 
 void add_usage_operations(Operations& ops, ApiContext& ctx) {
@@ -101,8 +98,8 @@ void add_usage_operations(Operations& ops, ApiContext& ctx) {
     json::array warning_list;
     for (const auto& w : warnings) warning_list.emplace_back(w);
     return OperationResult{json::object{{"by", name_of(*by)},
-                                        {"since", optional_text(*since)},
-                                        {"until", optional_text(*until)},
+                                        {"since", core::text_or_null(*since)},
+                                        {"until", core::text_or_null(*until)},
                                         {"entries", std::move(entries)},
                                         {"total", std::move(total)},
                                         {"warnings", std::move(warning_list)}}};

@@ -8,6 +8,8 @@
 namespace agentry::cli {
 namespace json = boost::json;
 
+std::string text_of(const json::value& value) { return value.is_string() ? std::string(value.as_string()) : std::string(); }
+
 std::string text_at(const json::value& object, std::string_view key, std::string_view fallback) {
   const json::value* v = object.is_object() ? object.as_object().if_contains(key) : nullptr;
   if (!v || v->is_null()) return std::string(fallback);

@@ -14,6 +14,8 @@ namespace agentry::cli {
 /// A member as display text: strings as they are, numbers and booleans printed, null
 /// and absent as "" (or `fallback`).
 std::string text_at(const boost::json::value& object, std::string_view key, std::string_view fallback = "");
+/// A string value's text; "" for anything else.
+std::string text_of(const boost::json::value& value);
 /// "2026-04-18T10:35:00.123Z" -> "2026-04-18 10:35:00" (UTC); other text unchanged.
 std::string short_time(const std::string& iso);
 /// "10:35:00" of an ISO timestamp; "" when it is not one.

@@ -1,14 +1,20 @@
 #pragma once
-// Lists of strings to and from JSON, as the stored and shown forms of runs, hooks and
-// notify targets write them.
+// Strings and lists of strings to and from JSON, as the stored and shown forms of runs,
+// hooks and notify targets write them.
 
 #include <boost/json/array.hpp>
 #include <boost/json/value.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace agentry::core {
+
+/// The text, or null when there is none.
+inline boost::json::value text_or_null(const std::optional<std::string>& text) {
+  return text ? boost::json::value(*text) : boost::json::value(nullptr);
+}
 
 inline boost::json::array to_json_strings(const std::vector<std::string>& items) {
   boost::json::array out;

@@ -9,13 +9,12 @@
 #include "engine/dependencies/dependency_checks.hpp"
 #include "engine/mutation_support.hpp"
 #include "store/transaction.hpp"
+#include "core/json_strings.hpp"
 
 namespace agentry::engine {
 using core::Run;
 namespace json = boost::json;
 namespace {
-
-json::value nullable(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
 
 }  // namespace
 
@@ -25,7 +24,7 @@ core::Result<Run> Engine::set_name(const std::string& run_id, std::optional<std:
     if (!run) return run.failure();
     if (run->name == name) return run;
     run->name = name;
-    detail::save_with_audit(c, *run, "run.renamed", actor, {{"name", nullable(name)}});
+    detail::save_with_audit(c, *run, "run.renamed", actor, {{"name", core::text_or_null(name)}});
     return run;
   });
 }
@@ -65,7 +64,7 @@ core::Result<Run> Engine::set_backend_session(const std::string& run_id, std::op
     if (run->backend_session_id == session_id) return run;
     run->backend_session_id = session_id;
     detail::save_with_audit(c, *run, session_id ? "run.backend_session_set" : "run.backend_session_cleared", actor,
-                            {{"backendSessionId", nullable(session_id)}});
+                            {{"backendSessionId", core::text_or_null(session_id)}});
     return run;
   });
 }

@@ -1,8 +1,8 @@
 #include "events/projections.hpp"
 #include "events/schedule_projection.hpp"
 
-#include "events/dependency_projection.hpp"
 #include "core/json_strings.hpp"
+#include "events/dependency_projection.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -11,10 +11,6 @@
 namespace agentry::events {
 namespace json = boost::json;
 namespace {
-
-json::value optional_string(const std::optional<std::string>& s) {
-  return s ? json::value(*s) : json::value(nullptr);
-}
 
 json::value nonempty_or_null(const std::string& s) { return s.empty() ? json::value(nullptr) : json::value(s); }
 
@@ -28,9 +24,9 @@ json::object session_brief(const core::Session& s) {
   return {{"index", s.index},
           {"status", s.status},
           {"startedAt", s.started_at},
-          {"endedAt", optional_string(s.ended_at)},
+          {"endedAt", core::text_or_null(s.ended_at)},
           {"endReason", nonempty_or_null(s.end_reason)},
-          {"backendSessionId", optional_string(s.backend_session_id)},
+          {"backendSessionId", core::text_or_null(s.backend_session_id)},
           // The attempts it holds, numbered across the run (null without any).
           {"firstAttemptNumber", s.attempt_count > 0 ? json::value(s.first_attempt_number) : json::value(nullptr)},
           {"lastAttemptNumber", s.attempt_count > 0 ? json::value(s.last_attempt_number) : json::value(nullptr)},
@@ -107,9 +103,9 @@ json::object capabilities_json(const core::RunCapabilities& c) {
       {"canReady", c.can_ready},
       {"canResume", c.can_resume},
       {"canAbort", c.can_abort},
-      {"abortReason", optional_string(c.abort_reason)},
+      {"abortReason", core::text_or_null(c.abort_reason)},
       {"canReconfigure", c.can_reconfigure},
-      {"reconfigureReason", optional_string(c.reconfigure_reason)},
+      {"reconfigureReason", core::text_or_null(c.reconfigure_reason)},
       {"canSetBackendSession", c.can_set_backend_session},
       {"canQueueMessage", c.can_queue_message},
       {"canRemoveQueuedMessage", c.can_remove_queued_message},
@@ -144,7 +140,7 @@ json::object session_json(const core::Session& s, const std::vector<core::Attemp
                                 {"sessionIndex", a.session_index},
                                 {"attemptIndexInSession", a.index_in_session},
                                 {"startedAt", a.started_at},
-                                {"endedAt", optional_string(a.ended_at)},
+                                {"endedAt", core::text_or_null(a.ended_at)},
                                 {"outcome", nonempty_or_null(a.outcome)}});
   }
   out["attempts"] = std::move(list);
@@ -191,7 +187,7 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   const auto& f = run.frozen;
   json::object s;
   s["runId"] = run.id;
-  s["name"] = optional_string(run.name);
+  s["name"] = core::text_or_null(run.name);
   s["status"] = core::to_string(run.status);
   s["statusReason"] = nonempty_or_null(run.status_reason);
   s["agent"] = f.agent_name;
@@ -201,16 +197,16 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   s["cwd"] = run.cwd;
   s["repo"] = nonempty_or_null(run.repo_root);
   s["runGroupId"] = run.run_group_id;
-  s["parentRunId"] = optional_string(run.parent_run_id);
+  s["parentRunId"] = core::text_or_null(run.parent_run_id);
   s["pinned"] = run.pinned;
   s["notePresent"] = run.note.has_value() && !run.note->empty();
   s["archived"] = run.archived;
-  s["archivedAt"] = optional_string(run.archived_at);
+  s["archivedAt"] = core::text_or_null(run.archived_at);
   s["createdAt"] = run.created_at;
   s["updatedAt"] = run.updated_at;
-  s["startedAt"] = optional_string(run.started_at);
-  s["finishedAt"] = optional_string(run.finished_at);
-  s["backendSessionId"] = optional_string(run.backend_session_id);
+  s["startedAt"] = core::text_or_null(run.started_at);
+  s["finishedAt"] = core::text_or_null(run.finished_at);
+  s["backendSessionId"] = core::text_or_null(run.backend_session_id);
   s["taskCounts"] = task_counts(tasks);
   s["activeTask"] = tasks.active ? json::value(json::object{{"id", tasks.active->first}, {"title", tasks.active->second}})
                                  : json::value(nullptr);
@@ -254,7 +250,7 @@ json::object run_detail(const RunDetailInputs& in) {
   std::optional<core::Session> latest;
   if (!in.sessions.empty()) latest = with_attempt_range(in.sessions.back(), in.attempts);
   json::object d = run_summary(run, core::tally(in.tasks), latest);
-  d["note"] = optional_string(run.note);
+  d["note"] = core::text_or_null(run.note);
   // Values from the environment are often secrets: hidden in vars, and cut out of the
   // texts rendered with them.
   const auto secrets = secret_texts(f);
@@ -356,7 +352,7 @@ json::object run_detail(const RunDetailInputs& in) {
                                            {"delivery", nonempty_or_null(n->delivery)},
                                            {"createdAt", n->created_at},
                                            {"updatedAt", n->updated_at},
-                                           {"deliveredAt", optional_string(n->delivered_at)}};
+                                           {"deliveredAt", core::text_or_null(n->delivered_at)}};
   else
     d["parentNotification"] = nullptr;
   json::array notifications;

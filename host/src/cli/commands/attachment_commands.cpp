@@ -3,6 +3,7 @@
 // when embedded); list and rm are the attachments.list / attachments.remove operations.
 
 #include "cli/commands/commands.hpp"
+#include "cli/render.hpp"
 
 #include <unistd.h>
 
@@ -15,8 +16,6 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string text_of(const json::value& v) { return v.is_string() ? std::string(v.as_string()) : std::string(); }
 
 std::string human_bytes(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB"};

@@ -3,6 +3,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/render.hpp"
+#include "core/json_strings.hpp"
 
 namespace agentry::cli {
 namespace json = boost::json;
@@ -17,14 +18,10 @@ int metadata_operation(CommandContext& ctx, const std::string& method, json::obj
   return ctx.print(*result, [&](const json::value& v) { return human(v.as_object().at("run")); });
 }
 
-json::value nullable(const std::optional<std::string>& text) {
-  return text ? json::value(*text) : json::value(nullptr);
-}
-
 }  // namespace
 
 int name_command(CommandContext& ctx, const std::string& run_id, const std::optional<std::string>& name) {
-  return metadata_operation(ctx, "runs.setName", json::object{{"runId", run_id}, {"name", nullable(name)}},
+  return metadata_operation(ctx, "runs.setName", json::object{{"runId", run_id}, {"name", core::text_or_null(name)}},
                             [](const json::value& run) {
                               std::string now = text_at(run, "name");
                               if (now.empty()) return "cleared the name of run " + text_at(run, "runId") + "\n";
@@ -33,7 +30,7 @@ int name_command(CommandContext& ctx, const std::string& run_id, const std::opti
 }
 
 int note_command(CommandContext& ctx, const std::string& run_id, const std::optional<std::string>& note) {
-  return metadata_operation(ctx, "runs.setNote", json::object{{"runId", run_id}, {"note", nullable(note)}},
+  return metadata_operation(ctx, "runs.setNote", json::object{{"runId", run_id}, {"note", core::text_or_null(note)}},
                             [](const json::value& run) {
                               std::string now = text_at(run, "note");
                               if (now.empty()) return "cleared the note of run " + text_at(run, "runId") + "\n";

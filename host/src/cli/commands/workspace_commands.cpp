@@ -1,6 +1,7 @@
 // `files`, `diff`: a run's workspace (workspace.files/search/file, workspace.diff).
 
 #include "cli/commands/commands.hpp"
+#include "cli/render.hpp"
 
 #include <unistd.h>
 
@@ -18,8 +19,6 @@ const char* const red = "\x1b[31m";
 const char* const green = "\x1b[32m";
 const char* const cyan = "\x1b[36m";
 const char* const blue = "\x1b[34m";
-
-std::string text_of(const json::value& v) { return v.is_string() ? std::string(v.as_string()) : std::string(); }
 
 std::string human_size(std::int64_t bytes) {
   const char* units[] = {"B", "K", "M", "G", "T"};

@@ -7,6 +7,7 @@
 
 #include "api/compat/compat_dto.hpp"
 #include "cli/compat/agent_runner_invocation.hpp"
+#include "cli/render.hpp"
 
 #include <boost/json.hpp>
 
@@ -22,8 +23,6 @@ const json::value& member(const json::object& run, std::string_view key) {
   const auto* v = run.if_contains(key);
   return v ? *v : null;
 }
-
-std::string text_of(const json::value& v) { return v.is_string() ? std::string(v.as_string()) : std::string(); }
 
 std::string trimmed(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r\n");

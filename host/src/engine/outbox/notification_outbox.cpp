@@ -4,6 +4,7 @@
 #include "core/utf8.hpp"
 #include "store/notification_repository.hpp"
 #include "store/transaction.hpp"
+#include "core/json_strings.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -13,8 +14,6 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::size_t max_occurrence_bytes = 200;
-
-json::value optional_text(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
 
 }  // namespace
 
@@ -29,7 +28,7 @@ int queue_notification(store::Transaction& c, const core::Run& run, std::string_
   body["idempotencyKey"] = key;
   body["occurredAt"] = now;
   body["run"] = json::object{{"id", run.id},
-                             {"name", optional_text(run.name)},
+                             {"name", core::text_or_null(run.name)},
                              {"agent", run.frozen.agent_name},
                              {"assignment", run.frozen.assignment_name.empty()
                                                 ? json::value(nullptr)
