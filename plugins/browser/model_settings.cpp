@@ -14,7 +14,7 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::string_view kPrefix = "backendConfig.browser.model";
-constexpr std::array<std::string_view, 7> kKeys = {"api",      "baseUrl",          "model",    "apiKeyEnv",
+constexpr std::array<std::string_view, 7> kSettingKeys = {"api",      "baseUrl",          "model",    "apiKeyEnv",
                                                    "maxSteps", "requestTimeoutMs", "maxTokens"};
 
 std::string name(std::string_view key) { return std::string(kPrefix) + "." + std::string(key); }
@@ -54,7 +54,7 @@ std::optional<ModelSettings> read_model_settings(const json::value& section, con
   }
   for (const auto& kv : *o) {
     bool known = false;
-    for (auto k : kKeys) known = known || kv.key() == k;
+    for (auto k : kSettingKeys) known = known || kv.key() == k;
     if (!known) {
       error = std::string(kPrefix) + ": unknown field \"" + std::string(kv.key()) +
               "\" (known: api, baseUrl, model, apiKeyEnv, maxSteps, requestTimeoutMs, maxTokens)";

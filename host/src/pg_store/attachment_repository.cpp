@@ -3,7 +3,7 @@
 namespace agentry::pg_store {
 namespace {
 
-constexpr std::string_view columns = "id, run_id, run_group_id, name, sha256, size, content_type, created_at";
+constexpr std::string_view attachment_columns = "id, run_id, run_group_id, name, sha256, size, content_type, created_at";
 
 core::Attachment read(const Row& row) {
   core::Attachment a;
@@ -30,32 +30,32 @@ std::optional<core::Attachment> read_one(const Result& result) {
   return read(result.row(0));
 }
 
-std::string select(std::string_view rest) {
-  return "SELECT " + std::string(columns) + " FROM attachments " + std::string(rest);
+std::string select_attachments(std::string_view rest) {
+  return "SELECT " + std::string(attachment_columns) + " FROM attachments " + std::string(rest);
 }
 
 }  // namespace
 
 void AttachmentRepository::insert(const core::Attachment& a) {
-  c_.query("INSERT INTO attachments (" + std::string(columns) + ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
+  c_.query("INSERT INTO attachments (" + std::string(attachment_columns) + ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
            {a.id, a.run_id, a.run_group_id, a.name, a.sha256, static_cast<std::int64_t>(a.size), a.content_type,
             a.created_at});
 }
 
 std::vector<core::Attachment> AttachmentRepository::list_for_run(std::string_view run_id) {
-  return read_all(c_.query(select("WHERE run_id = $1 ORDER BY created_at, id"), {run_id}));
+  return read_all(c_.query(select_attachments("WHERE run_id = $1 ORDER BY created_at, id"), {run_id}));
 }
 
 std::vector<core::Attachment> AttachmentRepository::list_for_group(std::string_view group_id) {
-  return read_all(c_.query(select("WHERE run_group_id = $1 ORDER BY created_at, id"), {group_id}));
+  return read_all(c_.query(select_attachments("WHERE run_group_id = $1 ORDER BY created_at, id"), {group_id}));
 }
 
 std::optional<core::Attachment> AttachmentRepository::get(std::string_view run_id, std::string_view id) {
-  return read_one(c_.query(select("WHERE run_id = $1 AND id = $2"), {run_id, id}));
+  return read_one(c_.query(select_attachments("WHERE run_id = $1 AND id = $2"), {run_id, id}));
 }
 
 std::optional<core::Attachment> AttachmentRepository::get_in_group(std::string_view group_id, std::string_view id) {
-  return read_one(c_.query(select("WHERE run_group_id = $1 AND id = $2"), {group_id, id}));
+  return read_one(c_.query(select_attachments("WHERE run_group_id = $1 AND id = $2"), {group_id, id}));
 }
 
 void AttachmentRepository::remove(std::string_view id) { c_.query("DELETE FROM attachments WHERE id = $1", {id}); }

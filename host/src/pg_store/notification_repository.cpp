@@ -3,11 +3,11 @@
 namespace agentry::pg_store {
 namespace {
 
-constexpr std::string_view columns =
+constexpr std::string_view outbox_columns =
     "id, run_id, event, idempotency_key, target_index, target_json, payload_json, state, attempts, "
     "next_attempt_ms, last_error, created_at, updated_at, delivered_at";
 
-OutboxEntry read_row(const Row& row) {
+OutboxEntry read_outbox(const Row& row) {
   OutboxEntry e;
   e.id = row[0].int64();
   e.run_id = row[1].text();
@@ -29,12 +29,12 @@ OutboxEntry read_row(const Row& row) {
 std::vector<OutboxEntry> read_rows(const Result& result) {
   std::vector<OutboxEntry> out;
   out.reserve(static_cast<std::size_t>(result.rows()));
-  for (int i = 0; i < result.rows(); ++i) out.push_back(read_row(result.row(i)));
+  for (int i = 0; i < result.rows(); ++i) out.push_back(read_outbox(result.row(i)));
   return out;
 }
 
-std::string select(std::string_view rest) {
-  return "SELECT " + std::string(columns) + " FROM notification_outbox " + std::string(rest);
+std::string select_outbox(std::string_view rest) {
+  return "SELECT " + std::string(outbox_columns) + " FROM notification_outbox " + std::string(rest);
 }
 
 }  // namespace
@@ -52,7 +52,7 @@ bool NotificationRepository::insert(const OutboxEntry& e) {
 
 std::vector<OutboxEntry> NotificationRepository::due(std::int64_t now_ms, int limit) {
   static const std::string sql =
-      select("WHERE state = 'pending' AND next_attempt_ms <= $1 ORDER BY next_attempt_ms, id LIMIT $2");
+      select_outbox("WHERE state = 'pending' AND next_attempt_ms <= $1 ORDER BY next_attempt_ms, id LIMIT $2");
   return read_rows(c_.query(sql, {now_ms, limit}));
 }
 
@@ -67,14 +67,14 @@ std::int64_t NotificationRepository::pending_count() {
 }
 
 std::optional<OutboxEntry> NotificationRepository::get(std::int64_t id) {
-  static const std::string sql = select("WHERE id = $1");
+  static const std::string sql = select_outbox("WHERE id = $1");
   auto result = c_.query(sql, {id});
   if (result.rows() == 0) return std::nullopt;
-  return read_row(result.row(0));
+  return read_outbox(result.row(0));
 }
 
 std::vector<OutboxEntry> NotificationRepository::list_for_run(std::string_view run_id) {
-  static const std::string sql = select("WHERE run_id = $1 ORDER BY id");
+  static const std::string sql = select_outbox("WHERE run_id = $1 ORDER BY id");
   return read_rows(c_.query(sql, {run_id}));
 }
 

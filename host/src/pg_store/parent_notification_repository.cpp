@@ -3,10 +3,10 @@
 namespace agentry::pg_store {
 namespace {
 
-constexpr std::string_view columns =
+constexpr std::string_view parent_notification_columns =
     "child_run_id, child_session_index, parent_run_id, state, reason, delivery, created_at, updated_at, delivered_at";
 
-core::ParentNotification read_row(const Row& row) {
+core::ParentNotification read_parent_notification(const Row& row) {
   core::ParentNotification n;
   n.child_run_id = row[0].text();
   n.child_session_index = static_cast<int>(row[1].int64());
@@ -23,7 +23,7 @@ core::ParentNotification read_row(const Row& row) {
 }  // namespace
 
 void ParentNotificationRepository::upsert(const core::ParentNotification& n) {
-  c_.query("INSERT INTO parent_notifications (" + std::string(columns) +
+  c_.query("INSERT INTO parent_notifications (" + std::string(parent_notification_columns) +
                ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) "
                "ON CONFLICT (child_run_id, child_session_index) DO UPDATE SET parent_run_id = excluded.parent_run_id, "
                "state = excluded.state, reason = excluded.reason, delivery = excluded.delivery, "
@@ -34,22 +34,22 @@ void ParentNotificationRepository::upsert(const core::ParentNotification& n) {
 }
 
 std::vector<core::ParentNotification> ParentNotificationRepository::pending(std::string_view child_run_id) {
-  auto result = c_.query("SELECT " + std::string(columns) +
+  auto result = c_.query("SELECT " + std::string(parent_notification_columns) +
                              " FROM parent_notifications WHERE child_run_id = $1 AND state = 'pending' "
                              "ORDER BY child_session_index",
                          {child_run_id});
   std::vector<core::ParentNotification> out;
-  for (int i = 0; i < result.rows(); ++i) out.push_back(read_row(result.row(i)));
+  for (int i = 0; i < result.rows(); ++i) out.push_back(read_parent_notification(result.row(i)));
   return out;
 }
 
 std::optional<core::ParentNotification> ParentNotificationRepository::latest(std::string_view child_run_id) {
-  auto result = c_.query("SELECT " + std::string(columns) +
+  auto result = c_.query("SELECT " + std::string(parent_notification_columns) +
                              " FROM parent_notifications WHERE child_run_id = $1 "
                              "ORDER BY child_session_index DESC LIMIT 1",
                          {child_run_id});
   if (result.rows() == 0) return std::nullopt;
-  return read_row(result.row(0));
+  return read_parent_notification(result.row(0));
 }
 
 std::vector<std::string> ParentNotificationRepository::children_with_pending() {

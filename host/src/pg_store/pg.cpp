@@ -10,16 +10,17 @@
 #include <utility>
 
 namespace agentry::pg_store {
-namespace {
 
-std::string trimmed(std::string text) {
+std::string trimmed_message(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
 }
 
+namespace {
+
 // Notices ("relation already exists, skipping") would go to stderr; the log keeps them.
 void log_notice(void*, const char* message) {
-  core::log_debug("postgresql notice", {{"message", trimmed(message)}});
+  core::log_debug("postgresql notice", {{"message", trimmed_message(message)}});
 }
 
 }  // namespace
@@ -159,7 +160,7 @@ core::Result<Connection> Connection::open(const std::string& uri) {
     return core::fail(core::ErrorCode::internal, "cannot connect to PostgreSQL at " + target + ": out of memory");
   }
   if (PQstatus(conn) != CONNECTION_OK) {
-    std::string message = trimmed(PQerrorMessage(conn));
+    std::string message = trimmed_message(PQerrorMessage(conn));
     PQfinish(conn);
     return core::fail(core::ErrorCode::unavailable,
                       "cannot connect to PostgreSQL at " + target + ": " + message +
@@ -236,7 +237,7 @@ core::Result<void> check_uri(const std::string& uri) {
     PQconninfoFree(options);
     return core::ok();
   }
-  std::string why = error != nullptr ? trimmed(error) : "out of memory";
+  std::string why = error != nullptr ? trimmed_message(error) : "out of memory";
   PQfreemem(error);
   const std::string shown = redact_uri(uri);
   // libpq quotes the text it stumbled on, which may be part of a password: when the URI
@@ -258,7 +259,7 @@ Result Connection::checked(pg_result* raw, std::string_view sql) {
   const char* detail = raw != nullptr ? PQresultErrorField(raw, PG_DIAG_MESSAGE_DETAIL) : nullptr;
   std::string code = state != nullptr ? state : "";
   if (code.empty() && PQstatus(conn_) == CONNECTION_BAD) code = sqlstate::connection_failure;
-  std::string message = primary != nullptr ? primary : trimmed(PQerrorMessage(conn_));
+  std::string message = primary != nullptr ? primary : trimmed_message(PQerrorMessage(conn_));
   if (detail != nullptr) message += " (" + std::string(detail) + ")";
   // The statement's start says which one failed; parameters are not in it.
   const auto start = std::min(sql.find_first_not_of(" \n"), sql.size());

@@ -36,6 +36,9 @@ inline constexpr std::string_view foreign_key_violation = "23503";
 inline constexpr std::string_view connection_failure = "08006";
 }  // namespace sqlstate
 
+/// A libpq message without the newline (and spaces) it ends with.
+std::string trimmed_message(std::string text);
+
 /// StoreError::code() is 0: a SQLSTATE is five characters, and callers ask sqlstate().
 class PgError : public store::StoreError {
  public:

@@ -9,11 +9,6 @@
 namespace agentry::pg_store {
 namespace {
 
-std::string trimmed(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
-}
-
 // Every result of the statement must be read before the connection can run another; the
 // first one says how the COPY ended.
 pg_result* first_result_draining_the_rest(pg_conn* conn) {
@@ -50,7 +45,7 @@ void CopyIn::write(std::string_view data) {
   if (connection_ == nullptr) throw PgError("COPY data written after the copy ended", "");
   if (data.empty()) return;
   if (PQputCopyData(connection_->conn_, data.data(), static_cast<int>(data.size())) != 1) {
-    const std::string why = trimmed(PQerrorMessage(connection_->conn_));
+    const std::string why = trimmed_message(PQerrorMessage(connection_->conn_));
     const bool lost = PQstatus(connection_->conn_) == CONNECTION_BAD;
     throw PgError("PostgreSQL at " + connection_->target_ + ": cannot send COPY data: " + why,
                   lost ? std::string(sqlstate::connection_failure) : "");
@@ -62,7 +57,7 @@ std::int64_t CopyIn::finish() {
   Connection& c = *std::exchange(connection_, nullptr);
   if (PQputCopyEnd(c.conn_, nullptr) != 1) {
     const bool lost = PQstatus(c.conn_) == CONNECTION_BAD;
-    throw PgError("PostgreSQL at " + c.target_ + ": cannot end COPY: " + trimmed(PQerrorMessage(c.conn_)),
+    throw PgError("PostgreSQL at " + c.target_ + ": cannot end COPY: " + trimmed_message(PQerrorMessage(c.conn_)),
                   lost ? std::string(sqlstate::connection_failure) : "");
   }
   return c.checked(first_result_draining_the_rest(c.conn_), sql_).affected_rows();

@@ -3,7 +3,7 @@
 namespace agentry::pg_store {
 namespace {
 
-constexpr const char* columns = "run_id, message, trigger, actor, automatic, since";
+constexpr const char* run_start_columns = "run_id, message, trigger, actor, automatic, since";
 
 std::vector<store::WaitingStart> read_starts(const Result& result) {
   std::vector<store::WaitingStart> out;
@@ -29,13 +29,13 @@ void RunStartRepository::put(const store::WaitingStart& w) {
 }
 
 std::optional<store::WaitingStart> RunStartRepository::get(std::string_view run_id) {
-  return first(read_starts(c_.query(std::string("SELECT ") + columns + " FROM run_starts WHERE run_id = $1", {run_id})));
+  return first(read_starts(c_.query(std::string("SELECT ") + run_start_columns + " FROM run_starts WHERE run_id = $1", {run_id})));
 }
 
 std::optional<store::WaitingStart> RunStartRepository::claim(std::string_view run_id) {
   // Another member claiming it now holds the row: skipped, not waited for.
   return first(read_starts(c_.query(
-      std::string("SELECT ") + columns + " FROM run_starts WHERE run_id = $1 FOR UPDATE SKIP LOCKED", {run_id})));
+      std::string("SELECT ") + run_start_columns + " FROM run_starts WHERE run_id = $1 FOR UPDATE SKIP LOCKED", {run_id})));
 }
 
 bool RunStartRepository::remove(std::string_view run_id) {
@@ -43,7 +43,7 @@ bool RunStartRepository::remove(std::string_view run_id) {
 }
 
 std::vector<store::WaitingStart> RunStartRepository::oldest(int limit) {
-  return read_starts(c_.query(std::string("SELECT ") + columns + " FROM run_starts ORDER BY since, run_id LIMIT $1",
+  return read_starts(c_.query(std::string("SELECT ") + run_start_columns + " FROM run_starts ORDER BY since, run_id LIMIT $1",
                               {limit}));
 }
 

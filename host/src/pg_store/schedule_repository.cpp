@@ -4,7 +4,7 @@
 namespace agentry::pg_store {
 namespace {
 
-constexpr std::string_view columns = "run_id, kind, spec_json, enabled, next_at, last_at, updated_at, state_json";
+constexpr std::string_view schedule_columns = "run_id, kind, spec_json, enabled, next_at, last_at, updated_at, state_json";
 
 std::optional<core::Schedule> read_schedule(const Row& row) {
   return store::decode_schedule({row[0].text(), row[1].text(), row[2].text(), row[3].boolean(),
@@ -15,7 +15,7 @@ std::optional<core::Schedule> read_schedule(const Row& row) {
 
 void ScheduleRepository::put(const core::Schedule& schedule) {
   auto row = store::encode_schedule(schedule);
-  c_.query("INSERT INTO schedules (" + std::string(columns) +
+  c_.query("INSERT INTO schedules (" + std::string(schedule_columns) +
                ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8) "
                "ON CONFLICT (run_id) DO UPDATE SET kind = excluded.kind, spec_json = excluded.spec_json, "
                "enabled = excluded.enabled, next_at = excluded.next_at, last_at = excluded.last_at, "
@@ -25,7 +25,7 @@ void ScheduleRepository::put(const core::Schedule& schedule) {
 }
 
 std::optional<core::Schedule> ScheduleRepository::get(std::string_view run_id) {
-  auto result = c_.query("SELECT " + std::string(columns) + " FROM schedules WHERE run_id = $1", {run_id});
+  auto result = c_.query("SELECT " + std::string(schedule_columns) + " FROM schedules WHERE run_id = $1", {run_id});
   if (result.rows() == 0) return std::nullopt;
   return read_schedule(result.row(0));
 }
@@ -37,7 +37,7 @@ bool ScheduleRepository::remove(std::string_view run_id) {
 std::map<std::string, core::Schedule> ScheduleRepository::for_runs(const std::vector<std::string>& run_ids) {
   std::map<std::string, core::Schedule> out;
   if (run_ids.empty()) return out;
-  auto result = c_.query("SELECT " + std::string(columns) + " FROM schedules WHERE run_id = ANY($1::text[])",
+  auto result = c_.query("SELECT " + std::string(schedule_columns) + " FROM schedules WHERE run_id = ANY($1::text[])",
                          {text_array(run_ids)});
   for (int i = 0; i < result.rows(); ++i)
     if (auto schedule = read_schedule(result.row(i))) out.emplace(schedule->run_id, std::move(*schedule));

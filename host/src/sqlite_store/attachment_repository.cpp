@@ -2,7 +2,7 @@
 namespace agentry::sqlite_store {
 namespace {
 
-constexpr const char* columns = "id, run_id, run_group_id, name, sha256, size, content_type, created_at";
+constexpr const char* attachment_columns = "id, run_id, run_group_id, name, sha256, size, content_type, created_at";
 
 core::Attachment read(Statement& s) {
   core::Attachment a;
@@ -26,20 +26,20 @@ std::vector<core::Attachment> read_all(Statement& s) {
 }  // namespace
 
 void AttachmentRepository::insert(const core::Attachment& a) {
-  auto s = c_.prepare(std::string("INSERT INTO attachments (") + columns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  auto s = c_.prepare(std::string("INSERT INTO attachments (") + attachment_columns + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, a.id).bind(2, a.run_id).bind(3, a.run_group_id).bind(4, a.name).bind(5, a.sha256);
   s.bind(6, static_cast<std::int64_t>(a.size)).bind(7, a.content_type).bind(8, a.created_at);
   s.run();
 }
 
 std::vector<core::Attachment> AttachmentRepository::list_for_run(std::string_view run_id) {
-  auto s = c_.prepare(std::string("SELECT ") + columns + " FROM attachments WHERE run_id = ? ORDER BY created_at, id");
+  auto s = c_.prepare(std::string("SELECT ") + attachment_columns + " FROM attachments WHERE run_id = ? ORDER BY created_at, id");
   s.bind(1, run_id);
   return read_all(s);
 }
 
 std::vector<core::Attachment> AttachmentRepository::list_for_group(std::string_view group_id) {
-  auto s = c_.prepare(std::string("SELECT ") + columns +
+  auto s = c_.prepare(std::string("SELECT ") + attachment_columns +
                      " FROM attachments WHERE run_group_id = ? ORDER BY created_at, id");
   s.bind(1, group_id);
   return read_all(s);
@@ -47,7 +47,7 @@ std::vector<core::Attachment> AttachmentRepository::list_for_group(std::string_v
 
 std::optional<core::Attachment> AttachmentRepository::get(std::string_view run_id,
                                                           std::string_view id) {
-  auto s = c_.prepare(std::string("SELECT ") + columns + " FROM attachments WHERE run_id = ? AND id = ?");
+  auto s = c_.prepare(std::string("SELECT ") + attachment_columns + " FROM attachments WHERE run_id = ? AND id = ?");
   s.bind(1, run_id).bind(2, id);
   if (!s.step()) return std::nullopt;
   return read(s);
@@ -55,7 +55,7 @@ std::optional<core::Attachment> AttachmentRepository::get(std::string_view run_i
 
 std::optional<core::Attachment> AttachmentRepository::get_in_group(std::string_view group_id,
                                                                    std::string_view id) {
-  auto s = c_.prepare(std::string("SELECT ") + columns + " FROM attachments WHERE run_group_id = ? AND id = ?");
+  auto s = c_.prepare(std::string("SELECT ") + attachment_columns + " FROM attachments WHERE run_group_id = ? AND id = ?");
   s.bind(1, group_id).bind(2, id);
   if (!s.step()) return std::nullopt;
   return read(s);

@@ -2,11 +2,11 @@
 namespace agentry::sqlite_store {
 namespace {
 
-constexpr std::string_view columns =
+constexpr std::string_view outbox_columns =
     "id, run_id, event, idempotency_key, target_index, target_json, payload_json, state, attempts, "
     "next_attempt_ms, last_error, created_at, updated_at, delivered_at";
 
-OutboxEntry read_row(const Statement& s) {
+OutboxEntry read_outbox(const Statement& s) {
   OutboxEntry e;
   e.id = s.column_int64(0);
   e.run_id = s.column_text(1);
@@ -25,7 +25,7 @@ OutboxEntry read_row(const Statement& s) {
   return e;
 }
 
-std::string select(std::string_view rest) { return "SELECT " + std::string(columns) + " FROM notification_outbox " + std::string(rest); }
+std::string select_outbox(std::string_view rest) { return "SELECT " + std::string(outbox_columns) + " FROM notification_outbox " + std::string(rest); }
 
 }  // namespace
 
@@ -42,11 +42,11 @@ bool NotificationRepository::insert(const OutboxEntry& e) {
 }
 
 std::vector<OutboxEntry> NotificationRepository::due(std::int64_t now_ms, int limit) {
-  static const std::string sql = select("WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY next_attempt_ms, id LIMIT ?");
+  static const std::string sql = select_outbox("WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY next_attempt_ms, id LIMIT ?");
   auto s = c_.prepare(sql);
   s.bind(1, now_ms).bind(2, limit);
   std::vector<OutboxEntry> out;
-  while (s.step()) out.push_back(read_row(s));
+  while (s.step()) out.push_back(read_outbox(s));
   return out;
 }
 
@@ -62,19 +62,19 @@ std::int64_t NotificationRepository::pending_count() {
 }
 
 std::optional<OutboxEntry> NotificationRepository::get(std::int64_t id) {
-  static const std::string sql = select("WHERE id = ?");
+  static const std::string sql = select_outbox("WHERE id = ?");
   auto s = c_.prepare(sql);
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
-  return read_row(s);
+  return read_outbox(s);
 }
 
 std::vector<OutboxEntry> NotificationRepository::list_for_run(std::string_view run_id) {
-  static const std::string sql = select("WHERE run_id = ? ORDER BY id");
+  static const std::string sql = select_outbox("WHERE run_id = ? ORDER BY id");
   auto s = c_.prepare(sql);
   s.bind(1, run_id);
   std::vector<OutboxEntry> out;
-  while (s.step()) out.push_back(read_row(s));
+  while (s.step()) out.push_back(read_outbox(s));
   return out;
 }
 

@@ -3,7 +3,7 @@
 namespace agentry::sqlite_store {
 namespace {
 
-constexpr const char* columns = "run_id, message, trigger, actor, automatic, since";
+constexpr const char* run_start_columns = "run_id, message, trigger, actor, automatic, since";
 
 store::WaitingStart read_start(Statement& s) {
   return store::WaitingStart{s.column_text(0),
@@ -22,7 +22,7 @@ void RunStartRepository::put(const store::WaitingStart& w) {
 }
 
 std::optional<store::WaitingStart> RunStartRepository::get(std::string_view run_id) {
-  auto s = c_.prepare(std::string("SELECT ") + columns + " FROM run_starts WHERE run_id = ?1");
+  auto s = c_.prepare(std::string("SELECT ") + run_start_columns + " FROM run_starts WHERE run_id = ?1");
   s.bind(1, run_id);
   if (!s.step()) return std::nullopt;
   return read_start(s);
@@ -39,7 +39,7 @@ bool RunStartRepository::remove(std::string_view run_id) {
 }
 
 std::vector<store::WaitingStart> RunStartRepository::oldest(int limit) {
-  auto s = c_.prepare(std::string("SELECT ") + columns + " FROM run_starts ORDER BY since, run_id LIMIT ?1");
+  auto s = c_.prepare(std::string("SELECT ") + run_start_columns + " FROM run_starts ORDER BY since, run_id LIMIT ?1");
   s.bind(1, limit);
   std::vector<store::WaitingStart> out;
   while (s.step()) out.push_back(read_start(s));

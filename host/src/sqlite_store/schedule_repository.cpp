@@ -5,7 +5,7 @@
 namespace agentry::sqlite_store {
 namespace {
 
-constexpr std::string_view columns = "run_id, kind, spec_json, enabled, next_at, last_at, updated_at, state_json";
+constexpr std::string_view schedule_columns = "run_id, kind, spec_json, enabled, next_at, last_at, updated_at, state_json";
 
 std::optional<core::Schedule> read_schedule(const Statement& s) {
   return store::decode_schedule({s.column_text(0), s.column_text(1), s.column_text(2), s.column_bool(3),
@@ -16,7 +16,7 @@ std::optional<core::Schedule> read_schedule(const Statement& s) {
 }  // namespace
 
 void ScheduleRepository::put(const core::Schedule& schedule) {
-  auto s = c_.prepare("INSERT OR REPLACE INTO schedules (" + std::string(columns) + ") VALUES (?,?,?,?,?,?,?,?)");
+  auto s = c_.prepare("INSERT OR REPLACE INTO schedules (" + std::string(schedule_columns) + ") VALUES (?,?,?,?,?,?,?,?)");
   auto row = store::encode_schedule(schedule);
   s.bind(1, row.run_id).bind(2, row.kind).bind(3, row.spec_json).bind(4, row.enabled).bind(5, row.next_at);
   s.bind(6, row.last_at).bind(7, row.updated_at).bind(8, row.state_json);
@@ -24,7 +24,7 @@ void ScheduleRepository::put(const core::Schedule& schedule) {
 }
 
 std::optional<core::Schedule> ScheduleRepository::get(std::string_view run_id) {
-  auto s = c_.prepare("SELECT " + std::string(columns) + " FROM schedules WHERE run_id = ?");
+  auto s = c_.prepare("SELECT " + std::string(schedule_columns) + " FROM schedules WHERE run_id = ?");
   s.bind(1, run_id);
   if (!s.step()) return std::nullopt;
   return read_schedule(s);
@@ -40,7 +40,7 @@ bool ScheduleRepository::remove(std::string_view run_id) {
 std::map<std::string, core::Schedule> ScheduleRepository::for_runs(const std::vector<std::string>& run_ids) {
   std::map<std::string, core::Schedule> out;
   if (run_ids.empty()) return out;
-  auto s = c_.prepare("SELECT " + std::string(columns) +
+  auto s = c_.prepare("SELECT " + std::string(schedule_columns) +
                      " FROM schedules WHERE run_id IN (SELECT value FROM json_each(?))");
   s.bind(1, json_array_text(run_ids));
   while (s.step())
