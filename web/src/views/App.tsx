@@ -5,7 +5,7 @@ import { api, ApiError, connectionState, errorText, getToken, onConnectionState,
 import { currentAppPath, linkProps, navigate, useRoute } from '../lib/router';
 import { summaries } from '../lib/summaries';
 import { toggleTheme } from '../lib/theme';
-import { Board } from './Board';
+import { Board } from './board/Board';
 import { Definitions, System } from './Definitions';
 import { Members } from './Members';
 import { NewRun } from './NewRun';
