@@ -9,7 +9,7 @@ import { Board } from './board/Board';
 import { Definitions, System } from './Definitions';
 import { Members } from './Members';
 import { NewRun } from './NewRun';
-import { RunView } from './RunView';
+import { RunView } from './run/RunView';
 
 type Boot = { state: 'loading' } | { state: 'token'; error: string | null } | { state: 'ready' } | { state: 'failed'; error: string };
 
