@@ -71,6 +71,18 @@ describe('Resource', () => {
     expect(last().data).toBeNull();
   });
 
+  it('drops the last answer when what is loaded changes, when asked to, but not on reload', async () => {
+    const g = gatedLoad<string>();
+    const { r, last } = watched<string>({ clearOnChange: true });
+    void r.set(g.load);
+    g.pending[0].resolve('a');
+    await flush();
+    void r.reload();
+    expect(last()).toEqual({ data: 'a', error: null, loading: true });
+    void r.set(g.load);
+    expect(last()).toEqual({ data: null, error: null, loading: true });
+  });
+
   it('waits out the delay, and a newer load within it replaces the older one', async () => {
     const g = gatedLoad<string>();
     const { r } = watched<string>({ delayMs: 200 });

@@ -19,6 +19,8 @@ export interface ResourceOptions {
   delayMs?: number;
   /** Drops the last answer when a load fails (a stale diff must not pass for the current one). */
   clearOnError?: boolean;
+  /** Drops the last answer when what is loaded changes (another assignment), not on reload. */
+  clearOnChange?: boolean;
 }
 
 const EMPTY: ResourceState<never> = { data: null, error: null, loading: false };
@@ -49,6 +51,7 @@ export class Resource<T> {
       this.update(EMPTY);
       return Promise.resolve();
     }
+    if (this.options.clearOnChange) this.state = { ...this.state, data: null };
     return this.start(load, this.options.delayMs ?? 0);
   }
 
