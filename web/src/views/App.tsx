@@ -8,7 +8,7 @@ import { toggleTheme } from '../lib/theme';
 import { Board } from './board/Board';
 import { Definitions, System } from './Definitions';
 import { Members } from './Members';
-import { NewRun } from './NewRun';
+import { NewRun } from './new-run/NewRun';
 import { RunView } from './run/RunView';
 
 type Boot = { state: 'loading' } | { state: 'token'; error: string | null } | { state: 'ready' } | { state: 'failed'; error: string };
