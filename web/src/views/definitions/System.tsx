@@ -1,5 +1,5 @@
 // The system page: this daemon and the backends with their load errors (the store's
-// members have a view of their own, Members.tsx).
+// members have a view of their own, views/members/).
 
 import { api, errorText } from '../../lib/api';
 import { time } from '../../lib/format';
