@@ -113,7 +113,8 @@ export class Resource<T> {
 
 /**
  * Loads `load` whenever `deps` change (null: nothing to load, no answer) and again on
- * `reload()`. `load` is read when deps change, so it may close over the current props.
+ * `reload()`. `load` is read when deps change, so it may close over the current props;
+ * `options` are read on the first render only.
  */
 export function useResource<T>(load: Load<T> | null, deps: unknown[], options: ResourceOptions = {}): ResourceState<T> & { reload: () => Promise<void> } {
   const [state, setState] = useState<ResourceState<T>>(EMPTY);
