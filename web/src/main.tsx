@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { App } from './views/App';
+import { App } from './views/app/App';
 import { initTheme } from './lib/theme';
 import './styles.css';
 

@@ -1,5 +1,5 @@
 // The Members view's logic: the order of the list, what each state looks like, and the
-// texts of a row. The component (views/Members.tsx) only lays them out.
+// texts of a row. The component (views/members/) only lays them out.
 
 import { dur } from './format';
 import type { Member } from './types';

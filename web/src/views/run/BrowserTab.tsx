@@ -1,10 +1,11 @@
 // A run's browser live view (the newest frame from /events/browser, or why there is
-// none: never a blank panel) and a box to ask the run's agent about its state without
-// starting a turn (POST /api/runs/:id/ask).
+// none: never a blank panel) and the box to ask the run's agent about it (AskBox).
 import { useEffect, useState } from 'preact/hooks';
-import { api, apiStream, errorText } from '../lib/api';
-import { time } from '../lib/format';
-import type { RunDetail } from '../lib/types';
+import { apiStream } from '../../lib/api';
+import { time } from '../../lib/format';
+import { frameBatcher } from '../../lib/frame';
+import type { RunDetail } from '../../lib/types';
+import { AskBox } from './AskBox';
 
 const enc = encodeURIComponent;
 
@@ -31,18 +32,13 @@ export function BrowserTab({ run }: { run: RunDetail }) {
   useEffect(() => {
     setView(null);
     let latest: BrowserFrame | null = null;
-    let scheduled = false;
+    // Frames can come faster than the page paints: show the newest one per frame.
+    const show = frameBatcher(() => setView(latest));
     const s = apiStream(`api/runs/${enc(run.runId)}/events/browser`, {
       onEvent: (d: BrowserFrame) => {
         if (!d || !d.type) return;
         latest = d;
-        // Frames can come faster than the page paints: show the newest one per frame.
-        if (scheduled) return;
-        scheduled = true;
-        requestAnimationFrame(() => {
-          scheduled = false;
-          setView(latest);
-        });
+        show();
       },
     });
     return () => s.close();
@@ -75,57 +71,5 @@ export function BrowserTab({ run }: { run: RunDetail }) {
       </div>
       <AskBox run={run} />
     </div>
-  );
-}
-
-function AskBox({ run }: { run: RunDetail }) {
-  const [question, setQuestion] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [answer, setAnswer] = useState<string | null>(null);
-  const [err, setErr] = useState<string | null>(null);
-  const ask = async (e: Event) => {
-    e.preventDefault();
-    if (!question.trim()) return;
-    setBusy(true);
-    setErr(null);
-    setAnswer(null);
-    try {
-      const res = await api<{ answer: string }>(`api/runs/${enc(run.runId)}/ask`, { body: { question } });
-      setAnswer(res.answer);
-    } catch (x) {
-      setErr(errorText(x));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form class="ask-box" onSubmit={ask} data-testid="ask-form">
-      <label class="small muted" for="ask-question">
-        Ask the agent about this run (no new turn; recorded in the audit trail)
-      </label>
-      <div class="row">
-        <input
-          id="ask-question"
-          data-testid="ask-question"
-          value={question}
-          maxLength={16384}
-          placeholder="What is on the page now?"
-          onInput={(e) => setQuestion((e.target as HTMLInputElement).value)}
-        />
-        <button type="submit" disabled={busy || !question.trim()} data-testid="ask-submit">
-          {busy ? 'Asking…' : 'Ask'}
-        </button>
-      </div>
-      {answer !== null && (
-        <div class="ask-answer" data-testid="ask-answer">
-          {answer}
-        </div>
-      )}
-      {err && (
-        <div class="error" data-testid="ask-error">
-          {err}
-        </div>
-      )}
-    </form>
   );
 }

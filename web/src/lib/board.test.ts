@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RunSummary } from '../lib/types';
-import { boardRows, type BoardFilters } from './Board';
-import { parseDependency, scheduleBody } from './RunView';
-import { splitPatch } from './RunTabs';
+import { boardRows, filterOptions, NO_FILTERS, type BoardFilters } from './board';
+import type { RunSummary } from './types';
 
-const none: BoardFilters = { text: '', status: '', agent: '', assignment: '', group: '', archived: false };
+const none: BoardFilters = NO_FILTERS;
 
 function run(id: string, status: string, extra: Partial<RunSummary> = {}): RunSummary {
   return {
@@ -42,31 +40,13 @@ describe('boardRows', () => {
   });
 });
 
-describe('splitPatch', () => {
-  it('splits a unified patch per file, by the new path', () => {
-    const patch = 'diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/y b/y\nnew file mode 100644\n--- /dev/null\n+++ b/y\n@@ -0,0 +1 @@\n+z\ndiff --git a/gone b/gone\ndeleted file mode 100644\n--- a/gone\n+++ /dev/null\n';
-    const m = splitPatch(patch);
-    expect([...m.keys()]).toEqual(['x.txt', 'y', 'gone']);
-    expect(m.get('y')).toContain('+z');
-  });
-});
-
-describe('parseDependency', () => {
-  it('reads run ids and group:<id>', () => {
-    expect(parseDependency(' k3x9q0a1bc ')).toEqual({ type: 'run', runId: 'k3x9q0a1bc' });
-    expect(parseDependency('run:abc')).toEqual({ type: 'run', runId: 'abc' });
-    expect(parseDependency('group:wave')).toEqual({ type: 'group', groupId: 'wave' });
-    expect(parseDependency('group:')).toBeNull();
-    expect(parseDependency('  ')).toBeNull();
-  });
-});
-
-describe('scheduleBody', () => {
-  it('sends exactly one of delay, at, cron', () => {
-    expect(scheduleBody('delay', ' 30m ', 'UTC', 'reuse')).toEqual({ delay: '30m' });
-    expect(scheduleBody('at', '2030-01-02T09:00:00Z', '', '')).toEqual({ at: '2030-01-02T09:00:00.000Z' });
-    expect(scheduleBody('cron', '0 9 * * 1-5', 'Europe/Berlin', 'clone')).toEqual({ cron: '0 9 * * 1-5', timezone: 'Europe/Berlin', mode: 'clone' });
-    expect(typeof scheduleBody('at', 'tomorrow-ish', '', '')).toBe('string');
-    expect(typeof scheduleBody('delay', '', '', '')).toBe('string');
+describe('filterOptions', () => {
+  it('offers the agents, assignments and shared groups the runs use, sorted', () => {
+    const runs = [
+      run('a', 'success', { agent: 'zed', assignment: 'fix' }),
+      run('bb', 'running', { agent: 'coder', runGroupId: 'wave' }),
+      run('ccc', 'running', { agent: 'coder', assignment: 'add', runGroupId: 'wave' }),
+    ];
+    expect(filterOptions(runs)).toEqual({ agents: ['coder', 'zed'], assignments: ['add', 'fix'], groups: ['wave'] });
   });
 });

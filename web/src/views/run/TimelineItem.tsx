@@ -1,46 +1,11 @@
-// The live timeline of a run: coalesced items, virtualised with measured heights,
-// following the newest item unless the user scrolled up.
+// One timeline item: its attempt in the gutter, and a body by kind (message, tool call
+// with its output, task, approval, session boundary, notice, ...).
 
-import { useRef, useState } from 'preact/hooks';
-import { time } from '../lib/format';
-import type { TimelineItem, TimelineState } from '../lib/timeline';
-import { scrollToBottom, VirtualList } from './VirtualList';
+import { time } from '../../lib/format';
+import type { TimelineItem } from '../../lib/timeline';
+import { Patch } from './Patch';
 
-export function Timeline({ timeline }: { timeline: TimelineState }) {
-  const { model, version } = timeline;
-  const [stuck, setStuck] = useState(true);
-  const scroller = useRef<HTMLDivElement>(null);
-  const items = model.items;
-  return (
-    <div class="timeline-wrap">
-      {timeline.hasOlder && (
-        <button class="load-older" data-testid="load-older" disabled={timeline.loadingOlder} onClick={timeline.loadOlder}>
-          {timeline.loadingOlder ? 'Loading earlier events…' : 'Load earlier events'}
-        </button>
-      )}
-      <VirtualList
-        class="timeline"
-        attrs={{ 'data-testid': 'timeline', 'data-count': items.length }}
-        scrollerRef={scroller}
-        count={items.length}
-        estimate={44}
-        stick
-        version={version}
-        onStuck={setStuck}
-        keyOf={(i) => items[i].key}
-        render={(i) => <Item item={items[i]} />}
-        empty={<div class="empty">No events yet.</div>}
-      />
-      {!stuck && (
-        <button class="jump" data-testid="jump-latest" onClick={() => scrollToBottom(scroller.current)}>
-          ↓ Jump to latest
-        </button>
-      )}
-    </div>
-  );
-}
-
-function Item({ item: it }: { item: TimelineItem }) {
+export function TimelineItemView({ item: it }: { item: TimelineItem }) {
   return (
     <div class={'tl-item tl-' + it.kind} data-testid="timeline-item" data-kind={it.kind} data-cursor={it.cursor ?? ''}>
       <div class="tl-gutter muted" title={time(it.at)}>
@@ -180,24 +145,3 @@ function body(it: TimelineItem) {
 }
 
 /** A unified patch with added, removed and hunk lines coloured. */
-export function Patch({ text, testid }: { text: string; testid?: string }) {
-  const lines = text.split('\n');
-  if (lines.length && lines[lines.length - 1] === '') lines.pop();
-  return (
-    <pre class="patch" data-testid={testid}>
-      {lines.map((l) => {
-        const c =
-          l.startsWith('+++') || l.startsWith('---') || l.startsWith('diff ') || l.startsWith('index ')
-            ? 'p-file'
-            : l.startsWith('+')
-              ? 'p-add'
-              : l.startsWith('-')
-                ? 'p-del'
-                : l.startsWith('@@')
-                  ? 'p-hunk'
-                  : '';
-        return <span class={c}>{l + '\n'}</span>;
-      })}
-    </pre>
-  );
-}
