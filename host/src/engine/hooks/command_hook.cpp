@@ -53,7 +53,7 @@ std::optional<json::value> run_command_form_hook(const core::Run& run, const cor
     }
     request.cwd = cwd.lexically_normal().string();
   }
-  auto ran = run_hook_process(request, hook, cancelled, audit);
+  auto ran = run_hook_process(request, {hook.timeout_sec, hook_max_stdout_bytes, {}}, cancelled, audit);
   if (!ran) return std::nullopt;
   const auto& result = *ran;
   const bool json_mode = option(hook, "mode") == "json";

@@ -7,12 +7,12 @@
 
 namespace agentry::engine {
 
-std::optional<process::RunResult> run_hook_process(const process::RunRequest& request, const core::HookSpec& hook,
+std::optional<process::RunResult> run_hook_process(const process::RunRequest& request, const HookProcessLimits& bounds,
                                                    const std::function<std::optional<std::string>()>& cancelled,
                                                    core::HookAudit& audit) {
   process::RunLimits limits;
-  limits.timeout = std::chrono::seconds(std::clamp(hook.timeout_sec, 1, core::max_hook_timeout_sec));
-  limits.max_stdout_bytes = hook_max_stdout_bytes;
+  limits.timeout = std::chrono::seconds(std::clamp(bounds.timeout_sec, 1, core::max_hook_timeout_sec));
+  limits.max_stdout_bytes = bounds.max_stdout_bytes;
   limits.max_stderr_bytes = hook_max_stderr_bytes;
   if (cancelled) limits.cancelled = [&cancelled] { return cancelled().has_value(); };
   auto result = process::run_program(request, limits);
@@ -33,7 +33,12 @@ std::optional<process::RunResult> run_hook_process(const process::RunRequest& re
                     " s; its process group was killed";
     return std::nullopt;
   }
-  if (!result.started || !result.exit_code) {
+  if (!result.started) {
+    audit.outcome = "failed";
+    audit.message = bounds.not_started_prefix + result.error;
+    return std::nullopt;
+  }
+  if (!result.exit_code) {
     audit.outcome = "failed";
     audit.message = result.error;
     return std::nullopt;

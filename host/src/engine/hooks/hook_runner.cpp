@@ -147,7 +147,7 @@ void run_executable(const core::Run& run, const core::HookSpec& hook, const json
   for (auto& [k, v] : environment_of(run, hook)) request.env.emplace_back(k, v);
   std::error_code ec;
   if (!run.cwd.empty() && std::filesystem::is_directory(run.cwd, ec)) request.cwd = run.cwd;
-  auto result = run_hook_process(request, hook, services.cancelled, audit);
+  auto result = run_hook_process(request, {hook.timeout_sec, hook_max_stdout_bytes, {}}, services.cancelled, audit);
   if (!result) return;
   if (*result->exit_code != 0) {
     audit.outcome = "failed";

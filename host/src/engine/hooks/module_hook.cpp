@@ -2,6 +2,7 @@
 
 #include "core/json_strings.hpp"
 #include "core/utf8.hpp"
+#include "engine/hooks/hook_process.hpp"
 #include "engine/hooks/hook_runner.hpp"
 #include "process/runner.hpp"
 
@@ -16,7 +17,6 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::size_t max_answer_bytes = 1024 * 1024;
-constexpr std::size_t max_stderr_bytes = 16 * 1024;
 constexpr std::size_t max_patch_tasks = 100;
 
 std::mutex settings_mutex;
@@ -337,33 +337,11 @@ std::optional<json::value> run_module_hook(const core::Run& run, const core::Hoo
                  {"AGENTRY_HOOK_ID", hook.id},
                  {"AGENTRY_HOOK_PHASE", std::string(core::to_string(hook.phase))}};
   if (!run.cwd.empty() && std::filesystem::is_directory(run.cwd, ec)) request.cwd = run.cwd;
-  process::RunLimits limits;
   const int seconds = hook.timeout_sec > 0 ? hook.timeout_sec : settings.timeout_sec;
-  limits.timeout = std::chrono::seconds(std::clamp(seconds, 1, core::max_hook_timeout_sec));
-  limits.max_stdout_bytes = max_answer_bytes;
-  limits.max_stderr_bytes = max_stderr_bytes;
-  if (cancelled) limits.cancelled = [&cancelled] { return cancelled().has_value(); };
-  auto result = process::run_program(request, limits);
-  audit.duration_ms = result.duration.count();
-  audit.exit_code = result.exit_code;
-  audit.stderr_excerpt = core::sanitize_utf8(std::string_view(result.stderr_text).substr(0, core::hook_stderr_excerpt_bytes));
-  audit.output_truncated = result.stdout_truncated || result.stderr_truncated;
-  if (result.cancelled) {
-    audit.outcome = "cancelled";
-    audit.message = (cancelled ? cancelled().value_or("cancelled") : std::string("cancelled")) +
-                    "; its process group was killed";
-    return std::nullopt;
-  }
-  if (result.timed_out) {
-    audit.outcome = "timedOut";
-    audit.message = "did not finish within " + std::to_string(seconds) + " s; its process group was killed";
-    return std::nullopt;
-  }
-  if (!result.started) {
-    audit.outcome = "failed";
-    audit.message = "cannot start node '" + settings.node + "' (AGENTRY_NODE): " + result.error;
-    return std::nullopt;
-  }
+  const HookProcessLimits limits{seconds, max_answer_bytes, "cannot start node '" + settings.node + "' (AGENTRY_NODE): "};
+  auto ran = run_hook_process(request, limits, cancelled, audit);
+  if (!ran) return std::nullopt;
+  const auto& result = *ran;
   // The answer is the last line the host wrote; a module that exits the process itself
   // leaves none.
   std::string_view out = result.stdout_text;
