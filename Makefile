@@ -40,7 +40,8 @@ web-tests: deps
 
 run: build-$(RUN_PRESET) web
 	@echo "definitions from $(RUN_CONFIG)"
-	AGENTRY_CONFIG_DIR="$(RUN_CONFIG)" AGENTRY_WEB_DIR="$(CURDIR)/web/dist" build/$(RUN_PRESET)/bin/agentry serve --listen $(LISTEN)
+	AGENTRY_CONFIG_DIR="$(RUN_CONFIG)" AGENTRY_WEB_DIR="$(CURDIR)/web/dist" \
+	  ./scripts/run-daemon.sh build/$(RUN_PRESET)/bin/agentry $(LISTEN) "$(RUN_CONFIG)" "$(CURDIR)/config"
 
 # The end-to-end tests drive the real agent CLIs: install their pinned versions first.
 # Exit 2 (npm or its registry unreachable) and 3 (no build for this machine) have
