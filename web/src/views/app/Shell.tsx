@@ -1,7 +1,8 @@
-// The shell: top bar (navigation, connection state, new run, theme), Esc back to the
-// board, and the view of the route.
+// The shell: top bar (navigation, connection state, new run, theme, key help), Esc back
+// to the board, `?` for the key bindings, and the view of the route.
 
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { isTyping } from '../../lib/keys';
 import { currentAppPath, linkProps, navigate, useRoute } from '../../lib/router';
 import { toggleTheme } from '../../lib/theme';
 import { Board } from '../board/Board';
@@ -11,23 +12,34 @@ import { Members } from '../members/Members';
 import { NewRun } from '../new-run/NewRun';
 import { RunView } from '../run/RunView';
 import { ConnectionState } from './ConnectionState';
+import { KeyHelp } from './KeyHelp';
 
 export function Shell() {
   const route = useRoute();
+  const [help, setHelp] = useState(false);
   useEffect(() => {
-    // Esc goes back to the board from any view (after leaving a field it was typing in).
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented) return;
-      const t = e.target as HTMLElement;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) {
-        t.blur();
+      if (e.defaultPrevented) return;
+      if (e.key === '?' && !isTyping(e.target) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        setHelp((open) => !open);
+        return;
+      }
+      if (e.key !== 'Escape') return;
+      // Esc closes the key sheet; else leaves a field it was typing in; else goes back to the board.
+      if (help) {
+        setHelp(false);
+        return;
+      }
+      if (isTyping(e.target)) {
+        (e.target as HTMLElement).blur();
         return;
       }
       if (currentAppPath() !== '/') navigate('/');
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [help]);
   const nav = (testid: string, path: string, label: string, active: boolean) => (
     <a data-testid={testid} class={'nav' + (active ? ' active' : '')} {...linkProps(path)}>
       {label}
@@ -53,7 +65,11 @@ export function Shell() {
         <button data-testid="theme-toggle" class="icon" title="Toggle theme" onClick={() => toggleTheme()}>
           ◐
         </button>
+        <button data-testid="keys-help-toggle" class="icon" title="Key bindings (?)" onClick={() => setHelp((open) => !open)}>
+          ?
+        </button>
       </header>
+      {help && <KeyHelp onClose={() => setHelp(false)} />}
       <main class="main">
         {route.view === 'board' && <Board />}
         {route.view === 'run' && <RunView key={route.runId} runId={route.runId} tab={route.tab} />}

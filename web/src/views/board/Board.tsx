@@ -2,7 +2,9 @@
 // with j/k (or the arrows) and opened with Enter.
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { boardRows, filterOptions, NO_FILTERS, type BoardFilters } from '../../lib/board';
+import { boardRows, filterOptions, type BoardFilters } from '../../lib/board';
+import { isTyping } from '../../lib/keys';
+import { loadPreferences, savePreferences } from '../../lib/preferences';
 import { navigate } from '../../lib/router';
 import { runPath } from '../../lib/route';
 import { useSummaries } from '../../lib/useSummaries';
@@ -12,17 +14,23 @@ import { RunRow } from './RunRow';
 
 const ROW_H = 48;
 
-// Kept across visits, so that coming back from a run finds the board as it was left.
-let savedFilters: BoardFilters = NO_FILTERS;
+// Kept while the page lives, so coming back from a run finds the board as it was left;
+// the filters are also kept in the browser's preferences (lib/preferences.ts) for the
+// next visit.
+let savedFilters: BoardFilters | null = null;
 let savedSelected: string | null = null;
 
 export function Board() {
   const store = useSummaries();
-  const [f, setF] = useState<BoardFilters>(savedFilters);
+  const [f, setFilters] = useState<BoardFilters>(() => savedFilters ?? loadPreferences().boardFilters);
+  const setF = (next: BoardFilters) => {
+    savedFilters = next;
+    setFilters(next);
+    savePreferences({ boardFilters: next });
+  };
   const [selectedId, setSelectedId] = useState<string | null>(savedSelected);
   const textRef = useRef<HTMLInputElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
-  savedFilters = f;
   savedSelected = selectedId;
 
   const rows = useMemo(() => boardRows(store.runs.values(), f), [store.version, f]);
@@ -34,7 +42,7 @@ export function Board() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
-      const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+      const typing = isTyping(t);
       if (e.key === '/' && !typing) {
         e.preventDefault();
         textRef.current?.focus();

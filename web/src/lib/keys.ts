@@ -1,0 +1,23 @@
+// The dashboard's key bindings, listed once: the views that handle them and the help
+// sheet (views/app/KeyHelp.tsx, opened with `?`) read the same table.
+
+export interface KeyBinding {
+  keys: string[];
+  where: 'Anywhere' | 'Board';
+  what: string;
+}
+
+export const KEY_BINDINGS: KeyBinding[] = [
+  { keys: ['?'], where: 'Anywhere', what: 'Show or hide this list' },
+  { keys: ['Esc'], where: 'Anywhere', what: 'Leave the field being typed in; then back to the board' },
+  { keys: ['/'], where: 'Board', what: 'Filter runs by text' },
+  { keys: ['j', '↓'], where: 'Board', what: 'Select the next run' },
+  { keys: ['k', '↑'], where: 'Board', what: 'Select the previous run' },
+  { keys: ['Enter'], where: 'Board', what: 'Open the selected run' },
+];
+
+/** Whether a key event comes from a place where the user is typing text. */
+export function isTyping(target: EventTarget | null): boolean {
+  const t = target as HTMLElement | null;
+  return !!t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable === true);
+}

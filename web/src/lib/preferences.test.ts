@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { NO_FILTERS } from './board';
+import { DEFAULT_PREFERENCES, loadPreferences, PREFERENCES_KEY, savePreferences, type KeyValueStore } from './preferences';
+
+function memory(initial: Record<string, string> = {}): KeyValueStore & { data: Record<string, string> } {
+  const data = { ...initial };
+  return { data, getItem: (k) => (k in data ? data[k] : null), setItem: (k, v) => void (data[k] = v) };
+}
+
+describe('preferences', () => {
+  it('are the defaults when nothing is stored, or when there is no storage', () => {
+    expect(loadPreferences(memory())).toEqual(DEFAULT_PREFERENCES);
+    expect(loadPreferences(null)).toEqual(DEFAULT_PREFERENCES);
+    expect(savePreferences({ boardFilters: NO_FILTERS }, null)).toBe(false);
+  });
+
+  it('keep the board filters across a save and a load', () => {
+    const s = memory();
+    const filters = { ...NO_FILTERS, text: 'dark mode', status: 'running', archived: true };
+    expect(savePreferences({ boardFilters: filters }, s)).toBe(true);
+    expect(loadPreferences(s).boardFilters).toEqual(filters);
+  });
+
+  it('fall back field by field when what is stored is wrong', () => {
+    const s = memory({ [PREFERENCES_KEY]: JSON.stringify({ boardFilters: { text: 7, status: 'failed', archived: 'yes', extra: 1 } }) });
+    expect(loadPreferences(s).boardFilters).toEqual({ ...NO_FILTERS, status: 'failed' });
+    expect(loadPreferences(memory({ [PREFERENCES_KEY]: '{not json' }))).toEqual(DEFAULT_PREFERENCES);
+    expect(loadPreferences(memory({ [PREFERENCES_KEY]: '[1,2]' }))).toEqual(DEFAULT_PREFERENCES);
+  });
+
+  it('survive a storage that throws (full, or disabled)', () => {
+    const broken: KeyValueStore = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('quota');
+      },
+    };
+    expect(loadPreferences(broken)).toEqual(DEFAULT_PREFERENCES);
+    expect(savePreferences({ boardFilters: NO_FILTERS }, broken)).toBe(false);
+  });
+});

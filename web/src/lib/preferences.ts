@@ -1,0 +1,62 @@
+// What the dashboard remembers between visits, in this browser's localStorage: the
+// board's filters (the theme has its own key, lib/theme.ts). A stored value is checked
+// field by field, so one written by an older or newer dashboard, or by hand, can only
+// fall back to the defaults, never break the board.
+
+import { NO_FILTERS, type BoardFilters } from './board';
+
+export const PREFERENCES_KEY = 'agentry.preferences.v1';
+
+export interface Preferences {
+  boardFilters: BoardFilters;
+}
+
+export const DEFAULT_PREFERENCES: Preferences = { boardFilters: NO_FILTERS };
+
+/** The part of Storage this needs, so tests can pass a map. */
+export interface KeyValueStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+function browserStorage(): KeyValueStore | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null; // storage disabled (a privacy setting): nothing is remembered
+  }
+}
+
+function filtersFrom(value: unknown): BoardFilters {
+  const out: BoardFilters = { ...NO_FILTERS };
+  if (typeof value !== 'object' || value === null) return out;
+  const v = value as Record<string, unknown>;
+  for (const key of ['text', 'status', 'agent', 'assignment', 'group'] as const)
+    if (typeof v[key] === 'string') out[key] = (v[key] as string).slice(0, 500);
+  if (typeof v.archived === 'boolean') out.archived = v.archived;
+  return out;
+}
+
+/** The stored preferences, each field checked; the defaults where one is missing or wrong. */
+export function loadPreferences(storage: KeyValueStore | null = browserStorage()): Preferences {
+  let parsed: unknown = null;
+  try {
+    const text = storage?.getItem(PREFERENCES_KEY);
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  const p = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  return { boardFilters: filtersFrom(p.boardFilters) };
+}
+
+/** Stores `change` over what is stored; false when the browser keeps nothing. */
+export function savePreferences(change: Partial<Preferences>, storage: KeyValueStore | null = browserStorage()): boolean {
+  if (!storage) return false;
+  try {
+    storage.setItem(PREFERENCES_KEY, JSON.stringify({ ...loadPreferences(storage), ...change }));
+    return true;
+  } catch {
+    return false; // full or disabled
+  }
+}
