@@ -5,6 +5,7 @@
 // new tab with rel, the javascript: link and the HTML stay text (nothing ran), the run's
 // note renders too, and the copy buttons put the code and the whole message on the
 // clipboard (read back through navigator.clipboard, with the permissions granted).
+// A message streaming in is Markdown while it grows, with the caret after it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, sharedDaemonAndBrowser, tid, until } from './harness.mjs';
@@ -92,5 +93,29 @@ test('a Markdown message renders its structure, highlighted code and safe links,
   const item = page.locator(tid('timeline-item'), { has: page.locator(tid('message-text'), { hasText: 'Release notes' }) }).last();
   await item.locator(tid('copy-message')).click();
   await until(async () => (await clipboard()) === MESSAGE, { what: 'the message on the clipboard' });
+  assert.deepEqual(page.problems, []);
+});
+
+test('a message streaming in is rendered as Markdown while it grows, with the caret', async (t) => {
+  const page = await newPage(t, suite.browser);
+  const items = Array.from({ length: 8 }, (_, i) => `- step ${i + 1} of the plan`);
+  const text = ['## Plan', '', ...items].join('\n');
+  const runId = await suite.daemon.createRun({ agent: 'mock', name: 'streaming markdown', message: mock({ say: text, deltas: 24, rateHz: 6 }) });
+  await openRun(page, suite.daemon, runId);
+  const msg = page.locator(tid('message-text'), { hasText: 'Plan' }).last();
+  // While the run is still running: a heading and some, not all, list items, marked streaming.
+  let seen = null;
+  await until(async () => {
+    seen = (await msg.count()) ? await msg.evaluate((el) => ({ h2: el.querySelector('h2')?.textContent, li: el.querySelectorAll('li').length, streaming: el.classList.contains('streaming'),
+      // The caret is the ::after (CSS) of the list's last item, drawn only while streaming.
+      caret: getComputedStyle(el.querySelector(':scope > ul:last-child > li:last-child') ?? el, '::after').content })) : null;
+    return seen !== null && seen.h2 === 'Plan' && seen.li >= 1 && seen.li < items.length && seen.streaming && seen.caret === '""';
+  }, { what: `a partly streamed list (last seen ${JSON.stringify(seen)})${problems(page)}` });
+  assert.equal((await suite.daemon.run(runId)).status, 'running', 'the list was seen partly while the run still ran');
+  await suite.daemon.waitForStatus(runId, 'success');
+  await until(async () => (await msg.locator('li').count()) === items.length && !(await msg.evaluate((el) => el.classList.contains('streaming'))),
+    { what: 'the whole list, no longer streaming' });
+  assert.deepEqual(await msg.locator('li').allTextContents(), items.map((l) => l.slice(2)));
+  assert.equal(await msg.evaluate((el) => getComputedStyle(el.querySelector('li:last-child'), '::after').content), 'none', 'no caret once done');
   assert.deepEqual(page.problems, []);
 });
