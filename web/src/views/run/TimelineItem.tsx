@@ -34,7 +34,7 @@ function body(it: TimelineItem) {
                 onClick={(e) => copyWithFeedback(e.currentTarget, it.text)} />
             )}
           </div>
-          <Markdown text={it.text} class="msg-md" testid="message-text" streaming={!it.done} />
+          <Markdown text={it.text} testid="message-text" streaming={!it.done} />
         </div>
       );
     case 'reasoning':
