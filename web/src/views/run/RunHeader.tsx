@@ -5,6 +5,7 @@ import { ago, usageText } from '../../lib/format';
 import { linkProps } from '../../lib/router';
 import { runPath } from '../../lib/route';
 import type { RunDetail } from '../../lib/types';
+import { Markdown } from '../Markdown';
 import { Dependencies } from './Dependencies';
 import { RunActions } from './RunActions';
 import { Schedule } from './Schedule';
@@ -60,7 +61,7 @@ export function RunHeader({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail
           </span>
         )}
       </div>
-      {run.note && <div class="rh-note small"><span class="muted">note:</span> {run.note}</div>}
+      {run.note && <div class="rh-note small"><span class="muted">note:</span> <Markdown text={run.note} class="md-note" /></div>}
       <RunActions run={run} onRun={onRun} />
       <Schedule run={run} onRun={onRun} />
       <Dependencies run={run} onRun={onRun} />

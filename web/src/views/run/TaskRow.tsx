@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api, errorText } from '../../lib/api';
 import type { Task } from '../../lib/types';
+import { Markdown } from '../Markdown';
 
 const enc = encodeURIComponent;
 
@@ -50,8 +51,13 @@ export function TaskRow({ runId, task, canStatus, canNotes, canDelete }: { runId
           ))}
         </select>
       </div>
-      {task.body && <div class="task-body small">{task.body}</div>}
-      <textarea data-testid="task-notes" rows={2} placeholder="notes" value={notes} disabled={!canNotes} onInput={(e) => setNotes((e.currentTarget as HTMLTextAreaElement).value)} />
+      {task.body && <Markdown text={task.body} class="task-body small" />}
+      {canNotes || !task.notes ? (
+        <textarea data-testid="task-notes" rows={2} placeholder="notes" value={notes} disabled={!canNotes} onInput={(e) => setNotes((e.currentTarget as HTMLTextAreaElement).value)} />
+      ) : (
+        // Notes this run may not edit are read, so they are shown rendered.
+        <Markdown text={task.notes} class="task-notes small" testid="task-notes-view" />
+      )}
       <div class="buttons">
         <button data-testid="task-save" class="primary" disabled={busy || !dirty} onClick={save}>
           Save

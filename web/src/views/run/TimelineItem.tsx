@@ -3,6 +3,7 @@
 
 import { time } from '../../lib/format';
 import type { TimelineItem } from '../../lib/timeline';
+import { copyWithFeedback, Markdown } from '../Markdown';
 import { Patch } from './Patch';
 
 export function TimelineItemView({ item: it }: { item: TimelineItem }) {
@@ -26,11 +27,14 @@ function body(it: TimelineItem) {
     case 'message':
       return (
         <div class="msg">
-          <div class="msg-role muted">{p.role ?? 'assistant'}</div>
-          <div class="msg-text" data-testid="message-text">
-            {it.text}
-            {!it.done && <span class="caret" />}
+          <div class="msg-head">
+            <span class="msg-role muted">{p.role ?? 'assistant'}</span>
+            {it.text && (
+              <button type="button" class="md-copy" data-testid="copy-message" title="Copy the message (Markdown)" aria-label="Copy the message"
+                onClick={(e) => copyWithFeedback(e.currentTarget, it.text)} />
+            )}
           </div>
+          <Markdown text={it.text} testid="message-text" streaming={!it.done} />
         </div>
       );
     case 'reasoning':
