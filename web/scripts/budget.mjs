@@ -1,11 +1,11 @@
 // Fails when the JavaScript of the first load (the entry script of dist/index.html and
-// the chunks it preloads or imports statically) is over 250 KB gzipped.
+// the chunks it preloads or imports statically) is over 120 KB gzipped.
 import { readFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join, dirname, resolve, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const LIMIT = 250 * 1000; // 250 KB
+const LIMIT = 120 * 1000; // 120 KB
 const dist = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const indexPath = join(dist, 'index.html');
 if (!existsSync(indexPath)) {
