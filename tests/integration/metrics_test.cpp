@@ -41,12 +41,15 @@ TEST_F(MetricsTest, EveryDocumentedFamilyHasHelpAndType) {
   for (const char* family :
        {"agentry_runs", "agentry_live_runs", "agentry_store_write_queue_depth", "agentry_store_commit_seconds",
         "agentry_store_write_jobs_total", "agentry_http_request_seconds", "agentry_http_requests_total",
-        "agentry_stream_subscribers", "agentry_notification_backlog", "agentry_backends_loaded"}) {
+        "agentry_stream_subscribers", "agentry_notification_backlog", "agentry_backends_loaded",
+        "agentry_http_open_connections"}) {
     EXPECT_NE(body.find(std::string("# HELP ") + family + " "), std::string::npos) << family;
     EXPECT_NE(body.find(std::string("# TYPE ") + family + " "), std::string::npos) << family;
   }
   EXPECT_NE(body.find("agentry_store_commit_seconds_bucket{le=\"+Inf\"}"), std::string::npos);
   EXPECT_NE(body.find("agentry_http_request_seconds_count{class=\"runs\"}"), std::string::npos) << body;
+  // The scrape's own connection is open while it is answered.
+  EXPECT_GE(scrape()["agentry_http_open_connections{listener=\"main\"}"], 1);
 }
 
 TEST_F(MetricsTest, ARunMovesTheCountersWhileAndAfterItRuns) {

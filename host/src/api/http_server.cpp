@@ -189,6 +189,15 @@ HttpServer::~HttpServer() {
   impl_->blocking_workers.join();
 }
 
+void HttpServer::export_connection_metrics(std::string listener) {
+  auto& registry = core::metrics::registry();
+  auto& gauge = registry.gauge("agentry_http_open_connections",
+                               "Connections open on a listener now (HTTP, event streams and WebSockets).",
+                               {{"listener", std::move(listener)}});
+  impl_->connection_metrics = registry.add_collector(
+      [&gauge, &connections = impl_->connections] { gauge.set(static_cast<double>(connections.load())); });
+}
+
 void HttpServer::enable_websocket(const Operations& operations, engine::Engine& engine) {
   impl_->operations = &operations;
   impl_->engine = &engine;

@@ -96,6 +96,10 @@ class HttpServer {
   /// (api/compat/) words its errors that wire's way. Call before run().
   void set_error_format(std::function<HttpResponse(HttpResponse)> format);
 
+  /// Reports this server's open connections on /metrics as
+  /// agentry_http_open_connections{listener="<name>"} while the server lives.
+  void export_connection_metrics(std::string listener);
+
   /// Binds and listens; port 0 picks an ephemeral port. Returns the bound port.
   core::Result<std::uint16_t> listen(const std::string& address, std::uint16_t port);
   /// Also listens on a Unix socket at `path` (absolute; its directory must exist), made

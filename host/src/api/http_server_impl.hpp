@@ -10,6 +10,7 @@
 #include "api/http_server.hpp"
 #include "api/local_socket.hpp"
 #include "api/served_stream.hpp"
+#include "core/metrics.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -82,6 +83,7 @@ struct HttpServer::Impl {
   std::atomic<std::size_t> refusing{0};
   std::mutex waiting_mutex;
   std::list<std::shared_ptr<WaitingConnection>> waiting;  // oldest first
+  core::metrics::CollectorHandle connection_metrics;  // last: reads `connections`
 };
 
 /// Counts itself in `n` while it lives: open connections, requests in flight, refusals.

@@ -226,6 +226,7 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   api::ServerThreads threads;
   threads.workers = 16;
   api::HttpServer server(router, limits, threads);
+  server.export_connection_metrics("main");
   server.enable_websocket(operations, engine);
   access.set_run_token_lookup([&engine](std::string_view token) { return engine.run_of_token(token); });
   server.set_access_policy(access);
@@ -276,6 +277,7 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
     compat_threads.slow_workers = 2;
     compat_threads.blocking_workers = 4;
     compat_server.emplace(compat_router, limits, compat_threads);
+    compat_server->export_connection_metrics("compat");
     compat_server->set_access_policy(access);
     compat_server->set_browser_guard(config->compat->guard);
     compat_server->set_web_base_path(config->compat->web_base_path);
