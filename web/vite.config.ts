@@ -23,5 +23,5 @@ export default defineConfig({
     },
   },
   build: { target: 'es2022', outDir: 'dist', assetsDir: 'assets' },
-  test: { environment: 'node', include: ['src/**/*.test.ts'] },
+  test: { environment: 'node', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'] },
 });
