@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageTypeFor, languageFor, splitHighlighted, textLines } from './codeLines';
+import { imageTypeFor, languageFor, previewOf, splitHighlighted, textLines } from './codeLines';
 
 describe('languageFor and imageTypeFor', () => {
   it('go by the extension, case aside', () => {
@@ -28,5 +28,19 @@ describe('splitHighlighted', () => {
     ]);
     expect(textLines('x\n\ny\n')).toHaveLength(3);
     expect(textLines('')).toEqual(['']);
+  });
+});
+
+describe('previewOf', () => {
+  it('shows images inline (not SVG), text up to 1 MiB, PDFs as a link, the rest not at all', () => {
+    expect(previewOf('image/png', 'shot.png', 10)).toEqual({ kind: 'image', type: 'image/png' });
+    expect(previewOf('application/octet-stream', 'shot.JPG', 10)).toEqual({ kind: 'image', type: 'image/jpeg' });
+    expect(previewOf('image/svg+xml', 'logo.svg', 10)).toBeNull();
+    expect(previewOf('text/plain; charset=utf-8', 'notes', 10)).toEqual({ kind: 'text' });
+    expect(previewOf('application/octet-stream', 'main.rs', 10)).toEqual({ kind: 'text' });
+    expect(previewOf('text/plain', 'huge.log', 2 * 1024 * 1024)).toBeNull();
+    expect(previewOf('application/pdf', 'spec', 10)).toEqual({ kind: 'pdf' });
+    expect(previewOf('application/octet-stream', 'Spec.PDF', 10)).toEqual({ kind: 'pdf' });
+    expect(previewOf('application/zip', 'a.zip', 10)).toBeNull();
   });
 });

@@ -70,3 +70,23 @@ export function splitHighlighted(html: string): string[] {
   if (lines.length > 1 && lines[lines.length - 1] === open.join('')) lines.pop();
   return lines;
 }
+
+/** Attachments larger than this are offered for download only, not shown as text. */
+export const TEXT_PREVIEW_MAX_BYTES = 1024 * 1024;
+
+/** How an attachment is previewed, and the type its bytes are shown as. */
+export type Preview = { kind: 'image'; type: string } | { kind: 'text' } | { kind: 'pdf' } | null;
+
+/**
+ * An image inline (never SVG, which can carry script), text as code (up to 1 MiB), a PDF
+ * as a link to open, or nothing (download only): by the stored type, then by the name.
+ */
+export function previewOf(contentType: string, name: string, size: number): Preview {
+  const type = contentType.toLowerCase().split(';')[0].trim();
+  if (type === 'application/pdf' || /\.pdf$/i.test(name)) return { kind: 'pdf' };
+  const image = imageTypeFor(name) ?? (type.startsWith('image/') && type !== 'image/svg+xml' ? type : null);
+  if (image) return { kind: 'image', type: image };
+  if (size > TEXT_PREVIEW_MAX_BYTES) return null;
+  if (type.startsWith('text/') || type === 'application/json' || languageFor(name) || /\.(txt|log|csv)$/i.test(name)) return { kind: 'text' };
+  return null;
+}
