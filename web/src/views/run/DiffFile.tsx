@@ -70,7 +70,15 @@ export function DiffFile({ index, file, lines, layout, query, currentHit, select
         {file.binary ? <span class="muted">binary</span> : file.additions !== null && <span><span class="add">+{file.additions}</span> <span class="del">−{file.deletions}</span></span>}
         {file.omittedReason && <span class="muted"> · omitted ({file.omittedReason})</span>}
       </div>
-      <table class={'diff-table ' + layout}>
+      <table class={'diff-table ' + (layout === 'split' ? 'side-by-side' : 'unified')}>
+        {layout === 'split' && (
+          <colgroup>
+            <col class="c-ln" />
+            <col />
+            <col class="c-ln" />
+            <col />
+          </colgroup>
+        )}
         <tbody>
           {layout === 'unified'
             ? visible.map((i) => {

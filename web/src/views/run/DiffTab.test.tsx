@@ -107,14 +107,14 @@ describe('DiffTab', () => {
     await settle();
     await click(mounted.byTestId('diff-layout-split'));
     const calc = mounted.all('[data-testid="diff-file-view"]')[0];
-    expect(calc.querySelector('table')!.classList.contains('split')).toBe(true);
+    expect(calc.querySelector('table')!.classList.contains('side-by-side')).toBe(true);
     const paired = Array.from(calc.querySelectorAll('tr')).find((r) => r.textContent!.includes('a+b'))!;
     expect(Array.from(paired.children).map((c) => c.textContent)).toEqual(['2', '-  return a+b;', '2', '+  return a + b;']);
     expect(JSON.parse(localStorage.getItem(PREFERENCES_KEY)!).diffLayout).toBe('split');
     mounted.unmount();
     mounted = await mount(<DiffTab runId="r-1" />);
     await settle();
-    expect(mounted.all('table.diff-table.split')).toHaveLength(2);
+    expect(mounted.all('table.diff-table.side-by-side')).toHaveLength(2);
   });
 
   it('searches the diff and steps through the matches', async () => {
