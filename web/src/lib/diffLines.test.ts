@@ -76,13 +76,12 @@ describe('pairSideBySide', () => {
     ]);
   });
 
-  it('keeps every line exactly once on its side', () => {
+  it('keeps every line exactly once, in order, on its side', () => {
     const lines = parseFilePatch(PATCH);
     const rows = pairSideBySide(lines);
-    const left = rows.map((r) => r.left).filter((i) => i !== null && lines[i].kind !== 'add');
-    const right = rows.map((r) => r.right).filter((i) => i !== null && lines[i].kind !== 'del');
-    expect(new Set(left).size).toBe(left.length);
-    expect(lines.filter((l) => l.kind === 'del').length + lines.filter((l) => l.kind === 'ctx').length).toBe(rows.filter((r) => r.left !== null && ['del', 'ctx'].includes(lines[r.left].kind)).length);
-    expect(right.length).toBe(lines.filter((l) => l.kind !== 'del').length);
+    const side = (pick: 'left' | 'right', skip: string) =>
+      [...new Set(rows.map((r) => r[pick]).filter((i): i is number => i !== null))].filter((i) => lines[i].kind !== skip);
+    expect(side('left', 'add')).toEqual(lines.map((l, i) => (l.kind === 'add' ? -1 : i)).filter((i) => i >= 0));
+    expect(side('right', 'del')).toEqual(lines.map((l, i) => (l.kind === 'del' ? -1 : i)).filter((i) => i >= 0));
   });
 });

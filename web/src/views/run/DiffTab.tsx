@@ -36,16 +36,22 @@ function noBaseline(mode: DiffMode, e: unknown): e is ApiError {
   return mode === 'run' && e instanceof ApiError && e.details?.reason === 'no_baseline';
 }
 
+/** A deep link may name the mode, and a branch diff's refs: `?mode=branch&base=main&head=feature`. */
 function askedMode(): DiffMode {
   const m = new URLSearchParams(location.search).get('mode');
   return m === 'working-tree' || m === 'branch' ? m : 'run';
+}
+
+function askedBranch(): BranchQuery {
+  const q = new URLSearchParams(location.search);
+  return { base: q.get('base') ?? '', head: q.get('head') ?? '', comparison: q.get('comparison') === 'direct' ? 'direct' : 'merge-base' };
 }
 
 const scrollTo = (selector: string, block: ScrollLogicalPosition) => document.querySelector(selector)?.scrollIntoView?.({ block });
 
 export function DiffTab({ runId }: { runId: string }) {
   const [mode, setMode] = useState<DiffMode>(askedMode);
-  const [branch, setBranch] = useState<BranchQuery>({ base: '', head: '', comparison: 'merge-base' });
+  const [branch, setBranch] = useState<BranchQuery>(askedBranch);
   const [note, setNote] = useState<string | null>(null);
   const [layout, setLayout] = useState<DiffLayout>(() => loadPreferences().diffLayout);
   const [current, setCurrent] = useState(-1);
