@@ -3,7 +3,7 @@
 
 export interface KeyBinding {
   keys: string[];
-  where: 'Anywhere' | 'Board';
+  where: 'Anywhere' | 'Board' | 'Diff';
   what: string;
 }
 
@@ -14,6 +14,8 @@ export const KEY_BINDINGS: KeyBinding[] = [
   { keys: ['j', '↓'], where: 'Board', what: 'Select the next run' },
   { keys: ['k', '↑'], where: 'Board', what: 'Select the previous run' },
   { keys: ['Enter'], where: 'Board', what: 'Open the selected run' },
+  { keys: [']', 'n'], where: 'Diff', what: 'Jump to the next file' },
+  { keys: ['[', 'p'], where: 'Diff', what: 'Jump to the previous file' },
 ];
 
 /** Whether a key event comes from a place where the user is typing text. */

@@ -40,4 +40,13 @@ describe('preferences', () => {
     expect(loadPreferences(broken)).toEqual(DEFAULT_PREFERENCES);
     expect(savePreferences({ boardFilters: NO_FILTERS }, broken)).toBe(false);
   });
+
+  it('keep the diff layout beside the filters, unified unless split was stored', () => {
+    const s = memory();
+    expect(loadPreferences(s).diffLayout).toBe('unified');
+    expect(savePreferences({ diffLayout: 'split' }, s)).toBe(true);
+    expect(savePreferences({ boardFilters: { ...NO_FILTERS, text: 'x' } }, s)).toBe(true);
+    expect(loadPreferences(s)).toEqual({ boardFilters: { ...NO_FILTERS, text: 'x' }, diffLayout: 'split' });
+    expect(loadPreferences(memory({ [PREFERENCES_KEY]: JSON.stringify({ diffLayout: 'sideways' }) })).diffLayout).toBe('unified');
+  });
 });

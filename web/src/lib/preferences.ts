@@ -1,5 +1,5 @@
 // What the dashboard remembers between visits, in this browser's localStorage: the
-// board's filters (the theme has its own key, lib/theme.ts). A stored value is checked
+// board's filters and the diff tab's layout (the theme has its own key, lib/theme.ts). A stored value is checked
 // field by field, so one written by an older or newer dashboard, or by hand, can only
 // fall back to the defaults, never break the board.
 
@@ -7,11 +7,15 @@ import { NO_FILTERS, type BoardFilters } from './board';
 
 export const PREFERENCES_KEY = 'agentry.preferences.v1';
 
+/** How the diff tab lays out a patch: one column, or old and new side by side. */
+export type DiffLayout = 'unified' | 'split';
+
 export interface Preferences {
   boardFilters: BoardFilters;
+  diffLayout: DiffLayout;
 }
 
-export const DEFAULT_PREFERENCES: Preferences = { boardFilters: NO_FILTERS };
+export const DEFAULT_PREFERENCES: Preferences = { boardFilters: NO_FILTERS, diffLayout: 'unified' };
 
 /** The part of Storage this needs, so tests can pass a map. */
 export interface KeyValueStore {
@@ -47,7 +51,7 @@ export function loadPreferences(storage: KeyValueStore | null = browserStorage()
     parsed = null;
   }
   const p = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
-  return { boardFilters: filtersFrom(p.boardFilters) };
+  return { boardFilters: filtersFrom(p.boardFilters), diffLayout: p.diffLayout === 'split' ? 'split' : 'unified' };
 }
 
 /** Stores `change` over what is stored; false when the browser keeps nothing. */

@@ -1,5 +1,5 @@
 // The attachments of the run's group: listed (again whenever the run's own change),
-// uploaded, downloaded, and deleted when this run added them.
+// uploaded, previewed (AttachmentPreview), downloaded, and deleted when this run added them.
 
 import { useState } from 'preact/hooks';
 import { api, errorText, rawRequest } from '../../lib/api';
@@ -7,12 +7,14 @@ import { saveBlob } from '../../lib/download';
 import { bytes } from '../../lib/format';
 import { useResource } from '../../lib/resource';
 import type { Attachment, RunDetail } from '../../lib/types';
+import { AttachmentPreview } from './AttachmentPreview';
 
 const enc = encodeURIComponent;
 
 export function Attachments({ run }: { run: RunDetail }) {
   const [err, setErr] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [picked, setPicked] = useState<string | null>(null);
   // The detail stream names the run's own attachments: one added or removed elsewhere
   // (the agent, another tab) reloads the group's list.
   const own = (run.attachments ?? []).map((a) => a.attachmentId).join(',');
@@ -21,6 +23,7 @@ export function Attachments({ run }: { run: RunDetail }) {
     [run.runId, own],
   );
   const list = listing.data?.attachments ?? [];
+  const shown = list.find((a) => a.attachmentId === picked) ?? null;
   const upload = async (files: FileList | null) => {
     if (!files || !files.length) return;
     setBusy(true);
@@ -74,7 +77,7 @@ export function Attachments({ run }: { run: RunDetail }) {
           {list.map((a) => (
             <tr data-testid="attachment" data-attachment-id={a.attachmentId}>
               <td>
-                <a href="#" onClick={(e) => (e.preventDefault(), download(a))}>
+                <a href="#" data-testid="attachment-open" onClick={(e) => (e.preventDefault(), setPicked(a.attachmentId))} title="Preview">
                   {a.name}
                 </a>
               </td>
@@ -82,6 +85,9 @@ export function Attachments({ run }: { run: RunDetail }) {
               <td class="muted">{a.contentType}</td>
               <td class="muted">{a.runId === run.runId ? 'this run' : a.runId}</td>
               <td>
+                <button data-testid="attachment-download" onClick={() => download(a)}>
+                  Download
+                </button>{' '}
                 {a.runId === run.runId && (
                   <button data-testid="attachment-delete" onClick={() => remove(a)}>
                     Delete
@@ -92,6 +98,7 @@ export function Attachments({ run }: { run: RunDetail }) {
           ))}
         </tbody>
       </table>
+      {shown && <AttachmentPreview runId={run.runId} attachment={shown} />}
     </div>
   );
 }

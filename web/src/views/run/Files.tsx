@@ -1,11 +1,15 @@
 // The run's workspace: a directory listing with breadcrumbs, a path search, and a preview
-// (with download) of the file picked.
+// (with download) of the file picked: text with line numbers and colours (CodeView, where
+// lines can be picked for review), an image inline (fetched with the token).
 
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, rawRequest } from '../../lib/api';
 import { baseName, saveBlob } from '../../lib/download';
+import { imageTypeFor } from '../../lib/codeLines';
 import { bytes } from '../../lib/format';
 import { useResource } from '../../lib/resource';
+import { CodeView } from './CodeView';
+import { ImagePreview } from './ImagePreview';
 
 const enc = encodeURIComponent;
 
@@ -47,9 +51,11 @@ export function Files({ runId }: { runId: string }) {
       return;
     }
     setPreview({ path: e.path });
+    if (imageTypeFor(e.path)) return; // shown from the raw route, not the text preview
     api(`api/runs/${enc(runId)}/workspace/file`, { query: { path: e.path } })
-      .then((r) => setPreview({ path: e.path, content: r.content }))
-      .catch((er) => setPreview({ path: e.path, error: errorText(er) }));
+      // An answer for a file no longer picked (another was clicked meanwhile) is dropped.
+      .then((r) => setPreview((p) => (p?.path === e.path ? { path: e.path, content: r.content } : p)))
+      .catch((er) => setPreview((p) => (p?.path === e.path ? { path: e.path, error: errorText(er) } : p)));
   };
   const download = async (path: string) => {
     try {
@@ -112,8 +118,14 @@ export function Files({ runId }: { runId: string }) {
                 <button onClick={() => download(preview.path)}>Download</button>
               </div>
               {preview.error && <div class="error">{preview.error}</div>}
-              {preview.content !== undefined && <pre class="output file-content">{preview.content}</pre>}
-              {!preview.error && preview.content === undefined && <div class="muted">Loading…</div>}
+              {imageTypeFor(preview.path) ? (
+                <ImagePreview src={`api/runs/${enc(runId)}/workspace/raw?path=${enc(preview.path)}`} type={imageTypeFor(preview.path)!} alt={preview.path} />
+              ) : (
+                <>
+                  {preview.content !== undefined && <CodeView runId={runId} path={preview.path} content={preview.content} />}
+                  {!preview.error && preview.content === undefined && <div class="muted">Loading…</div>}
+                </>
+              )}
             </>
           )}
         </div>
