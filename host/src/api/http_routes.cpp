@@ -62,6 +62,7 @@ constexpr Route routes[] = {
     {"GET",    "/api/runs/:runId/workspace/search",                "workspace.search"},
     {"GET",    "/api/runs/:runId/workspace/file",                  "workspace.file"},
     {"GET",    "/api/runs/:runId/workspace/diff",                  "workspace.diff"},
+    {"GET",    "/api/runs/:runId/workspace/refs",                  "workspace.refs"},
     {"GET",    "/api/agents",                                      "agents.list"},
     {"GET",    "/api/agents/:target",                              "agents.get"},
     {"GET",    "/api/assignments",                                 "assignments.list"},

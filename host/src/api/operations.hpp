@@ -78,7 +78,7 @@ void add_attachment_operations(Operations& ops, ApiContext& context);
 void add_project_operations(Operations& ops, ApiContext& context);
 /// triggers.list: the inbound triggers of the config directory (trigger_routes.cpp).
 void add_trigger_operations(Operations& ops, ApiContext& context);
-/// workspace.files, workspace.search, workspace.file, workspace.diff (workspace_operations.cpp).
+/// workspace.files, workspace.search, workspace.file, workspace.diff, workspace.refs (workspace_operations.cpp).
 void add_workspace_operations(Operations& ops, ApiContext& context);
 
 // Helpers for operation bodies.

@@ -1,4 +1,4 @@
-// The run's workspace: files (list, search, preview), diffs, and the raw download route.
+// The run's workspace: files (list, search, preview), diffs, refs, and the raw download route.
 // All resolve inside the run's cwd (workspace/confinement.hpp). The transports run these
 // on a pool of their own (is_slow_path, is_slow_method), and searches, diffs and raw reads
 // go to the workspace's slow lane with a deadline.
@@ -10,6 +10,7 @@
 #include "api/run_scope.hpp"
 #include "api/slow_work.hpp"
 #include "workspace/diff.hpp"
+#include "workspace/refs.hpp"
 #include "workspace/files.hpp"
 #include "workspace/slow_lane.hpp"
 
@@ -216,6 +217,19 @@ void add_workspace_operations(Operations& ops, ApiContext& ctx) {
     });
     if (!diff) return diff.failure();
     auto body = workspace::to_json(*diff);
+    body["runId"] = *id;
+    return OperationResult{std::move(body)};
+  });
+  ops.add("workspace.refs", [&engine](const OperationRequest& r) -> Result<OperationResult> {
+    auto params = params_of(r, {"runId"});
+    if (!params) return params.failure();
+    auto id = run_id_of(*params);
+    if (!id) return id.failure();
+    auto cwd = cwd_of(engine, *id);
+    if (!cwd) return cwd.failure();
+    auto refs = on_lane<workspace::RefList>([cwd = *cwd] { return workspace::list_refs(cwd); });
+    if (!refs) return refs.failure();
+    auto body = workspace::to_json(*refs);
     body["runId"] = *id;
     return OperationResult{std::move(body)};
   });
