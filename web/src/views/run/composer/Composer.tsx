@@ -157,7 +157,7 @@ export function Composer({ run, onRun, upload = uploadAttachment }: Props) {
       <textarea
         data-testid="composer-input"
         class="composer-input"
-        rows={3}
+        rows={2}
         placeholder={placeholder}
         value={text}
         disabled={busy}

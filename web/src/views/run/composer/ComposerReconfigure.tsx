@@ -53,7 +53,10 @@ export function ComposerReconfigure({ run, state, queueing }: Props) {
             {hasVars && <VarFields specs={state.specs} values={state.vars} errors={state.varErrors} onChange={state.setVars} />}
             {!run.assignment && <div class="muted small">No assignment: the run has no vars.</div>}
             <label>
-              <span>The run's message</span>
+              <span>
+                The run's message{' '}
+                <small class="muted">(left as it is, it is rendered again from the assignment with the new vars; edited, it is sent as written)</small>
+              </span>
               <textarea data-testid="composer-run-message" rows={3} value={state.message} onInput={(e) => state.setMessage((e.currentTarget as HTMLTextAreaElement).value)} />
             </label>
           </fieldset>
