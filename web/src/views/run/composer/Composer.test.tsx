@@ -176,6 +176,30 @@ describe('Composer: attachments', () => {
     expect(calls.map((c) => c.path)).toEqual(['/api/runs/r-1/resume']);
   });
 
+  it('shows each file\'s progress while it uploads, and holds the message until it is done', async () => {
+    let finish: () => void = () => {};
+    let report: (f: number) => void = () => {};
+    const upload: Uploader = (_runId, _file, onProgress) =>
+      new Promise((resolve) => {
+        report = onProgress;
+        finish = () => resolve({ attachmentId: 'att_1' } as never);
+      });
+    mounted = await mount(<Composer run={base} onRun={() => {}} upload={upload} />);
+    await drop(mounted.byTestId('composer'), [new File(['abc'], 'log.txt')]);
+    expect(mounted.byTestId('composer-file').textContent).toContain('to upload');
+    await click(sendButton());
+    await act(() => report(0.42));
+    expect(mounted.byTestId('composer-file').dataset.state).toBe('uploading');
+    expect(mounted.byTestId('composer-file').textContent).toContain('42%');
+    expect(mounted.root.querySelector('progress')).not.toBeNull();
+    expect(mounted.byTestId('composer-progress').textContent).toMatch(/uploading/);
+    expect(sendButton().disabled).toBe(true);
+    expect(calls).toEqual([]);
+    await act(() => finish());
+    await settle();
+    expect(calls.map((c) => c.path)).toEqual(['/api/runs/r-1/resume']);
+  });
+
   it('refuses a file over 25 MiB without uploading it', async () => {
     const upload = vi.fn();
     mounted = await mount(<Composer run={base} onRun={() => {}} upload={upload as unknown as Uploader} />);

@@ -3,7 +3,7 @@
 // requests in order (lib/composer.ts sendPlan): reset/reconfigure/backend session, then
 // the uploads, then the message; the first refusal stops it and is shown here.
 
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError, errorText } from '../../../lib/api';
 import { historyStep, loadComposerStore, messageHistory, rememberSent, saveDraft, sendPlan, type SendStep } from '../../../lib/composer';
 import { sendLabel, sendModes, type SendMode } from '../../../lib/runActions';
@@ -24,6 +24,7 @@ interface Props {
 
 const enc = encodeURIComponent;
 
+/** One run's composer; its state belongs to that run (the run view is keyed by the run's id). */
 export function Composer({ run, onRun, upload = uploadAttachment }: Props) {
   const runId = run.runId;
   const modes = sendModes(run);
@@ -39,14 +40,6 @@ export function Composer({ run, onRun, upload = uploadAttachment }: Props) {
   const [dragging, setDragging] = useState(false);
   const files = usePendingUploads(runId);
   const re = useComposerReconfigure(run);
-
-  useEffect(() => {
-    const s = loadComposerStore(runId);
-    setText(s.draft);
-    setSent(s.sent);
-    setHistoryIndex(null);
-    setErrors([]);
-  }, [runId]);
 
   const history = useMemo(() => messageHistory(run, sent), [run.message, run.sessions, run.queuedResumeMessages, sent]);
   const edit = (t: string) => {
