@@ -115,7 +115,7 @@ test('a finished run started over with changed vars runs its new session with th
   await until(async () => (await composer(page).getAttribute('data-mode')) === 'resume', { what: 'the composer in resume mode' });
 
   const section = page.locator(tid('composer-reconfigure'));
-  await section.locator('summary').click();
+  await page.locator(tid('composer-reconfigure-toggle')).click();
   const feature = section.locator('[name="var.feature"]');
   await until(async () => (await feature.count()) === 1 && (await feature.inputValue()) === 'dark mode', { what: `the run's vars in the form${problems(page)}` });
   assert.equal(await feature.isDisabled(), true, 'vars editable on a run that ran without resetting it');
@@ -167,7 +167,7 @@ for (const [size, options] of Object.entries(SIZES)) {
     await page.locator(tid('composer-input')).fill('Now add a toggle to the settings page, and a test for it.');
     await page.locator(tid('composer-file-input')).setInputFiles({ name: 'settings-mockup.png', mimeType: 'image/png', buffer: Buffer.alloc(48_213, 1) });
     const section = page.locator(tid('composer-reconfigure'));
-    await section.locator('summary').click();
+    await page.locator(tid('composer-reconfigure-toggle')).click();
     await section.locator(tid('composer-reset-first')).check();
     await until(async () => (await section.locator('[name="var.feature"]').count()) === 1, { what: 'the vars in the reconfigure section' });
     await section.locator('[name="var.size"]').selectOption('large');

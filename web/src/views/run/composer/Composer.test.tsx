@@ -261,12 +261,10 @@ describe('Composer: reconfigure', () => {
   } as unknown as RunDetail;
 
   async function openReconfigure() {
-    const details = mounted!.byTestId('composer-reconfigure') as HTMLDetailsElement;
-    await act(() => {
-      details.open = true;
-      details.dispatchEvent(new Event('toggle'));
-    });
+    expect(mounted!.all('[data-testid="composer-reconfigure"]')).toHaveLength(0);
+    await click(mounted!.byTestId('composer-reconfigure-toggle'));
     await settle();
+    expect(mounted!.byTestId('composer-reconfigure-toggle').getAttribute('aria-expanded')).toBe('true');
   }
 
   beforeEach(() => {

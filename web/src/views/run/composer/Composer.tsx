@@ -12,6 +12,7 @@ import { uploadAttachment, type Uploader } from '../../../lib/upload';
 import { useComposerReconfigure } from '../../../lib/useComposerReconfigure';
 import { usePendingUploads } from '../../../lib/usePendingUploads';
 import { ComposerAttachments } from './ComposerAttachments';
+import { ComposerFilePicker } from './ComposerFilePicker';
 import { ComposerModeToggle } from './ComposerModeToggle';
 import { ComposerReconfigure } from './ComposerReconfigure';
 
@@ -157,14 +158,8 @@ export function Composer({ run, onRun, upload = uploadAttachment }: Props) {
         onInput={(e) => edit((e.currentTarget as HTMLTextAreaElement).value)}
         onKeyDown={onKeyDown}
       />
-      <ComposerAttachments files={files.files} disabled={busy} onAdd={files.add} onRemove={files.remove} />
+      <ComposerAttachments files={files.files} disabled={busy} onRemove={files.remove} />
       <ComposerReconfigure run={run} state={re} queueing={mode === 'queue'} />
-      <div class="buttons composer-actions">
-        {progress && <span class="muted small" data-testid="composer-progress">{progress}</span>}
-        <button type="button" class="primary" data-testid="composer-send" disabled={busy || !mode} onClick={send}>
-          {mode ? sendLabel(mode, modes.starts) : 'Send'}
-        </button>
-      </div>
       {errors.length > 0 && (
         <div class="error" role="alert" data-testid="composer-error">
           {errors.map((m) => (
@@ -172,6 +167,21 @@ export function Composer({ run, onRun, upload = uploadAttachment }: Props) {
           ))}
         </div>
       )}
+      <div class="buttons composer-bar">
+        <ComposerFilePicker disabled={busy} onAdd={files.add} />
+        <button type="button" data-testid="composer-reconfigure-toggle" aria-expanded={re.open} class={re.open ? 'selected' : ''} onClick={() => re.setOpen(!re.open)}>
+          Reconfigure {re.open ? '▾' : '▸'}
+        </button>
+        <span class="spacer" />
+        {progress && (
+          <span class="muted small" data-testid="composer-progress">
+            {progress}
+          </span>
+        )}
+        <button type="button" class="primary" data-testid="composer-send" disabled={busy || !mode} onClick={send}>
+          {mode ? sendLabel(mode, modes.starts) : 'Send'}
+        </button>
+      </div>
     </div>
   );
 }

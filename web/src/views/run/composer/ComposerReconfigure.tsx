@@ -1,4 +1,4 @@
-// The composer's collapsible "reconfigure" section: what the API lets a resume change.
+// The composer's "reconfigure" section (opened from its bar): what the API lets a resume change.
 // Vars and the run's message change only before a run's first session (reconfigure);
 // a run that ran is reset first to take them (its sessions and timeline go). A passive
 // run's backend session id can be set or cleared. Vars are checked as the new-run form
@@ -20,16 +20,9 @@ export function ComposerReconfigure({ run, state, queueing }: Props) {
   const c = run.capabilities ?? {};
   const varsEditable = !!c.canReconfigure || (!!c.canReset && state.resetFirst);
   const hasVars = Object.keys(state.specs).length > 0;
+  if (!state.open) return null;
   return (
-    <details
-      class="composer-reconfigure"
-      data-testid="composer-reconfigure"
-      open={state.open}
-      onToggle={(e) => state.setOpen((e.currentTarget as HTMLDetailsElement).open)}
-    >
-      <summary>Reconfigure</summary>
-      {state.open && (
-        <div class="composer-reconfigure-body">
+    <section class="composer-reconfigure" data-testid="composer-reconfigure" aria-label="Reconfigure">
           {queueing && <p class="muted small">The run is running: a queued message changes nothing here. Reconfigure it once it ends.</p>}
           {!queueing && !c.canReconfigure && c.canReset && (
             <label class="check" title="Vars and the message change only before a run's first session">
@@ -71,8 +64,6 @@ export function ComposerReconfigure({ run, state, queueing }: Props) {
               />
             </label>
           )}
-        </div>
-      )}
-    </details>
+    </section>
   );
 }
