@@ -11,6 +11,7 @@ import type { VarInputs, VarSpecs } from './vars';
 
 export interface ComposerReconfigure {
   open: boolean;
+  /** Opens the section, or closes it and drops its edits. */
   setOpen: (open: boolean) => void;
   specs: VarSpecs;
   specsError: unknown;
@@ -54,6 +55,18 @@ export function useComposerReconfigure(run: RunDetail): ComposerReconfigure {
     if (!run.capabilities?.canReset) setResetFirst(false);
   }, [run.capabilities?.canReset]);
 
+  // Closing the section drops its edits: what a send carries is what the open section shows.
+  const openOrClose = (next: boolean) => {
+    if (!next) {
+      setVars(initial);
+      setVarErrors({});
+      setMessage(run.message ?? '');
+      setBackendSession(sessionNow);
+      setResetFirst(false);
+    }
+    setOpen(next);
+  };
+
   const collect = () => {
     if (!open) return { input: NO_RECONFIGURE, errors: {} };
     const v = changedVars(specs, vars, initial);
@@ -70,7 +83,7 @@ export function useComposerReconfigure(run: RunDetail): ComposerReconfigure {
 
   return {
     open,
-    setOpen,
+    setOpen: openOrClose,
     specs,
     specsError: res.error,
     specsLoading: res.loading,

@@ -310,6 +310,18 @@ describe('Composer: reconfigure', () => {
     ]);
   });
 
+  it('drops its edits when the section is closed: a send then carries none', async () => {
+    mounted = await mount(<Composer run={{ ...withAssignment, status: 'initialized', capabilities: { canResume: true, canReconfigure: true } } as unknown as RunDetail} onRun={() => {}} />);
+    await openReconfigure();
+    await type(mounted.root.querySelector('[name="var.feature"]')!, 'changed');
+    await click(mounted.byTestId('composer-reconfigure-toggle'));
+    await click(sendButton());
+    await settle();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/runs/r-1/resume']);
+    await openReconfigure();
+    expect((mounted.root.querySelector('[name="var.feature"]') as HTMLInputElement).value).toBe('dark mode');
+  });
+
   it('marks the var the daemon refused', async () => {
     answer = (c) =>
       c.path.startsWith('/api/assignments/')

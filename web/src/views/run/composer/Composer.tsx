@@ -80,7 +80,6 @@ export function Composer({ run, onRun, upload = uploadAttachment }: Props) {
       setHistoryIndex(null);
       files.clear();
       re.setOpen(false);
-      re.setResetFirst(false);
       setChosen(null);
     } catch (e) {
       setErrors([envelopeText(e)]);
