@@ -47,6 +47,11 @@ export function onUnauthenticated(l: AuthListener): () => void {
   return () => authListeners.delete(l);
 }
 
+/** Tells the listeners a request was answered 401 (for requests made without api()). */
+export function notifyUnauthenticated(): void {
+  authListeners.forEach((l) => l());
+}
+
 export function url(path: string): string {
   return new URL(path.replace(/^\/+/, ''), document.baseURI).toString();
 }
@@ -56,15 +61,26 @@ export function authHeaders(): Record<string, string> {
 }
 
 async function errorOf(res: Response): Promise<ApiError> {
+  let text = '';
+  try {
+    text = await res.text();
+  } catch {
+    /* no body */
+  }
+  return errorFromBody(res.status, res.statusText, text);
+}
+
+/** The error envelope of an answer's body as an ApiError; a body that is not one says the status. */
+export function errorFromBody(status: number, statusText: string, text: string): ApiError {
   let body: any = null;
   try {
-    body = await res.json();
+    body = JSON.parse(text);
   } catch {
     /* not JSON */
   }
   const e = body?.error;
-  if (e && typeof e.message === 'string') return new ApiError(res.status, e.code ?? 'ERROR', e.message, e.details ?? {});
-  return new ApiError(res.status, 'HTTP', `${res.status} ${res.statusText}`);
+  if (e && typeof e.message === 'string') return new ApiError(status, e.code ?? 'ERROR', e.message, e.details ?? {});
+  return new ApiError(status, 'HTTP', `${status} ${statusText}`.trim());
 }
 
 export interface RequestOptions {

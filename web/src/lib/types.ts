@@ -13,6 +13,8 @@ export interface Capabilities {
   canQueueMessage?: boolean;
   canRemoveQueuedMessage?: boolean;
   canEditDependencies?: boolean;
+  canSetBackendSession?: boolean;
+  reconfigureReason?: string | null;
   taskMutation?: { canSetStatus?: boolean; canSetNotes?: boolean; canAppendNotes?: boolean; canAdd?: boolean; canEditPending?: boolean; canDeletePending?: boolean };
 }
 
@@ -135,6 +137,8 @@ export interface RunDetail extends RunSummary {
   /** Who holds the running run's lease (the member driving it); null when not running. */
   owner: { daemonId: string; name: string; epoch: number; leaseExpiresAt: string } | null;
   attachments: Attachment[];
+  /** The backend's session id the run resumes (passive runs may set it). */
+  backendSession?: { id: string } | null;
   dependencies?: Array<Record<string, any>>;
   dependents?: Array<Record<string, any>>;
 }

@@ -1,10 +1,11 @@
-// The run's action buttons (from its capabilities), the message to start or resume with,
-// the inline edit of name, note or group, and the delete confirmation.
+// The run's action buttons (from its capabilities), the inline edit of name, note or
+// group, and the delete confirmation. Starting, resuming and queueing carry a message:
+// the composer (composer/Composer.tsx) sends them.
 
 import { useState } from 'preact/hooks';
 import { api, errorText } from '../../lib/api';
 import { navigate } from '../../lib/router';
-import { actionClass, actionLabel, isInitial, runActions, type ActionName } from '../../lib/runActions';
+import { actionClass, actionLabel, runActions, type ActionName } from '../../lib/runActions';
 import type { RunDetail } from '../../lib/types';
 
 const enc = encodeURIComponent;
@@ -12,10 +13,8 @@ const enc = encodeURIComponent;
 type Editing = null | 'rename' | 'note' | 'group';
 
 export function RunActions({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) => void }) {
-  const c = run.capabilities ?? {};
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string | null>(null);
-  const [message, setMessage] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
   const [editText, setEditText] = useState('');
   const [confirming, setConfirming] = useState(false);
@@ -41,15 +40,8 @@ export function RunActions({ run, onRun }: { run: RunDetail; onRun: (r: RunDetai
     setEditing(what);
   };
 
-  const initial = isInitial(run);
   const runAction = (a: ActionName) => {
     switch (a) {
-      case 'start':
-      case 'resume':
-        return act(
-          () => post('resume', message.trim() ? { message } : {}),
-          () => setMessage(''),
-        );
       case 'ready':
       case 'archive':
       case 'unarchive':
@@ -81,17 +73,6 @@ export function RunActions({ run, onRun }: { run: RunDetail; onRun: (r: RunDetai
   return (
     <>
       <div class="actions">
-        {(c.canResume || c.canQueueMessage) && (
-          <textarea
-            data-testid="action-message"
-            class="action-message"
-            rows={1}
-            placeholder={c.canResume ? (initial ? 'Message to start with (optional)' : 'Message to resume with (optional)') : 'Running: queue a follow-up in the queue tab'}
-            value={message}
-            disabled={!c.canResume}
-            onInput={(e) => setMessage((e.currentTarget as HTMLTextAreaElement).value)}
-          />
-        )}
         <div class="buttons">
           {runActions(run).map((a) => (
             <button data-testid={'action-' + a} class={actionClass(a)} disabled={busy} onClick={() => runAction(a)}>

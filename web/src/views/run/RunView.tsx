@@ -10,6 +10,7 @@ import { Approvals } from './Approvals';
 import { Attachments } from './Attachments';
 import { Audit } from './Audit';
 import { BrowserTab } from './BrowserTab';
+import { Composer } from './composer/Composer';
 import { DiffTab } from './DiffTab';
 import { Files } from './Files';
 import { Queue } from './Queue';
@@ -59,6 +60,7 @@ export function RunView({ runId, tab }: { runId: string; tab: RunTab }) {
         {tab === 'attachments' && <Attachments run={run} />}
         {tab === 'browser' && <BrowserTab run={run} />}
       </div>
+      <Composer run={run} onRun={setRun} />
     </section>
   );
 }
