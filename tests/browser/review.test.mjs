@@ -102,6 +102,13 @@ test('a branch diff between two refs, side by side (kept), searched', async (t) 
   // The layout is a preference: a reload (and a new comparison) shows it again.
   await page.reload();
   await page.locator(tid('diff-mode')).selectOption('branch');
+  // The fields suggest the repository's own branches, as GET .../workspace/refs lists them.
+  const refs = await daemon.api('GET', `/api/runs/${runId}/workspace/refs`);
+  const branches = refs.branches.map((b) => b.name);
+  assert.ok(branches.includes('main') && branches.includes('feature'), JSON.stringify(refs));
+  await page.waitForFunction(() => document.querySelectorAll('#diff-refs option[value="feature"]').length === 1);
+  const offered = await page.locator('#diff-refs option').evaluateAll((os) => os.map((o) => o.getAttribute('value')));
+  for (const name of branches) assert.ok(offered.includes(name), `${name} offered: ${offered}`);
   await page.locator(tid('diff-base')).fill('main');
   await page.locator(tid('diff-head')).fill('feature');
   await page.locator(tid('diff-compare')).click();

@@ -1,5 +1,5 @@
 // The two refs of a branch diff (base and head) and how they are compared: typed freely,
-// with the refs the API has named so far offered as suggestions (it has no ref list).
+// with the repository's branches, remote-tracking branches and tags offered as suggestions.
 
 import { useState } from 'preact/hooks';
 

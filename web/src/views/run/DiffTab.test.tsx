@@ -56,6 +56,19 @@ beforeEach(() => {
         if (url.searchParams.get('mode') === 'run') return json(404, { error: { code: 'NOT_FOUND', message: 'no baseline', details: { reason: 'no_baseline' } } });
         return json(200, DIFF);
       }
+      if (url.pathname.endsWith('/workspace/refs'))
+        return json(200, {
+          runId: 'r-1',
+          repoRoot: '/w',
+          head: { branch: 'feature', commit: 'b'.repeat(40) },
+          branches: [
+            { name: 'feature', commit: 'b'.repeat(40) },
+            { name: 'main', commit: 'a'.repeat(40) },
+          ],
+          remotes: [],
+          tags: [{ name: 'v1.0', commit: 'a'.repeat(40) }],
+          truncated: false,
+        });
       if (url.pathname.endsWith('/tasks')) return json(201, { task: { id: 'review-1' } });
       if (url.pathname.endsWith('/queued-resume-messages')) return json(201, { message: { id: 'qm_1' } });
       return json(404, { error: { code: 'NOT_FOUND', message: 'no route' } });
@@ -178,6 +191,10 @@ describe('DiffTab', () => {
       mode.dispatchEvent(new Event('change', { bubbles: true }));
     });
     expect(mounted.all('[data-testid="diff-file"]')).toHaveLength(0);
+    await settle();
+    // The repository's refs are offered in the fields' suggestions.
+    const offered = mounted.all('#diff-refs option').map((o) => o.getAttribute('value'));
+    expect(offered).toEqual(['HEAD', 'feature', 'main', 'refs/agentry/runs/r-1/base', 'v1.0']);
     await type(mounted.byTestId('diff-base'), 'main');
     await type(mounted.byTestId('diff-head'), 'feature');
     await act(() => {

@@ -12,6 +12,7 @@ import { clickLine, quoteDiffLines, type LineSelection } from '../../lib/lineSel
 import { splitPatch } from '../../lib/patch';
 import { loadPreferences, savePreferences, type DiffLayout } from '../../lib/preferences';
 import { useResource } from '../../lib/resource';
+import { refSuggestions, type WorkspaceRefs } from '../../lib/workspaceRefs';
 import { BranchRefs, type BranchQuery } from './BranchRefs';
 import { DiffFile, type DiffFileInfo } from './DiffFile';
 import { DiffFileList } from './DiffFileList';
@@ -58,7 +59,6 @@ export function DiffTab({ runId }: { runId: string }) {
   const [query, setQuery] = useState('');
   const [hitAt, setHitAt] = useState(-1);
   const [picked, setPicked] = useState<{ file: number; sel: LineSelection } | null>(null);
-  const [seenRefs, setSeenRefs] = useState<string[]>([]);
   const wantsRefs = mode === 'branch' && !branch.base;
   const res = useResource<WorkspaceDiff>(
     wantsRefs
@@ -71,6 +71,10 @@ export function DiffTab({ runId }: { runId: string }) {
     [runId, mode, branch.base, branch.head, branch.comparison],
     { clearOnError: true },
   );
+  const refs = useResource<WorkspaceRefs>(
+    mode === 'branch' ? (signal) => api(`api/runs/${enc(runId)}/workspace/refs`, { signal }) : null,
+    [runId, mode],
+  );
   useEffect(() => {
     if (!noBaseline(mode, res.error)) return;
     setNote(`No run baseline (${res.error.message}); showing the working tree against HEAD.`);
@@ -82,8 +86,6 @@ export function DiffTab({ runId }: { runId: string }) {
     setPicked(null);
     setCurrent(-1);
     setHitAt(-1);
-    const named = [diff?.base.ref, diff?.head.ref].filter((r): r is string => !!r);
-    if (named.length) setSeenRefs((s) => [...new Set([...s, ...named])]);
   }, [diff]);
   const err = !wantsRefs && res.error && !noBaseline(mode, res.error) ? errorText(res.error) : null;
   const files = diff?.files ?? [];
@@ -124,7 +126,7 @@ export function DiffTab({ runId }: { runId: string }) {
     savePreferences({ diffLayout: l });
   };
   const quote = picked && files[picked.file] ? quoteDiffLines(files[picked.file].path, lines[picked.file].slice(picked.sel.start, picked.sel.end + 1)) : null;
-  const suggestions = [...new Set(['HEAD', `refs/agentry/runs/${runId}/base`, ...seenRefs])];
+  const suggestions = refSuggestions(refs.data, runId);
   return (
     <div class="pad diff">
       <div class="toolbar">
