@@ -4,7 +4,8 @@
 // manifest served with its type, also under AGENTRY_WEB_BASE_PATH, and the service worker
 // registered, keeping the app shell and never the API); and browser notifications for
 // the runs a rule (a saved board filter) names when they end or need the user, each
-// once, also across a daemon restart, a click opening the run. Screenshots (phone-*.png)
+// once, also across a daemon restart, a click opening the run; shown by the service
+// worker where the page cannot (Chrome on Android). Screenshots (phone-*.png)
 // go to $AGENTRY_SCREENSHOTS_DIR or a temp dir.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -243,5 +244,42 @@ test('notifications: opted in with the board filter as the rule, told once per e
   await page.locator(tid('run-view', `[data-run-id="${ends}"]`)).waitFor();
   assert.ok(page.url().endsWith(`/runs/${ends}`), page.url());
   page.problems = page.problems.filter((p) => !/ERR_CONNECTION_REFUSED|ERR_EMPTY_RESPONSE|net::/.test(p)); // the restart
+  assert.deepEqual(page.problems, [], problems(page));
+});
+
+// Chrome on Android: `new Notification` throws, the service worker shows it instead.
+function noNotificationConstructor() {
+  const Real = window.Notification;
+  function Android() {
+    throw new TypeError("Failed to construct 'Notification': Illegal constructor. Use ServiceWorkerRegistration.showNotification() instead.");
+  }
+  Android.requestPermission = (...args) => Real.requestPermission(...args);
+  Object.defineProperty(Android, 'permission', { get: () => Real.permission });
+  window.Notification = Android;
+}
+
+test('notifications: without a Notification constructor (Chrome on Android) the service worker shows them', async (t) => {
+  const { daemon } = suite;
+  const page = await newPage(t, suite.browser, PHONE);
+  await page.context().grantPermissions(['notifications'], { origin: daemon.origin });
+  await page.addInitScript(noNotificationConstructor);
+  await page.goto(daemon.url('/'));
+  await page.locator(tid('board')).waitFor();
+  await page.locator(`input${tid('filter-text')}`).fill('on android');
+  await page.locator(tid('notify-toggle')).tap();
+  await page.locator(tid('notify-enable')).tap();
+  await page.locator(tid('notify-state')).waitFor();
+  await page.locator(tid('notify-close')).tap();
+  await page.evaluate(() => navigator.serviceWorker.ready);
+
+  const runId = await daemon.createRun({ agent: 'mock', name: 'on android', message: mock({ sleepMs: 300 }, { say: 'done' }) });
+  await daemon.waitForStatus(runId, 'success');
+  const shown = () => page.evaluate(async () =>
+    (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, tag: n.tag, path: n.data?.path })));
+  const list = await until(async () => { const l = await shown(); return l.length ? l : null; }, { what: 'a notification from the service worker' });
+  assert.equal(list.length, 1, JSON.stringify(list));
+  assert.equal(list[0].title, 'on android ended: success');
+  assert.equal(list[0].path, `/runs/${runId}`);
+  assert.match(list[0].tag, new RegExp(`^${runId}:ended:`));
   assert.deepEqual(page.problems, [], problems(page));
 });
