@@ -96,8 +96,10 @@ describe('startNotifier', () => {
     expect(reads).toEqual(['a']);
     expect(shown.map((e) => [e.key, e.body])).toEqual([['a:approval:ap1', 'rm -rf build']]);
     send(run('a', 'running', 3)); // the same approval still pending
-    await new Promise((r) => setTimeout(r, 1800)); // reads of one run are spaced out
-    expect(reads).toEqual(['a', 'a']);
+    await settle();
+    expect(reads).toEqual(['a']); // reads of one run are spaced out...
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(reads).toEqual(['a', 'a']); // ...and the change is read after the pause
     expect(shown).toHaveLength(1);
     stop();
   });

@@ -1,8 +1,9 @@
 // Shows the notifications of lib/notifications.ts while the dashboard is open: follows
 // the run summaries the board reads (lib/summaries.ts), and, for a running run a rule
 // wants "needs me" for, reads the run's detail after it changes to see a pending
-// approval (the summary does not carry approvals). Reads are one at a time per run and
-// at most one every APPROVAL_CHECK_MS, so a streaming run costs little.
+// approval (the summary does not carry approvals). Reads are one at a time per run, at
+// most one every APPROVAL_CHECK_MS, and MAX_READS at a time in all, so streaming runs
+// cost little.
 
 import { api } from './api';
 import {
@@ -14,6 +15,7 @@ import { summaries, type SummaryStore } from './summaries';
 import type { RunSummary } from './types';
 
 const APPROVAL_CHECK_MS = 1500;
+const MAX_READS = 2;
 
 type Listener = () => void;
 const settingsListeners = new Set<Listener>();
@@ -65,6 +67,7 @@ export function startNotifier(
   const checks = new Map<string, { busy: boolean; again: boolean; timer: ReturnType<typeof setTimeout> | null; last: number }>();
   let stopped = false;
   let baselined = false;
+  let reading = 0;
 
   const active = () => settings.enabled && notificationPermission() === 'granted' && settings.rules.length > 0;
   const emit = (events: NotifyEvent[]) => {
@@ -83,9 +86,14 @@ export function startNotifier(
     }
     const wait = Math.max(0, c.last + APPROVAL_CHECK_MS - Date.now());
     const entry = c;
-    entry.timer = setTimeout(async () => {
+    const read = async () => {
+      if (reading >= MAX_READS) {
+        entry.timer = setTimeout(read, 300); // many running runs: a few reads at a time
+        return;
+      }
       entry.timer = null;
       entry.busy = true;
+      reading++;
       entry.again = false;
       entry.last = Date.now();
       try {
@@ -94,10 +102,11 @@ export function startNotifier(
       } catch {
         /* gone or unreachable: the next change tries again */
       }
+      reading--;
       entry.busy = false;
       if (entry.again && !stopped) check(runId);
-      else if (!entry.again) checks.delete(runId);
-    }, wait);
+    };
+    entry.timer = setTimeout(read, wait);
   };
 
   const onChange = () => {
@@ -111,6 +120,11 @@ export function startNotifier(
       if (changed && run.status === 'running' && needsUserRules.length && wanted(run, 'approval', needsUserRules)) check(run.runId);
     }
     for (const id of [...lastSeen.keys()]) if (!store.runs.has(id)) lastSeen.delete(id);
+    for (const [id, c] of checks)
+      if (!store.runs.has(id) && !c.busy) {
+        if (c.timer) clearTimeout(c.timer);
+        checks.delete(id);
+      }
     if (!store.loading) baselined = true;
   };
 
