@@ -36,6 +36,22 @@ TEST_F(StaticFilesTest, ServesFilesWithTheirContentTypeAndCachePolicy) {
   EXPECT_EQ(index.headers[0].second, "no-cache");
 }
 
+// The installable dashboard: a browser ignores a manifest served with another type, and
+// sw.js must not be kept by caches, or a new service worker is not seen.
+TEST_F(StaticFilesTest, ServesTheManifestIconsAndServiceWorkerForInstalling) {
+  std::ofstream(root_ / "web" / "manifest.webmanifest") << "{}";
+  std::ofstream(root_ / "web" / "sw.js") << "'use strict';";
+  std::ofstream(root_ / "web" / "icon-192.png") << "png";
+  auto manifest = static_file_response(root_ / "web", "/manifest.webmanifest");
+  EXPECT_EQ(manifest.status, 200);
+  EXPECT_EQ(manifest.content_type, "application/manifest+json");
+  auto worker = static_file_response(root_ / "web", "/sw.js");
+  EXPECT_EQ(worker.content_type, "text/javascript; charset=utf-8");
+  ASSERT_EQ(worker.headers.size(), 1u);
+  EXPECT_EQ(worker.headers[0].second, "no-cache");
+  EXPECT_EQ(static_file_response(root_ / "web", "/icon-192.png").content_type, "image/png");
+}
+
 TEST_F(StaticFilesTest, TheAppShellPointsItsBaseAtTheMount) {
   EXPECT_EQ(app_shell_response(root_ / "web", "").body, "<head><base href=\"/\"></head><h1>hi</h1>");
   EXPECT_EQ(app_shell_response(root_ / "web", "/agentry").body,

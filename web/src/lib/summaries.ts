@@ -38,11 +38,14 @@ export class SummaryStore {
     if (this.scheduled) return;
     this.scheduled = true;
     const fire = () => {
+      if (!this.scheduled) return;
       this.scheduled = false;
       this.listeners.forEach((l) => l());
     };
     if (typeof requestAnimationFrame === 'function') requestAnimationFrame(fire);
-    else setTimeout(fire, 16);
+    // A hidden tab runs no animation frames, and the notifier (lib/notifier.ts) must
+    // still hear of a run that ends there: a timer fires what the frame did not.
+    setTimeout(fire, typeof requestAnimationFrame === 'function' ? 250 : 16);
   }
 
   /** Keeps the summary with the higher revision. */
