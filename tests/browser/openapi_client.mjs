@@ -1,0 +1,59 @@
+// An HTTP client for the OpenAPI test: every answer it gets is checked against the
+// document (openapi_contract.mjs) and must have the status the test expects. Problems
+// are collected, so one run of the test reports every mismatch at once.
+// OPENAPI_DUMP=<file> also writes every answer there (for writing the document).
+import fs from 'node:fs';
+
+export class CheckedClient {
+  constructor(daemon, contract) {
+    this.daemon = daemon;
+    this.contract = contract;
+    this.problems = [];
+    this.dump = [];
+  }
+
+  /// One request: `{ status, headers, body }`. `body` is sent as JSON unless `raw`
+  /// (bytes, with `headers` saying what they are). `expect`: the status it must answer.
+  async call(method, route, { body, raw, headers = {}, expect = 200, stream = false } = {}) {
+    const init = { method, headers: { ...headers } };
+    if (raw !== undefined) init.body = raw;
+    else if (body !== undefined) {
+      init.headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    const controller = new AbortController();
+    init.signal = controller.signal;
+    const response = await fetch(this.daemon.baseUrl + route, init);
+    const contentType = response.headers.get('content-type') ?? '';
+    let parsed;
+    if (stream && contentType.startsWith('text/event-stream')) {
+      // An event stream never ends: its first frame is enough, then the connection closes.
+      const reader = response.body.getReader();
+      const first = await reader.read();
+      parsed = Buffer.from(first.value ?? []).toString('utf8');
+      controller.abort();
+    } else if (contentType.startsWith('application/json')) {
+      const text = await response.text();
+      try { parsed = JSON.parse(text); } catch { parsed = text; }
+    } else {
+      parsed = Buffer.from(await response.arrayBuffer());
+    }
+    const answer = { status: response.status, headers: response.headers, contentType, body: parsed };
+    if (process.env.OPENAPI_DUMP) {
+      this.dump.push({ method, route, status: answer.status, contentType, body: Buffer.isBuffer(parsed) ? `<${parsed.length} bytes>` : parsed });
+    }
+    if (answer.status !== expect) {
+      this.problems.push(`${method} ${route}: answered ${answer.status}, the test expected ${expect}: ${JSON.stringify(Buffer.isBuffer(parsed) ? '<bytes>' : parsed).slice(0, 600)}`);
+    }
+    this.problems.push(...this.contract.check(method, route, answer));
+    return answer;
+  }
+
+  get = (route, options) => this.call('GET', route, options);
+  post = (route, body, options = {}) => this.call('POST', route, { body, ...options });
+
+  /// Writes the dump (OPENAPI_DUMP), if asked for.
+  flush() {
+    if (process.env.OPENAPI_DUMP) fs.writeFileSync(process.env.OPENAPI_DUMP, JSON.stringify(this.dump, null, 1));
+  }
+}
