@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { Daemon, makeGitRepo, mockAgent, writeFiles } from './harness.mjs';
+import { Daemon, makeGitRepo, mockAgent, until, writeFiles } from './harness.mjs';
 import { mock, standardConfig } from './fixtures.mjs';
 import { Contract, declaredRoutes } from './openapi_contract.mjs';
 import { CheckedClient } from './openapi_client.mjs';
@@ -186,7 +186,6 @@ test('every operation answers as the document says', async () => {
   await c.get(`/api/runs/${live}/queued-resume-messages`);
   await c.call('DELETE', `/api/runs/${live}/queued-resume-messages/${queued.body?.message?.id}`);
   await c.call('DELETE', `/api/runs/${live}/queued-resume-messages/qm_nothing`, { expect: 404 });
-  await daemon.waitForRun(live, () => true);
   for (let i = 0; i < 100; i++) {
     const frame = await fetch(`${daemon.baseUrl}/api/runs/${live}/browser/frame`);
     await frame.arrayBuffer();
@@ -201,6 +200,15 @@ test('every operation answers as the document says', async () => {
   await c.post(`/api/runs/${tasked}/resume`, { message: mock({ hang: true }) });
   await c.post(`/api/runs/${tasked}/resume`, { message: 1 }, { expect: 400 });
   await c.post(`/api/runs/${tasked}/abort`, {});
+
+  // A child's completion is queued on its running parent, with the child as its source.
+  const parent = runOf(await c.post('/api/runs', { agent: 'mock', callerCwd: repo, overrides: { message: mock({ hang: true }) } }, { expect: 201 }));
+  await daemon.waitForStatus(parent, 'running');
+  const child = runOf(await c.post('/api/runs', { agent: 'mock', callerCwd: repo, parentRunId: parent, overrides: { message: mock({ say: 'child done' }) } }, { expect: 201 }));
+  await daemon.waitForStatus(child, 'success');
+  await until(async () => (await daemon.api('GET', `/api/runs/${parent}/queued-resume-messages`)).messages.some((m) => m.source.kind), { what: 'the child completion on the parent' });
+  await c.get(`/api/runs/${parent}/queued-resume-messages`);
+  await daemon.api('POST', `/api/runs/${parent}/abort`, {});
 
   const careful = runOf(await c.post('/api/runs', { agent: 'careful', callerCwd: repo, overrides: { message: mock({ ask: { summary: 'rm -rf build' } }, { say: 'ok' }) } }, { expect: 201 }));
   const waiting = await daemon.waitForRun(careful, (r) => r.pendingApprovals?.length === 1, { what: 'a pending approval' });
