@@ -111,7 +111,9 @@ test('every operation answers as the document says', async () => {
   await c.post(`/api/runs/${tasked}/dependencies`, { type: 'planet' }, { expect: 400 });
   await c.call('DELETE', `/api/runs/${tasked}/dependencies`, { body: { type: 'group', groupId: 'wave' } });
   await c.call('DELETE', `/api/runs/${tasked}/dependencies`, { body: { type: 'group', groupId: 'wave' }, expect: 404 });
+  await c.post(`/api/runs/${tasked}/dependencies`, { dependency: { type: 'run', runId: MISSING } });
   await c.post(`/api/runs/${tasked}/dependencies/clear`, {});
+  await c.call('PUT', `/api/runs/${tasked}/schedule`, { body: { cron: '0 9 * * MON-FRI', timezone: 'Europe/Berlin', mode: 'reuse' } });
   await c.call('PUT', `/api/runs/${tasked}/schedule`, { body: { delay: '1h' } });
   await c.call('PUT', `/api/runs/${tasked}/schedule`, { body: { delay: 'soon' }, expect: 400 });
   await c.post(`/api/runs/${tasked}/schedule/disable`, {});
@@ -139,6 +141,8 @@ test('every operation answers as the document says', async () => {
   await c.get(`/api/runs/${done}/workspace/raw?path=nothing`, { expect: 404 });
   await c.get(`/api/runs/${done}/workspace/diff`);
   await c.get(`/api/runs/${done}/workspace/diff?mode=run`);
+  await c.get(`/api/runs/${done}/workspace/diff?mode=branch&base=main&stat=true`);
+  await c.get(`/api/runs/${done}/workspace/diff?mode=branch&base=nothing`, { expect: 404 });
   await c.get(`/api/runs/${done}/workspace/diff?mode=sideways`, { expect: 400 });
   await c.get(`/api/runs/${MISSING}/workspace/diff`, { expect: 404 });
   await c.get(`/api/runs/${done}/timeline`);
@@ -208,6 +212,7 @@ test('every operation answers as the document says', async () => {
   await daemon.waitForStatus(child, 'success');
   await until(async () => (await daemon.api('GET', `/api/runs/${parent}/queued-resume-messages`)).messages.some((m) => m.source.kind), { what: 'the child completion on the parent' });
   await c.get(`/api/runs/${parent}/queued-resume-messages`);
+  await c.get(`/api/runs/${child}`); // its parentNotification
   await daemon.api('POST', `/api/runs/${parent}/abort`, {});
 
   const careful = runOf(await c.post('/api/runs', { agent: 'careful', callerCwd: repo, overrides: { message: mock({ ask: { summary: 'rm -rf build' } }, { say: 'ok' }) } }, { expect: 201 }));
