@@ -62,11 +62,18 @@ test('every operation answers as the document says', async () => {
       'schemaVersion: 1', 'description: starts the feature assignment', 'assignment: feature', 'agent: mock',
       `cwd: ${repo}`, 'secretEnv: OPENAPI_TRIGGER_SECRET', 'vars:', '  feature: /feature', 'dedupKey: "{{/id}}"', '',
     ].join('\n'),
+    'triggers/filtered.yaml': [
+      'schemaVersion: 1', 'assignment: feature', 'agent: mock', `cwd: ${repo}`, 'secretEnv: OPENAPI_TRIGGER_SECRET',
+      'vars:', '  feature: /feature', 'filter:', '  /action: [opened]', '',
+    ].join('\n'),
   });
 
   // ----- the daemon, its members, backends, usage, public routes
   await c.get('/app-config.json');
   await c.get('/metrics');
+  const served = await c.get('/api/openapi.json');
+  assert.deepEqual(served.body, contract.doc, 'GET /api/openapi.json is docs/openapi.yaml as the daemon was built');
+  await c.get('/api/openapi.json?x=1', { expect: 400 });
   await c.get('/api/daemon');
   await c.get('/api/daemons');
   await c.get('/api/backends');
@@ -240,13 +247,19 @@ test('every operation answers as the document says', async () => {
   await c.post('/api/containers/cleanup', {});
   await c.post('/api/containers/cleanup', { all: 'yes' }, { expect: 400 });
   await c.get('/api/triggers');
+  const sign = (body) => {
+    const ts = String(Math.floor(Date.now() / 1000));
+    const signature = `sha256=${crypto.createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex')}`;
+    return { 'content-type': 'application/json', 'x-agentry-timestamp': ts, 'x-agentry-signature': signature };
+  };
   const payload = JSON.stringify({ id: 'event-1', feature: 'webhooks' });
-  const ts = String(Math.floor(Date.now() / 1000));
-  const signature = `sha256=${crypto.createHmac('sha256', SECRET).update(`${ts}.${payload}`).digest('hex')}`;
-  const signed = { 'content-type': 'application/json', 'x-agentry-timestamp': ts, 'x-agentry-signature': signature };
+  const signed = sign(payload);
   await c.post('/api/triggers/hook', undefined, { raw: payload, headers: signed, expect: 201 });
   await c.post('/api/triggers/hook', undefined, { raw: payload, headers: signed, expect: 200 });
   await c.post('/api/triggers/hook', undefined, { raw: payload, headers: { ...signed, 'x-agentry-signature': 'sha256=00' }, expect: 401 });
+  await c.post('/api/triggers/hook', undefined, { raw: 'not json', headers: sign('not json'), expect: 400 });
+  const closed = JSON.stringify({ action: 'closed', feature: 'x' });
+  await c.post('/api/triggers/filtered', undefined, { raw: closed, headers: sign(closed), expect: 202 });
   await c.post('/api/triggers/nothing', undefined, { raw: payload, headers: signed, expect: 404 });
   await c.get(`/api/projects/trust?dir=${enc(repo)}`);
   await c.get('/api/projects/trust?dir=relative', { expect: 400 });

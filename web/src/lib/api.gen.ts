@@ -614,6 +614,14 @@ export interface OperationAnswers {
   "appConfig.get": {
     webBasePath: string;
   };
+  /** GET /api/openapi.json */
+  "openapi.get": {
+    openapi: string;
+    info: Record<string, unknown>;
+    paths: Record<string, unknown>;
+    components: Record<string, unknown>;
+    [key: string]: unknown;
+  };
   /** GET /api/daemon */
   "daemon.info": {
     daemon: DaemonInfo;
