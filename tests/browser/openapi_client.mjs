@@ -45,7 +45,8 @@ export class CheckedClient {
     if (answer.status !== expect) {
       this.problems.push(`${method} ${route}: answered ${answer.status}, the test expected ${expect}: ${JSON.stringify(Buffer.isBuffer(parsed) ? '<bytes>' : parsed).slice(0, 600)}`);
     }
-    this.problems.push(...this.contract.check(method, route, answer));
+    const sent = raw === undefined && body !== undefined && String(init.headers['content-type']).startsWith('application/json') ? body : undefined;
+    this.problems.push(...this.contract.check(method, route, answer, sent));
     return answer;
   }
 

@@ -112,14 +112,22 @@ export class Contract {
     return node;
   }
 
-  /// Checks one answer: a list of problems (empty when it matches the document).
-  check(method, route, { status, contentType, body }) {
+  /// Checks one answer, and the JSON body sent (`sent`) when the daemon accepted it: a
+  /// list of problems (empty when both match the document).
+  check(method, route, { status, contentType, body }, sent) {
     const found = this.find(method, route);
     if (!found) return [`${method} ${route}: no operation in the document`];
     const { op } = found;
     const id = op.operationId;
     if (!this.exercised.has(id)) this.exercised.set(id, new Set());
     this.exercised.get(id).add(status);
+    const request = this.#resolve(op.requestBody)?.content?.['application/json']?.schema;
+    if (sent !== undefined && status < 300 && request) {
+      const validate = this.#validator(id, 'request', request);
+      if (!validate(sent)) {
+        return [`${id}: the daemon accepted a body the document refuses: ${this.ajv.errorsText(validate.errors)}: ${JSON.stringify(sent).slice(0, 300)}`];
+      }
+    }
     const response = this.#resolve(op.responses?.[String(status)]);
     if (!response) return [`${id}: status ${status} is not documented (body ${JSON.stringify(body).slice(0, 300)})`];
     const problems = [];
