@@ -170,14 +170,14 @@ test('every operation answers as the document says', async () => {
   await c.get(`/api/runs/${done}/attachments/att_nothing/content`, { expect: 404 });
   await c.call('DELETE', `/api/runs/${done}/attachments/${attachmentId}`);
   await c.call('DELETE', `/api/runs/${done}/attachments/${attachmentId}`, { expect: 404 });
-  await c.get('/api/events/run-summaries', { stream: true });
+  await c.get('/api/events/run-summaries', { stream: { frames: 1, during: () => daemon.api('POST', `/api/runs/${done}/pinned`, { pinned: true }) } });
   await c.get('/api/events/run-summaries?x=1', { expect: 400 });
-  await c.get(`/api/runs/${done}/events/detail`, { stream: true });
-  await c.get(`/api/runs/${done}/events/timeline?after=0`, { stream: true });
+  await c.get(`/api/runs/${done}/events/detail`, { stream: { frames: 1 } });
+  await c.get(`/api/runs/${done}/events/timeline?after=0`, { stream: { frames: 5 } });
   await c.get(`/api/runs/${done}/events/timeline?after=-1`, { expect: 400 });
-  await c.get(`/api/runs/${done}/events/audit`, { stream: true });
+  await c.get(`/api/runs/${done}/events/audit`, { stream: { frames: 3 } });
   await c.get(`/api/runs/${MISSING}/events/audit`, { expect: 404 });
-  await c.get(`/api/runs/${done}/events/browser`, { stream: true });
+  await c.get(`/api/runs/${done}/events/browser`, { stream: { frames: 1 } }); // browser_unavailable
   await c.get(`/api/runs/${done}/browser/frame`, { expect: 404 });
   await c.post(`/api/runs/${done}/ask`, { question: 'What did you do?' });
   await c.post(`/api/runs/${done}/ask`, { question: '' }, { expect: 400 });
@@ -205,6 +205,8 @@ test('every operation answers as the document says', async () => {
     await new Promise((r) => setTimeout(r, 100));
   }
   await c.get(`/api/runs/${live}/browser/frame`);
+  await c.get(`/api/runs/${live}/events/browser`, { stream: { frames: 2 } }); // browser_frame
+  await c.get(`/api/runs/${live}/events/timeline?after=0`, { stream: { frames: 2 } });
   await c.post(`/api/runs/${live}/abort`, { reason: 'enough' });
   await c.post(`/api/runs/${live}/abort`, { reason: 7 }, { expect: 400 });
   await daemon.waitForStatus(live, 'aborted');

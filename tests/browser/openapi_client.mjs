@@ -14,7 +14,9 @@ export class CheckedClient {
 
   /// One request: `{ status, headers, body }`. `body` is sent as JSON unless `raw`
   /// (bytes, with `headers` saying what they are). `expect`: the status it must answer.
-  async call(method, route, { body, raw, headers = {}, expect = 200, stream = false } = {}) {
+  /// `stream: { frames, during }` reads an event stream until `frames` data frames came
+  /// (within 10 s; `during()` runs once it is open, to cause them), then closes it.
+  async call(method, route, { body, raw, headers = {}, expect = 200, stream = null } = {}) {
     const init = { method, headers: { ...headers } };
     if (raw !== undefined) init.body = raw;
     else if (body !== undefined) {
@@ -27,11 +29,7 @@ export class CheckedClient {
     const contentType = response.headers.get('content-type') ?? '';
     let parsed;
     if (stream && contentType.startsWith('text/event-stream')) {
-      // An event stream never ends: its first frame is enough, then the connection closes.
-      const reader = response.body.getReader();
-      const first = await reader.read();
-      parsed = Buffer.from(first.value ?? []).toString('utf8');
-      controller.abort();
+      parsed = await this.#readFrames(response, controller, stream, `${method} ${route}`);
     } else if (contentType.startsWith('application/json')) {
       const text = await response.text();
       try { parsed = JSON.parse(text); } catch { parsed = text; }
@@ -48,6 +46,32 @@ export class CheckedClient {
     const sent = raw === undefined && body !== undefined && String(init.headers['content-type']).startsWith('application/json') ? body : undefined;
     this.problems.push(...this.contract.check(method, route, answer, sent));
     return answer;
+  }
+
+  // An event stream never ends: the complete frames that came until `frames` data frames
+  // did (or 10 s passed, a problem), as text; then the connection is closed.
+  async #readFrames(response, controller, { frames = 1, during }, what) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const dataFrames = () => text.split('\n\n').slice(0, -1).filter((f) => /^data:/m.test(f)).length;
+    const deadline = setTimeout(() => controller.abort(), 10_000);
+    const caused = during?.();
+    try {
+      while (dataFrames() < frames) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+    } catch {
+      // aborted at the deadline
+    } finally {
+      clearTimeout(deadline);
+      controller.abort();
+    }
+    await caused;
+    if (dataFrames() < frames) this.problems.push(`${what}: ${dataFrames()} data frames in 10 s, the test expected ${frames}`);
+    return text.slice(0, text.lastIndexOf('\n\n') + 2);
   }
 
   get = (route, options) => this.call('GET', route, options);

@@ -137,6 +137,16 @@ export class Contract {
     const mediaType = media.find((m) => m === type || (m.endsWith('/*') && type.startsWith(m.slice(0, -1))) || m === '*/*');
     if (!mediaType) return [`${id} ${status}: content type ${type} is not one of ${media.join(', ')}`];
     const schema = response.content[mediaType].schema;
+    if (mediaType === 'text/event-stream' && op['x-sse-data']) {
+      // Each frame's data (its `data:` lines joined) against the operation's x-sse-data.
+      const validate = this.#validator(id, 'sse', op['x-sse-data']);
+      for (const frame of String(body).split('\n\n')) {
+        const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+        if (!data) continue;
+        const event = JSON.parse(data);
+        if (!validate(event)) problems.push(`${id}: a frame's data does not match x-sse-data: ${this.ajv.errorsText(validate.errors)}: ${data.slice(0, 400)}`);
+      }
+    }
     if (mediaType === 'application/json' && schema) {
       const validate = this.#validator(id, status, schema);
       if (!validate(body)) {

@@ -467,6 +467,46 @@ export type Attachment = {
   createdAt: Timestamp;
 };
 
+/** a frame's data on GET /api/events/run-summaries */
+export type SummaryStreamEvent = {
+  type: "summary_upsert";
+  summary: RunSummary;
+} | {
+  type: "summary_removed";
+  runId: string;
+};
+
+/** a frame's data on GET /api/runs/{runId}/events/detail */
+export type DetailStreamEvent = {
+  type: "run_detail";
+  run: RunDetail;
+} | RunRemovedEvent;
+
+export type RunRemovedEvent = {
+  type: "run_removed";
+  runId: string;
+};
+
+/** a frame's data on GET /api/runs/{runId}/events/browser */
+export type BrowserStreamEvent = {
+  type: "browser_frame";
+  runId: string;
+  seq: number;
+  at: Timestamp;
+  mime: "image/jpeg" | "image/png";
+  /** the image, base64 */
+  data: string;
+  width?: number;
+  height?: number;
+  url?: string;
+} | {
+  type: "browser_unavailable";
+  runId: string;
+  seq: number;
+  at?: Timestamp;
+  reason: string;
+} | RunRemovedEvent;
+
 export type AuditEvent = {
   runId: string;
   cursor: number;
