@@ -27,13 +27,18 @@ export const WEB_DIST = process.env.AGENTRY_WEB_DIST || path.join(SOURCE_DIR, 'w
 
 /// Why the suite cannot run here, or null. A missing prerequisite is a skip (exit 77 in
 /// run.mjs), never a pass: each is named so the skip is visible in ctest's output.
-export function missingPrerequisites() {
+/// `browser: false` (the API tests, run.mjs --api): no Chromium or dashboard needed,
+/// but the validator's packages are.
+export function missingPrerequisites({ browser = true } = {}) {
   const missing = [];
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 20) missing.push(`node ${process.versions.node} is too old (need 20 or later for node:test)`);
-  if (!fs.existsSync(path.join(HERE, 'node_modules', 'playwright-core', 'package.json'))) {
-    missing.push(`${path.join(HERE, 'node_modules')} has no playwright-core: run \`npm ci\` in tests/browser`);
+  for (const pkg of browser ? ['playwright-core'] : ['ajv', 'ajv-formats', 'yaml']) {
+    if (!fs.existsSync(path.join(HERE, 'node_modules', pkg, 'package.json'))) {
+      missing.push(`${path.join(HERE, 'node_modules')} has no ${pkg}: run \`npm ci\` in tests/browser`);
+    }
   }
+  if (!browser) return missing.length ? missing : null;
   if (!isExecutable(CHROMIUM)) missing.push(`no Chromium at ${CHROMIUM} (install chromium or set AGENTRY_CHROMIUM)`);
   if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
     missing.push(`${path.join(WEB_DIST, 'index.html')} does not exist: build the dashboard (cd web && npm ci && npm run build)`);

@@ -26,6 +26,7 @@ void add_public_routes(Router& router, ApiContext& ctx) {
 void add_all_routes(Router& router, ApiContext& context, const Operations& ops) {
   add_public_routes(router, context);
   add_metrics_route(router);
+  add_openapi_route(router);
   add_operation_routes(router, ops);
   add_dependency_routes(router, ops);
   add_schedule_routes(router, ops);

@@ -14,6 +14,8 @@ void add_operation_routes(Router& router, const Operations& ops);
 void add_dependency_routes(Router& router, const Operations& ops);
 /// GET /metrics (api/metrics_route.cpp).
 void add_metrics_route(Router& router);
+/// GET /api/openapi.json: docs/openapi.yaml as JSON (api/openapi_route.cpp).
+void add_openapi_route(Router& router);
 
 /// An operation's answer over HTTP: its body with its status (or `status` when given),
 /// the error envelope, or, for an answer that waits on a program (a taskTransition

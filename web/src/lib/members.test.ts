@@ -4,7 +4,7 @@ import type { Member } from './types';
 
 function member(name: string, extra: Partial<Member> = {}): Member {
   return {
-    daemonId: 'id-' + name, name, host: 'h', pid: 1, advertiseUrl: 'http://127.0.0.1:4773', labels: [], capacity: null,
+    daemonId: 'id-' + name, name, host: 'h', pid: 1, advertiseUrl: 'http://127.0.0.1:4773', labels: [], capacity: null, workspaceRoots: [],
     liveRuns: 0, version: '0.9.0', startedAt: '2026-12-01T00:00:00Z', heartbeatAt: '2026-12-01T00:00:01Z',
     heartbeatAgeMs: 1000, state: 'alive', self: false, ...extra,
   };

@@ -51,7 +51,7 @@ export function Queue({ run, onRun }: { run: RunDetail; onRun: (r: RunDetail) =>
           <div class="msg-text">{m.text}</div>
           <div class="buttons">
             <span class="muted small">
-              {time(m.createdAt)} · {String(m.source?.actor ?? m.source?.kind ?? '')}
+              {time(m.createdAt)} · {'actor' in m.source ? m.source.actor : m.source.kind}
             </span>
             <button data-testid="queue-remove" disabled={!c.canRemoveQueuedMessage} onClick={() => remove(m.id)}>
               Remove

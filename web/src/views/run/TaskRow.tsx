@@ -45,7 +45,7 @@ export function TaskRow({ runId, task, canStatus, canNotes, canDelete }: { runId
     <div class={'task st-border-' + task.status} data-testid="task" data-task-id={task.id}>
       <div class="task-head">
         <span class="task-title">{task.title}</span> <span class="muted mono small">{task.id}</span>
-        <select data-testid="task-status" value={status} disabled={!canStatus} onChange={(e) => setStatus((e.currentTarget as HTMLSelectElement).value)}>
+        <select data-testid="task-status" value={status} disabled={!canStatus} onChange={(e) => setStatus((e.currentTarget as HTMLSelectElement).value as Task['status'])}>
           {TASK_STATUSES.map((s) => (
             <option value={s}>{s}</option>
           ))}
