@@ -153,6 +153,9 @@ test('every operation answers as the document says', async () => {
   await c.get(`/api/runs/${done}/workspace/diff?mode=branch&base=nothing`, { expect: 404 });
   await c.get(`/api/runs/${done}/workspace/diff?mode=sideways`, { expect: 400 });
   await c.get(`/api/runs/${MISSING}/workspace/diff`, { expect: 404 });
+  await c.get(`/api/runs/${done}/workspace/refs`);
+  await c.get(`/api/runs/${done}/workspace/refs?all=1`, { expect: 400 });
+  await c.get(`/api/runs/${MISSING}/workspace/refs`, { expect: 404 });
   await c.get(`/api/runs/${done}/timeline`);
   await c.get(`/api/runs/${done}/timeline?before=latest&limit=2`);
   await c.get(`/api/runs/${done}/timeline?limit=0`, { expect: 400 });

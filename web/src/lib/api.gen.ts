@@ -547,6 +547,24 @@ export type DiffFile = {
   omittedReason: "hardlink" | "outside" | null;
 };
 
+export type NamedRef = {
+  name: string;
+  commit: string | null;
+};
+
+export type WorkspaceRefs = {
+  runId: string;
+  repoRoot: string;
+  head: {
+    branch: string | null;
+    commit: string | null;
+  };
+  branches: Array<NamedRef>;
+  remotes: Array<NamedRef>;
+  tags: Array<NamedRef>;
+  truncated: boolean;
+};
+
 export type WorkspaceDiff = {
   runId: string;
   mode: "working-tree" | "branch" | "run";
@@ -859,6 +877,8 @@ export interface OperationAnswers {
   };
   /** GET /api/runs/{runId}/workspace/diff */
   "workspace.diff": WorkspaceDiff;
+  /** GET /api/runs/{runId}/workspace/refs */
+  "workspace.refs": WorkspaceRefs;
   /** GET /api/runs/{runId}/attachments */
   "attachments.list": {
     attachments: Array<Attachment>;

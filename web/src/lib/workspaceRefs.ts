@@ -1,20 +1,9 @@
 // The refs a branch diff can compare, as GET /api/runs/:id/workspace/refs answers them,
 // turned into the suggestions the two ref fields offer.
 
-export interface NamedRef {
-  name: string;
-  commit: string | null;
-}
+import type { WorkspaceRefs } from './api.gen';
 
-export interface WorkspaceRefs {
-  runId: string;
-  repoRoot: string;
-  head: { branch: string | null; commit: string | null };
-  branches: NamedRef[];
-  remotes: NamedRef[];
-  tags: NamedRef[];
-  truncated: boolean;
-}
+export type { WorkspaceRefs };
 
 /** HEAD and the checked-out branch first, then the other branches, the run's baseline,
  * remote-tracking branches and tags; each name once. */
