@@ -47,6 +47,8 @@ export interface RunSummary {
   backend: string;
   model: string | null;
   cwd: string;
+  /** The git work tree the cwd is in, when it is in one. */
+  repo?: string | null;
   runGroupId: string;
   parentRunId: string | null;
   pinned: boolean;
