@@ -36,8 +36,16 @@ export function CardMenu({ run, open, busy, onOpen, onAction }: Props) {
       const t = e.target as Node;
       if (!pop.current?.contains(t) && !button.current?.contains(t)) onOpen(false);
     };
+    // The menu stays where it opened: a scroll would leave it beside another run.
+    const scrolled = (e: Event) => {
+      if (!pop.current?.contains(e.target as Node)) onOpen(false);
+    };
     document.addEventListener('mousedown', outside);
-    return () => document.removeEventListener('mousedown', outside);
+    document.addEventListener('scroll', scrolled, true);
+    return () => {
+      document.removeEventListener('mousedown', outside);
+      document.removeEventListener('scroll', scrolled, true);
+    };
   }, [open, at !== null]);
 
   // The menu's own keys (arrows, Esc) stay in the menu: the board does not move under it.
