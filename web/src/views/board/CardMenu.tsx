@@ -20,13 +20,18 @@ export function CardMenu({ run, open, busy, onOpen, onAction }: Props) {
   const [at, setAt] = useState<{ top: number; left: number } | null>(null);
   const actions = cardActions(run);
 
-  useLayoutEffect(() => {
-    if (!open || !button.current) return setAt(null);
+  // Under the button (above it near the bottom of the window), kept inside the window.
+  const place = () => {
+    if (!button.current) return;
     const r = button.current.getBoundingClientRect();
     const width = 150;
     const height = 34 * Math.max(1, actions.length) + 8;
     const below = r.bottom + height < window.innerHeight;
     setAt({ top: below ? r.bottom + 2 : Math.max(4, r.top - height - 2), left: Math.max(4, Math.min(window.innerWidth - width - 4, r.right - width)) });
+  };
+  useLayoutEffect(() => {
+    if (open) place();
+    else setAt(null);
   }, [open]);
 
   useEffect(() => {
@@ -36,9 +41,11 @@ export function CardMenu({ run, open, busy, onOpen, onAction }: Props) {
       const t = e.target as Node;
       if (!pop.current?.contains(t) && !button.current?.contains(t)) onOpen(false);
     };
-    // The menu stays where it opened: a scroll would leave it beside another run.
-    const scrolled = (e: Event) => {
-      if (!pop.current?.contains(e.target as Node)) onOpen(false);
+    // A scroll moves the button: the menu follows it, and closes when it leaves the window.
+    const scrolled = () => {
+      const r = button.current?.isConnected ? button.current.getBoundingClientRect() : null;
+      if (!r || r.bottom < 0 || r.top > window.innerHeight) onOpen(false);
+      else place();
     };
     document.addEventListener('mousedown', outside);
     document.addEventListener('scroll', scrolled, true);
