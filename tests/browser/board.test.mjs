@@ -2,7 +2,7 @@
 // puts each run in the column of its status as the API reports it; sort and a filter
 // change what is shown and are kept across a reload; picked runs are archived in bulk;
 // a card's menu offers what the run's capabilities allow, and its abort and pin reach
-// the API and come back through the summary stream.
+// the API and come back through the summary stream; the keys pick runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -128,6 +128,17 @@ test('picked runs are archived in bulk; a card menu offers what the capabilities
   assert.equal(await page.locator(tid('bulk-count')).textContent(), '1 selected');
   assert.deepEqual(await page.locator(`${tid('bulk-bar')} button`).evaluateAll((els) => els.map((e) => e.getAttribute('data-testid'))),
     ['bulk-all', 'bulk-resume', 'bulk-archive', 'bulk-pin', 'bulk-clear']);
+  await page.keyboard.press('Escape');
+  await page.locator(tid('bulk-bar')).waitFor({ state: 'detached' });
+
+  // The keys: j selects the first run, x picks it, shift+j picks the next one too.
+  await page.locator(tid('board-count')).click(); // the focus off the pick box, on the page
+  await page.keyboard.press('j');
+  await page.keyboard.press('x');
+  assert.equal(await page.locator(tid('bulk-count')).textContent(), '1 selected');
+  await page.keyboard.press('Shift+J');
+  assert.equal(await page.locator(tid('bulk-count')).textContent(), '2 selected');
+  assert.equal(await page.locator(`.board-item.picked ${tid('run-row')}.selected`).count(), 1, 'the selected run is one of the picked');
   await page.keyboard.press('Escape');
   await page.locator(tid('bulk-bar')).waitFor({ state: 'detached' });
   assert.deepEqual(page.problems, [], problems(page));

@@ -140,6 +140,16 @@ describe('Board', () => {
     expect(mounted.byTestId('bulk-count').textContent).toBe('6 selected');
   });
 
+  it("sees each key's effect in the next even before the board renders (j then x at once)", async () => {
+    mounted = await mount(<Board />);
+    await settle();
+    await act(() => {
+      for (const k of ['j', 'x', 'j', 'x']) window.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+    });
+    expect(mounted.byTestId('bulk-count').textContent).toBe('2 selected');
+    expect(mounted.all('.board-item.picked [data-testid="run-row"]').map((e) => e.dataset.runId)).toEqual(['err', 'run']);
+  });
+
   it('sends a bulk action to each picked run that allows it, then clears the selection', async () => {
     mounted = await mount(<Board />);
     await settle();

@@ -73,9 +73,20 @@ export function Board() {
   const picked = pruned(pickedAll, shownIds);
   const pickedRuns = useMemo(() => [...picked].map((id) => store.runs.get(id)).filter((r): r is RunSummary => !!r), [picked, store.version]);
 
+  // The key handler is registered once and reads the newest state here, which it also
+  // updates itself: keys pressed faster than the board renders (j, then x) each see
+  // what the one before did.
+  const live = useRef({ cursor: cursorId, picked, anchor, menuFor, layout, order, shownIds });
+  live.current = { cursor: cursorId, picked, anchor, menuFor, layout, order, shownIds };
+  const pick = (next: Selection, newAnchor: string | null = live.current.anchor) => {
+    live.current.picked = next;
+    live.current.anchor = newAnchor;
+    setPicked(next);
+    setAnchor(newAnchor);
+  };
   const onPick = (id: string, range: boolean) => {
-    setPicked(range ? withRange(picked, order, anchor, id) : toggled(picked, id));
-    setAnchor(id);
+    const s = live.current;
+    pick(range ? withRange(s.picked, s.order, s.anchor, id) : toggled(s.picked, id), id);
   };
 
   const act = async (a: BoardAction, runs: RunSummary[]) => {
@@ -84,7 +95,7 @@ export function Board() {
     const outcome = await applyAction(runs, a);
     setBusy(false);
     setActionError(outcomeText(a, outcome));
-    if (!outcome.failed.length && runs.length > 1) setPicked(new Set());
+    if (!outcome.failed.length && runs.length > 1) pick(new Set());
   };
 
   useEffect(() => {
@@ -106,33 +117,36 @@ export function Board() {
       if (!cmd) return;
       // Enter on a focused button or link is that control's, not the board's.
       if (cmd.type === 'open' && (t.tagName === 'BUTTON' || t.tagName === 'A')) return;
+      const s = live.current;
+      const cursor = s.cursor !== null && s.shownIds.has(s.cursor) ? s.cursor : null;
       if (cmd.type === 'move') {
-        const next = moveCursor(layout, cursorId, cmd.rows, cmd.columns);
-        if (next !== null) {
-          if (cmd.extend) setPicked(withRange(picked, order, cursorId ?? next, next));
-          setCursorId(next);
-        }
-      } else if (cmd.type === 'open') {
-        if (cursorId === null || !shownIds.has(cursorId)) return;
-        navigate(runPath(cursorId));
-      } else if (cmd.type === 'toggle') {
-        if (cursorId === null || !shownIds.has(cursorId)) return;
-        onPick(cursorId, false);
-      } else if (cmd.type === 'menu') {
-        if (cursorId === null || !shownIds.has(cursorId)) return;
-        setMenuFor(cursorId);
+        const next = moveCursor(s.layout, s.cursor, cmd.rows, cmd.columns);
+        if (next === null) return;
+        if (cmd.extend) pick(withRange(s.picked, s.order, cursor ?? next, next), next);
+        s.cursor = next;
+        setCursorId(next);
       } else if (cmd.type === 'all') {
-        setPicked(new Set(order));
+        pick(new Set(s.order));
       } else if (cmd.type === 'clear') {
-        if (!picked.size && menuFor === null) return;
-        setPicked(new Set());
+        if (!s.picked.size && s.menuFor === null) return;
+        pick(new Set());
+        s.menuFor = null;
         setMenuFor(null);
+      } else if (cursor === null) {
+        return;
+      } else if (cmd.type === 'open') {
+        navigate(runPath(cursor));
+      } else if (cmd.type === 'toggle') {
+        pick(toggled(s.picked, cursor), cursor);
+      } else if (cmd.type === 'menu') {
+        s.menuFor = cursor;
+        setMenuFor(cursor);
       }
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [layout, order, shownIds, cursorId, picked, anchor, menuFor]);
+  }, []);
 
   const ctx: ItemContext = {
     cursorId,
@@ -150,7 +164,7 @@ export function Board() {
         <BoardToolbar view={view} sort={sort} onView={(v) => change({ view: v })} onSort={(s) => change({ sort: s })} />
       </FilterBar>
       {picked.size > 0 && (
-        <BulkBar runs={pickedRuns} busy={busy} shown={order.length} onAction={(a) => void act(a, pickedRuns)} onClear={() => setPicked(new Set())} onAll={() => setPicked(new Set(order))} />
+        <BulkBar runs={pickedRuns} busy={busy} shown={order.length} onAction={(a) => void act(a, pickedRuns)} onClear={() => pick(new Set())} onAll={() => pick(new Set(order))} />
       )}
       {store.error && <div class="error">Listing runs failed: {store.error}</div>}
       {actionError && (
