@@ -59,6 +59,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+// The open menu lives in document.body (a portal), outside the mounted root.
+const menuItems = () => Array.from(document.querySelectorAll<HTMLElement>('[data-testid="card-menu-popup"] button')).map((b) => b.dataset.testid);
+const menuAction = (a: string) => document.querySelector<HTMLElement>(`[data-testid="card-menu-popup"] [data-testid="card-action-${a}"]`)!;
 const ids = (m: Mounted, selector: string) => m.all(selector).map((e) => e.dataset.runId);
 const columnIds = (m: Mounted, column: string) => ids(m, `[data-column="${column}"] [data-testid="run-card"]`);
 const settle = () => act(() => new Promise((r) => setTimeout(r, 30)));
@@ -167,19 +170,19 @@ describe('Board', () => {
     await settle();
     const menuOf = async (id: string) => {
       await click(mounted!.root.querySelector(`[data-testid="run-card"][data-run-id="${id}"] [data-testid="card-menu"]`)!);
-      return mounted!.all('[data-testid="card-menu-popup"] button').map((b) => b.dataset.testid);
+      return menuItems();
     };
     expect(await menuOf('run')).toEqual(['card-action-abort', 'card-action-pin']);
     expect(await menuOf('init')).toEqual(['card-action-start', 'card-action-archive', 'card-action-pin']);
     expect(await menuOf('err')).toEqual(['card-action-resume', 'card-action-archive', 'card-action-unpin']);
 
     answer = () => new Response(JSON.stringify({ error: { code: 'conflict', message: 'run err changed meanwhile', details: {} } }), { status: 409 });
-    await click(mounted.byTestId('card-action-archive'));
+    await click(menuAction('archive'));
     await settle();
     expect(requests.at(-1)).toMatchObject({ method: 'POST' });
     expect(new URL(requests.at(-1)!.url).pathname).toBe('/api/runs/err/archive');
     expect(mounted.byTestId('board-action-error').textContent).toBe('Archive failed for err: run err changed meanwhile');
-    expect(mounted.all('[data-testid="card-menu-popup"]')).toHaveLength(0);
+    expect(document.querySelectorAll('[data-testid="card-menu-popup"]')).toHaveLength(0);
   });
 
   it('pins from the menu with the pinned route, opened with m on the selected run', async () => {
@@ -188,9 +191,8 @@ describe('Board', () => {
     await key('j');
     await key('j');
     await key('m');
-    const items = mounted.all('[data-testid="card-menu-popup"] button').map((b) => b.dataset.testid);
-    expect(items).toEqual(['card-action-abort', 'card-action-pin']);
-    await click(mounted.byTestId('card-action-pin'));
+    expect(menuItems()).toEqual(['card-action-abort', 'card-action-pin']);
+    await click(menuAction('pin'));
     await settle();
     expect(requests.at(-1)).toMatchObject({ method: 'POST', body: { pinned: true } });
     expect(new URL(requests.at(-1)!.url).pathname).toBe('/api/runs/run/pinned');
