@@ -1,4 +1,4 @@
-// Screenshots of the dashboard (board, run view, new-run form, diff tab, browser tab) at desktop
+// Screenshots of the dashboard (board as list and columns, run view, new-run form, diff tab, browser tab) at desktop
 // (1280x800, light) and phone (390x844, dark) size, written to $AGENTRY_SCREENSHOTS_DIR
 // (docs/images/ when refreshing the committed ones) or a temp dir. Named
 // dashboard-<view>-<desktop|phone>.png. The diff tab is also checked against the API.
@@ -94,6 +94,16 @@ for (const [size, options] of Object.entries(SIZES)) {
     await until(async () => ((await page.locator(tid('connection-state')).textContent()) ?? '').trim() === 'live',
       { what: 'connection-state live' });
     await shoot(page, 'board', size);
+
+    // The columns view, one run picked (the bulk bar shows what can be done to it).
+    await page.locator(tid('board-view-columns')).click();
+    for (const id of Object.values(runs)) await page.locator(tid('run-card', `[data-run-id="${id}"]`)).waitFor({ state: 'attached' });
+    await page.locator(`${tid('run-card', `[data-run-id="${runs.ready}"]`)} ${tid('run-pick')}`).click();
+    await page.locator(tid('bulk-bar')).waitFor();
+    await page.locator('.filters').evaluate((el) => { el.scrollLeft = 0; }); // the phone's filter row, back to its start
+    await shoot(page, 'board-columns', size);
+    await page.locator(tid('bulk-clear')).click();
+    await page.locator(tid('board-view-list')).click();
 
     await page.goto(daemon.url(`/runs/${runs.done}`));
     await page.locator(tid('run-view', `[data-run-id="${runs.done}"]`)).waitFor();

@@ -13,9 +13,15 @@ export const KEY_BINDINGS: KeyBinding[] = [
   { keys: ['/'], where: 'Board', what: 'Filter runs by text' },
   { keys: ['j', '↓'], where: 'Board', what: 'Select the next run' },
   { keys: ['k', '↑'], where: 'Board', what: 'Select the previous run' },
+  { keys: ['h', 'l', '←', '→'], where: 'Board', what: 'Move to the previous or next column (columns view)' },
   { keys: ['Enter'], where: 'Board', what: 'Open the selected run' },
   { keys: [']', 'n'], where: 'Diff', what: 'Jump to the next file' },
   { keys: ['[', 'p'], where: 'Diff', what: 'Jump to the previous file' },
+  { keys: ['x'], where: 'Board', what: 'Pick or unpick the selected run for bulk actions' },
+  { keys: ['J', 'K'], where: 'Board', what: 'Move and pick (shift with j, k or the arrows)' },
+  { keys: ['Ctrl+A'], where: 'Board', what: 'Pick every run shown' },
+  { keys: ['m'], where: 'Board', what: "Open the selected run's action menu" },
+  { keys: ['Esc'], where: 'Board', what: 'Clear the picked runs, close a menu' },
 ];
 
 /** Whether a key event comes from a place where the user is typing text. */

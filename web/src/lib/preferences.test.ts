@@ -46,7 +46,23 @@ describe('preferences', () => {
     expect(loadPreferences(s).diffLayout).toBe('unified');
     expect(savePreferences({ diffLayout: 'split' }, s)).toBe(true);
     expect(savePreferences({ boardFilters: { ...NO_FILTERS, text: 'x' } }, s)).toBe(true);
-    expect(loadPreferences(s)).toEqual({ boardFilters: { ...NO_FILTERS, text: 'x' }, diffLayout: 'split' });
+    expect(loadPreferences(s)).toEqual({ ...DEFAULT_PREFERENCES, boardFilters: { ...NO_FILTERS, text: 'x' }, diffLayout: 'split' });
     expect(loadPreferences(memory({ [PREFERENCES_KEY]: JSON.stringify({ diffLayout: 'sideways' }) })).diffLayout).toBe('unified');
+  });
+
+  it("keep the board's view and sort, and the new filters, beside older fields", () => {
+    const s = memory({ [PREFERENCES_KEY]: JSON.stringify({ boardFilters: { text: 'x' } }) });
+    expect(loadPreferences(s)).toEqual({ ...DEFAULT_PREFERENCES, boardFilters: { ...NO_FILTERS, text: 'x' } });
+    savePreferences({ boardView: 'columns', boardSort: 'name' }, s);
+    savePreferences({ boardFilters: { ...NO_FILTERS, repo: '/src/app', backend: 'codex', pinned: true, notes: true } }, s);
+    const p = loadPreferences(s);
+    expect(p.boardView).toBe('columns');
+    expect(p.boardSort).toBe('name');
+    expect(p.boardFilters).toEqual({ ...NO_FILTERS, repo: '/src/app', backend: 'codex', pinned: true, notes: true });
+  });
+
+  it('fall back to the list view and the created sort when what is stored is unknown', () => {
+    const s = memory({ [PREFERENCES_KEY]: JSON.stringify({ boardView: 'kanban', boardSort: 42, boardFilters: { pinned: 'yes' } }) });
+    expect(loadPreferences(s)).toEqual(DEFAULT_PREFERENCES);
   });
 });

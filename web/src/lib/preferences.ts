@@ -1,21 +1,27 @@
 // What the dashboard remembers between visits, in this browser's localStorage: the
-// board's filters and the diff tab's layout (the theme has its own key, lib/theme.ts). A stored value is checked
-// field by field, so one written by an older or newer dashboard, or by hand, can only
-// fall back to the defaults, never break the board.
+// board's filters, its view (list or columns) and its sort, and the diff tab's layout (the
+// theme has its own key, lib/theme.ts). A stored value is checked field by field, so one
+// written by an older or newer dashboard, or by hand, can only fall back to the defaults,
+// never break the board.
 
-import { NO_FILTERS, type BoardFilters } from './board';
+import { NO_FILTERS, SORTS, type BoardFilters, type BoardSort } from './board';
 
 export const PREFERENCES_KEY = 'agentry.preferences.v1';
 
 /** How the diff tab lays out a patch: one column, or old and new side by side. */
 export type DiffLayout = 'unified' | 'split';
 
+export const BOARD_VIEWS = ['list', 'columns'] as const;
+export type BoardView = (typeof BOARD_VIEWS)[number];
+
 export interface Preferences {
   boardFilters: BoardFilters;
+  boardView: BoardView;
+  boardSort: BoardSort;
   diffLayout: DiffLayout;
 }
 
-export const DEFAULT_PREFERENCES: Preferences = { boardFilters: NO_FILTERS, diffLayout: 'unified' };
+export const DEFAULT_PREFERENCES: Preferences = { boardFilters: NO_FILTERS, boardView: 'list', boardSort: 'created', diffLayout: 'unified' };
 
 /** The part of Storage this needs, so tests can pass a map. */
 export interface KeyValueStore {
@@ -35,11 +41,14 @@ function filtersFrom(value: unknown): BoardFilters {
   const out: BoardFilters = { ...NO_FILTERS };
   if (typeof value !== 'object' || value === null) return out;
   const v = value as Record<string, unknown>;
-  for (const key of ['text', 'status', 'agent', 'assignment', 'group'] as const)
+  for (const key of ['text', 'status', 'agent', 'assignment', 'group', 'repo', 'backend'] as const)
     if (typeof v[key] === 'string') out[key] = (v[key] as string).slice(0, 500);
-  if (typeof v.archived === 'boolean') out.archived = v.archived;
+  for (const key of ['archived', 'pinned', 'notes'] as const) if (typeof v[key] === 'boolean') out[key] = v[key] as boolean;
   return out;
 }
+
+const oneOf = <T extends string>(allowed: readonly T[], value: unknown, fallback: T): T =>
+  (allowed as readonly unknown[]).includes(value) ? (value as T) : fallback;
 
 /** The stored preferences, each field checked; the defaults where one is missing or wrong. */
 export function loadPreferences(storage: KeyValueStore | null = browserStorage()): Preferences {
@@ -51,7 +60,12 @@ export function loadPreferences(storage: KeyValueStore | null = browserStorage()
     parsed = null;
   }
   const p = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
-  return { boardFilters: filtersFrom(p.boardFilters), diffLayout: p.diffLayout === 'split' ? 'split' : 'unified' };
+  return {
+    boardFilters: filtersFrom(p.boardFilters),
+    boardView: oneOf(BOARD_VIEWS, p.boardView, DEFAULT_PREFERENCES.boardView),
+    boardSort: oneOf(SORTS, p.boardSort, DEFAULT_PREFERENCES.boardSort),
+    diffLayout: p.diffLayout === 'split' ? 'split' : 'unified',
+  };
 }
 
 /** Stores `change` over what is stored; false when the browser keeps nothing. */

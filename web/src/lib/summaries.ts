@@ -10,7 +10,9 @@ type Listener = () => void;
 export type ListPage = (cursor: string | null) => Promise<{ runs: RunSummary[]; nextCursor: string | null }>;
 export type OpenStream = (opts: ApiStreamOptions) => { close(): void };
 
-const listPage: ListPage = (cursor) => api('api/runs', { query: { includeArchived: true, limit: 500, cursor: cursor ?? undefined } });
+// The first page is small, so the board shows its first rows before the rest (up to
+// 500 a page) is listed.
+const listPage: ListPage = (cursor) => api('api/runs', { query: { includeArchived: true, limit: cursor ? 500 : 100, cursor: cursor ?? undefined } });
 const openSummaryStream: OpenStream = (opts) => apiStream('api/events/run-summaries', opts);
 
 export class SummaryStore {

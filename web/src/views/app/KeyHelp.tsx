@@ -31,7 +31,7 @@ export function KeyHelp({ onClose }: { onClose: () => void }) {
             ))}
           </tbody>
         </table>
-        <p class="muted small">The board's filters and the theme are kept in this browser.</p>
+        <p class="muted small">The board's filters, view and sort and the theme are kept in this browser.</p>
       </section>
     </div>
   );

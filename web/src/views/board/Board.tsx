@@ -1,48 +1,108 @@
-// The board: every run, grouped by status (pinned first), filtered, virtualised, walked
-// with j/k (or the arrows) and opened with Enter.
+// The board: every run, filtered and sorted, as a list grouped by status or as status
+// columns (both virtualised); walked with the keys of lib/boardKeys.ts; runs picked for
+// bulk actions, and each run's own actions in its menu.
 
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { boardRows, filterOptions, type BoardFilters } from '../../lib/board';
+import { boardRows, filterOptions, type BoardFilters, type BoardSort } from '../../lib/board';
+import { applyAction, outcomeText, type BoardAction } from '../../lib/boardActions';
+import { boardColumns } from '../../lib/boardColumns';
+import { boardCommand, moveCursor } from '../../lib/boardKeys';
 import { isTyping } from '../../lib/keys';
-import { loadPreferences, savePreferences } from '../../lib/preferences';
+import { loadPreferences, savePreferences, type BoardView } from '../../lib/preferences';
 import { navigate } from '../../lib/router';
 import { runPath } from '../../lib/route';
+import { pruned, toggled, withRange, type Selection } from '../../lib/selection';
+import type { RunSummary } from '../../lib/types';
 import { useSummaries } from '../../lib/useSummaries';
-import { scrollRowIntoView, VirtualList } from '../VirtualList';
+import type { ItemContext } from './BoardItem';
+import { BoardColumns } from './BoardColumns';
+import { BoardList } from './BoardList';
+import { BoardToolbar } from './BoardToolbar';
+import { BulkBar } from './BulkBar';
 import { FilterBar } from './FilterBar';
-import { RunRow } from './RunRow';
-
-const ROW_H = 48;
 
 // Kept while the page lives, so coming back from a run finds the board as it was left;
-// the filters are also kept in the browser's preferences (lib/preferences.ts) for the
-// next visit.
-let savedFilters: BoardFilters | null = null;
-let savedSelected: string | null = null;
+// filters, view and sort are also kept in the browser's preferences (lib/preferences.ts).
+let saved: { filters: BoardFilters; view: BoardView; sort: BoardSort } | null = null;
+let savedCursor: string | null = null;
+let savedPicked: Selection = new Set();
+
+/** Forgets what the page kept (tests start each board afresh, from the preferences). */
+export function forgetBoardState(): void {
+  saved = null;
+  savedCursor = null;
+  savedPicked = new Set();
+}
 
 export function Board() {
   const store = useSummaries();
-  const [f, setFilters] = useState<BoardFilters>(() => savedFilters ?? loadPreferences().boardFilters);
-  const setF = (next: BoardFilters) => {
-    savedFilters = next;
-    setFilters(next);
-    savePreferences({ boardFilters: next });
+  const [prefs, setPrefs] = useState(() => {
+    if (saved) return saved;
+    const p = loadPreferences();
+    return { filters: p.boardFilters, view: p.boardView, sort: p.boardSort };
+  });
+  saved = prefs;
+  const change = (next: Partial<typeof prefs>) => {
+    const p = { ...prefs, ...next };
+    setPrefs(p);
+    savePreferences({ boardFilters: p.filters, boardView: p.view, boardSort: p.sort });
   };
-  const [selectedId, setSelectedId] = useState<string | null>(savedSelected);
+  const { filters: f, view, sort } = prefs;
+  const [cursorId, setCursorId] = useState<string | null>(savedCursor);
+  const [pickedAll, setPicked] = useState<Selection>(savedPicked);
+  const [anchor, setAnchor] = useState<string | null>(null);
+  const [menuFor, setMenuFor] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
   const textRef = useRef<HTMLInputElement>(null);
-  const scroller = useRef<HTMLDivElement>(null);
-  savedSelected = selectedId;
+  savedCursor = cursorId;
+  savedPicked = pickedAll;
 
-  const rows = useMemo(() => boardRows(store.runs.values(), f), [store.version, f]);
+  const rows = useMemo(() => (view === 'list' ? boardRows(store.runs.values(), f, sort) : []), [store.version, f, sort, view]);
+  const columns = useMemo(() => (view === 'columns' ? boardColumns(store.runs.values(), f, sort) : []), [store.version, f, sort, view]);
   const options = useMemo(() => filterOptions(store.runs.values()), [store.version]);
 
-  const runIndexes = useMemo(() => rows.flatMap((r, i) => (r.type === 'run' ? [i] : [])), [rows]);
-  const selected = useMemo(() => (selectedId === null ? -1 : rows.findIndex((r) => r.type === 'run' && r.run.runId === selectedId)), [rows, selectedId]);
+  // The runs shown, as columns of ids (the list is one column): what the keys walk.
+  const layout = useMemo(
+    () => (view === 'list' ? [rows.flatMap((r) => (r.type === 'run' ? [r.run.runId] : []))] : columns.map((c) => c.runs.map((r) => r.runId))),
+    [rows, columns, view],
+  );
+  const order = useMemo(() => layout.flat(), [layout]);
+  const shownIds = useMemo(() => new Set(order), [order]);
+  // Picked runs a filter hides are not acted on.
+  const picked = pruned(pickedAll, shownIds);
+  const pickedRuns = useMemo(() => [...picked].map((id) => store.runs.get(id)).filter((r): r is RunSummary => !!r), [picked, store.version]);
+
+  // The key handler is registered once and reads the newest state here, which it also
+  // updates itself: keys pressed faster than the board renders (j, then x) each see
+  // what the one before did.
+  const live = useRef({ cursor: cursorId, picked, anchor, menuFor, layout, order, shownIds });
+  live.current = { cursor: cursorId, picked, anchor, menuFor, layout, order, shownIds };
+  const pick = (next: Selection, newAnchor: string | null = live.current.anchor) => {
+    live.current.picked = next;
+    live.current.anchor = newAnchor;
+    setPicked(next);
+    setAnchor(newAnchor);
+  };
+  const onPick = (id: string, range: boolean) => {
+    const s = live.current;
+    pick(range ? withRange(s.picked, s.order, s.anchor, id) : toggled(s.picked, id), id);
+  };
+
+  const act = async (a: BoardAction, runs: RunSummary[]) => {
+    setBusy(true);
+    setActionError(null);
+    const outcome = await applyAction(runs, a);
+    setBusy(false);
+    setActionError(outcomeText(a, outcome));
+    if (!outcome.failed.length && runs.length > 1) pick(new Set());
+  };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
-      const typing = isTyping(t);
+      // A pick box keeps the focus after a click: the board's keys still work there.
+      const typing = isTyping(t) && !(t.tagName === 'INPUT' && (t as HTMLInputElement).type === 'checkbox');
       if (e.key === '/' && !typing) {
         e.preventDefault();
         textRef.current?.focus();
@@ -52,55 +112,67 @@ export function Board() {
         textRef.current?.blur();
         return;
       }
-      if (typing || e.metaKey || e.ctrlKey || e.altKey) return;
-      const pos = runIndexes.indexOf(selected);
-      let next = -1;
-      if (e.key === 'j' || e.key === 'ArrowDown') next = runIndexes[Math.min(runIndexes.length - 1, pos + 1)] ?? -1;
-      else if (e.key === 'k' || e.key === 'ArrowUp') next = runIndexes[Math.max(0, pos < 0 ? 0 : pos - 1)] ?? -1;
-      else if (e.key === 'Enter' && selected >= 0) {
-        const r = rows[selected];
-        if (r?.type === 'run') navigate(runPath(r.run.runId));
+      if (typing || e.defaultPrevented) return;
+      const cmd = boardCommand(e);
+      if (!cmd) return;
+      // Enter on a focused button or link is that control's, not the board's.
+      if (cmd.type === 'open' && (t.tagName === 'BUTTON' || t.tagName === 'A')) return;
+      const s = live.current;
+      const cursor = s.cursor !== null && s.shownIds.has(s.cursor) ? s.cursor : null;
+      if (cmd.type === 'move') {
+        const next = moveCursor(s.layout, s.cursor, cmd.rows, cmd.columns);
+        if (next === null) return;
+        if (cmd.extend) pick(withRange(s.picked, s.order, cursor ?? next, next), next);
+        s.cursor = next;
+        setCursorId(next);
+      } else if (cmd.type === 'all') {
+        pick(new Set(s.order));
+      } else if (cmd.type === 'clear') {
+        if (!s.picked.size && s.menuFor === null) return;
+        pick(new Set());
+        s.menuFor = null;
+        setMenuFor(null);
+      } else if (cursor === null) {
         return;
-      } else return;
-      e.preventDefault();
-      if (next >= 0) {
-        const row = rows[next];
-        if (row.type === 'run') setSelectedId(row.run.runId);
-        scrollRowIntoView(scroller.current, next, ROW_H);
+      } else if (cmd.type === 'open') {
+        navigate(runPath(cursor));
+      } else if (cmd.type === 'toggle') {
+        pick(toggled(s.picked, cursor), cursor);
+      } else if (cmd.type === 'menu') {
+        s.menuFor = cursor;
+        setMenuFor(cursor);
       }
+      e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [rows, runIndexes, selected]);
+  }, []);
 
-  const shown = rows.length - rows.filter((r) => r.type === 'group').length;
+  const ctx: ItemContext = {
+    cursorId,
+    picked,
+    menuFor,
+    busy,
+    onPick,
+    onMenu: setMenuFor,
+    onAction: (a, run) => void act(a, [run]),
+  };
+  const empty = <div class="empty">{store.loading ? 'Loading runs…' : 'No runs match.'}</div>;
   return (
-    <section class="board" data-testid="board">
-      <FilterBar filters={f} onChange={setF} options={options} textRef={textRef} shown={shown} total={store.runs.size} />
+    <section class={'board view-' + view} data-testid="board" data-view={view}>
+      <FilterBar filters={f} onChange={(filters) => change({ filters })} options={options} textRef={textRef} shown={order.length} total={store.runs.size}>
+        <BoardToolbar view={view} sort={sort} onView={(v) => change({ view: v })} onSort={(s) => change({ sort: s })} />
+      </FilterBar>
+      {picked.size > 0 && (
+        <BulkBar runs={pickedRuns} busy={busy} shown={order.length} onAction={(a) => void act(a, pickedRuns)} onClear={() => pick(new Set())} onAll={() => pick(new Set(order))} />
+      )}
       {store.error && <div class="error">Listing runs failed: {store.error}</div>}
-      <VirtualList
-        class="board-list"
-        scrollerRef={scroller}
-        count={rows.length}
-        estimate={ROW_H}
-        fixed
-        version={rows}
-        keyOf={(i) => {
-          const r = rows[i];
-          return r.type === 'group' ? 'g:' + r.label : r.run.runId;
-        }}
-        render={(i) => {
-          const r = rows[i];
-          if (r.type === 'group')
-            return (
-              <div class="group-head" data-testid="board-group" data-group={r.label}>
-                <span class={'dot st-' + r.label} /> {r.label} <span class="muted">{r.count}</span>
-              </div>
-            );
-          return <RunRow run={r.run} selected={i === selected} />;
-        }}
-        empty={<div class="empty">{store.loading ? 'Loading runs…' : 'No runs match.'}</div>}
-      />
+      {actionError && (
+        <div class="error" data-testid="board-action-error">
+          {actionError}
+        </div>
+      )}
+      {view === 'list' ? <BoardList rows={rows} ctx={ctx} empty={empty} /> : <BoardColumns columns={columns} ctx={ctx} />}
     </section>
   );
 }

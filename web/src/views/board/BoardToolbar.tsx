@@ -1,0 +1,33 @@
+// The board's view (grouped list or status columns) and sort, both kept in preferences.
+
+import type { BoardSort } from '../../lib/board';
+import { SORTS } from '../../lib/board';
+import type { BoardView } from '../../lib/preferences';
+
+interface Props {
+  view: BoardView;
+  sort: BoardSort;
+  onView: (v: BoardView) => void;
+  onSort: (s: BoardSort) => void;
+}
+
+export function BoardToolbar({ view, sort, onView, onSort }: Props) {
+  const tab = (v: BoardView, label: string) => (
+    <button class={view === v ? 'active' : ''} aria-pressed={view === v} data-testid={'board-view-' + v} onClick={() => onView(v)}>
+      {label}
+    </button>
+  );
+  return (
+    <span class="board-toolbar">
+      <span class="seg" role="group" aria-label="View">
+        {tab('list', 'List')}
+        {tab('columns', 'Columns')}
+      </span>
+      <select data-testid="board-sort" value={sort} aria-label="Sort" onChange={(e) => onSort((e.currentTarget as HTMLSelectElement).value as BoardSort)}>
+        {SORTS.map((s) => (
+          <option value={s}>sort: {s}</option>
+        ))}
+      </select>
+    </span>
+  );
+}
