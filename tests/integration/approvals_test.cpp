@@ -60,6 +60,42 @@ TEST_F(ApprovalsTest, AnApprovedRequestLetsTheAgentGoOn) {
   EXPECT_EQ(again.status, 404) << again.body;
 }
 
+TEST_F(ApprovalsTest, SummariesCountTheQuestionsWaitingSoTheBoardCanShowWhoNeedsTheUser) {
+  auto summaries = client().sse("/api/events/run-summaries");
+  auto run = start_agent_run("asker");
+  // The summary stream says so once the question is asked, with a newer revision.
+  auto wait_for_count = [&](std::int64_t want) -> std::int64_t {
+    for (int i = 0; i < 50; ++i) {
+      auto event = summaries.next(std::chrono::seconds(10));
+      if (!event) break;
+      auto body = json::parse(event->data);
+      const auto* summary = body.is_object() ? body.as_object().if_contains("summary") : nullptr;
+      if (!summary || summary->at("runId").as_string() != run) continue;  // another run, a removal
+      EXPECT_TRUE(summary->as_object().contains("pendingApprovalCount")) << event->data;
+      if (!summary->as_object().contains("pendingApprovalCount")) return -1;
+      if (summary->at("pendingApprovalCount").as_int64() == want) return summary->at("revision").as_int64();
+    }
+    ADD_FAILURE() << "no summary with pendingApprovalCount " << want;
+    return -1;
+  };
+  const auto asked_at = wait_for_count(1);
+  auto approval = wait_for_approval(run);
+  // The list says so too (a board that loads before it follows the stream).
+  bool listed = false;
+  const auto listing = client().get("/api/runs").json();
+  for (const auto& s : listing.at("runs").as_array())
+    if (s.at("runId").as_string() == run) listed = s.at("pendingApprovalCount").as_int64() == 1;
+  EXPECT_TRUE(listed);
+
+  const std::string id(approval.at("approvalId").as_string());
+  ASSERT_EQ(client().post_json("/api/runs/" + run + "/approvals/" + id, json::object{{"decision", "approve"}}).status,
+            200);
+  const auto answered_at = wait_for_count(0);
+  EXPECT_GT(answered_at, asked_at);
+  EXPECT_EQ(wait_until_settled(run), "success");
+  EXPECT_EQ(get_run(run).at("pendingApprovalCount").as_int64(), 0);
+}
+
 TEST_F(ApprovalsTest, ADeniedRequestEndsTheAttemptAndOverWebSocketToo) {
   auto run = start_agent_run("asker");
   const std::string id(wait_for_approval(run).at("approvalId").as_string());

@@ -229,6 +229,9 @@ struct Run {
   /// Derived, never written with the run row: how many attachments the run holds
   /// (counted by the store whenever it reads a run; RunSummary.attachmentCount).
   int attachment_count = 0;
+  /// Derived, never written with the run row: the questions its agent waits on an
+  /// answer to (run_approvals rows; RunSummary.pendingApprovalCount).
+  int pending_approval_count = 0;
   /// Views only: the run's latest parent-completion notification, if it has one.
   std::optional<ParentNotification> parent_notification;
   /// Derived, views only: who holds the run's lease now; nobody when it is not running.

@@ -13,6 +13,8 @@
 #include "store/approval_repository.hpp"
 #include "store/store.hpp"
 
+#include <algorithm>
+
 namespace agentry::engine {
 
 core::Result<ApprovalAnswer> Engine::answer_approval(const std::string& run_id, const std::string& approval_id,
@@ -41,8 +43,9 @@ core::Result<ApprovalAnswer> Engine::answer_approval(const std::string& run_id, 
         return core::fail(core::ErrorCode::not_found,
                           "run " + run_id + " is not waiting on approval '" + approval_id + "'",
                           {{"approvalId", approval_id}});
-      detail::append_audit(c, run_id, "run.approval_answered", actor,
-                           {{"approvalId", approval_id}, {"decision", decision}});
+      current->pending_approval_count = std::max(0, current->pending_approval_count - 1);
+      detail::save_with_audit(c, *current, "run.approval_answered", actor,
+                              {{"approvalId", approval_id}, {"decision", decision}});
       ask_owner(c, run_id, "approval", {{"approvalId", approval_id}, {"decision", decision}});
       return current;
     });
@@ -66,9 +69,11 @@ core::Result<ApprovalAnswer> Engine::answer_approval(const std::string& run_id, 
   auto audited = mutate<core::Run>(run_id, [&](store::Transaction& c) -> core::Result<core::Run> {
     auto current = detail::load_run(c, run_id);
     if (!current) return current.failure();
-    c.approvals().remove(run_id, approval_id);
-    detail::append_audit(c, run_id, "run.approval_answered", actor,
-                         {{"approvalId", approval_id}, {"decision", decision}});
+    if (c.approvals().remove(run_id, approval_id))
+      current->pending_approval_count = std::max(0, current->pending_approval_count - 1);
+    // Saved, not only audited: the run's summary counts the questions still waiting.
+    detail::save_with_audit(c, *current, "run.approval_answered", actor,
+                            {{"approvalId", approval_id}, {"decision", decision}});
     return current;
   });
   if (!audited) return audited.failure();

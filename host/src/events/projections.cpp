@@ -215,6 +215,7 @@ json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
   s["maxAttemptsPerSession"] = f.max_attempts_per_session;
   s["queuedMessageCount"] = run.queued_message_count;
   s["attachmentCount"] = run.attachment_count;
+  s["pendingApprovalCount"] = run.pending_approval_count;
   const bool live = latest && !latest->ended_at;
   s["currentSession"] = live ? json::value(session_brief(*latest)) : json::value(nullptr);
   s["lastSession"] = latest ? json::value(session_brief(*latest)) : json::value(nullptr);

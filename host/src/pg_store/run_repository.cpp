@@ -39,6 +39,7 @@ core::Run read_run(const Row& row) {
   r.attachment_count = static_cast<int>(row[i++].int64());
   r.diffstat = store::decode_diffstat(row[i++].optional_text());
   r.usage = core::decode_usage(row[i++].optional_text());
+  r.pending_approval_count = static_cast<int>(row[i++].int64());
   return r;
 }
 

@@ -40,6 +40,7 @@ core::Run read_run(const Statement& s) {
   r.attachment_count = s.column_int(i++);
   r.diffstat = store::decode_diffstat(s.column_optional_text(i++));
   r.usage = core::decode_usage(s.column_optional_text(i++));
+  r.pending_approval_count = s.column_int(i++);
   return r;
 }
 

@@ -25,7 +25,8 @@ inline constexpr std::string_view run_columns =
 /// right, whoever renders it.
 inline constexpr std::string_view run_derived_columns =
     ", (SELECT count(*) FROM queued_messages q WHERE q.run_id = runs.id)"
-    ", (SELECT count(*) FROM attachments a WHERE a.run_id = runs.id), diffstat_json, usage_json";
+    ", (SELECT count(*) FROM attachments a WHERE a.run_id = runs.id), diffstat_json, usage_json"
+    ", (SELECT count(*) FROM run_approvals p WHERE p.run_id = runs.id)";
 
 /// The frozen fields a runs row also keeps in columns of its own (indexed for lookups):
 /// what a run whose frozen_json cannot be read still shows.

@@ -266,6 +266,8 @@ export type RunSummary = {
   maxAttemptsPerSession: number;
   queuedMessageCount: number;
   attachmentCount: number;
+  /** questions the agent waits on an answer to (RunDetail.pendingApprovals) */
+  pendingApprovalCount: number;
   currentSession: SessionSummary | null;
   lastSession: SessionSummary | null;
   dependencyState: DependencyState;

@@ -25,6 +25,11 @@ describe('columnOf', () => {
     expect(columnOf({ status: 'success', damaged: { reason: 'bad row' } })).toBe('needs-you');
     expect(columnOf({ status: 'paused' } as unknown as Parameters<typeof columnOf>[0])).toBe('needs-you');
   });
+
+  it('sends a running run whose agent waits on an approval to the user', () => {
+    expect(columnOf({ status: 'running', pendingApprovalCount: 1 } as Parameters<typeof columnOf>[0])).toBe('needs-you');
+    expect(columnOf({ status: 'running', pendingApprovalCount: 0 } as Parameters<typeof columnOf>[0])).toBe('running');
+  });
 });
 
 describe('boardColumns', () => {

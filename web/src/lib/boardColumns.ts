@@ -1,8 +1,8 @@
 // The board's columns view: each run in the column of what it asks of the user.
 // Ready: never ran (initialized, ready). Running. Needs you: stopped with work left that
-// someone has to look at (a task blocked, attempts exhausted) or a damaged run. Done:
-// success. Failed: error or aborted. The summary says nothing of an approval a running
-// run waits on (that is in the run's detail), so such a run stays under Running.
+// someone has to look at (a task blocked, attempts exhausted), a run whose agent waits on
+// an approval (pendingApprovalCount), or a damaged run. Done: success. Failed: error or
+// aborted.
 
 import { comparator, matches, type BoardFilters, type BoardSort } from './board';
 import type { RunSummary } from './types';
@@ -24,8 +24,8 @@ export interface BoardColumn {
 }
 
 /** The column of a run; a damaged run or a status this dashboard does not know needs the user. */
-export function columnOf(r: Pick<RunSummary, 'status' | 'damaged'>): ColumnId {
-  if (r.damaged) return 'needs-you';
+export function columnOf(r: Pick<RunSummary, 'status' | 'damaged'> & { pendingApprovalCount?: number }): ColumnId {
+  if (r.damaged || (r.pendingApprovalCount ?? 0) > 0) return 'needs-you';
   for (const c of COLUMNS) if ((c.statuses as readonly string[]).includes(r.status)) return c.id;
   return 'needs-you';
 }

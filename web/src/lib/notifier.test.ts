@@ -7,8 +7,8 @@ import { notifySettingsChanged, startNotifier } from './notifier';
 import { SummaryStore } from './summaries';
 import type { RunSummary } from './types';
 
-const run = (id: string, status: string, revision: number, agent = 'coder') =>
-  ({ runId: id, name: null, status, statusReason: '', agent, assignment: null, archived: false, revision, finishedAt: status === 'running' ? null : 'r' + revision }) as RunSummary;
+const run = (id: string, status: string, revision: number, agent = 'coder', pendingApprovalCount = 0) =>
+  ({ runId: id, name: null, status, statusReason: '', agent, assignment: null, archived: false, revision, pendingApprovalCount, finishedAt: status === 'running' ? null : 'r' + revision }) as RunSummary;
 
 let stream: ApiStreamOptions | null = null;
 let listing: RunSummary[] = [];
@@ -84,18 +84,21 @@ describe('startNotifier', () => {
     stop();
   });
 
-  it('reads a running run the rules want "needs me" for when it changes, and tells each approval once', async () => {
+  it('reads a running run the rules want "needs me" for when its summary counts an approval, and tells each approval once', async () => {
     saveNotifySettings({ enabled: true, rules: [{ ...newRule({ ...NO_FILTERS, agent: 'coder' }), ended: false }] });
     const approvals: Record<string, Array<{ approvalId: string; summary?: string }>> = {};
     const { shown, stop, reads } = await started([run('a', 'running', 1), run('r', 'running', 1, 'reviewer')], approvals);
     expect(reads).toEqual([]); // the baseline reads nothing
+    send(run('a', 'running', 2)); // a change without a question waiting: nothing to read
+    await settle();
+    expect(reads).toEqual([]);
     approvals.a = [{ approvalId: 'ap1', summary: 'rm -rf build' }];
-    send(run('a', 'running', 2));
-    send(run('r', 'running', 2, 'reviewer')); // no rule: never read
+    send(run('a', 'running', 3, 'coder', 1));
+    send(run('r', 'running', 2, 'reviewer', 1)); // no rule: never read
     await settle();
     expect(reads).toEqual(['a']);
     expect(shown.map((e) => [e.key, e.body])).toEqual([['a:approval:ap1', 'rm -rf build']]);
-    send(run('a', 'running', 3)); // the same approval still pending
+    send(run('a', 'running', 4, 'coder', 1)); // the same approval still pending
     await settle();
     expect(reads).toEqual(['a']); // reads of one run are spaced out...
     await new Promise((r) => setTimeout(r, 1500));

@@ -1,9 +1,8 @@
 // Shows the notifications of lib/notifications.ts while the dashboard is open: follows
 // the run summaries the board reads (lib/summaries.ts), and, for a running run a rule
-// wants "needs me" for, reads the run's detail after it changes to see a pending
-// approval (the summary does not carry approvals). Reads are one at a time per run, at
-// most one every APPROVAL_CHECK_MS, and MAX_READS at a time in all, so streaming runs
-// cost little.
+// wants "needs me" for whose summary counts a pending approval (pendingApprovalCount),
+// reads the run's detail for the question itself. Reads are one at a time per run, at
+// most one every APPROVAL_CHECK_MS, and MAX_READS at a time in all.
 
 import { api } from './api';
 import {
@@ -117,7 +116,8 @@ export function startNotifier(
       // A run of the baseline is read once it changes; one first seen later (new) at once.
       const changed = before ? before !== run : baselined;
       lastSeen.set(run.runId, run);
-      if (changed && run.status === 'running' && needsUserRules.length && wanted(run, 'approval', needsUserRules)) check(run.runId);
+      const asking = run.status === 'running' && (run.pendingApprovalCount ?? 0) > 0;
+      if (changed && asking && needsUserRules.length && wanted(run, 'approval', needsUserRules)) check(run.runId);
     }
     for (const id of [...lastSeen.keys()]) if (!store.runs.has(id)) lastSeen.delete(id);
     for (const [id, c] of checks)

@@ -206,7 +206,12 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
     if (event.kind == "approval.request") {
       queue_needs_user(c, *run, payload);
       // Kept beside the run, so that every member shows it and takes the answer.
-      if (auto approval = pending_approval_of(payload)) c.approvals().insert(a.run_id, *approval);
+      // The run changes with it: summaries count the questions waiting (pendingApprovalCount).
+      if (auto approval = pending_approval_of(payload)) {
+        c.approvals().insert(a.run_id, *approval);
+        run->pending_approval_count += 1;
+        out.run_changed = true;
+      }
     }
     // Summaries show the new totals once it commits.
     if (event.kind == "usage") {
