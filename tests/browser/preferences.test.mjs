@@ -57,7 +57,7 @@ test('? opens the key-binding sheet, Esc closes it and stays on the page; ? in a
   const sheet = page.locator(tid('keys-help'));
   await sheet.waitFor();
   const bindings = await sheet.locator(tid('key-binding')).allTextContents();
-  assert.equal(bindings.length, 14, bindings.join(' | '));
+  assert.equal(bindings.length, 15, bindings.join(' | '));
   for (const what of ['Filter runs by text', 'Select the next run', 'Open the selected run', 'back to the board', 'Jump to the next file'])
     assert.ok(bindings.some((b) => b.includes(what)), `the sheet lists "${what}": ${bindings.join(' | ')}`);
 

@@ -1,6 +1,9 @@
 // The board's keyboard: which command a key press is, and where the cursor goes. The
 // board is laid out as columns of run ids (the list view is one column), so the same
-// moves work in both views: j/k within a column, h/l between columns.
+// moves work in both views: j/k within a column, h/l between columns (or the keys the
+// user chose instead, lib/keys.ts).
+
+import { DEFAULT_KEYS, type KeyMap, type RebindableId } from './keys';
 
 export type BoardCommand =
   | { type: 'move'; rows: number; columns: number; extend: boolean }
@@ -19,36 +22,20 @@ export interface KeyPress {
 }
 
 /** The command of a key press outside a text field; null when the board does not handle it. */
-export function boardCommand(e: KeyPress): BoardCommand | null {
+export function boardCommand(e: KeyPress, keys: KeyMap = DEFAULT_KEYS): BoardCommand | null {
   if (e.altKey) return null;
   if (e.ctrlKey || e.metaKey) return e.key === 'a' || e.key === 'A' ? { type: 'all' } : null;
   const extend = !!e.shiftKey;
-  switch (e.key) {
-    case 'j':
-    case 'J':
-    case 'ArrowDown':
-      return { type: 'move', rows: 1, columns: 0, extend };
-    case 'k':
-    case 'K':
-    case 'ArrowUp':
-      return { type: 'move', rows: -1, columns: 0, extend };
-    case 'l':
-    case 'ArrowRight':
-      return { type: 'move', rows: 0, columns: 1, extend: false };
-    case 'h':
-    case 'ArrowLeft':
-      return { type: 'move', rows: 0, columns: -1, extend: false };
-    case 'x':
-      return { type: 'toggle' };
-    case 'Enter':
-      return { type: 'open' };
-    case 'm':
-      return { type: 'menu' };
-    case 'Escape':
-      return { type: 'clear' };
-    default:
-      return null;
-  }
+  const is = (id: RebindableId) => e.key === keys[id] || (extend && e.key === keys[id].toUpperCase());
+  if (e.key === 'ArrowDown' || is('board.next')) return { type: 'move', rows: 1, columns: 0, extend };
+  if (e.key === 'ArrowUp' || is('board.prev')) return { type: 'move', rows: -1, columns: 0, extend };
+  if (e.key === 'ArrowRight' || e.key === keys['board.right']) return { type: 'move', rows: 0, columns: 1, extend: false };
+  if (e.key === 'ArrowLeft' || e.key === keys['board.left']) return { type: 'move', rows: 0, columns: -1, extend: false };
+  if (e.key === keys['board.pick']) return { type: 'toggle' };
+  if (e.key === keys['board.menu']) return { type: 'menu' };
+  if (e.key === 'Enter') return { type: 'open' };
+  if (e.key === 'Escape') return { type: 'clear' };
+  return null;
 }
 
 /** The run the cursor moves to: rows within its column (clamped), columns to the next one holding runs. */

@@ -53,16 +53,17 @@ describe('preferences', () => {
   it("keep the board's view and sort, and the new filters, beside older fields", () => {
     const s = memory({ [PREFERENCES_KEY]: JSON.stringify({ boardFilters: { text: 'x' } }) });
     expect(loadPreferences(s)).toEqual({ ...DEFAULT_PREFERENCES, boardFilters: { ...NO_FILTERS, text: 'x' } });
-    savePreferences({ boardView: 'columns', boardSort: 'name' }, s);
+    savePreferences({ boardView: 'columns', boardSort: 'name', density: 'compact' }, s);
     savePreferences({ boardFilters: { ...NO_FILTERS, repo: '/src/app', backend: 'codex', pinned: true, notes: true } }, s);
     const p = loadPreferences(s);
     expect(p.boardView).toBe('columns');
     expect(p.boardSort).toBe('name');
+    expect(p.density).toBe('compact');
     expect(p.boardFilters).toEqual({ ...NO_FILTERS, repo: '/src/app', backend: 'codex', pinned: true, notes: true });
   });
 
   it('fall back to the list view and the created sort when what is stored is unknown', () => {
-    const s = memory({ [PREFERENCES_KEY]: JSON.stringify({ boardView: 'kanban', boardSort: 42, boardFilters: { pinned: 'yes' } }) });
+    const s = memory({ [PREFERENCES_KEY]: JSON.stringify({ boardView: 'kanban', boardSort: 42, density: 'tiny', boardFilters: { pinned: 'yes' } }) });
     expect(loadPreferences(s)).toEqual(DEFAULT_PREFERENCES);
   });
 });

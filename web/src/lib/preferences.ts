@@ -1,10 +1,11 @@
 // What the dashboard remembers between visits, in this browser's localStorage: the
-// board's filters, its view (list or columns) and its sort, and the diff tab's layout (the
+// board's filters, its view (list or columns), sort and density, the diff tab's layout and the key bindings (the
 // theme has its own key, lib/theme.ts). A stored value is checked field by field, so one
 // written by an older or newer dashboard, or by hand, can only fall back to the defaults,
 // never break the board.
 
 import { NO_FILTERS, SORTS, type BoardFilters, type BoardSort } from './board';
+import { DEFAULT_KEYS, keyMapFrom, type KeyMap } from './keys';
 
 export const PREFERENCES_KEY = 'agentry.preferences.v1';
 
@@ -14,14 +15,21 @@ export type DiffLayout = 'unified' | 'split';
 export const BOARD_VIEWS = ['list', 'columns'] as const;
 export type BoardView = (typeof BOARD_VIEWS)[number];
 
+/** How much the board's list shows per run: two lines (comfortable) or one (compact). */
+export const DENSITIES = ['comfortable', 'compact'] as const;
+export type Density = (typeof DENSITIES)[number];
+
 export interface Preferences {
   boardFilters: BoardFilters;
   boardView: BoardView;
   boardSort: BoardSort;
+  density: Density;
   diffLayout: DiffLayout;
+  /** The single-key bindings (lib/keys.ts), the user's changes over the defaults. */
+  keys: KeyMap;
 }
 
-export const DEFAULT_PREFERENCES: Preferences = { boardFilters: NO_FILTERS, boardView: 'list', boardSort: 'created', diffLayout: 'unified' };
+export const DEFAULT_PREFERENCES: Preferences = { boardFilters: NO_FILTERS, boardView: 'list', boardSort: 'created', density: 'comfortable', diffLayout: 'unified', keys: DEFAULT_KEYS };
 
 /** The part of Storage this needs, so tests can pass a map. */
 export interface KeyValueStore {
@@ -64,7 +72,9 @@ export function loadPreferences(storage: KeyValueStore | null = browserStorage()
     boardFilters: filtersFrom(p.boardFilters),
     boardView: oneOf(BOARD_VIEWS, p.boardView, DEFAULT_PREFERENCES.boardView),
     boardSort: oneOf(SORTS, p.boardSort, DEFAULT_PREFERENCES.boardSort),
+    density: oneOf(DENSITIES, p.density, DEFAULT_PREFERENCES.density),
     diffLayout: p.diffLayout === 'split' ? 'split' : 'unified',
+    keys: keyMapFrom(p.keys),
   };
 }
 

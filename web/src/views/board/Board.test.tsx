@@ -103,6 +103,18 @@ describe('Board', () => {
     expect(JSON.parse(localStorage.getItem(PREFERENCES_KEY)!).boardSort).toBe('name');
   });
 
+  it('shows one line per run in the compact density and keeps it', async () => {
+    mounted = await mount(<Board />);
+    await settle();
+    expect(mounted.root.querySelector('.board-list')!.classList.contains('compact')).toBe(false);
+    await click(mounted.byTestId('board-density'));
+    await settle();
+    expect(mounted.root.querySelector('.board-list')!.classList.contains('compact')).toBe(true);
+    expect(mounted.byTestId('board-density').getAttribute('aria-pressed')).toBe('true');
+    expect(mounted.all('[data-testid="run-row"]').length).toBeGreaterThan(0); // the list, remounted at the new height
+    expect(JSON.parse(localStorage.getItem(PREFERENCES_KEY)!).density).toBe('compact');
+  });
+
   it('filters by a select filter and by pinned runs', async () => {
     summaries.upsert(run('other', 'success', { backend: 'codex' }));
     mounted = await mount(<Board />);

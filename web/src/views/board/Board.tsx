@@ -8,7 +8,7 @@ import { applyAction, outcomeText, type BoardAction } from '../../lib/boardActio
 import { boardColumns } from '../../lib/boardColumns';
 import { boardCommand, moveCursor } from '../../lib/boardKeys';
 import { isTyping } from '../../lib/keys';
-import { loadPreferences, savePreferences, type BoardView } from '../../lib/preferences';
+import { loadPreferences, savePreferences, type BoardView, type Density } from '../../lib/preferences';
 import { navigate } from '../../lib/router';
 import { runPath } from '../../lib/route';
 import { pruned, toggled, withRange, type Selection } from '../../lib/selection';
@@ -23,7 +23,7 @@ import { FilterBar } from './FilterBar';
 
 // Kept while the page lives, so coming back from a run finds the board as it was left;
 // filters, view and sort are also kept in the browser's preferences (lib/preferences.ts).
-let saved: { filters: BoardFilters; view: BoardView; sort: BoardSort } | null = null;
+let saved: { filters: BoardFilters; view: BoardView; sort: BoardSort; density: Density } | null = null;
 let savedCursor: string | null = null;
 let savedPicked: Selection = new Set();
 
@@ -39,15 +39,15 @@ export function Board() {
   const [prefs, setPrefs] = useState(() => {
     if (saved) return saved;
     const p = loadPreferences();
-    return { filters: p.boardFilters, view: p.boardView, sort: p.boardSort };
+    return { filters: p.boardFilters, view: p.boardView, sort: p.boardSort, density: p.density };
   });
   saved = prefs;
   const change = (next: Partial<typeof prefs>) => {
     const p = { ...prefs, ...next };
     setPrefs(p);
-    savePreferences({ boardFilters: p.filters, boardView: p.view, boardSort: p.sort });
+    savePreferences({ boardFilters: p.filters, boardView: p.view, boardSort: p.sort, density: p.density });
   };
-  const { filters: f, view, sort } = prefs;
+  const { filters: f, view, sort, density } = prefs;
   const [cursorId, setCursorId] = useState<string | null>(savedCursor);
   const [pickedAll, setPicked] = useState<Selection>(savedPicked);
   const [anchor, setAnchor] = useState<string | null>(null);
@@ -103,7 +103,9 @@ export function Board() {
       const t = e.target as HTMLElement;
       // A pick box keeps the focus after a click: the board's keys still work there.
       const typing = isTyping(t) && !(t.tagName === 'INPUT' && (t as HTMLInputElement).type === 'checkbox');
-      if (e.key === '/' && !typing) {
+      // Read at each press: the key sheet may have changed them since the board opened.
+      const keys = loadPreferences().keys;
+      if (e.key === keys['board.filter'] && !typing) {
         e.preventDefault();
         textRef.current?.focus();
         return;
@@ -113,7 +115,7 @@ export function Board() {
         return;
       }
       if (typing || e.defaultPrevented) return;
-      const cmd = boardCommand(e);
+      const cmd = boardCommand(e, keys);
       if (!cmd) return;
       // Enter on a focused button or link is that control's, not the board's.
       if (cmd.type === 'open' && (t.tagName === 'BUTTON' || t.tagName === 'A')) return;
@@ -161,7 +163,14 @@ export function Board() {
   return (
     <section class={'board view-' + view} data-testid="board" data-view={view}>
       <FilterBar filters={f} onChange={(filters) => change({ filters })} options={options} textRef={textRef} shown={order.length} total={store.runs.size}>
-        <BoardToolbar view={view} sort={sort} onView={(v) => change({ view: v })} onSort={(s) => change({ sort: s })} />
+        <BoardToolbar
+          view={view}
+          sort={sort}
+          density={density}
+          onView={(v) => change({ view: v })}
+          onSort={(s) => change({ sort: s })}
+          onDensity={(d) => change({ density: d })}
+        />
       </FilterBar>
       {picked.size > 0 && (
         <BulkBar runs={pickedRuns} busy={busy} shown={order.length} onAction={(a) => void act(a, pickedRuns)} onClear={() => pick(new Set())} onAll={() => pick(new Set(order))} />
@@ -172,7 +181,7 @@ export function Board() {
           {actionError}
         </div>
       )}
-      {view === 'list' ? <BoardList rows={rows} ctx={ctx} empty={empty} /> : <BoardColumns columns={columns} ctx={ctx} />}
+      {view === 'list' ? <BoardList key={density} rows={rows} ctx={ctx} empty={empty} compact={density === 'compact'} /> : <BoardColumns columns={columns} ctx={ctx} />}
     </section>
   );
 }

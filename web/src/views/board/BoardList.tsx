@@ -7,19 +7,22 @@ import { scrollRowIntoView, VirtualList } from '../VirtualList';
 import { BoardItem, itemProps, type ItemContext } from './BoardItem';
 
 export const ROW_H = 48;
+/** One line per run (the compact density). */
+export const COMPACT_ROW_H = 32;
 
-export function BoardList({ rows, ctx, empty }: { rows: BoardRow[]; ctx: ItemContext; empty: ComponentChildren }) {
+export function BoardList({ rows, ctx, empty, compact = false }: { rows: BoardRow[]; ctx: ItemContext; empty: ComponentChildren; compact?: boolean }) {
+  const rowH = compact ? COMPACT_ROW_H : ROW_H;
   const scroller = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const i = rows.findIndex((r) => r.type === 'run' && r.run.runId === ctx.cursorId);
-    if (i >= 0) scrollRowIntoView(scroller.current, i, ROW_H);
-  }, [ctx.cursorId]);
+    if (i >= 0) scrollRowIntoView(scroller.current, i, rowH);
+  }, [ctx.cursorId, rowH]);
   return (
     <VirtualList
-      class="board-list"
+      class={compact ? 'board-list compact' : 'board-list'}
       scrollerRef={scroller}
       count={rows.length}
-      estimate={ROW_H}
+      estimate={rowH}
       fixed
       version={rows}
       keyOf={(i) => {

@@ -1,17 +1,19 @@
-// The board's view (grouped list or status columns) and sort, both kept in preferences.
+// The board's view (grouped list or status columns), sort and density, kept in preferences.
 
 import type { BoardSort } from '../../lib/board';
 import { SORTS } from '../../lib/board';
-import type { BoardView } from '../../lib/preferences';
+import type { BoardView, Density } from '../../lib/preferences';
 
 interface Props {
   view: BoardView;
   sort: BoardSort;
+  density: Density;
   onView: (v: BoardView) => void;
   onSort: (s: BoardSort) => void;
+  onDensity: (d: Density) => void;
 }
 
-export function BoardToolbar({ view, sort, onView, onSort }: Props) {
+export function BoardToolbar({ view, sort, density, onView, onSort, onDensity }: Props) {
   const tab = (v: BoardView, label: string) => (
     <button class={view === v ? 'active' : ''} aria-pressed={view === v} data-testid={'board-view-' + v} onClick={() => onView(v)}>
       {label}
@@ -28,6 +30,16 @@ export function BoardToolbar({ view, sort, onView, onSort }: Props) {
           <option value={s}>sort: {s}</option>
         ))}
       </select>
+      {view === 'list' && (
+        <button
+          data-testid="board-density"
+          aria-pressed={density === 'compact'}
+          title={density === 'compact' ? 'Show two lines per run' : 'Show one line per run'}
+          onClick={() => onDensity(density === 'compact' ? 'comfortable' : 'compact')}
+        >
+          {density === 'compact' ? 'Comfortable' : 'Compact'}
+        </button>
+      )}
     </span>
   );
 }

@@ -112,8 +112,9 @@ export function DiffTab({ runId }: { runId: string }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTyping(e.target) || e.metaKey || e.ctrlKey || e.altKey || !files.length) return;
-      if (e.key === ']' || e.key === 'n') jumpToFile(stepIndex(current, files.length, 1));
-      else if (e.key === '[' || e.key === 'p') jumpToFile(stepIndex(current, files.length, -1));
+      const keys = loadPreferences().keys;
+      if (e.key === ']' || e.key === keys['diff.next']) jumpToFile(stepIndex(current, files.length, 1));
+      else if (e.key === '[' || e.key === keys['diff.prev']) jumpToFile(stepIndex(current, files.length, -1));
       else return;
       e.preventDefault();
     };
