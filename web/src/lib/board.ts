@@ -32,6 +32,17 @@ export const NO_FILTERS: BoardFilters = {
   notes: false,
 };
 
+/** Filters read back from storage, each field checked: anything else is no filter. */
+export function filtersFrom(value: unknown): BoardFilters {
+  const out: BoardFilters = { ...NO_FILTERS };
+  if (typeof value !== 'object' || value === null) return out;
+  const v = value as Record<string, unknown>;
+  for (const key of ['text', 'status', 'agent', 'assignment', 'group', 'repo', 'backend'] as const)
+    if (typeof v[key] === 'string') out[key] = (v[key] as string).slice(0, 500);
+  for (const key of ['archived', 'pinned', 'notes'] as const) if (typeof v[key] === 'boolean') out[key] = v[key] as boolean;
+  return out;
+}
+
 export const SORTS = ['updated', 'created', 'name', 'status'] as const;
 export type BoardSort = (typeof SORTS)[number];
 

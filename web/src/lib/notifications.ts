@@ -9,8 +9,8 @@
 // occurrence) that is announced once, whatever replays: the same key is also the
 // notification's tag, so two tabs showing it replace rather than stack.
 
-import { matches, NO_FILTERS, type BoardFilters } from './board';
-import type { KeyValueStore } from './preferences';
+import { filtersFrom, matches, type BoardFilters } from './board';
+import { browserStorage, readStoredJson, writeStoredJson, type KeyValueStore } from './storage';
 import type { RunSummary } from './types';
 
 export const NOTIFY_KEY = 'agentry.notifications.v1';
@@ -46,24 +46,6 @@ export interface NotifyEvent {
   body: string;
 }
 
-function browserStorage(): KeyValueStore | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
-
-function filtersFrom(value: unknown): BoardFilters {
-  const out: BoardFilters = { ...NO_FILTERS };
-  if (typeof value !== 'object' || value === null) return out;
-  const v = value as Record<string, unknown>;
-  for (const key of ['text', 'status', 'agent', 'assignment', 'group'] as const)
-    if (typeof v[key] === 'string') out[key] = (v[key] as string).slice(0, 500);
-  if (typeof v.archived === 'boolean') out.archived = v.archived;
-  return out;
-}
-
 function ruleFrom(value: unknown, index: number): NotifyRule | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
@@ -77,13 +59,7 @@ function ruleFrom(value: unknown, index: number): NotifyRule | null {
 
 /** The stored settings, checked field by field: anything wrong falls back to "off, no rules". */
 export function loadNotifySettings(storage: KeyValueStore | null = browserStorage()): NotifySettings {
-  let parsed: unknown = null;
-  try {
-    const text = storage?.getItem(NOTIFY_KEY);
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
+  const parsed = readStoredJson(storage, NOTIFY_KEY);
   if (typeof parsed !== 'object' || parsed === null) return { ...NO_NOTIFY, rules: [] };
   const p = parsed as Record<string, unknown>;
   const rules = Array.isArray(p.rules) ? p.rules.slice(0, MAX_RULES).map(ruleFrom).filter((r): r is NotifyRule => r !== null) : [];
@@ -91,13 +67,7 @@ export function loadNotifySettings(storage: KeyValueStore | null = browserStorag
 }
 
 export function saveNotifySettings(settings: NotifySettings, storage: KeyValueStore | null = browserStorage()): boolean {
-  if (!storage) return false;
-  try {
-    storage.setItem(NOTIFY_KEY, JSON.stringify({ enabled: settings.enabled, rules: settings.rules.slice(0, MAX_RULES) }));
-    return true;
-  } catch {
-    return false;
-  }
+  return writeStoredJson(storage, NOTIFY_KEY, { enabled: settings.enabled, rules: settings.rules.slice(0, MAX_RULES) });
 }
 
 /** A new rule for the runs `filters` lets through, telling both kinds of event. */

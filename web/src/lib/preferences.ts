@@ -4,7 +4,8 @@
 // written by an older or newer dashboard, or by hand, can only fall back to the defaults,
 // never break the board.
 
-import { NO_FILTERS, SORTS, type BoardFilters, type BoardSort } from './board';
+import { filtersFrom, NO_FILTERS, SORTS, type BoardFilters, type BoardSort } from './board';
+import { browserStorage, readStoredJson, writeStoredJson, type KeyValueStore } from './storage';
 import { DEFAULT_KEYS, keyMapFrom, type KeyMap } from './keys';
 
 export const PREFERENCES_KEY = 'agentry.preferences.v1';
@@ -31,42 +32,14 @@ export interface Preferences {
 
 export const DEFAULT_PREFERENCES: Preferences = { boardFilters: NO_FILTERS, boardView: 'list', boardSort: 'created', density: 'comfortable', diffLayout: 'unified', keys: DEFAULT_KEYS };
 
-/** The part of Storage this needs, so tests can pass a map. */
-export interface KeyValueStore {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-}
-
-function browserStorage(): KeyValueStore | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null; // storage disabled (a privacy setting): nothing is remembered
-  }
-}
-
-function filtersFrom(value: unknown): BoardFilters {
-  const out: BoardFilters = { ...NO_FILTERS };
-  if (typeof value !== 'object' || value === null) return out;
-  const v = value as Record<string, unknown>;
-  for (const key of ['text', 'status', 'agent', 'assignment', 'group', 'repo', 'backend'] as const)
-    if (typeof v[key] === 'string') out[key] = (v[key] as string).slice(0, 500);
-  for (const key of ['archived', 'pinned', 'notes'] as const) if (typeof v[key] === 'boolean') out[key] = v[key] as boolean;
-  return out;
-}
+export type { KeyValueStore };
 
 const oneOf = <T extends string>(allowed: readonly T[], value: unknown, fallback: T): T =>
   (allowed as readonly unknown[]).includes(value) ? (value as T) : fallback;
 
 /** The stored preferences, each field checked; the defaults where one is missing or wrong. */
 export function loadPreferences(storage: KeyValueStore | null = browserStorage()): Preferences {
-  let parsed: unknown = null;
-  try {
-    const text = storage?.getItem(PREFERENCES_KEY);
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
+  const parsed = readStoredJson(storage, PREFERENCES_KEY);
   const p = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
   return {
     boardFilters: filtersFrom(p.boardFilters),
@@ -80,11 +53,5 @@ export function loadPreferences(storage: KeyValueStore | null = browserStorage()
 
 /** Stores `change` over what is stored; false when the browser keeps nothing. */
 export function savePreferences(change: Partial<Preferences>, storage: KeyValueStore | null = browserStorage()): boolean {
-  if (!storage) return false;
-  try {
-    storage.setItem(PREFERENCES_KEY, JSON.stringify({ ...loadPreferences(storage), ...change }));
-    return true;
-  } catch {
-    return false; // full or disabled
-  }
+  return writeStoredJson(storage, PREFERENCES_KEY, { ...loadPreferences(storage), ...change });
 }
