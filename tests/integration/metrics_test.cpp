@@ -71,7 +71,12 @@ TEST_F(MetricsTest, ARunMovesTheCountersWhileAndAfterItRuns) {
   EXPECT_EQ(during["agentry_attempts_started_total"] - before["agentry_attempts_started_total"], 1);
 
   ASSERT_EQ(wait_until_settled(run_id), "success");
+  // The status settles a moment before the daemon lets go of the run: wait for that, bounded.
   auto after = scrape();
+  for (int i = 0; i < 100 && after["agentry_live_runs"] != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    after = scrape();
+  }
   EXPECT_EQ(after["agentry_live_runs"], 0);
   EXPECT_EQ(after["agentry_runs{status=\"success\"}"], 1);
   EXPECT_EQ(after["agentry_runs{status=\"running\"}"], 0);
