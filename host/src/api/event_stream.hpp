@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace agentry::api {
@@ -33,6 +34,10 @@ class EventStream {
   /// now, at most `max_frames` frames. `look_in_store`: also pick up what another
   /// process wrote to the store, which this one is never told of (the embedded CLI).
   virtual StreamBatch poll(std::size_t max_frames, bool look_in_store) = 0;
+  /// [one caller at a time, any thread: never reads the store] poll()'s answer when it
+  /// can be had from memory alone; nullopt when poll() must run (off the I/O thread).
+  /// Transports try this first, on their own strand.
+  virtual std::optional<StreamBatch> poll_ready(std::size_t /*max_frames*/) { return std::nullopt; }
 };
 
 }  // namespace agentry::api

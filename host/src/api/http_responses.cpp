@@ -145,7 +145,10 @@ net::awaitable<void> serve_stream(HttpServer::Impl& impl, ServedStream& stream, 
   std::vector<net::const_buffer> buffers;
   for (;;) {
     wake->pending = false;
-    StreamBatch batch = co_await poll_on_workers(impl, response.stream);
+    // From memory on this strand when the stream can; from the workers when it must read the store.
+    StreamBatch batch;
+    if (auto ready = response.stream->poll_ready(stream_batch_frames)) batch = std::move(*ready);
+    else batch = co_await poll_on_workers(impl, response.stream);
     if (!batch.frames.empty()) {
       buffers.clear();
       for (const auto& frame : batch.frames) buffers.emplace_back(net::buffer(frame->text));

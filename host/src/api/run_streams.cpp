@@ -86,6 +86,12 @@ class TimelineStream final : public EventStream {
     return {std::move(batch.frames), batch.closed, batch.more};
   }
 
+  std::optional<StreamBatch> poll_ready(std::size_t max_frames) override {
+    auto batch = subscriber_->poll_window(max_frames);
+    if (!batch) return std::nullopt;
+    return StreamBatch{std::move(batch->frames), batch->closed, batch->more};
+  }
+
  private:
   engine::Engine& engine_;
   std::string run_id_;

@@ -354,7 +354,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
       }
       it->second.pending = false;
       auto source = it->second.source;
-      StreamBatch batch = co_await poll_source(source, outbox_low_water);
+      // From memory on this strand when the stream can; from the workers when it must read the store.
+      StreamBatch batch;
+      if (auto ready = source->poll_ready(outbox_low_water)) batch = std::move(*ready);
+      else batch = co_await poll_source(source, outbox_low_water);
       it = subscriptions_.find(sub_id);
       if (it == subscriptions_.end()) co_return;
       for (auto& frame : batch.frames) {

@@ -195,6 +195,19 @@ void TimelineSubscriber::read_window_locked(std::size_t max_frames, Batch& out) 
   out.more = next_seq_ < feed.end_seq();
 }
 
+std::optional<TimelineSubscriber::Batch> TimelineSubscriber::poll_window(std::size_t max_frames) {
+  std::lock_guard lock(feed_->mutex);
+  auto& feed = *feed_;
+  if (catch_up_ || seen_store_epoch_ != feed.store_epoch || feed.last_cursor < 0 || next_seq_ < feed.first_seq ||
+      (next_seq_ == feed.first_seq && cursor_ < feed.evicted_cursor))
+    return std::nullopt;
+  // Cleared under the feed's lock, before reading: a publish from here on wakes the next poll.
+  wake_pending_ = false;
+  Batch out;
+  read_window_locked(max_frames, out);
+  return out;
+}
+
 TimelineSubscriber::Batch TimelineSubscriber::poll(const HistoryReader& history, const LastCursorReader& last_cursor,
                                                    std::size_t max_frames, bool look_in_store) {
   Batch out;
