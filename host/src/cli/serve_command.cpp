@@ -14,6 +14,7 @@
 #include "api/operations.hpp"
 #include "api/router.hpp"
 #include "api/web_base_path.hpp"
+#include "cli/daemon_allocator.hpp"
 #include "cli/daemon_lock.hpp"
 #include "cli/daemon_socket.hpp"
 #include "cli/exit_codes.hpp"
@@ -183,6 +184,7 @@ bool recover_after_restart(engine::Engine& engine) {
 }  // namespace
 
 int run_serve(const ServeOptions& options, const core::Settings& settings) {
+  limit_daemon_heap_arenas();
   core::set_log_level(settings.log_level);
   auto config = read_serve_config(options, settings);
   if (!config) {

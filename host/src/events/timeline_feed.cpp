@@ -200,6 +200,7 @@ void TimelineFeeds::reset(const std::string& run_id) {
     feed->evicted.clear();
     feed->evicted_bytes = 0;
     feed->items.clear();
+    feed->forget_history();
     feed->evicted_cursor = std::max(feed->evicted_cursor, feed->last_cursor);
     wake = feed->wakers();
   }
@@ -253,6 +254,7 @@ void TimelineFeeds::store_may_be_ahead(const std::function<bool(const std::strin
     {
       std::lock_guard lock(feed->mutex);
       feed->store_epoch += 1;
+      feed->forget_history();
       wake = feed->wakers();
     }
     for (const auto& w : wake) (*w)();

@@ -42,6 +42,7 @@ struct FeedLimits {
   std::size_t merge_bytes = std::size_t{32} << 10;  // text of one merged delta at most
   std::size_t poll_bytes = std::size_t{128} << 10;  // frames one poll hands out, about
   std::size_t idle_feeds = 32;  // feeds of streaming runs kept with nobody subscribed
+  std::size_t history_pages = 8;  // store pages (512 cursors each) shared by subscribers catching up
 };
 
 /// The run's durable timeline frames with cursors in (after, upto], at most `limit`,
@@ -137,6 +138,9 @@ class TimelineSubscriber {
                      std::function<void()> wake);
   void plan_catch_up_locked();
   bool run_catch_up(const HistoryReader& history, std::size_t max_frames, Batch& out);
+  /// history(after, upto, limit), through the feed's shared pages where it can.
+  std::optional<std::vector<Frame>> read_history(const HistoryReader& history, std::int64_t after,
+                                                 std::int64_t upto, std::size_t limit);
   void read_window_locked(std::size_t max_frames, Batch& out);
   std::size_t delivered(const std::shared_ptr<Item>& item) const;
 

@@ -125,7 +125,7 @@ bool TimelineSubscriber::run_catch_up(const HistoryReader& history, std::size_t 
   while (cursor_ < plan.target) {
     if (out.frames.size() >= max_frames || bytes >= owner_.limits().poll_bytes) return false;
     const std::size_t limit = std::min<std::size_t>(500, max_frames - out.frames.size());
-    auto page = history(cursor_, plan.target, limit);
+    auto page = read_history(history, cursor_, plan.target, limit);
     if (!page) {
       out.closed = true;
       return false;
@@ -142,6 +142,51 @@ bool TimelineSubscriber::run_catch_up(const HistoryReader& history, std::size_t 
   next_seq_ = plan.resume_seq;
   catch_up_.reset();
   return true;
+}
+
+std::optional<std::vector<Frame>> TimelineSubscriber::read_history(const HistoryReader& history, std::int64_t after,
+                                                                  std::int64_t upto, std::size_t limit) {
+  using Feed = TimelineFeeds::Feed;
+  constexpr std::int64_t size = Feed::history_page;
+  std::vector<Frame> out;
+  std::int64_t next = after;  // the frames wanted have cursors in (next, upto]
+  while (next < upto && out.size() < limit) {
+    const std::int64_t k = next / size;
+    std::shared_ptr<const std::vector<Frame>> page;
+    std::uint64_t generation = 0;
+    bool cacheable = false;
+    {
+      std::lock_guard lock(feed_->mutex);
+      if (auto it = feed_->history_pages.find(k); it != feed_->history_pages.end()) page = it->second;
+      generation = feed_->history_generation;
+      cacheable = (k + 1) * size <= feed_->last_cursor;  // every cursor of the page is committed
+    }
+    if (!page) {
+      if (!cacheable) {
+        // The newest events: read straight, as asked (nobody else will want this page as it is).
+        auto rest = history(next, upto, limit - out.size());
+        if (!rest) return std::nullopt;
+        for (auto& f : *rest) out.push_back(std::move(f));
+        return out;
+      }
+      auto read = history(k * size, (k + 1) * size, static_cast<std::size_t>(size));
+      if (!read) return std::nullopt;
+      page = std::make_shared<const std::vector<Frame>>(std::move(*read));
+      std::lock_guard lock(feed_->mutex);
+      if (feed_->history_generation == generation) {
+        feed_->history_pages[k] = page;
+        while (feed_->history_pages.size() > owner_.limits().history_pages)
+          feed_->history_pages.erase(feed_->history_pages.begin());
+      }
+    }
+    for (const auto& f : *page) {
+      if (f->cursor <= next) continue;
+      if (f->cursor > upto || out.size() >= limit) return out;
+      out.push_back(f);
+    }
+    next = (k + 1) * size;
+  }
+  return out;
 }
 
 void TimelineSubscriber::read_window_locked(std::size_t max_frames, Batch& out) {

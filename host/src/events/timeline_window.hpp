@@ -8,6 +8,7 @@
 #include "events/timeline_feed.hpp"
 
 #include <deque>
+#include <map>
 
 namespace agentry::events {
 
@@ -71,6 +72,18 @@ struct TimelineFeeds::Feed {
   /// Another member's stream of the run is relayed into this feed (api/holder_relay.hpp):
   /// it has what the store has, and more (the deltas), in order.
   bool relayed = false;
+
+  /// Durable frames read from the store for subscribers catching up, in pages of cursors
+  /// (k*history_page, (k+1)*history_page] by k, each read once and shared by every
+  /// subscriber behind the window instead of each reading and copying its own. Only pages
+  /// wholly committed (below last_cursor) are kept; a reset or another writer forgets them.
+  static constexpr std::int64_t history_page = 512;
+  std::map<std::int64_t, std::shared_ptr<const std::vector<Frame>>> history_pages;
+  std::uint64_t history_generation = 0;  // grows whenever the pages are forgotten
+  void forget_history() {
+    history_pages.clear();
+    ++history_generation;
+  }
 
   std::uint64_t end_seq() const { return first_seq + window.size(); }
 
