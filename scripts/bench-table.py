@@ -47,14 +47,17 @@ def run_program(build, out_dir, index, total, program, args, env):
     started = time.monotonic()
     print(f"[{index}/{total}] {program} {' '.join(args)}".rstrip(), flush=True)
     command = [path, "--benchmark_out=" + out, "--benchmark_out_format=json"] + args
-    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
-                          env={**os.environ, **env}) as child:
+    log = os.path.join(out_dir, program + ".stderr.log")  # the daemon's and the program's messages
+    with open(log, "w") as err, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True,
+                                                 env={**os.environ, **env}) as child:
         for line in child.stdout:
             if line.startswith("BM_"):
                 name = line.split()[0]
                 print(f"      {time.monotonic() - started:6.0f} s  {name}", flush=True)
     if child.returncode != 0:
-        return f"{program} exited with {child.returncode}"
+        with open(log) as err:
+            print("".join(err.readlines()[-10:]), end="", file=sys.stderr)
+        return f"{program} exited with {child.returncode} (see {log})"
     with open(out) as f:
         return json.load(f)
 
@@ -109,6 +112,13 @@ def cores(v):
     return f"{v:.2f} cores"
 
 
+def goal_text(op, value, fmt):
+    """'≥ 1,000,000/s', '< 20 ms': the goal as the issue states it."""
+    symbol = {">=": "≥", "<=": "≤", "<": "<"}[op]
+    shown = fmt(value) if fmt is rate else f"{value:g} {fmt(value).split()[-1]}"
+    return f"{symbol} {shown}"
+
+
 class Figure:
     """One row: where the figure comes from, its goal, the ceiling it is read against.
 
@@ -123,7 +133,7 @@ class Figure:
 
     def row(self, results, c):
         case = find(results, self.program, self.prefix)
-        goal = self.goal_text or (f"{self.goal[0]} {self.fmt(self.goal[1])}" if self.goal else "—")
+        goal = self.goal_text or (goal_text(*self.goal, self.fmt) if self.goal else "—")
         if isinstance(case, str):
             return [self.label, case, goal, "—", "—", "—"]
         if self.field not in case:
