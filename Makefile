@@ -65,6 +65,8 @@ package: deps web
 asan:
 	$(MAKE) test TEST_PRESET=asan
 
+# The figures with goals as one table beside this machine's ceilings (benchmarks/README.md;
+# BENCH_QUICK=1 for a quick look). Every program in turn: scripts/run-benchmarks.sh --all.
 bench: build-$(BENCH_PRESET)
 	./scripts/run-benchmarks.sh build/$(BENCH_PRESET)
 

@@ -41,10 +41,14 @@ BenchEnvironment::BenchEnvironment(const std::string& name, bool synchronous_ful
 }
 
 BenchEnvironment::~BenchEnvironment() {
-  engine_.reset();
-  db_.reset();
+  close_store();
   std::error_code ec;
   fs::remove_all(root_, ec);
+}
+
+void BenchEnvironment::close_store() {
+  engine_.reset();
+  db_.reset();
 }
 
 engine::InitRequest BenchEnvironment::request(const std::string& feature) const {

@@ -26,6 +26,12 @@ class BenchEnvironment {
   /// Inserts `count` initialized runs (3 tasks each) in bulk, bypassing definitions.
   void seed_runs(int count, const std::string& cwd_prefix, int distinct_cwds);
   const std::filesystem::path& work_dir() const { return work_; }
+  /// AGENTRY_HOME and AGENTRY_CONFIG_DIR of a daemon serving this environment's store.
+  std::filesystem::path home_dir() const { return root_ / "home"; }
+  std::filesystem::path config_dir() const { return root_ / "config"; }
+  /// Closes the engine and the store (the files stay until destruction), so that a
+  /// daemon may open them.
+  void close_store();
 
  private:
   std::filesystem::path root_;

@@ -4,7 +4,8 @@
 // share two epoll threads; they scan each envelope for the fields they check instead of
 // parsing it whole, so 100 subscribers are not held back by the client.
 //
-// Every case starts a fresh daemon and one run whose mock script first asks for an
+// Every case starts a fresh daemon and one run of the mock agent `streamer`
+// (benchmarks/config) whose script, "@mock" lines of the run's message, first asks for an
 // approval: the subscribers connect, each waits for the approval.request event (so it is
 // live), then the driver approves and the script emits its events:
 //   durable   N notices (stored, each with a cursor) as fast as the host takes them
@@ -27,13 +28,17 @@
 //   deliveries_per_s   envelopes received by all subscribers / (gate -> last run.finished)
 //   env_per_sub        envelopes a subscriber received (fewer than events when deltas
 //                      were conflated), averaged; conflated: envelopes marked so, in all
+//   bytes_per_env      bytes on the wire per envelope received (framing included): with
+//                      loopback TCP's bytes/s, the deliveries/s the socket itself allows
 //   p50_us, p99_us     emit -> client latency (latency cases)
 //   rss_mb             the daemon's peak resident set (VmHWM) at the end of the case
-// The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry.
+// The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry. With
+// AGENTRY_BENCH_DAEMON=http://host:port the cases drive that daemon instead (bench_daemon.hpp):
+// no rss_mb, and no latency cases (the mock stamps emits with its machine's monotonic clock).
 // AGENTRY_STREAM_BENCH_SCALE (default 1) scales every event count, e.g. 0.05 for a quick look.
 
-#include "daemon_binary.hpp"
-#include "support/daemon_process.hpp"
+#include "bench_daemon.hpp"
+#include "process_stats.hpp"
 #include "support/http_client.hpp"
 #include "support/temp_dir.hpp"
 #include "support/timeline_stream.hpp"
@@ -46,7 +51,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -65,16 +69,6 @@ double scale() {
   const char* s = std::getenv("AGENTRY_STREAM_BENCH_SCALE");
   const double v = s ? std::atof(s) : 1.0;
   return v > 0 ? v : 1.0;
-}
-
-/// A /proc/<pid>/status field in kB (VmHWM: peak resident set; VmRSS: current).
-long status_kb(pid_t pid, const char* field) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  const std::string prefix = std::string(field) + ":";
-  while (std::getline(status, line))
-    if (line.rfind(prefix, 0) == 0) return std::stol(line.substr(prefix.size()));
-  return 0;
 }
 
 enum class Kind { notice, delta };
@@ -99,6 +93,7 @@ struct Subscriber {
   bool ended = false;     // the server closed the stream
   Clock::time_point finished_at{};
   std::uint64_t envelopes = 0;  // after the gate
+  std::uint64_t received = 0;   // all, for the bytes per envelope
   std::vector<std::int64_t> latencies_ns;
 };
 
@@ -131,6 +126,7 @@ void reactor(std::vector<Subscriber*> subs, Shared& shared) {
         s.checker.fail("the transport framed cursor " + (framed ? std::to_string(*framed) : std::string("none")) +
                        " around an envelope with cursor " + (e.cursor ? std::to_string(*e.cursor) : std::string("null")));
       s.checker.on_envelope(e);
+      ++s.received;
       if (!s.ready && e.cursor && e.kind == "approval.request") {
         s.ready = true;
         shared.ready.fetch_add(1);
@@ -181,18 +177,18 @@ void reactor(std::vector<Subscriber*> subs, Shared& shared) {
 /// ABI's 1 MiB payload limit (100,000 would be 1.09 MB, and the host refuses the event).
 constexpr long max_deltas_per_message = 50'000;
 
-std::string script_yaml(const Case& c, long events) {
-  std::string steps;
+/// The run's message: the mock's script, one "@mock" step a line.
+std::string script_message(const Case& c, long events) {
+  std::string lines = "@mock {\"ask\": {\"summary\": \"start streaming\", \"kind\": \"command\"}}\n";
   for (long left = events; left > 0;) {
     const long n = c.kind == Kind::delta ? std::min(left, max_deltas_per_message) : left;
     left -= n;
-    steps += "      - events: " + std::to_string(n) + "\n        kind: " +
-             (c.kind == Kind::delta ? "delta\n        complete: true\n" : "notice\n");
-    if (c.rate_hz > 0) steps += "        timestamps: true\n        rateHz: " + std::to_string(c.rate_hz) + "\n";
+    lines += "@mock {\"events\": " + std::to_string(n) +
+             (c.kind == Kind::delta ? ", \"kind\": \"delta\", \"complete\": true" : ", \"kind\": \"notice\"");
+    if (c.rate_hz > 0) lines += ", \"timestamps\": true, \"rateHz\": " + std::to_string(c.rate_hz);
+    lines += "}\n";
   }
-  return "---\nschemaVersion: 1\nbackend: mock\nbackendConfig:\n  mock:\n    steps:\n"
-         "      - ask:\n          summary: start streaming\n          kind: command\n" +
-         steps + "---\nStreamer.\n";
+  return lines;
 }
 
 std::string wait_for_approval(test::HttpClient client, const std::string& run_id, Clock::time_point deadline) {
@@ -210,23 +206,21 @@ std::string wait_for_approval(test::HttpClient client, const std::string& run_id
 
 void BM_Stream(benchmark::State& state, Case c) {
   const long events = std::max(100L, static_cast<long>(static_cast<double>(c.events) * scale()));
+  if (c.rate_hz > 0 && remote_daemon())
+    return state.SkipWithError("a latency case needs a local daemon (emit times are this machine's clock)");
   test::TempDir dir;
-  dir.write_file("config/agents/streamer/agent.md", script_yaml(c, events));
-  test::DaemonOptions options;
-  options.home = dir.path() / "home";
-  options.config_dir = dir.path() / "config";
-  options.binary = daemon_binary();
-  test::DaemonProcess daemon(options);
+  std::unique_ptr<BenchDaemon> started;
   try {
-    daemon.start();
+    started = std::make_unique<BenchDaemon>(BenchDaemonOptions{.home = dir.path() / "home"});
   } catch (const std::exception& e) {
     return state.SkipWithError(e.what());
   }
+  BenchDaemon& daemon = *started;
 
   for (auto _ : state) {
     auto created = daemon.client().post_json(
-        "/api/runs", json::object{{"agent", "streamer"}, {"callerCwd", dir.path().string()},
-                                  {"overrides", {{"message", "stream"}}}});
+        "/api/runs", json::object{{"agent", "streamer"}, {"callerCwd", daemon.caller_cwd()},
+                                  {"overrides", {{"message", script_message(c, events)}}}});
     if (created.status != 201) return state.SkipWithError(created.body.c_str());
     const std::string run_id(created.json().at("run").at("runId").as_string());
 
@@ -235,7 +229,9 @@ void BM_Stream(benchmark::State& state, Case c) {
       for (int i = 0; i < c.subscribers; ++i) {
         test::TimelineStreamOptions o;
         o.transport = c.transport;
+        o.host = daemon.host();
         o.port = daemon.port();
+        o.bearer_token = daemon.token();
         o.run_id = run_id;
         subs.push_back(std::make_unique<Subscriber>(o));
         subs.back()->stream.open();
@@ -252,11 +248,11 @@ void BM_Stream(benchmark::State& state, Case c) {
     std::vector<std::thread> reactors;
     for (auto& share : shares) reactors.emplace_back(reactor, share, std::ref(shared));
 
-    std::atomic<bool> sampling{true};
+    std::atomic<bool> sampling{daemon.pid().has_value()};
     long sampled_rss = 0;
     std::thread sampler([&] {
       while (sampling) {
-        sampled_rss = std::max(sampled_rss, status_kb(daemon.pid(), "VmRSS"));
+        sampled_rss = std::max(sampled_rss, status_kb(*daemon.pid(), "VmRSS"));
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
     });
@@ -292,15 +288,17 @@ void BM_Stream(benchmark::State& state, Case c) {
     // A little longer, to catch deltas sent after run.finished.
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     finish();
-    const long hwm = status_kb(daemon.pid(), "VmHWM");
-    if (!daemon.running()) {
-      const std::string why = "the daemon exited (code " + std::to_string(daemon.exit_code().value_or(-1)) +
-                              "): " + daemon.stderr_text().substr(daemon.stderr_text().size() > 2000 ? daemon.stderr_text().size() - 2000 : 0);
+    auto* local = daemon.process();
+    const long hwm = local ? status_kb(local->pid(), "VmHWM") : 0;
+    if (local && !local->running()) {
+      const std::string log = local->stderr_text();
+      const std::string why = "the daemon exited (code " + std::to_string(local->exit_code().value_or(-1)) +
+                              "): " + log.substr(log.size() > 2000 ? log.size() - 2000 : 0);
       return state.SkipWithError(why.c_str());
     }
 
     int complete = 0;
-    double rate_sum = 0, envelopes = 0, conflated = 0, violations = 0;
+    double rate_sum = 0, envelopes = 0, conflated = 0, violations = 0, bytes = 0, received = 0;
     Clock::time_point last_finish = t0;
     std::vector<std::int64_t> latencies;
     std::string first_failure;
@@ -314,6 +312,8 @@ void BM_Stream(benchmark::State& state, Case c) {
       else if (first_failure.empty()) first_failure = s->checker.violation_messages().front();
       violations += static_cast<double>(s->checker.violations());
       envelopes += static_cast<double>(s->envelopes);
+      bytes += static_cast<double>(s->stream.bytes_received());
+      received += static_cast<double>(s->received);
       conflated += static_cast<double>(s->checker.conflated());
       if (s->finished) {
         last_finish = std::max(last_finish, s->finished_at);
@@ -337,24 +337,25 @@ void BM_Stream(benchmark::State& state, Case c) {
     state.counters["deliveries_per_s"] = wall > 0 ? envelopes / wall : 0;
     state.counters["env_per_sub"] = envelopes / n;
     state.counters["conflated"] = conflated;
+    state.counters["bytes_per_env"] = received > 0 ? bytes / received : 0;
     if (c.rate_hz > 0) {
       state.counters["p50_us"] = percentile(0.50);
       state.counters["p99_us"] = percentile(0.99);
     }
-    state.counters["rss_mb"] = static_cast<double>(hwm > 0 ? hwm : sampled_rss) / 1024.0;
+    if (local) state.counters["rss_mb"] = static_cast<double>(hwm > 0 ? hwm : sampled_rss) / 1024.0;
     if (first_failure.empty()) {
       state.SetLabel("ok");
     } else {
       state.SetLabel("FAIL " + std::to_string(complete) + "/" + std::to_string(c.subscribers) + " ok: " + first_failure);
       std::fprintf(stderr, "%s: %s\n", c.name.c_str(), first_failure.c_str());
       // What the daemon said last (why it closed streams, if it said).
-      const std::string log = daemon.stderr_text();
+      const std::string log = local ? local->stderr_text() : std::string();
       auto from = log.size();
       for (int lines = 0; lines < 4 && from > 0; ++lines) from = log.rfind('\n', from - 2) == std::string::npos ? 0 : log.rfind('\n', from - 2) + 1;
       if (from < log.size()) std::fprintf(stderr, "  daemon stderr, last lines:\n%s", log.substr(from).c_str());
     }
   }
-  daemon.stop();
+  if (auto* local = daemon.process()) local->stop();
 }
 
 bool register_cases() {
@@ -366,6 +367,8 @@ bool register_cases() {
   for (auto t : {StreamTransport::sse, StreamTransport::ws}) {
     for (int subs : {1, 100}) cases.push_back({"durable", {t, Kind::notice, subs, 0, 200'000, {}}});
     for (int subs : {1, 100}) cases.push_back({"deltas", {t, Kind::delta, subs, 0, 100'000, {}}});
+    // What a daemon holds for a few viewers of a long message (its peak RSS).
+    if (t == StreamTransport::sse) cases.push_back({"deltas", {t, Kind::delta, 5, 0, 100'000, {}}});
     for (auto kind : {Kind::notice, Kind::delta}) {
       cases.push_back({"latency", {t, kind, 1, 1000, 3000, {}}});
       cases.push_back({"latency", {t, kind, 1, 50000, 100'000, {}}});

@@ -173,7 +173,7 @@ void DaemonProcess::wait_for_ready() {
                                std::to_string(options_.startup_timeout.count()) + " ms (killed it); " +
                                describe_output());
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(options_.ready_poll);
   }
 }
 

@@ -358,6 +358,7 @@ void TimelineStream::open() {
               "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
   }
+  if (!options_.bearer_token.empty()) request += "Authorization: Bearer " + options_.bearer_token + "\r\n";
   request += "\r\n";
   if (send_all(fd_.get(), request, deadline) != SendResult::ok)
     throw std::runtime_error("cannot send the stream request for run " + options_.run_id);

@@ -105,6 +105,7 @@ struct TimelineStreamOptions {
   std::string run_id;
   std::int64_t after = 0;          // SSE: Last-Event-ID (when > 0); WS: events.subscribe `after`
   int rcvbuf = 0;                  // SO_RCVBUF set before connecting (0: the system's default)
+  std::string bearer_token;        // sent as Authorization: Bearer when not empty
   std::chrono::milliseconds open_timeout{10'000};
 };
 
