@@ -1,12 +1,16 @@
 #include "core/ids.hpp"
 
+#include "core/clock.hpp"
+
+#include <algorithm>
 #include <random>
 
 namespace agentry::core {
 namespace {
 
+constexpr std::string_view alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+
 std::string random_chars(std::size_t n) {
-  static constexpr std::string_view alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
   thread_local std::mt19937_64 rng{[] {
     std::random_device rd;
     std::seed_seq seq{rd(), rd(), rd(), rd()};
@@ -31,7 +35,17 @@ std::string instance_id(std::string_view kind, long pid, std::optional<std::uint
 
 }  // namespace
 
-std::string new_run_id() { return random_chars(run_id_length); }
+std::string new_run_id() { return new_run_id_at(now_ms()); }
+
+std::string new_run_id_at(std::int64_t unix_ms) {
+  std::int64_t max_seconds = 1;
+  for (std::size_t i = 0; i < run_id_time_length; ++i) max_seconds *= static_cast<std::int64_t>(alphabet.size());
+  const std::int64_t seconds = std::clamp<std::int64_t>(unix_ms / 1000 - run_id_epoch_unix_seconds, 0, max_seconds - 1);
+  std::string id(run_id_time_length, '0');
+  auto rest = static_cast<std::uint64_t>(seconds);
+  for (auto c = id.rbegin(); c != id.rend(); ++c, rest /= alphabet.size()) *c = alphabet[rest % alphabet.size()];
+  return id + random_chars(run_id_random_length);
+}
 
 std::string new_prefixed_id(std::string_view prefix) {
   std::string id(prefix);

@@ -30,7 +30,7 @@ void RunChangeWatcher::enqueue(const std::shared_ptr<State>& state, core::Thread
 
 void RunChangeWatcher::drain(const std::shared_ptr<State>& state) {
   for (;;) {
-    std::string id;
+    std::vector<std::string> ids;
     {
       std::lock_guard lock(state->mutex);
       if (state->stopped || state->pending.empty()) {
@@ -38,12 +38,14 @@ void RunChangeWatcher::drain(const std::shared_ptr<State>& state) {
         state->idle.notify_all();
         return;
       }
-      id = state->pending.extract(state->pending.begin()).value();
+      while (!state->pending.empty() && ids.size() < max_batch)
+        ids.push_back(state->pending.extract(state->pending.begin()).value());
     }
     try {
-      state->evaluate(id);
+      state->evaluate(ids);
     } catch (const std::exception& e) {
-      core::log_error("evaluating dependencies failed", {{"runId", id}, {"error", e.what()}});
+      core::log_error("evaluating changed runs failed",
+                      {{"runId", ids.front()}, {"runs", std::to_string(ids.size())}, {"error", e.what()}});
     }
   }
 }

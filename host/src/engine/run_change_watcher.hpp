@@ -1,10 +1,12 @@
 #pragma once
 // Hears of every committed run change (the event bus) and hands the changed run ids,
-// one at a time, to an evaluation on the thread pool. Bus listeners run on the thread
+// a batch at a time, to an evaluation on the thread pool. Bus listeners run on the thread
 // that committed (a request worker, a run's strand) and must not block, and the
 // evaluation reads the store and may start a run: so the listener only records the id,
 // and one pool job at a time drains the set. Ids that change again while they wait are
-// looked at once.
+// looked at once. A batch lets the evaluation screen every id it holds in one read:
+// under a burst of creations most changed runs concern nobody, and one read
+// transaction per batch instead of one per run is what keeps that cheap.
 //
 // It listens on the audit channel: every mutation notifies it, while the summary and
 // detail refreshes the evaluation sends to waiting runs do not, so it never hears of
@@ -19,12 +21,15 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace agentry::engine {
 
 class RunChangeWatcher {
  public:
-  using Evaluate = std::function<void(const std::string& run_id)>;
+  /// Called with up to max_batch distinct ids, in id order.
+  using Evaluate = std::function<void(const std::vector<std::string>& run_ids)>;
+  static constexpr std::size_t max_batch = 256;
 
   RunChangeWatcher(events::EventBus& bus, core::ThreadPool& pool, Evaluate evaluate);
   /// stop()

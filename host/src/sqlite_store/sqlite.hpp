@@ -77,6 +77,9 @@ class Connection {
 
   /// Runs one or more statements with no parameters.
   void exec(std::string_view sql);
+  /// Runs one statement with no parameters from the statement cache: for the ones a
+  /// connection repeats for every transaction (BEGIN, SAVEPOINT, COMMIT), parsed once.
+  void run(std::string_view sql) { prepare(sql).run(); }
   /// A cached prepared statement (SQLITE_PREPARE_PERSISTENT), reset when the returned object dies.
   /// Two live Statements for the same SQL text would share one handle: don't nest them.
   Statement prepare(std::string_view sql);

@@ -44,11 +44,11 @@ void SqliteStore::run_read(const std::function<void(store::Transaction&)>& fn) {
   auto reader = borrow_reader();
   // One snapshot for the whole read, so a page and the counts beside it agree even
   // while the writer commits.
-  reader->exec("BEGIN");
+  reader->run("BEGIN");
   try {
     SqliteTransaction transaction(*reader);
     fn(transaction);
-    reader->exec("COMMIT");
+    reader->run("COMMIT");
   } catch (...) {
     bool reusable = true;
     try {

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 #include <unordered_set>
 
 namespace agentry::core {
@@ -10,11 +12,11 @@ namespace {
 
 bool is_base36(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'); }
 
-TEST(NewRunId, IsTenLowercaseBase36Characters) {
+TEST(NewRunId, IsFourteenLowercaseBase36Characters) {
   for (int i = 0; i < 100; ++i) {
     const std::string id = new_run_id();
     ASSERT_EQ(id.size(), run_id_length) << id;
-    ASSERT_EQ(id.size(), 10u);
+    ASSERT_EQ(id.size(), 14u);
     for (char c : id) ASSERT_TRUE(is_base36(c)) << id;
     EXPECT_TRUE(is_valid_run_id(id)) << id;
   }
@@ -24,6 +26,50 @@ TEST(NewRunId, TenThousandIdsAreUnique) {
   std::unordered_set<std::string> seen;
   for (int i = 0; i < 10'000; ++i) seen.insert(new_run_id());
   EXPECT_EQ(seen.size(), 10'000u);
+}
+
+TEST(NewRunId, TenThousandIdsOfOneSecondAreUnique) {
+  std::unordered_set<std::string> seen;
+  for (int i = 0; i < 10'000; ++i) seen.insert(new_run_id_at(1'767'225'600'000));
+  EXPECT_EQ(seen.size(), 10'000u);
+}
+
+TEST(NewRunId, StartsWithTheSecondsSinceTheEpochInBase36) {
+  constexpr std::int64_t epoch_ms = run_id_epoch_unix_seconds * 1000;
+  EXPECT_EQ(new_run_id_at(epoch_ms).substr(0, 6), "000000");
+  EXPECT_EQ(new_run_id_at(epoch_ms + 999).substr(0, 6), "000000");
+  EXPECT_EQ(new_run_id_at(epoch_ms + 1000).substr(0, 6), "000001");
+  EXPECT_EQ(new_run_id_at(epoch_ms + 36'000).substr(0, 6), "000010");
+  EXPECT_EQ(new_run_id_at(epoch_ms + 35'999'000).substr(0, 6), "000rrz");  // 35,999 s
+}
+
+TEST(NewRunId, SortsByCreationAcrossASecondBoundary) {
+  // 2026-01-01T00:00:00Z minus half a second, then the next instants across the boundary.
+  constexpr std::int64_t before = 1'767'225'599'500;
+  std::vector<std::string> minted;
+  for (std::int64_t t = before; t < before + 3'000; t += 250) minted.push_back(new_run_id_at(t));
+  for (std::size_t i = 1; i < minted.size(); ++i) {
+    const bool later_second = (before + static_cast<std::int64_t>(i) * 250) / 1000 >
+                              (before + static_cast<std::int64_t>(i - 1) * 250) / 1000;
+    if (later_second) EXPECT_LT(minted[i - 1], minted[i]) << "minted at step " << i;
+    EXPECT_EQ(minted[i].size(), run_id_length);
+  }
+  // The last second's ids all sort after every id of the first.
+  EXPECT_LT(*std::max_element(minted.begin(), minted.begin() + 2), *std::min_element(minted.end() - 4, minted.end()));
+}
+
+TEST(NewRunId, ClampsTimesOutsideItsRangeAndKeepsItsWidth) {
+  const std::string early = new_run_id_at(0);
+  const std::string late = new_run_id_at(std::int64_t{4'000'000'000} * 1000);
+  EXPECT_EQ(early.substr(0, 6), "000000");
+  EXPECT_EQ(late.substr(0, 6), "zzzzzz");
+  EXPECT_EQ(early.size(), run_id_length);
+  EXPECT_EQ(late.size(), run_id_length);
+}
+
+TEST(IsValidRunId, AcceptsIdsOfTheOlderShape) {
+  // Ten random characters, as agentry minted before ids began with their time.
+  EXPECT_TRUE(is_valid_run_id("k3x9q0mz7a"));
 }
 
 TEST(NewPrefixedId, StartsWithThePrefixAndAnUnderscore) {

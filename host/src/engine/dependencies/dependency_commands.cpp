@@ -76,7 +76,7 @@ core::Result<Run> DependencyService::clear(const std::string& run_id, const Acto
 void DependencyService::enable_auto_start() {
   if (watcher_) return;
   watcher_ = std::make_unique<RunChangeWatcher>(
-      bus_, pool_, [this](const std::string& run_id) { changed(run_id); });
+      bus_, pool_, [this](const std::vector<std::string>& run_ids) { changed(run_ids); });
   // The startup sweep: runs whose dependencies were met while no daemon was serving
   // (or whose start a stopping daemon never made).
   auto waiting = db_.read([](store::Transaction& c) -> core::Result<std::vector<std::string>> {
@@ -89,48 +89,74 @@ void DependencyService::enable_auto_start() {
   for (const auto& id : *waiting) watcher_->enqueue(id);
 }
 
-void DependencyService::changed(const std::string& run_id) {
-  auto waiting = db_.read([&](store::Transaction& c) -> core::Result<std::vector<std::string>> {
-    auto point = c.dependencies().point(run_id);
-    // A deleted run: whoever named it by id now waits on a missing run. Its group's
-    // waiters are looked at even when it is archived (it no longer counts there), and so
-    // are those of every group it was moved out of: either may have made them ready.
-    std::vector<std::string> groups = c.dependencies().groups_left(run_id);
-    if (point) groups.push_back(point->group_id);
-    std::set<std::string> ids;
-    for (const auto& e : c.dependencies().naming(run_id, ""))
-      if (e.run_id != run_id) ids.insert(e.run_id);
-    for (const auto& group : groups)
-      for (const auto& e : c.dependencies().naming("", group))
-        if (e.run_id != run_id) ids.insert(e.run_id);
-    return std::vector<std::string>(ids.begin(), ids.end());
+namespace {
+
+/// Ready, not archived, with dependencies, all met: what start_if_met starts.
+bool due(store::Transaction& c, const std::string& run_id, const std::optional<store::RunPoint>& point) {
+  if (!point || point->archived || point->status != core::RunStatus::ready) return false;
+  auto statuses = detail::dependencies_of(c, run_id);
+  if (statuses.empty()) return false;
+  for (const auto& s : statuses)
+    if (!s.satisfied) return false;
+  return true;
+}
+
+}  // namespace
+
+void DependencyService::changed(const std::vector<std::string>& run_ids) {
+  struct Look {
+    std::vector<std::string> waiting;  // on some other run of the batch
+    std::vector<std::string> due;      // of the batch
+  };
+  // One read for the whole batch: most changed runs are waited on by nobody and wait on
+  // nothing, and a read each would cost a burst of creations a transaction per run.
+  auto look = db_.read([&](store::Transaction& c) -> core::Result<Look> {
+    std::set<std::string> waiting;
+    Look out;
+    for (const auto& run_id : run_ids) {
+      auto point = c.dependencies().point(run_id);
+      // A deleted run: whoever named it by id now waits on a missing run. Its group's
+      // waiters are looked at even when it is archived (it no longer counts there), and so
+      // are those of every group it was moved out of: either may have made them ready.
+      std::vector<std::string> groups = c.dependencies().groups_left(run_id);
+      if (point) groups.push_back(point->group_id);
+      for (const auto& e : c.dependencies().naming(run_id, ""))
+        if (e.run_id != run_id) waiting.insert(e.run_id);
+      for (const auto& group : groups)
+        for (const auto& e : c.dependencies().naming("", group))
+          if (e.run_id != run_id) waiting.insert(e.run_id);
+      if (due(c, run_id, point)) out.due.push_back(run_id);
+    }
+    out.waiting.assign(waiting.begin(), waiting.end());
+    return out;
   });
-  if (!waiting) {
-    core::log_error("cannot read the runs waiting on a run", {{"runId", run_id}, {"error", waiting.error().message}});
+  if (!look) {
+    core::log_error("cannot read the runs waiting on changed runs",
+                    {{"runId", run_ids.front()}, {"runs", std::to_string(run_ids.size())}, {"error", look.error().message}});
     return;
   }
-  // Their dependencyState may have changed with this run; nothing of theirs was written.
-  for (const auto& id : *waiting) {
+  // Their dependencyState may have changed with these runs; nothing of theirs was written.
+  for (const auto& id : look->waiting) {
     bus_.notify(events::Channel::summary, id);
     bus_.notify(events::Channel::detail, id);
   }
-  start_if_met(run_id);
-  for (const auto& id : *waiting) start_if_met(id);
+  for (const auto& id : look->due) start(id);
+  // The batch's own were looked at in the read above.
+  const std::set<std::string> batch(run_ids.begin(), run_ids.end());
+  for (const auto& id : look->waiting)
+    if (!batch.contains(id)) start_if_met(id);
 }
 
 void DependencyService::start_if_met(const std::string& run_id) {
   // A read first: most changes concern runs that are not waiting, and those cost the
   // writer nothing. The write re-checks everything (open_next_session).
   auto waiting = db_.read([&](store::Transaction& c) -> core::Result<bool> {
-    auto point = c.dependencies().point(run_id);
-    if (!point || point->archived || point->status != core::RunStatus::ready) return false;
-    auto statuses = detail::dependencies_of(c, run_id);
-    if (statuses.empty()) return false;
-    for (const auto& s : statuses)
-      if (!s.satisfied) return false;
-    return true;
+    return due(c, run_id, c.dependencies().point(run_id));
   });
-  if (!waiting || !*waiting) return;
+  if (waiting && *waiting) start(run_id);
+}
+
+void DependencyService::start(const std::string& run_id) {
   auto started = runs_.open_next_session(run_id, ResumeRequest{}, Actor{"daemon"}, /*automatic=*/true);
   const auto* reason = started ? nullptr : started.error().details.if_contains("reason");
   if (started) {

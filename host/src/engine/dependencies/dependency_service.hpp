@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace agentry::engine {
 
@@ -40,12 +41,15 @@ class DependencyService {
   void stop();
 
  private:
-  /// After a change of `run_id`: refreshes the summaries of the runs waiting on it, and
-  /// starts those (and the run itself) that are ready with every dependency met. On the
-  /// pool, never on a request worker or the writer (engine/run_change_watcher.hpp).
-  void changed(const std::string& run_id);
+  /// After a change of `run_ids`: refreshes the summaries of the runs waiting on them, and
+  /// starts those (and the changed runs themselves) that are ready with every dependency
+  /// met. On the pool, never on a request worker or the writer
+  /// (engine/run_change_watcher.hpp).
+  void changed(const std::vector<std::string>& run_ids);
   /// Starts the run when it is ready, not archived, and has dependencies, all met.
   void start_if_met(const std::string& run_id);
+  /// Starts a run found due (its session's write checks again).
+  void start(const std::string& run_id);
 
   store::Store& db_;
   events::EventBus& bus_;

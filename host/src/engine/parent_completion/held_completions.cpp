@@ -14,6 +14,7 @@
 #include "engine/parent_completion/child_resume_limits.hpp"
 #include "engine/dependencies/dependency_checks.hpp"
 #include "engine/queued_delivery.hpp"
+#include "store/parent_notification_repository.hpp"
 #include "store/queued_message_repository.hpp"
 #include "store/run_repository.hpp"
 #include "store/store.hpp"
@@ -30,6 +31,32 @@ bool holds_completions(const std::vector<core::QueuedMessage>& queued) {
 }
 
 }  // namespace
+
+void ParentCompletionService::changed(const std::vector<std::string>& run_ids) {
+  struct Look {
+    std::vector<std::string> owing;    // a parent a notification
+    std::vector<std::string> holding;  // child completions on their queue
+  };
+  auto look = db_.read([&](store::Transaction& c) -> core::Result<Look> {
+    Look out;
+    for (const auto& id : run_ids) {
+      if (!c.parent_notifications().pending(id).empty()) out.owing.push_back(id);
+      if (holds_completions(c.queued_messages().list(id))) out.holding.push_back(id);
+    }
+    return out;
+  });
+  if (!look) {
+    core::log_error("cannot read what changed runs owe their parents",
+                    {{"runId", run_ids.front()}, {"runs", std::to_string(run_ids.size())}, {"error", look.error().message}});
+    return;
+  }
+  for (const auto& id : look->owing)
+    if (auto done = deliver(id, false); !done)
+      core::log_error("delivering a parent-completion notification failed",
+                      {{"runId", id}, {"error", done.error().message}});
+  // Parents whose session just ended with completions their rate held back.
+  for (const auto& id : look->holding) resume_held(id);
+}
 
 void ParentCompletionService::resume_held(const std::string& parent_id) {
   // A read first: this looks at every run that changed, and few hold anything.

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace agentry::engine {
 
@@ -49,6 +50,10 @@ class ParentCompletionService {
   void stop();
 
  private:
+  /// The watcher's evaluation: one read screens the batch for runs that owe a parent a
+  /// notification or hold child completions, then deliver() and resume_held() look again,
+  /// each at the few it found.
+  void changed(const std::vector<std::string>& run_ids);
   /// Delivers, or skips with a reason, the pending notifications of `child_id` whose
   /// session has ended: one write, then the parent's session launches. `at_startup`
   /// audits those whose session has not ended. Returns how many it delivered.

@@ -358,13 +358,8 @@ void ParentCompletionService::stop() {
 
 core::Result<int> ParentCompletionService::start() {
   if (!watcher_)
-    watcher_ = std::make_unique<RunChangeWatcher>(bus_, pool_, [this](const std::string& run_id) {
-      if (auto done = deliver(run_id, false); !done)
-        core::log_error("delivering a parent-completion notification failed",
-                        {{"runId", run_id}, {"error", done.error().message}});
-      // A parent whose session just ended with completions its rate held back.
-      resume_held(run_id);
-    });
+    watcher_ = std::make_unique<RunChangeWatcher>(
+        bus_, pool_, [this](const std::vector<std::string>& run_ids) { changed(run_ids); });
   auto children = db_.read([](store::Transaction& c) -> core::Result<std::vector<std::string>> {
     return c.parent_notifications().children_with_pending();
   });
