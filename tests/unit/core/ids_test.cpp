@@ -51,7 +51,9 @@ TEST(NewRunId, SortsByCreationAcrossASecondBoundary) {
   for (std::size_t i = 1; i < minted.size(); ++i) {
     const bool later_second = (before + static_cast<std::int64_t>(i) * 250) / 1000 >
                               (before + static_cast<std::int64_t>(i - 1) * 250) / 1000;
-    if (later_second) EXPECT_LT(minted[i - 1], minted[i]) << "minted at step " << i;
+    if (later_second) {
+      EXPECT_LT(minted[i - 1], minted[i]) << "minted at step " << i;
+    }
     EXPECT_EQ(minted[i].size(), run_id_length);
   }
   // The last second's ids all sort after every id of the first.
