@@ -12,6 +12,7 @@
 // The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry.
 
 #include "daemon_binary.hpp"
+#include "process_stats.hpp"
 #include "support/daemon_process.hpp"
 #include "support/http_client.hpp"
 #include "support/temp_dir.hpp"
@@ -23,7 +24,6 @@
 
 #include <boost/json.hpp>
 
-#include <fstream>
 #include <cstring>
 #include <random>
 
@@ -32,15 +32,6 @@ namespace {
 namespace json = boost::json;
 
 constexpr std::size_t file_bytes = 25 * 1024 * 1024;
-
-long status_kb(pid_t pid, const char* field) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  const std::string prefix = std::string(field) + ":";
-  while (std::getline(status, line))
-    if (line.rfind(prefix, 0) == 0) return std::stol(line.substr(prefix.size()));
-  return 0;
-}
 
 const std::string& payload() {
   static const std::string bytes = [] {
