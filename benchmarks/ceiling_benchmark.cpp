@@ -9,6 +9,8 @@
 //                             primary key (run_id, cursor)) inserted 4,096 to a transaction
 //                             with the daemon's settings (WAL, synchronous=FULL,
 //                             foreign_keys on; host/src/sqlite_store/): rows durable per second
+//   BM_SqliteTimelineBatchInsert the same events packed 512 to a row, as the daemon stores
+//                             its timeline (store/timeline_batches.hpp): events durable per second
 // The work of each is done by Google Benchmark's iterations (--benchmark_min_time for a
 // quicker look).
 
@@ -126,8 +128,11 @@ void check(sqlite3* db, int rc, const char* what) {
     throw std::runtime_error(std::string(what) + ": " + sqlite3_errmsg(db));
 }
 
-void BM_SqliteTimelineInsert(benchmark::State& state) {
-  constexpr int rows_per_transaction = 4096;
+/// Inserts rows of `events_per_row` timeline events, 4,096 events to a transaction, with
+/// the daemon's settings; items are events.
+void sqlite_timeline_insert(benchmark::State& state, int events_per_row) {
+  constexpr int events_per_transaction = 4096;
+  const int rows_per_transaction = events_per_transaction / events_per_row;
   const auto dir = std::filesystem::temp_directory_path() / ("agentry-ceiling-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   sqlite3* db = nullptr;
@@ -136,27 +141,35 @@ void BM_SqliteTimelineInsert(benchmark::State& state) {
                               SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr),
           "open");
     for (const char* sql : {"PRAGMA foreign_keys = ON", "PRAGMA synchronous = FULL", "PRAGMA journal_mode = WAL",
-                            "CREATE TABLE timeline_events (run_id TEXT NOT NULL, cursor INTEGER NOT NULL, "
+                            "CREATE TABLE timeline (run_id TEXT NOT NULL, cursor INTEGER NOT NULL, "
                             "kind TEXT NOT NULL, attempt_number INTEGER, at TEXT NOT NULL, payload_json TEXT NOT NULL, "
                             "PRIMARY KEY (run_id, cursor)) WITHOUT ROWID"})
       check(db, sqlite3_exec(db, sql, nullptr, nullptr, nullptr), sql);
     sqlite3_stmt* insert = nullptr;
-    check(db, sqlite3_prepare_v2(db, "INSERT INTO timeline_events VALUES (?, ?, ?, ?, ?, ?)", -1, &insert, nullptr),
+    check(db, sqlite3_prepare_v2(db, "INSERT INTO timeline VALUES (?, ?, ?, ?, ?, ?)", -1, &insert, nullptr),
           "prepare");
-    // A notice's payload as the daemon stores it, about 150 bytes.
+    // A notice's payload as the daemon stores it, about 150 bytes; a packed row holds
+    // each event's kind, time and attempt with it, as store/timeline_batches.hpp does.
     const std::string payload =
         R"({"level":"info","message":"event 123456","index":123456,"source":"backend","detail":"a line of an agent's output, as long as most"})";
+    const std::string packed_event = "6:notice24:2026-12-04T12:00:00.000Z1;" + std::to_string(payload.size()) + ":" + payload;
+    std::string row_text = payload;
+    if (events_per_row > 1) {
+      row_text.clear();
+      for (int i = 0; i < events_per_row; ++i) row_text += packed_event;
+    }
     const std::string run_id = "r_01JH7ZK3Q8X4M2N6P9R5T7V1W3";
     std::int64_t cursor = 0;
     for (auto _ : state) {
       check(db, sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), "BEGIN");
       for (int i = 0; i < rows_per_transaction; ++i) {
+        cursor += events_per_row;
         sqlite3_bind_text(insert, 1, run_id.data(), static_cast<int>(run_id.size()), SQLITE_STATIC);
-        sqlite3_bind_int64(insert, 2, ++cursor);
+        sqlite3_bind_int64(insert, 2, cursor);
         sqlite3_bind_text(insert, 3, "notice", -1, SQLITE_STATIC);
         sqlite3_bind_int64(insert, 4, 1);
         sqlite3_bind_text(insert, 5, "2026-12-04T12:00:00.000Z", -1, SQLITE_STATIC);
-        sqlite3_bind_text(insert, 6, payload.data(), static_cast<int>(payload.size()), SQLITE_STATIC);
+        sqlite3_bind_text(insert, 6, row_text.data(), static_cast<int>(row_text.size()), SQLITE_STATIC);
         check(db, sqlite3_step(insert), "INSERT");
         sqlite3_reset(insert);
       }
@@ -168,9 +181,14 @@ void BM_SqliteTimelineInsert(benchmark::State& state) {
   }
   sqlite3_close_v2(db);
   std::filesystem::remove_all(dir);
-  state.SetItemsProcessed(state.iterations() * rows_per_transaction);
+  state.SetItemsProcessed(state.iterations() * events_per_transaction);
 }
+
+void BM_SqliteTimelineInsert(benchmark::State& state) { sqlite_timeline_insert(state, 1); }
 BENCHMARK(BM_SqliteTimelineInsert)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_SqliteTimelineBatchInsert(benchmark::State& state) { sqlite_timeline_insert(state, 512); }
+BENCHMARK(BM_SqliteTimelineBatchInsert)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace agentry::bench

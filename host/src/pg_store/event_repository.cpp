@@ -1,7 +1,9 @@
 #include "pg_store/repositories.hpp"
 #include "store/payload_codec.hpp"
+#include "store/timeline_batches.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include <boost/json/serialize.hpp>
@@ -65,36 +67,60 @@ Param attempt_param(const std::optional<int>& attempt_number) {
   return attempt_number ? Param(*attempt_number) : Param(std::nullopt);
 }
 
-/// The durable events of `events`, numbered from `first`, in one statement: a batch is
-/// one round trip to the server however many events it holds.
-void insert_timeline(Connection& c, const std::string& run_id, std::int64_t first,
-                     const std::vector<core::TimelineEvent>& events) {
-  std::vector<std::string> kinds, attempts, ats, payloads;
-  for (const auto& e : events) {
-    if (e.ephemeral) continue;
-    kinds.push_back(e.kind);
-    attempts.push_back(e.attempt_number ? std::to_string(*e.attempt_number) : "");
-    ats.push_back(e.at);
-    payloads.push_back(e.payload_json);
-  }
-  if (kinds.empty()) return;
-  c.query("INSERT INTO timeline_events (run_id, cursor, kind, attempt_number, at, payload_json) "
-          "SELECT $1, $2::bigint + n - 1, kind, NULLIF(attempt, '')::bigint, at, payload "
-          "FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) "
-          "WITH ORDINALITY AS e(kind, attempt, at, payload, n)",
-          {run_id, first, text_array(kinds), text_array(attempts), text_array(ats), text_array(payloads)});
+/// The rows of `events` (cursors assigned; see store/timeline_batches.hpp): a batch is
+/// one row, and one round trip, unless it is long.
+void insert_timeline(Connection& c, const std::vector<core::TimelineEvent>& events) {
+  for (const auto& row : store::pack_timeline_rows(events))
+    c.query("INSERT INTO timeline_batches (run_id, last_cursor, first_cursor, first_attempt, last_attempt, events) "
+            "VALUES ($1,$2,$3,$4,$5,$6)",
+            {events.front().run_id, row.last_cursor, row.first_cursor, attempt_param(row.first_attempt),
+             attempt_param(row.last_attempt), row.events});
 }
+
+/// Rows (columns: first_cursor, last_cursor, events) fetched a few at a time: the readers
+/// of store/timeline_batches.hpp stop as soon as they have their page, and a row can be
+/// long. `fetch(bound)` runs the statement past `bound` (a cursor the next rows lie
+/// beyond, or before when descending).
+class RowsInChunks {
+ public:
+  RowsInChunks(bool descending, std::int64_t bound, std::function<Result(std::int64_t)> fetch)
+      : descending_(descending), bound_(bound), fetch_(std::move(fetch)) {}
+
+  store::NextStoredBatch next() {
+    return [this](store::StoredBatch& row) {
+      if (index_ == rows_ && !done_) {
+        chunk_.emplace(fetch_(bound_));
+        rows_ = chunk_->rows();
+        index_ = 0;
+        done_ = rows_ < chunk_rows;
+      }
+      if (index_ == rows_) return false;
+      auto r = chunk_->row(index_++);
+      row.first_cursor = r[0].int64();
+      bound_ = descending_ ? row.first_cursor - 1 : r[1].int64();
+      row.events = r[2].text_view();
+      return true;
+    };
+  }
+
+  static constexpr int chunk_rows = 8;
+
+ private:
+  bool descending_;
+  std::int64_t bound_;
+  std::function<Result(std::int64_t)> fetch_;
+  std::optional<Result> chunk_;
+  int rows_ = 0;
+  int index_ = 0;
+  bool done_ = false;
+};
 
 }  // namespace
 
 void TimelineRepository::append(core::TimelineEvent& e) {
   e.cursor = RunRepository(c_).next_timeline_cursor(e.run_id, 1);
   if (e.payload_json.empty()) e.payload_json = json::serialize(e.payload);
-  if (!e.ephemeral) {
-    c_.query("INSERT INTO timeline_events (run_id, cursor, kind, attempt_number, at, payload_json) "
-             "VALUES ($1,$2,$3,$4,$5,$6)",
-             {e.run_id, e.cursor, e.kind, attempt_param(e.attempt_number), e.at, e.payload_json});
-  }
+  if (!e.ephemeral) insert_timeline(c_, {e});
   c_.commit_actions().publish_timeline(e.run_id, e.cursor - 1, {e});
 }
 
@@ -109,69 +135,44 @@ void TimelineRepository::append_batch(const std::string& run_id, std::vector<cor
     e.cursor = e.ephemeral ? 0 : cursor++;
     if (e.payload_json.empty()) e.payload_json = json::serialize(e.payload);
   }
-  insert_timeline(c_, run_id, base + 1, events);
+  if (durable) insert_timeline(c_, events);
   c_.commit_actions().publish_timeline(run_id, base, std::move(events));
 }
 
 std::vector<core::TimelineEvent> TimelineRepository::list(std::string_view run_id, const core::EventPageQuery& q) {
-  auto result = c_.query(page_sql("SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events", q),
-                         page_params(run_id, q));
-  std::vector<core::TimelineEvent> out;
-  out.reserve(static_cast<std::size_t>(result.rows()));
-  for (int i = 0; i < result.rows(); ++i) {
-    auto row = result.row(i);
-    core::TimelineEvent e;
-    e.run_id = std::string(run_id);
-    e.cursor = row[0].int64();
-    e.kind = row[1].text();
-    if (!row[2].is_null()) e.attempt_number = static_cast<int>(row[2].int64());
-    e.at = row[3].text();
-    e.payload_json = row[4].text();
-    if (!q.stored_payload) e.payload = store::decode_payload(e.payload_json);
-    out.push_back(std::move(e));
-  }
-  if (q.newest) std::reverse(out.begin(), out.end());
-  return out;
+  const std::string id(run_id);
+  RowsInChunks rows(q.newest, q.newest ? q.upto : q.after, [&](std::int64_t bound) {
+    const auto limit = static_cast<std::int64_t>(RowsInChunks::chunk_rows);
+    if (q.newest)
+      return c_.query("SELECT first_cursor, last_cursor, events FROM timeline_batches "
+                      "WHERE run_id = $1 AND last_cursor > $2 AND first_cursor <= $3 "
+                      "ORDER BY last_cursor DESC LIMIT $4",
+                      {id, q.after, bound, limit});
+    return c_.query("SELECT first_cursor, last_cursor, events FROM timeline_batches "
+                    "WHERE run_id = $1 AND last_cursor > $2 AND first_cursor <= $3 ORDER BY last_cursor LIMIT $4",
+                    {id, bound, q.upto, limit});
+  });
+  return store::read_timeline_page(run_id, q, rows.next());
 }
 
 std::optional<core::TimelineEvent> TimelineRepository::last_of_attempt(std::string_view run_id,
                                                                       std::string_view kind, int attempt_number) {
-  auto result = c_.query("SELECT cursor, at, payload_json FROM timeline_events "
-                         "WHERE run_id = $1 AND kind = $2 AND attempt_number = $3 ORDER BY cursor DESC LIMIT 1",
-                         {run_id, kind, attempt_number});
-  if (result.rows() == 0) return std::nullopt;
-  auto row = result.row(0);
-  core::TimelineEvent e;
-  e.run_id = std::string(run_id);
-  e.cursor = row[0].int64();
-  e.kind = std::string(kind);
-  e.attempt_number = attempt_number;
-  e.at = row[1].text();
-  e.payload = store::decode_payload(row[2].text());
-  return e;
+  auto found = last_of_attempts(run_id, kind, attempt_number, attempt_number, 1);
+  if (found.empty()) return std::nullopt;
+  return std::move(found.front());
 }
 
 std::vector<core::TimelineEvent> TimelineRepository::last_of_attempts(std::string_view run_id,
                                                                       std::string_view kind, int first_attempt,
                                                                       int last_attempt, std::size_t limit) {
-  auto result = c_.query("SELECT cursor, attempt_number, at, payload_json FROM timeline_events "
-                         "WHERE run_id = $1 AND kind = $2 AND attempt_number >= $3 AND attempt_number <= $4 "
-                         "ORDER BY cursor DESC LIMIT $5",
-                         {run_id, kind, first_attempt, last_attempt, row_limit(limit)});
-  std::vector<core::TimelineEvent> out;
-  out.reserve(static_cast<std::size_t>(result.rows()));
-  for (int i = result.rows() - 1; i >= 0; --i) {
-    auto row = result.row(i);
-    core::TimelineEvent e;
-    e.run_id = std::string(run_id);
-    e.cursor = row[0].int64();
-    e.kind = std::string(kind);
-    e.attempt_number = static_cast<int>(row[1].int64());
-    e.at = row[2].text();
-    e.payload = store::decode_payload(row[3].text());
-    out.push_back(std::move(e));
-  }
-  return out;
+  const std::string id(run_id);
+  RowsInChunks rows(true, std::numeric_limits<std::int64_t>::max(), [&](std::int64_t bound) {
+    return c_.query("SELECT first_cursor, last_cursor, events FROM timeline_batches "
+                    "WHERE run_id = $1 AND first_cursor <= $2 AND first_attempt <= $3 AND last_attempt >= $4 "
+                    "ORDER BY last_cursor DESC LIMIT $5",
+                    {id, bound, last_attempt, first_attempt, static_cast<std::int64_t>(RowsInChunks::chunk_rows)});
+  });
+  return store::newest_of_kind(run_id, kind, first_attempt, last_attempt, limit, rows.next());
 }
 
 std::int64_t TimelineRepository::last_cursor(std::string_view run_id) {
@@ -182,7 +183,7 @@ std::int64_t TimelineRepository::last_cursor(std::string_view run_id) {
 }
 
 void TimelineRepository::remove_all(std::string_view run_id) {
-  c_.query("DELETE FROM timeline_events WHERE run_id = $1", {run_id});
+  c_.query("DELETE FROM timeline_batches WHERE run_id = $1", {run_id});
 }
 
 }  // namespace agentry::pg_store

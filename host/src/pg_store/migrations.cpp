@@ -23,7 +23,7 @@ namespace {
 //   whatever locale the database was created with, or pages would skip and repeat rows.
 // - queued_messages gains seq: SQLite delivers queued messages in rowid order, and
 //   PostgreSQL has no rowid; its index is (run_id, seq) to serve that order.
-constexpr std::array<std::string_view, 7> migrations{
+constexpr std::array<std::string_view, 8> migrations{
     R"sql(
 CREATE TABLE runs (
   id                    text COLLATE "C" PRIMARY KEY,
@@ -319,6 +319,24 @@ CREATE TABLE run_usage (
 );
 CREATE INDEX run_usage_by_day ON run_usage(day);
 ALTER TABLE runs ADD COLUMN usage_json text;
+)sql",
+    // 8 = sqlite_store's migration 16: the timeline as one row per committed batch.
+    R"sql(
+CREATE TABLE timeline_batches (
+  run_id        text COLLATE "C" NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  last_cursor   bigint NOT NULL,
+  first_cursor  bigint NOT NULL,
+  first_attempt bigint,
+  last_attempt  bigint,
+  events        text NOT NULL,
+  PRIMARY KEY (run_id, last_cursor)
+);
+INSERT INTO timeline_batches (run_id, last_cursor, first_cursor, first_attempt, last_attempt, events)
+  SELECT run_id, cursor, cursor, attempt_number, attempt_number,
+         octet_length(kind) || ':' || kind || octet_length(at) || ':' || at ||
+         COALESCE(attempt_number::text, '') || ';' || octet_length(payload_json) || ':' || payload_json
+  FROM timeline_events;
+DROP TABLE timeline_events;
 )sql",
 };
 

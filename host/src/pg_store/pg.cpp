@@ -121,6 +121,11 @@ std::string Field::text() const {
   return std::string(raw());
 }
 
+std::string_view Field::text_view() const {
+  if (is_null()) fail("text");
+  return raw();
+}
+
 std::optional<std::string> Field::optional_text() const {
   if (is_null()) return std::nullopt;
   return std::string(raw());

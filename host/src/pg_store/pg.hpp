@@ -86,6 +86,8 @@ class Field {
   Field(const Result& result, int row, int column) : result_(result), row_(row), column_(column) {}
   bool is_null() const;
   std::string text() const;
+  /// The text in place, valid while its Result lives.
+  std::string_view text_view() const;
   std::optional<std::string> optional_text() const;
   std::int64_t int64() const;
   bool boolean() const;

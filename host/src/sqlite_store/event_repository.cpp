@@ -1,5 +1,6 @@
 #include "sqlite_store/repositories.hpp"
 #include "store/payload_codec.hpp"
+#include "store/timeline_batches.hpp"
 
 #include <algorithm>
 
@@ -46,26 +47,39 @@ std::int64_t AuditRepository::last_cursor(std::string_view run_id) {
 
 namespace {
 
-constexpr std::string_view insert_timeline_sql =
-    "INSERT INTO timeline_events (run_id, cursor, kind, attempt_number, at, payload_json) VALUES (?,?,?,?,?,?)";
+/// The rows of `events` (cursors assigned); see store/timeline_batches.hpp.
+void insert_timeline(Connection& c, const std::vector<core::TimelineEvent>& events) {
+  auto rows = store::pack_timeline_rows(events);
+  if (rows.empty()) return;
+  auto insert = c.prepare(
+      "INSERT INTO timeline_batches (run_id, last_cursor, first_cursor, first_attempt, last_attempt, events) "
+      "VALUES (?,?,?,?,?,?)");
+  for (const auto& row : rows) {
+    insert.bind_view(1, events.front().run_id).bind(2, row.last_cursor).bind(3, row.first_cursor);
+    if (row.first_attempt) insert.bind(4, *row.first_attempt); else insert.bind_null(4);
+    if (row.last_attempt) insert.bind(5, *row.last_attempt); else insert.bind_null(5);
+    insert.bind_view(6, row.events);
+    insert.run();
+    insert.reset();
+  }
+}
 
-/// `insert` is the prepared insert_timeline_sql, reused across a batch.
-void insert_timeline(Statement& insert, core::TimelineEvent& e) {
-  if (e.payload_json.empty()) e.payload_json = json::serialize(e.payload);
-  if (e.ephemeral) return;
-  insert.bind_view(1, e.run_id).bind(2, e.cursor).bind_view(3, e.kind);
-  if (e.attempt_number) insert.bind(4, *e.attempt_number); else insert.bind_null(4);
-  insert.bind_view(5, e.at).bind_view(6, e.payload_json);
-  insert.run();
-  insert.reset();
+/// Steps `s` (columns: first_cursor, events) for the readers of store/timeline_batches.hpp.
+store::NextStoredBatch rows_of(Statement& s) {
+  return [&s](store::StoredBatch& row) {
+    if (!s.step()) return false;
+    row.first_cursor = s.column_int64(0);
+    row.events = s.column_view(1);
+    return true;
+  };
 }
 
 }  // namespace
 
 void TimelineRepository::append(core::TimelineEvent& e) {
   e.cursor = RunRepository(c_).next_timeline_cursor(e.run_id, 1);
-  auto insert = c_.prepare(insert_timeline_sql);
-  insert_timeline(insert, e);
+  if (e.payload_json.empty()) e.payload_json = json::serialize(e.payload);
+  if (!e.ephemeral) insert_timeline(c_, {e});
   c_.commit_actions().publish_timeline(e.run_id, e.cursor - 1, {e});
 }
 
@@ -75,75 +89,42 @@ void TimelineRepository::append_batch(const std::string& run_id, std::vector<cor
   if (events.empty()) return;
   auto cursor = durable ? RunRepository(c_).next_timeline_cursor(run_id, durable) : last_cursor(run_id) + 1;
   const std::int64_t base = cursor - 1;
-  auto insert = c_.prepare(insert_timeline_sql);
   for (auto& e : events) {
     e.run_id = run_id;
     e.cursor = e.ephemeral ? 0 : cursor++;
-    insert_timeline(insert, e);
+    if (e.payload_json.empty()) e.payload_json = json::serialize(e.payload);
   }
+  if (durable) insert_timeline(c_, events);
   c_.commit_actions().publish_timeline(run_id, base, std::move(events));
 }
 
 std::vector<core::TimelineEvent> TimelineRepository::list(std::string_view run_id,
                                                           const core::EventPageQuery& q) {
-  auto s = c_.prepare(q.newest ? "SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events "
-                                "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor DESC LIMIT ?"
-                              : "SELECT cursor, kind, attempt_number, at, payload_json FROM timeline_events "
-                                "WHERE run_id = ? AND cursor > ? AND cursor <= ? ORDER BY cursor LIMIT ?");
+  // Every row overlapping the range holds at least one event of it: `limit` rows are enough.
+  auto s = c_.prepare(q.newest ? "SELECT first_cursor, events FROM timeline_batches "
+                                "WHERE run_id = ? AND last_cursor > ? AND first_cursor <= ? "
+                                "ORDER BY last_cursor DESC LIMIT ?"
+                              : "SELECT first_cursor, events FROM timeline_batches "
+                                "WHERE run_id = ? AND last_cursor > ? AND first_cursor <= ? "
+                                "ORDER BY last_cursor LIMIT ?");
   s.bind(1, run_id).bind(2, q.after).bind(3, q.upto).bind(4, static_cast<std::int64_t>(q.limit));
-  std::vector<core::TimelineEvent> out;
-  while (s.step()) {
-    core::TimelineEvent e;
-    e.run_id = std::string(run_id);
-    e.cursor = s.column_int64(0);
-    e.kind = s.column_text(1);
-    if (!s.column_is_null(2)) e.attempt_number = s.column_int(2);
-    e.at = s.column_text(3);
-    e.payload_json = s.column_text(4);
-    if (!q.stored_payload) e.payload = store::decode_payload(e.payload_json);
-    out.push_back(std::move(e));
-  }
-  if (q.newest) std::reverse(out.begin(), out.end());
-  return out;
+  return store::read_timeline_page(run_id, q, rows_of(s));
 }
 
 std::optional<core::TimelineEvent> TimelineRepository::last_of_attempt(std::string_view run_id,
                                                                       std::string_view kind, int attempt_number) {
-  auto s = c_.prepare("SELECT cursor, at, payload_json FROM timeline_events "
-                     "WHERE run_id = ? AND kind = ? AND attempt_number = ? ORDER BY cursor DESC LIMIT 1");
-  s.bind(1, run_id).bind(2, kind).bind(3, static_cast<std::int64_t>(attempt_number));
-  if (!s.step()) return std::nullopt;
-  core::TimelineEvent e;
-  e.run_id = std::string(run_id);
-  e.cursor = s.column_int64(0);
-  e.kind = std::string(kind);
-  e.attempt_number = attempt_number;
-  e.at = s.column_text(1);
-  e.payload = store::decode_payload(s.column_text(2));
-  return e;
+  auto found = last_of_attempts(run_id, kind, attempt_number, attempt_number, 1);
+  if (found.empty()) return std::nullopt;
+  return std::move(found.front());
 }
 
 std::vector<core::TimelineEvent> TimelineRepository::last_of_attempts(std::string_view run_id,
                                                                       std::string_view kind, int first_attempt,
                                                                       int last_attempt, std::size_t limit) {
-  auto s = c_.prepare("SELECT cursor, attempt_number, at, payload_json FROM timeline_events "
-                     "WHERE run_id = ? AND kind = ? AND attempt_number >= ? AND attempt_number <= ? "
-                     "ORDER BY cursor DESC LIMIT ?");
-  s.bind(1, run_id).bind(2, kind).bind(3, static_cast<std::int64_t>(first_attempt));
-  s.bind(4, static_cast<std::int64_t>(last_attempt)).bind(5, static_cast<std::int64_t>(limit));
-  std::vector<core::TimelineEvent> out;
-  while (s.step()) {
-    core::TimelineEvent e;
-    e.run_id = std::string(run_id);
-    e.cursor = s.column_int64(0);
-    e.kind = std::string(kind);
-    e.attempt_number = s.column_int(1);
-    e.at = s.column_text(2);
-    e.payload = store::decode_payload(s.column_text(3));
-    out.push_back(std::move(e));
-  }
-  std::reverse(out.begin(), out.end());
-  return out;
+  auto s = c_.prepare("SELECT first_cursor, events FROM timeline_batches "
+                     "WHERE run_id = ? AND first_attempt <= ? AND last_attempt >= ? ORDER BY last_cursor DESC");
+  s.bind(1, run_id).bind(2, static_cast<std::int64_t>(last_attempt)).bind(3, static_cast<std::int64_t>(first_attempt));
+  return store::newest_of_kind(run_id, kind, first_attempt, last_attempt, limit, rows_of(s));
 }
 
 std::int64_t TimelineRepository::last_cursor(std::string_view run_id) {
@@ -155,7 +136,7 @@ std::int64_t TimelineRepository::last_cursor(std::string_view run_id) {
 }
 
 void TimelineRepository::remove_all(std::string_view run_id) {
-  auto s = c_.prepare("DELETE FROM timeline_events WHERE run_id = ?");
+  auto s = c_.prepare("DELETE FROM timeline_batches WHERE run_id = ?");
   s.bind(1, run_id);
   s.run();
 }

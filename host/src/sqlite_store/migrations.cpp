@@ -9,7 +9,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 15> migrations{
+constexpr std::array<std::string_view, 16> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -351,6 +351,25 @@ CREATE TABLE run_usage (
 );
 CREATE INDEX run_usage_by_day ON run_usage(day);
 ALTER TABLE runs ADD COLUMN usage_json TEXT;
+)sql",
+    // 16: the timeline as one row per committed batch of a run's events
+    // (store/timeline_batches.hpp); each older row becomes a batch of one, packed alike.
+    R"sql(
+CREATE TABLE timeline_batches (
+  run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  last_cursor   INTEGER NOT NULL,
+  first_cursor  INTEGER NOT NULL,
+  first_attempt INTEGER,
+  last_attempt  INTEGER,
+  events        TEXT NOT NULL,
+  PRIMARY KEY (run_id, last_cursor)
+) WITHOUT ROWID;
+INSERT INTO timeline_batches (run_id, last_cursor, first_cursor, first_attempt, last_attempt, events)
+  SELECT run_id, cursor, cursor, attempt_number, attempt_number,
+         length(CAST(kind AS BLOB)) || ':' || kind || length(CAST(at AS BLOB)) || ':' || at ||
+         COALESCE(attempt_number, '') || ';' || length(CAST(payload_json AS BLOB)) || ':' || payload_json
+  FROM timeline_events;
+DROP TABLE timeline_events;
 )sql",
 };
 

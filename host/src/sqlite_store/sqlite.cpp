@@ -72,6 +72,12 @@ std::string Statement::column_text(int index) const {
   return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, index)));
 }
 
+std::string_view Statement::column_view(int index) const {
+  auto* text = sqlite3_column_text(stmt_, index);
+  if (!text) return {};
+  return {reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, index))};
+}
+
 std::optional<std::string> Statement::column_optional_text(int index) const {
   if (column_is_null(index)) return std::nullopt;
   return column_text(index);

@@ -54,6 +54,8 @@ class Statement {
   void run();
 
   std::string column_text(int index) const;
+  /// The text in place: valid until the next step or reset.
+  std::string_view column_view(int index) const;
   std::optional<std::string> column_optional_text(int index) const;
   std::int64_t column_int64(int index) const;
   int column_int(int index) const { return static_cast<int>(column_int64(index)); }

@@ -2,6 +2,7 @@
 
 #include "sqlite_store/migrations.hpp"
 #include "sqlite_store/sqlite.hpp"
+#include "store/timeline_batches.hpp"
 #include "support/postgres_cluster.hpp"
 
 #include <gtest/gtest.h>
@@ -110,6 +111,30 @@ TEST_F(PgMigrations, TheSchemaTakesARunWithItsRowsAndOrdersTextAsBytes) {
   // Deleting a run takes its rows with it, as in SQLite.
   c.query("DELETE FROM runs WHERE id = $1", {"a"});
   EXPECT_EQ(c.query("SELECT count(*) FROM queued_messages").row(0)[0].int64(), 0);
+}
+
+TEST_F(PgMigrations, OlderTimelineRowsArePackedAsTheStoreWouldPackThem) {
+  auto c = connect(database_uri());
+  ASSERT_TRUE(migrate(c, 7).ok());
+  c.query("INSERT INTO runs (id, status, created_at, updated_at, cwd, run_group_id, agent_name, assignment_name, "
+          "backend, frozen_json) VALUES ('r1', 'success', 't', 't', '/w', 'r1', 'a', '', 'mock', '{}')");
+  std::vector<core::TimelineEvent> old{
+      {"r1", 1, "kïnd", 3, "2024-01-01T00:00:00.000Z", {}, false, R"({"t":"ü;1:"})"},
+      {"r1", 2, "notice", std::nullopt, "2024-01-01T00:00:01.000Z", {}, false, "{}"}};
+  for (const auto& e : old)
+    c.query("INSERT INTO timeline_events VALUES ($1, $2, $3, $4, $5, $6)",
+            {e.run_id, e.cursor, e.kind, e.attempt_number ? Param(*e.attempt_number) : Param(std::nullopt), e.at,
+             e.payload_json});
+  ASSERT_TRUE(migrate(c).ok());
+  for (const auto& e : old) {
+    auto r = c.query("SELECT first_cursor, first_attempt IS NULL, events FROM timeline_batches WHERE last_cursor = $1",
+                     {e.cursor});
+    ASSERT_EQ(r.rows(), 1);
+    EXPECT_EQ(r.row(0)[0].int64(), e.cursor);
+    EXPECT_EQ(r.row(0)[1].boolean(), !e.attempt_number.has_value());
+    EXPECT_EQ(r.row(0)[2].text(), store::pack_timeline_rows({e}).at(0).events);
+  }
+  EXPECT_EQ(pg_tables(c).count("timeline_events"), 0u);
 }
 
 TEST_F(PgMigrations, MigratingAgainChangesNothing) {

@@ -279,7 +279,9 @@ TEST_P(EventRepositoryTest, AnUnreadablePayloadIsShownDamaged) {
   append_timeline("runA");
   append_audit("runA");
   write(db(), [](store::Transaction& c) {
-    query_int(c, "UPDATE timeline_events SET payload_json = '{oops' WHERE run_id = 'runA' RETURNING 1");
+    // The stored event, packed as store/timeline_batches.hpp says, with a payload cut short.
+    query_int(c, "UPDATE timeline_batches SET events = '7:message24:2024-01-01T00:00:00.000Z;5:{oops' "
+                 "WHERE run_id = 'runA' RETURNING 1");
     query_int(c, "UPDATE audit_events SET data_json = '[1' WHERE run_id = 'runA' RETURNING 1");
   });
   EXPECT_TRUE(events("runA").at(0).payload.contains("damaged"));

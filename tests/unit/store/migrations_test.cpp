@@ -4,6 +4,7 @@
 #include "store/run_repository.hpp"
 #include "store/session_repository.hpp"
 #include "store/task_repository.hpp"
+#include "store/timeline_batches.hpp"
 #include "store_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -67,6 +68,29 @@ TEST(Migrations, ADatabaseOfAnEarlierVersionIsUpgradedWithItsRows) {
   EXPECT_EQ(query_int(c, "SELECT count(*) FROM runs"), 1);
 }
 
+TEST(Migrations, OlderTimelineRowsArePackedAsTheStoreWouldPackThem) {
+  auto c = Connection::open(":memory:", false);
+  ASSERT_TRUE(migrate(c, "memory", 15).ok());
+  c.exec("INSERT INTO runs (id, status, created_at, updated_at, cwd, run_group_id, agent_name, assignment_name, "
+         "backend, frozen_json) VALUES ('r1', 'success', 't', 't', '/w', 'r1', 'a', '', 'mock', '{}')");
+  c.exec("INSERT INTO timeline_events VALUES ('r1', 1, 'kïnd', 3, '2024-01-01T00:00:00.000Z', '{\"t\":\"ü;1:\"}')");
+  c.exec("INSERT INTO timeline_events VALUES ('r1', 2, 'notice', NULL, '2024-01-01T00:00:01.000Z', '{}')");
+  ASSERT_TRUE(migrate(c, "memory").ok());
+  std::vector<core::TimelineEvent> old{
+      {"r1", 1, "kïnd", 3, "2024-01-01T00:00:00.000Z", {}, false, R"({"t":"ü;1:"})"},
+      {"r1", 2, "notice", std::nullopt, "2024-01-01T00:00:01.000Z", {}, false, "{}"}};
+  for (const auto& e : old) {
+    auto packed = store::pack_timeline_rows({e});
+    auto s = c.prepare("SELECT first_cursor, first_attempt IS NULL, events FROM timeline_batches WHERE last_cursor = ?");
+    s.bind(1, e.cursor);
+    ASSERT_TRUE(s.step());
+    EXPECT_EQ(s.column_int64(0), e.cursor);
+    EXPECT_EQ(s.column_bool(1), !e.attempt_number.has_value());
+    EXPECT_EQ(s.column_text(2), packed.at(0).events);
+  }
+  EXPECT_EQ(query_int(c, "SELECT count(*) FROM sqlite_master WHERE name = 'timeline_events'"), 0);
+}
+
 TEST(Migrations, ConnectionsMigratingOneFileAtOnceApplyEachMigrationOnce) {
   // A CLI and the daemon may open a fresh database together; whoever waits for the
   // write lock must find the migration done rather than apply it again.
@@ -128,7 +152,7 @@ TEST(Migrations, DeletingARunCascadesToEverythingItOwns) {
   write(*db, [&](store::Transaction& c) { removed = c.runs().remove("doomed"); });
   EXPECT_TRUE(removed);
 
-  for (const char* table : {"runs", "tasks", "sessions", "attempts", "audit_events", "timeline_events"}) {
+  for (const char* table : {"runs", "tasks", "sessions", "attempts", "audit_events", "timeline_batches"}) {
     const std::string where = std::string(table) == "runs" ? " WHERE id = " : " WHERE run_id = ";
     EXPECT_EQ(read(*db, [&](store::Transaction& c) { return query_int(c, "SELECT count(*) FROM " + std::string(table) + where + "'doomed'"); }), 0)
         << table;

@@ -22,7 +22,7 @@ namespace agentry::store_copy {
 inline const std::vector<std::string> every_table{
     "attachments",     "attempts",  "audit_events",         "dependencies", "hook_audits",
     "notification_outbox", "parent_notifications", "project_trust", "queued_messages", "run_starts",
-    "run_tokens",      "run_usage", "runs",      "schedules", "sessions",             "tasks",        "timeline_events",
+    "run_tokens",      "run_usage", "runs",      "schedules", "sessions",             "tasks",        "timeline_batches",
     "trigger_deliveries"};
 
 using Row = std::vector<std::optional<std::string>>;

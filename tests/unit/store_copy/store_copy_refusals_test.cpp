@@ -51,15 +51,15 @@ TEST_F(PgStoreCopy, ASecondCopyIntoTheSameDatabaseIsRefused) {
 TEST_F(PgStoreCopy, AFailureMidwayLeavesTheTargetWithoutARow) {
   populate(3, 3);
   // A row whose run does not exist (SQLite kept it with its foreign keys off): runs and
-  // every table before timeline_events are in when PostgreSQL refuses it.
-  sqlite_exec("INSERT INTO timeline_events VALUES ('ghost', 1, 'message', NULL, 'a', '{}')");
+  // every table before timeline_batches are in when PostgreSQL refuses it.
+  sqlite_exec("INSERT INTO timeline_batches VALUES ('ghost', 1, 1, NULL, NULL, '7:message1:a;2:{}')");
   const auto error = refused(copy());
   EXPECT_EQ(error.code, core::ErrorCode::internal);
   EXPECT_TRUE(mentions(error, "foreign key")) << error.message;
   EXPECT_EQ(pg_rows_everywhere(), 0);
   EXPECT_EQ(pg_int("SELECT max(version) FROM schema_migrations"), pg_store::latest_schema_version());  // migrated, and empty
   // Nothing is left half-done: the same home copies once the row is gone.
-  sqlite_exec("DELETE FROM timeline_events WHERE run_id = 'ghost'");
+  sqlite_exec("DELETE FROM timeline_batches WHERE run_id = 'ghost'");
   EXPECT_TRUE(copy().ok());
 }
 
@@ -79,12 +79,12 @@ TEST_F(PgStoreCopy, CountsThatDoNotMatchRollTheCopyBack) {
   pg().exec(
       "CREATE FUNCTION drop_run_1() RETURNS trigger LANGUAGE plpgsql AS "
       "$$ BEGIN IF NEW.run_id = 'run-1' THEN RETURN NULL; END IF; RETURN NEW; END $$;"
-      "CREATE TRIGGER drop_run_1 BEFORE INSERT ON timeline_events FOR EACH ROW EXECUTE FUNCTION drop_run_1()");
+      "CREATE TRIGGER drop_run_1 BEFORE INSERT ON timeline_batches FOR EACH ROW EXECUTE FUNCTION drop_run_1()");
   auto report = copy();
   ASSERT_TRUE(report.ok()) << report.error().message;
   EXPECT_FALSE(report->committed);
   ASSERT_NE(report->mismatch(), nullptr);
-  EXPECT_EQ(report->mismatch()->table, "timeline_events");
+  EXPECT_EQ(report->mismatch()->table, "timeline_batches");  // a row per event: each was its own commit
   EXPECT_EQ(report->mismatch()->source_rows, 6);
   EXPECT_EQ(report->mismatch()->target_rows, 3);
   EXPECT_EQ(pg_rows_everywhere(), 0);

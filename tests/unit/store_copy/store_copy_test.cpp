@@ -69,7 +69,7 @@ TEST_F(PgStoreCopy, BooleansNullsCursorsAndTextArriveAsTheyWere) {
   // The runs' next cursors are columns: appending after the copy continues the sequence.
   EXPECT_EQ(pg_int("SELECT next_timeline_cursor FROM runs WHERE id = 'run-1'"), 6);
   EXPECT_EQ(pg_int("SELECT next_audit_cursor FROM runs WHERE id = 'run-1'"), 3);
-  EXPECT_EQ(pg_int("SELECT max(cursor) FROM timeline_events WHERE run_id = 'run-1'"), 5);
+  EXPECT_EQ(pg_int("SELECT max(last_cursor) FROM timeline_batches WHERE run_id = 'run-1'"), 5);
   // Text that COPY escapes arrives byte for byte.
   EXPECT_EQ(pg().query("SELECT notes FROM tasks WHERE run_id = 'run-0' AND task_id = 'plan'").row(0)[0].text(),
             "line one\nline two\ttabbed \\ back\\slash\r ünïcödé ✓");
@@ -116,7 +116,7 @@ TEST_F(PgStoreCopy, NewIdsContinueAfterEveryIdSqliteHandedOut) {
 }
 
 TEST_F(PgStoreCopy, ProgressIsToldOfEveryTableAndItsRows) {
-  populate(3, 600);  // timeline_events passes the 1,000 rows between reports
+  populate(3, 600);  // timeline_batches (a row per event appended alone) passes the 1,000 rows between reports
   std::map<std::string, std::int64_t> done;
   int partial = 0;
   copied(copy([&](const std::string& table, std::int64_t rows, bool complete) {
@@ -124,7 +124,7 @@ TEST_F(PgStoreCopy, ProgressIsToldOfEveryTableAndItsRows) {
     else ++partial;
   }));
   EXPECT_EQ(done.size(), every_table.size());
-  EXPECT_EQ(done["timeline_events"], 1800);
+  EXPECT_EQ(done["timeline_batches"], 1800);
   EXPECT_EQ(done["runs"], 3);
   EXPECT_GE(partial, 1);
 }
