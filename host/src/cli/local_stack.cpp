@@ -56,6 +56,9 @@ LocalStack::LocalStack(const Paths& paths, const core::Settings& settings, std::
 LocalStack::~LocalStack() {
   stop_owner_sweep();  // it may take a run over: not while the live runs are being stopped
   if (engine_) engine_->stop_live_runs("agentry is shutting down");
+  // A run's write still in flight tells its strand on commit, through the pool: let
+  // every write queued so far commit while the pool is there to hear of it.
+  if (db_) (void)db_->submit([](store::Transaction&) { return core::ok(); }).get();
 }
 
 void LocalStack::start_owner_sweep(std::chrono::milliseconds interval) {

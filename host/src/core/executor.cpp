@@ -3,6 +3,7 @@
 #include "core/blocking_pool.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 
 namespace agentry::core {
@@ -157,12 +158,38 @@ void Strand::run_blocking(BlockingPool& pool, Work blocking, Work then) {
     return;
   }
   assert(!state_->step && "one run_blocking() per strand task");
-  state_->step = Step{&pool, std::move(blocking), std::move(then)};
+  state_->step = Step{&pool, std::move(blocking), {}, std::move(then)};
+}
+
+void Strand::run_async(AsyncStart start, Work then) {
+  if (current_strand != state_.get()) {
+    post([strand = *this, start = std::move(start), then = std::move(then)]() mutable {
+      strand.run_async(std::move(start), std::move(then));
+    });
+    return;
+  }
+  assert(!state_->step && "one run_blocking() or run_async() per strand task");
+  state_->step = Step{nullptr, {}, std::move(start), std::move(then)};
 }
 
 void Strand::hand_off(const std::shared_ptr<State>& state) {
   Step step = std::move(*state->step);
   state->step.reset();  // before the post: the continuation may ask for the next step
+  if (step.start) {
+    // `then` is shared by resume() and the failure path below; only one of them runs it.
+    auto then = std::make_shared<Work>(std::move(step.then));
+    auto resumed = std::make_shared<std::atomic<bool>>(false);
+    auto resume_once = [state, then, resumed] {
+      if (!resumed->exchange(true)) resume(state, std::move(*then));
+    };
+    try {
+      step.start(resume_once);
+    } catch (...) {
+      resume_once();  // the strand must not stay held
+      throw;
+    }
+    return;
+  }
   step.pool->post([state, blocking = std::move(step.blocking), then = std::move(step.then)]() mutable {
     try {
       blocking();

@@ -84,11 +84,19 @@ class Strand {
   /// returned. Called from anywhere else, the whole step is posted to the strand first.
   /// `then` runs even if `blocking` throws.
   void run_blocking(BlockingPool& pool, Work blocking, Work then);
+  /// As run_blocking, for work that completes by itself rather than on a thread (a
+  /// store write whose commit is announced by a callback): once the task has returned,
+  /// `start(resume)` runs, and the strand holds everything else until `resume()` is
+  /// called (once, from any thread); then `then` runs on the strand. A thread never
+  /// waits for the work.
+  using AsyncStart = std::function<void(Work resume)>;
+  void run_async(AsyncStart start, Work then);
 
  private:
   struct Step {
-    BlockingPool* pool;
+    BlockingPool* pool = nullptr;  // with `blocking`
     Work blocking;
+    AsyncStart start;  // or this
     Work then;
   };
   struct State {

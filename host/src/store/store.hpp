@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,6 +22,8 @@
 namespace agentry::store {
 
 using WriteJob = std::function<core::Result<void>(Transaction&)>;
+/// Told of a job's result once its transaction committed (or failed).
+using WriteDone = std::function<void(core::Result<void>)>;
 
 /// Told, after commit, of each run's timeline events as they were written (durable
 /// ones with their cursors, ephemeral ones in place), with `base`: the run's last
@@ -39,6 +42,9 @@ class Store {
 
   /// Queues a job; the future resolves after the job's transaction commits (or fails).
   virtual std::future<core::Result<void>> submit(WriteJob job) = 0;
+  /// Queues a job; `done` is called on the writer after its transaction commits (or
+  /// fails), so it must only hand the result on (post it), never wait or write.
+  virtual void submit(WriteJob job, WriteDone done) = 0;
 
   /// Runs `fn(Transaction&)` as one write and waits for the commit. `fn` runs on the
   /// writer: it must not call back into the store.
@@ -53,6 +59,24 @@ class Store {
     auto committed = done.get();
     if (!committed.ok()) return committed.failure();
     return std::move(*out);
+  }
+
+  /// Runs `fn(Transaction&)` as one write and calls `done` with what it returned once
+  /// the write committed (or with why it failed), on the writer thread: `done` must
+  /// only hand the result on. Nobody waits for the commit.
+  template <class T, class F>
+  void write_then(F fn, std::function<void(core::Result<T>)> done) {
+    auto out = std::make_shared<std::optional<core::Result<T>>>();
+    submit(
+        [out, fn = std::move(fn)](Transaction& t) mutable -> core::Result<void> {
+          out->emplace(guard_job([&]() -> core::Result<T> { return fn(t); }));
+          if (!(*out)->ok()) return (*out)->failure();
+          return core::ok();
+        },
+        [out, done = std::move(done)](core::Result<void> committed) {
+          if (!committed.ok()) done(committed.failure());
+          else done(std::move(**out));
+        });
   }
 
   /// Runs `fn(Transaction&)` over one consistent snapshot and returns what it returns

@@ -59,19 +59,23 @@ WriteQueue::~WriteQueue() {
 }
 
 std::future<core::Result<void>> WriteQueue::submit(WriteJob job) {
-  Pending pending{std::move(job), {}};
-  auto future = pending.done.get_future();
+  auto promise = std::make_shared<std::promise<core::Result<void>>>();
+  auto future = promise->get_future();
+  submit(std::move(job), [promise](core::Result<void> result) { promise->set_value(std::move(result)); });
+  return future;
+}
+
+void WriteQueue::submit(WriteJob job, WriteDone done) {
   {
     std::lock_guard lock(mutex_);
-    if (stopping_) {
-      pending.done.set_value(core::fail(core::ErrorCode::internal, "the store is shutting down"));
-      return future;
+    if (!stopping_) {
+      pending_.push_back(Pending{std::move(job), std::move(done)});
+      writer_metrics().depth.set(static_cast<double>(pending_.size()));
+      done = nullptr;
     }
-    pending_.push_back(std::move(pending));
-    writer_metrics().depth.set(static_cast<double>(pending_.size()));
   }
-  wake_.notify_one();
-  return future;
+  if (done) done(core::fail(core::ErrorCode::internal, "the store is shutting down"));
+  else wake_.notify_one();
 }
 
 void WriteQueue::set_timeline_listener(TimelineListener listener) {
@@ -116,14 +120,22 @@ void WriteQueue::run() {
 void WriteQueue::try_batch(std::deque<Pending>& batch, std::vector<core::Result<void>>& results) {
   results.clear();
   writer_->begin();
+  // A job alone in its transaction needs no savepoint (a round trip each on a server):
+  // when it fails, the whole transaction is rolled back instead.
+  const bool alone = batch.size() == 1;
   for (auto& item : batch) {
-    writer_->savepoint();
+    if (!alone) writer_->savepoint();
     const std::size_t mark = writer_->commit_actions().mark();
     // A job that lost a race to another writer fails the whole transaction (guard_job
     // lets that escape), and write_batch runs the batch again.
     core::Result<void> r = guard_job([&]() -> core::Result<void> { return item.job(writer_->transaction()); });
     if (r.ok()) {
-      writer_->release();
+      if (!alone) writer_->release();
+    } else if (alone) {
+      writer_->commit_actions().drop(mark);
+      writer_->rollback();
+      results.push_back(std::move(r));
+      return;
     } else {
       writer_->commit_actions().drop(mark);
       writer_->rollback_to_savepoint();
@@ -155,7 +167,7 @@ void WriteQueue::write_batch(std::deque<Pending>& batch) {
     auto failure = guard([&]() -> core::Result<void> { std::rethrow_exception(error); });
     core::log_error("write transaction failed",
                     {{"error", failure.error().message}, {"jobs", std::to_string(batch.size())}});
-    for (auto& item : batch) item.done.set_value(failure);
+    for (auto& item : batch) item.done(failure);
     return;
   }
   publish_commit();
@@ -165,7 +177,7 @@ void WriteQueue::write_batch(std::deque<Pending>& batch) {
     stats_.transactions += 1;
   }
   metrics.jobs.inc(static_cast<double>(batch.size()));
-  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done.set_value(std::move(results[i]));
+  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(std::move(results[i]));
 }
 
 void WriteQueue::publish_commit() {

@@ -60,6 +60,9 @@ class WriteQueue {
 
   /// Queues a job; the future resolves after the job's transaction commits (or fails).
   std::future<core::Result<void>> submit(WriteJob job);
+  /// Queues a job; `done` is called on the writer thread after its transaction commits
+  /// (or fails), so it must only hand the result on (post it), never wait.
+  void submit(WriteJob job, WriteDone done);
 
   /// Installs the one listener every committed timeline append is told of.
   void set_timeline_listener(TimelineListener listener);
@@ -69,7 +72,7 @@ class WriteQueue {
  private:
   struct Pending {
     WriteJob job;
-    std::promise<core::Result<void>> done;
+    WriteDone done;
   };
 
   void run();

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace agentry::core {
@@ -80,6 +81,35 @@ TEST(BlockingPool, ABlockingStepHoldsItsStrandButNotThePoolThread) {
   release.set_value();
   ASSERT_EQ(all_done.get_future().wait_for(hang_guard), std::future_status::ready);
   EXPECT_EQ(record.get(), (std::vector<std::string>{"task", "blocking", "then", "later 1", "later 2"}));
+}
+
+TEST(BlockingPool, AnAsyncStepHoldsItsStrandWithNoThreadWaitingUntilResumed) {
+  Record record;
+  std::promise<Work> started;
+  std::promise<void> other_ran, all_done;
+  ThreadPool pool(1);  // one thread, and no blocking pool: nothing may wait for the work
+  Strand strand(pool), other(pool);
+  strand.post([&] {
+    record.add("task");
+    strand.run_async([&](Work resume) { started.set_value(std::move(resume)); }, [&] { record.add("then"); });
+  });
+  auto start = started.get_future();
+  ASSERT_EQ(start.wait_for(hang_guard), std::future_status::ready);
+  Work resume = start.get();
+  strand.post([&] {
+    record.add("later");
+    all_done.set_value();
+  });
+  other.post([&] { other_ran.set_value(); });
+  ASSERT_EQ(other_ran.get_future().wait_for(hang_guard), std::future_status::ready);
+  EXPECT_EQ(record.get(), (std::vector<std::string>{"task"})) << "the strand ran on before it was resumed";
+  std::thread elsewhere([resume] {
+    resume();
+    resume();  // a second call changes nothing
+  });
+  elsewhere.join();
+  ASSERT_EQ(all_done.get_future().wait_for(hang_guard), std::future_status::ready);
+  EXPECT_EQ(record.get(), (std::vector<std::string>{"task", "then", "later"}));
 }
 
 TEST(BlockingPool, AContinuationMayStartTheNextStepAndTheStrandStaysHeldThroughBoth) {

@@ -89,6 +89,28 @@ void expect_ok(std::future<core::Result<void>>& f) {
   EXPECT_TRUE(r.ok()) << r.error().message;
 }
 
+TEST(WriteQueue, AJobAloneInItsTransactionThatFailsLeavesNothingAndTheNextCommits) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  auto& queue = db->writer();
+  ASSERT_TRUE(queue.submit(create_items_table()).get().ok());
+  auto refused = queue.submit([](store::Transaction& c) -> core::Result<void> {
+    insert_item(c, 1);
+    return core::fail(core::ErrorCode::conflict, "refuses");
+  }).get();
+  EXPECT_EQ(refused.error().code, core::ErrorCode::conflict);
+  std::promise<core::Result<void>> told;
+  queue.submit([](store::Transaction& c) -> core::Result<void> {
+    insert_item(c, 2);
+    throw std::runtime_error("blew up");
+  }, [&](core::Result<void> r) { told.set_value(std::move(r)); });
+  EXPECT_FALSE(told.get_future().get().ok());
+  auto next = queue.submit(insert_job(3));
+  expect_ok(next);
+  EXPECT_EQ(fresh_count(dir.path() / "agentry.db"), 1);
+  EXPECT_EQ(fresh_count(dir.path() / "agentry.db", "k = 3"), 1);
+}
+
 TEST(WriteQueue, AFailingJobRollsBackAloneWhileTheRestOfItsBatchCommits) {
   TempDir dir;
   auto db = open_database(dir.path() / "agentry.db");

@@ -312,7 +312,7 @@ void LiveRun::pump() {
     if (queue_.empty()) pump_scheduled_ = false;
     else strand_.post([self = shared_from_this()] { self->pump(); });
   }
-  if (!batch.empty()) write_batch(std::move(batch), std::nullopt);
+  if (!batch.empty()) write_batch_async(std::move(batch));
 }
 
 bool LiveRun::is_waiting_on(const std::string& approval_id) const {
@@ -395,19 +395,54 @@ void LiveRun::end_by_host(std::string outcome, std::string message, std::string 
   write_batch(std::move(rest), ForcedEnd{std::move(outcome), std::move(message), std::move(adoption_reason)});
 }
 
-void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::optional<ForcedEnd> forced) {
+bool LiveRun::ready_to_write(const std::vector<plugin_host::BackendEvent>& batch, AttemptContext& attempt,
+                             bool& approvals_changed) {
   {
     std::lock_guard lock(mutex_);
-    if (finished_ || fenced_) return;
+    if (finished_ || fenced_) return false;
   }
-  AttemptContext attempt = attempt_;
+  attempt = attempt_;
   if (services_.stopping && services_.stopping->load()) attempt.shutdown_requested = true;
   // Known here before the store shows them (the write below records them for every
   // member): an answer that follows the commit at once finds the question waiting.
-  bool approvals_changed = track_approvals(batch);
+  approvals_changed = track_approvals(batch);
+  return true;
+}
+
+void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::optional<ForcedEnd> forced) {
+  AttemptContext attempt;
+  bool approvals_changed = false;
+  if (!ready_to_write(batch, attempt, approvals_changed)) return;
   auto outcome = services_.db.write<BatchOutcome>([&](store::Transaction& c) -> core::Result<BatchOutcome> {
     return apply_backend_events(c, attempt, batch, forced);
   });
+  after_write(std::move(outcome), approvals_changed, forced.has_value());
+}
+
+void LiveRun::write_batch_async(std::vector<plugin_host::BackendEvent> batch) {
+  auto attempt = std::make_shared<AttemptContext>();
+  bool approvals_changed = false;
+  if (!ready_to_write(batch, *attempt, approvals_changed)) return;
+  auto events = std::make_shared<std::vector<plugin_host::BackendEvent>>(std::move(batch));
+  auto outcome = std::make_shared<std::optional<core::Result<BatchOutcome>>>();
+  strand_.run_async(
+      [self = shared_from_this(), attempt, events, outcome](core::Work resume) {
+        self->services_.db.write_then<BatchOutcome>(
+            [attempt, events](store::Transaction& c) -> core::Result<BatchOutcome> {
+              return apply_backend_events(c, *attempt, *events, std::nullopt);
+            },
+            [outcome, resume = std::move(resume)](core::Result<BatchOutcome> written) {
+              outcome->emplace(std::move(written));
+              resume();
+            });
+      },
+      [self = shared_from_this(), outcome, approvals_changed] {
+        if (!*outcome) outcome->emplace(core::fail(core::ErrorCode::internal, "the write could not be queued"));
+        self->after_write(std::move(**outcome), approvals_changed, false);
+      });
+}
+
+void LiveRun::after_write(core::Result<BatchOutcome> outcome, bool approvals_changed, bool forced) {
   if (!outcome) {
     core::log_error("cannot record backend events", {{"runId", run_id()}, {"error", outcome.error().message}});
     if (forced) mark_finished(std::nullopt);  // nothing more can be done for this session

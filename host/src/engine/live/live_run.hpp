@@ -171,7 +171,17 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   void pump();
   /// `adoption_reason`: why an adopting attempt could not take over (audit reason).
   void end_by_host(std::string outcome, std::string message, std::string adoption_reason = "adopt_failed");
+  /// Writes the batch and waits for its commit (a forced end, whatever called it).
   void write_batch(std::vector<plugin_host::BackendEvent> batch, std::optional<ForcedEnd> forced);
+  /// Writes the batch without a thread waiting for the commit: the strand holds the
+  /// run's other work until then (core::Strand::run_async), and the backend's next
+  /// events gather meanwhile into the next batch. From a strand task, last.
+  void write_batch_async(std::vector<plugin_host::BackendEvent> batch);
+  /// Before a batch's write: false when the run no longer takes events.
+  bool ready_to_write(const std::vector<plugin_host::BackendEvent>& batch, AttemptContext& attempt,
+                      bool& approvals_changed);
+  /// After a batch's commit (or failure): what the outcome asks for.
+  void after_write(core::Result<BatchOutcome> outcome, bool approvals_changed, bool forced);
   // After a batch that ended an attempt, step by step: the diffstat, afterAttempt
   // hooks, afterExit hooks, then follow_attempt(): the next attempt or the end.
   void after_attempt(std::shared_ptr<BatchOutcome> outcome);
