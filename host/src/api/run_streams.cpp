@@ -72,9 +72,8 @@ class TimelineStream final : public EventStream {
       std::vector<Frame> frames;
       frames.reserve(page->size());
       for (const auto& e : *page)
-        frames.push_back(events::make_frame(
-            events::timeline_envelope({e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}),
-            e.cursor));
+        frames.push_back(
+            events::timeline_frame({e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}, e.cursor));
       return frames;
     };
     auto last_cursor = [this]() -> std::optional<std::int64_t> {

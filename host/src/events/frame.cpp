@@ -4,22 +4,48 @@
 
 namespace agentry::events {
 
-Frame make_frame(std::string_view json, std::int64_t cursor) {
+namespace {
+
+void append_int(std::string& out, std::int64_t n) {
+  char buffer[24];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, n);
+  out.append(buffer, end);
+}
+
+/// A frame whose JSON `write_json(text)` appends; `json_size` reserves room for it.
+template <typename WriteJson>
+Frame frame_with(std::int64_t cursor, std::size_t json_size, WriteJson write_json) {
   auto frame = std::make_shared<FrameData>();
   frame->cursor = cursor;
   std::string& text = frame->text;
-  text.reserve(json.size() + 32);
+  text.reserve(json_size + 32);
   if (cursor > 0) {
     text += "id: ";
-    text += std::to_string(cursor);
+    append_int(text, cursor);
     text += '\n';
   }
   text += "data: ";
   frame->json_begin = text.size();
-  frame->json_size = json.size();
-  text += json;
+  write_json(text);
+  frame->json_size = text.size() - frame->json_begin;
   text += "\n\n";
   return frame;
+}
+
+void append_timeline_envelope(std::string& out, const EnvelopeFields& f);
+
+std::size_t envelope_size(const EnvelopeFields& f) {
+  return f.payload_json.size() + f.run_id.size() + f.kind.size() + f.at.size() + 120;
+}
+
+}  // namespace
+
+Frame make_frame(std::string_view json, std::int64_t cursor) {
+  return frame_with(cursor, json.size(), [&](std::string& text) { text += json; });
+}
+
+Frame timeline_frame(const EnvelopeFields& fields, std::int64_t cursor) {
+  return frame_with(cursor, envelope_size(fields), [&](std::string& text) { append_timeline_envelope(text, fields); });
 }
 
 void append_json_string(std::string& out, std::string_view text) {
@@ -49,17 +75,7 @@ void append_json_string(std::string& out, std::string_view text) {
 
 namespace {
 
-void append_int(std::string& out, std::int64_t n) {
-  char buffer[24];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, n);
-  out.append(buffer, end);
-}
-
-}  // namespace
-
-std::string timeline_envelope(const EnvelopeFields& f) {
-  std::string out;
-  out.reserve(f.payload_json.size() + f.run_id.size() + f.kind.size() + f.at.size() + 120);
+void append_timeline_envelope(std::string& out, const EnvelopeFields& f) {
   out += "{\"runId\":";
   append_json_string(out, f.run_id);
   out += ",\"cursor\":";
@@ -77,7 +93,8 @@ std::string timeline_envelope(const EnvelopeFields& f) {
   if (f.cursor <= 0) out += ",\"ephemeral\":true";
   if (f.conflated) out += ",\"conflated\":true";
   out += '}';
-  return out;
 }
+
+}  // namespace
 
 }  // namespace agentry::events

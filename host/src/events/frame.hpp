@@ -37,8 +37,9 @@ struct EnvelopeFields {
   bool conflated = false;         // several deltas of one item merged into this one
 };
 
-/// The timeline envelope (docs/api.md) around an already serialized payload:
-/// {"runId","cursor","kind","attemptNumber","at","payload"[,"ephemeral":true][,"conflated":true]}.
-std::string timeline_envelope(const EnvelopeFields& fields);
+/// The frame of a timeline envelope (docs/api.md) around an already serialized payload:
+/// {"runId","cursor","kind","attemptNumber","at","payload"[,"ephemeral":true][,"conflated":true]},
+/// written straight into the frame (the hot path of every live event: one allocation).
+Frame timeline_frame(const EnvelopeFields& fields, std::int64_t cursor = 0);
 
 }  // namespace agentry::events

@@ -31,7 +31,7 @@ Frame merged_frame(const std::string& run_id, const Item& item, std::size_t from
   payload += "\"text\":";
   append_json_string(payload, std::string_view(item.text).substr(from, to - from));
   payload += '}';
-  return make_frame(timeline_envelope({run_id, 0, item.kind, item.attempt_number, item.last_at, payload, true}));
+  return timeline_frame({run_id, 0, item.kind, item.attempt_number, item.last_at, payload, true});
 }
 
 }  // namespace

@@ -70,11 +70,12 @@ Param attempt_param(const std::optional<int>& attempt_number) {
 /// The rows of `events` (cursors assigned; see store/timeline_batches.hpp): a batch is
 /// one row, and one round trip, unless it is long.
 void insert_timeline(Connection& c, const std::vector<core::TimelineEvent>& events) {
-  for (const auto& row : store::pack_timeline_rows(events))
+  store::pack_timeline_rows(events, [&](const store::TimelineBatchRow& row) {
     c.query("INSERT INTO timeline_batches (run_id, last_cursor, first_cursor, first_attempt, last_attempt, events) "
             "VALUES ($1,$2,$3,$4,$5,$6)",
             {events.front().run_id, row.last_cursor, row.first_cursor, attempt_param(row.first_attempt),
              attempt_param(row.last_attempt), row.events});
+  });
 }
 
 /// Rows (columns: first_cursor, last_cursor, events) fetched a few at a time: the readers

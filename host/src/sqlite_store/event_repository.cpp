@@ -49,19 +49,17 @@ namespace {
 
 /// The rows of `events` (cursors assigned); see store/timeline_batches.hpp.
 void insert_timeline(Connection& c, const std::vector<core::TimelineEvent>& events) {
-  auto rows = store::pack_timeline_rows(events);
-  if (rows.empty()) return;
   auto insert = c.prepare(
       "INSERT INTO timeline_batches (run_id, last_cursor, first_cursor, first_attempt, last_attempt, events) "
       "VALUES (?,?,?,?,?,?)");
-  for (const auto& row : rows) {
+  store::pack_timeline_rows(events, [&](const store::TimelineBatchRow& row) {
     insert.bind_view(1, events.front().run_id).bind(2, row.last_cursor).bind(3, row.first_cursor);
     if (row.first_attempt) insert.bind(4, *row.first_attempt); else insert.bind_null(4);
     if (row.last_attempt) insert.bind(5, *row.last_attempt); else insert.bind_null(5);
     insert.bind_view(6, row.events);
     insert.run();
     insert.reset();
-  }
+  });
 }
 
 /// Steps `s` (columns: first_cursor, events) for the readers of store/timeline_batches.hpp.

@@ -8,8 +8,15 @@
 namespace agentry::store {
 namespace {
 
+template <typename Int>
+void append_int(std::string& out, Int n) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
+  out.append(digits, end);
+}
+
 void append_field(std::string& out, std::string_view field) {
-  out += std::to_string(field.size());
+  append_int(out, field.size());
   out += ':';
   out += field;
 }
@@ -17,7 +24,7 @@ void append_field(std::string& out, std::string_view field) {
 void pack(std::string& out, const core::TimelineEvent& e) {
   append_field(out, e.kind);
   append_field(out, e.at);
-  if (e.attempt_number) out += std::to_string(*e.attempt_number);
+  if (e.attempt_number) append_int(out, *e.attempt_number);
   out += ';';
   append_field(out, e.payload_json);
 }
@@ -119,16 +126,22 @@ std::vector<core::TimelineEvent> newest_matching(std::string_view run_id, std::s
 
 }  // namespace
 
-std::vector<TimelineBatchRow> pack_timeline_rows(const std::vector<core::TimelineEvent>& events) {
-  std::vector<TimelineBatchRow> rows;
+void pack_timeline_rows(const std::vector<core::TimelineEvent>& events,
+                        const std::function<void(const TimelineBatchRow&)>& insert) {
+  thread_local TimelineBatchRow row;
   std::size_t in_row = 0;
   for (const auto& e : events) {
     if (e.ephemeral) continue;
-    if (rows.empty() || in_row == max_events_per_row || rows.back().events.size() >= max_bytes_per_row) {
-      rows.emplace_back().first_cursor = e.cursor;
+    if (in_row > 0 && (in_row == max_events_per_row || row.events.size() >= max_bytes_per_row)) {
+      insert(row);
       in_row = 0;
     }
-    auto& row = rows.back();
+    if (in_row == 0) {
+      row.first_cursor = e.cursor;
+      row.first_attempt.reset();
+      row.last_attempt.reset();
+      row.events.clear();
+    }
     row.last_cursor = e.cursor;
     if (e.attempt_number) {
       row.first_attempt = std::min(row.first_attempt.value_or(*e.attempt_number), *e.attempt_number);
@@ -137,6 +150,14 @@ std::vector<TimelineBatchRow> pack_timeline_rows(const std::vector<core::Timelin
     pack(row.events, e);
     ++in_row;
   }
+  if (in_row > 0) insert(row);
+  // A rare huge row does not stay allocated for the rest of the writer's life.
+  if (row.events.capacity() > 2 * max_bytes_per_row) std::string().swap(row.events);
+}
+
+std::vector<TimelineBatchRow> pack_timeline_rows(const std::vector<core::TimelineEvent>& events) {
+  std::vector<TimelineBatchRow> rows;
+  pack_timeline_rows(events, [&](const TimelineBatchRow& row) { rows.push_back(row); });
   return rows;
 }
 

@@ -39,8 +39,13 @@ struct TimelineBatchRow {
 inline constexpr std::size_t max_events_per_row = 512;
 inline constexpr std::size_t max_bytes_per_row = 256 * 1024;
 
-/// The rows for the durable events of `events` (cursors already assigned, consecutive;
-/// ephemeral ones are skipped), in cursor order.
+/// Packs the durable events of `events` (cursors already assigned, consecutive;
+/// ephemeral ones are skipped) into rows and gives each to `insert`, in cursor order.
+/// The row is valid only during the call: its text is a buffer the writer reuses, so a
+/// write allocates nothing per row.
+void pack_timeline_rows(const std::vector<core::TimelineEvent>& events,
+                        const std::function<void(const TimelineBatchRow&)>& insert);
+/// The same rows, kept.
 std::vector<TimelineBatchRow> pack_timeline_rows(const std::vector<core::TimelineEvent>& events);
 
 /// A stored row as the engine read it. `events` must outlive the call it is given to.

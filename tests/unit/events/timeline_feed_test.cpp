@@ -39,8 +39,7 @@ class FakeRun {
       e.payload_json = json::serialize(e.payload);
       if (e.ephemeral) continue;
       e.cursor = ++last_;
-      stored_.push_back(make_frame(
-          timeline_envelope({id_, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}), e.cursor));
+      stored_.push_back(timeline_frame({id_, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}, e.cursor));
     }
     std::vector<core::TimelineEvent> written = std::move(batch_);
     batch_.clear();
