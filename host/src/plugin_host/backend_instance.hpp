@@ -28,10 +28,18 @@ struct BackendEvent {
   bool terminal = false;   // ends the attempt (kind "attempt.finished")
   std::uint64_t seq = 0;
   std::int64_t time_ns = 0;
-  boost::json::object payload;  // parsed once, at the ABI boundary
-  /// The same object as the plugin wrote it (re-serialized only if it spans lines):
-  /// stored and streamed as it is, so nobody serializes it again.
+  /// The payload as the plugin wrote it (re-serialized only if it spans lines), checked
+  /// to be a JSON object at the ABI boundary: stored and streamed as it is, so nobody
+  /// serializes it again.
   std::string payload_json;
+  /// The payload as an object when the boundary already built it (the events whose
+  /// payload is always read: deltas, the terminal event); otherwise empty until
+  /// payload() parses it. Most events are only stored and streamed, never read.
+  mutable std::optional<boost::json::object> parsed;
+
+  const boost::json::object& payload() const;
+  /// The object, moved out.
+  boost::json::object take_payload();
 };
 
 /// Receives an instance's output. Implemented by the engine's live run.

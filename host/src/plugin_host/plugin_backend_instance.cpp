@@ -5,6 +5,7 @@
 #include "agentry/plugin/plugin.h"
 #include "core/log.hpp"
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -115,8 +116,17 @@ class HostChannel {
       return AGENTRY_ERR_INVALID_STATE;
     }
     const std::string_view text(e->payload_json ? e->payload_json : "", e->payload_size);
+    const bool ephemeral = (e->flags & AGENTRY_EVENT_FLAG_EPHEMERAL) != 0;
+    // Only the events whose payload is always read keep the object; the others are only
+    // checked, in a scratch arena on the stack (no heap for a payload of usual size), and
+    // parsed again by whoever reads one (BackendEvent::payload()).
+    const bool keep = ephemeral || terminal;
+    unsigned char scratch[4096];
+    boost::json::monotonic_resource check_arena(scratch, sizeof scratch);
     boost::system::error_code ec;
-    auto parsed = text.empty() ? boost::json::value(boost::json::object()) : boost::json::parse(text, ec);
+    auto parsed = text.empty()   ? boost::json::value(boost::json::object())
+                  : keep ? boost::json::parse(text, ec)
+                         : boost::json::parse(text, ec, &check_arena);
     if (ec || !parsed.is_object()) {
       violation(7, "event payload is not a JSON object (type " + std::to_string(e->type) + ")");
       return AGENTRY_ERR_INVALID_ARGUMENT;
@@ -131,8 +141,8 @@ class HostChannel {
     if (e->seq <= last && !seq_warned_.exchange(true))
       violation(6, "event seq " + std::to_string(e->seq) + " does not increase (last " + std::to_string(last) + ")");
     if (terminal && terminal_seen_.exchange(true)) return AGENTRY_ERR_INVALID_STATE;
-    BackendEvent event{timeline_kind(e->type), (e->flags & AGENTRY_EVENT_FLAG_EPHEMERAL) != 0, terminal, e->seq,
-                       e->time_ns, std::move(parsed.as_object()), std::move(stored)};
+    BackendEvent event{timeline_kind(e->type), ephemeral, terminal, e->seq, e->time_ns, std::move(stored), {}};
+    if (keep) event.parsed = std::move(parsed.as_object());
     if (!sink.offer(std::move(event))) {
       if (terminal) terminal_seen_ = false;
       return AGENTRY_ERR_BUSY;

@@ -184,12 +184,13 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
     if (event.ephemeral) {
       // Streamed in place among the durable events, never stored. The live feed reads
       // the delta's text from the object.
-      rows.push_back(timeline_event(a, event.kind, std::move(event.payload)));
+      rows.push_back(timeline_event(a, event.kind, event.take_payload()));
       rows.back().ephemeral = true;
       rows.back().payload_json = std::move(event.payload_json);
       continue;
     }
-    const json::object& payload = event.payload;
+    // Parsed only for the kinds read here: most events are only stored and streamed.
+    auto payload = [&]() -> const json::object& { return event.payload(); };
     // The row carries the payload as the plugin wrote it; the object stays with the
     // event (LiveRun tracks approval requests from it after the commit).
     auto backend_row = [&] {
@@ -198,16 +199,16 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
       return row;
     };
     if (event.kind == "session.checkpoint") {
-      if (auto* token = payload.if_contains("resumeToken"); token && token->is_string()) {
+      if (auto* token = payload().if_contains("resumeToken"); token && token->is_string()) {
         run->backend_session_id = std::string(token->as_string());
         out.run_changed = true;
       }
     }
     if (event.kind == "approval.request") {
-      queue_needs_user(c, *run, payload);
+      queue_needs_user(c, *run, payload());
       // Kept beside the run, so that every member shows it and takes the answer.
       // The run changes with it: summaries count the questions waiting (pendingApprovalCount).
-      if (auto approval = pending_approval_of(payload)) {
+      if (auto approval = pending_approval_of(payload())) {
         c.approvals().insert(a.run_id, *approval);
         run->pending_approval_count += 1;
         out.run_changed = true;
@@ -215,12 +216,12 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
     }
     // Summaries show the new totals once it commits.
     if (event.kind == "usage") {
-      auto recorded = record_usage(c, *run, a, payload);
+      auto recorded = record_usage(c, *run, a, payload());
       if (recorded.added) out.run_changed = true;
       if (recorded.budget_exceeded && !out.budget_exceeded) out.budget_exceeded = recorded.budget_exceeded;
     }
     if (event.kind == "notice" && a.adopting && !out.adoption_reported)
-      if (auto* adoption = payload.if_contains("adoption"); adoption && adoption->is_object()) {
+      if (auto* adoption = payload().if_contains("adoption"); adoption && adoption->is_object()) {
         record_adoption(c, *run, a, adoption->as_object());
         out.adoption_reported = true;
         auto* verdict = adoption->as_object().if_contains("decision");
@@ -228,11 +229,11 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
       }
     if (event.terminal && !ended && !out.detached) {
       std::string outcome = "error";
-      if (auto* o = payload.if_contains("outcome"); o && o->is_string()) outcome = std::string(o->as_string());
+      if (auto* o = payload().if_contains("outcome"); o && o->is_string()) outcome = std::string(o->as_string());
       std::string message;
-      if (auto* m = payload.if_contains("message"); m && m->is_string()) message = std::string(m->as_string());
+      if (auto* m = payload().if_contains("message"); m && m->is_string()) message = std::string(m->as_string());
       if (outcome == "detached" && a.detach_requested) {
-        record_detached(c, *run, a, payload, rows);
+        record_detached(c, *run, a, payload(), rows);
         out.detached = out.run_changed = true;
         continue;
       }
