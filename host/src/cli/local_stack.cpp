@@ -18,6 +18,7 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
   config.task_prompt.config_dir = paths.config_dir;
   config.interrupt_grace = settings.interrupt_grace;
   config.max_call_depth = settings.max_call_depth;
+  config.live_event_bytes = static_cast<std::size_t>(settings.live_event_bytes);
   config.schedules.min_recurrence_interval_sec = settings.min_recurrence_interval_sec;
   config.project_env_allow = settings.project_env_allow;
   config.child_limits.max_resumes = settings.child_resume_limit;

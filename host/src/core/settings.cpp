@@ -278,6 +278,8 @@ const std::vector<Spec>& specs() {
            },
            [](const Settings& s) { return std::string(s.daemon_token.empty() ? "" : "(set)"); }},
       whole("AGENTRY_MAX_CALL_DEPTH", "how many runs may nest through parentRunId", &Settings::max_call_depth, 1, 1000),
+      whole("AGENTRY_LIVE_EVENT_BYTES", "bytes of backend events all runs may hold before the store takes them",
+            &Settings::live_event_bytes, std::int64_t{1} << 20, std::int64_t{1} << 40),
       whole("AGENTRY_MIN_RECURRENCE_INTERVAL_SEC", "the shortest gap of a recurring schedule",
             &Settings::min_recurrence_interval_sec, 1, 366LL * 86400),
       millis("AGENTRY_INTERRUPT_GRACE_MS", "how long a backend has to stop after an interrupt",

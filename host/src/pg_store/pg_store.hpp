@@ -33,7 +33,9 @@ class PgStore final : public store::Store {
   ~PgStore() override;
 
   std::future<core::Result<void>> submit(store::WriteJob job) override { return writer_->submit(std::move(job)); }
-  void submit(store::WriteJob job, store::WriteDone done) override { writer_->submit(std::move(job), std::move(done)); }
+  void submit(store::WriteJob job, store::WriteDone done, std::optional<store::BulkWrite> bulk) override {
+    writer_->submit(std::move(job), std::move(done), bulk);
+  }
   void set_timeline_listener(store::TimelineListener listener) override {
     writer_->set_timeline_listener(std::move(listener));
   }

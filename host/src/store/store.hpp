@@ -25,6 +25,15 @@ using WriteJob = std::function<core::Result<void>(Transaction&)>;
 /// Told of a job's result once its transaction committed (or failed).
 using WriteDone = std::function<void(core::Result<void>)>;
 
+/// Which queue a write waits in. Bulk writes (a live run's events) take what room a
+/// transaction has after every interactive write (an API request, a run's state
+/// change) and at most about WriteQueue::bulk_weight_per_transaction of their weight,
+/// so a request never waits behind a backlog of events. Each lane commits in the order
+/// it was given; the interactive lane may overtake the bulk one.
+struct BulkWrite {
+  std::size_t weight = 1;  // what the job writes, in events
+};
+
 /// Told, after commit, of each run's timeline events as they were written (durable
 /// ones with their cursors, ephemeral ones in place), with `base`: the run's last
 /// cursor before them.
@@ -43,8 +52,9 @@ class Store {
   /// Queues a job; the future resolves after the job's transaction commits (or fails).
   virtual std::future<core::Result<void>> submit(WriteJob job) = 0;
   /// Queues a job; `done` is called on the writer after its transaction commits (or
-  /// fails), so it must only hand the result on (post it), never wait or write.
-  virtual void submit(WriteJob job, WriteDone done) = 0;
+  /// fails), so it must only hand the result on (post it), never wait or write. With
+  /// `bulk`, the job waits in the bulk lane.
+  virtual void submit(WriteJob job, WriteDone done, std::optional<BulkWrite> bulk = std::nullopt) = 0;
 
   /// Runs `fn(Transaction&)` as one write and waits for the commit. `fn` runs on the
   /// writer: it must not call back into the store.
@@ -65,7 +75,7 @@ class Store {
   /// the write committed (or with why it failed), on the writer thread: `done` must
   /// only hand the result on. Nobody waits for the commit.
   template <class T, class F>
-  void write_then(F fn, std::function<void(core::Result<T>)> done) {
+  void write_then(F fn, std::function<void(core::Result<T>)> done, std::optional<BulkWrite> bulk = std::nullopt) {
     auto out = std::make_shared<std::optional<core::Result<T>>>();
     submit(
         [out, fn = std::move(fn)](Transaction& t) mutable -> core::Result<void> {
@@ -76,7 +86,8 @@ class Store {
         [out, done = std::move(done)](core::Result<void> committed) {
           if (!committed.ok()) done(committed.failure());
           else done(std::move(**out));
-        });
+        },
+        bulk);
   }
 
   /// Runs `fn(Transaction&)` over one consistent snapshot and returns what it returns

@@ -3,6 +3,7 @@
 #include "core/log.hpp"
 #include "core/metrics.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace agentry::store {
@@ -65,12 +66,13 @@ std::future<core::Result<void>> WriteQueue::submit(WriteJob job) {
   return future;
 }
 
-void WriteQueue::submit(WriteJob job, WriteDone done) {
+void WriteQueue::submit(WriteJob job, WriteDone done, std::optional<BulkWrite> bulk) {
   {
     std::lock_guard lock(mutex_);
     if (!stopping_) {
-      pending_.push_back(Pending{std::move(job), std::move(done)});
-      writer_metrics().depth.set(static_cast<double>(pending_.size()));
+      auto& lane = bulk ? bulk_ : pending_;
+      lane.push_back(Pending{std::move(job), std::move(done), bulk ? bulk->weight : 0});
+      writer_metrics().depth.set(static_cast<double>(pending_.size() + bulk_.size()));
       done = nullptr;
     }
   }
@@ -104,14 +106,22 @@ void WriteQueue::run() {
     std::deque<Pending> batch;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
+      wake_.wait(lock, [this] { return stopping_ || !pending_.empty() || !bulk_.empty(); });
       // Drain what is queued even when stopping, so no accepted write is dropped.
-      if (pending_.empty()) return;
+      if (pending_.empty() && bulk_.empty()) return;
       while (!pending_.empty() && batch.size() < max_batch_) {
         batch.push_back(std::move(pending_.front()));
         pending_.pop_front();
       }
-      writer_metrics().depth.set(static_cast<double>(pending_.size()));
+      // Then bulk writes, as much as keeps the transaction short (at least one).
+      std::size_t weight = 0;
+      while (!bulk_.empty() && batch.size() < max_batch_ &&
+             (weight == 0 || weight + bulk_.front().weight <= bulk_weight_per_transaction)) {
+        weight += std::max<std::size_t>(1, bulk_.front().weight);
+        batch.push_back(std::move(bulk_.front()));
+        bulk_.pop_front();
+      }
+      writer_metrics().depth.set(static_cast<double>(pending_.size() + bulk_.size()));
     }
     write_batch(batch);
   }

@@ -21,6 +21,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -61,8 +62,12 @@ class WriteQueue {
   /// Queues a job; the future resolves after the job's transaction commits (or fails).
   std::future<core::Result<void>> submit(WriteJob job);
   /// Queues a job; `done` is called on the writer thread after its transaction commits
-  /// (or fails), so it must only hand the result on (post it), never wait.
-  void submit(WriteJob job, WriteDone done);
+  /// (or fails), so it must only hand the result on (post it), never wait. With `bulk`,
+  /// in the bulk lane (store.hpp).
+  void submit(WriteJob job, WriteDone done, std::optional<BulkWrite> bulk = std::nullopt);
+
+  /// The bulk weight a transaction takes (at least one bulk job): a few ms of writing.
+  static constexpr std::size_t bulk_weight_per_transaction = 8192;
 
   /// Installs the one listener every committed timeline append is told of.
   void set_timeline_listener(TimelineListener listener);
@@ -73,6 +78,7 @@ class WriteQueue {
   struct Pending {
     WriteJob job;
     WriteDone done;
+    std::size_t weight = 0;
   };
 
   void run();
@@ -87,6 +93,7 @@ class WriteQueue {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Pending> pending_;
+  std::deque<Pending> bulk_;
   bool stopping_ = false;
   WriteStats stats_;
   std::thread thread_;

@@ -111,6 +111,49 @@ TEST(WriteQueue, AJobAloneInItsTransactionThatFailsLeavesNothingAndTheNextCommit
   EXPECT_EQ(fresh_count(dir.path() / "agentry.db", "k = 3"), 1);
 }
 
+TEST(WriteQueue, InteractiveWritesGoFirstAndBulkOnesTakeABoundedShareOfATransaction) {
+  TempDir dir;
+  auto db = open_database(dir.path() / "agentry.db");
+  auto& queue = db->writer();
+  ASSERT_TRUE(queue.submit(create_items_table()).get().ok());
+  Gate gate;
+  auto gated = queue.submit(gate.job());
+  gate.wait_until_entered();
+  std::mutex mutex;
+  std::vector<std::string> order;
+  std::vector<std::uint64_t> transactions(4);  // by submission below
+  auto job = [&](std::string name) -> WriteJob {
+    return [&, name](store::Transaction&) -> core::Result<void> {
+      std::lock_guard lock(mutex);
+      order.push_back(name);
+      return core::ok();
+    };
+  };
+  std::vector<std::promise<void>> done(4);
+  auto told = [&](int i) {
+    return [&, i](core::Result<void> r) {
+      EXPECT_TRUE(r.ok());
+      {
+        std::lock_guard lock(mutex);
+        transactions[static_cast<std::size_t>(i)] = queue.stats().transactions;
+      }
+      done[static_cast<std::size_t>(i)].set_value();
+    };
+  };
+  queue.submit(job("bulk 1"), told(0), store::BulkWrite{store::WriteQueue::bulk_weight_per_transaction});
+  queue.submit(job("bulk 2"), told(1), store::BulkWrite{1});
+  queue.submit(job("request 1"), told(2));
+  queue.submit(job("request 2"), told(3));
+  gate.open();
+  expect_ok(gated);
+  for (auto& d : done) d.get_future().wait();
+  // The requests overtook the bulk writes; the first bulk write filled its transaction's
+  // share, so the second waited for the next transaction.
+  EXPECT_EQ(order, (std::vector<std::string>{"request 1", "request 2", "bulk 1", "bulk 2"}));
+  EXPECT_EQ(transactions[2], transactions[0]);  // request 1 and bulk 1: one transaction
+  EXPECT_LT(transactions[0], transactions[1]);  // bulk 2: the next
+}
+
 TEST(WriteQueue, AFailingJobRollsBackAloneWhileTheRestOfItsBatchCommits) {
   TempDir dir;
   auto db = open_database(dir.path() / "agentry.db");

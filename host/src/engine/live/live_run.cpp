@@ -21,7 +21,13 @@ namespace agentry::engine {
 namespace json = boost::json;
 namespace {
 
-constexpr std::size_t max_batch = 1024;
+// Events per write job: a whole commit's worth at full speed, within the writer's row limits.
+constexpr std::size_t max_batch = 4096;
+
+/// What a queued event holds, roughly: its texts and the object around them.
+std::size_t queued_cost(const plugin_host::BackendEvent& event) {
+  return sizeof(plugin_host::BackendEvent) + event.kind.size() + 2 * event.payload_json.size();
+}
 
 }  // namespace
 
@@ -45,6 +51,13 @@ LiveRun::LiveRun(LiveRunServices services, LaunchSpec spec, OnFinished on_finish
 LiveRun::~LiveRun() {
   timeout_timer_.cancel();
   grace_timer_.cancel();
+  release_queued(queue_bytes_);
+}
+
+void LiveRun::release_queued(std::size_t bytes) {
+  if (bytes == 0) return;  // (a finished run holds none: its engine may be gone)
+  if (services_.queued_events) services_.queued_events->give_back(bytes);
+  queue_bytes_ -= bytes;
 }
 
 void LiveRun::launch() {
@@ -268,7 +281,7 @@ bool LiveRun::offer(plugin_host::BackendEvent event) {
   // The live view never reaches the writer or the timeline: only the latest frame is
   // kept, and viewers skip to it (events/browser_frames.hpp).
   if (event.kind == "browser.frame") {
-    if (auto problem = services_.bus.browser().publish(run_id(), event.payload))
+    if (auto problem = services_.bus.browser().publish(run_id(), event.payload()))
       core::log_warn("dropped a malformed browser frame: " + *problem, {{"runId", run_id()}});
     else
       services_.bus.notify(events::Channel::browser, run_id());
@@ -279,6 +292,14 @@ bool LiveRun::offer(plugin_host::BackendEvent event) {
     std::lock_guard lock(mutex_);
     if (finished_) return true;  // late events of a force-ended attempt are dropped
     if (queue_.size() >= queue_limit) return false;
+    // All runs together hold at most the daemon's budget; a run's first event always
+    // fits, so no run waits for another to drain.
+    const std::size_t cost = queued_cost(event);
+    if (services_.queued_events) {
+      if (queue_.empty()) services_.queued_events->take(cost);
+      else if (!services_.queued_events->try_take(cost)) return false;
+    }
+    queue_bytes_ += cost;
     queue_.push_back(std::move(event));
     schedule = !pump_scheduled_;
     pump_scheduled_ = true;
@@ -305,10 +326,13 @@ void LiveRun::pump() {
   std::vector<plugin_host::BackendEvent> batch;
   {
     std::lock_guard lock(mutex_);
+    std::size_t taken = 0;
     while (!queue_.empty() && batch.size() < max_batch) {
+      taken += queued_cost(queue_.front());
       batch.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
+    release_queued(taken);
     if (queue_.empty()) pump_scheduled_ = false;
     else strand_.post([self = shared_from_this()] { self->pump(); });
   }
@@ -374,7 +398,7 @@ bool LiveRun::track_approvals(const std::vector<plugin_host::BackendEvent>& batc
   bool any = false;
   for (const auto& event : batch) {
     if (event.kind != "approval.request") continue;
-    auto approval = pending_approval_of(event.payload);
+    auto approval = pending_approval_of(event.payload());
     if (!approval) continue;
     std::lock_guard lock(mutex_);
     pending_approvals_.push_back(std::move(*approval));
@@ -391,6 +415,7 @@ void LiveRun::end_by_host(std::string outcome, std::string message, std::string 
     if (finished_) return;
     rest.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
     queue_.clear();
+    release_queued(queue_bytes_);
   }
   write_batch(std::move(rest), ForcedEnd{std::move(outcome), std::move(message), std::move(adoption_reason)});
 }
@@ -434,9 +459,12 @@ void LiveRun::write_batch_async(std::vector<plugin_host::BackendEvent> batch) {
             [outcome, resume = std::move(resume)](core::Result<BatchOutcome> written) {
               outcome->emplace(std::move(written));
               resume();
-            });
+            },
+            store::BulkWrite{events->size()});
       },
-      [self = shared_from_this(), outcome, approvals_changed] {
+      [self = shared_from_this(), events, outcome, approvals_changed] {
+        // Freed here, not on the writer: the single writer is the daemon's bottleneck.
+        events->clear();
         if (!*outcome) outcome->emplace(core::fail(core::ErrorCode::internal, "the write could not be queued"));
         self->after_write(std::move(**outcome), approvals_changed, false);
       });
@@ -480,6 +508,7 @@ void LiveRun::mark_finished(std::optional<NextSession> next) {
     std::lock_guard lock(mutex_);
     finished_ = true;
     queue_.clear();
+    release_queued(queue_bytes_);
   }
   backend_.reset();  // destroy(): joins the plugin's threads (unless poisoned)
   if (!next) release_container();

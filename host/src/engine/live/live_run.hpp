@@ -15,6 +15,7 @@
 // for the session), or the session ends and the instance is destroyed.
 
 #include "core/blocking_pool.hpp"
+#include "core/byte_budget.hpp"
 #include "core/executor.hpp"
 #include "core/run.hpp"
 #include "engine/live/attempt_events.hpp"
@@ -76,6 +77,8 @@ struct LiveRunServices {
   std::shared_ptr<environments::ContainerManager> containers{};
   /// How many runs may nest (AGENTRY_MAX_CALL_DEPTH): agents are told, in both families.
   int max_call_depth = default_max_call_depth;
+  /// What every live run's queued backend events may hold together; outlives the runs.
+  core::ByteBudget* queued_events = nullptr;
 };
 
 struct LaunchSpec {
@@ -102,7 +105,9 @@ enum class StopCause { user_abort, shutdown, timeout, daemon_exit, budget };
 
 class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_from_this<LiveRun> {
  public:
-  static constexpr std::size_t queue_limit = 4096;
+  // Room for what a backend emits while one write commits (a few ms at full speed): a
+  // backend that finds it full sleeps and retries (plugin obligation 9), idling the run.
+  static constexpr std::size_t queue_limit = 16384;
   /// Told when the session is over, with the session that delivers queued messages, if any.
   using OnFinished = std::function<void(LiveRun&, std::optional<NextSession>)>;
 
@@ -224,6 +229,9 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   mutable std::mutex mutex_;
   std::condition_variable finished_cv_;
   std::deque<plugin_host::BackendEvent> queue_;
+  std::size_t queue_bytes_ = 0;  // taken from services_.queued_events for queue_; under mutex_
+  /// Gives back what `taken` events of queue_ held (under mutex_).
+  void release_queued(std::size_t bytes);
   bool pump_scheduled_ = false;
   bool finished_ = false;   // the session ended: events are dropped, no attempt starts
   bool handed_off_ = false;  // ... and on_finished_ returned: waiters may go on
