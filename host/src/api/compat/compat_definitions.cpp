@@ -14,17 +14,9 @@ using namespace detail;
 
 namespace {
 
-constexpr std::array<std::string_view, 11> lockable_fields{"cwd",          "backend",    "model",      "effort",
-                                                          "instructions", "message",    "timeoutSec", "unrestricted",
-                                                          "maxRetries",   "tasks",      "schedule"};
 constexpr std::array<std::string_view, 7> effort_levels{"off", "minimal", "low", "medium", "high", "xhigh", "max"};
 constexpr std::array<std::string_view, 5> hook_phases{"prepare", "beforeAttempt", "afterAttempt", "afterExit",
                                                       "taskTransition"};
-
-template <std::size_t N>
-bool one_of(const std::array<std::string_view, N>& names, std::string_view name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 json::array locked_fields(const json::object& o) {
   json::array out;

@@ -7,6 +7,8 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -64,5 +66,15 @@ inline bool is_null_or_absent(const boost::json::object& o, std::string_view key
   const auto* v = o.if_contains(key);
   return v == nullptr || v->is_null();
 }
+
+template <std::size_t N>
+bool one_of(const std::array<std::string_view, N>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// agent-runner's LOCKABLE_FIELDS: its schema refuses any other name in lockedFields.
+inline constexpr std::array<std::string_view, 11> lockable_fields{
+    "cwd", "backend", "model", "effort", "instructions", "message", "timeoutSec", "unrestricted",
+    "maxRetries", "tasks", "schedule"};
 
 }  // namespace agentry::api::compat::detail

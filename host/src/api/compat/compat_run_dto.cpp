@@ -18,15 +18,6 @@ namespace {
 constexpr std::array<std::string_view, 8> run_statuses{"initialized", "ready",   "running", "success",
                                                        "blocked",     "exhausted", "aborted", "error"};
 constexpr std::array<std::string_view, 5> ended_statuses{"success", "blocked", "exhausted", "aborted", "error"};
-// agent-runner's LOCKABLE_FIELDS: its schema refuses any other name in lockedFields.
-constexpr std::array<std::string_view, 11> lockable_fields{"cwd",          "backend",    "model",      "effort",
-                                                          "instructions", "message",    "timeoutSec", "unrestricted",
-                                                          "maxRetries",   "tasks",      "schedule"};
-
-template <std::size_t N>
-bool one_of(const std::array<std::string_view, N>& names, std::string_view name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 /// The attempt range of a session: from its listed attempts (detail), else from the
 /// brief's additive members (summary, W8).
