@@ -18,7 +18,6 @@ engine::EngineConfig engine_config(const Paths& paths, const core::Settings& set
   config.task_prompt.config_dir = paths.config_dir;
   config.interrupt_grace = settings.interrupt_grace;
   config.max_call_depth = settings.max_call_depth;
-  config.live_event_bytes = static_cast<std::size_t>(settings.live_event_bytes);
   config.schedules.min_recurrence_interval_sec = settings.min_recurrence_interval_sec;
   config.project_env_allow = settings.project_env_allow;
   config.child_limits.max_resumes = settings.child_resume_limit;
@@ -44,10 +43,15 @@ core::Result<std::unique_ptr<LocalStack>> LocalStack::open(const Paths& paths, c
 
 LocalStack::LocalStack(const Paths& paths, const core::Settings& settings, std::unique_ptr<store::Store> db,
                        api::DaemonInfo info, bool per_run_tokens)
-    : db_(std::move(db)), pool_(4), blocking_(static_cast<std::size_t>(settings.blocking_threads)) {
+    : db_(std::move(db)),
+      pool_(4),
+      stream_memory_(std::make_shared<core::ByteBudget>(static_cast<std::size_t>(settings.stream_memory_bytes))),
+      bus_(stream_memory_),
+      blocking_(static_cast<std::size_t>(settings.blocking_threads)) {
   registry_.load_all(plugin_host::PluginRegistry::default_search_path(paths.config_dir, settings.plugin_path));
   auto config = engine_config(paths, settings, info.daemon_instance_id);
   config.per_run_tokens = per_run_tokens;
+  config.stream_memory = stream_memory_;
   engine_ = std::make_unique<engine::Engine>(engine::EngineServices{*db_, registry_, pool_, bus_, blocking_},
                                              std::move(config));
   context_ = std::make_unique<api::ApiContext>(api::ApiContext{*engine_, std::move(info), paths.web_dir, ""});

@@ -10,6 +10,7 @@
 #include "cli/paths.hpp"
 #include "cli/store_wakeups.hpp"
 #include "core/blocking_pool.hpp"
+#include "core/byte_budget.hpp"
 #include "core/executor.hpp"
 #include "core/repeating_task.hpp"
 #include "core/result.hpp"
@@ -63,6 +64,8 @@ class LocalStack {
   std::unique_ptr<store::Store> db_;
   plugin_host::PluginRegistry registry_;
   core::ThreadPool pool_;
+  // What live runs' queued events and the timeline windows hold together (AGENTRY_STREAM_MEMORY_BYTES).
+  std::shared_ptr<core::ByteBudget> stream_memory_;
   events::EventBus bus_;
   core::BlockingPool blocking_;
   std::unique_ptr<engine::Engine> engine_;

@@ -29,7 +29,7 @@ Engine::Engine(EngineServices services, EngineConfig config)
                             [this] {
                               if (config_.placement.capacity > 0) claims_.wake();
                             },
-                            containers_, config_.max_call_depth, &queued_events_},
+                            containers_, config_.max_call_depth, config_.stream_memory},
             config_.controller_id),
       schedules_(std::make_unique<ScheduleService>(db_, bus_, pool_, static_cast<RunStarts&>(*this),
                                                    config_.schedules)),

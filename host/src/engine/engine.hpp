@@ -10,6 +10,7 @@
 // check and the write are atomic even against another process (the embedded CLI)
 // writing the same database. Reads use reader connections and see committed state.
 
+#include "core/byte_budget.hpp"
 #include "core/log.hpp"
 #include "core/metrics.hpp"
 #include "core/pages.hpp"
@@ -80,8 +81,9 @@ struct EngineConfig {
   /// How many runs may nest through parentRunId, a top-level run being 1 deep
   /// (AGENTRY_MAX_CALL_DEPTH); creating a deeper one is refused.
   int max_call_depth = default_max_call_depth;
-  /// AGENTRY_LIVE_EVENT_BYTES: what every live run's queued backend events may hold.
-  std::size_t live_event_bytes = std::size_t{64} << 20;
+  /// The daemon's stream memory (AGENTRY_STREAM_MEMORY_BYTES), which live runs' queued
+  /// backend events share with the timeline windows; null: no shared limit.
+  std::shared_ptr<core::ByteBudget> stream_memory{};
   /// The schedules' clock and minimum interval (engine/schedules/schedule_service.hpp).
   ScheduleSettings schedules{};
   /// The environment variables an untrusted project's definitions may read
@@ -352,7 +354,6 @@ class Engine final : private RunStarts {
   std::shared_ptr<environments::ContainerManager> containers_ =
       std::make_shared<environments::ContainerManager>(config_.state_dir.string());
   /// Before live_, whose runs share it.
-  core::ByteBudget queued_events_{config_.live_event_bytes};
   /// Before live_: a live run ending wakes it, until live_ is gone.
   StartClaims claims_{pool_, [this] {
     if (auto claimed = claim_waiting_starts(); !claimed)

@@ -33,6 +33,10 @@ class EventBus {
  public:
   using Listener = std::function<void(const Notification&)>;
 
+  EventBus() = default;
+  /// The live timeline windows take from the daemon's stream memory (TimelineFeeds).
+  explicit EventBus(std::shared_ptr<core::ByteBudget> stream_memory) : timeline_({}, std::move(stream_memory)) {}
+
   /// Unsubscribes on destruction.
   class Subscription {
    public:

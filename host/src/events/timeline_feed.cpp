@@ -38,9 +38,10 @@ std::shared_ptr<Item> TimelineFeeds::Feed::item_for(const core::TimelineEvent& e
   auto& slot = items[item_key(e, id)];
   if (!slot || slot->append != append || (append && slot->text.size() > limits.item_bytes)) {
     if (items.size() > 1024) {  // a backend inventing ids: forget the others
-      items.clear();
+      forget_items();
       return item_for(e, limits);
     }
+    if (slot) item_bytes -= std::min(item_bytes, slot->text.size());
     slot = std::make_shared<Item>();
     slot->kind = e.kind;
     slot->attempt_number = e.attempt_number;
@@ -75,14 +76,37 @@ void TimelineFeeds::Feed::evict_front(const FeedLimits& limits) {
       evicted.push_back({front.item, front.begin, front.end, front.anchor, front.frame, nullptr});
     }
     evicted_bytes += cost;
-    while (!evicted.empty() && (evicted.size() > limits.evicted_pieces || evicted_bytes > limits.evicted_bytes)) {
-      const Piece& old = evicted.front();
-      evicted_bytes -= std::min(evicted_bytes, old.item->append ? old.end - old.begin : old.last->text.size());
-      evicted.pop_front();
-    }
+    while (!evicted.empty() && (evicted.size() > limits.evicted_pieces || evicted_bytes > limits.evicted_bytes))
+      drop_oldest_piece();
   }
   window.pop_front();
   ++first_seq;
+}
+
+void TimelineFeeds::Feed::drop_oldest_piece() {
+  const Piece& old = evicted.front();
+  evicted_bytes -= std::min(evicted_bytes, old.item->append ? old.end - old.begin : old.last->text.size());
+  evicted.pop_front();
+}
+
+void TimelineFeeds::Feed::fit_budget(const FeedLimits& limits) {
+  if (!budget) return;
+  if (held() > charged) {
+    // Windows leave a quarter of the budget to the events on their way to the store: the
+    // writer never starves for the sake of a window.
+    const std::size_t more = held() - charged;
+    if (budget->try_take_below(more, budget->limit() - budget->limit() / 4)) {
+      charged += more;
+      return;
+    }
+    while (held() > charged && !window.empty()) evict_front(limits);
+    while (held() > charged && !evicted.empty()) drop_oldest_piece();
+    if (held() > charged) forget_items();
+  }
+  if (held() < charged) {
+    budget->give_back(charged - held());
+    charged = held();
+  }
 }
 
 std::vector<std::shared_ptr<std::function<void()>>> TimelineFeeds::Feed::wakers() {
@@ -95,6 +119,8 @@ std::vector<std::shared_ptr<std::function<void()>>> TimelineFeeds::Feed::wakers(
 // --- TimelineFeeds -------------------------------------------------------------------
 
 TimelineFeeds::TimelineFeeds(FeedLimits limits) : limits_(limits) {}
+TimelineFeeds::TimelineFeeds(FeedLimits limits, std::shared_ptr<core::ByteBudget> memory)
+    : limits_(limits), memory_(std::move(memory)) {}
 TimelineFeeds::~TimelineFeeds() = default;
 
 std::shared_ptr<TimelineFeeds::Feed> TimelineFeeds::feed_of(const std::string& run_id, bool create) {
@@ -105,7 +131,7 @@ std::shared_ptr<TimelineFeeds::Feed> TimelineFeeds::feed_of(const std::string& r
     return it->second;
   }
   if (!create) return nullptr;
-  auto feed = std::make_shared<Feed>(run_id);
+  auto feed = std::make_shared<Feed>(run_id, memory_);
   feed->last_tick = ++tick_;
   feeds_.emplace(run_id, feed);
   trim_idle_locked();
@@ -156,6 +182,7 @@ void TimelineFeeds::publish(const std::string& run_id, std::int64_t base, std::v
         if (item->append) {
           const auto& text = e.payload.at("text").as_string();
           item->text.append(text.data(), text.size());
+          feed->item_bytes += text.size();
           item->size = item->text.size();
         } else {
           item->size += 1;
@@ -173,6 +200,7 @@ void TimelineFeeds::publish(const std::string& run_id, std::int64_t base, std::v
     const std::size_t max_bytes = watched ? limits_.window_bytes : limits_.idle_window_bytes;
     while (!feed->window.empty() && (feed->window.size() > max_entries || feed->window_bytes > max_bytes))
       feed->evict_front(limits_);
+    feed->fit_budget(limits_);
     wake = feed->wakers();
     drop = feed->session_over && feed->subscribers.empty();
   }
@@ -198,7 +226,8 @@ void TimelineFeeds::reset(const std::string& run_id) {
     feed->window_bytes = 0;
     feed->evicted.clear();
     feed->evicted_bytes = 0;
-    feed->items.clear();
+    feed->forget_items();
+    feed->fit_budget(limits_);
     feed->forget_history();
     feed->evicted_cursor = std::max(feed->evicted_cursor, feed->last_cursor);
     wake = feed->wakers();

@@ -12,6 +12,7 @@
 // was written after it. Events reach the feed only after their commit (TimelineRepository's
 // listener), so nothing a crash could take back is ever shown.
 
+#include "core/byte_budget.hpp"
 #include "core/run.hpp"
 #include "events/frame.hpp"
 
@@ -59,6 +60,9 @@ class TimelineFeeds {
   struct Feed;  // timeline_window.hpp
 
   explicit TimelineFeeds(FeedLimits limits = {});
+  /// With the daemon's stream memory: every feed's window, merged deltas and items take
+  /// from it (at most three quarters of it together) and shrink when it is spent.
+  TimelineFeeds(FeedLimits limits, std::shared_ptr<core::ByteBudget> memory);
   ~TimelineFeeds();
   TimelineFeeds(const TimelineFeeds&) = delete;
   TimelineFeeds& operator=(const TimelineFeeds&) = delete;
@@ -96,6 +100,7 @@ class TimelineFeeds {
   void trim_idle_locked();
 
   FeedLimits limits_;
+  std::shared_ptr<core::ByteBudget> memory_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<Feed>> feeds_;
   std::uint64_t tick_ = 0;

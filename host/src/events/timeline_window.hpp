@@ -51,7 +51,12 @@ struct TimelineFeeds::Feed {
     std::size_t end = 0;
   };
 
-  explicit Feed(std::string id) : run_id(std::move(id)) {}
+  Feed(std::string id, std::shared_ptr<core::ByteBudget> memory) : run_id(std::move(id)), budget(std::move(memory)) {}
+  ~Feed() {
+    if (budget && charged > 0) budget->give_back(charged);
+  }
+  Feed(const Feed&) = delete;
+  Feed& operator=(const Feed&) = delete;
 
   const std::string run_id;
   std::mutex mutex;
@@ -63,6 +68,11 @@ struct TimelineFeeds::Feed {
   std::deque<Piece> evicted;
   std::size_t evicted_bytes = 0;
   std::unordered_map<std::string, std::shared_ptr<Item>> items;  // by kind, attempt and id
+  std::size_t item_bytes = 0;  // the text of `items`, about
+  /// The daemon's stream memory (null: no shared limit) and what this feed took of it
+  /// for its window, its merged deltas and its items' text.
+  const std::shared_ptr<core::ByteBudget> budget;
+  std::size_t charged = 0;
   std::vector<TimelineSubscriber*> subscribers;
   bool session_over = false;
   std::uint64_t last_tick = 0;
@@ -97,6 +107,20 @@ struct TimelineFeeds::Feed {
   /// The oldest window entry leaves: a durable event is then read from the store, a
   /// delta joins the merged record of evicted deltas.
   void evict_front(const FeedLimits& limits);
+
+  /// The oldest merged delta is forgotten: subscribers behind it skip those deltas (the
+  /// durable event that ends the item still has its whole text).
+  void drop_oldest_piece();
+  std::size_t held() const { return window_bytes + evicted_bytes + item_bytes; }
+  /// [after the window changed] Takes what it now holds from the daemon's stream memory,
+  /// or, refused, makes do with what it had: the oldest entries leave the window, then the
+  /// merged deltas, then the items. Gives back what it no longer holds.
+  void fit_budget(const FeedLimits& limits);
+  /// Forgets every item (their text and merged deltas start over).
+  void forget_items() {
+    items.clear();
+    item_bytes = 0;
+  }
 
   /// Everything in the window leaves it: what follows comes from the store.
   void evict_all(const FeedLimits& limits) {

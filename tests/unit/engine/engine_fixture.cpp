@@ -108,6 +108,7 @@ void EngineTest::restart() {
   EngineConfig config{config_dir_, root_ / "home", "daemon-" + std::to_string(::getpid()) + "-test"};
   config.max_call_depth = max_call_depth_;
   config.schedules.timers = schedule_timers_;
+  config.stream_memory = stream_memory_;
   engine_ = std::make_unique<Engine>(EngineServices{*db_, plugins_, pool_, bus_, blocking_}, config);
 }
 

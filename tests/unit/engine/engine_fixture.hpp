@@ -44,6 +44,8 @@ class EngineTest : public ::testing::Test {
   int max_call_depth_ = default_max_call_depth;  // EngineConfig::max_call_depth at the next restart()
   /// EngineConfig::schedules.timers at the next restart() (null: the wall clock).
   std::shared_ptr<TimerSource> schedule_timers_;
+  /// EngineConfig::stream_memory at the next restart() (null: no shared limit).
+  std::shared_ptr<core::ByteBudget> stream_memory_;
 };
 
 }  // namespace agentry::engine::testing

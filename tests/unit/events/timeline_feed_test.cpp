@@ -474,3 +474,75 @@ TEST(TimelineFeed, RandomInterleavingsKeepTheRules) {
 
 }  // namespace
 }  // namespace agentry::events
+
+namespace agentry::events {
+namespace {
+
+TEST(TimelineFeedMemory, WindowsShareTheDaemonsStreamMemoryShrinkPastItAndGiveItBack) {
+  auto memory = std::make_shared<core::ByteBudget>(64 * 1024);
+  const std::size_t windows_ceiling = memory->limit() - memory->limit() / 4;
+  {
+    TimelineFeeds feeds({}, memory);
+    FakeRun a(feeds, "a");
+    FakeRun b(feeds, "b");
+    auto sub_a = feeds.subscribe("a", 0, [] {});
+    auto sub_b = feeds.subscribe("b", 0, [] {});
+    Received ra;
+    Received rb;
+    drain(*sub_a, a, ra);
+    drain(*sub_b, b, rb);
+    std::size_t peak = 0;
+    for (auto* run : {&a, &b}) {
+      run->durable("attempt.started");
+      run->commit();
+    }
+    // Neither subscriber reads while both runs write far more than the budget holds.
+    for (int i = 0; i < 40; ++i)
+      for (auto* run : {&a, &b}) {
+        for (int n = 0; n < 20; ++n) run->durable("notice", {{"text", std::string(200, 'x')}});
+        run->commit();
+        peak = std::max(peak, memory->used());
+      }
+    EXPECT_LE(peak, windows_ceiling);
+    EXPECT_GT(peak, windows_ceiling / 2);
+    // Whatever left the windows comes from the store: nothing is missing, in order.
+    drain(*sub_a, a, ra);
+    drain(*sub_b, b, rb);
+    EXPECT_EQ(ra.cursors, one_to(a.last()));
+    EXPECT_EQ(rb.cursors, one_to(b.last()));
+    // A budget that others spent: the window makes do with what it has (here nothing).
+    const std::size_t spent = windows_ceiling - memory->used();
+    ASSERT_TRUE(memory->try_take_below(spent, windows_ceiling));
+    const auto text = write_message(a, "m1", 50, 5);
+    EXPECT_LE(memory->used(), windows_ceiling);
+    drain(*sub_a, a, ra);
+    EXPECT_EQ(ra.cursors, one_to(a.last()));
+    EXPECT_EQ(ra.completed["m1"], text);
+    memory->give_back(spent);
+  }
+  // The feeds are gone: everything they took is back.
+  EXPECT_EQ(memory->used(), 0u);
+}
+
+TEST(TimelineFeedMemory, FeedsGoneGiveEverythingBack) {
+  auto memory = std::make_shared<core::ByteBudget>(1 << 20);
+  {
+    TimelineFeeds feeds({}, memory);
+    FakeRun run(feeds, "r");
+    auto sub = feeds.subscribe("r", 0, [] {});
+    Received r;
+    run.durable("attempt.started");
+    run.commit();
+    write_message(run, "m1", 200, 10);
+    EXPECT_GT(memory->used(), 0u);
+    drain(*sub, run, r);
+    feeds.reset("r");  // a reset empties the window, the merged deltas and the items
+    EXPECT_EQ(memory->used(), 0u);
+    write_message(run, "m2", 20, 5);
+    EXPECT_GT(memory->used(), 0u);
+  }
+  EXPECT_EQ(memory->used(), 0u);
+}
+
+}  // namespace
+}  // namespace agentry::events

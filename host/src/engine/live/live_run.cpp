@@ -324,6 +324,7 @@ void LiveRun::on_callback_requested() {
 
 void LiveRun::pump() {
   std::vector<plugin_host::BackendEvent> batch;
+  core::ByteHold held;
   {
     std::lock_guard lock(mutex_);
     std::size_t taken = 0;
@@ -332,11 +333,14 @@ void LiveRun::pump() {
       batch.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
-    release_queued(taken);
+    // The batch keeps its share of the budget until it is freed after its commit: events
+    // waiting on the writer weigh as much as queued ones.
+    queue_bytes_ -= taken;
+    held = core::ByteHold(services_.queued_events, taken);
     if (queue_.empty()) pump_scheduled_ = false;
     else strand_.post([self = shared_from_this()] { self->pump(); });
   }
-  if (!batch.empty()) write_batch_async(std::move(batch));
+  if (!batch.empty()) write_batch_async(std::move(batch), std::move(held));
 }
 
 bool LiveRun::is_waiting_on(const std::string& approval_id) const {

@@ -77,8 +77,8 @@ struct LiveRunServices {
   std::shared_ptr<environments::ContainerManager> containers{};
   /// How many runs may nest (AGENTRY_MAX_CALL_DEPTH): agents are told, in both families.
   int max_call_depth = default_max_call_depth;
-  /// What every live run's queued backend events may hold together; outlives the runs.
-  core::ByteBudget* queued_events = nullptr;
+  /// What every live run's backend events may hold together, queued or being written.
+  std::shared_ptr<core::ByteBudget> queued_events{};
 };
 
 struct LaunchSpec {
@@ -181,7 +181,7 @@ class LiveRun : public plugin_host::BackendEventSink, public std::enable_shared_
   /// Writes the batch without a thread waiting for the commit: the strand holds the
   /// run's other work until then (core::Strand::run_async), and the backend's next
   /// events gather meanwhile into the next batch. From a strand task, last.
-  void write_batch_async(std::vector<plugin_host::BackendEvent> batch);
+  void write_batch_async(std::vector<plugin_host::BackendEvent> batch, core::ByteHold held);
   /// Before a batch's write: false when the run no longer takes events.
   bool ready_to_write(const std::vector<plugin_host::BackendEvent>& batch, AttemptContext& attempt,
                       bool& approvals_changed);

@@ -33,12 +33,13 @@ void LiveRun::write_batch(std::vector<plugin_host::BackendEvent> batch, std::opt
   after_write(std::move(outcome), approvals_changed, forced.has_value());
 }
 
-void LiveRun::write_batch_async(std::vector<plugin_host::BackendEvent> batch) {
+void LiveRun::write_batch_async(std::vector<plugin_host::BackendEvent> batch, core::ByteHold held) {
   auto attempt = std::make_shared<AttemptContext>();
   bool approvals_changed = false;
   if (!ready_to_write(batch, *attempt, approvals_changed)) return;
   auto events = std::make_shared<std::vector<plugin_host::BackendEvent>>(std::move(batch));
   auto outcome = std::make_shared<std::optional<core::Result<BatchOutcome>>>();
+  auto hold = std::make_shared<core::ByteHold>(std::move(held));
   strand_.run_async(
       [self = shared_from_this(), attempt, events, outcome](core::Work resume) {
         self->services_.db.write_then<BatchOutcome>(
@@ -51,9 +52,10 @@ void LiveRun::write_batch_async(std::vector<plugin_host::BackendEvent> batch) {
             },
             store::BulkWrite{events->size()});
       },
-      [self = shared_from_this(), events, outcome, approvals_changed] {
+      [self = shared_from_this(), events, outcome, hold, approvals_changed] {
         // Freed here, not on the writer: the single writer is the daemon's bottleneck.
         events->clear();
+        hold->release();
         if (!*outcome) outcome->emplace(core::fail(core::ErrorCode::internal, "the write could not be queued"));
         self->after_write(std::move(**outcome), approvals_changed, false);
       });
