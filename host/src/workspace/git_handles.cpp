@@ -1,23 +1,20 @@
 #include "workspace/git_handles.hpp"
 
 #include <mutex>
+#include <thread>
 
 namespace agentry::workspace::git {
 using core::ErrorCode;
 
 void ensure_initialized() {
+  // On first use, not at program start: the init reads the system's CA certificates
+  // (8 ms here), which every command and every daemon start paid, git or not. On a thread
+  // of its own that ends at once: the init starts OpenSSL (through libssh2), which keeps
+  // state for the calling thread that is only freed when that thread ends (a pool
+  // thread's would still be held at exit, and LeakSanitizer reports it).
   static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
+  std::call_once(once, [] { std::thread([] { git_libgit2_init(); }).join(); });
 }
-
-namespace {
-// libgit2's initialisation starts OpenSSL (through libssh2), which keeps per-thread state
-// for the thread that called it; done on a worker thread, that state is never freed
-// (LeakSanitizer reports it). So it happens at program start, on the main thread.
-struct InitializeAtStart {
-  InitializeAtStart() { ensure_initialized(); }
-} initialize_at_start;
-}  // namespace
 
 std::string oid_text(const git_oid* oid) {
   char buffer[GIT_OID_HEXSZ + 1] = {};

@@ -12,7 +12,8 @@
 
 namespace agentry::workspace::git {
 
-/// git_libgit2_init(), once per process (never shut down: other threads may still use it).
+/// git_libgit2_init(), once per process, before the first libgit2 call of every entry point
+/// (never shut down: other threads may still use it).
 void ensure_initialized();
 
 template <class T, void (*Free)(T*)>
