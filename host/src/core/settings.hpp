@@ -90,7 +90,7 @@ struct Settings {
   /// The daemon's stream memory: bytes of backend events all live runs together may hold
   /// until the store has them (past it, backends are told to retry, AGENTRY_ERR_BUSY) and
   /// of the live timeline windows (at most three quarters of it; they shrink past it).
-  std::int64_t stream_memory_bytes = std::int64_t{16} << 20;
+  std::int64_t stream_memory_bytes = std::int64_t{8} << 20;
   int min_recurrence_interval_sec = 300;
   std::chrono::milliseconds interrupt_grace{10000};
   std::chrono::milliseconds daemon_lock_wait{30000};
