@@ -45,6 +45,13 @@ class Gate {
   }
   /// Blocks until the writer is running the gate job.
   void wait_until_entered() { entered_future_.wait(); }
+  /// Submits the gate job to `queue` and waits until the writer runs it: whatever is
+  /// submitted next queues behind it. The gate job's own result.
+  std::future<core::Result<void>> hold(store::WriteQueue& queue) {
+    auto gated = queue.submit(job());
+    wait_until_entered();
+    return gated;
+  }
   bool entered() { return entered_future_.wait_for(0s) == std::future_status::ready; }
   void open() {
     if (!is_open_.exchange(true)) open_.set_value();
@@ -117,8 +124,7 @@ TEST(WriteQueue, InteractiveWritesGoFirstAndBulkOnesTakeABoundedShareOfATransact
   auto& queue = db->writer();
   ASSERT_TRUE(queue.submit(create_items_table()).get().ok());
   Gate gate;
-  auto gated = queue.submit(gate.job());
-  gate.wait_until_entered();
+  auto gated = gate.hold(queue);
   std::mutex mutex;
   std::vector<std::string> order;
   std::vector<std::uint64_t> transactions(4);  // by submission below
@@ -160,8 +166,7 @@ TEST(WriteQueue, AFailingJobRollsBackAloneWhileTheRestOfItsBatchCommits) {
   auto& queue = db->writer();
   ASSERT_TRUE(queue.submit(create_items_table()).get().ok());
   Gate gate;
-  auto gated = queue.submit(gate.job());
-  gate.wait_until_entered();
+  auto gated = gate.hold(queue);
   const auto before = queue.stats();
 
   auto first = queue.submit(insert_job(1));
@@ -252,8 +257,7 @@ TEST(WriteQueue, GroupCommitBatchesConcurrentSubmissions) {
   auto& queue = db->writer();
   ASSERT_TRUE(queue.submit(create_items_table()).get().ok());
   Gate gate;
-  auto gated = queue.submit(gate.job());
-  gate.wait_until_entered();
+  auto gated = gate.hold(queue);
   const auto before = queue.stats();
 
   constexpr int threads = 8, per_thread = 250, total = threads * per_thread;
@@ -285,8 +289,7 @@ TEST(WriteQueue, MaxBatchBoundsTheJobsInOneTransaction) {
   auto& queue = db->writer();
   ASSERT_TRUE(queue.submit(create_items_table()).get().ok());
   Gate gate;
-  auto gated = queue.submit(gate.job());
-  gate.wait_until_entered();
+  auto gated = gate.hold(queue);
   const auto before = queue.stats();
   std::vector<std::future<core::Result<void>>> futures;
   for (int k = 0; k < 100; ++k) futures.push_back(queue.submit(insert_job(k)));

@@ -55,7 +55,7 @@ LiveRun::~LiveRun() {
 }
 
 void LiveRun::release_queued(std::size_t bytes) {
-  if (bytes == 0) return;  // (a finished run holds none: its engine may be gone)
+  if (bytes == 0) return;
   if (services_.queued_events) services_.queued_events->give_back(bytes);
   queue_bytes_ -= bytes;
 }
