@@ -42,7 +42,8 @@ TEST_F(MetricsTest, EveryDocumentedFamilyHasHelpAndType) {
        {"agentry_runs", "agentry_live_runs", "agentry_store_write_queue_depth", "agentry_store_commit_seconds",
         "agentry_store_write_jobs_total", "agentry_http_request_seconds", "agentry_http_requests_total",
         "agentry_stream_subscribers", "agentry_notification_backlog", "agentry_backends_loaded",
-        "agentry_http_open_connections"}) {
+        "agentry_http_open_connections", "agentry_stream_memory_bytes", "agentry_stream_memory_unsent_bytes",
+        "agentry_stream_memory_limit_bytes"}) {
     EXPECT_NE(body.find(std::string("# HELP ") + family + " "), std::string::npos) << family;
     EXPECT_NE(body.find(std::string("# TYPE ") + family + " "), std::string::npos) << family;
   }

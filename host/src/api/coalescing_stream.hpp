@@ -7,10 +7,12 @@
 // A write_some is accepted whole and completes at once; the bytes follow on the wire in
 // order. While the connection holds the stream (it has more messages ready), bytes wait
 // for the rest, up to 64 KiB. Whoever writes keeps pending_bytes() bounded (the connection waits for
-// drained() before writing more). Only ws_connection.cpp uses it; everything runs on the
-// connection's strand.
+// drained() before writing more), and its bytes count, until written, in the
+// connections' share of the stream memory (api/unsent_memory.hpp) when given one. Only
+// ws_connection.cpp uses it; everything runs on the connection's strand.
 
 #include "api/served_stream.hpp"
+#include "core/byte_budget.hpp"
 
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/buffer.hpp>
@@ -32,8 +34,8 @@ class CoalescingStream {
  public:
   using executor_type = ServedStream::executor_type;
 
-  explicit CoalescingStream(ServedStream stream)
-      : state_(std::make_shared<State>(std::move(stream))) {}
+  explicit CoalescingStream(ServedStream stream, std::shared_ptr<core::ByteBudget> unsent = {})
+      : state_(std::make_shared<State>(std::move(stream), std::move(unsent))) {}
 
   executor_type get_executor() { return state_->next.get_executor(); }
   ServedStream& next_layer() { return state_->next; }
@@ -54,6 +56,7 @@ class CoalescingStream {
               state->pending.append(static_cast<const char*>(b.data()), b.size());
               n += b.size();
             }
+            state->unsent.grow(n);
             flush(state);
           }
           auto executor = state->next.get_executor();
@@ -80,8 +83,10 @@ class CoalescingStream {
 
  private:
   struct State {
-    explicit State(ServedStream s) : next(std::move(s)), drained(next.get_executor()) {}
+    State(ServedStream s, std::shared_ptr<core::ByteBudget> budget)
+        : next(std::move(s)), unsent(std::move(budget), 0), drained(next.get_executor()) {}
     ServedStream next;
+    core::ByteHold unsent;  // pending + sending
     std::string pending;  // accepted while `sending` is on its way
     std::string sending;
     std::optional<std::chrono::steady_clock::time_point> started;
@@ -98,9 +103,11 @@ class CoalescingStream {
     boost::asio::async_write(state->next, boost::asio::buffer(state->sending),
                              [state](boost::system::error_code ec, std::size_t) {
                                state->started.reset();
+                               state->unsent.shrink(state->sending.size());
                                state->sending.clear();
                                if (ec) {
                                  state->failed = ec;
+                                 state->unsent.shrink(state->pending.size());
                                  state->pending.clear();
                                }
                                state->drained.cancel();

@@ -311,7 +311,7 @@ net::awaitable<void> serve_connection(HttpServer::Impl& impl, ServedSocket socke
     if (upgrade && response.body.empty()) {
       co_await serve_websocket(
           WebSocketServices{*impl.operations, *impl.engine, impl.workers, impl.limits, impl.slow_workers,
-                            impl.blocking_workers, impl.dialect.get()},
+                            impl.blocking_workers, impl.dialect.get(), impl.unsent_memory},
                                std::move(stream), parser.release(), request.scope_run_id);
       co_return;
     }

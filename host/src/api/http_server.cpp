@@ -213,6 +213,8 @@ void HttpServer::set_browser_guard(const BrowserGuard& guard) { impl_->guard = &
 
 void HttpServer::set_upload_spool(UploadSpool spool) { impl_->spool = std::move(spool); }
 
+void HttpServer::set_unsent_memory(std::shared_ptr<core::ByteBudget> unsent) { impl_->unsent_memory = std::move(unsent); }
+
 void HttpServer::set_web_base_path(std::string base) { impl_->web_base_path = std::move(base); }
 
 void HttpServer::set_error_format(std::function<HttpResponse(HttpResponse)> format) {

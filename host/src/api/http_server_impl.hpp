@@ -10,6 +10,7 @@
 #include "api/http_server.hpp"
 #include "api/local_socket.hpp"
 #include "api/served_stream.hpp"
+#include "core/byte_budget.hpp"
 #include "core/metrics.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -66,6 +67,7 @@ struct HttpServer::Impl {
   const BrowserGuard* guard = nullptr;
   std::string web_base_path;  // a reverse proxy's mount, accepted in front of every path
   UploadSpool spool;
+  std::shared_ptr<core::ByteBudget> unsent_memory;  // null: connections' unsent bytes are not counted
   std::function<HttpResponse(HttpResponse)> error_format;  // empty: our envelope as it is
   ServerLimits limits;
   ServerThreads threads;

@@ -8,6 +8,7 @@
 #include "api/run_streams.hpp"
 #include "api/server_errors.hpp"
 #include "api/slow_work.hpp"
+#include "api/unsent_memory.hpp"
 #include "api/worker_dispatch.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -47,8 +48,10 @@ constexpr std::size_t max_in_flight_requests = 64;
 // filling memory or being cut off.
 constexpr std::size_t outbox_low_water = 256;
 constexpr std::size_t outbox_low_water_bytes = 64 * 1024;
-// Bytes handed to the socket layer and not yet written (api/coalescing_stream.hpp).
+// Bytes handed to the socket layer and not yet written (api/coalescing_stream.hpp); while
+// connections' share of the stream memory is spent, the lean figure.
 constexpr std::size_t max_unsent_bytes = 64 * 1024;
+constexpr std::size_t lean_write_ahead_bytes = 8 * 1024;
 
 /// Timeline and audit notifications carry a cursor and wrap the event; summary and
 /// detail ones take the event's members into their params.
@@ -76,12 +79,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(WebSocketServices services, ServedStream stream, bool cli_client, std::string scope_run_id)
       : services_(services),
-        ws_(CoalescingStream(std::move(stream))),
+        ws_(CoalescingStream(std::move(stream), services.unsent_memory)),
         send_signal_(ws_.get_executor()),
         write_deadline_(ws_.get_executor()),
         actor_{cli_client ? "cli" : "ws"},
         var_origin_(cli_client ? engine::VarOrigin::cli : engine::VarOrigin::web),
-        scope_run_id_(std::move(scope_run_id)) {}
+        scope_run_id_(std::move(scope_run_id)),
+        outbox_unsent_(services.unsent_memory, 0) {}
 
   net::awaitable<void> run(beast::http::request<beast::http::string_body> request) {
     beast::get_lowest_layer(ws_).expires_never();  // the websocket's own timeouts take over
@@ -149,6 +153,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       return;
     }
     outbox_bytes_ += message.size();
+    outbox_unsent_.grow(message.size());
     outbox_.push_back(std::move(message));
     send_signal_.cancel();
   }
@@ -160,6 +165,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     closing_ = true;
     outbox_.clear();
     outbox_bytes_ = 0;
+    outbox_unsent_.release();
     subscriptions_.clear();
     send_signal_.cancel();
   }
@@ -199,12 +205,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
       Outgoing message = std::move(outbox_.front());
       outbox_.pop_front();
       outbox_bytes_ -= message.size();
+      outbox_unsent_.shrink(message.size());
       buffers[0] = net::buffer(message.text);
       buffers[1] = message.frame ? net::buffer(message.frame->json().data(), message.frame->json().size())
                                  : net::const_buffer();
       buffers[2] = net::buffer(message.tail.data(), message.tail.size());
       // Written ahead only so far: a client that reads slowly holds up the socket, not memory.
-      while (ws_.next_layer().pending_bytes() > max_unsent_bytes && !closing_) {
+      while (ws_.next_layer().pending_bytes() > write_ahead_limit() && !closing_) {
+        ws_.next_layer().release();  // held bytes go now: below the hold limit nothing else sends them
         ws_.next_layer().drained().expires_at(net::steady_timer::time_point::max());
         co_await ws_.next_layer().drained().async_wait(net::as_tuple(net::use_awaitable));
       }
@@ -230,7 +238,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   /// Whether subscriptions may add to the outbox (a slow reader's streams merge meanwhile).
-  bool has_room() const { return outbox_.size() < outbox_low_water && outbox_bytes_ < outbox_low_water_bytes; }
+  /// While connections' share of the stream memory is spent, only an empty one has room.
+  bool has_room() const {
+    return outbox_.size() < outbox_low_water && outbox_bytes_ < outbox_low_water_bytes &&
+           (outbox_.empty() || unsent_has_room(services_.unsent_memory.get()));
+  }
+  /// How far the socket layer may write ahead of the socket.
+  std::size_t write_ahead_limit() const {
+    return unsent_has_room(services_.unsent_memory.get()) ? max_unsent_bytes : lean_write_ahead_bytes;
+  }
 
   void resume_waiting_subscriptions() {
     std::vector<std::string> ready;
@@ -354,10 +370,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
       }
       it->second.pending = false;
       auto source = it->second.source;
+      core::ByteHold reserved;  // until the frames are here
+      const auto frames = reserve_batch(services_.unsent_memory, outbox_low_water, reserved);
       // From memory on this strand when the stream can; from the workers when it must read the store.
       StreamBatch batch;
-      if (auto ready = source->poll_ready(outbox_low_water)) batch = std::move(*ready);
-      else batch = co_await poll_source(source, outbox_low_water);
+      if (auto ready = source->poll_ready(frames)) batch = std::move(*ready);
+      else batch = co_await poll_source(source, frames);
+      reserved.release();  // the outbox counts the frames now
       it = subscriptions_.find(sub_id);
       if (it == subscriptions_.end()) co_return;
       for (auto& frame : batch.frames) {
@@ -505,6 +524,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   engine::Actor actor_;
   engine::VarOrigin var_origin_;
   std::string scope_run_id_;  // a per-run token's run: the only one this connection may act on
+  core::ByteHold outbox_unsent_;  // outbox_bytes_, in the connections' share
 };
 
 }  // namespace

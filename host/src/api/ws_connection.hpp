@@ -10,6 +10,7 @@
 #include "api/operations.hpp"
 #include "api/websocket_dialect.hpp"
 #include "api/served_stream.hpp"
+#include "core/byte_budget.hpp"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -30,6 +31,8 @@ struct WebSocketServices {
   /// Set on a listener that speaks another wire; our own CLI (X-Agentry-Client: cli) is
   /// still answered in ours there.
   const WebSocketDialect* dialect = nullptr;
+  /// Where the outbox and unsent bytes count (api/unsent_memory.hpp); null: nowhere.
+  std::shared_ptr<core::ByteBudget> unsent_memory{};
 };
 
 /// `scope_run_id`: the one run a per-run token limits this connection to (api/run_scope.hpp).

@@ -2,9 +2,26 @@
 
 #include "cli/open_store.hpp"
 #include "core/log.hpp"
+#include "core/metrics.hpp"
 
 namespace agentry::cli {
 namespace {
+
+/// The stream memory on /metrics: what is held of it, what connections hold, the limit.
+core::metrics::CollectorHandle stream_memory_metrics(std::shared_ptr<core::ByteBudget> whole,
+                                                     std::shared_ptr<core::ByteBudget> unsent) {
+  return core::metrics::registry().add_collector([whole = std::move(whole), unsent = std::move(unsent)] {
+    auto& r = core::metrics::registry();
+    r.gauge("agentry_stream_memory_bytes",
+            "Stream memory held now: live runs' unwritten events, timeline windows, connections' unsent bytes.")
+        .set(static_cast<double>(whole->used()));
+    r.gauge("agentry_stream_memory_unsent_bytes",
+            "Of the stream memory, what connections have ready to send and not yet written.")
+        .set(static_cast<double>(unsent->used()));
+    r.gauge("agentry_stream_memory_limit_bytes", "The stream memory's limit (AGENTRY_STREAM_MEMORY_BYTES).")
+        .set(static_cast<double>(whole->limit()));
+  });
+}
 
 engine::EngineConfig engine_config(const Paths& paths, const core::Settings& settings,
                                    const std::string& controller_id) {
@@ -46,6 +63,8 @@ LocalStack::LocalStack(const Paths& paths, const core::Settings& settings, std::
     : db_(std::move(db)),
       pool_(4),
       stream_memory_(std::make_shared<core::ByteBudget>(static_cast<std::size_t>(settings.stream_memory_bytes))),
+      unsent_memory_(std::make_shared<core::ByteBudget>(stream_memory_->limit() / 2, stream_memory_)),
+      stream_memory_metrics_(stream_memory_metrics(stream_memory_, unsent_memory_)),
       bus_(stream_memory_),
       blocking_(static_cast<std::size_t>(settings.blocking_threads)) {
   registry_.load_all(plugin_host::PluginRegistry::default_search_path(paths.config_dir, settings.plugin_path));

@@ -12,6 +12,7 @@
 #include "core/blocking_pool.hpp"
 #include "core/byte_budget.hpp"
 #include "core/executor.hpp"
+#include "core/metrics.hpp"
 #include "core/repeating_task.hpp"
 #include "core/result.hpp"
 #include "core/settings.hpp"
@@ -53,6 +54,8 @@ class LocalStack {
   const api::Operations& operations() const { return operations_; }
   store::Store& database() { return *db_; }
   events::EventBus& bus() { return bus_; }
+  /// The connections' share of the stream memory, for the servers (api/unsent_memory.hpp).
+  const std::shared_ptr<core::ByteBudget>& unsent_memory() const { return unsent_memory_; }
 
  private:
   LocalStack(const Paths& paths, const core::Settings& settings, std::unique_ptr<store::Store> db,
@@ -64,8 +67,11 @@ class LocalStack {
   std::unique_ptr<store::Store> db_;
   plugin_host::PluginRegistry registry_;
   core::ThreadPool pool_;
-  // What live runs' queued events and the timeline windows hold together (AGENTRY_STREAM_MEMORY_BYTES).
+  // What live runs' queued events, the timeline windows and connections' unsent bytes
+  // hold together (AGENTRY_STREAM_MEMORY_BYTES); connections at most half of it.
   std::shared_ptr<core::ByteBudget> stream_memory_;
+  std::shared_ptr<core::ByteBudget> unsent_memory_;
+  core::metrics::CollectorHandle stream_memory_metrics_;
   events::EventBus bus_;
   core::BlockingPool blocking_;
   std::unique_ptr<engine::Engine> engine_;

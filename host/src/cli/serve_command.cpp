@@ -234,6 +234,7 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   server.set_access_policy(access);
   server.set_browser_guard(config->guard);
   server.set_web_base_path(context.web_base_path);
+  server.set_unsent_memory((*stack)->unsent_memory());
   // Attachment uploads go to files next to where they are kept, never into memory.
   if (const auto* blobs = engine.attachments().blobs())
     server.set_upload_spool(api::UploadSpool{blobs->spool_dir(), api::spooled_body_limit});
@@ -283,6 +284,7 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
     compat_server->set_access_policy(access);
     compat_server->set_browser_guard(config->compat->guard);
     compat_server->set_web_base_path(config->compat->web_base_path);
+    compat_server->set_unsent_memory((*stack)->unsent_memory());
     compat_server->set_error_format(api::compat::compat_error_answer);
     if (const auto* blobs = engine.attachments().blobs())
       compat_server->set_upload_spool(api::UploadSpool{blobs->spool_dir(), api::spooled_body_limit});

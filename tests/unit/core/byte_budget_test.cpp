@@ -45,6 +45,44 @@ TEST(ByteHold, GivesBackOnceWhereverItEnds) {
   }
 }
 
+TEST(ByteBudget, AShareCountsInItsParentAndIsRefusedWhenEitherIsFull) {
+  auto whole = std::make_shared<ByteBudget>(100);
+  ByteBudget share(50, whole);
+  EXPECT_TRUE(share.try_take(40));
+  EXPECT_EQ(whole->used(), 40u);
+  EXPECT_FALSE(share.try_take(11));  // the share's own limit
+  EXPECT_TRUE(whole->try_take(55));
+  EXPECT_FALSE(share.try_take(6));  // room in the share, none in the whole
+  EXPECT_EQ(share.used(), 40u) << "a refusal by the parent leaves the share as it was";
+  share.take(20);  // what must never be refused passes both limits
+  EXPECT_EQ(share.used(), 60u);
+  EXPECT_EQ(whole->used(), 115u);
+  share.give_back(60);
+  whole->give_back(55);
+  EXPECT_EQ(share.used(), 0u);
+  EXPECT_EQ(whole->used(), 0u);
+}
+
+TEST(ByteHold, GrowsAndShrinksWithWhatItHolds) {
+  auto budget = std::make_shared<ByteBudget>(100);
+  {
+    ByteHold unsent(budget, 0);
+    unsent.grow(70);
+    unsent.grow(50);  // already in memory: counted even past the limit
+    EXPECT_EQ(budget->used(), 120u);
+    unsent.shrink(30);
+    EXPECT_EQ(unsent.bytes(), 90u);
+    unsent.shrink(500);  // never more than it holds
+    EXPECT_EQ(unsent.bytes(), 0u);
+    EXPECT_EQ(budget->used(), 0u);
+    unsent.grow(10);
+  }
+  EXPECT_EQ(budget->used(), 0u);
+  ByteHold unbound;
+  unbound.grow(10);  // no budget: nothing to count
+  EXPECT_EQ(unbound.bytes(), 0u);
+}
+
 TEST(ByteBudget, ManyHoldersNeverPassTheLimitTogether) {
   ByteBudget budget(1000);
   std::atomic<std::size_t> peak{0};

@@ -1,0 +1,41 @@
+#pragma once
+// What connections hold of the daemon's stream memory (core/byte_budget.hpp): the frames
+// an event stream has taken for its next write, a WebSocket's outbox and the bytes its
+// socket layer has accepted and not yet written. They count in a share of the budget
+// (cli/local_stack.cpp), so that viewers can never take what the runs' unwritten events
+// need. While the share has room a stream takes a full batch of frames per poll; once it
+// is spent, a lean one, and its reader falls behind into the feed's merged deltas and the
+// store, as any slow reader does: nothing is lost, memory stays bounded. The share is
+// passed by at most a lean batch per stream, and by frames larger than a typical one.
+
+#include "core/byte_budget.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+
+namespace agentry::api {
+
+/// Frames a stream takes per poll while the share is spent.
+inline constexpr std::size_t lean_batch_frames = 32;
+/// What a poll of n frames reserves before it knows their sizes: a notice's envelope.
+inline constexpr std::size_t typical_frame_bytes = 256;
+
+/// How many frames the next poll takes, at most `full`: all of them when the share
+/// (`unsent`, null: no limit) has room for that many typical frames, which `reservation`
+/// then holds until the frames themselves are charged; else a lean batch.
+inline std::size_t reserve_batch(const std::shared_ptr<core::ByteBudget>& unsent, std::size_t full,
+                                 core::ByteHold& reservation) {
+  if (!unsent) return full;
+  const std::size_t bytes = full * typical_frame_bytes;
+  if (!unsent->try_take(bytes)) return std::min(full, lean_batch_frames);
+  reservation = core::ByteHold(unsent, bytes);
+  return full;
+}
+
+/// Whether the share has room: a WebSocket writes ahead of its socket only then.
+inline bool unsent_has_room(const core::ByteBudget* unsent) {
+  return !unsent || unsent->used() < unsent->limit();
+}
+
+}  // namespace agentry::api
