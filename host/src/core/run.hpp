@@ -258,6 +258,9 @@ struct Run {
   std::optional<std::string> damaged;
   /// The unreadable frozen inputs as stored, written back unchanged on archive.
   std::string damaged_frozen_json;
+  /// Listings (RunRepository::list) read only the frozen inputs a summary shows
+  /// (store/frozen_summary.hpp): such a run is for showing; the store refuses to write it.
+  bool frozen_summary_only = false;
   /// Stored beside the row (RunRepository::set_diffstat), never written with it: the
   /// run's changes since its baseline as of its last attempt's end; nullopt before that,
   /// or when its cwd is not in a git work tree.

@@ -7,7 +7,8 @@ namespace {
 using store::run_columns;
 const std::string select_columns = std::string(run_columns) + std::string(store::run_derived_columns);
 
-core::Run read_run(const Row& row) {
+/// `summary_only`: the frozen inputs a summary shows and no more (listings).
+core::Run read_run(const Row& row, bool summary_only = false) {
   core::Run r;
   int i = 0;
   r.id = row[i++].text();
@@ -33,7 +34,7 @@ core::Run read_run(const Row& row) {
   r.session_count = static_cast<int>(row[i++].int64());
   r.attempt_count = static_cast<int>(row[i++].int64());
   r.revision = row[i++].int64();
-  store::decode_frozen(r, row[i++].text(),
+  (summary_only ? store::decode_frozen_summary : store::decode_frozen)(r, row[i++].text(),
                        {row[indexed].text(), row[indexed + 1].text(), row[indexed + 2].text()});
   r.queued_message_count = static_cast<int>(row[i++].int64());
   r.attachment_count = static_cast<int>(row[i++].int64());
@@ -43,10 +44,10 @@ core::Run read_run(const Row& row) {
   return r;
 }
 
-std::vector<core::Run> read_runs(const Result& result) {
+std::vector<core::Run> read_summaries(const Result& result) {
   std::vector<core::Run> runs;
   runs.reserve(static_cast<std::size_t>(result.rows()));
-  for (int i = 0; i < result.rows(); ++i) runs.push_back(read_run(result.row(i)));
+  for (int i = 0; i < result.rows(); ++i) runs.push_back(read_run(result.row(i), /*summary_only=*/true));
   return runs;
 }
 
@@ -142,7 +143,7 @@ core::RunPage RunRepository::list(const core::RunQuery& q) {
   std::string sql = "SELECT " + select_columns + " FROM runs";
   for (std::size_t i = 0; i < where.size(); ++i) sql += (i == 0 ? " WHERE " : " AND ") + where[i];
   sql += " ORDER BY created_at DESC, id DESC LIMIT " + next(store::run_page_fetch_limit(q));
-  return store::run_page(read_runs(c_.query(sql, params)), q);
+  return store::run_page(read_summaries(c_.query(sql, params)), q);
 }
 
 std::vector<std::string> RunRepository::ids_with_status(core::RunStatus status) {

@@ -7,7 +7,8 @@ namespace {
 using store::run_columns;
 const std::string select_columns = std::string(run_columns) + std::string(store::run_derived_columns);
 
-core::Run read_run(const Statement& s) {
+/// `summary_only`: the frozen inputs a summary shows and no more (listings).
+core::Run read_run(const Statement& s, bool summary_only = false) {
   core::Run r;
   int i = 0;
   r.id = s.column_text(i++);
@@ -33,7 +34,7 @@ core::Run read_run(const Statement& s) {
   r.session_count = s.column_int(i++);
   r.attempt_count = s.column_int(i++);
   r.revision = s.column_int64(i++);
-  store::decode_frozen(r, s.column_text(i++),
+  (summary_only ? store::decode_frozen_summary : store::decode_frozen)(r, s.column_text(i++),
                        {s.column_text(indexed), s.column_optional_text(indexed + 1).value_or(""),
                         s.column_text(indexed + 2)});
   r.queued_message_count = s.column_int(i++);
@@ -150,7 +151,7 @@ core::RunPage RunRepository::list(const core::RunQuery& q) {
   }
   s.bind(4, store::run_page_fetch_limit(q));
   std::vector<core::Run> rows;
-  while (s.step()) rows.push_back(read_run(s));
+  while (s.step()) rows.push_back(read_run(s, /*summary_only=*/true));
   return store::run_page(std::move(rows), q);
 }
 

@@ -1,6 +1,7 @@
 #include "store/run_codec.hpp"
 
 #include "core/utf8.hpp"
+#include "store/frozen_summary.hpp"
 #include "store/store_error.hpp"
 
 #include <algorithm>
@@ -24,6 +25,8 @@ std::size_t page_size(const core::RunQuery& query) {
 
 std::string encode_frozen(const core::Run& run) {
   if (run.damaged) return run.damaged_frozen_json;
+  if (run.frozen_summary_only)
+    throw StoreError("run " + run.id + ": only what its summary shows was read; read it whole to write it", 0);
   std::string text = json::serialize(core::to_json(run.frozen));
   if (auto bad = core::first_invalid_utf8(text))
     throw StoreError("run " + run.id + ": its frozen inputs are not valid UTF-8 (byte " + std::to_string(*bad) + ")",
@@ -49,6 +52,15 @@ void decode_frozen(core::Run& run, const std::string& frozen_json, FrozenColumns
     run.frozen.assignment_name = std::move(columns.assignment_name);
     run.frozen.backend = std::move(columns.backend);
   }
+}
+
+void decode_frozen_summary(core::Run& run, const std::string& frozen_json, FrozenColumns columns) {
+  run.frozen = {};
+  if (read_frozen_summary(frozen_json, run.frozen)) {
+    run.frozen_summary_only = true;
+    return;
+  }
+  decode_frozen(run, frozen_json, std::move(columns));  // not JSON: damaged, as a whole read finds it
 }
 
 std::optional<std::string> encode_diffstat(const std::optional<core::DiffStat>& stat) {

@@ -38,12 +38,18 @@ struct FrozenColumns {
 
 /// frozen_json for `run`: its damaged text as it was, if it is damaged. Throws
 /// StoreError when the text could not be read back (Boost.JSON writes string bytes as
-/// they are and an infinite double as `Infinity`), so such a write fails and rolls back.
+/// they are and an infinite double as `Infinity`), or when only the run's summary was
+/// read (frozen_summary_only), so such a write fails and rolls back.
 std::string encode_frozen(const core::Run& run);
 
 /// Sets run.frozen from frozen_json. One unreadable row must not break every listing:
 /// it marks the run damaged, keeps the text, and fills what `columns` know.
 void decode_frozen(core::Run& run, const std::string& frozen_json, FrozenColumns columns);
+
+/// As decode_frozen, reading only what a run summary shows (store/frozen_summary.hpp):
+/// the run is marked frozen_summary_only. Text that is not JSON is damaged as there; text
+/// that is JSON but not frozen inputs' shape shows damaged only when the run is read whole.
+void decode_frozen_summary(core::Run& run, const std::string& frozen_json, FrozenColumns columns);
 
 /// diffstat_json for `stat`; nullopt (NULL) for none.
 std::optional<std::string> encode_diffstat(const std::optional<core::DiffStat>& stat);

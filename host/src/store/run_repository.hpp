@@ -32,6 +32,8 @@ class RunRepository {
   /// Children of `parent_id` that have not ended: initialized, ready or running, not archived.
   virtual std::int64_t count_live_children(std::string_view parent_id) = 0;
   virtual bool remove(std::string_view id) = 0;
+  /// A page of runs for showing: each is frozen_summary_only (its frozen inputs hold what
+  /// a summary shows, store/frozen_summary.hpp); get() a run to act on it.
   virtual core::RunPage list(const core::RunQuery& query) = 0;
   virtual std::vector<std::string> ids_with_status(core::RunStatus status) = 0;
   /// How many runs have each status (statuses with none are absent).

@@ -466,6 +466,35 @@ TEST_P(RunRepositoryTest, FrozenInputsThatCouldNotBeReadBackAreRefused) {
   EXPECT_TRUE(get(db(), "next000001").has_value());
 }
 
+TEST_P(RunRepositoryTest, AListingReadsWhatSummariesShowAndIsNeverWrittenBack) {
+  core::Run full = full_run("list000001");
+  full.frozen.hooks.resize(2);
+  full.frozen.hooks[0].id = "lint";
+  full.frozen.hooks[1].id = "test";
+  full.frozen.hooks_not_imported = {"afterAttempt:notify (a URL)"};
+  insert(db(), {full});
+  core::RunQuery q;
+  q.include_archived = true;
+  auto page = read(db(), [&](store::Transaction& c) { return c.runs().list(q); });
+  ASSERT_EQ(page.runs.size(), 1u);
+  const auto& listed = page.runs.front();
+  EXPECT_TRUE(listed.frozen_summary_only);
+  EXPECT_FALSE(listed.damaged.has_value());
+  const auto& f = listed.frozen;
+  EXPECT_EQ(std::tie(f.agent_name, f.assignment_name, f.backend, f.model, f.max_attempts_per_session),
+            std::make_tuple("coder", "implement-feature", "claude", "opus", 2));
+  EXPECT_EQ(f.locked_fields, full.frozen.locked_fields);
+  EXPECT_EQ(f.hooks_not_imported, full.frozen.hooks_not_imported);
+  EXPECT_EQ(f.hooks.size(), 2u);
+  EXPECT_TRUE(f.vars.empty()) << "a listing does not read the rest";
+  // A run read whole is not marked; a listed one cannot overwrite the stored inputs.
+  EXPECT_FALSE(get(db(), "list000001")->frozen_summary_only);
+  core::Run changed = listed;
+  changed.status_reason = "written from a listing";
+  EXPECT_THROW(write(db(), [&](store::Transaction& c) { c.runs().update(changed); }), std::runtime_error);
+  expect_same_run(*get(db(), "list000001"), full);
+}
+
 TEST_P(RunRepositoryTest, DiffstatIsSetAndClearedApartFromUpdate) {
   insert(db(), {make_run("diff000001")});
   auto set = [&](std::optional<core::DiffStat> stat, const char* id = "diff000001") {
