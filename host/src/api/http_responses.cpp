@@ -6,7 +6,6 @@
 
 #include "api/event_stream.hpp"
 #include "api/run_streams.hpp"
-#include "api/unsent_memory.hpp"
 #include "api/worker_dispatch.hpp"
 
 #include <deque>
@@ -48,10 +47,9 @@ http::response<http::string_body> to_beast(const HttpResponse& response, unsigne
 // the callable handed to on_workers() is built in this plain function instead.
 
 /// poll() may read the store, so it runs on the worker pool like request handlers.
-net::awaitable<StreamBatch> poll_on_workers(HttpServer::Impl& impl, std::shared_ptr<EventStream> source,
-                                            std::size_t max_frames) {
-  return on_workers<StreamBatch>(impl.workers, [source = std::move(source), max_frames]() {
-    return poll_stream(*source, max_frames, false);
+net::awaitable<StreamBatch> poll_on_workers(HttpServer::Impl& impl, std::shared_ptr<EventStream> source) {
+  return on_workers<StreamBatch>(impl.workers, [source = std::move(source)]() {
+    return poll_stream(*source, stream_batch_frames, false);
   });
 }
 
@@ -152,15 +150,9 @@ net::awaitable<void> serve_stream(HttpServer::Impl& impl, ServedStream& stream, 
   for (;;) {
     wake->pending = false;
     // From memory on this strand when the stream can; from the workers when it must read the store.
-    // A full batch while connections' share of the stream memory has room, else a lean one.
-    core::ByteHold reserved;
-    const auto frames = reserve_batch(impl.unsent_memory, stream_batch_frames, reserved);
     StreamBatch batch;
-    if (auto ready = response.stream->poll_ready(frames)) batch = std::move(*ready);
-    else batch = co_await poll_on_workers(impl, response.stream, frames);
-    reserved.release();
-    core::ByteHold unsent(impl.unsent_memory, 0);  // the batch's bytes, until written
-    for (const auto& frame : batch.frames) unsent.grow(frame->text.size());
+    if (auto ready = response.stream->poll_ready(stream_batch_frames)) batch = std::move(*ready);
+    else batch = co_await poll_on_workers(impl, response.stream);
     if (!batch.frames.empty()) {
       // Small frames are copied into one buffer: a write of many small pieces costs a
       // system call per 64 of them, and a copy of a few hundred bytes costs less than that.
@@ -182,9 +174,6 @@ net::awaitable<void> serve_stream(HttpServer::Impl& impl, ServedStream& stream, 
       }
       end_run();
       if (!co_await write_all(stream, buffers, impl.limits)) break;
-      joined.clear();
-      batch.frames.clear();
-      unsent.release();
     }
     if (batch.closed || impl.stopping || wake->hung_up) break;
     if (wake->pending || batch.more) continue;

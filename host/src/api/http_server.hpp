@@ -90,9 +90,9 @@ class HttpServer {
   void set_access_policy(const AccessPolicy& policy);
   /// Spools the bodies of the requests `spool` names to files. Call before run().
   void set_upload_spool(UploadSpool spool);
-  /// Counts what connections have ready to send and not yet written in `unsent` (a share
-  /// of the daemon's stream memory, api/unsent_memory.hpp); their streams take lean
-  /// batches while it is spent. Call before run().
+  /// Counts what WebSocket connections have ready to send and not yet written in `unsent`
+  /// (a share of the daemon's stream memory, api/unsent_memory.hpp); their subscriptions
+  /// take lean batches while it is spent. Call before run().
   void set_unsent_memory(std::shared_ptr<core::ByteBudget> unsent);
   /// Refuses requests a web page may have sent (browser_guard.hpp). Must outlive the server.
   void set_browser_guard(const BrowserGuard& guard);

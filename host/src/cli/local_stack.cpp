@@ -13,10 +13,10 @@ core::metrics::CollectorHandle stream_memory_metrics(std::shared_ptr<core::ByteB
   return core::metrics::registry().add_collector([whole = std::move(whole), unsent = std::move(unsent)] {
     auto& r = core::metrics::registry();
     r.gauge("agentry_stream_memory_bytes",
-            "Stream memory held now: live runs' unwritten events, timeline windows, connections' unsent bytes.")
+            "Stream memory held now: live runs' unwritten events, timeline windows, WebSocket connections' unsent bytes.")
         .set(static_cast<double>(whole->used()));
     r.gauge("agentry_stream_memory_unsent_bytes",
-            "Of the stream memory, what connections have ready to send and not yet written.")
+            "Of the stream memory, what WebSocket connections have ready to send and not yet written.")
         .set(static_cast<double>(unsent->used()));
     r.gauge("agentry_stream_memory_limit_bytes", "The stream memory's limit (AGENTRY_STREAM_MEMORY_BYTES).")
         .set(static_cast<double>(whole->limit()));

@@ -67,8 +67,8 @@ class LocalStack {
   std::unique_ptr<store::Store> db_;
   plugin_host::PluginRegistry registry_;
   core::ThreadPool pool_;
-  // What live runs' queued events, the timeline windows and connections' unsent bytes
-  // hold together (AGENTRY_STREAM_MEMORY_BYTES); connections at most half of it.
+  // What live runs' queued events, the timeline windows and WebSocket connections' unsent
+  // bytes hold together (AGENTRY_STREAM_MEMORY_BYTES); connections at most half of it.
   std::shared_ptr<core::ByteBudget> stream_memory_;
   std::shared_ptr<core::ByteBudget> unsent_memory_;
   core::metrics::CollectorHandle stream_memory_metrics_;

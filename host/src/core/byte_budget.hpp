@@ -1,7 +1,7 @@
 #pragma once
 // One limit on bytes that many holders share (the daemon's stream memory: the backend
 // events every live run holds until the store has them, the live timeline windows and
-// what connections have ready to send): a holder takes before it keeps, gives back when
+// what WebSocket connections have ready to send): a holder takes before it keeps, gives back when
 // it lets go, and is refused once the whole would pass the limit. A share of a budget is
 // a budget with a parent: what it takes counts in both, and it is refused when either
 // would pass its limit.
