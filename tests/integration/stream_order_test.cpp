@@ -5,6 +5,7 @@
 #include "daemon_fixture.hpp"
 #include "support/timeline_stream.hpp"
 
+#include <atomic>
 #include <thread>
 
 namespace agentry::integration {
@@ -293,6 +294,68 @@ TEST_F(StreamOrderTest, StalledSseSubscriberIsClosedAndResumesByCursor) {
   for (const auto& e : history)
     if (e.at("kind") == "message.completed" && e.at("payload").at("text") == json::value(expected_text(deltas))) found = true;
   EXPECT_TRUE(found) << "no message.completed with the deltas' whole text";
+}
+
+/// One gauge's value from the daemon's /metrics (-1: not there).
+double gauge(test::HttpClient client, std::string_view name) {
+  const auto body = client.get("/metrics").body;
+  const std::string line_start = "\n" + std::string(name) + " ";
+  const auto at = body.find(line_start);
+  return at == std::string::npos ? -1 : std::stod(body.substr(at + line_start.size()));
+}
+
+// WebSocket connections count what they have ready to send in the daemon's stream
+// memory, in a share of half of it: twelve WebSocket readers (and four SSE ones, which
+// are not counted) that stop reading during a flood of notices hold about that much
+// together, not 256 frames of outbox and 64 KiB of write-ahead each; once they read again
+// each gets the whole run, and what they held is given back when they close.
+TEST_F(StreamOrderTest, StalledReadersHoldOnlyTheConnectionsShareOfStreamMemory) {
+  constexpr std::size_t limit = 1 << 20;
+  start_daemon({{"AGENTRY_STREAM_MEMORY_BYTES", std::to_string(limit)}});
+  auto run = start_gated_run("{events: 40000, kind: notice}");
+  auto approval = wait_for_approval(run);
+  std::vector<std::unique_ptr<Subscriber>> readers;
+  for (int i = 0; i < 16; ++i)
+    readers.push_back(live_subscriber(run, i % 4 == 3 ? StreamTransport::sse : StreamTransport::ws, /*rcvbuf=*/4096));
+  ASSERT_EQ(gauge(client(), "agentry_stream_memory_limit_bytes"), static_cast<double>(limit));
+
+  std::atomic<bool> sampling{true};
+  double peak_unsent = 0;
+  std::thread sampler([&] {
+    while (sampling) {
+      peak_unsent = std::max(peak_unsent, gauge(client(), "agentry_stream_memory_unsent_bytes"));
+      std::this_thread::sleep_for(5ms);
+    }
+  });
+  approve(run, approval);
+  const auto settled = wait_until_settled(run, 60s);
+  std::this_thread::sleep_for(500ms);  // the streams take what the last events made ready
+  sampling = false;
+  sampler.join();
+  ASSERT_EQ(settled, "success");
+  EXPECT_GT(peak_unsent, 0) << "the stalled connections' bytes were not counted";
+  // The share is half the limit; a lean batch and 8 KiB of write-ahead per reader may
+  // pass it, never a full outbox and write-ahead each (over 1.5 MB for these twelve).
+  EXPECT_LE(peak_unsent, static_cast<double>(limit));
+
+  std::vector<std::thread> reading;
+  for (auto& reader : readers) reading.emplace_back([&reader] { reader->read_to_finish(Clock::now() + 60s); });
+  for (auto& t : reading) t.join();
+  const auto history = timeline(run);
+  for (std::size_t i = 0; i < readers.size(); ++i) {
+    const auto& reader = *readers[i];
+    EXPECT_EQ(reader.checker.violations(), 0u) << "reader " << i << ": " << reader.violations();
+    EXPECT_TRUE(reader.checker.finished()) << "reader " << i << " never saw run.finished";
+    ASSERT_EQ(reader.cursors.size(), history.size()) << "reader " << i;
+    EXPECT_EQ(reader.cursors.back(), history.back().at("cursor").as_int64()) << "reader " << i;
+  }
+  readers.clear();
+  double unsent = -1;
+  for (int i = 0; i < 250 && unsent != 0; ++i) {
+    unsent = gauge(client(), "agentry_stream_memory_unsent_bytes");
+    if (unsent != 0) std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_EQ(unsent, 0) << "connections that are gone still hold stream memory";
 }
 
 // (d): a subscriber that comes after the run finished gets the whole durable timeline,

@@ -309,10 +309,13 @@ net::awaitable<void> serve_connection(HttpServer::Impl& impl, ServedSocket socke
     if (!(upgrade && response.body.empty()))
       response = outgoing(impl, client_response(std::move(response), request_id, what));
     if (upgrade && response.body.empty()) {
-      co_await serve_websocket(
-          WebSocketServices{*impl.operations, *impl.engine, impl.workers, impl.limits, impl.slow_workers,
-                            impl.blocking_workers, impl.dialect.get(), impl.unsent_memory},
-                               std::move(stream), parser.release(), request.scope_run_id);
+      // Named before the co_await, not a temporary inside it: GCC 12 destroys such
+      // temporaries twice, and these hold a shared_ptr (the stream memory's share).
+      WebSocketServices services{*impl.operations, *impl.engine,      impl.workers,
+                                 impl.limits,      impl.slow_workers, impl.blocking_workers,
+                                 impl.dialect.get(), impl.unsent_memory};
+      auto upgrade_request = parser.release();
+      co_await serve_websocket(services, std::move(stream), std::move(upgrade_request), request.scope_run_id);
       co_return;
     }
     if (response.stream) {
