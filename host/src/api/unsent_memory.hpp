@@ -5,8 +5,9 @@
 // what the runs' unwritten events need. While the share has room a subscription polls a
 // full batch into the outbox; once it is spent, a lean batch into an empty outbox only,
 // and its reader falls behind into the feed's merged deltas and the store, as any slow
-// reader does: nothing is lost. The share is passed by at most a lean batch and 8 KiB of
-// write-ahead per connection, and by frames larger than a typical one.
+// reader does: nothing is lost. The share is passed by a lean batch and the write-ahead
+// of each connection (8 KiB once the share is spent; up to 64 KiB begun before it was),
+// and by frames larger than a typical one.
 //
 // SSE is not counted: its frames are shared with the feed's window (which counts them),
 // a poll hands out about 128 KiB of them (events/timeline_feed.hpp), and the copy it

@@ -34,8 +34,8 @@ core::Run read_run(const Row& row, bool summary_only = false) {
   r.session_count = static_cast<int>(row[i++].int64());
   r.attempt_count = static_cast<int>(row[i++].int64());
   r.revision = row[i++].int64();
-  (summary_only ? store::decode_frozen_summary : store::decode_frozen)(r, row[i++].text(),
-                       {row[indexed].text(), row[indexed + 1].text(), row[indexed + 2].text()});
+  const auto decode = summary_only ? store::decode_frozen_summary : store::decode_frozen;
+  decode(r, row[i++].text(), {row[indexed].text(), row[indexed + 1].text(), row[indexed + 2].text()});
   r.queued_message_count = static_cast<int>(row[i++].int64());
   r.attachment_count = static_cast<int>(row[i++].int64());
   r.diffstat = store::decode_diffstat(row[i++].optional_text());

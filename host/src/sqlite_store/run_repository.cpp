@@ -34,9 +34,9 @@ core::Run read_run(const Statement& s, bool summary_only = false) {
   r.session_count = s.column_int(i++);
   r.attempt_count = s.column_int(i++);
   r.revision = s.column_int64(i++);
-  (summary_only ? store::decode_frozen_summary : store::decode_frozen)(r, s.column_text(i++),
-                       {s.column_text(indexed), s.column_optional_text(indexed + 1).value_or(""),
-                        s.column_text(indexed + 2)});
+  const auto decode = summary_only ? store::decode_frozen_summary : store::decode_frozen;
+  decode(r, s.column_text(i++),
+         {s.column_text(indexed), s.column_optional_text(indexed + 1).value_or(""), s.column_text(indexed + 2)});
   r.queued_message_count = s.column_int(i++);
   r.attachment_count = s.column_int(i++);
   r.diffstat = store::decode_diffstat(s.column_optional_text(i++));
