@@ -55,7 +55,8 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # Depends: the shared libraries the binary and plugins link (dpkg-shlibdeps).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "git")
+# libpq5: opened, not linked, when the store is PostgreSQL (host/src/pg_store/libpq.hpp).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "git, libpq5")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "chromium, nodejs, podman, bubblewrap, postgresql")
 set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/package)
 include(CPack)

@@ -4,6 +4,7 @@
 
 
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 namespace agentry::integration {
@@ -24,6 +25,17 @@ TEST_F(DaemonTest, ReportsItselfAndTheWebConfig) {
   ASSERT_EQ(config.status, 200);
   EXPECT_EQ(config.json().at("webBasePath").as_string(), "");
   EXPECT_NE(daemon_->stdout_text().find("serving on ws://127.0.0.1:"), std::string::npos);
+}
+
+// libpq (and its 20 libraries) is opened only for a PostgreSQL store: an SQLite daemon's
+// start does not pay for loading it.
+TEST_F(DaemonTest, LibpqIsLoadedOnlyByADaemonOnPostgresql) {
+  ASSERT_EQ(client().get("/api/daemon").status, 200);
+  std::ifstream maps("/proc/" + std::to_string(daemon_->pid()) + "/maps");
+  ASSERT_TRUE(maps) << "cannot read the daemon's /proc maps";
+  const std::string text((std::istreambuf_iterator<char>(maps)), std::istreambuf_iterator<char>());
+  ASSERT_NE(text.find("libsqlite3.so"), std::string::npos) << "the maps were read";
+  EXPECT_EQ(text.find("libpq.so") != std::string::npos, test::testing_on_postgresql());
 }
 
 TEST_F(DaemonTest, SigintExits130AndSigtermExits0) {

@@ -38,6 +38,8 @@ depends=$(dpkg-deb -f "$deb" Depends)
 case "$depends" in *libc6*) ;; *) fail "Depends does not name libc6 (shlibdeps): '$depends'";; esac
 case "$depends" in *libgit2*) ;; *) fail "Depends does not name libgit2: '$depends'";; esac
 echo "Depends: $depends"
+# libpq is opened only for a PostgreSQL store, so it is recommended, not depended on.
+case "$(dpkg-deb -f "$deb" Recommends)" in *libpq5*) ;; *) fail "Recommends does not name libpq5";; esac
 
 # 3. dpkg -i into a scratch root (its own empty dpkg database, so the libraries Depends
 #    names are the host's, unknown there: --force-depends), and the files where the

@@ -3,7 +3,7 @@
 #include "core/log.hpp"
 #include "core/uri_secrets.hpp"
 
-#include <libpq-fe.h>
+#include "pg_store/libpq.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -61,14 +61,14 @@ Param text_array(const std::vector<std::string>& items) {
 
 // --- Result -------------------------------------------------------------------------
 
-void Result::Clear::operator()(pg_result* r) const { PQclear(r); }
+void Result::Clear::operator()(pg_result* r) const { libpq::get().PQclear(r); }
 
 Result::Result(pg_result* result) : result_(result) {}
 
-int Result::rows() const { return PQntuples(result_.get()); }
-int Result::columns() const { return PQnfields(result_.get()); }
+int Result::rows() const { return libpq::get().PQntuples(result_.get()); }
+int Result::columns() const { return libpq::get().PQnfields(result_.get()); }
 std::string Result::column_name(int column) const {
-  const char* name = PQfname(result_.get(), column);
+  const char* name = libpq::get().PQfname(result_.get(), column);
   return name != nullptr ? name : "";
 }
 
@@ -80,7 +80,7 @@ Row Result::row(int index) const {
 }
 
 std::int64_t Result::affected_rows() const {
-  const std::string_view count = PQcmdTuples(result_.get());
+  const std::string_view count = libpq::get().PQcmdTuples(result_.get());
   std::int64_t n = 0;
   std::from_chars(count.data(), count.data() + count.size(), n);
   return n;
@@ -97,18 +97,18 @@ Field Row::operator[](int column) const {
 Field Row::operator[](std::string_view column) const {
   // Exact names: PQfnumber would fold unquoted names to lower case.
   for (int index = 0; index < result_.columns(); ++index) {
-    if (PQfname(result_.handle(), index) == column) return Field(result_, row_, index);
+    if (libpq::get().PQfname(result_.handle(), index) == column) return Field(result_, row_, index);
   }
   throw PgError("no column \"" + std::string(column) + "\" in the result", "");
 }
 
 // --- Field --------------------------------------------------------------------------
 
-bool Field::is_null() const { return PQgetisnull(result_.handle(), row_, column_) != 0; }
+bool Field::is_null() const { return libpq::get().PQgetisnull(result_.handle(), row_, column_) != 0; }
 
 std::string_view Field::raw() const {
-  return {PQgetvalue(result_.handle(), row_, column_),
-          static_cast<std::size_t>(PQgetlength(result_.handle(), row_, column_))};
+  return {libpq::get().PQgetvalue(result_.handle(), row_, column_),
+          static_cast<std::size_t>(libpq::get().PQgetlength(result_.handle(), row_, column_))};
 }
 
 void Field::fail(std::string_view wanted) const {
@@ -159,19 +159,19 @@ core::Result<Connection> Connection::open(const std::string& uri) {
   const char* keys[] = {"application_name", "connect_timeout", "options", "dbname", "client_encoding", nullptr};
   const char* values[] = {"agentry", "10", "-c idle_in_transaction_session_timeout=5000 -c lock_timeout=2000",
                           uri.c_str(), "UTF8", nullptr};
-  PGconn* conn = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
+  PGconn* conn = libpq::get().PQconnectdbParams(keys, values, /*expand_dbname=*/1);
   std::string target = redact_uri(uri);
   if (conn == nullptr) {
     return core::fail(core::ErrorCode::internal, "cannot connect to PostgreSQL at " + target + ": out of memory");
   }
-  if (PQstatus(conn) != CONNECTION_OK) {
-    std::string message = trimmed_message(PQerrorMessage(conn));
-    PQfinish(conn);
+  if (libpq::get().PQstatus(conn) != CONNECTION_OK) {
+    std::string message = trimmed_message(libpq::get().PQerrorMessage(conn));
+    libpq::get().PQfinish(conn);
     return core::fail(core::ErrorCode::unavailable,
                       "cannot connect to PostgreSQL at " + target + ": " + message +
                           " (check the URI, that the server is running and that it accepts this user)");
   }
-  PQsetNoticeProcessor(conn, log_notice, nullptr);
+  libpq::get().PQsetNoticeProcessor(conn, log_notice, nullptr);
   return Connection(conn, std::move(target));
 }
 
@@ -184,7 +184,7 @@ Connection::Connection(Connection&& other) noexcept
 
 Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
-    if (conn_ != nullptr) PQfinish(conn_);
+    if (conn_ != nullptr) libpq::get().PQfinish(conn_);
     conn_ = std::exchange(other.conn_, nullptr);
     target_ = std::move(other.target_);
     prepared_ = std::move(other.prepared_);
@@ -198,21 +198,21 @@ void Connection::notify(std::string_view topic) {
   query("SELECT pg_notify('agentry', $1)", {std::string(topic) + " " + wake_tag_});
 }
 
-bool Connection::healthy() const { return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK; }
+bool Connection::healthy() const { return conn_ != nullptr && libpq::get().PQstatus(conn_) == CONNECTION_OK; }
 
 void Connection::reset() {
   if (conn_ == nullptr) return;
-  PQreset(conn_);
+  libpq::get().PQreset(conn_);
   prepared_.clear();  // a new session has none of the old one's statements
 }
 
 Connection::~Connection() {
-  if (conn_ != nullptr) PQfinish(conn_);
+  if (conn_ != nullptr) libpq::get().PQfinish(conn_);
 }
 
 void Connection::exec(std::string_view sql) {
   const std::string text(sql);
-  checked(PQexec(conn_, text.c_str()), sql);
+  checked(libpq::get().PQexec(conn_, text.c_str()), sql);
 }
 
 const std::string& Connection::prepared(const std::string& sql) {
@@ -220,7 +220,7 @@ const std::string& Connection::prepared(const std::string& sql) {
   std::string name = "s" + std::to_string(prepared_.size() + 1);
   // No parameter types: the server infers each from its placeholder. Not cached when it
   // fails, so the error is the statement's own, every time.
-  checked(PQprepare(conn_, name.c_str(), sql.c_str(), 0, nullptr), sql);
+  checked(libpq::get().PQprepare(conn_, name.c_str(), sql.c_str(), 0, nullptr), sql);
   return prepared_.emplace(sql, std::move(name)).first->second;
 }
 
@@ -230,20 +230,25 @@ Result Connection::query(std::string_view sql, const std::vector<Param>& params)
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p.value() ? p.value()->c_str() : nullptr);
   // All in text format, as the wrapper's accessors read it.
-  return checked(PQexecPrepared(conn_, name.c_str(), static_cast<int>(values.size()), values.data(), nullptr,
+  return checked(libpq::get().PQexecPrepared(conn_, name.c_str(), static_cast<int>(values.size()), values.data(), nullptr,
                                 nullptr, 0),
                  sql);
 }
 
 core::Result<void> check_uri(const std::string& uri) {
+  try {
+    libpq::get();
+  } catch (const PgError& e) {
+    return core::fail(core::ErrorCode::internal, e.what());
+  }
   char* error = nullptr;
-  PQconninfoOption* options = PQconninfoParse(uri.c_str(), &error);
+  PQconninfoOption* options = libpq::get().PQconninfoParse(uri.c_str(), &error);
   if (options != nullptr) {
-    PQconninfoFree(options);
+    libpq::get().PQconninfoFree(options);
     return core::ok();
   }
   std::string why = error != nullptr ? trimmed_message(error) : "out of memory";
-  PQfreemem(error);
+  libpq::get().PQfreemem(error);
   const std::string shown = redact_uri(uri);
   // libpq quotes the text it stumbled on, which may be part of a password: when the URI
   // holds one, the message stops before the quote.
@@ -256,15 +261,15 @@ core::Result<void> check_uri(const std::string& uri) {
 
 Result Connection::checked(pg_result* raw, std::string_view sql) {
   Result result(raw);
-  const auto status = raw != nullptr ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
+  const auto status = raw != nullptr ? libpq::get().PQresultStatus(raw) : PGRES_FATAL_ERROR;
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY) return result;
 
-  const char* state = raw != nullptr ? PQresultErrorField(raw, PG_DIAG_SQLSTATE) : nullptr;
-  const char* primary = raw != nullptr ? PQresultErrorField(raw, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
-  const char* detail = raw != nullptr ? PQresultErrorField(raw, PG_DIAG_MESSAGE_DETAIL) : nullptr;
+  const char* state = raw != nullptr ? libpq::get().PQresultErrorField(raw, PG_DIAG_SQLSTATE) : nullptr;
+  const char* primary = raw != nullptr ? libpq::get().PQresultErrorField(raw, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+  const char* detail = raw != nullptr ? libpq::get().PQresultErrorField(raw, PG_DIAG_MESSAGE_DETAIL) : nullptr;
   std::string code = state != nullptr ? state : "";
-  if (code.empty() && PQstatus(conn_) == CONNECTION_BAD) code = sqlstate::connection_failure;
-  std::string message = primary != nullptr ? primary : trimmed_message(PQerrorMessage(conn_));
+  if (code.empty() && libpq::get().PQstatus(conn_) == CONNECTION_BAD) code = sqlstate::connection_failure;
+  std::string message = primary != nullptr ? primary : trimmed_message(libpq::get().PQerrorMessage(conn_));
   if (detail != nullptr) message += " (" + std::string(detail) + ")";
   // The statement's start says which one failed; parameters are not in it.
   const auto start = std::min(sql.find_first_not_of(" \n"), sql.size());

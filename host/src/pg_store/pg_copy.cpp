@@ -2,7 +2,7 @@
 
 #include "pg_store/pg.hpp"
 
-#include <libpq-fe.h>
+#include "pg_store/libpq.hpp"
 
 #include <utility>
 
@@ -12,8 +12,8 @@ namespace {
 // Every result of the statement must be read before the connection can run another; the
 // first one says how the COPY ended.
 pg_result* first_result_draining_the_rest(pg_conn* conn) {
-  pg_result* first = PQgetResult(conn);
-  while (pg_result* more = PQgetResult(conn)) PQclear(more);
+  pg_result* first = libpq::get().PQgetResult(conn);
+  while (pg_result* more = libpq::get().PQgetResult(conn)) libpq::get().PQclear(more);
   return first;
 }
 
@@ -21,9 +21,9 @@ pg_result* first_result_draining_the_rest(pg_conn* conn) {
 
 CopyIn Connection::copy_in(std::string_view sql) {
   const std::string text(sql);
-  pg_result* raw = PQexec(conn_, text.c_str());
-  if (raw != nullptr && PQresultStatus(raw) == PGRES_COPY_IN) {
-    PQclear(raw);
+  pg_result* raw = libpq::get().PQexec(conn_, text.c_str());
+  if (raw != nullptr && libpq::get().PQresultStatus(raw) == PGRES_COPY_IN) {
+    libpq::get().PQclear(raw);
     return CopyIn(*this, text);
   }
   checked(raw, sql);  // throws when the server refused the statement
@@ -38,15 +38,15 @@ CopyIn::~CopyIn() { abort(); }
 void CopyIn::abort() noexcept {
   if (connection_ == nullptr) return;
   pg_conn* conn = std::exchange(connection_, nullptr)->conn_;
-  if (PQputCopyEnd(conn, "the client abandoned the copy") == 1) PQclear(first_result_draining_the_rest(conn));
+  if (libpq::get().PQputCopyEnd(conn, "the client abandoned the copy") == 1) libpq::get().PQclear(first_result_draining_the_rest(conn));
 }
 
 void CopyIn::write(std::string_view data) {
   if (connection_ == nullptr) throw PgError("COPY data written after the copy ended", "");
   if (data.empty()) return;
-  if (PQputCopyData(connection_->conn_, data.data(), static_cast<int>(data.size())) != 1) {
-    const std::string why = trimmed_message(PQerrorMessage(connection_->conn_));
-    const bool lost = PQstatus(connection_->conn_) == CONNECTION_BAD;
+  if (libpq::get().PQputCopyData(connection_->conn_, data.data(), static_cast<int>(data.size())) != 1) {
+    const std::string why = trimmed_message(libpq::get().PQerrorMessage(connection_->conn_));
+    const bool lost = libpq::get().PQstatus(connection_->conn_) == CONNECTION_BAD;
     throw PgError("PostgreSQL at " + connection_->target_ + ": cannot send COPY data: " + why,
                   lost ? std::string(sqlstate::connection_failure) : "");
   }
@@ -55,9 +55,9 @@ void CopyIn::write(std::string_view data) {
 std::int64_t CopyIn::finish() {
   if (connection_ == nullptr) throw PgError("COPY finished twice", "");
   Connection& c = *std::exchange(connection_, nullptr);
-  if (PQputCopyEnd(c.conn_, nullptr) != 1) {
-    const bool lost = PQstatus(c.conn_) == CONNECTION_BAD;
-    throw PgError("PostgreSQL at " + c.target_ + ": cannot end COPY: " + trimmed_message(PQerrorMessage(c.conn_)),
+  if (libpq::get().PQputCopyEnd(c.conn_, nullptr) != 1) {
+    const bool lost = libpq::get().PQstatus(c.conn_) == CONNECTION_BAD;
+    throw PgError("PostgreSQL at " + c.target_ + ": cannot end COPY: " + trimmed_message(libpq::get().PQerrorMessage(c.conn_)),
                   lost ? std::string(sqlstate::connection_failure) : "");
   }
   return c.checked(first_result_draining_the_rest(c.conn_), sql_).affected_rows();

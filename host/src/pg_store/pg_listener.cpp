@@ -3,7 +3,7 @@
 #include "core/log.hpp"
 #include "pg_store/pg.hpp"
 
-#include <libpq-fe.h>
+#include "pg_store/libpq.hpp"
 
 #include <optional>
 
@@ -51,21 +51,21 @@ void Listener::loop() {
       }
       lost = true;
     }
-    pollfd fds[2] = {{stop_fd_, POLLIN, 0}, {connection ? PQsocket(connection->native()) : -1, POLLIN, 0}};
+    pollfd fds[2] = {{stop_fd_, POLLIN, 0}, {connection ? libpq::get().PQsocket(connection->native()) : -1, POLLIN, 0}};
     // Without a connection, wait a second before the next try.
     const int ready = ::poll(fds, connection ? 2 : 1, connection ? -1 : 1000);
     if (ready < 0 && errno != EINTR) return;
     if (fds[0].revents & POLLIN) return;
     if (!connection || !(fds[1].revents & (POLLIN | POLLERR | POLLHUP))) continue;
     PGconn* conn = connection->native();
-    if (PQconsumeInput(conn) == 0 || PQstatus(conn) != CONNECTION_OK) {
+    if (libpq::get().PQconsumeInput(conn) == 0 || libpq::get().PQstatus(conn) != CONNECTION_OK) {
       core::log_warn("lost the connection that listens for other members' wake-ups; opening it again");
       connection.reset();
       continue;
     }
-    while (PGnotify* notification = PQnotifies(conn)) {
+    while (PGnotify* notification = libpq::get().PQnotifies(conn)) {
       const std::string payload = notification->extra ? notification->extra : "";
-      PQfreemem(notification);
+      libpq::get().PQfreemem(notification);
       const auto space = payload.find(' ');
       const std::string topic = payload.substr(0, space);
       const std::string tag = space == std::string::npos ? std::string() : payload.substr(space + 1);
