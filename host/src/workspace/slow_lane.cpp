@@ -17,6 +17,13 @@ SlowLane::~SlowLane() {
 }
 
 bool SlowLane::post(std::function<void()> job) {
+  return admit([job = std::move(job)]() -> std::function<void()> {
+    job();
+    return nullptr;
+  });
+}
+
+bool SlowLane::admit(std::function<std::function<void()>()> job) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_ || running_ + queue_.size() >= threads_ + max_queued_) return false;
@@ -28,7 +35,7 @@ bool SlowLane::post(std::function<void()> job) {
 
 void SlowLane::work() {
   for (;;) {
-    std::function<void()> job;
+    std::function<std::function<void()>()> job;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
@@ -37,10 +44,15 @@ void SlowLane::work() {
       queue_.pop_front();
       ++running_;
     }
-    job();
+    std::function<void()> publish = job();
     job = nullptr;  // destroyed outside the lock
-    std::lock_guard lock(mutex_);
-    --running_;
+    {
+      std::lock_guard lock(mutex_);
+      --running_;
+    }
+    // After the slot is free: the caller this wakes may post its next job at once (a
+    // lane with no queue answered that caller's next request UNAVAILABLE otherwise).
+    if (publish) publish();
   }
 }
 

@@ -15,6 +15,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -34,12 +35,14 @@ class SlowLane {
   core::Result<T> run(std::function<core::Result<T>()> job, std::chrono::milliseconds wait) {
     auto promise = std::make_shared<std::promise<core::Result<T>>>();
     auto future = promise->get_future();
-    const bool admitted = post([promise, job = std::move(job)]() mutable {
+    const bool admitted = admit([promise, job = std::move(job)]() mutable -> std::function<void()> {
+      auto result = std::make_shared<std::optional<core::Result<T>>>();
       try {
-        promise->set_value(job());
+        result->emplace(job());
       } catch (const std::exception& e) {
-        promise->set_value(core::fail(core::ErrorCode::internal, std::string("workspace job failed: ") + e.what()));
+        result->emplace(core::fail(core::ErrorCode::internal, std::string("workspace job failed: ") + e.what()));
       }
+      return [promise, result] { promise->set_value(std::move(**result)); };
     });
     if (!admitted)
       return core::fail(core::ErrorCode::unavailable,
@@ -55,13 +58,16 @@ class SlowLane {
   bool post(std::function<void()> job);
 
  private:
+  /// Like post(); what `job` returns runs once the job's place on the lane is free again,
+  /// so a caller it wakes finds room for its next job at once.
+  bool admit(std::function<std::function<void()>()> job);
   void work();
 
   std::size_t threads_;
   std::size_t max_queued_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::function<void()>> queue_;
+  std::deque<std::function<std::function<void()>()>> queue_;
   std::size_t running_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> workers_;

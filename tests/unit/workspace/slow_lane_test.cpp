@@ -17,6 +17,17 @@ TEST(SlowLane, RunsJobsAndReturnsTheirResult) {
   EXPECT_EQ(*result, 42);
 }
 
+// A caller woken by its result may send its next request at once: the lane (one job, no
+// queue, as the daemon's two and none) must have freed that job's place by then.
+TEST(SlowLane, ACallerWokenByItsResultFindsRoomForItsNextJob) {
+  SlowLane lane(1, 0);
+  for (int i = 0; i < 3000; ++i) {
+    auto result = lane.run<int>([i] { return core::Result<int>(i); }, 5s);
+    ASSERT_TRUE(result) << "job " << i << ": " << result.error().message;
+    ASSERT_EQ(*result, i);
+  }
+}
+
 TEST(SlowLane, AFullLaneAnswersUnavailableAtOnce) {
   std::atomic<bool> release{false};  // outlives the lane, whose threads read it
   SlowLane lane(1, 1);
