@@ -55,7 +55,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # Depends: the shared libraries the binary and plugins link (dpkg-shlibdeps).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# libpq5: opened, not linked, when the store is PostgreSQL (host/src/pg_store/libpq.hpp).
+# libgit2 is opened, not linked (host/src/workspace/libgit2.hpp), so dpkg-shlibdeps cannot
+# see it: named here. libpq5 likewise, and only a PostgreSQL store needs it.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgit2-1.5")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "git, libpq5")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "chromium, nodejs, podman, bubblewrap, postgresql")
 set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/package)

@@ -27,14 +27,15 @@ TEST_F(DaemonTest, ReportsItselfAndTheWebConfig) {
   EXPECT_NE(daemon_->stdout_text().find("serving on ws://127.0.0.1:"), std::string::npos);
 }
 
-// libpq (and its 20 libraries) is opened only for a PostgreSQL store: an SQLite daemon's
-// start does not pay for loading it.
-TEST_F(DaemonTest, LibpqIsLoadedOnlyByADaemonOnPostgresql) {
+// libgit2 and libpq (30 libraries between them) are opened on first use: a daemon's start
+// does not pay for loading them, and one on SQLite never loads libpq.
+TEST_F(DaemonTest, LibgitAndLibpqAreLoadedOnlyWhenUsed) {
   ASSERT_EQ(client().get("/api/daemon").status, 200);
   std::ifstream maps("/proc/" + std::to_string(daemon_->pid()) + "/maps");
   ASSERT_TRUE(maps) << "cannot read the daemon's /proc maps";
   const std::string text((std::istreambuf_iterator<char>(maps)), std::istreambuf_iterator<char>());
   ASSERT_NE(text.find("libsqlite3.so"), std::string::npos) << "the maps were read";
+  EXPECT_EQ(text.find("libgit2.so"), std::string::npos) << "no run has asked for a diff yet";
   EXPECT_EQ(text.find("libpq.so") != std::string::npos, test::testing_on_postgresql());
 }
 

@@ -4,7 +4,7 @@
 #include "workspace/git_handles.hpp"
 #include "workspace/limits.hpp"
 
-#include <git2/sys/repository.h>
+
 #include <sys/stat.h>
 
 #include <cstdint>
@@ -48,28 +48,28 @@ core::Result<std::optional<Baseline>> record_baseline(const std::filesystem::pat
   Budget limits{Deadline(budget), {}, 0, 0, nullptr};
   git::ensure_initialized();
   git_repository* raw_repo = nullptr;
-  if (git_repository_open_ext(&raw_repo, cwd.c_str(), 0, nullptr) < 0) {
-    git_repository_free(raw_repo);
+  if (libgit2::get().git_repository_open_ext(&raw_repo, cwd.c_str(), 0, nullptr) < 0) {
+    libgit2::get().git_repository_free(raw_repo);
     return std::optional<Baseline>{};  // not in a work tree: nothing to record
   }
   git::Repository repo(raw_repo);
-  if (git_repository_is_bare(repo.get())) return std::optional<Baseline>{};
+  if (libgit2::get().git_repository_is_bare(repo.get())) return std::optional<Baseline>{};
   Baseline out;
   out.ref = baseline_ref(run_id);
   git_oid existing;
-  if (git_reference_name_to_id(&existing, repo.get(), out.ref.c_str()) == 0) {
+  if (libgit2::get().git_reference_name_to_id(&existing, repo.get(), out.ref.c_str()) == 0) {
     out.commit = git::oid_text(&existing);
     return std::optional<Baseline>(out);
   }
 
   // A second index object read from the same file, owned by this handle only: adding
   // the work tree to it changes nothing on disk but new objects, and it is never written.
-  const std::string index_path = std::string(git_repository_path(repo.get())) + "index";
+  const std::string index_path = std::string(libgit2::get().git_repository_path(repo.get())) + "index";
   git_index* raw_index = nullptr;
-  if (git_index_open(&raw_index, index_path.c_str()) < 0)
+  if (libgit2::get().git_index_open(&raw_index, index_path.c_str()) < 0)
     return core::fail(ErrorCode::internal, "baseline: cannot read the index: " + git::last_error());
   git::Index index(raw_index);
-  if (git_repository_set_index(repo.get(), index.get()) < 0)
+  if (libgit2::get().git_repository_set_index(repo.get(), index.get()) < 0)
     return core::fail(ErrorCode::internal, "baseline: " + git::last_error());
   limits.work_tree = git::work_tree_root(repo.get());
   const auto too_large = [&] {
@@ -83,42 +83,42 @@ core::Result<std::optional<Baseline>> record_baseline(const std::filesystem::pat
                           ")",
                       {{"reason", limits.exceeded}});
   };
-  if (git_index_add_all(index.get(), nullptr, GIT_INDEX_ADD_DEFAULT, on_matched_path, &limits) < 0)
+  if (libgit2::get().git_index_add_all(index.get(), nullptr, GIT_INDEX_ADD_DEFAULT, on_matched_path, &limits) < 0)
     return limits.exceeded ? too_large()
                            : core::fail(ErrorCode::validation, "baseline: cannot add the work tree: " + git::last_error());
   limits.files = 0;  // the second pass (deletions) sees the same changes again
   limits.bytes = 0;
-  if (git_index_update_all(index.get(), nullptr, on_matched_path, &limits) < 0)
+  if (libgit2::get().git_index_update_all(index.get(), nullptr, on_matched_path, &limits) < 0)
     return limits.exceeded ? too_large()
                            : core::fail(ErrorCode::validation, "baseline: cannot update the work tree: " + git::last_error());
   git_oid tree_id;
-  if (git_index_write_tree_to(&tree_id, index.get(), repo.get()) < 0)
+  if (libgit2::get().git_index_write_tree_to(&tree_id, index.get(), repo.get()) < 0)
     return core::fail(ErrorCode::validation, "baseline: cannot write the tree: " + git::last_error());
   out.tree = git::oid_text(&tree_id);
 
   git_tree* raw_tree = nullptr;
-  if (git_tree_lookup(&raw_tree, repo.get(), &tree_id) < 0)
+  if (libgit2::get().git_tree_lookup(&raw_tree, repo.get(), &tree_id) < 0)
     return core::fail(ErrorCode::internal, "baseline tree: " + git::last_error());
   git::Tree tree(raw_tree);
   git::Commit parent;
   git_object* head = nullptr;
-  if (git_revparse_single(&head, repo.get(), "HEAD^{commit}") == 0)
+  if (libgit2::get().git_revparse_single(&head, repo.get(), "HEAD^{commit}") == 0)
     parent = git::Commit(reinterpret_cast<git_commit*>(head));
   git_signature* raw_signature = nullptr;
-  if (git_signature_now(&raw_signature, "agentry", "agentry@localhost") < 0)
+  if (libgit2::get().git_signature_now(&raw_signature, "agentry", "agentry@localhost") < 0)
     return core::fail(ErrorCode::internal, "baseline signature: " + git::last_error());
   git::Signature signature(raw_signature);
   const git_commit* parents[1] = {parent.get()};
   const std::string message = "agentry baseline of run " + run_id + "\n";
   git_oid commit_id;
-  if (git_commit_create(&commit_id, repo.get(), nullptr, signature.get(), signature.get(), nullptr, message.c_str(),
+  if (libgit2::get().git_commit_create(&commit_id, repo.get(), nullptr, signature.get(), signature.get(), nullptr, message.c_str(),
                         tree.get(), parent ? 1 : 0, parents) < 0)
     return core::fail(ErrorCode::validation, "baseline: cannot write the commit: " + git::last_error());
   git_reference* raw_ref = nullptr;
-  const int rc = git_reference_create(&raw_ref, repo.get(), out.ref.c_str(), &commit_id, 0, message.c_str());
+  const int rc = libgit2::get().git_reference_create(&raw_ref, repo.get(), out.ref.c_str(), &commit_id, 0, message.c_str());
   git::Reference ref(raw_ref);
   if (rc == GIT_EEXISTS) {  // recorded concurrently: keep the first
-    if (git_reference_name_to_id(&existing, repo.get(), out.ref.c_str()) == 0) out.commit = git::oid_text(&existing);
+    if (libgit2::get().git_reference_name_to_id(&existing, repo.get(), out.ref.c_str()) == 0) out.commit = git::oid_text(&existing);
     return std::optional<Baseline>(out);
   }
   if (rc < 0) return core::fail(ErrorCode::validation, "baseline: cannot create " + out.ref + ": " + git::last_error());
@@ -130,12 +130,12 @@ core::Result<std::optional<Baseline>> record_baseline(const std::filesystem::pat
 void remove_baseline(const std::filesystem::path& cwd, const std::string& run_id) {
   git::ensure_initialized();
   git_repository* raw_repo = nullptr;
-  if (git_repository_open_ext(&raw_repo, cwd.c_str(), 0, nullptr) < 0) {
-    git_repository_free(raw_repo);
+  if (libgit2::get().git_repository_open_ext(&raw_repo, cwd.c_str(), 0, nullptr) < 0) {
+    libgit2::get().git_repository_free(raw_repo);
     return;
   }
   git::Repository repo(raw_repo);
-  git_reference_remove(repo.get(), baseline_ref(run_id).c_str());
+  libgit2::get().git_reference_remove(repo.get(), baseline_ref(run_id).c_str());
 }
 
 }  // namespace agentry::workspace

@@ -36,7 +36,7 @@ core::Result<git::Commit> resolve_commit(git_repository* repo, const std::string
     return core::fail(ErrorCode::invalid_request, std::string("'") + field + "' must name a ref, not an option",
                       {{"field", field}});
   git_object* raw = nullptr;
-  const int rc = git_revparse_single(&raw, repo, spec.c_str());
+  const int rc = libgit2::get().git_revparse_single(&raw, repo, spec.c_str());
   git::Object object(raw);
   if (rc == GIT_ENOTFOUND || rc == GIT_EAMBIGUOUS || rc == GIT_EINVALIDSPEC)
     return core::fail(ErrorCode::not_found,
@@ -47,7 +47,7 @@ core::Result<git::Commit> resolve_commit(git_repository* repo, const std::string
     return core::fail(ErrorCode::validation, "cannot resolve '" + spec + "': " + git::last_error(),
                       {{"field", field}, {"ref", spec}});
   git_object* peeled = nullptr;
-  if (git_object_peel(&peeled, object.get(), GIT_OBJECT_COMMIT) < 0)
+  if (libgit2::get().git_object_peel(&peeled, object.get(), GIT_OBJECT_COMMIT) < 0)
     return core::fail(ErrorCode::validation, "'" + spec + "' does not name a commit",
                       {{"field", field}, {"ref", spec}, {"reason", "not_a_commit"}});
   return git::Commit(reinterpret_cast<git_commit*>(peeled));
@@ -55,7 +55,7 @@ core::Result<git::Commit> resolve_commit(git_repository* repo, const std::string
 
 core::Result<git::Tree> tree_of(git_commit* commit) {
   git_tree* tree = nullptr;
-  if (git_commit_tree(&tree, commit) < 0) return core::fail(ErrorCode::internal, "commit tree: " + git::last_error());
+  if (libgit2::get().git_commit_tree(&tree, commit) < 0) return core::fail(ErrorCode::internal, "commit tree: " + git::last_error());
   return git::Tree(tree);
 }
 
@@ -79,14 +79,14 @@ int on_progress(const git_diff*, const char*, const char*, void* payload) {
 core::Result<std::vector<std::string>> candidate_paths(git_repository* repo, git_tree* tree,
                                                        const git_diff_options& options) {
   git_index* raw_index = nullptr;
-  if (git_repository_index(&raw_index, repo) < 0)
+  if (libgit2::get().git_repository_index(&raw_index, repo) < 0)
     return core::fail(ErrorCode::validation, "cannot read the index: " + git::last_error());
   git::Index index(raw_index);
   std::set<std::string> paths;
   auto collect = [&paths](git_diff* diff) {
-    const std::size_t n = git_diff_num_deltas(diff);
+    const std::size_t n = libgit2::get().git_diff_num_deltas(diff);
     for (std::size_t i = 0; i < n; ++i) {
-      const git_diff_delta* delta = git_diff_get_delta(diff, i);
+      const git_diff_delta* delta = libgit2::get().git_diff_get_delta(diff, i);
       if (delta->old_file.path) paths.insert(delta->old_file.path);
       if (delta->new_file.path) paths.insert(delta->new_file.path);
     }
@@ -94,15 +94,15 @@ core::Result<std::vector<std::string>> candidate_paths(git_repository* repo, git
   git_diff_options quick = options;
   quick.flags &= ~static_cast<std::uint32_t>(GIT_DIFF_SHOW_UNTRACKED_CONTENT);
   git_diff* raw = nullptr;
-  if (git_diff_tree_to_index(&raw, repo, tree, index.get(), &quick) < 0) {
-    git_diff_free(raw);
+  if (libgit2::get().git_diff_tree_to_index(&raw, repo, tree, index.get(), &quick) < 0) {
+    libgit2::get().git_diff_free(raw);
     return core::fail(ErrorCode::validation, "git diff failed: " + git::last_error());
   }
   git::Diff staged(raw);
   collect(staged.get());
   raw = nullptr;
-  if (git_diff_index_to_workdir(&raw, repo, index.get(), &quick) < 0) {
-    git_diff_free(raw);
+  if (libgit2::get().git_diff_index_to_workdir(&raw, repo, index.get(), &quick) < 0) {
+    libgit2::get().git_diff_free(raw);
     return core::fail(ErrorCode::validation, "git diff failed: " + git::last_error());
   }
   git::Diff unstaged(raw);
@@ -148,7 +148,7 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
 
   Progress progress{Deadline(limits.deadline)};
   git_diff_options options;
-  git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION);
+  libgit2::get().git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION);
   options.flags |= GIT_DIFF_INCLUDE_TYPECHANGE;
   options.ignore_submodules = GIT_SUBMODULE_IGNORE_DIRTY;
   options.max_size = static_cast<git_off_t>(limits.max_preview_bytes * 4);  // larger files count as binary
@@ -175,15 +175,15 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
       out.base_ref = "HEAD";
       git::Tree head_tree;
       git_object* head = nullptr;
-      if (git_revparse_single(&head, r, "HEAD^{commit}") == 0) {
+      if (libgit2::get().git_revparse_single(&head, r, "HEAD^{commit}") == 0) {
         git::Object head_object(head);
-        out.base_commit = git::oid_text(git_object_id(head));
+        out.base_commit = git::oid_text(libgit2::get().git_object_id(head));
         auto tree = tree_of(reinterpret_cast<git_commit*>(head));
         if (!tree) return tree.failure();
         head_tree = std::move(*tree);
       }  // else an unborn branch: everything is new
       options.flags |= untracked;
-      rc = git_diff_tree_to_workdir_with_index(&raw_diff, r, head_tree.get(), &options);
+      rc = libgit2::get().git_diff_tree_to_workdir_with_index(&raw_diff, r, head_tree.get(), &options);
       break;
     }
     case DiffMode::branch: {
@@ -194,12 +194,12 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
       if (!base) return base.failure();
       auto head = resolve_commit(r, request.head, "head");
       if (!head) return head.failure();
-      out.base_commit = git::oid_text(git_commit_id(base->get()));
-      out.head_commit = git::oid_text(git_commit_id(head->get()));
+      out.base_commit = git::oid_text(libgit2::get().git_commit_id(base->get()));
+      out.head_commit = git::oid_text(libgit2::get().git_commit_id(head->get()));
       git::Commit from;
       if (request.merge_base) {
         git_oid merge_base;
-        const int found = git_merge_base(&merge_base, r, git_commit_id(base->get()), git_commit_id(head->get()));
+        const int found = libgit2::get().git_merge_base(&merge_base, r, libgit2::get().git_commit_id(base->get()), libgit2::get().git_commit_id(head->get()));
         if (found == GIT_ENOTFOUND)
           return core::fail(ErrorCode::validation,
                             "'" + request.base + "' and '" + request.head +
@@ -208,7 +208,7 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
         if (found < 0) return core::fail(ErrorCode::internal, "merge base: " + git::last_error());
         out.merge_base = git::oid_text(&merge_base);
         git_commit* commit = nullptr;
-        if (git_commit_lookup(&commit, r, &merge_base) < 0)
+        if (libgit2::get().git_commit_lookup(&commit, r, &merge_base) < 0)
           return core::fail(ErrorCode::internal, "merge base commit: " + git::last_error());
         from = git::Commit(commit);
       } else {
@@ -218,14 +218,14 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
       if (!from_tree) return from_tree.failure();
       auto to_tree = tree_of(head->get());
       if (!to_tree) return to_tree.failure();
-      rc = git_diff_tree_to_tree(&raw_diff, r, from_tree->get(), to_tree->get(), &options);
+      rc = libgit2::get().git_diff_tree_to_tree(&raw_diff, r, from_tree->get(), to_tree->get(), &options);
       break;
     }
     case DiffMode::run: {
       out.mode = "run";
       out.base_ref = baseline_ref(request.run_id);
       git_oid id;
-      if (git_reference_name_to_id(&id, r, out.base_ref.c_str()) < 0)
+      if (libgit2::get().git_reference_name_to_id(&id, r, out.base_ref.c_str()) < 0)
         return core::fail(ErrorCode::not_found,
                           "run " + request.run_id +
                               " has no baseline: it has not started yet, or its working directory was not in a git "
@@ -233,7 +233,7 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
                           {{"runId", request.run_id}, {"reason", "no_baseline"}});
       out.base_commit = git::oid_text(&id);
       git_commit* commit = nullptr;
-      if (git_commit_lookup(&commit, r, &id) < 0)
+      if (libgit2::get().git_commit_lookup(&commit, r, &id) < 0)
         return core::fail(ErrorCode::validation, "the baseline of run " + request.run_id + " is unreadable: " +
                                                      git::last_error());
       git::Commit base(commit);
@@ -257,7 +257,7 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
       for (auto& path : run_paths) run_items.push_back(path.data());
       options.pathspec = {run_items.data(), run_items.size()};
       options.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;  // an exact, sorted path list
-      rc = git_diff_tree_to_workdir(&raw_diff, r, tree->get(), &options);
+      rc = libgit2::get().git_diff_tree_to_workdir(&raw_diff, r, tree->get(), &options);
       break;
     }
   }
@@ -272,10 +272,10 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
   }
 
   git_diff_find_options find;
-  git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
+  libgit2::get().git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
   find.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_COPIES;
   if (request.mode != DiffMode::branch) find.flags |= GIT_DIFF_FIND_FOR_UNTRACKED;
-  if (git_diff_find_similar(diff.get(), &find) < 0)
+  if (libgit2::get().git_diff_find_similar(diff.get(), &find) < 0)
     return core::fail(ErrorCode::validation, "git rename detection failed: " + git::last_error());
 
   // The work tree's side of a file gets the confinement of the file and raw routes.
@@ -290,7 +290,7 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
     }
     return root->content_refusal(std::string(path));
   };
-  const std::size_t count = git_diff_num_deltas(diff.get());
+  const std::size_t count = libgit2::get().git_diff_num_deltas(diff.get());
   bool patch_full = false;
   for (std::size_t i = 0; i < count; ++i) {
     if (out.files.size() >= limits.max_diff_files) {
@@ -303,7 +303,7 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
       out.truncated_reason = "deadline";
       break;
     }
-    const git_diff_delta* delta = git_diff_get_delta(diff.get(), i);
+    const git_diff_delta* delta = libgit2::get().git_diff_get_delta(diff.get(), i);
     DiffFile file;
     file.path = delta->new_file.path ? delta->new_file.path : (delta->old_file.path ? delta->old_file.path : "");
     if ((delta->status == GIT_DELTA_RENAMED || delta->status == GIT_DELTA_COPIED) && delta->old_file.path)
@@ -317,17 +317,17 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
     git_patch* raw_patch = nullptr;
     git::Patch patch;
     if (!directory && !file.omitted_reason && delta->status != GIT_DELTA_UNREADABLE &&
-        git_patch_from_diff(&raw_patch, diff.get(), i) == 0)
+        libgit2::get().git_patch_from_diff(&raw_patch, diff.get(), i) == 0)
       patch = git::Patch(raw_patch);
     if (patch) {  // asked again once read: a file made a hard link meanwhile is not shown either
       file.omitted_reason = refusal(*delta);
       if (file.omitted_reason) patch.reset();
     }
-    const git_diff_delta* loaded = patch ? git_patch_get_delta(patch.get()) : delta;
+    const git_diff_delta* loaded = patch ? libgit2::get().git_patch_get_delta(patch.get()) : delta;
     file.binary = !file.omitted_reason && (loaded->flags & GIT_DIFF_FLAG_BINARY) != 0;
     if (patch && !file.binary) {
       std::size_t additions = 0, deletions = 0;
-      if (git_patch_line_stats(nullptr, &additions, &deletions, patch.get()) == 0) {
+      if (libgit2::get().git_patch_line_stats(nullptr, &additions, &deletions, patch.get()) == 0) {
         file.additions = additions;
         file.deletions = deletions;
         out.totals.additions += additions;
@@ -338,7 +338,7 @@ core::Result<DiffResult> diff_workspace(const std::filesystem::path& cwd, const 
       git::Buffer text;
       const std::string omitted = file.omitted_reason ? omitted_patch(*delta, *file.omitted_reason) : "";
       std::string_view piece = omitted;
-      if (patch && git_patch_to_buf(&text.buf, patch.get()) == 0) piece = {text.buf.ptr, text.buf.size};
+      if (patch && libgit2::get().git_patch_to_buf(&text.buf, patch.get()) == 0) piece = {text.buf.ptr, text.buf.size};
       if (out.patch.size() + piece.size() > limits.max_patch_bytes) {
         patch_full = true;  // whole file patches only: the rest is listed, not shown
         out.truncated = true;

@@ -4,7 +4,7 @@
 
 #include "core/result.hpp"
 
-#include <git2.h>
+#include "workspace/libgit2.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -16,30 +16,31 @@ namespace agentry::workspace::git {
 /// (never shut down: other threads may still use it).
 void ensure_initialized();
 
-template <class T, void (*Free)(T*)>
+// `Free` names the libgit2 function (a member of libgit2::Functions) that frees a T.
+template <class T, void (*libgit2::Functions::*Free)(T*)>
 struct Deleter {
   void operator()(T* p) const {
-    if (p) Free(p);
+    if (p) (libgit2::get().*Free)(p);
   }
 };
-template <class T, void (*Free)(T*)>
+template <class T, void (*libgit2::Functions::*Free)(T*)>
 using Handle = std::unique_ptr<T, Deleter<T, Free>>;
 
-using Repository = Handle<git_repository, git_repository_free>;
-using Object = Handle<git_object, git_object_free>;
-using Commit = Handle<git_commit, git_commit_free>;
-using Tree = Handle<git_tree, git_tree_free>;
-using Index = Handle<git_index, git_index_free>;
-using Diff = Handle<git_diff, git_diff_free>;
-using Patch = Handle<git_patch, git_patch_free>;
-using Reference = Handle<git_reference, git_reference_free>;
-using Signature = Handle<git_signature, git_signature_free>;
-using DiffStats = Handle<git_diff_stats, git_diff_stats_free>;
+using Repository = Handle<git_repository, &libgit2::Functions::git_repository_free>;
+using Object = Handle<git_object, &libgit2::Functions::git_object_free>;
+using Commit = Handle<git_commit, &libgit2::Functions::git_commit_free>;
+using Tree = Handle<git_tree, &libgit2::Functions::git_tree_free>;
+using Index = Handle<git_index, &libgit2::Functions::git_index_free>;
+using Diff = Handle<git_diff, &libgit2::Functions::git_diff_free>;
+using Patch = Handle<git_patch, &libgit2::Functions::git_patch_free>;
+using Reference = Handle<git_reference, &libgit2::Functions::git_reference_free>;
+using Signature = Handle<git_signature, &libgit2::Functions::git_signature_free>;
+using DiffStats = Handle<git_diff_stats, &libgit2::Functions::git_diff_stats_free>;
 
 struct Buffer {
   git_buf buf = GIT_BUF_INIT;
   Buffer() = default;
-  ~Buffer() { git_buf_dispose(&buf); }
+  ~Buffer() { libgit2::get().git_buf_dispose(&buf); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 };

@@ -12,7 +12,7 @@ namespace agentry::workspace {
 namespace {
 
 using core::ErrorCode;
-using Worktree = git::Handle<git_worktree, git_worktree_free>;
+using Worktree = git::Handle<git_worktree, &libgit2::Functions::git_worktree_free>;
 
 core::Failure invalid(const std::string& key, const std::string& message) {
   return core::fail(ErrorCode::validation, "with." + key + " " + message, {{"field", "with." + key}});
@@ -35,21 +35,21 @@ struct FoundWorktree {
 
 std::optional<FoundWorktree> worktree_at(git_repository* repo, const fs::path& path) {
   git_repository* raw = nullptr;
-  if (git_repository_open_ext(&raw, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) < 0) {
-    git_error_clear();
+  if (libgit2::get().git_repository_open_ext(&raw, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) < 0) {
+    libgit2::get().git_error_clear();
     return std::nullopt;
   }
   git::Repository found(raw);
-  if (git_repository_is_worktree(found.get()) != 1 || git_repository_is_bare(found.get())) return std::nullopt;
-  if (normal_path(git_repository_commondir(found.get())) != normal_path(git_repository_commondir(repo))) return std::nullopt;
+  if (libgit2::get().git_repository_is_worktree(found.get()) != 1 || libgit2::get().git_repository_is_bare(found.get())) return std::nullopt;
+  if (normal_path(libgit2::get().git_repository_commondir(found.get())) != normal_path(libgit2::get().git_repository_commondir(repo))) return std::nullopt;
   if (normal_path(git::work_tree_root(found.get())) != normal_path(path)) return std::nullopt;  // a directory inside one
   FoundWorktree out{std::move(found), {}};
   git_reference* head = nullptr;
-  if (git_repository_head(&head, out.repo.get()) == 0) {
+  if (libgit2::get().git_repository_head(&head, out.repo.get()) == 0) {
     git::Reference ref(head);
-    if (git_reference_is_branch(ref.get())) out.branch = git_reference_shorthand(ref.get());
+    if (libgit2::get().git_reference_is_branch(ref.get())) out.branch = libgit2::get().git_reference_shorthand(ref.get());
   } else {
-    git_error_clear();
+    libgit2::get().git_error_clear();
   }
   return out;
 }
@@ -59,13 +59,13 @@ std::optional<FoundWorktree> worktree_at(git_repository* repo, const fs::path& p
 core::Result<void> clear_for_replace(git_repository* repo, const fs::path& path, const std::string& repo_root) {
   if (auto found = worktree_at(repo, path)) {
     git_worktree* raw = nullptr;
-    if (git_worktree_open_from_repository(&raw, found->repo.get()) < 0)
+    if (libgit2::get().git_worktree_open_from_repository(&raw, found->repo.get()) < 0)
       return core::fail(ErrorCode::internal, "cannot open the worktree at " + path.string() + ": " + git::last_error());
     Worktree worktree(raw);
     found->repo.reset();
     git_worktree_prune_options options = GIT_WORKTREE_PRUNE_OPTIONS_INIT;
     options.flags = GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_LOCKED | GIT_WORKTREE_PRUNE_WORKING_TREE;
-    if (git_worktree_prune(worktree.get(), &options) < 0)
+    if (libgit2::get().git_worktree_prune(worktree.get(), &options) < 0)
       return core::fail(ErrorCode::internal, "cannot remove the worktree at " + path.string() + ": " + git::last_error());
     return core::ok();
   }
@@ -83,7 +83,7 @@ std::string admin_name(git_repository* repo, const fs::path& path) {
   for (unsigned char c : path.filename().string())
     base += std::isalnum(c) != 0 || c == '-' || c == '_' ? static_cast<char>(c) : '-';
   if (base.empty() || base.front() == '-') base = "worktree" + base;
-  const fs::path admin = fs::path(git_repository_commondir(repo)) / "worktrees";
+  const fs::path admin = fs::path(libgit2::get().git_repository_commondir(repo)) / "worktrees";
   for (int i = 0; i < 1000; ++i) {
     std::string name = i == 0 ? base : base + "-" + std::to_string(i);
     std::error_code ec;
@@ -95,8 +95,8 @@ std::string admin_name(git_repository* repo, const fs::path& path) {
 /// The repository's main work tree, also when `repo` was opened in one of its linked
 /// worktrees (a run whose cwd already moved into one): <main>/.git is the common dir.
 std::string main_work_tree(git_repository* repo) {
-  if (git_repository_is_worktree(repo) == 1) {
-    const fs::path common = fs::path(normal_path(git_repository_commondir(repo)));
+  if (libgit2::get().git_repository_is_worktree(repo) == 1) {
+    const fs::path common = fs::path(normal_path(libgit2::get().git_repository_commondir(repo)));
     if (common.filename() == ".git") return common.parent_path().string();
   }
   return git::work_tree_root(repo).string();
@@ -106,8 +106,8 @@ core::Result<void> check(const NamedWorktreeRequest& r) {
   if (r.repo.empty() || !r.repo.is_absolute()) return invalid("repo", "must be an absolute path (got '" + r.repo.string() + "')");
   if (r.path.empty() || !r.path.is_absolute()) return invalid("path", "must be an absolute path (got '" + r.path.string() + "')");
   int valid = 0;
-  if (r.branch.empty() || git_branch_name_is_valid(&valid, r.branch.c_str()) < 0 || valid == 0) {
-    git_error_clear();
+  if (r.branch.empty() || libgit2::get().git_branch_name_is_valid(&valid, r.branch.c_str()) < 0 || valid == 0) {
+    libgit2::get().git_error_clear();
     return invalid("branch", "'" + r.branch + "' is not a valid git branch name");
   }
   if (r.from.empty()) return invalid("from", "must name a revision (a branch, tag or commit)");
@@ -146,18 +146,18 @@ core::Result<NamedWorktree> ensure_named_worktree(const NamedWorktreeRequest& r)
                               ", not on " + r.branch + " (collision: reuse)",
                           {{"field", "with.path"}, {"path", path.string()}});
       git_worktree* raw = nullptr;
-      if (git_worktree_open_from_repository(&raw, found->repo.get()) == 0) {
+      if (libgit2::get().git_worktree_open_from_repository(&raw, found->repo.get()) == 0) {
         Worktree worktree(raw);
-        out.name = git_worktree_name(worktree.get());
+        out.name = libgit2::get().git_worktree_name(worktree.get());
       } else {
-        git_error_clear();
+        libgit2::get().git_error_clear();
       }
       git_reference* head = nullptr;
-      if (git_repository_head(&head, found->repo.get()) == 0) {
+      if (libgit2::get().git_repository_head(&head, found->repo.get()) == 0) {
         git::Reference ref(head);
-        if (const git_oid* target = git_reference_target(ref.get())) out.base_commit = git::oid_text(target);
+        if (const git_oid* target = libgit2::get().git_reference_target(ref.get())) out.base_commit = git::oid_text(target);
       } else {
-        git_error_clear();
+        libgit2::get().git_error_clear();
       }
       out.path = normal_path(path);
       return out;
@@ -168,35 +168,35 @@ core::Result<NamedWorktree> ensure_named_worktree(const NamedWorktreeRequest& r)
 
   git_reference* raw_branch = nullptr;
   git::Reference branch;
-  if (git_branch_lookup(&raw_branch, repo->get(), r.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
+  if (libgit2::get().git_branch_lookup(&raw_branch, repo->get(), r.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
     branch.reset(raw_branch);
-    if (git_branch_is_checked_out(branch.get()) == 1)
+    if (libgit2::get().git_branch_is_checked_out(branch.get()) == 1)
       return core::fail(ErrorCode::conflict,
                         "with.branch " + r.branch + " is already checked out in " + out.repo_root +
                             " or one of its worktrees; git checks a branch out in one place only",
                         {{"field", "with.branch"}, {"branch", r.branch}});
-    const git_oid* target = git_reference_target(branch.get());
+    const git_oid* target = libgit2::get().git_reference_target(branch.get());
     if (target) out.base_commit = git::oid_text(target);
   } else {
-    git_error_clear();
+    libgit2::get().git_error_clear();
     git_object* raw_object = nullptr;
-    if (git_revparse_single(&raw_object, repo->get(), r.from.c_str()) < 0) {
+    if (libgit2::get().git_revparse_single(&raw_object, repo->get(), r.from.c_str()) < 0) {
       const std::string why = git::last_error();
       return invalid("from", "'" + r.from + "' names no commit in " + out.repo_root + ": " + why);
     }
     git::Object object(raw_object);
     git_object* peeled_raw = nullptr;
-    if (git_object_peel(&peeled_raw, object.get(), GIT_OBJECT_COMMIT) < 0) {
-      git_error_clear();
+    if (libgit2::get().git_object_peel(&peeled_raw, object.get(), GIT_OBJECT_COMMIT) < 0) {
+      libgit2::get().git_error_clear();
       return invalid("from", "'" + r.from + "' is not a commit");
     }
     git::Object peeled(peeled_raw);
     git::Commit commit(reinterpret_cast<git_commit*>(peeled.release()));
-    if (git_branch_create(&raw_branch, repo->get(), r.branch.c_str(), commit.get(), /*force=*/0) < 0)
+    if (libgit2::get().git_branch_create(&raw_branch, repo->get(), r.branch.c_str(), commit.get(), /*force=*/0) < 0)
       return core::fail(ErrorCode::conflict, "cannot create branch " + r.branch + ": " + git::last_error(),
                         {{"field", "with.branch"}, {"branch", r.branch}});
     branch.reset(raw_branch);
-    out.base_commit = git::oid_text(git_commit_id(commit.get()));
+    out.base_commit = git::oid_text(libgit2::get().git_commit_id(commit.get()));
     out.created_branch = true;
   }
 
@@ -205,9 +205,9 @@ core::Result<NamedWorktree> ensure_named_worktree(const NamedWorktreeRequest& r)
   git_worktree_add_options options = GIT_WORKTREE_ADD_OPTIONS_INIT;
   options.ref = branch.get();
   git_worktree* raw_worktree = nullptr;
-  if (git_worktree_add(&raw_worktree, repo->get(), out.name.c_str(), path.c_str(), &options) < 0) {
+  if (libgit2::get().git_worktree_add(&raw_worktree, repo->get(), out.name.c_str(), path.c_str(), &options) < 0) {
     const std::string why = git::last_error();
-    if (out.created_branch) git_reference_delete(branch.get());  // made above, still at `from`
+    if (out.created_branch) libgit2::get().git_reference_delete(branch.get());  // made above, still at `from`
     return core::fail(ErrorCode::internal, "cannot add a worktree at " + path.string() + ": " + why,
                       {{"path", path.string()}});
   }
@@ -224,33 +224,33 @@ core::Result<NamedWorktreeRemoval> remove_named_worktree(const NamedWorktree& wt
   if (!repo) return repo.failure();
   if (wt.created_worktree && !wt.name.empty()) {
     git_worktree* raw = nullptr;
-    if (git_worktree_lookup(&raw, repo->get(), wt.name.c_str()) == 0) {
+    if (libgit2::get().git_worktree_lookup(&raw, repo->get(), wt.name.c_str()) == 0) {
       Worktree worktree(raw);
       // Still the one the run made: a name is reused once its worktree is gone.
-      if (normal_path(git_worktree_path(worktree.get())) == normal_path(wt.path)) {
+      if (normal_path(libgit2::get().git_worktree_path(worktree.get())) == normal_path(wt.path)) {
         git_worktree_prune_options options = GIT_WORKTREE_PRUNE_OPTIONS_INIT;
         options.flags = GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_LOCKED | GIT_WORKTREE_PRUNE_WORKING_TREE;
-        if (git_worktree_prune(worktree.get(), &options) < 0)
+        if (libgit2::get().git_worktree_prune(worktree.get(), &options) < 0)
           return core::fail(ErrorCode::internal, "cannot remove the worktree " + wt.path + ": " + git::last_error());
         out.worktree_removed = true;
       }
     } else {
-      git_error_clear();
+      libgit2::get().git_error_clear();
     }
   }
   if (wt.created_branch) {
     git_reference* raw_branch = nullptr;
-    if (git_branch_lookup(&raw_branch, repo->get(), wt.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
+    if (libgit2::get().git_branch_lookup(&raw_branch, repo->get(), wt.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
       git::Reference branch(raw_branch);
-      const git_oid* target = git_reference_target(branch.get());
-      if (target && git::oid_text(target) == wt.base_commit && git_branch_is_checked_out(branch.get()) == 0) {
+      const git_oid* target = libgit2::get().git_reference_target(branch.get());
+      if (target && git::oid_text(target) == wt.base_commit && libgit2::get().git_branch_is_checked_out(branch.get()) == 0) {
         // The ref only, as worktree.cpp does (no config of it was made).
-        if (git_reference_delete(branch.get()) == 0) out.branch_deleted = true;
+        if (libgit2::get().git_reference_delete(branch.get()) == 0) out.branch_deleted = true;
       } else {
         out.branch_kept = true;
       }
     } else {
-      git_error_clear();
+      libgit2::get().git_error_clear();
     }
   }
   return out;

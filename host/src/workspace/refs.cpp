@@ -12,9 +12,9 @@ namespace {
 /// The commit a reference leads to (through annotated tags), or "" when none.
 std::string commit_of(git_reference* ref) {
   git_object* raw = nullptr;
-  if (git_reference_peel(&raw, ref, GIT_OBJECT_COMMIT) < 0) return {};
+  if (libgit2::get().git_reference_peel(&raw, ref, GIT_OBJECT_COMMIT) < 0) return {};
   git::Object object(raw);
-  return git::oid_text(git_object_id(object.get()));
+  return git::oid_text(libgit2::get().git_object_id(object.get()));
 }
 
 struct Collector {
@@ -26,7 +26,7 @@ struct Collector {
       out.truncated = true;
       return;
     }
-    into.push_back({git_reference_shorthand(ref), commit_of(ref)});
+    into.push_back({libgit2::get().git_reference_shorthand(ref), commit_of(ref)});
   }
 };
 
@@ -47,16 +47,16 @@ core::Result<RefList> list_refs(const std::filesystem::path& cwd, std::size_t li
   out.repo_root = git::work_tree_root(repo->get()).string();
 
   git_reference* head_raw = nullptr;
-  if (git_repository_head(&head_raw, repo->get()) == 0) {
+  if (libgit2::get().git_repository_head(&head_raw, repo->get()) == 0) {
     git::Reference head(head_raw);
     out.head_commit = commit_of(head.get());
-    if (git_reference_is_branch(head.get())) out.head_branch = git_reference_shorthand(head.get());
-  } else if (git_repository_head_unborn(repo->get()) == 1) {
+    if (libgit2::get().git_reference_is_branch(head.get())) out.head_branch = libgit2::get().git_reference_shorthand(head.get());
+  } else if (libgit2::get().git_repository_head_unborn(repo->get()) == 1) {
     // An unborn branch: HEAD names it, but nothing is committed yet.
     git_reference* symbolic = nullptr;
-    if (git_reference_lookup(&symbolic, repo->get(), "HEAD") == 0) {
+    if (libgit2::get().git_reference_lookup(&symbolic, repo->get(), "HEAD") == 0) {
       git::Reference ref(symbolic);
-      if (const char* target = git_reference_symbolic_target(ref.get()); target) {
+      if (const char* target = libgit2::get().git_reference_symbolic_target(ref.get()); target) {
         std::string name = target;
         if (name.starts_with("refs/heads/")) out.head_branch = name.substr(11);
       }
@@ -64,17 +64,16 @@ core::Result<RefList> list_refs(const std::filesystem::path& cwd, std::size_t li
   }
 
   git_reference_iterator* raw_iter = nullptr;
-  if (git_reference_iterator_new(&raw_iter, repo->get()) < 0)
+  if (libgit2::get().git_reference_iterator_new(&raw_iter, repo->get()) < 0)
     return core::fail(core::ErrorCode::internal, "listing refs: " + git::last_error());
-  std::unique_ptr<git_reference_iterator, void (*)(git_reference_iterator*)> iter(raw_iter,
-                                                                                  git_reference_iterator_free);
+  const git::Handle<git_reference_iterator, &libgit2::Functions::git_reference_iterator_free> iter(raw_iter);
   // The iterator's order is the backend's; collect everything (bounded per kind) and sort.
   Collector collect{out, limit};
   git_reference* raw_ref = nullptr;
-  while (git_reference_next(&raw_ref, iter.get()) == 0) {
+  while (libgit2::get().git_reference_next(&raw_ref, iter.get()) == 0) {
     git::Reference ref(raw_ref);
-    const std::string name = git_reference_name(ref.get());
-    if (git_reference_type(ref.get()) == GIT_REFERENCE_SYMBOLIC) continue;  // origin/HEAD and the like
+    const std::string name = libgit2::get().git_reference_name(ref.get());
+    if (libgit2::get().git_reference_type(ref.get()) == GIT_REFERENCE_SYMBOLIC) continue;  // origin/HEAD and the like
     if (name.starts_with("refs/heads/")) collect.add(out.branches, ref.get());
     else if (name.starts_with("refs/remotes/")) collect.add(out.remotes, ref.get());
     else if (name.starts_with("refs/tags/")) collect.add(out.tags, ref.get());

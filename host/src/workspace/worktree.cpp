@@ -8,7 +8,7 @@ namespace agentry::workspace {
 namespace {
 
 using core::ErrorCode;
-using Worktree = git::Handle<git_worktree, git_worktree_free>;
+using Worktree = git::Handle<git_worktree, &libgit2::Functions::git_worktree_free>;
 
 std::string worktree_name(const std::string& run_id) { return "agentry-" + run_id; }
 std::string branch_name(const std::string& run_id) { return "agentry/" + run_id; }
@@ -25,21 +25,21 @@ core::Result<RunWorktree> add_run_worktree(const fs::path& cwd, const std::strin
   out.branch = branch_name(run_id);
   const std::string revision = base.empty() ? "HEAD" : base;
   git_object* raw_object = nullptr;
-  if (git_revparse_single(&raw_object, repo->get(), revision.c_str()) < 0)
+  if (libgit2::get().git_revparse_single(&raw_object, repo->get(), revision.c_str()) < 0)
     return core::fail(ErrorCode::validation, "the base '" + revision + "' names no commit in " + root.string() + ": " +
                                                  git::last_error(),
                       {{"base", revision}});
   git::Object object(raw_object);
   git_object* peeled_raw = nullptr;
-  if (git_object_peel(&peeled_raw, object.get(), GIT_OBJECT_COMMIT) < 0)
+  if (libgit2::get().git_object_peel(&peeled_raw, object.get(), GIT_OBJECT_COMMIT) < 0)
     return core::fail(ErrorCode::validation, "the base '" + revision + "' is not a commit", {{"base", revision}});
   git::Object peeled(peeled_raw);
   git::Commit commit(reinterpret_cast<git_commit*>(peeled.release()));
-  out.base_commit = git::oid_text(git_commit_id(commit.get()));
+  out.base_commit = git::oid_text(libgit2::get().git_commit_id(commit.get()));
 
   git_reference* existing = nullptr;
-  if (git_branch_lookup(&existing, repo->get(), out.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
-    git_reference_free(existing);
+  if (libgit2::get().git_branch_lookup(&existing, repo->get(), out.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
+    libgit2::get().git_reference_free(existing);
     return core::fail(ErrorCode::conflict,
                       "branch " + out.branch + " already exists in " + root.string() +
                           "; agentry never reuses or moves an existing branch",
@@ -54,16 +54,16 @@ core::Result<RunWorktree> add_run_worktree(const fs::path& cwd, const std::strin
   if (ec) return core::fail(ErrorCode::internal, "cannot create " + dir.string() + ": " + ec.message());
 
   git_reference* raw_branch = nullptr;
-  if (git_branch_create(&raw_branch, repo->get(), out.branch.c_str(), commit.get(), /*force=*/0) < 0)
+  if (libgit2::get().git_branch_create(&raw_branch, repo->get(), out.branch.c_str(), commit.get(), /*force=*/0) < 0)
     return core::fail(ErrorCode::conflict, "cannot create branch " + out.branch + ": " + git::last_error(),
                       {{"branch", out.branch}});
   git::Reference branch(raw_branch);
   git_worktree_add_options options = GIT_WORKTREE_ADD_OPTIONS_INIT;
   options.ref = branch.get();
   git_worktree* raw_worktree = nullptr;
-  if (git_worktree_add(&raw_worktree, repo->get(), worktree_name(run_id).c_str(), path.c_str(), &options) < 0) {
+  if (libgit2::get().git_worktree_add(&raw_worktree, repo->get(), worktree_name(run_id).c_str(), path.c_str(), &options) < 0) {
     const std::string why = git::last_error();
-    git_reference_delete(branch.get());  // ours, created above, still at the base
+    libgit2::get().git_reference_delete(branch.get());  // ours, created above, still at the base
     return core::fail(ErrorCode::internal, "cannot add a worktree at " + path.string() + ": " + why);
   }
   Worktree worktree(raw_worktree);
@@ -84,11 +84,11 @@ core::Result<WorktreeRemoval> remove_run_worktree(const RunWorktree& wt, const s
   auto repo = git::open_work_tree(wt.repo_root);
   if (!repo) return repo.failure();
   git_worktree* raw = nullptr;
-  if (git_worktree_lookup(&raw, repo->get(), worktree_name(run_id).c_str()) == 0) {
+  if (libgit2::get().git_worktree_lookup(&raw, repo->get(), worktree_name(run_id).c_str()) == 0) {
     Worktree worktree(raw);
     git_worktree_prune_options options = GIT_WORKTREE_PRUNE_OPTIONS_INIT;
     options.flags = GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_LOCKED | GIT_WORKTREE_PRUNE_WORKING_TREE;
-    if (git_worktree_prune(worktree.get(), &options) < 0)
+    if (libgit2::get().git_worktree_prune(worktree.get(), &options) < 0)
       return core::fail(ErrorCode::internal, "cannot remove the worktree " + wt.path + ": " + git::last_error());
     out.worktree_removed = true;
   }
@@ -98,13 +98,13 @@ core::Result<WorktreeRemoval> remove_run_worktree(const RunWorktree& wt, const s
     out.worktree_removed = out.worktree_removed || !ec;
   }
   git_reference* raw_branch = nullptr;
-  if (git_branch_lookup(&raw_branch, repo->get(), wt.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
+  if (libgit2::get().git_branch_lookup(&raw_branch, repo->get(), wt.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
     git::Reference branch(raw_branch);
-    const git_oid* target = git_reference_target(branch.get());
+    const git_oid* target = libgit2::get().git_reference_target(branch.get());
     if (target && git::oid_text(target) == wt.base_commit) {
       // The ref only: agentry never configures the branch (no upstream), and libgit2
       // 1.5's git_branch_delete leaks in its config-section cleanup (LeakSanitizer).
-      if (git_reference_delete(branch.get()) == 0) out.branch_deleted = true;
+      if (libgit2::get().git_reference_delete(branch.get()) == 0) out.branch_deleted = true;
     } else {
       out.branch_kept = true;
     }
