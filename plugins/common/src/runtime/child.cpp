@@ -38,7 +38,7 @@ int open_pidfd(pid_t pid) noexcept {
 
 }  // namespace
 
-Child::Child(const asio::any_io_executor& io, ChildSpec spec, ChildHandlers handlers)
+Child::Child(asio::io_context& io, ChildSpec spec, ChildHandlers handlers)
     : io_(io),
       spec_(std::move(spec)),
       handlers_(std::move(handlers)),
@@ -52,7 +52,7 @@ Child::Child(const asio::any_io_executor& io, ChildSpec spec, ChildHandlers hand
       out_lines_(spec_.max_stdout_line, spec_.stdout_overflow),
       err_lines_(spec_.max_stderr_line, LineSplitter::Overflow::truncate) {}
 
-std::shared_ptr<Child> Child::spawn(const asio::any_io_executor& io, ChildSpec spec, ChildHandlers handlers) {
+std::shared_ptr<Child> Child::spawn(asio::io_context& io, ChildSpec spec, ChildHandlers handlers) {
   if (!spec.output_file.empty()) {
     SpawnRequest request{spec.program, spec.argv, spec.env, spec.cwd, -1, -1, -1, spec.output_file, spec.more_fds};
     std::shared_ptr<Child> child(new Child(io, std::move(spec), std::move(handlers)));
