@@ -2,9 +2,13 @@
 #   make run    install dependencies, build, start the daemon on its embedded defaults
 #   make test   install dependencies, build, run every test
 #   make package  the Debian package (CPack, cmake/packaging.cmake) in build/$(PACKAGE_PRESET)/package/
-# Both use CMake presets (CMakePresets.json) with Ninja; JOBS defaults to the core count.
+# Both use CMake presets (CMakePresets.json) with Ninja; JOBS (the build's) defaults to the
+# core count, TEST_JOBS (ctest's) to twice that.
 
 JOBS ?= $(shell nproc)
+# Most tests wait (on daemons, agents, Chromium, PostgreSQL) far more than they compute,
+# so ctest runs twice as many as there are cores; the timing tests run alone (RUN_SERIAL).
+TEST_JOBS ?= $(shell echo $$(( $$(nproc) * 2 )))
 # `make run` builds optimised and only what it runs: the binary, its plugins and tools (the
 # serve preset: no tests, no benchmarks). `make test` builds everything at -O0 (debug
 # preset), which compiles in well under half the time and keeps -Werror on.
@@ -47,7 +51,7 @@ run: build-$(RUN_PRESET) web
 # Exit 2 (npm or its registry unreachable) and 3 (no build for this machine) have
 # already printed a loud banner; those tests then skip, each saying why.
 test: build-$(TEST_PRESET) agents web-tests
-	ctest --preset $(TEST_PRESET) -j $(JOBS)
+	ctest --preset $(TEST_PRESET) -j $(TEST_JOBS) || { ./scripts/failed-tests-digest.sh build/$(TEST_PRESET); exit 1; }
 
 agents:
 	@./scripts/install-agents.sh; rc=$$?; \
