@@ -95,7 +95,7 @@ void Client::begin() {
     if (auto self = weak.lock()) self->on_exit(status);
   };
   try {
-    child_ = Child::spawn(executor_.context(),
+    child_ = Child::spawn(executor_.get_executor(),
                           ChildSpec{program.path, launch_.argv, launch_.env, launch_.cwd}, std::move(handlers));
   } catch (const std::system_error& e) {
     return ending_.finish("error", "cannot start the agent '" + launch_.argv.front() + "': " + e.what(), std::nullopt);

@@ -110,7 +110,7 @@ agentry_status_t Asker::ask(std::string ask_id, const std::string& request_json)
       if (!settings) return self->answer(json::serialize(json::object{{"error", "browser model: " + why}}));
       const Conversation conversation{question_message(request)};
       rt::HttpRequest call = model_request(*settings, ask_system_prompt(), conversation, {});
-      self->call_ = rt::http_post(self->executor_.context(), call,
+      self->call_ = rt::http_post(self->executor_.get_executor(), call,
                                   [self, settings = *settings, call](rt::HttpResponse response) {
                                     const ModelReply reply = model_reply(settings, call, std::move(response));
                                     json::object answer;

@@ -40,11 +40,11 @@ std::string tail_of_file(const std::string& path, std::size_t max) {
 }  // namespace
 
 Attempt::Attempt(plugin::Host& host, rt::Executor& executor, plugin::StartParams params)
-    : host_(host), executor_(executor), params_(std::move(params)), sink_(host, "browser"), changed_(executor.context()) {}
+    : host_(host), executor_(executor), params_(std::move(params)), sink_(host, "browser"), changed_(executor.get_executor()) {}
 
 std::shared_ptr<Attempt> Attempt::start(plugin::Host& host, rt::Executor& executor, plugin::StartParams params) {
   std::shared_ptr<Attempt> attempt(new Attempt(host, executor, std::move(params)));
-  asio::co_spawn(executor.context(), attempt->run(), [attempt](std::exception_ptr) { attempt->finished_.set_value(); });
+  asio::co_spawn(executor.get_executor(), attempt->run(), [attempt](std::exception_ptr) { attempt->finished_.set_value(); });
   return attempt;
 }
 
@@ -119,7 +119,7 @@ asio::awaitable<void> Attempt::start_browser() {
   if (interrupted_) co_return;
   try {
     // The attempt outlives its Chromium (run() closes it), so `this` is safe in the handlers.
-    chromium_ = Chromium::start(executor_.context(), resolved.path, args, settings_.env, log,
+    chromium_ = Chromium::start(executor_.get_executor(), resolved.path, args, settings_.env, log,
                                 CdpHandlers{[this](const std::string& m, const json::object& p, const std::string& s) {
                                               on_event(m, p, s);
                                             },
@@ -221,15 +221,14 @@ void Attempt::flush_frame() {
 
 asio::awaitable<void> Attempt::settle_frames() {
   if (!frames_allowed() || interrupted_) co_return;
-  // A paint the last action caused may still be on its way. Wait at least 200 ms, then
-  // until a frame of the page now shown has come and the page has been quiet for 150 ms;
-  // at most 1 s in all.
+  // A paint the last action caused may still be on its way (the first one too: Chromium
+  // can take a while to send its first frame). Wait at least 200 ms, then until a frame
+  // of the page now shown has come and the page has been quiet for 150 ms; at most 1 s.
   const auto begun = Clock::now();
-  if (last_received_ == Clock::time_point{}) co_return;  // Chromium never drew a frame
   for (;;) {
     const auto now = Clock::now();
-    const bool settled = now - begun >= std::chrono::milliseconds(200) && received_url_ == url_ &&
-                         now - last_received_ >= std::chrono::milliseconds(150);
+    const bool settled = last_received_ != Clock::time_point{} && now - begun >= std::chrono::milliseconds(200) &&
+                         received_url_ == url_ && now - last_received_ >= std::chrono::milliseconds(150);
     if (settled || interrupted_ || now - begun >= std::chrono::seconds(1)) break;
     co_await changed_.wait_until(now + std::chrono::milliseconds(50));
   }
@@ -331,7 +330,7 @@ asio::awaitable<Attempt::Outcome> Attempt::play() {
   if (!settings_.model) co_return co_await play_script();
   model_mode_ = true;
   const LoopHost loop_host{
-      executor_.context(), model_call_,
+      executor_.get_executor(), model_call_,
       [this](const Step& s, std::size_t index, const std::string& id) { return run_tool(s, index, id); },
       [this](uint16_t type, const json::object& payload) { emit(type, payload); },
       [this] { return interrupted_; }};

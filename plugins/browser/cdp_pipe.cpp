@@ -64,10 +64,10 @@ bool group_alive(pid_t pgid) {
 
 }  // namespace
 
-Chromium::Chromium(asio::io_context& io, CdpHandlers handlers)
+Chromium::Chromium(const asio::any_io_executor& io, CdpHandlers handlers)
     : io_(io), handlers_(std::move(handlers)), to_browser_(io), from_browser_(io) {}
 
-std::shared_ptr<Chromium> Chromium::start(asio::io_context& io, const std::string& program,
+std::shared_ptr<Chromium> Chromium::start(const asio::any_io_executor& io, const std::string& program,
                                           const std::vector<std::string>& args, const std::vector<std::string>& env,
                                           const std::string& stderr_path, CdpHandlers handlers) {
   std::shared_ptr<Chromium> chromium(new Chromium(io, std::move(handlers)));

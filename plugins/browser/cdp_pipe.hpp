@@ -6,7 +6,7 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json/object.hpp>
@@ -40,7 +40,7 @@ class Chromium : public std::enable_shared_from_this<Chromium> {
  public:
   // [executor] Spawns `program` with `args` (argv[0] excluded) in its own process group,
   // stdout and stderr to `stderr_path`. Throws std::system_error (the spawn errno).
-  static std::shared_ptr<Chromium> start(boost::asio::io_context& io, const std::string& program,
+  static std::shared_ptr<Chromium> start(const boost::asio::any_io_executor& io, const std::string& program,
                                          const std::vector<std::string>& args, const std::vector<std::string>& env,
                                          const std::string& stderr_path, CdpHandlers handlers);
   ~Chromium();  // the child's own destructor kills what is left of the group
@@ -65,7 +65,7 @@ class Chromium : public std::enable_shared_from_this<Chromium> {
     std::optional<CdpReply> reply;
   };
 
-  Chromium(boost::asio::io_context& io, CdpHandlers handlers);
+  Chromium(const boost::asio::any_io_executor& io, CdpHandlers handlers);
   void read_next();
   void dispatch(std::string_view message);
   void write_next();
@@ -73,7 +73,7 @@ class Chromium : public std::enable_shared_from_this<Chromium> {
   void closed();
   boost::asio::awaitable<bool> wait_exit(std::chrono::milliseconds timeout);
 
-  boost::asio::io_context& io_;
+  boost::asio::any_io_executor io_;
   CdpHandlers handlers_;
   std::shared_ptr<plugin_common::runtime::Child> child_;
   boost::asio::posix::stream_descriptor to_browser_, from_browser_;

@@ -81,7 +81,7 @@ ModelReply model_reply(const ModelSettings& settings, const rt::HttpRequest& req
   return reply;
 }
 
-boost::asio::awaitable<ModelReply> call_model(boost::asio::io_context& io, const ModelSettings& settings,
+boost::asio::awaitable<ModelReply> call_model(const boost::asio::any_io_executor& io, const ModelSettings& settings,
                                               const std::string& system, const Conversation& conversation,
                                               const std::vector<ToolSpec>& tools, std::shared_ptr<rt::HttpCall>& call) {
   const rt::HttpRequest request = model_request(settings, system, conversation, tools);

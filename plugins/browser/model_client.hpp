@@ -4,7 +4,7 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/any_io_executor.hpp>
 
 #include <memory>
 #include <string>
@@ -26,7 +26,7 @@ ModelReply model_reply(const ModelSettings& settings, const plugin_common::runti
                        plugin_common::runtime::HttpResponse response);
 
 // [executor] The whole call; `call` holds it while it runs, so an interrupt can cancel it.
-boost::asio::awaitable<ModelReply> call_model(boost::asio::io_context& io, const ModelSettings& settings,
+boost::asio::awaitable<ModelReply> call_model(const boost::asio::any_io_executor& io, const ModelSettings& settings,
                                               const std::string& system, const Conversation& conversation,
                                               const std::vector<ToolSpec>& tools,
                                               std::shared_ptr<plugin_common::runtime::HttpCall>& call);

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/json/object.hpp>
 
 #include <cstdint>
@@ -28,7 +28,7 @@ struct ToolOutcome {
 
 // What the loop needs from its attempt (Attempt fills it in).
 struct LoopHost {
-  boost::asio::io_context& io;                                  // the attempt's executor
+  boost::asio::any_io_executor io;                                // the attempt's executor
   std::shared_ptr<plugin_common::runtime::HttpCall>& model_call;  // the call in flight, for an interrupt
   // Runs one action with its TOOL_STARTED/TOOL_COMPLETED events, `call_id` as toolCallId.
   std::function<boost::asio::awaitable<ToolOutcome>(const Step& step, std::size_t index, const std::string& call_id)> run_tool;

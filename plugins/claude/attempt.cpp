@@ -31,9 +31,9 @@ Attempt::Attempt(agentry::plugin::Host& host, common::runtime::Executor& executo
     : host_(host),
       executor_(executor),
       spec_(std::move(spec)),
-      timeout_timer_(executor.context()),
-      interrupt_timer_(executor.context()),
-      exit_timer_(executor.context()),
+      timeout_timer_(executor.get_executor()),
+      interrupt_timer_(executor.get_executor()),
+      exit_timer_(executor.get_executor()),
       conversation_(spec_.unrestricted) {}
 
 std::shared_ptr<Attempt> Attempt::start(agentry::plugin::Host& host, common::runtime::Executor& executor,
@@ -74,7 +74,7 @@ void Attempt::begin() {
     if (auto self = weak.lock()) self->on_exit(status);
   };
   try {
-    child_ = common::runtime::Child::spawn(executor_.context(), claude_child(spec_, kMaxLineBytes), std::move(handlers));
+    child_ = common::runtime::Child::spawn(executor_.get_executor(), claude_child(spec_, kMaxLineBytes), std::move(handlers));
   } catch (const std::system_error& e) {
     return finish({"error", "cannot start '" + spec_.argv.front() + "': " + e.code().message()}, std::nullopt);
   } catch (const std::runtime_error& e) {

@@ -75,7 +75,7 @@ void Question::begin(plugin_common::runtime::Executor& executor) {
   try {
     // The prompt on stdin, then its output until it ends; the host's deadline ends it early.
     child_ = plugin_common::runtime::collect(
-        executor.context(), claude_child(launch_, kMaxOutput), launch_.prompt, kMaxOutput,
+        executor.get_executor(), claude_child(launch_, kMaxOutput), launch_.prompt, kMaxOutput,
         [weak = weak_from_this()](plugin_common::runtime::Collected collected) {
           if (auto self = weak.lock()) self->answer(answer_json(collected.out, collected.err));
         });

@@ -1,14 +1,14 @@
 // The connection to one codex app-server, on the instance's executor: our own child over
 // stdio (JSON lines) or a server someone else runs, over WebSocket on TCP (ws) or on a Unix
 // socket (uds). One JSON-RPC message per line or per text message either way, so the
-// session above sees messages, not framing. Every handler runs on the executor thread.
+// session above sees messages, not framing. Every handler runs on the instance's executor (its strand).
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
 
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/any_io_executor.hpp>
 
 #include "config.hpp"
 
@@ -37,12 +37,12 @@ class Link {
 };
 
 // Spawns `codex app-server` in its own process group. Throws std::runtime_error.
-std::shared_ptr<Link> open_stdio(boost::asio::io_context& io, const StdioLaunch& launch, const std::string& cwd,
+std::shared_ptr<Link> open_stdio(const boost::asio::any_io_executor& io, const StdioLaunch& launch, const std::string& cwd,
                                  int shutdown_grace_ms, LinkHandlers handlers);
 
 // Starts connecting to ws://host:port or a Unix socket; ready() or closed() says how it went
 // within `timeout_ms`.
-std::shared_ptr<Link> open_socket(boost::asio::io_context& io, Transport transport, const SocketTarget& target,
+std::shared_ptr<Link> open_socket(const boost::asio::any_io_executor& io, Transport transport, const SocketTarget& target,
                                   int timeout_ms, LinkHandlers handlers);
 
 }  // namespace agentry::codex

@@ -20,9 +20,9 @@ Session::Session(agentry::plugin::Host& host, plugin_common::runtime::Executor& 
         line.pop_back();  // the peer frames lines; the link frames messages itself
         link_->send(std::move(line));
       }),
-      setup_timer_(executor.context()),
-      run_timer_(executor.context()),
-      interrupt_timer_(executor.context()) {}
+      setup_timer_(executor.get_executor()),
+      run_timer_(executor.get_executor()),
+      interrupt_timer_(executor.get_executor()) {}
 
 std::shared_ptr<Session> Session::start(agentry::plugin::Host& host, plugin_common::runtime::Executor& executor,
                                         AttemptConfig config) {
@@ -46,9 +46,9 @@ void Session::begin() {
     if (cfg_.transport == Transport::stdio) {
       StdioLaunch launch = cfg_.stdio;
       provide_helper_links(launch);
-      link_ = open_stdio(executor_.context(), launch, cfg_.cwd, cfg_.shutdown_grace_ms, link_handlers());
+      link_ = open_stdio(executor_.get_executor(), launch, cfg_.cwd, cfg_.shutdown_grace_ms, link_handlers());
     } else {
-      link_ = open_socket(executor_.context(), cfg_.transport, cfg_.socket, cfg_.connect_timeout_ms, link_handlers());
+      link_ = open_socket(executor_.get_executor(), cfg_.transport, cfg_.socket, cfg_.connect_timeout_ms, link_handlers());
     }
   } catch (const std::exception& e) {
     connect_failed(e.what());

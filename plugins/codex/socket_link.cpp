@@ -20,7 +20,7 @@ constexpr std::chrono::milliseconds kCloseWait{2000};
 
 class SocketLink final : public Link, public std::enable_shared_from_this<SocketLink> {
  public:
-  SocketLink(boost::asio::io_context& io, std::string name, LinkHandlers handlers)
+  SocketLink(const boost::asio::any_io_executor& io, std::string name, LinkHandlers handlers)
       : io_(io), name_(std::move(name)), handlers_(std::move(handlers)), close_timer_(io) {}
 
   void connect(rt::WebSocketTarget target, int timeout_ms) {
@@ -87,7 +87,7 @@ class SocketLink final : public Link, public std::enable_shared_from_this<Socket
     if (handlers_.closed) handlers_.closed(std::move(reason));
   }
 
-  boost::asio::io_context& io_;
+  boost::asio::any_io_executor io_;
   const std::string name_;  // ws://host:port/path or unix:PATH, for messages
   LinkHandlers handlers_;
   boost::asio::steady_timer close_timer_;
@@ -97,7 +97,7 @@ class SocketLink final : public Link, public std::enable_shared_from_this<Socket
 
 }  // namespace
 
-std::shared_ptr<Link> open_socket(boost::asio::io_context& io, Transport transport, const SocketTarget& target,
+std::shared_ptr<Link> open_socket(const boost::asio::any_io_executor& io, Transport transport, const SocketTarget& target,
                                   int timeout_ms, LinkHandlers handlers) {
   rt::WebSocketTarget ws{target.host, target.port, {}, target.path, {}, target.bearer_token};
   std::string name;

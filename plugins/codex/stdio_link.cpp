@@ -37,7 +37,7 @@ std::string strip_ansi(const std::string& line) {
 
 class StdioLink final : public Link, public std::enable_shared_from_this<StdioLink> {
  public:
-  StdioLink(boost::asio::io_context& io, int grace_ms, LinkHandlers handlers)
+  StdioLink(const boost::asio::any_io_executor& io, int grace_ms, LinkHandlers handlers)
       : io_(io), grace_(grace_ms), handlers_(std::move(handlers)), grace_timer_(io) {}
 
   void spawn(const StdioLaunch& launch, const std::string& cwd) {
@@ -116,7 +116,7 @@ class StdioLink final : public Link, public std::enable_shared_from_this<StdioLi
     if (handlers_.closed) handlers_.closed(std::move(reason));
   }
 
-  boost::asio::io_context& io_;
+  boost::asio::any_io_executor io_;
   const std::chrono::milliseconds grace_;
   LinkHandlers handlers_;
   boost::asio::steady_timer grace_timer_;  // stdin EOF -> SIGTERM
@@ -127,7 +127,7 @@ class StdioLink final : public Link, public std::enable_shared_from_this<StdioLi
 
 }  // namespace
 
-std::shared_ptr<Link> open_stdio(boost::asio::io_context& io, const StdioLaunch& launch, const std::string& cwd,
+std::shared_ptr<Link> open_stdio(const boost::asio::any_io_executor& io, const StdioLaunch& launch, const std::string& cwd,
                                  int shutdown_grace_ms, LinkHandlers handlers) {
   auto link = std::make_shared<StdioLink>(io, shutdown_grace_ms, std::move(handlers));
   link->spawn(launch, cwd);

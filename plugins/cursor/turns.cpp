@@ -24,7 +24,7 @@ Turns::Turns(agentry::plugin::Host& host, common::runtime::Executor& executor, L
       launch_(std::move(launch)),
       events_(host, "cursor"),
       chat_(launch_.resume_chat),
-      after_result_(executor.context()),
+      after_result_(executor.get_executor()),
       ending_(executor, events_, follow_ups_, child_,
               {.child = "cursor-agent", .work = "its result", .stderr_name = "stderr"}) {}
 
@@ -59,7 +59,7 @@ void Turns::run_turn(std::string prompt) {
   };
   try {
     child_ = common::runtime::Child::spawn(
-        executor_.context(),
+        executor_.get_executor(),
         common::runtime::ChildSpec{program.path, turn_argv(launch_, chat_, prompt), launch_.env, launch_.cwd},
         std::move(handlers));
   } catch (const std::system_error& e) {

@@ -23,12 +23,12 @@ Attempt::Attempt(plugin::Host& host, rt::Executor& executor, plugin::StartParams
       executor_(executor),
       params_(std::move(params)),
       script_(std::move(script)),
-      changed_(executor.context()) {}
+      changed_(executor.get_executor()) {}
 
 std::shared_ptr<Attempt> Attempt::start(plugin::Host& host, rt::Executor& executor, plugin::StartParams params,
                                         Script script) {
   std::shared_ptr<Attempt> attempt(new Attempt(host, executor, std::move(params), std::move(script)));
-  asio::co_spawn(executor.context(), attempt->run(),
+  asio::co_spawn(executor.get_executor(), attempt->run(),
                  [attempt](std::exception_ptr) { attempt->finished_promise_.set_value(); });
   return attempt;
 }

@@ -9,7 +9,7 @@ namespace agentry::mock {
 
 namespace common = agentry::plugin_common;
 
-std::shared_ptr<common::runtime::Child> start_process(boost::asio::io_context& io, const std::vector<std::string>& argv,
+std::shared_ptr<common::runtime::Child> start_process(const boost::asio::any_io_executor& io, const std::vector<std::string>& argv,
                                                       const std::vector<std::string>& extra_env,
                                                       const std::string& cwd, std::function<void(ExecResult)> done,
                                                       std::size_t limit) {

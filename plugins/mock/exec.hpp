@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/any_io_executor.hpp>
 
 #include "agentry/plugin_common/runtime/child.hpp"
 
@@ -25,7 +25,7 @@ struct ExecResult {
 // overriding) added to this process's environment, in directory `cwd` (empty: inherit), in
 // its own process group; `done` runs on `io` once it exited. nullptr, with `done` already
 // called with the error, when it cannot start. kill() on the child stops its whole group.
-std::shared_ptr<plugin_common::runtime::Child> start_process(boost::asio::io_context& io,
+std::shared_ptr<plugin_common::runtime::Child> start_process(const boost::asio::any_io_executor& io,
                                                              const std::vector<std::string>& argv,
                                                              const std::vector<std::string>& extra_env,
                                                              const std::string& cwd,

@@ -72,7 +72,7 @@ agentry_status_t Question::check(const std::string& request_json) {
 
 Question::Question(plugin::Host& host, plugin_common::runtime::Executor& executor, std::string ask_id,
                    std::string request_json)
-    : host_(host), ask_id_(std::move(ask_id)), request_json_(std::move(request_json)), delay_(executor.context()) {}
+    : host_(host), ask_id_(std::move(ask_id)), request_json_(std::move(request_json)), delay_(executor.get_executor()) {}
 
 std::shared_ptr<Question> Question::start(plugin::Host& host, plugin_common::runtime::Executor& executor,
                                           std::string ask_id, std::string request_json) {

@@ -189,7 +189,7 @@ Attempt::Task<std::optional<Finish>> Attempt::step(const Exec& s) {
   argv.insert(argv.end(), s.argv.begin(), s.argv.end());
   std::vector<std::string> env = script_.launcher_env;
   env.insert(env.end(), params_.env.begin(), params_.env.end());
-  exec_child_ = start_process(executor_.context(), argv, env, params_.workspace_path,
+  exec_child_ = start_process(executor_.get_executor(), argv, env, params_.workspace_path,
                               [self = shared_from_this()](ExecResult r) {
                                 self->exec_result_ = std::move(r);
                                 self->changed_.notify();

@@ -98,7 +98,7 @@ void Session::begin() {
     if (auto self = weak.lock()) self->on_exit(status);
   };
   try {
-    child_ = common::runtime::Child::spawn(executor_.context(),
+    child_ = common::runtime::Child::spawn(executor_.get_executor(),
                                            common::runtime::ChildSpec{program.path, argv_with_session(), launch_.env, launch_.cwd},
                                            std::move(handlers));
   } catch (const std::system_error& e) {

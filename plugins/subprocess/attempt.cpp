@@ -14,8 +14,8 @@ Attempt::Attempt(agentry::plugin::Host& host, common::runtime::Executor& executo
     : executor_(executor),
       spec_(std::move(spec)),
       events_(host, "subprocess"),
-      timeout_timer_(executor.context()),
-      grace_timer_(executor.context()),
+      timeout_timer_(executor.get_executor()),
+      grace_timer_(executor.get_executor()),
       router_(spec_.mode) {
   end_.timeout_sec = spec_.timeout_sec;
 }
@@ -84,7 +84,7 @@ void Attempt::launch() {
     if (auto self = weak.lock()) self->on_exit(status);
   };
   try {
-    child_ = common::runtime::Child::spawn(executor_.context(), std::move(child), std::move(handlers));
+    child_ = common::runtime::Child::spawn(executor_.get_executor(), std::move(child), std::move(handlers));
   } catch (const std::system_error& e) {
     end_.start_error = "cannot start command '" + spec_.argv.front() + "': " + e.code().message();
   }

@@ -37,7 +37,7 @@ struct Attempt {
     ChildHandlers handlers;
     handlers.stdout_line = [](Line) {};
     handlers.exited = [this](WaitStatus status) { ending.exited(status, interrupted); };
-    child = Child::spawn(executor.context(), ChildSpec{"/bin/sh", {"sh", "-c", script}, {"PATH=/usr/bin:/bin"}, ""},
+    child = Child::spawn(executor.get_executor(), ChildSpec{"/bin/sh", {"sh", "-c", script}, {"PATH=/usr/bin:/bin"}, ""},
                          std::move(handlers));
   }
 

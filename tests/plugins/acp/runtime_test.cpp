@@ -44,7 +44,7 @@ Outcome run(Executor& executor, ChildSpec spec, std::function<void(Child&)> then
       outcome->status = status;
       result->set_value(*outcome);
     };
-    auto child = Child::spawn(executor.context(), std::move(spec), std::move(handlers));
+    auto child = Child::spawn(executor.get_executor(), std::move(spec), std::move(handlers));
     *weak = child;
     if (then) then(*child);
   });
@@ -96,7 +96,7 @@ TEST(BackendRuntime, SpawningAMissingProgramThrowsTheErrno) {
   std::promise<int> code;
   executor.post([&] {
     try {
-      Child::spawn(executor.context(), ChildSpec{"/nonexistent/x", {"x"}, {}, ""}, {});
+      Child::spawn(executor.get_executor(), ChildSpec{"/nonexistent/x", {"x"}, {}, ""}, {});
       code.set_value(0);
     } catch (const std::system_error& e) {
       code.set_value(e.code().value());

@@ -100,7 +100,7 @@ TEST(HttpClient, HttpsChecksTheServersCertificate) {
   const auto post = [](const HttpRequest& request) {
     Executor executor;
     std::promise<HttpResponse> answered;
-    executor.post([&] { http_post(executor.context(), request, [&](HttpResponse r) { answered.set_value(std::move(r)); }); });
+    executor.post([&] { http_post(executor.get_executor(), request, [&](HttpResponse r) { answered.set_value(std::move(r)); }); });
     return answered.get_future().get();
   };
   HttpRequest request;

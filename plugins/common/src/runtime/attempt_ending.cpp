@@ -11,7 +11,7 @@ AttemptEnding::AttemptEnding(Executor& executor, EventSink& events, FollowUps& f
       child_(child),
       terms_(std::move(terms)),
       delivery_(std::move(delivery)),
-      grace_timer_(executor.context()) {}
+      grace_timer_(executor.get_executor()) {}
 
 void AttemptEnding::conclude(std::string outcome, std::string message) {
   if (conclusion_ || finished_) return;

@@ -38,7 +38,7 @@ int open_pidfd(pid_t pid) noexcept {
 
 }  // namespace
 
-Child::Child(asio::io_context& io, ChildSpec spec, ChildHandlers handlers)
+Child::Child(const asio::any_io_executor& io, ChildSpec spec, ChildHandlers handlers)
     : io_(io),
       spec_(std::move(spec)),
       handlers_(std::move(handlers)),
@@ -52,7 +52,7 @@ Child::Child(asio::io_context& io, ChildSpec spec, ChildHandlers handlers)
       out_lines_(spec_.max_stdout_line, spec_.stdout_overflow),
       err_lines_(spec_.max_stderr_line, LineSplitter::Overflow::truncate) {}
 
-std::shared_ptr<Child> Child::spawn(asio::io_context& io, ChildSpec spec, ChildHandlers handlers) {
+std::shared_ptr<Child> Child::spawn(const asio::any_io_executor& io, ChildSpec spec, ChildHandlers handlers) {
   if (!spec.output_file.empty()) {
     SpawnRequest request{spec.program, spec.argv, spec.env, spec.cwd, -1, -1, -1, spec.output_file, spec.more_fds};
     std::shared_ptr<Child> child(new Child(io, std::move(spec), std::move(handlers)));
@@ -166,12 +166,15 @@ void Child::write_next() {
   asio::async_write(stdin_, asio::buffer(pending_.front()),
                     [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
                       self->writing_ = false;
-                      self->pending_bytes_ -= self->pending_.front().size();
-                      self->pending_.pop_front();
-                      if (ec) {  // the child stopped reading (EPIPE): nothing more can reach it
+                      if (ec) {
+                        // The child stopped reading (EPIPE), or its exit was reported and
+                        // stdin closed under this write: nothing more can reach it.
                         self->pending_.clear();
                         self->pending_bytes_ = 0;
                         self->stdin_closing_ = true;
+                      } else {
+                        self->pending_bytes_ -= self->pending_.front().size();
+                        self->pending_.pop_front();
                       }
                       self->write_next();
                     });
@@ -248,8 +251,13 @@ void Child::maybe_report() {
   drain_timer_.cancel();
   boost::system::error_code ignored;
   stdin_.close(ignored);
-  pending_.clear();
-  pending_bytes_ = 0;
+  stdin_closing_ = true;
+  // A write still in flight holds the front string until its handler runs (aborted by the
+  // close above); that handler drops what is left.
+  if (!writing_) {
+    pending_.clear();
+    pending_bytes_ = 0;
+  }
   if (handlers_.exited) handlers_.exited(*status_);
 }
 

@@ -4,7 +4,7 @@
 
 namespace agentry::plugin_common::runtime {
 
-std::shared_ptr<Child> collect(boost::asio::io_context& io, ChildSpec spec, std::string input, std::size_t max_bytes,
+std::shared_ptr<Child> collect(const boost::asio::any_io_executor& io, ChildSpec spec, std::string input, std::size_t max_bytes,
                                std::function<void(Collected)> done) {
   auto collected = std::make_shared<Collected>();
   // The bytes as written, newlines included, up to max_bytes.

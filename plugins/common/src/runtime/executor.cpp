@@ -1,44 +1,54 @@
 #include "agentry/plugin_common/runtime/executor.hpp"
 
 #include <future>
+#include <mutex>
 
-#include <boost/asio/executor_work_guard.hpp>
-
-#include "agentry/plugin_common/child_process.hpp"
+#include "thread_pool.hpp"
 
 namespace agentry::plugin_common::runtime {
+namespace detail {
 
-Executor::Executor() {
-  thread_ = std::thread([this] {
-    thread_id_.store(std::this_thread::get_id());
-    // A write to a pipe whose reader died fails with EPIPE here instead of killing the daemon.
-    block_sigpipe_on_this_thread();
-    auto guard = boost::asio::make_work_guard(io_);
-    io_.run();
-  });
-  thread_id_.store(thread_.get_id());
+namespace {
+std::shared_ptr<ThreadPool> shared_pool() {
+  static std::mutex mutex;
+  static std::weak_ptr<ThreadPool> current;
+  std::lock_guard lock(mutex);
+  std::shared_ptr<ThreadPool> pool = current.lock();
+  if (!pool) {
+    pool = std::make_shared<ThreadPool>();
+    current = pool;
+  }
+  return pool;
 }
+}  // namespace
+
+}  // namespace detail
+
+Executor::Executor() : pool_(detail::shared_pool()), strand_(boost::asio::make_strand(pool_->context())) {}
 
 Executor::~Executor() { stop(); }
 
 void Executor::stop_after(std::function<void()> last) noexcept {
-  if (!io_.stopped() && !on_thread()) {
+  if (gate_->open.load(std::memory_order_acquire) && !on_thread()) {
     try {
       std::promise<void> done;
-      post([&] {
-        last();
+      // Straight on the strand, past the gate: it is this handler that shuts it.
+      boost::asio::post(strand_, [&] {
+        if (gate_->open.load(std::memory_order_acquire)) {
+          last();
+          gate_->open.store(false, std::memory_order_release);
+        }
         done.set_value();
       });
       done.get_future().wait();
-    } catch (...) {  // out of memory for the post: stop anyway; the owner's destructors still kill children
+    } catch (...) {  // out of memory for the post: shut the gate anyway (below)
     }
   }
-  stop();
+  gate_->open.store(false, std::memory_order_release);
 }
 
 void Executor::stop() noexcept {
-  io_.stop();
-  if (thread_.joinable() && !on_thread()) thread_.join();
+  stop_after([] {});
 }
 
 }  // namespace agentry::plugin_common::runtime

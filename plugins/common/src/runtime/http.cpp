@@ -31,7 +31,7 @@ constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
 
 class Exchange final : public HttpCall, public std::enable_shared_from_this<Exchange> {
  public:
-  Exchange(asio::io_context& io, HttpRequest request, std::function<void(HttpResponse)> done)
+  Exchange(const asio::any_io_executor& io, HttpRequest request, std::function<void(HttpResponse)> done)
       : io_(io), request_(std::move(request)), done_(std::move(done)), resolver_(io), deadline_(io) {}
 
   void start() {
@@ -166,7 +166,7 @@ class Exchange final : public HttpCall, public std::enable_shared_from_this<Exch
     complete(std::move(out));
   }
 
-  asio::io_context& io_;
+  asio::any_io_executor io_;
   const HttpRequest request_;
   std::function<void(HttpResponse)> done_;
   NetUrl url_;
@@ -180,7 +180,7 @@ class Exchange final : public HttpCall, public std::enable_shared_from_this<Exch
 
 }  // namespace
 
-std::shared_ptr<HttpCall> http_post(asio::io_context& io, HttpRequest request, std::function<void(HttpResponse)> done) {
+std::shared_ptr<HttpCall> http_post(const asio::any_io_executor& io, HttpRequest request, std::function<void(HttpResponse)> done) {
   auto call = std::make_shared<Exchange>(io, std::move(request), std::move(done));
   call->start();
   return call;

@@ -24,7 +24,7 @@ namespace {
 template <class Socket>
 class Client final : public WebSocketClient, public std::enable_shared_from_this<Client<Socket>> {
  public:
-  Client(asio::io_context& io, WebSocketTarget target, WebSocketHandlers handlers)
+  Client(const asio::any_io_executor& io, WebSocketTarget target, WebSocketHandlers handlers)
       : io_(io), target_(std::move(target)), handlers_(std::move(handlers)), stream_(io), deadline_(io), resolver_(io) {}
 
   void start(std::chrono::milliseconds timeout) {
@@ -116,7 +116,7 @@ class Client final : public WebSocketClient, public std::enable_shared_from_this
     if (handlers_.closed) handlers_.closed(std::move(reason));
   }
 
-  asio::io_context& io_;
+  asio::any_io_executor io_;
   WebSocketTarget target_;
   WebSocketHandlers handlers_;
   ws::stream<Socket> stream_;
@@ -150,7 +150,7 @@ void Client<asio::local::stream_protocol::socket>::connect() {
 
 }  // namespace
 
-std::shared_ptr<WebSocketClient> connect_websocket(asio::io_context& io, WebSocketTarget target,
+std::shared_ptr<WebSocketClient> connect_websocket(const asio::any_io_executor& io, WebSocketTarget target,
                                                    std::chrono::milliseconds timeout, WebSocketHandlers handlers) {
   if (!target.unix_path.empty()) {
     auto client = std::make_shared<Client<asio::local::stream_protocol::socket>>(io, std::move(target), std::move(handlers));

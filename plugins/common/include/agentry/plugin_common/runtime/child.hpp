@@ -1,6 +1,6 @@
 // A child process driven from an Executor: its own process group, stdin written and
 // stdout/stderr read asynchronously in bounded lines, and its exit noticed through a
-// pidfd (no thread waits on it, nothing polls). Every handler runs on the executor thread.
+// pidfd (no thread waits on it, nothing polls). Every handler runs on the instance's executor (its strand).
 #pragma once
 
 #include <sys/types.h>
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -53,7 +53,7 @@ struct ChildHandlers {
 class Child : public std::enable_shared_from_this<Child> {
  public:
   // Spawns the child. Throws std::system_error (the spawn errno) when it cannot start.
-  static std::shared_ptr<Child> spawn(boost::asio::io_context& io, ChildSpec spec, ChildHandlers handlers);
+  static std::shared_ptr<Child> spawn(const boost::asio::any_io_executor& io, ChildSpec spec, ChildHandlers handlers);
   ~Child();  // SIGKILL to the group if it still runs, then reaps it in the background
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
@@ -79,7 +79,7 @@ class Child : public std::enable_shared_from_this<Child> {
   const std::string& stderr_tail() const noexcept { return stderr_tail_; }
 
  private:
-  Child(boost::asio::io_context& io, ChildSpec spec, ChildHandlers handlers);
+  Child(const boost::asio::any_io_executor& io, ChildSpec spec, ChildHandlers handlers);
   void start(Fd stdin_fd, Fd stdout_fd, Fd stderr_fd);
   void read_stdout();
   void read_stderr();
@@ -89,7 +89,7 @@ class Child : public std::enable_shared_from_this<Child> {
   void reaped(int raw_status);
   void maybe_report();
 
-  boost::asio::io_context& io_;
+  boost::asio::any_io_executor io_;
   ChildSpec spec_;
   ChildHandlers handlers_;
   pid_t pid_ = -1;

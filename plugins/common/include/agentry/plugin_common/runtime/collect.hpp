@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/any_io_executor.hpp>
 
 #include "agentry/plugin_common/runtime/child.hpp"
 
@@ -22,7 +22,7 @@ struct Collected {
 // Spawns `spec`, writes `input` to its stdin and closes it, keeps what it prints, and
 // calls `done` once it exited. Throws std::system_error when it cannot start. Dropping
 // the returned child does not stop it; kill() and forget_handlers() do.
-std::shared_ptr<Child> collect(boost::asio::io_context& io, ChildSpec spec, std::string input, std::size_t max_bytes,
+std::shared_ptr<Child> collect(const boost::asio::any_io_executor& io, ChildSpec spec, std::string input, std::size_t max_bytes,
                                std::function<void(Collected)> done);
 
 }  // namespace agentry::plugin_common::runtime

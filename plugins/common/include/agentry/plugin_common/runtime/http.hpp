@@ -14,7 +14,7 @@
 
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/associated_executor.hpp>
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/post.hpp>
 
 namespace agentry::plugin_common::runtime {
@@ -45,16 +45,16 @@ class HttpCall {
   virtual void cancel() noexcept = 0;
 };
 
-// [executor] Starts the POST. `done` runs once, on the executor thread and never inside
+// [executor] Starts the POST. `done` runs once, on the executor and never inside
 // this call or inside cancel(). https:// checks the server's certificate against the
 // system's CA store (or SSL_CERT_FILE) and its name or address, and sends SNI for names.
-std::shared_ptr<HttpCall> http_post(boost::asio::io_context& io, HttpRequest request,
+std::shared_ptr<HttpCall> http_post(const boost::asio::any_io_executor& io, HttpRequest request,
                                     std::function<void(HttpResponse)> done);
 
 // The same for a completion token (a coroutine's `use_awaitable`); `call` is set before
 // the operation waits, so its owner can cancel it.
 template <class Token>
-auto async_http_post(boost::asio::io_context& io, HttpRequest request, std::shared_ptr<HttpCall>& call,
+auto async_http_post(const boost::asio::any_io_executor& io, HttpRequest request, std::shared_ptr<HttpCall>& call,
                      Token&& token) {
   return boost::asio::async_initiate<Token, void(HttpResponse)>(
       [&io, &call](auto handler, HttpRequest r) {

@@ -1,6 +1,6 @@
 // What a condition variable is to a thread, for coroutines on one executor (the browser's
 // attempt, the mock's script): wait_until() suspends until notify() or the deadline, and
-// the caller checks its condition again. No lock: everything runs on the executor thread, so a notify() can only
+// the caller checks its condition again. No lock: everything runs on the instance's strand, so a notify() can only
 // come while the waiter is suspended, never between its check and its wait.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -18,7 +18,7 @@ namespace agentry::plugin_common::runtime {
 
 class Wakeup {
  public:
-  explicit Wakeup(boost::asio::io_context& io) : io_(io) {}
+  explicit Wakeup(const boost::asio::any_io_executor& io) : io_(io) {}
 
   boost::asio::awaitable<void> wait_until(std::chrono::steady_clock::time_point deadline) {
     boost::asio::steady_timer timer(io_, deadline);
@@ -32,7 +32,7 @@ class Wakeup {
   }
 
  private:
-  boost::asio::io_context& io_;
+  boost::asio::any_io_executor io_;
   std::vector<boost::asio::steady_timer*> waiting_;  // each in its waiter's frame
 };
 

@@ -1,6 +1,6 @@
 // A WebSocket client on an executor (Beast): over TCP or a Unix socket, the HTTP Upgrade
 // handshake with a Host, a request target and an optional bearer token, then text
-// messages both ways. Every handler runs on the executor thread.
+// messages both ways. Every handler runs on the instance's executor (its strand).
 #pragma once
 
 #include <chrono>
@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include <boost/asio/io_context.hpp>
+#include <boost/asio/any_io_executor.hpp>
 
 namespace agentry::plugin_common::runtime {
 
@@ -39,7 +39,7 @@ class WebSocketClient {
 };
 
 // Starts connecting; `handlers.ready` says how it went within `timeout`.
-std::shared_ptr<WebSocketClient> connect_websocket(boost::asio::io_context& io, WebSocketTarget target,
+std::shared_ptr<WebSocketClient> connect_websocket(const boost::asio::any_io_executor& io, WebSocketTarget target,
                                                    std::chrono::milliseconds timeout, WebSocketHandlers handlers);
 
 }  // namespace agentry::plugin_common::runtime
