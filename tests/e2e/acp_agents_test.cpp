@@ -133,15 +133,6 @@ class AcpAgents : public AgentRunTest, public ::testing::WithParamInterface<AcpA
   std::optional<fs::path> binary_;
 };
 
-TEST_P(AcpAgents, ATextTurnEndsInSuccessWithTheMessage) {
-  define("talker", true);
-  const std::string run = start_agent_run("talker", "SAY: Hello through ACP.");
-  ASSERT_EQ(wait_settled(run), "success") << describe(run);
-  EXPECT_NE(said(run).find("Hello through ACP."), std::string::npos) << describe(run);
-  EXPECT_TRUE(get_run(run).at("backendSessionId").is_string());
-  EXPECT_FALSE(mock_->request_bodies(profile(GetParam()).api_path).empty()) << "the agent used its own API";
-}
-
 TEST_P(AcpAgents, AnUnrestrictedRunsCommandRunsInTheRunsCwd) {
   define("writer", true);
   const std::string run = start_agent_run("writer", "SHELL: echo hi > out.txt\nSAY: done");
@@ -192,10 +183,15 @@ TEST_P(AcpAgents, AnAgentThatRunsTheBareAgentryCommandReportsItsTasks) {
   expect_tasks_done_in_one_attempt(run);
 }
 
-TEST_P(AcpAgents, AResumeGoesOnInTheAgentsSession) {
+// A text turn, then a resume: one agent start fewer than two tests (these agents take
+// seconds of CPU to start, the most of this suite's time).
+TEST_P(AcpAgents, ATextTurnEndsInSuccessAndAResumeGoesOnInTheAgentsSession) {
   define("resumer", true);
-  const std::string run = start_agent_run("resumer", "SAY: first");
+  const std::string run = start_agent_run("resumer", "SAY: Hello through ACP.");
   ASSERT_EQ(wait_settled(run), "success") << describe(run);
+  EXPECT_NE(said(run).find("Hello through ACP."), std::string::npos) << describe(run);
+  EXPECT_FALSE(mock_->request_bodies(profile(GetParam()).api_path).empty()) << "the agent used its own API";
+  ASSERT_TRUE(get_run(run).at("backendSessionId").is_string()) << describe(run);
   const std::string session(get_run(run).at("backendSessionId").as_string());
   const test::HttpResponse resumed = client().post_json("/api/runs/" + run + "/resume", json::object{{"message", "SAY: second"}});
   ASSERT_EQ(resumed.status, 200) << resumed.body;

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -25,9 +23,7 @@ std::vector<long> processes_with_env(const std::string& entry) {
   for (const auto& dir : fs::directory_iterator("/proc", error)) {
     const std::string name = dir.path().filename().string();
     if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
-    std::ifstream in(dir.path() / "environ", std::ios::binary);
-    const std::string environ((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::istringstream entries(environ);
+    std::istringstream entries(test::proc_file(std::stol(name), "environ"));
     for (std::string item; std::getline(entries, item, '\0');)
       if (item == entry) {
         if (test::process_alive(std::stol(name))) pids.push_back(std::stol(name));
@@ -40,8 +36,7 @@ std::vector<long> processes_with_env(const std::string& entry) {
 std::string command_lines(const std::vector<long>& pids) {
   std::string out;
   for (const long pid : pids) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string cmdline = test::proc_file(pid, "cmdline");
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
     out += "  " + std::to_string(pid) + ": " + cmdline + "\n";
   }
@@ -50,13 +45,13 @@ std::string command_lines(const std::vector<long>& pids) {
 
 // One agent (codex or claude) behind a real daemon, with its own mock model and homes.
 
-void expect_no_agent_left(const std::string& entry) {
+void expect_no_agent_left(const std::string& entry, const std::string& what) {
   std::vector<long> left = processes_with_env(entry);
   for (int i = 0; i < 50 && !left.empty(); ++i) {  // a process group being torn down
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     left = processes_with_env(entry);
   }
-  EXPECT_TRUE(left.empty()) << "agent processes outlived the daemon:\n" << command_lines(left);
+  EXPECT_TRUE(left.empty()) << "agent processes outlived " << what << ":\n" << command_lines(left);
   for (const long pid : left) ::kill(static_cast<pid_t>(pid), SIGKILL);
 }
 

@@ -14,7 +14,7 @@ std::vector<long> processes_with_env(const std::string& entry);
 std::string command_lines(const std::vector<long>& pids);
 
 // Fails the test for every process still running with `entry` after a short grace (a process
-// group being torn down), and kills them.
-void expect_no_agent_left(const std::string& entry);
+// group being torn down), saying they outlived `what`, and kills them.
+void expect_no_agent_left(const std::string& entry, const std::string& what = "the daemon");
 
 }  // namespace agentry::integration

@@ -282,8 +282,7 @@ TEST_P(DaemonAgents, AbortMidTurnStopsTheAgentQuickly) {
   EXPECT_EQ(wait_until_settled(run, 5s), "aborted") << "the agent is interrupted in tens of milliseconds";
   std::cerr << "[ measure ] " << name_of(agent_) << " POST /abort mid-turn -> aborted in "
             << ms_between(begun, Clock::now()) << " ms\n";
-  const std::vector<long> left = processes_with_env(marker);
-  EXPECT_TRUE(left.empty()) << "agent processes outlived the aborted attempt:\n" << command_lines(left);
+  expect_no_agent_left(marker, "the aborted attempt");
   const std::vector<json::object> finished = events_of(run, "attempt.finished");
   ASSERT_EQ(finished.size(), 1u) << describe(run);
   EXPECT_EQ(finished[0].at("payload").at("outcome"), "interrupted") << describe(run);

@@ -3,6 +3,7 @@
 #include "daemon_fixture.hpp"
 #include "support/browser_site.hpp"
 #include "support/mock_model.hpp"
+#include "support/subprocess.hpp"
 
 #include <filesystem>
 #include <thread>

@@ -5,11 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
-
 namespace agentry::test {
-namespace fs = std::filesystem;
 
 BrowserSite::BrowserSite() {
   fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -85,22 +81,5 @@ void BrowserSite::serve(int c) {
   ::close(c);
 }
 
-int live_processes_naming(const std::string& needle) {
-  int count = 0;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (cmd.find(needle) != std::string::npos) {
-      std::ifstream st(entry.path() / "stat");
-      std::string s;
-      std::getline(st, s);
-      const auto p = s.rfind(')');
-      if (p != std::string::npos && p + 2 < s.size() && s[p + 2] != 'Z') ++count;
-    }
-  }
-  return count;
-}
 
 }  // namespace agentry::test

@@ -28,7 +28,4 @@ class BrowserSite {
   std::thread thread_;
 };
 
-// Live (non-zombie) processes whose command line names `needle` (a Chromium profile dir).
-int live_processes_naming(const std::string& needle);
-
 }  // namespace agentry::test

@@ -25,8 +25,9 @@ struct DaemonOptions {
   std::vector<std::string> extra_args{};                   // appended after the listen argument
   std::filesystem::path binary{};      // empty: DaemonProcess::binary_path()
   std::chrono::milliseconds startup_timeout{20'000};
-  /// How often start() looks for the ready line: a benchmark timing the start-up polls finer.
-  std::chrono::microseconds ready_poll{10'000};
+  /// How often start() looks for the ready line (a read of a small file): often, since
+  /// every test waits for it; a benchmark timing the start-up polls finer.
+  std::chrono::microseconds ready_poll{2'000};
   /// PR_SET_PDEATHSIG: the daemon is SIGKILLed if the thread that called start() exits (so a
   /// crashed or killed test binary leaves no daemon behind). Turn off when starting from a
   /// short-lived thread.

@@ -136,7 +136,6 @@ PostgresCluster::PostgresCluster() : data_(dir_.path() / "data"), log_(dir_.path
 PostgresCluster::~PostgresCluster() { stop(); }
 
 void PostgresCluster::init_database_directory() {
-  // --no-sync only skips flushing the fresh, empty cluster; the server keeps fsync on.
   run_as_owner({bin("initdb").string(), "-D", data_.string(), "-A", "trust", "-U", "postgres", "--no-sync",
                 "-E", "UTF8", "--locale=C.UTF-8"},
                120s);
@@ -144,8 +143,10 @@ void PostgresCluster::init_database_directory() {
 
 bool PostgresCluster::try_start(int port) {
   port_ = port != 0 ? port : free_loopback_port();
+  // Tests kill daemons and this server, never the machine: what a commit wrote reaches the
+  // kernel either way, so flushing it to the disk (fsync) would only make every test wait.
   const std::string options = "-p " + std::to_string(port_) + " -k " + dir_.path().string() +
-                              " -c listen_addresses=127.0.0.1";
+                              " -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off";
   try {
     run_as_owner({bin("pg_ctl").string(), "-D", data_.string(), "-l", log_.string(), "-o", options, "-w", "-t",
                   "60", "start"},
@@ -186,12 +187,35 @@ std::string PostgresCluster::uri(std::string_view database) const {
   return "postgresql://postgres@127.0.0.1:" + std::to_string(port_) + "/" + std::string(database);
 }
 
+void PostgresCluster::createdb(const std::string& name, const std::vector<std::string>& options) {
+  std::vector<std::string> argv{bin("createdb").string(), "-h", "127.0.0.1", "-p", std::to_string(port_), "-U",
+                                "postgres"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.push_back(name);
+  auto result = run_command(argv, {}, {}, 60s);
+  if (result.exit_code != 0) throw std::runtime_error("createdb " + name + " failed:\n" + result.output);
+}
+
 std::string PostgresCluster::create_database() {
   const std::string name = "test_" + std::to_string(++next_database_);
-  auto result = run_command({bin("createdb").string(), "-h", "127.0.0.1", "-p", std::to_string(port_), "-U",
-                             "postgres", name},
-                            {}, {}, 60s);
-  if (result.exit_code != 0) throw std::runtime_error("createdb " + name + " failed:\n" + result.output);
+  createdb(name);
+  return uri(name);
+}
+
+std::string PostgresCluster::create_database_from(const std::string& template_name,
+                                                  const std::function<void(const std::string& uri)>& fill) {
+  {
+    std::lock_guard lock(templates_mutex_);
+    if (!templates_.contains(template_name)) {
+      createdb(template_name);
+      fill(uri(template_name));
+      templates_.insert(template_name);
+    }
+  }
+  const std::string name = "test_" + std::to_string(++next_database_);
+  // A file copy of a small database is quicker than writing it through the WAL (the
+  // default), and this cluster does not sync what it writes.
+  createdb(name, {"-T", template_name, "-S", "file_copy"});
   return uri(name);
 }
 

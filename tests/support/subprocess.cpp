@@ -4,12 +4,14 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
-#include <fstream>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -159,13 +161,24 @@ std::optional<int> try_reap(pid_t pid) {
 
 std::optional<int> wait_for_exit(pid_t pid, std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
+  // A pidfd is readable the moment the child exits: no sleep to overshoot it by.
+  const UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
   auto pause = std::chrono::milliseconds(1);
+  std::optional<int> code;
   for (;;) {
-    if (auto code = try_reap(pid)) return code;
-    if (Clock::now() >= deadline) return std::nullopt;
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::milliseconds(20));
+    if ((code = try_reap(pid))) break;
+    const auto now = Clock::now();
+    if (now >= deadline) break;
+    if (pidfd.get() >= 0) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
+      pollfd ready{pidfd.get(), POLLIN, 0};
+      ::poll(&ready, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
+    } else {
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, std::chrono::milliseconds(20));
+    }
   }
+  return code;
 }
 
 void stop_process_group(pid_t leader, std::chrono::milliseconds grace) {
@@ -179,11 +192,42 @@ void stop_process_group(pid_t leader, std::chrono::milliseconds grace) {
 }
 
 bool process_alive(long pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string content;
-  if (!stat || !std::getline(stat, content)) return false;
+  const std::string content = proc_file(pid, "stat");
   const std::size_t paren = content.rfind(')');  // the command name may contain ')'
   return paren != std::string::npos && paren + 2 < content.size() && content[paren + 2] != 'Z';
+}
+
+std::string proc_file(long pid, const char* name) {
+  // Plain reads: a stream's read of a file whose process just left throws (ESRCH).
+  const int fd = ::open(("/proc/" + std::to_string(pid) + "/" + name).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string out;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      out.append(buffer, static_cast<std::size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      if (n < 0) out.clear();
+      break;
+    }
+  }
+  ::close(fd);
+  return out;
+}
+
+int live_processes_naming(const std::string& needle) {
+  int count = 0;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::stol(name);
+    if (proc_file(pid, "cmdline").find(needle) != std::string::npos && process_alive(pid)) ++count;
+  }
+  return count;
 }
 
 }  // namespace agentry::test

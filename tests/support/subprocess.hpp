@@ -54,4 +54,11 @@ void stop_process_group(pid_t leader, std::chrono::milliseconds grace = std::chr
 /// Whether process `pid` exists and is not a zombie (any process, not only our children).
 [[nodiscard]] bool process_alive(long pid);
 
+/// The whole of /proc/<pid>/<name> (cmdline, environ, stat); "" when it cannot be read,
+/// as when the process leaves while it is read.
+[[nodiscard]] std::string proc_file(long pid, const char* name);
+
+/// Live (non-zombie) processes whose command line contains `needle`.
+[[nodiscard]] int live_processes_naming(const std::string& needle);
+
 }  // namespace agentry::test

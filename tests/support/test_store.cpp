@@ -8,7 +8,9 @@
 #include <sqlite3.h>
 
 #include "support/git_repo.hpp"  // run_command
+#include "support/daemon_process.hpp"
 #include "support/postgres_cluster.hpp"
+#include "support/temp_dir.hpp"
 
 namespace agentry::test {
 namespace {
@@ -17,6 +19,15 @@ using namespace std::chrono_literals;
 
 std::mutex databases_mutex;
 std::map<std::string, std::string> databases;  // home -> URI
+
+/// The schema a daemon would apply at its first start, applied once to the template its
+/// databases are copied from (`agentry store migrate` is what an operator would run).
+void migrate_with_agentry(const std::string& uri) {
+  TempDir home;
+  auto result = run_command({DaemonProcess::binary_path().string(), "store", "migrate"}, {},
+                            {{"AGENTRY_HOME", home.path().string()}, {"AGENTRY_STORE", uri}}, 60s);
+  if (result.exit_code != 0) throw std::runtime_error("agentry store migrate on " + uri + " failed:\n" + result.output);
+}
 
 std::string database_of(const std::filesystem::path& home) {
   std::lock_guard lock(databases_mutex);
@@ -27,7 +38,7 @@ std::string database_of(const std::filesystem::path& home) {
   if (cluster == nullptr) {
     throw std::runtime_error("AGENTRY_TEST_STORE=postgresql, but " + *PostgresCluster::missing_reason());
   }
-  return databases.emplace(key, cluster->create_database()).first->second;
+  return databases.emplace(key, cluster->create_database_from("agentry_migrated", migrate_with_agentry)).first->second;
 }
 
 void exec_sqlite(const std::filesystem::path& file, const std::string& sql) {

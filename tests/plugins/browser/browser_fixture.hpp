@@ -16,6 +16,7 @@
 
 #include "recording_host.hpp"
 #include "support/browser_site.hpp"
+#include "support/subprocess.hpp"
 #include "support/temp_dir.hpp"
 
 namespace agentry::test {

@@ -4,10 +4,8 @@
 // Time limits are generous upper bounds that only catch hangs.
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <iterator>
 #include <thread>
 
 #include <unistd.h>
@@ -138,16 +136,6 @@ TEST_F(ClaudeLive, InterruptStopsAStalledTurn) {
             << " ms\n";
 }
 
-// Processes whose command line mentions `marker` (the test's own, unique to it).
-int processes_mentioning(const std::string& marker) {
-  int found = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream in(entry.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (cmdline.find(marker) != std::string::npos && process_alive(std::stol(entry.path().filename().string()))) ++found;
-  }
-  return found;
-}
 
 TEST_F(ClaudeLive, InterruptDuringACommandStopsTheCommand) {
   auto claude = instance();
@@ -155,13 +143,13 @@ TEST_F(ClaudeLive, InterruptDuringACommandStopsTheCommand) {
   // Claude blocks a plain `sleep 30` (it suggests run_in_background); tail waits as long.
   ASSERT_EQ(claude->start({"SHELL: timeout 30 tail -f /dev/null; echo " + marker}), AGENTRY_OK);
   ASSERT_TRUE(claude->wait_for(AGENTRY_EVENT_TOOL_STARTED)) << claude->dump();
-  for (int i = 0; i < 100 && processes_mentioning(marker) == 0; ++i) std::this_thread::sleep_for(50ms);
-  ASSERT_GT(processes_mentioning(marker), 0) << "the command never started:\n" << claude->dump();
+  for (int i = 0; i < 100 && live_processes_naming(marker) == 0; ++i) std::this_thread::sleep_for(50ms);
+  ASSERT_GT(live_processes_naming(marker), 0) << "the command never started:\n" << claude->dump();
   EXPECT_EQ(claude->interrupt("stop the command"), AGENTRY_OK);
   const json::object finished = claude->wait_finished(20s);
   EXPECT_EQ(finished.at("outcome"), "interrupted") << claude->dump();
-  for (int i = 0; i < 100 && processes_mentioning(marker) > 0; ++i) std::this_thread::sleep_for(20ms);
-  EXPECT_EQ(processes_mentioning(marker), 0) << "the interrupted command is still running";
+  for (int i = 0; i < 100 && live_processes_naming(marker) > 0; ++i) std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(live_processes_naming(marker), 0) << "the interrupted command is still running";
 }
 
 TEST_F(ClaudeLive, ResumeInANewInstanceContinuesTheSession) {

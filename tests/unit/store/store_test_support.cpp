@@ -79,7 +79,10 @@ void StoreTest::SetUp() {
   if (engine() == Engine::postgresql) {
     auto* cluster = test::PostgresCluster::shared();
     if (cluster == nullptr) GTEST_SKIP() << *test::PostgresCluster::missing_reason();
-    database_uri_ = cluster->create_database();
+    database_uri_ = cluster->create_database_from("agentry_migrated", [](const std::string& uri) {
+      auto migrated = pg_store::PgStore::open(uri);  // and closed again: a template has no users
+      if (!migrated.ok()) throw std::runtime_error("cannot migrate the template database: " + migrated.error().message);
+    });
   } else {
     dir_.emplace();
   }
