@@ -106,8 +106,9 @@ TEST_P(AgentRunnerVerbsTest, RunSettingsAnswerWhetherTheyChanged) {
 
 // Queued resume messages, the audit history, schedules, reconfigure, reset and delete.
 TEST_P(AgentRunnerVerbsTest, MessagesAuditSchedulesAndTheRunsLifecycle) {
-  // Queued messages wait for a live session: one that sleeps a while.
-  write_agent("sleeper", "mock", "{steps: [{sleepMs: 3000}, {say: done}]}");
+  // Queued messages wait for a live session: one that sleeps longer than the checks below
+  // take on a loaded machine (3 s was not always enough on PostgreSQL beside other tests).
+  write_agent("sleeper", "mock", "{steps: [{sleepMs: 10000}, {say: done}]}");
   auto running = cli_start({"run", "sleeper", "-m", "go"});
   std::string live;
   for (int i = 0; i < 300 && live.empty(); ++i) {

@@ -56,6 +56,7 @@ struct Subscriber {
   test::TimelineChecker checker;
   std::size_t envelopes = 0;
   std::vector<std::int64_t> cursors;
+  Clock::time_point last_envelope_at{};  // a reader that stalls, not one that is slow, stops early
 
   void open() {
     stream.open();
@@ -65,6 +66,7 @@ struct Subscriber {
   test::TimelineStream::Handler handler() {
     return [this](std::string_view text, std::optional<std::int64_t> framed) {
       ++envelopes;
+      last_envelope_at = Clock::now();
       json::value parsed;
       try {
         parsed = json::parse(text);
@@ -312,7 +314,9 @@ double gauge(test::HttpClient client, std::string_view name) {
 TEST_F(StreamOrderTest, StalledReadersHoldOnlyTheConnectionsShareOfStreamMemory) {
   constexpr std::size_t limit = 1 << 20;
   start_daemon({{"AGENTRY_STREAM_MEMORY_BYTES", std::to_string(limit)}});
-  auto run = start_gated_run("{events: 40000, kind: notice}");
+  // 10,000 notices are about 2 MB per reader: far more than its socket buffers, outbox
+  // and write-ahead hold, so every stalled connection fills what it may.
+  auto run = start_gated_run("{events: 10000, kind: notice}");
   auto approval = wait_for_approval(run);
   std::vector<std::unique_ptr<Subscriber>> readers;
   for (int i = 0; i < 16; ++i)
@@ -333,21 +337,29 @@ TEST_F(StreamOrderTest, StalledReadersHoldOnlyTheConnectionsShareOfStreamMemory)
   sampling = false;
   sampler.join();
   ASSERT_EQ(settled, "success");
-  EXPECT_GT(peak_unsent, 0) << "the stalled connections' bytes were not counted";
+  // Half the limit is the share: the stalled connections reach it, or this proves nothing.
+  EXPECT_GT(peak_unsent, static_cast<double>(limit) / 4) << "the stalled connections' bytes were not counted";
   // The share is half the limit; a lean batch and 8 KiB of write-ahead per reader may
   // pass it, never a full outbox and write-ahead each (over 1.5 MB for these twelve).
   EXPECT_LE(peak_unsent, static_cast<double>(limit));
 
   std::vector<std::thread> reading;
-  for (auto& reader : readers) reading.emplace_back([&reader] { reader->read_to_finish(Clock::now() + 60s); });
+  const auto deadline = Clock::now() + 120s;
+  for (auto& reader : readers) reading.emplace_back([&reader, deadline] { reader->read_to_finish(deadline); });
   for (auto& t : reading) t.join();
   const auto history = timeline(run);
   for (std::size_t i = 0; i < readers.size(); ++i) {
     const auto& reader = *readers[i];
-    EXPECT_EQ(reader.checker.violations(), 0u) << "reader " << i << ": " << reader.violations();
-    EXPECT_TRUE(reader.checker.finished()) << "reader " << i << " never saw run.finished";
-    ASSERT_EQ(reader.cursors.size(), history.size()) << "reader " << i;
-    EXPECT_EQ(reader.cursors.back(), history.back().at("cursor").as_int64()) << "reader " << i;
+    const auto idle = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - reader.last_envelope_at);
+    const std::string who = "reader " + std::to_string(i) + " (" + std::to_string(reader.cursors.size()) + " of " +
+                            std::to_string(history.size()) + " events, the last " + std::to_string(idle.count()) +
+                            " ms ago)";
+    EXPECT_EQ(reader.checker.violations(), 0u) << who << ": " << reader.violations();
+    EXPECT_TRUE(reader.checker.finished()) << who << " never saw run.finished";
+    EXPECT_EQ(reader.cursors.size(), history.size()) << who;
+    if (!reader.cursors.empty()) {
+      EXPECT_EQ(reader.cursors.back(), history.back().at("cursor").as_int64()) << who;
+    }
   }
   readers.clear();
   double unsent = -1;

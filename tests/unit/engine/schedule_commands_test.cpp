@@ -192,6 +192,8 @@ TEST_F(ScheduleCommandsTest, AFailedScheduledRunStopsTheNextOccurrenceUnlessCont
   timers_->advance_to(t0 + hour);
   EXPECT_NE(settled(stop.id).run.status, core::RunStatus::success);
   EXPECT_NE(settled(go_on.id).run.status, core::RunStatus::success);
+  // As above: until the live runs let go, the next occurrence is skipped as active.
+  EXPECT_TRUE(eventually([&] { return engine_->live_run_count() == 0; }));
   timers_->advance_to(t0 + 2 * hour);
   auto skipped = last_audit(stop.id, "schedule.skipped");
   ASSERT_TRUE(skipped);
