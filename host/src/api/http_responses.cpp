@@ -8,7 +8,6 @@
 #include "api/run_streams.hpp"
 #include "api/worker_dispatch.hpp"
 
-#include <deque>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -19,7 +18,7 @@
 
 #include <array>
 #include <atomic>
-#include <deque>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -146,7 +145,6 @@ net::awaitable<void> serve_stream(HttpServer::Impl& impl, ServedStream& stream, 
   });
   std::vector<net::const_buffer> buffers;
   constexpr std::size_t join_below = 4096;
-  std::deque<std::string> joined;  // runs of small frames, each one buffer (a deque: they stay put)
   for (;;) {
     wake->pending = false;
     // From memory on this strand when the stream can; from the workers when it must read the store.
@@ -156,17 +154,21 @@ net::awaitable<void> serve_stream(HttpServer::Impl& impl, ServedStream& stream, 
     if (!batch.frames.empty()) {
       // Small frames are copied into one buffer: a write of many small pieces costs a
       // system call per 64 of them, and a copy of a few hundred bytes costs less than that.
+      // Sized first, so it is allocated once and never moves while `buffers` points into it.
+      std::size_t small_bytes = 0;
+      for (const auto& frame : batch.frames)
+        if (frame->text.size() <= join_below) small_bytes += frame->text.size();
+      std::string joined;
+      joined.reserve(small_bytes);
       buffers.clear();
-      joined.clear();
+      std::size_t run_begin = 0;
       auto end_run = [&] {
-        if (joined.back().empty()) return;
-        buffers.emplace_back(net::buffer(joined.back()));
-        joined.emplace_back();
+        if (joined.size() > run_begin) buffers.emplace_back(joined.data() + run_begin, joined.size() - run_begin);
+        run_begin = joined.size();
       };
-      joined.emplace_back();
       for (const auto& frame : batch.frames) {
         if (frame->text.size() <= join_below) {
-          joined.back() += frame->text;
+          joined += frame->text;
           continue;
         }
         end_run();

@@ -4,6 +4,7 @@
 #include "core/ids.hpp"
 #include "events/projections.hpp"
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace agentry::api {
@@ -99,9 +100,12 @@ core::Result<OperationResult> run_detail_result(engine::Engine& engine, const st
 
 OperationResult run_detail_result(const engine::RunView& view, int http_status) {
   // runId beside run: the reference's clients read it there.
-  return OperationResult{json::object{{"run", events::run_detail({view.run, view.tasks, view.sessions, view.attempts})},
-                                      {"runId", view.run.id}},
-                         http_status};
+  // One resource for the answer: its many small strings and objects cost a few blocks.
+  auto storage = json::make_shared_resource<json::monotonic_resource>(8192);
+  json::object out(storage);
+  out["run"] = events::run_detail({view.run, view.tasks, view.sessions, view.attempts}, storage);
+  out["runId"] = view.run.id;
+  return OperationResult{std::move(out), http_status};
 }
 
 }  // namespace agentry::api

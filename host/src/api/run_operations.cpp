@@ -52,9 +52,13 @@ Result<OperationResult> list_runs(ApiContext& ctx, const OperationRequest& reque
   if (!parsed) return parsed.failure();
   auto page = ctx.engine.list(*parsed);
   if (!page) return page.failure();
-  json::array runs;
+  // In the summaries' own storage, so that they move into the answer instead of being copied.
+  const json::storage_ptr storage = page->summaries.empty() ? json::storage_ptr() : page->summaries.front().storage();
+  json::array runs(storage);
+  runs.reserve(page->summaries.size());
   for (auto& summary : page->summaries) runs.emplace_back(std::move(summary));
-  json::object out{{"runs", std::move(runs)}};
+  json::object out(storage);
+  out["runs"] = std::move(runs);
   out["nextCursor"] = page->next_cursor ? json::value(*page->next_cursor) : json::value(nullptr);
   return OperationResult{std::move(out)};
 }

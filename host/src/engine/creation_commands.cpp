@@ -68,7 +68,7 @@ core::Result<std::shared_ptr<PendingInit>> Engine::plan_init(const InitRequest& 
                                      *parent ? &pending->parent_var_sources : nullptr, request.parent_run_id.value_or("")};
   auto& context = pending->context;
   context.cwd_only_elsewhere = [this](const std::string& cwd) { return placement_.only_elsewhere(db_, cwd); };
-  context.agent_runner_cmd = agent_runner_command(config_.task_prompt.agentry_binary);
+  context.agent_runner_cmd = agent_runner_cmd_;
   auto inputs = resolve_run_inputs(request, context, backends_);
   if (!inputs) return with_trust_details(inputs.failure(), context.roots);
   pending->inputs = std::move(*inputs);

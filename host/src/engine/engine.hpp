@@ -346,6 +346,9 @@ class Engine final : private RunStarts {
   core::ThreadPool& pool_;
   core::BlockingPool& blocking_;
   EngineConfig config_;
+  /// How a run's task prompt names agent-runner. The link is made with the binary
+  /// (build, package), so it is looked for once, not with a stat per init.
+  const std::string agent_runner_cmd_ = agent_runner_command(config_.task_prompt.agentry_binary);
   Placement placement_{config_.placement, config_.controller_id, config_.lease_ttl};
   /// Before live_, which its runs use: the containers of runs in container environments,
   /// labelled with this home.

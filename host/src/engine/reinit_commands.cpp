@@ -103,7 +103,7 @@ core::Result<std::shared_ptr<PendingInit>> Engine::plan_reinit(const std::string
                                      current->parent_run_id.value_or("")};
   auto& context = pending->context;
   context.cwd_only_elsewhere = [this](const std::string& cwd) { return placement_.only_elsewhere(db_, cwd); };
-  context.agent_runner_cmd = agent_runner_command(config_.task_prompt.agentry_binary);
+  context.agent_runner_cmd = agent_runner_cmd_;
   auto inputs = resolve_run_inputs(request, context, backends_);
   if (!inputs) return with_trust_details(inputs.failure(), context.roots);
   pending->inputs = std::move(*inputs);
@@ -177,7 +177,7 @@ core::Result<Run> Engine::reconfigure(const std::string& run_id, const Reconfigu
     RunInputContext context{{}, config_.config_dir, config_.state_dir, run->id, run->run_group_id,
                             *parent ? &(*parent)->vars : nullptr, *parent ? &(*parent)->var_sources : nullptr,
                             run->parent_run_id.value_or("")};
-    context.agent_runner_cmd = agent_runner_command(config_.task_prompt.agentry_binary);
+    context.agent_runner_cmd = agent_runner_cmd_;
     auto before_vars = run->frozen.vars;
     auto before_message = run->frozen.message;
     auto texts = reconfigure_inputs(run->frozen, request, context, run->cwd);

@@ -39,11 +39,12 @@ core::Result<std::string> resolve_cwd(const InitRequest& r, const std::optional<
     path = fs::path(*base) / path;
   }
   std::error_code ec;
-  if (!fs::exists(path, ec) && ctx.cwd_only_elsewhere) {
+  const auto status = fs::status(path, ec);  // one stat for both questions
+  if (!fs::exists(status) && ctx.cwd_only_elsewhere) {
     const std::string normal = path.lexically_normal().string();
     if (ctx.cwd_only_elsewhere(normal)) return normal;
   }
-  if (!fs::is_directory(path, ec))
+  if (!fs::is_directory(status))
     return core::fail(ErrorCode::validation, "working directory " + path.string() + " does not exist or is not a directory",
                       {{"field", "cwd"}, {"cwd", path.string()}});
   auto canonical = fs::canonical(path, ec);

@@ -8,6 +8,7 @@
 #include "core/task_tally.hpp"
 
 #include <boost/json/object.hpp>
+#include <boost/json/storage_ptr.hpp>
 
 #include <optional>
 #include <string>
@@ -15,7 +16,9 @@
 
 namespace agentry::events {
 
-boost::json::object capabilities_json(const core::RunCapabilities& caps);
+/// The functions that take a storage_ptr build their objects in it: a page of summaries
+/// or a detail built in one monotonic resource costs a few allocations, not hundreds.
+boost::json::object capabilities_json(const core::RunCapabilities& caps, boost::json::storage_ptr sp = {});
 boost::json::object task_json(const core::Task& task);
 boost::json::object session_json(const core::Session& session, const std::vector<core::Attempt>& attempts);
 boost::json::object audit_event_json(const core::AuditEvent& event);
@@ -31,7 +34,7 @@ boost::json::object attachment_json(const core::Attachment& attachment);
 /// attemptCount) from the Session's derived members: SessionRepository::latest fills them,
 /// with_attempt_range computes them from a view's attempts.
 boost::json::object run_summary(const core::Run& run, const core::TaskTally& tasks,
-                                const std::optional<core::Session>& latest_session);
+                                const std::optional<core::Session>& latest_session, boost::json::storage_ptr sp = {});
 /// `session` with its attempt range counted over `attempts` (the run's, any order).
 core::Session with_attempt_range(core::Session session, const std::vector<core::Attempt>& attempts);
 
@@ -42,7 +45,7 @@ struct RunDetailInputs {
   const std::vector<core::Attempt>& attempts;
 };
 
-boost::json::object run_detail(const RunDetailInputs& in);
+boost::json::object run_detail(const RunDetailInputs& in, boost::json::storage_ptr sp = {});
 
 /// The run's vars as clients see them: a value the run got from the environment (or
 /// inherited from a parent that did) is replaced by { redacted: true, source, envName,

@@ -92,6 +92,8 @@ std::vector<std::string> DependencyRepository::groups_left(const std::string& ru
   return out;
 }
 
+bool DependencyRepository::any() { return c_.query("SELECT 1 FROM dependencies LIMIT 1").rows() > 0; }
+
 std::vector<std::string> DependencyRepository::runs_with_dependencies() {
   return first_column(c_.query("SELECT DISTINCT run_id FROM dependencies"));
 }

@@ -79,6 +79,8 @@ std::vector<std::string> DependencyRepository::groups_left(const std::string& ru
   return out;
 }
 
+bool DependencyRepository::any() { return c_.prepare("SELECT 1 FROM dependencies LIMIT 1").step(); }
+
 std::vector<std::string> DependencyRepository::runs_with_dependencies() {
   auto s = c_.prepare("SELECT DISTINCT run_id FROM dependencies");
   std::vector<std::string> out;

@@ -149,8 +149,10 @@ core::RunPage RunRepository::list(const core::RunQuery& q) {
     auto key = store::decode_run_page_cursor(*q.after);
     s.bind(2, key.created_at).bind(3, key.id);
   }
-  s.bind(4, store::run_page_fetch_limit(q));
+  const std::int64_t fetch = store::run_page_fetch_limit(q);
+  s.bind(4, fetch);
   std::vector<core::Run> rows;
+  rows.reserve(static_cast<std::size_t>(fetch));  // a Run is large: growing would move each several times
   while (s.step()) rows.push_back(read_run(s, /*summary_only=*/true));
   return store::run_page(std::move(rows), q);
 }

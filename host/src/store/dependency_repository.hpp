@@ -47,6 +47,9 @@ class DependencyRepository {
   virtual std::vector<std::string> groups_left(const std::string& run_id) = 0;
   /// Every run that has at least one dependency.
   virtual std::vector<std::string> runs_with_dependencies() = 0;
+  /// Whether any run has a dependency at all (most stores have none: then no change can
+  /// concern a waiting run, and the look at each changed run can be skipped).
+  virtual bool any() = 0;
 
   virtual std::optional<RunPoint> point(const std::string& run_id) = 0;
   /// Every member of the group, archived ones too.

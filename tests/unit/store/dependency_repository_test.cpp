@@ -128,6 +128,15 @@ TEST_P(DependencyRepositoryTest, RunsWithDependencies) {
             (V{"runA", "runC"}));
 }
 
+TEST_P(DependencyRepositoryTest, AnyIsWhetherSomeRunHasADependencyAtAll) {
+  auto any = [&] { return read(db(), [](store::Transaction& c) { return c.dependencies().any(); }); };
+  EXPECT_FALSE(any());
+  insert("runA", {dep(DependencyType::group, "g1", "t1")});
+  EXPECT_TRUE(any());
+  write(db(), [](store::Transaction& c) { EXPECT_TRUE(c.dependencies().remove("runA", DependencyType::group, "g1")); });
+  EXPECT_FALSE(any());
+}
+
 TEST_P(DependencyRepositoryTest, PointsAndGroupMembersArchivedOnesToo) {
   write(db(), [](store::Transaction& c) {
     auto done = make_run("done");

@@ -113,6 +113,9 @@ void DependencyService::changed(const std::vector<std::string>& run_ids) {
   auto look = db_.read([&](store::Transaction& c) -> core::Result<Look> {
     std::set<std::string> waiting;
     Look out;
+    // No dependency anywhere: nobody waits on these runs, and none of them waits (the
+    // usual store, where this saves four queries per changed run).
+    if (!c.dependencies().any()) return out;
     for (const auto& run_id : run_ids) {
       auto point = c.dependencies().point(run_id);
       // A deleted run: whoever named it by id now waits on a missing run. Its group's
