@@ -211,6 +211,8 @@ TEST_F(ContainerEnvironmentsTest, ContainersAKilledDaemonLeftAreRemovedWhenItSta
   wait_for_file(work_ / "started.txt");
   daemon_->kill9();
   EXPECT_EQ(containers(), std::vector<std::string>{"agentry-" + run});  // nobody removed it
+  // The home says a container was made: only then does a start look for leftovers.
+  EXPECT_TRUE(std::filesystem::exists(home_ / "containers-made"));
   start_daemon();
   EXPECT_TRUE(wait_for_no_containers());  // the restart's sweep
   EXPECT_TRUE(wait_for_no_processes(run));  // what ran inside went with it

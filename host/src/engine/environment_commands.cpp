@@ -37,6 +37,7 @@ std::map<std::string, std::vector<std::string>> Engine::container_engines() {
 }
 
 void Engine::sweep_containers_after_restart() {
+  if (!containers_->ever_made()) return;  // nothing to look for, and the engine's CLI is dear to start
   // Read here (the engine may be gone when the job runs; the store and the manager not).
   blocking_.post([containers = containers_, &db = db_, engines = container_engines(), busy = running_runs_and_groups()] {
     std::vector<std::string> errors;

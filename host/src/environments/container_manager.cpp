@@ -51,7 +51,26 @@ json::array strings(const std::vector<std::string>& items) {
 
 }  // namespace
 
+namespace {
+
+const char* const made_marker = "containers-made";
+
+/// Left before the first `run -d`, so a crash between the two still leaves it.
+void leave_made_marker(const std::string& owner) {
+  const fs::path marker = fs::path(owner) / made_marker;
+  std::error_code ec;
+  if (fs::exists(marker, ec)) return;
+  std::ofstream(marker) << "A daemon of this agentry home made a container: restarts look for leftovers.\n";
+}
+
+}  // namespace
+
 ContainerManager::ContainerManager(std::string owner) : owner_(std::move(owner)) {}
+
+bool ContainerManager::ever_made() const {
+  std::error_code ec;
+  return fs::exists(fs::path(owner_) / made_marker, ec);
+}
 
 void ContainerManager::set_agentry_binary(std::string path) {
   std::lock_guard lock(mutex_);
@@ -278,6 +297,7 @@ core::Result<void> ContainerManager::create(const ContainerEngine& engine, const
   }
   auto args = container_run_args(environment, inputs);
   if (!args) return args.failure();
+  leave_made_marker(owner_);
   auto created = engine.run(*args, environment_values(environment), create_timeout, request.cancelled);
   if (!created.ok) {
     actions.push_back({"environment.failed",

@@ -101,6 +101,11 @@ class ContainerManager {
   /// engine that cannot answer adds its error to `errors`.
   std::vector<ContainerRecord> list(const std::map<std::string, std::vector<std::string>>& engines,
                                     std::vector<std::string>& errors);
+  /// Whether a container was ever made for this home (a marker the first creation leaves
+  /// in it): without one there is nothing a restart need sweep, and starting a daemon
+  /// need not run the engine's CLI.
+  bool ever_made() const;
+
   /// Removes every container of this home that no live run uses (any cleanup policy
   /// when `all`, else only those whose policy is terminal: a crash's leftovers).
   /// `busy`: run and group ids some process still runs (their containers stay).

@@ -394,24 +394,24 @@ core::Result<void> migrate(Connection& c, const std::filesystem::path& path, int
                             ", newer than this agentry understands (" + std::to_string(latest_schema_version()) +
                             "); upgrade agentry, or set AGENTRY_HOME to another directory");
     }
-    for (int next = version + 1; next <= target; ++next) {
-      c.exec("BEGIN IMMEDIATE");
-      try {
-        // Another process (a CLI beside the daemon) may have applied it while this one
-        // waited for the write lock.
-        if (read_version(c) >= next) {
-          c.exec("COMMIT");
-          continue;
-        }
-        c.exec(migrations[static_cast<std::size_t>(next - 1)]);
-        c.exec("PRAGMA user_version = " + std::to_string(next));
-        c.exec("COMMIT");
-      } catch (...) {
-        c.exec("ROLLBACK");
-        throw;
-      }
-      core::log_info("applied database migration", {{"version", std::to_string(next)}, {"path", path.string()}});
+    if (version >= target) return core::ok();
+    // Every step in one transaction: an upgrade applies whole or not at all, and a new
+    // store is one commit (one sync) rather than one per step.
+    c.exec("BEGIN IMMEDIATE");
+    int from = version;
+    try {
+      // Another process (a CLI beside the daemon) may have applied some while this one
+      // waited for the write lock.
+      from = read_version(c);
+      for (int next = from + 1; next <= target; ++next) c.exec(migrations[static_cast<std::size_t>(next - 1)]);
+      if (from < target) c.exec("PRAGMA user_version = " + std::to_string(target));
+      c.exec("COMMIT");
+    } catch (...) {
+      c.exec("ROLLBACK");
+      throw;
     }
+    for (int next = from + 1; next <= target; ++next)
+      core::log_info("applied database migration", {{"version", std::to_string(next)}, {"path", path.string()}});
     return core::ok();
   });
 }
