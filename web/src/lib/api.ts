@@ -90,6 +90,30 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** Pauses before each new try of a GET answered 503, in ms (Retry-After wins, up to 2 s). */
+export const BUSY_RETRIES = [250, 500, 1000];
+
+function retryDelay(res: Response, fallback: number): number {
+  const seconds = Number(res.headers.get('Retry-After'));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, 2000) : fallback;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    // The listener leaves with the wait: a page's long-lived signal would gather one per retry.
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 export async function api<T = any>(path: string, opts: RequestOptions = {}): Promise<T> {
   const u = new URL(url(path));
   for (const [k, v] of Object.entries(opts.query ?? {})) {
@@ -103,7 +127,14 @@ export async function api<T = any>(path: string, opts: RequestOptions = {}): Pro
     if (opts.body !== undefined) body = JSON.stringify(opts.body);
     else if (method !== 'DELETE') body = '{}';
   }
-  const res = await fetch(u, { method, headers, body, signal: opts.signal, cache: 'no-store' });
+  let res = await fetch(u, { method, headers, body, signal: opts.signal, cache: 'no-store' });
+  // A read the daemon was too busy for (503: its workspace lane or connections full) is
+  // asked again a few times: a page fires several reads at once, and one of them
+  // refused would otherwise leave a panel empty.
+  for (let attempt = 0; res.status === 503 && method === 'GET' && attempt < BUSY_RETRIES.length; attempt++) {
+    await sleep(retryDelay(res, BUSY_RETRIES[attempt]), opts.signal);
+    res = await fetch(u, { method, headers, body, signal: opts.signal, cache: 'no-store' });
+  }
   if (!res.ok) {
     const err = await errorOf(res);
     if (res.status === 401) authListeners.forEach((l) => l());
