@@ -32,6 +32,9 @@
 //                      loopback TCP's bytes/s, the deliveries/s the socket itself allows
 //   p50_us, p99_us     emit -> client latency (latency cases)
 //   rss_mb             the daemon's peak resident set (VmHWM) at the end of the case
+//   daemon_ns_per_env  the daemon's CPU time (all threads, the backend's included) from the
+//                      gate to the end, per envelope received: steadier than the rates,
+//                      which move with what else the machine runs
 // The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry. With
 // AGENTRY_BENCH_DAEMON=http://host:port the cases drive that daemon instead (bench_daemon.hpp):
 // no rss_mb, and no latency cases (the mock stamps emits with its machine's monotonic clock).
@@ -273,6 +276,7 @@ void BM_Stream(benchmark::State& state, Case c) {
       return state.SkipWithError("the subscribers did not all see the approval request within 60 s");
     }
     shared.gate_open = true;
+    const double daemon_cpu0 = daemon.process() ? cpu_us(daemon.process()->pid()) : 0;
     const auto t0 = Clock::now();
     shared.last_progress_ns = mono_ns(t0);
     auto answered = daemon.client().post_json("/api/runs/" + run_id + "/approvals/" + approval,
@@ -290,6 +294,7 @@ void BM_Stream(benchmark::State& state, Case c) {
     finish();
     auto* local = daemon.process();
     const long hwm = local ? status_kb(local->pid(), "VmHWM") : 0;
+    const double daemon_cpu = local ? cpu_us(local->pid()) - daemon_cpu0 : 0;
     if (local && !local->running()) {
       const std::string log = local->stderr_text();
       const std::string why = "the daemon exited (code " + std::to_string(local->exit_code().value_or(-1)) +
@@ -343,6 +348,7 @@ void BM_Stream(benchmark::State& state, Case c) {
       state.counters["p99_us"] = percentile(0.99);
     }
     if (local) state.counters["rss_mb"] = static_cast<double>(hwm > 0 ? hwm : sampled_rss) / 1024.0;
+    if (local && envelopes > 0) state.counters["daemon_ns_per_env"] = daemon_cpu * 1000.0 / envelopes;
     if (first_failure.empty()) {
       state.SetLabel("ok");
     } else {
