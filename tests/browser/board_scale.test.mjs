@@ -7,11 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, sharedDaemonAndBrowser, tid, until } from './harness.mjs';
-import { mock, problems, standardConfig } from './fixtures.mjs';
+import { problems, standardConfig } from './fixtures.mjs';
+import { FINISHED, RUNS, seedBoard, seedDir, seeded } from './board_scale_seed.mjs';
 
-const RUNS = 10_000;
-const FINISHED = 40; // a few runs that ran, so more than one column holds runs
-const PARALLEL = 8;
 const FIRST_ROWS_BUDGET_MS = 3000;
 // The median frame: the 95th percentile and the maximum are printed, but on a shared
 // 2-core machine they measure the neighbours as much as the board.
@@ -19,7 +17,10 @@ const FRAME_MEDIAN_BUDGET_MS = 50;
 const MAX_BOARD_NODES = 4000;
 const enforce = process.env.AGENTRY_BROWSER_BUDGET_ENFORCE !== '0';
 
-const suite = sharedDaemonAndBrowser(standardConfig());
+// On the store browser.board_scale_seed made, when ctest ran it first: the board is then
+// also read by a daemon that has just started.
+const preSeeded = seeded();
+const suite = sharedDaemonAndBrowser(standardConfig(), preSeeded ? { dir: seedDir } : {});
 
 /// Scrolls `selector`'s element by `step` px a frame (400: a fast fling, 24,000 px/s) for `frames` frames (down, then back
 /// up from the bottom): the frame intervals' median, 95th percentile and maximum, in ms.
@@ -51,20 +52,8 @@ const fmt = (s) => `median ${s.median.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms
 
 test(`the board with ${RUNS} runs: first rows, full listing and scroll frames`, { timeout: 280_000 }, async (t) => {
   const { daemon } = suite;
-  const started = Date.now();
-  // Runs that never ran cost the daemon only a row each: made through the API, a few at a time.
-  let made = 0;
-  const worker = async () => {
-    while (made < RUNS - FINISHED) {
-      const i = made++;
-      await daemon.createRun({ agent: 'mock', start: false, name: `seeded run ${String(i).padStart(5, '0')}`, message: 'later' });
-    }
-  };
-  await Promise.all(Array.from({ length: PARALLEL }, worker));
-  const finished = [];
-  for (let i = 0; i < FINISHED; i++) finished.push(await daemon.createRun({ agent: 'mock', name: `finished run ${i}`, message: mock({ say: 'done' }) }));
-  await Promise.all(finished.map((id) => daemon.waitForStatus(id, 'success', { timeoutMs: 60_000 })));
-  console.log(`seeded ${RUNS} runs in ${Date.now() - started} ms`);
+  if (preSeeded) console.log(`the ${RUNS} runs of browser.board_scale_seed (${seedDir})`);
+  else await seedBoard(daemon);
 
   const page = await newPage(t, suite.browser);
   // As budget.test.mjs: the renderer process for the daemon's origin is up before timing.

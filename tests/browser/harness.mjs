@@ -101,6 +101,12 @@ export function makeTempDir(prefix = 'agentry-browser-') {
   };
 }
 
+/// `dir` (made if missing) in makeTempDir's shape, but never removed.
+function keptDir(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  return { path: dir, remove() {}, keep() {} };
+}
+
 /// Writes `files` ({ relative path: text }) under `root`.
 export function writeFiles(root, files) {
   for (const [rel, text] of Object.entries(files)) {
@@ -128,10 +134,12 @@ export class Daemon {
   /// Starts `agentry serve --listen ws://127.0.0.1:0/` with a fresh AGENTRY_HOME and
   /// AGENTRY_CONFIG_DIR holding `config` ({ relative path: text }), the dashboard from
   /// AGENTRY_WEB_DIST, and `env` added. `token`: the bearer token the API helpers send.
-  static async start({ config = {}, env = {}, token = null, basePath = '', name = 'daemon' } = {}) {
+  /// `dir`: home, config and work in this directory instead of a fresh temp one, kept when
+  /// the daemon stops (a store another test made, or makes for another test).
+  static async start({ config = {}, env = {}, token = null, basePath = '', name = 'daemon', dir = null } = {}) {
     const daemon = new Daemon();
     daemon.name = name;
-    daemon.tmp = makeTempDir();
+    daemon.tmp = dir ? keptDir(dir) : makeTempDir();
     daemon.home = path.join(daemon.tmp.path, 'home');
     daemon.configDir = path.join(daemon.tmp.path, 'config');
     daemon.work = path.join(daemon.tmp.path, 'work');
@@ -160,10 +168,12 @@ export class Daemon {
   async #terminate() {
     if (!this.child || this.exited) return;
     try { process.kill(-this.child.pid, 'SIGTERM'); } catch { /* gone */ }
-    const done = await Promise.race([this.exitPromise, sleep(10_000).then(() => null)]);
+    // The timers are unref'd: a pending one would keep node (and the test file) alive
+    // for its whole length after the daemon has long exited.
+    const done = await Promise.race([this.exitPromise, sleep(10_000, null, { ref: false })]);
     if (!done) {
       try { process.kill(-this.child.pid, 'SIGKILL'); } catch { /* gone */ }
-      await Promise.race([this.exitPromise, sleep(5000)]);
+      await Promise.race([this.exitPromise, sleep(5000, null, { ref: false })]);
     }
   }
 
@@ -364,10 +374,11 @@ export async function launchBrowser() {
 
 /// One daemon (with `config`) and one browser for a whole test file, started before its
 /// tests and stopped after them. Read them as `suite.daemon` and `suite.browser`.
-export function sharedDaemonAndBrowser(config) {
+/// `options`: more of Daemon.start's (`dir`).
+export function sharedDaemonAndBrowser(config, options = {}) {
   const suite = { daemon: null, browser: null };
   before(async () => {
-    [suite.daemon, suite.browser] = await Promise.all([Daemon.start({ config }), launchBrowser()]);
+    [suite.daemon, suite.browser] = await Promise.all([Daemon.start({ ...options, config }), launchBrowser()]);
   });
   after(async () => {
     await suite.browser?.close();
