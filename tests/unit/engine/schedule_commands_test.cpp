@@ -53,6 +53,12 @@ class ScheduleCommandsTest : public LiveRunTest {
     return found;
   }
   std::optional<core::Schedule> schedule_of(const std::string& run_id) { return view_of(run_id).run.schedule; }
+  /// Whether every live run let go in time. A settled run's live run lets go once its
+  /// after-attempt steps (diffstat, on the blocking pool) are done; until then an
+  /// occurrence would rightly be skipped as active.
+  bool live_runs_let_go() {
+    return eventually([&] { return engine_->live_run_count() == 0; });
+  }
 };
 
 TEST_F(ScheduleCommandsTest, SetReadEnableDisableAndClear) {
@@ -172,9 +178,7 @@ TEST_F(ScheduleCommandsTest, ARunningRunIsSkippedAndARecurrenceAdvances) {
   EXPECT_EQ(schedule_of(run.id)->last_outcome, "skipped");
   open_gate();
   EXPECT_EQ(settled(run.id).run.status, core::RunStatus::success);
-  // The live run lets go once its after-attempt steps (diffstat, on the blocking pool)
-  // are done; until then an occurrence would rightly be skipped as active.
-  EXPECT_TRUE(eventually([&] { return engine_->live_run_count() == 0; }));
+  EXPECT_TRUE(live_runs_let_go());
   // Reuse: the next occurrence is a new session of the same run.
   timers_->advance_to(t0 + 3 * hour);
   EXPECT_TRUE(eventually([&] { return view_of(run.id).run.session_count == 2; }));
@@ -192,8 +196,7 @@ TEST_F(ScheduleCommandsTest, AFailedScheduledRunStopsTheNextOccurrenceUnlessCont
   timers_->advance_to(t0 + hour);
   EXPECT_NE(settled(stop.id).run.status, core::RunStatus::success);
   EXPECT_NE(settled(go_on.id).run.status, core::RunStatus::success);
-  // As above: until the live runs let go, the next occurrence is skipped as active.
-  EXPECT_TRUE(eventually([&] { return engine_->live_run_count() == 0; }));
+  EXPECT_TRUE(live_runs_let_go());
   timers_->advance_to(t0 + 2 * hour);
   auto skipped = last_audit(stop.id, "schedule.skipped");
   ASSERT_TRUE(skipped);
@@ -218,6 +221,7 @@ TEST_F(ScheduleCommandsTest, CloneStartsAFreshCopyAndResetStartsTheRunAnew) {
   EXPECT_EQ(view_of(copy).run.run_group_id, templ.run_group_id);
   EXPECT_EQ(audit_of(copy).front().data.at("clonedFrom"), json::value(templ.id));
   settled(again.id);
+  EXPECT_TRUE(live_runs_let_go());
   timers_->advance_to(t0 + 2 * hour);
   EXPECT_TRUE(eventually([&] { return last_audit(again.id, "run.reset").has_value(); }));
   auto reset_done = settled(again.id);
