@@ -5,6 +5,7 @@
 #include "cluster_fixture.hpp"
 #include "support/http_client.hpp"
 #include "support/postgres_cluster.hpp"
+#include "support/slow_link.hpp"
 
 #include <gtest/gtest.h>
 
@@ -99,6 +100,27 @@ TEST(ClusterStreams, ASubscriberOnAnotherMemberGetsTheHoldersDeltasWholeAndInOrd
     EXPECT_EQ(on_alpha.delta_text[item], final) << item;
     EXPECT_EQ(on_beta.delta_text[item], final) << "beta's deltas of " << item << " are whole";
   }
+}
+
+// alpha's stream reaches beta late (a slow link, a loaded member): alpha has ended the
+// run and let go of it before its last deltas arrive, and beta relays them all the same,
+// whole and before their message, rather than cutting the stream at the run's end.
+TEST(ClusterStreams, ARelayedStreamThatArrivesLateIsReadToItsEndBeforeItIsCut) {
+  if (auto missing = test::PostgresCluster::missing_reason()) GTEST_SKIP() << *missing;
+  test::SlowLink slow_link(800ms);  // beyond the relay's 500 ms look at the run's driver
+  Cluster cluster(0, "talker", "[{sleepMs: 1000}, {say: 'one two three four five six seven', deltas: 20, rateHz: 50}]");
+  auto& alpha = cluster.add("alpha", {{"AGENTRY_ADVERTISE_URL", slow_link.url()}});
+  slow_link.set_target(alpha.port());
+  auto& beta = cluster.add("beta");
+  const std::string run = start_run(alpha, "talker", cluster.dir.path().string());
+  ASSERT_FALSE(run.empty());
+  Seen on_beta = follow(beta, run);
+  ASSERT_EQ(on_beta.error, "");
+  ASSERT_EQ(on_beta.final_text.size(), 1u);
+  const auto& [item, final] = *on_beta.final_text.begin();
+  EXPECT_EQ(on_beta.delta_text[item], final) << "beta's deltas are whole";
+  EXPECT_EQ(on_beta.deltas_after_their_message, 0);
+  EXPECT_EQ(wait_until_not_running(beta, run), "success");
 }
 
 // alpha is killed while beta relays its run: beta's subscriber goes on from the store

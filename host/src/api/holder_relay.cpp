@@ -33,6 +33,16 @@ namespace {
 constexpr auto connect_timeout = 2s;
 constexpr auto idle_timeout = 60s;      // past several heartbeats of the driver's stream
 constexpr auto look_again_every = 500ms;  // for a driver, and whether it still drives the run
+// A driver that let go of the run may still have its last events on the way.
+constexpr auto drain_at_most = 2s;
+constexpr auto drain_look_every = 10ms;
+
+/// What the reader of a driver's stream has relayed, for the watcher beside it (both run
+/// on the relay's one thread).
+struct Progress {
+  bool reading = true;
+  std::int64_t cursor = 0;  // the last durable cursor relayed
+};
 
 /// The timeline event a stream's envelope stands for.
 std::optional<core::TimelineEvent> event_of(std::string_view data) {
@@ -181,9 +191,10 @@ struct HolderRelay::Relay {
       co_return;
     }
     feeds.set_relayed(run_id, true);
-    // Beside the reads: the stream is cut as soon as the run is no longer that member's.
-    auto watching = std::make_shared<bool>(true);
-    net::co_spawn(executor, watch_driver(url, stream, watching), net::detached);
+    // Beside the reads: the stream is cut once the run is no longer that member's.
+    auto progress = std::make_shared<Progress>();
+    progress->cursor = base;
+    net::co_spawn(executor, watch_driver(url, stream, progress), net::detached);
 
     SseEvents sse;
     std::vector<char> chunk(64 * 1024);
@@ -203,27 +214,37 @@ struct HolderRelay::Relay {
       const std::int64_t before = base;
       for (const auto& e : events)
         if (!e.ephemeral) base = e.cursor;
+      progress->cursor = base;
       feeds.publish(run_id, before, std::move(events));
     }
-    *watching = false;
+    progress->reading = false;
     beast::error_code ignored;
     stream->socket().shutdown(tcp::socket::shutdown_both, ignored);
     stream->close();
   }
 
-  /// Every look_again_every, while `watching`: closes the stream once `url` no longer
-  /// drives the run (it ended, or another member took it over).
+  /// Every look_again_every, while the stream is read: closes it once `url` no longer
+  /// drives the run (it ended, or another member took it over). Not at once: the driver
+  /// may not have sent, or this thread not yet read, what it wrote before letting go, and
+  /// the deltas in it exist nowhere else. So the stream is read on until it has passed
+  /// the store's last durable cursor (a delta always precedes the durable event after
+  /// it), ends, or drain_at_most has passed (a driver that died without a word).
   net::awaitable<void> watch_driver(std::string url, std::shared_ptr<beast::tcp_stream> stream,
-                                    std::shared_ptr<bool> watching) {
+                                    std::shared_ptr<Progress> progress) {
     net::steady_timer timer(co_await net::this_coro::executor);
-    while (*watching) {
+    while (progress->reading) {
       timer.expires_after(look_again_every);
       co_await timer.async_wait(net::as_tuple(net::use_awaitable));
-      if (!*watching) break;
-      if (engine.holder_url(run_id) != url) {
-        stream->close();
-        break;
+      if (!progress->reading) co_return;
+      if (engine.holder_url(run_id) == url) continue;
+      const auto last = engine.timeline_last_cursor(run_id);
+      const auto give_up = std::chrono::steady_clock::now() + drain_at_most;
+      while (progress->reading && last && progress->cursor < *last && std::chrono::steady_clock::now() < give_up) {
+        timer.expires_after(drain_look_every);
+        co_await timer.async_wait(net::as_tuple(net::use_awaitable));
       }
+      if (progress->reading) stream->close();
+      co_return;
     }
   }
 };
