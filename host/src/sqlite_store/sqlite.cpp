@@ -1,5 +1,7 @@
 #include "sqlite_store/sqlite.hpp"
 
+#include "sqlite_store/coalescing_vfs.hpp"
+
 #include <sqlite3.h>
 
 #include <mutex>
@@ -104,11 +106,12 @@ void configure_sqlite_once() {
 
 }  // namespace
 
-Connection Connection::open(const std::filesystem::path& path, bool read_only) {
-  configure_sqlite_once();
+Connection Connection::open(const std::filesystem::path& path, bool read_only, bool gather_wal_writes) {
+  configure_sqlite_once();  // first: registering a VFS initializes SQLite, which ends its configuration
+  const char* vfs = gather_wal_writes ? coalescing_vfs_name() : nullptr;
   sqlite3* db = nullptr;
   int flags = SQLITE_OPEN_NOMUTEX | (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags, vfs);
   if (rc != SQLITE_OK) {
     std::string message = "cannot open database " + path.string() + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     sqlite3_close_v2(db);

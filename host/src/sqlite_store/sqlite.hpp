@@ -71,7 +71,8 @@ class Statement {
 /// at its boundary so domain code sees Result<T>.
 class Connection {
  public:
-  static Connection open(const std::filesystem::path& path, bool read_only);
+  /// `gather_wal_writes`: through coalescing_vfs.hpp (for the connection that writes).
+  static Connection open(const std::filesystem::path& path, bool read_only, bool gather_wal_writes = false);
   Connection(Connection&& other) noexcept;
   Connection& operator=(Connection&&) = delete;
   Connection(const Connection&) = delete;

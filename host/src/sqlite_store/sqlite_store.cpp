@@ -29,7 +29,9 @@ core::Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::filesyst
     return core::fail(core::ErrorCode::internal,
                       "cannot create directory " + path.parent_path().string() + ": " + ec.message());
   return guard([&]() -> core::Result<std::unique_ptr<SqliteStore>> {
-    auto connection = Connection::open(path, false);
+    // The one connection that writes gathers each commit's WAL writes into one; with
+    // synchronous=FULL only, where each commit's sync writes them and reports a failure.
+    auto connection = Connection::open(path, false, options.synchronous_full);
     configure(connection, options.synchronous_full);
     if (auto migrated = migrate(connection, path); !migrated.ok()) return migrated.failure();
     connection.exec("PRAGMA journal_mode = WAL");  // after migrate: a refused newer database stays untouched
