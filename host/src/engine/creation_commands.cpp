@@ -154,8 +154,9 @@ core::Result<RunView> Engine::finish_init(PendingInit& pending) {
       data["dependencies"] = std::move(named);
       view.run.dependencies = detail::dependencies_of(c, run.id);
     }
-    // Runs may already wait on the group this one joins.
-    view.run.dependents = detail::dependents_of(c, run);
+    // Runs may already wait on the group this one joins, when it joins one by name or its
+    // parent's. Nobody can wait on a run id minted just now, nor on the group of that name.
+    if (run.run_group_id != run.id) view.run.dependents = detail::dependents_of(c, run);
     detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
     if (schedule) schedules_->put(c, view.run, *schedule, actor, "assignment");
     return view;

@@ -45,8 +45,9 @@ core::Run read_run(const Statement& s, bool summary_only = false) {
   return r;
 }
 
-// Binds every column in run_columns order, starting at parameter 1.
-void bind_run(Statement& s, const core::Run& r) {
+// Binds every column in run_columns order, starting at parameter 1; the frozen inputs
+// as `frozen_json` (encode_frozen), which must outlive the statement's step.
+void bind_run(Statement& s, const core::Run& r, const std::string& frozen_json) {
   int i = 1;
   s.bind(i++, r.id);
   s.bind(i++, core::to_string(r.status));
@@ -72,26 +73,28 @@ void bind_run(Statement& s, const core::Run& r) {
   s.bind(i++, r.session_count);
   s.bind(i++, r.attempt_count);
   s.bind(i++, r.revision);
-  s.bind(i++, store::encode_frozen(r));
+  s.bind_view(i++, frozen_json);
 }
 
 }  // namespace
 
 void RunRepository::insert(const core::Run& run) {
-  std::string sql = "INSERT INTO runs (" + std::string(run_columns) +
-                    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  static const std::string sql = "INSERT INTO runs (" + std::string(run_columns) +
+                                 ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  const auto frozen_json = store::encode_frozen(run);
   auto s = c_.prepare(sql);
-  bind_run(s, run);
+  bind_run(s, run, frozen_json);
   s.run();
 }
 
 bool RunRepository::update(const core::Run& run) {
+  const auto frozen_json = store::encode_frozen(run);
   auto s = c_.prepare(
       "UPDATE runs SET id=?1, status=?2, status_reason=?3, created_at=?4, updated_at=?5, started_at=?6, "
       "finished_at=?7, cwd=?8, repo_root=?9, run_group_id=?10, parent_run_id=?11, name=?12, note=?13, pinned=?14, "
       "archived=?15, archived_at=?16, agent_name=?17, assignment_name=?18, backend=?19, backend_session_id=?20, "
       "controller_id=?21, session_count=?22, attempt_count=?23, revision=?24, frozen_json=?25 WHERE id=?1");
-  bind_run(s, run);
+  bind_run(s, run, frozen_json);
   s.run();
   return c_.changes() > 0;
 }
