@@ -177,6 +177,11 @@ TEST_F(BlockingWorkTest, EightSleepingHooksDelayNoOtherRunsEventsTimeoutOrSchedu
   const auto before = event_delays();
   ASSERT_EQ(before.size(), 30u);
   std::cout << "event delay without sleeping hooks: p90 " << p90(before) << " ms, worst " << before.back() << " ms\n";
+  // What is late here: 100 ms on a machine that gives events within a few ms (a held
+  // thread would hold them for the hooks' whole minute), more where the machine itself
+  // is that slow today (a full test run on two cores: 34 ms p90, 83 ms worst).
+  const double allowed_ms = std::max(100.0, 3 * before.back());
+  std::cout << "allowed: " << allowed_ms << " ms\n";
 
   std::vector<std::pair<std::string, std::string>> sleepers;  // assignment, run
   for (int i = 0; i < sleepers_per_phase; ++i) {
@@ -189,15 +194,16 @@ TEST_F(BlockingWorkTest, EightSleepingHooksDelayNoOtherRunsEventsTimeoutOrSchedu
 
   // While all 8 sleep (more than the 4 threads every strand and timer share), one after
   // the other, so that each measures the hooks' effect and not the others' load.
-  EXPECT_LT(on_time_once("event delay with 8 sleeping hooks, p90 past the one without", 100.0,
+  EXPECT_LT(on_time_once("event delay with 8 sleeping hooks, p90 past the one without", allowed_ms,
                          [&] {
                            const auto during = event_delays();
                            EXPECT_EQ(during.size(), 30u);
                            return p90(during) - p90(before);
                          }),
-            100.0);
-  EXPECT_LT(on_time_once("timeout past its deadline", 100.0, [this] { return timeout_lateness(); }), 100.0);
-  EXPECT_LT(on_time_once("schedule's start past its due time", 100.0, [this] { return schedule_lateness(); }), 100.0);
+            allowed_ms);
+  EXPECT_LT(on_time_once("timeout past its deadline", allowed_ms, [this] { return timeout_lateness(); }), allowed_ms);
+  EXPECT_LT(on_time_once("schedule's start past its due time", allowed_ms, [this] { return schedule_lateness(); }),
+            allowed_ms);
   for (pid_t pid : pids) EXPECT_TRUE(alive(pid)) << "a hook ended before the measurement did: it measured nothing";
 
   // The gated runs end as an abort ends them, their hooks killed at once.
