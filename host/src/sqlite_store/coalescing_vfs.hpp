@@ -2,7 +2,7 @@
 // A VFS over SQLite's default one that joins the writes of a commit to the write-ahead
 // log into a few system calls. SQLite appends a commit's frames to the WAL with two
 // writes each (the frame's header, then the page), and the writer's connection commits
-// dozens of pages at a time: creating runs took about 70 pwrite calls per commit, on the
+// dozens of pages at a time: creating runs took about 90 pwrite calls per commit, on the
 // one thread every write waits for. Here the appends gather in memory and reach the file
 // together, before anything can depend on them:
 //   - at the WAL's sync (each commit with synchronous=FULL), so durability is unchanged:
