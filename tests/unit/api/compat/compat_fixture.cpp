@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 namespace agentry::api::compat::testing {
 namespace json = boost::json;
 
@@ -65,8 +68,17 @@ json::object CompatDtoTest::native_listed(const std::string& run_id) {
 }
 
 json::object CompatDtoTest::checked(const std::string& run_id) {
-  const auto listed = native_listed(run_id);
-  const auto detail = native_detail(run_id);
+  // A live run may move between the two reads (an attempt starting stamps updatedAt):
+  // compare a list and a view taken while the run stood still.
+  auto listed = native_listed(run_id);
+  auto detail = native_detail(run_id);
+  for (int tries = 0; tries < 100; ++tries) {
+    auto again = native_listed(run_id);
+    if (again == listed) break;
+    listed = std::move(again);
+    detail = native_detail(run_id);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
 
   const auto from_list = ref_summary(listed, facts_);
   EXPECT_TRUE(check_run_summary(from_list).empty()) << run_id << " (listed)\n" << describe(check_run_summary(from_list));
