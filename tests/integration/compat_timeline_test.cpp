@@ -4,6 +4,8 @@
 // run_finished (its CLI subscribes only after the start answered).
 #include "daemon_fixture.hpp"
 
+#include <fstream>
+#include <functional>
 #include <set>
 
 namespace agentry::integration {
@@ -19,9 +21,12 @@ class CompatTimelineTest : public DaemonTest {
   }
   test::HttpClient compat() const { return daemon_->compat_client(); }
 
-  /// Every envelope of the run's compat stream up to run_finished.
-  std::vector<json::object> read_until_finished(const std::string& run_id) {
+  /// Every envelope of the run's compat stream up to run_finished; `subscribed` runs once
+  /// the stream is open.
+  std::vector<json::object> read_until_finished(const std::string& run_id,
+                                                const std::function<void()>& subscribed = {}) {
     auto stream = compat().sse("/api/runs/" + run_id + "/events/timeline");
+    if (subscribed) subscribed();
     std::vector<json::object> envelopes;
     for (;;) {
       auto e = stream.expect_next(10s);
@@ -84,10 +89,13 @@ TEST_F(CompatTimelineTest, ALateSubscriberGetsTheWholeSessionNumberedFromOneWith
 }
 
 TEST_F(CompatTimelineTest, LiveDeltasAreNumberedAndTheHistoryFollowsThem) {
-  write_agent("slow", "mock", "{steps: [{say: \"one two three four five six seven eight\", deltas: 8, rateHz: 20}]}");
+  // The agent speaks once the test has subscribed (the gate file in its cwd), so that
+  // however loaded the machine, the deltas come live, each with the next cursor.
+  write_agent("slow", "mock",
+              "{steps: [{exec: [sh, -c, \"i=0; while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done\"]},"
+              " {say: \"one two three four five six seven eight\", deltas: 8, rateHz: 20}]}");
   const auto id = start_agent_run("slow", "go");
-  // Subscribed while it streams: the deltas come live, each with the next cursor.
-  const auto envelopes = read_until_finished(id);
+  const auto envelopes = read_until_finished(id, [&] { std::ofstream(work_ / "go") << "go"; });
   std::int64_t expected = 1;
   int deltas = 0;
   for (const auto& envelope : envelopes) {
