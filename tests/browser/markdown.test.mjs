@@ -8,6 +8,8 @@
 // A message streaming in is Markdown while it grows, with the caret after it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { newPage, sharedDaemonAndBrowser, tid, until } from './harness.mjs';
 import { mock, openRun, problems, standardConfig } from './fixtures.mjs';
 
@@ -100,8 +102,14 @@ test('a message streaming in is rendered as Markdown while it grows, with the ca
   const page = await newPage(t, suite.browser);
   const items = Array.from({ length: 8 }, (_, i) => `- step ${i + 1} of the plan`);
   const text = ['## Plan', '', ...items].join('\n');
-  const runId = await suite.daemon.createRun({ agent: 'mock', name: 'streaming markdown', message: mock({ say: text, deltas: 24, rateHz: 6 }) });
+  // The agent speaks once the page shows the run (a gate file in its cwd): however slow
+  // the machine is to open the page, the 4 s of streaming happen while it watches.
+  const gate = path.join(suite.daemon.work, 'streaming-markdown-go');
+  const wait = `i=0; while [ ! -f ${gate} ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done`;
+  const runId = await suite.daemon.createRun({ agent: 'mock', name: 'streaming markdown',
+    message: mock({ exec: ['sh', '-c', wait] }, { say: text, deltas: 24, rateHz: 6 }) });
   await openRun(page, suite.daemon, runId);
+  fs.writeFileSync(gate, 'go');
   const msg = page.locator(tid('message-text'), { hasText: 'Plan' }).last();
   // While the run is still running: a heading and some, not all, list items, marked streaming.
   let seen = null;
