@@ -4,7 +4,6 @@
 // run_finished (its CLI subscribes only after the start answered).
 #include "daemon_fixture.hpp"
 
-#include <fstream>
 #include <functional>
 #include <set>
 
@@ -92,10 +91,10 @@ TEST_F(CompatTimelineTest, LiveDeltasAreNumberedAndTheHistoryFollowsThem) {
   // The agent speaks once the test has subscribed (the gate file in its cwd), so that
   // however loaded the machine, the deltas come live, each with the next cursor.
   write_agent("slow", "mock",
-              "{steps: [{exec: [sh, -c, \"i=0; while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done\"]},"
-              " {say: \"one two three four five six seven eight\", deltas: 8, rateHz: 20}]}");
+              "{steps: [" + json::serialize(gate_step()) +
+                  ", {say: \"one two three four five six seven eight\", deltas: 8, rateHz: 20}]}");
   const auto id = start_agent_run("slow", "go");
-  const auto envelopes = read_until_finished(id, [&] { std::ofstream(work_ / "go") << "go"; });
+  const auto envelopes = read_until_finished(id, [&] { open_gate(); });
   std::int64_t expected = 1;
   int deltas = 0;
   for (const auto& envelope : envelopes) {

@@ -124,6 +124,14 @@ void DaemonTest::write_agent(const std::string& name, const std::string& backend
                       backend_config + "\n" + extra_front_matter + "---\nTest agent " + name + ".\n");
 }
 
+boost::json::object DaemonTest::gate_step() {
+  return {{"exec", boost::json::array{"sh", "-c",
+                                      "i=0; while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; "
+                                      "rm -f go"}}};
+}
+
+void DaemonTest::open_gate() const { std::ofstream(work_ / "go") << "go"; }
+
 void DaemonTest::write_script(const std::string& relative, const std::string& body) {
   auto path = dir_.write_file("config/" + relative, "#!/bin/sh\n" + body);
   ::chmod(path.c_str(), 0755);

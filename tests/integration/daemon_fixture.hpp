@@ -38,6 +38,10 @@ class DaemonTest : public ::testing::Test {
   /// e.g. "{steps: [{say: hi}]}") as backendConfig.<backend>.
   void write_agent(const std::string& name, const std::string& backend, const std::string& backend_config,
                    const std::string& extra_front_matter = "");
+  /// A mock step that holds the agent until open_gate() (30 s at most, so that a gate
+  /// left closed does not outlive the test): the file `go` in work_, removed as it passes.
+  static boost::json::object gate_step();
+  void open_gate() const;
   /// Writes an executable /bin/sh script at config/<relative> (a hook's program).
   void write_script(const std::string& relative, const std::string& body);
   /// Writes assignments/<name>/assignment.md with `front_matter` (YAML lines).

@@ -11,7 +11,6 @@
 #include "support/ws_client.hpp"
 
 
-#include <fstream>
 #include <functional>
 #include <thread>
 
@@ -40,12 +39,8 @@ class ParentCompletionTest : public DaemonTest {
 
   /// A parent run whose session waits for the gate file (30 s at most).
   std::string gated_parent() {
-    json::object step{{"exec", json::array{"sh", "-c",
-                                           "i=0; while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); "
-                                           "done; rm -f go"}}};
-    return start_agent_run("echo", "@mock " + json::serialize(step));
+    return start_agent_run("echo", "@mock " + json::serialize(gate_step()));
   }
-  void open_gate() { std::ofstream(work_ / "go") << "go"; }
 
   json::object child_body(const std::string& parent, const std::string& message) {
     return {{"agent", "echo"},

@@ -4,7 +4,6 @@
 // next daemon deliver them.
 #include "daemon_fixture.hpp"
 
-#include <fstream>
 
 namespace agentry::integration {
 namespace {
@@ -22,10 +21,8 @@ class QueuedMessagesApiTest : public DaemonTest {
   }
 
   std::string start_gated_run() {
-    json::object step{{"exec", json::array{"sh", "-c", "i=0; while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; rm -f go"}}};
-    return start_agent_run("echo", "@mock " + json::serialize(step));
+    return start_agent_run("echo", "@mock " + json::serialize(gate_step()));
   }
-  void open_gate() { std::ofstream(work_ / "go") << "go"; }
 
   std::string queued_path(const std::string& run) { return "/api/runs/" + run + "/queued-resume-messages"; }
 
