@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <libpq-fe.h>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -75,11 +76,11 @@ std::string tail_of(const fs::path& log) {
 }  // namespace
 
 std::optional<std::string> PostgresCluster::missing_reason() {
-  for (const char* name : {"initdb", "pg_ctl", "postgres", "createdb", "dropdb"}) {
+  for (const char* name : {"initdb", "pg_ctl", "postgres"}) {
     if (::access(bin(name).c_str(), X_OK) != 0) {
       return "PostgreSQL 15 is not installed (no " + bin(name).string() +
              "): install Debian's postgresql and libpq-dev (scripts/install-deps.sh), or set AGENTRY_PG_BIN "
-             "to a directory holding initdb, pg_ctl, postgres, createdb and dropdb";
+             "to a directory holding initdb, pg_ctl and postgres";
     }
   }
   if (running_as_root() && ::getpwnam("postgres") == nullptr) {
@@ -88,8 +89,6 @@ std::optional<std::string> PostgresCluster::missing_reason() {
   }
   return std::nullopt;
 }
-
-std::filesystem::path PostgresCluster::binary(const char* name) { return bin(name); }
 
 PostgresCluster* PostgresCluster::shared() {
   // A static: stopped by its destructor when the test binary exits.
@@ -135,6 +134,42 @@ PostgresCluster::PostgresCluster() : data_(dir_.path() / "data"), log_(dir_.path
 
 PostgresCluster::~PostgresCluster() { stop(); }
 
+namespace {
+
+// One statement (or several, without parameters) on `conn`; throws with the server's
+// message when it fails.
+void exec_on(PGconn* conn, const std::string& sql) {
+  std::unique_ptr<PGresult, decltype(&PQclear)> result(PQexec(conn, sql.c_str()), &PQclear);
+  const ExecStatusType status = PQresultStatus(result.get());
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    throw std::runtime_error("SQL failed: " + std::string(PQerrorMessage(conn)) + sql);
+  }
+}
+
+std::unique_ptr<PGconn, decltype(&PQfinish)> connect(const std::string& uri) {
+  std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(uri.c_str()), &PQfinish);
+  if (PQstatus(conn.get()) != CONNECTION_OK) {
+    throw std::runtime_error("cannot connect to " + uri + ": " + PQerrorMessage(conn.get()));
+  }
+  return conn;
+}
+
+}  // namespace
+
+void PostgresCluster::exec(const std::string& uri, const std::string& sql) { exec_on(connect(uri).get(), sql); }
+
+void PostgresCluster::admin_exec(const std::string& sql) {
+  std::lock_guard lock(admin_mutex_);
+  if (admin_ != nullptr && PQstatus(admin_) != CONNECTION_OK) close_admin();
+  if (admin_ == nullptr) admin_ = connect(uri("postgres")).release();
+  exec_on(admin_, sql);
+}
+
+void PostgresCluster::close_admin() noexcept {
+  if (admin_ != nullptr) PQfinish(admin_);
+  admin_ = nullptr;
+}
+
 void PostgresCluster::init_database_directory() {
   run_as_owner({bin("initdb").string(), "-D", data_.string(), "-A", "trust", "-U", "postgres", "--no-sync",
                 "-E", "UTF8", "--locale=C.UTF-8"},
@@ -160,6 +195,10 @@ bool PostgresCluster::try_start(int port) {
 }
 
 void PostgresCluster::stop() noexcept {
+  {
+    std::lock_guard lock(admin_mutex_);
+    close_admin();  // before the server goes: a fast shutdown would cut it anyway
+  }
   if (!running_) return;
   running_ = false;
   try {
@@ -187,13 +226,8 @@ std::string PostgresCluster::uri(std::string_view database) const {
   return "postgresql://postgres@127.0.0.1:" + std::to_string(port_) + "/" + std::string(database);
 }
 
-void PostgresCluster::createdb(const std::string& name, const std::vector<std::string>& options) {
-  std::vector<std::string> argv{bin("createdb").string(), "-h", "127.0.0.1", "-p", std::to_string(port_), "-U",
-                                "postgres"};
-  argv.insert(argv.end(), options.begin(), options.end());
-  argv.push_back(name);
-  auto result = run_command(argv, {}, {}, 60s);
-  if (result.exit_code != 0) throw std::runtime_error("createdb " + name + " failed:\n" + result.output);
+void PostgresCluster::createdb(const std::string& name, const std::string& options) {
+  admin_exec("CREATE DATABASE " + name + options);
 }
 
 std::string PostgresCluster::create_database() {
@@ -215,16 +249,12 @@ std::string PostgresCluster::create_database_from(const std::string& template_na
   const std::string name = "test_" + std::to_string(++next_database_);
   // A file copy of a small database is quicker than writing it through the WAL (the
   // default), and this cluster does not sync what it writes.
-  createdb(name, {"-T", template_name, "-S", "file_copy"});
+  createdb(name, " TEMPLATE " + template_name + " STRATEGY file_copy");
   return uri(name);
 }
 
 void PostgresCluster::drop_database(const std::string& uri) {
-  const std::string name = uri.substr(uri.rfind('/') + 1);
-  auto result = run_command({bin("dropdb").string(), "-h", "127.0.0.1", "-p", std::to_string(port_), "-U",
-                             "postgres", "--force", name},
-                            {}, {}, 60s);
-  if (result.exit_code != 0) throw std::runtime_error("dropdb " + name + " failed:\n" + result.output);
+  admin_exec("DROP DATABASE " + uri.substr(uri.rfind('/') + 1) + " WITH (FORCE)");
 }
 
 void PostgresTest::SetUp() {

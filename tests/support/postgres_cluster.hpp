@@ -16,6 +16,8 @@
 
 #include "support/temp_dir.hpp"
 
+struct pg_conn;
+
 namespace agentry::test {
 
 /// initdb into a temporary directory, then a server listening only on 127.0.0.1 (a free
@@ -36,8 +38,6 @@ class PostgresCluster {
   static PostgresCluster* shared();
   /// Why no cluster can start here, or nullopt when the server binaries are present.
   static std::optional<std::string> missing_reason();
-  /// A PostgreSQL program (psql, initdb...) of the version the tests use.
-  static std::filesystem::path binary(const char* name);
 
   [[nodiscard]] int port() const { return port_; }
   [[nodiscard]] const std::filesystem::path& directory() const { return dir_.path(); }
@@ -54,6 +54,9 @@ class PostgresCluster {
                                    const std::function<void(const std::string& uri)>& fill);
   /// Drops the database of a URI create_database() returned, closing its connections.
   void drop_database(const std::string& uri);
+  /// Runs `sql` on the database at `uri` over a connection of its own; throws with the
+  /// server's message on failure.
+  static void exec(const std::string& uri, const std::string& sql);
 
   /// Stops the server (fast shutdown: connections are cut) and keeps its data, as an
   /// outage of the database would; start_server() brings it back on the same port.
@@ -62,8 +65,13 @@ class PostgresCluster {
 
  private:
   void init_database_directory();
-  /// createdb `options` `name`; throws with its output when it fails.
-  void createdb(const std::string& name, const std::vector<std::string>& options = {});
+  /// CREATE DATABASE `name` `options`; throws with the server's message when it fails.
+  void createdb(const std::string& name, const std::string& options = {});
+  /// `sql` on the `postgres` database, over one connection kept open between calls: a
+  /// database per test made with the createdb program cost a process and a connection
+  /// each, most of the work.
+  void admin_exec(const std::string& sql);
+  void close_admin() noexcept;
   /// Starts the server on `port`, or on a free port when 0.
   bool try_start(int port = 0);
   void stop() noexcept;
@@ -71,6 +79,8 @@ class PostgresCluster {
   std::string run_as_owner(std::vector<std::string> argv, std::chrono::milliseconds timeout) const;
 
   TempDir dir_;
+  std::mutex admin_mutex_;
+  pg_conn* admin_ = nullptr;  // to the `postgres` database; opened on first use
   std::filesystem::path data_;
   std::filesystem::path log_;
   int port_ = 0;

@@ -56,11 +56,6 @@ void exec_sqlite(const std::filesystem::path& file, const std::string& sql) {
   if (rc != SQLITE_OK) throw std::runtime_error("SQL failed on " + file.string() + ": " + message + "\n" + sql);
 }
 
-void exec_postgresql(const std::string& uri, const std::string& sql) {
-  auto result = run_command({PostgresCluster::binary("psql").string(), "-v", "ON_ERROR_STOP=1", "-q", "-X", uri, "-c", sql}, {}, {}, 60s);
-  if (result.exit_code != 0) throw std::runtime_error("SQL failed on " + uri + ":\n" + result.output + "\n" + sql);
-}
-
 }  // namespace
 
 bool testing_on_postgresql() {
@@ -75,7 +70,7 @@ EnvOverrides store_env(const std::filesystem::path& home) {
 
 void exec_store_sql(const std::filesystem::path& home, const std::string& sql) {
   if (testing_on_postgresql()) {
-    exec_postgresql(database_of(home), sql);
+    PostgresCluster::exec(database_of(home), sql);
   } else {
     exec_sqlite(home / "agentry.db", sql);
   }
