@@ -47,11 +47,12 @@ class AgentRunTest : public DaemonTest {
   std::string wait_settled(const std::string& run) { return wait_until_settled(run, std::chrono::seconds(120)); }
 
   // The task loop as agents are told it: agent `agent` on an assignment with two tasks
-  // whose message makes the mock model run the bare `agentry task set` for each. Returns
-  // the run once settled.
-  std::string run_two_tasks_with_the_bare_command(const std::string& agent) {
+  // whose message makes the mock model run `first_step` (a script line, when given), then
+  // the bare `agentry task set` for each. Returns the run once settled.
+  std::string run_two_tasks_with_the_bare_command(const std::string& agent, const std::string& first_step = {}) {
     dir_.write_file("config/assignments/two/assignment.md",
-                    "---\nschemaVersion: 1\nmessage: \"SHELL: agentry task set plan --status completed\\n"
+                    "---\nschemaVersion: 1\nmessage: \"" + (first_step.empty() ? "" : first_step + "\\n") +
+                        "SHELL: agentry task set plan --status completed\\n"
                     "SHELL: agentry task set build --status completed\\nSAY: both done\"\ntasks:\n"
                     "  - id: plan\n    title: Plan the change\n  - id: build\n    title: Build it\n---\nDo the work.\n");
     const test::HttpResponse created = client().post_json(
