@@ -368,7 +368,11 @@ export async function launchBrowser() {
     executablePath: CHROMIUM,
     headless: !headed,
     // Root in a container has no user namespaces for the sandbox; the pages are our own.
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--no-default-browser-check'],
+    // Fewer processes, as each one Chromium starts costs CPU: the GPU and network work in
+    // the browser's own process, and no spare renderer kept waiting (browser.routing
+    // 23.6 -> 20.8 CPU-s; all the browser tests 371 -> 359).
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--no-default-browser-check',
+      '--in-process-gpu', '--enable-features=NetworkServiceInProcess', '--disable-features=SpareRendererForSitePerProcess'],
   });
 }
 
