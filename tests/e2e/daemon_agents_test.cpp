@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -21,7 +20,6 @@
 #include <iterator>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -131,20 +129,6 @@ class AgentDaemonTest : public DaemonTest {
     }
     ADD_FAILURE() << "no pending approval on " << run << "\n" << describe(run);
     return {};
-  }
-
-  // POST /api/runs for `agent_name` → run success, in milliseconds (polling every 5 ms).
-  double timed_text_turn(const std::string& agent_name, const std::string& text) {
-    const auto begun = Clock::now();
-    const std::string run = start_agent_run(agent_name, "SAY: " + text);
-    std::string status = "running";
-    while (status == "running" && Clock::now() - begun < 90s) {
-      std::this_thread::sleep_for(5ms);
-      status = run_status(run);
-    }
-    const double took = ms_between(begun, Clock::now());
-    EXPECT_EQ(status, "success") << describe(run);
-    return took;
   }
 
   Agent agent_;
@@ -361,21 +345,6 @@ TEST_P(DaemonAgents, AskIsAnsweredWithoutATurnOfTheRun) {
 
 // Per-turn latency through the daemon: POST /api/runs -> run success for a text turn, each
 // run a fresh agent process (printed, not asserted; compare with measure_direct.py).
-TEST_P(DaemonAgents, TextTurnLatencyThroughTheDaemon) {
-  define("talker", true);
-  std::vector<double> samples;
-  for (int i = 0; i < 5; ++i) samples.push_back(timed_text_turn("talker", "Reply number " + std::to_string(i) + "."));
-  std::vector<double> sorted = samples;
-  std::sort(sorted.begin(), sorted.end());
-  std::ostringstream line;
-  line << "[ measure ] " << name_of(agent_) << " text turn through the daemon (POST /api/runs -> success, "
-       << "fresh process each), ms:";
-  for (const double s : samples) line << " " << static_cast<int>(s);
-  line << " | median " << static_cast<int>(sorted[sorted.size() / 2]);
-  std::cerr << line.str() << "\n";
-  RecordProperty("text_turn_median_ms", static_cast<int>(sorted[sorted.size() / 2]));
-}
-
 // The task loop from the agent's side: an assignment with two tasks, whose message tells
 // the mock model which of the prompt's commands to run. The model is the real agent's.
 class DaemonTaskLoop : public DaemonAgents {
