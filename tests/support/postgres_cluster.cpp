@@ -136,13 +136,13 @@ PostgresCluster::~PostgresCluster() { stop(); }
 
 namespace {
 
-// One statement (or several, without parameters) on `conn`; throws with the server's
-// message when it fails.
+// One statement (or several, without parameters) on `conn`; throws with the database,
+// the server's message and the SQL when it fails.
 void exec_on(PGconn* conn, const std::string& sql) {
   std::unique_ptr<PGresult, decltype(&PQclear)> result(PQexec(conn, sql.c_str()), &PQclear);
   const ExecStatusType status = PQresultStatus(result.get());
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-    throw std::runtime_error("SQL failed: " + std::string(PQerrorMessage(conn)) + sql);
+    throw std::runtime_error("SQL failed on database " + std::string(PQdb(conn)) + ": " + PQerrorMessage(conn) + sql);
   }
 }
 

@@ -67,9 +67,8 @@ class PostgresCluster {
   void init_database_directory();
   /// CREATE DATABASE `name` `options`; throws with the server's message when it fails.
   void createdb(const std::string& name, const std::string& options = {});
-  /// `sql` on the `postgres` database, over one connection kept open between calls: a
-  /// database per test made with the createdb program cost a process and a connection
-  /// each, most of the work.
+  /// `sql` on the `postgres` database, over one connection kept open between calls
+  /// (CREATE and DROP DATABASE, a database per test), reopened after a restart.
   void admin_exec(const std::string& sql);
   void close_admin() noexcept;
   /// Starts the server on `port`, or on a free port when 0.
