@@ -19,6 +19,9 @@ class Converter {
 
   YamlNode convert(const YAML::Node& node, const std::string& field, std::size_t depth = 0) {
     YamlNode out;
+    // Past a budget nothing more is read: a hostile file costs the budget once, not once
+    // per value its aliases would still expand to.
+    if (exhausted_) return out;
     // An alias may refer to the node that holds it (a: &a [*a]): without a bound the
     // walk recurses until the stack is gone.
     if (depth > max_depth) {
@@ -30,10 +33,9 @@ class Converter {
       return out;
     }
     if (++nodes_ > max_nodes) {
-      if (nodes_ == max_nodes + 1) {
-        diag_.error(field, "the document has more than " + std::to_string(max_nodes) +
-                               " values (are aliases expanding it?); it is not read further");
-      }
+      diag_.error(field, "the document has more than " + std::to_string(max_nodes) +
+                             " values (are aliases expanding it?); it is not read further");
+      exhausted_ = true;
       return out;
     }
     const int mark_line = node.Mark().line;  // -1 for nodes yaml-cpp made up (empty values)
@@ -53,6 +55,7 @@ class Converter {
         out.kind = YamlNode::Kind::sequence;
         std::size_t index = 0;
         for (const auto& item : node) {
+          if (exhausted_) break;
           out.items.push_back(convert(item, index_field(field, index), depth + 1));
           ++index;
         }
@@ -70,6 +73,7 @@ class Converter {
   void convert_map(const YAML::Node& node, const std::string& field, YamlNode& out, std::size_t depth) {
     std::unordered_set<std::string> seen;
     for (const auto& entry : node) {
+      if (exhausted_) break;
       if (!entry.first.IsScalar()) {
         diag_.error(field, "keys must be plain names, not lists or maps (line " +
                                std::to_string(entry.first.Mark().line + first_line_) + ")");
@@ -113,11 +117,9 @@ class Converter {
   bool within_budget(std::size_t bytes, const std::string& field) {
     text_bytes_ += bytes;
     if (text_bytes_ <= max_text_bytes) return true;
-    if (!budget_reported_) {
-      diag_.error(field, "the document's values add up to more than " + std::to_string(max_text_bytes) +
-                             " bytes (are aliases repeating a large value?); it is not read further");
-      budget_reported_ = true;
-    }
+    diag_.error(field, "the document's values add up to more than " + std::to_string(max_text_bytes) +
+                           " bytes (are aliases repeating a large value?); it is not read further");
+    exhausted_ = true;
     return false;
   }
 
@@ -131,7 +133,7 @@ class Converter {
 
   std::size_t nodes_ = 0;
   std::size_t text_bytes_ = 0;
-  bool budget_reported_ = false;
+  bool exhausted_ = false;  // a budget ran out (reported once): nothing more is converted
   bool depth_reported_ = false;
   int first_line_;
   const EnvLookup& env_;

@@ -93,6 +93,32 @@ TEST(YamlNode, AliasExpansionIsBounded) {
   EXPECT_NE(diag.errors()[0].message.find("more than 100000 values"), std::string::npos);
 }
 
+std::size_t count_nodes(const YamlNode& node) {
+  std::size_t n = 1;
+  for (const auto& item : node.items) n += count_nodes(item);
+  for (const auto& [key, value] : node.entries) n += count_nodes(value);
+  return n;
+}
+
+TEST(YamlNode, ConversionStopsAtTheFirstBudgetItRunsOutOf) {
+  // A million copies of a 1,000-byte value: the text budget (4 MiB) runs out after about
+  // 4,200 of them, and nothing after that is read (not the other 95,800 values the node
+  // budget would still allow, each copied and checked before being dropped).
+  std::string text = "a: &a \"" + std::string(1000, 'w') + "\"\nb0: &b0 [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n";
+  for (int level = 1; level < 6; ++level) {
+    const std::string prev = "*b" + std::to_string(level - 1);
+    text += "b" + std::to_string(level) + ": &b" + std::to_string(level) + " [";
+    for (int k = 0; k < 10; ++k) text += (k ? ", " : "") + prev;
+    text += "]\n";
+  }
+  Diagnostics diag("wide.yaml");
+  auto node = parse_yaml(text, 1, fake_env(), diag);
+  ASSERT_EQ(diag.errors().size(), 1u);
+  EXPECT_NE(diag.errors()[0].message.find("add up to more than"), std::string::npos) << diag.errors()[0].message;
+  ASSERT_TRUE(node);
+  EXPECT_LT(count_nodes(*node), 5'000u);
+}
+
 TEST(YamlNode, ScalarReadings) {
   EXPECT_EQ(yaml_bool("True"), true);
   EXPECT_EQ(yaml_bool("no"), std::nullopt);
