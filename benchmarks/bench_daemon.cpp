@@ -66,4 +66,11 @@ test::HttpClient BenchDaemon::client() const {
   return client;
 }
 
+double BenchDaemon::metric(const std::string& sample) const {
+  const auto metrics = client().get("/metrics");
+  const auto at = metrics.body.find("\n" + sample + " ");
+  if (metrics.status != 200 || at == std::string::npos) throw std::runtime_error("no " + sample + " on /metrics");
+  return std::atof(metrics.body.c_str() + at + sample.size() + 2);
+}
+
 }  // namespace agentry::bench

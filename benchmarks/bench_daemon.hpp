@@ -46,6 +46,9 @@ class BenchDaemon {
   [[nodiscard]] test::DaemonProcess* process() { return process_.get(); }
 
   [[nodiscard]] test::HttpClient client() const;
+  /// One sample of the daemon's GET /metrics, e.g. `agentry_live_runs` or
+  /// `agentry_timeline_events_total{persistence="durable"}`. Throws when it has none.
+  [[nodiscard]] double metric(const std::string& sample) const;
   [[nodiscard]] KeepAliveConnection connect() const { return KeepAliveConnection(host_, port_, token_); }
   /// A directory runs may name as their callerCwd: <home>/work locally; remotely
   /// $AGENTRY_BENCH_CWD, else /tmp (it must exist on the daemon's machine).

@@ -45,17 +45,9 @@ int soak_seconds() {
   return n > 0 ? n : 20;
 }
 
-/// A sample of the daemon's GET /metrics, e.g. `agentry_live_runs`.
-double metric(const BenchDaemon& daemon, const std::string& sample) {
-  const auto metrics = daemon.client().get("/metrics");
-  const auto at = metrics.body.find("\n" + sample + " ");
-  if (metrics.status != 200 || at == std::string::npos) throw std::runtime_error("no " + sample + " on /metrics");
-  return std::atof(metrics.body.c_str() + at + sample.size() + 2);
-}
-
 /// The daemon's count of durable timeline events written.
 double durable_events(const BenchDaemon& daemon) {
-  return metric(daemon, "agentry_timeline_events_total{persistence=\"durable\"}");
+  return daemon.metric("agentry_timeline_events_total{persistence=\"durable\"}");
 }
 
 /// Starts `runs` runs from 4 threads; their ids.
@@ -100,7 +92,7 @@ void abort_all(const BenchDaemon& daemon, const std::vector<std::string>& ids) {
   std::string body;
   for (const auto& id : ids) connection.post("/api/runs/" + id + "/abort", "{}", body);
   const auto deadline = Clock::now() + 60s;
-  while (Clock::now() < deadline && metric(daemon, "agentry_live_runs") > 0) std::this_thread::sleep_for(100ms);
+  while (Clock::now() < deadline && daemon.metric("agentry_live_runs") > 0) std::this_thread::sleep_for(100ms);
 }
 
 void BM_Soak(benchmark::State& state) {

@@ -35,6 +35,10 @@
 //   daemon_ns_per_env  the daemon's CPU time (all threads, the backend's included) from the
 //                      gate to the end, per envelope received: steadier than the rates,
 //                      which move with what else the machine runs
+//   writer_ns_per_event the store's writer thread's CPU time over the same span, per event
+//                      it wrote (durable and live: /metrics, agentry_store_writer_cpu_seconds_total
+//                      over agentry_timeline_events_total): issue 31 asks under 1 us
+//   events_per_commit  events the writer wrote per transaction over the same span
 // The daemon binary comes from $AGENTRY_BIN, else <this program>/../bin/agentry. With
 // AGENTRY_BENCH_DAEMON=http://host:port the cases drive that daemon instead (bench_daemon.hpp):
 // no rss_mb, and no latency cases (the mock stamps emits with its machine's monotonic clock).
@@ -75,6 +79,20 @@ double scale() {
 }
 
 enum class Kind { notice, delta };
+
+/// The store's writer thread's CPU time, the events it has written and its commits so far.
+struct WriterSample {
+  double cpu_s = 0;
+  double events = 0;
+  double commits = 0;
+};
+
+WriterSample writer_sample(const BenchDaemon& daemon) {
+  return {daemon.metric("agentry_store_writer_cpu_seconds_total"),
+          daemon.metric("agentry_timeline_events_total{persistence=\"durable\"}") +
+              daemon.metric("agentry_timeline_events_total{persistence=\"live\"}"),
+          daemon.metric("agentry_store_commit_seconds_count")};
+}
 
 struct Case {
   StreamTransport transport;
@@ -277,6 +295,7 @@ void BM_Stream(benchmark::State& state, Case c) {
     }
     shared.gate_open = true;
     const double daemon_cpu0 = daemon.process() ? cpu_us(daemon.process()->pid()) : 0;
+    const WriterSample writer0 = writer_sample(daemon);
     const auto t0 = Clock::now();
     shared.last_progress_ns = mono_ns(t0);
     auto answered = daemon.client().post_json("/api/runs/" + run_id + "/approvals/" + approval,
@@ -295,6 +314,7 @@ void BM_Stream(benchmark::State& state, Case c) {
     auto* local = daemon.process();
     const long hwm = local ? status_kb(local->pid(), "VmHWM") : 0;
     const double daemon_cpu = local ? cpu_us(local->pid()) - daemon_cpu0 : 0;
+    const WriterSample writer1 = writer_sample(daemon);
     if (local && !local->running()) {
       const std::string log = local->stderr_text();
       const std::string why = "the daemon exited (code " + std::to_string(local->exit_code().value_or(-1)) +
@@ -349,6 +369,10 @@ void BM_Stream(benchmark::State& state, Case c) {
     }
     if (local) state.counters["rss_mb"] = static_cast<double>(hwm > 0 ? hwm : sampled_rss) / 1024.0;
     if (local && envelopes > 0) state.counters["daemon_ns_per_env"] = daemon_cpu * 1000.0 / envelopes;
+    if (writer1.events > writer0.events)
+      state.counters["writer_ns_per_event"] = (writer1.cpu_s - writer0.cpu_s) * 1e9 / (writer1.events - writer0.events);
+    if (writer1.commits > writer0.commits)
+      state.counters["events_per_commit"] = (writer1.events - writer0.events) / (writer1.commits - writer0.commits);
     if (first_failure.empty()) {
       state.SetLabel("ok");
     } else {

@@ -43,7 +43,7 @@ TEST_F(MetricsTest, EveryDocumentedFamilyHasHelpAndType) {
         "agentry_store_write_jobs_total", "agentry_http_request_seconds", "agentry_http_requests_total",
         "agentry_stream_subscribers", "agentry_notification_backlog", "agentry_backends_loaded",
         "agentry_http_open_connections", "agentry_stream_memory_bytes", "agentry_stream_memory_unsent_bytes",
-        "agentry_stream_memory_limit_bytes"}) {
+        "agentry_stream_memory_limit_bytes", "agentry_store_writer_cpu_seconds_total"}) {
     EXPECT_NE(body.find(std::string("# HELP ") + family + " "), std::string::npos) << family;
     EXPECT_NE(body.find(std::string("# TYPE ") + family + " "), std::string::npos) << family;
   }
@@ -90,6 +90,8 @@ TEST_F(MetricsTest, ARunMovesTheCountersWhileAndAfterItRuns) {
             before["agentry_timeline_events_total{persistence=\"durable\"}"]);
   EXPECT_GT(after["agentry_store_write_jobs_total"], before["agentry_store_write_jobs_total"]);
   EXPECT_GT(after["agentry_store_commit_seconds_count"], before["agentry_store_commit_seconds_count"]);
+  // The writer ran the run's writes: its CPU time grew.
+  EXPECT_GT(after["agentry_store_writer_cpu_seconds_total"], before["agentry_store_writer_cpu_seconds_total"]);
   EXPECT_GE(after["agentry_http_requests_total{class=\"runs\",code=\"2xx\"}"], 1);
   EXPECT_GE(after["agentry_http_request_seconds_count{class=\"events\"}"], 1);
 }

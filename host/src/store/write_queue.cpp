@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 
 namespace agentry::store {
 namespace {
@@ -16,6 +17,7 @@ struct WriterMetrics {
   core::metrics::Counter& failed_transactions;
   core::metrics::Counter& durable_events;
   core::metrics::Counter& live_events;
+  core::metrics::Counter& cpu_seconds;
 };
 
 WriterMetrics& writer_metrics() {
@@ -31,8 +33,18 @@ WriterMetrics& writer_metrics() {
                 {{"persistence", "durable"}}),
       r.counter("agentry_timeline_events_total", "Timeline events written, by kind of persistence.",
                 {{"persistence", "live"}}),
+      // The writer is the one thread every write waits for: its CPU per event or per
+      // run says how close the store is to its limit (benchmarks/README.md).
+      r.counter("agentry_store_writer_cpu_seconds_total",
+                "CPU time of the store's writer thread (running write jobs, committing, publishing commits)."),
   };
   return m;
+}
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 bool must_retry(const std::exception_ptr& error) {
@@ -85,7 +97,10 @@ void WriteQueue::set_timeline_listener(TimelineListener listener) {
   if (listener) listener = [inner = std::move(listener)](const std::string& run_id, std::int64_t base,
                                            std::vector<core::TimelineEvent>&& events) {
     auto& m = writer_metrics();
-    for (const auto& e : events) (e.ephemeral ? m.live_events : m.durable_events).inc();
+    const auto live = std::count_if(events.begin(), events.end(), [](const auto& e) { return e.ephemeral; });
+    if (live > 0) m.live_events.inc(static_cast<double>(live));
+    if (events.size() > static_cast<std::size_t>(live))
+      m.durable_events.inc(static_cast<double>(events.size() - static_cast<std::size_t>(live)));
     inner(run_id, base, std::move(events));
   };
   // Installed on the writer thread, between batches, so no append sees half of it.
@@ -102,6 +117,7 @@ WriteStats WriteQueue::stats() const {
 }
 
 void WriteQueue::run() {
+  double cpu_counted = thread_cpu_seconds();
   for (;;) {
     std::deque<Pending> batch;
     {
@@ -124,6 +140,9 @@ void WriteQueue::run() {
       writer_metrics().depth.set(static_cast<double>(pending_.size() + bulk_.size()));
     }
     write_batch(batch);
+    const double cpu = thread_cpu_seconds();
+    writer_metrics().cpu_seconds.inc(cpu - cpu_counted);
+    cpu_counted = cpu;
   }
 }
 
