@@ -1,6 +1,10 @@
 #include "events/frame.hpp"
 
 #include <charconv>
+#include <cstddef>
+#include <cstring>
+#include <new>
+#include <type_traits>
 
 namespace agentry::events {
 
@@ -12,12 +16,31 @@ void append_int(std::string& out, std::int64_t n) {
   out.append(buffer, end);
 }
 
+/// The frame of `text`, copied into one block that holds the frame, its text and their
+/// reference count. FrameData is trivially destructible, so the block frees it with the
+/// text.
+Frame sealed(std::int64_t cursor, std::string_view text, std::size_t json_begin, std::size_t json_size) {
+  static_assert(std::is_trivially_destructible_v<FrameData>);
+  using Unit = std::max_align_t;
+  constexpr std::size_t header = (sizeof(FrameData) + sizeof(Unit) - 1) / sizeof(Unit) * sizeof(Unit);
+  auto block = std::make_shared_for_overwrite<Unit[]>((header + text.size() + sizeof(Unit) - 1) / sizeof(Unit));
+  auto* bytes = reinterpret_cast<char*>(block.get());
+  std::memcpy(bytes + header, text.data(), text.size());
+  auto* frame = new (bytes) FrameData{cursor, std::string_view(bytes + header, text.size()), json_begin, json_size};
+  return Frame(std::move(block), frame);
+}
+
+/// Frames up to this size are written in a scratch text the thread keeps; a longer one
+/// (a long message's completion) in its own, so no thread holds on to a large buffer.
+constexpr std::size_t scratch_limit = 16 * 1024;
+
 /// A frame whose JSON `write_json(text)` appends; `json_size` reserves room for it.
 template <typename WriteJson>
 Frame frame_with(std::int64_t cursor, std::size_t json_size, WriteJson write_json) {
-  auto frame = std::make_shared<FrameData>();
-  frame->cursor = cursor;
-  std::string& text = frame->text;
+  thread_local std::string scratch;
+  std::string own;
+  std::string& text = json_size + 32 <= scratch_limit ? scratch : own;
+  text.clear();
   text.reserve(json_size + 32);
   if (cursor > 0) {
     text += "id: ";
@@ -25,10 +48,13 @@ Frame frame_with(std::int64_t cursor, std::size_t json_size, WriteJson write_jso
     text += '\n';
   }
   text += "data: ";
-  frame->json_begin = text.size();
+  const std::size_t json_begin = text.size();
   write_json(text);
-  frame->json_size = text.size() - frame->json_begin;
+  const std::size_t written = text.size() - json_begin;
   text += "\n\n";
+  Frame frame = sealed(cursor, text, json_begin, written);
+  // Escapes can outgrow the estimate: the scratch never keeps much more than its limit.
+  if (scratch.capacity() > 4 * scratch_limit) std::string().swap(scratch);
   return frame;
 }
 

@@ -12,12 +12,14 @@
 
 namespace agentry::events {
 
+/// Made only by the functions below: the text lives in the same allocation as the frame
+/// (and its reference count), one allocation per live event.
 struct FrameData {
   std::int64_t cursor = 0;  // where a client resumes after it (SSE id); 0: not resumable
-  std::string text;         // ["id: <cursor>\n"] "data: " <json> "\n\n"
+  std::string_view text;    // ["id: <cursor>\n"] "data: " <json> "\n\n"
   std::size_t json_begin = 0;
   std::size_t json_size = 0;
-  std::string_view json() const { return std::string_view(text).substr(json_begin, json_size); }
+  std::string_view json() const { return text.substr(json_begin, json_size); }
 };
 using Frame = std::shared_ptr<const FrameData>;
 
