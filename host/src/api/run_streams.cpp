@@ -73,7 +73,7 @@ class TimelineStream final : public EventStream {
       frames.reserve(page->size());
       for (const auto& e : *page)
         frames.push_back(
-            events::timeline_frame({e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}, e.cursor));
+            events::timeline_frame({e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_text()}, e.cursor));
       return frames;
     };
     auto last_cursor = [this]() -> std::optional<std::int64_t> {

@@ -339,6 +339,15 @@ struct TimelineEvent {
   /// The payload as serialized once for the store; live frames reuse it. Set by
   /// TimelineRepository when it writes the event.
   std::string payload_json;
+  /// Instead of payload_json: a backend event's text, borrowed while its batch is written.
+  /// The backend event owns it and outlives the write job, a retry of it and its commit's
+  /// publishing (engine/live/attempt_events.cpp), so the store's writer neither copies nor
+  /// frees the payloads it stores and streams.
+  std::string_view borrowed_payload_json;
+  /// The payload's text: the borrowed one, else payload_json.
+  std::string_view payload_text() const {
+    return borrowed_payload_json.empty() ? std::string_view(payload_json) : borrowed_payload_json;
+  }
 };
 
 }  // namespace agentry::core

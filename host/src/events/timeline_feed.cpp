@@ -173,7 +173,7 @@ void TimelineFeeds::publish(const std::string& run_id, std::int64_t base, std::v
         if (ends_session(e.kind)) feed->session_over = true;
         else if (e.kind == "attempt.started") feed->session_over = false;
         entry.cursor = entry.anchor = e.cursor;
-        entry.frame = timeline_frame({e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json}, e.cursor);
+        entry.frame = timeline_frame({e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_text()}, e.cursor);
       } else {
         if (anchor < feed->last_cursor) continue;  // written before what the store already showed
         auto item = feed->item_for(e, limits_);
@@ -190,7 +190,7 @@ void TimelineFeeds::publish(const std::string& run_id, std::int64_t base, std::v
         entry.end = item->size;
         item->last_at = e.at;
         entry.item = std::move(item);
-        entry.frame = timeline_frame({e.run_id, 0, e.kind, e.attempt_number, e.at, e.payload_json});
+        entry.frame = timeline_frame({e.run_id, 0, e.kind, e.attempt_number, e.at, e.payload_text()});
       }
       feed->window_bytes += entry.frame->text.size();
       feed->window.push_back(std::move(entry));

@@ -17,9 +17,9 @@ namespace m = core::metrics;
 /// The event's payload: a backend's event carries it as the text it wrote (payload_json),
 /// parsed here only for the few kinds counted.
 boost::json::object payload_of(const core::TimelineEvent& e) {
-  if (!e.payload.empty() || e.payload_json.empty()) return e.payload;
+  if (!e.payload.empty() || e.payload_text().empty()) return e.payload;
   boost::system::error_code ec;
-  auto parsed = boost::json::parse(e.payload_json, ec);
+  auto parsed = boost::json::parse(e.payload_text(), ec);
   if (ec || !parsed.is_object()) return {};
   return std::move(parsed.as_object());
 }

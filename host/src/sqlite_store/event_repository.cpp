@@ -76,7 +76,7 @@ store::NextStoredBatch rows_of(Statement& s) {
 
 void TimelineRepository::append(core::TimelineEvent& e) {
   e.cursor = RunRepository(c_).next_timeline_cursor(e.run_id, 1);
-  if (e.payload_json.empty()) e.payload_json = json::serialize(e.payload);
+  if (e.payload_text().empty()) e.payload_json = json::serialize(e.payload);
   if (!e.ephemeral) insert_timeline(c_, {e});
   c_.commit_actions().publish_timeline(e.run_id, e.cursor - 1, {e});
 }
@@ -90,7 +90,7 @@ void TimelineRepository::append_batch(const std::string& run_id, std::vector<cor
   for (auto& e : events) {
     e.run_id = run_id;
     e.cursor = e.ephemeral ? 0 : cursor++;
-    if (e.payload_json.empty()) e.payload_json = json::serialize(e.payload);
+    if (e.payload_text().empty()) e.payload_json = json::serialize(e.payload);
   }
   if (durable) insert_timeline(c_, events);
   c_.commit_actions().publish_timeline(run_id, base, std::move(events));

@@ -26,7 +26,7 @@ void pack(std::string& out, const core::TimelineEvent& e) {
   append_field(out, e.at);
   if (e.attempt_number) append_int(out, *e.attempt_number);
   out += ';';
-  append_field(out, e.payload_json);
+  append_field(out, e.payload_text());
 }
 
 /// One packed event, its texts pointing into the row.

@@ -119,8 +119,8 @@ TEST_F(PgMigrations, OlderTimelineRowsArePackedAsTheStoreWouldPackThem) {
   c.query("INSERT INTO runs (id, status, created_at, updated_at, cwd, run_group_id, agent_name, assignment_name, "
           "backend, frozen_json) VALUES ('r1', 'success', 't', 't', '/w', 'r1', 'a', '', 'mock', '{}')");
   std::vector<core::TimelineEvent> old{
-      {"r1", 1, "kïnd", 3, "2024-01-01T00:00:00.000Z", {}, false, R"({"t":"ü;1:"})"},
-      {"r1", 2, "notice", std::nullopt, "2024-01-01T00:00:01.000Z", {}, false, "{}"}};
+      {"r1", 1, "kïnd", 3, "2024-01-01T00:00:00.000Z", {}, false, R"({"t":"ü;1:"})", {}},
+      {"r1", 2, "notice", std::nullopt, "2024-01-01T00:00:01.000Z", {}, false, "{}", {}}};
   for (const auto& e : old)
     c.query("INSERT INTO timeline_events VALUES ($1, $2, $3, $4, $5, $6)",
             {e.run_id, e.cursor, e.kind, e.attempt_number ? Param(*e.attempt_number) : Param(std::nullopt), e.at,

@@ -26,7 +26,7 @@ core::AuditEvent audit(const std::string& run_id, const std::string& type, boost
 
 core::TimelineEvent timeline(const std::string& run_id, const std::string& kind, std::optional<int> attempt = {},
                              boost::json::object payload = {}) {
-  return core::TimelineEvent{run_id, 0, kind, attempt, "2024-01-01T00:00:00.000Z", std::move(payload), false, {}};
+  return core::TimelineEvent{run_id, 0, kind, attempt, "2024-01-01T00:00:00.000Z", std::move(payload), false, {}, {}};
 }
 
 std::vector<std::int64_t> cursors_of(const auto& events) {

@@ -77,8 +77,8 @@ TEST(Migrations, OlderTimelineRowsArePackedAsTheStoreWouldPackThem) {
   c.exec("INSERT INTO timeline_events VALUES ('r1', 2, 'notice', NULL, '2024-01-01T00:00:01.000Z', '{}')");
   ASSERT_TRUE(migrate(c, "memory").ok());
   std::vector<core::TimelineEvent> old{
-      {"r1", 1, "kïnd", 3, "2024-01-01T00:00:00.000Z", {}, false, R"({"t":"ü;1:"})"},
-      {"r1", 2, "notice", std::nullopt, "2024-01-01T00:00:01.000Z", {}, false, "{}"}};
+      {"r1", 1, "kïnd", 3, "2024-01-01T00:00:00.000Z", {}, false, R"({"t":"ü;1:"})", {}},
+      {"r1", 2, "notice", std::nullopt, "2024-01-01T00:00:01.000Z", {}, false, "{}", {}}};
   for (const auto& e : old) {
     auto packed = store::pack_timeline_rows({e});
     auto s = c.prepare("SELECT first_cursor, first_attempt IS NULL, events FROM timeline_batches WHERE last_cursor = ?");
@@ -144,7 +144,7 @@ TEST(Migrations, DeletingARunCascadesToEverythingItOwns) {
       c.sessions().insert_attempt(core::Attempt{id, 1, 0, 0, "2024-01-01T00:00:00.000Z", {}, ""});
       core::AuditEvent audit{id, 0, "run.initialized", "api", "2024-01-01T00:00:00.000Z", {}};
       c.audit().append(audit);
-      core::TimelineEvent event{id, 0, "message", 1, "2024-01-01T00:00:00.000Z", {}, false, {}};
+      core::TimelineEvent event{id, 0, "message", 1, "2024-01-01T00:00:00.000Z", {}, false, {}, {}};
       c.timeline().append(event);
     }
   });

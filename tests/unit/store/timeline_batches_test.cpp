@@ -22,7 +22,7 @@ using testing::write;
 using C = std::vector<std::int64_t>;
 
 core::TimelineEvent event(const std::string& kind, std::optional<int> attempt, boost::json::object payload) {
-  return core::TimelineEvent{"", 0, kind, attempt, "2024-01-01T00:00:00.000Z", std::move(payload), false, {}};
+  return core::TimelineEvent{"", 0, kind, attempt, "2024-01-01T00:00:00.000Z", std::move(payload), false, {}, {}};
 }
 
 C cursors_of(const std::vector<core::TimelineEvent>& events) {

@@ -61,7 +61,7 @@ void write_sessions(store::Transaction& c, const std::string& id) {
 void write_events(store::Transaction& c, const std::string& id, int events) {
   for (int n = 0; n < events; ++n) {
     core::TimelineEvent e{id, 0, "message", n % 2 == 0 ? std::optional<int>(1) : std::nullopt, at,
-                          {{"text", awkward + std::to_string(n)}}, false, ""};
+                          {{"text", awkward + std::to_string(n)}}, false, "", {}};
     c.timeline().append(e);
   }
   core::AuditEvent a{id, 0, "run.initialized", "api", at, {{"note", awkward}}};

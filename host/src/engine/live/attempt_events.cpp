@@ -183,19 +183,20 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
   for (auto& event : events) {
     if (event.ephemeral) {
       // Streamed in place among the durable events, never stored. The live feed reads
-      // the delta's text from the object.
-      rows.push_back(timeline_event(a, event.kind, event.take_payload()));
+      // the delta's text from the object, a copy: the event keeps its own for a retry.
+      rows.push_back(timeline_event(a, event.kind, event.payload()));
       rows.back().ephemeral = true;
-      rows.back().payload_json = std::move(event.payload_json);
+      rows.back().borrowed_payload_json = event.payload_json;
       continue;
     }
     // Parsed only for the kinds read here: most events are only stored and streamed.
     auto payload = [&]() -> const json::object& { return event.payload(); };
-    // The row carries the payload as the plugin wrote it; the object stays with the
-    // event (LiveRun tracks approval requests from it after the commit).
+    // The row borrows the payload as the plugin wrote it (core::TimelineEvent): the
+    // event keeps it, and the object, for a retry of this job and for LiveRun, which
+    // tracks approval requests from it after the commit.
     auto backend_row = [&] {
       auto row = timeline_event(a, event.kind, {});
-      row.payload_json = std::move(event.payload_json);
+      row.borrowed_payload_json = event.payload_json;
       return row;
     };
     if (event.kind == "session.checkpoint") {
