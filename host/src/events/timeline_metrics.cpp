@@ -14,7 +14,7 @@ namespace m = core::metrics;
 
 /// The payload's text field when it is one of `known`, else "other": label values stay a
 /// small fixed set whatever a backend writes.
-/// The event's payload: a backend's event carries it as the text it wrote (payload_json),
+/// The event's payload: a backend's event carries it as the text it wrote (payload_text()),
 /// parsed here only for the few kinds counted.
 boost::json::object payload_of(const core::TimelineEvent& e) {
   if (!e.payload.empty() || e.payload_text().empty()) return e.payload;
