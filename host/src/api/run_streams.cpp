@@ -69,11 +69,13 @@ class TimelineStream final : public EventStream {
       core::EventPageQuery q{.after = after, .limit = limit, .upto = upto, .stored_payload = true};
       auto page = engine_.timeline(run_id_, q);
       if (!page) return std::nullopt;
-      std::vector<Frame> frames;
-      frames.reserve(page->size());
-      for (const auto& e : *page)
-        frames.push_back(
-            events::timeline_frame({e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_text()}, e.cursor));
+      std::vector<Frame> frames(page->size());
+      events::FramePacker packer;  // a page's frames are kept and let go together
+      for (std::size_t i = 0; i < page->size(); ++i) {
+        const auto& e = (*page)[i];
+        packer.add(&frames[i], {e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_text()}, e.cursor);
+      }
+      packer.flush();
       return frames;
     };
     auto last_cursor = [this]() -> std::optional<std::int64_t> {

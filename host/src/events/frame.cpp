@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 #include <type_traits>
 
 namespace agentry::events {
@@ -34,6 +35,34 @@ Frame sealed(std::int64_t cursor, std::string_view text, std::size_t json_begin,
 /// (a long message's completion) in its own, so no thread holds on to a large buffer.
 constexpr std::size_t scratch_limit = 16 * 1024;
 
+struct FrameText {
+  std::size_t json_begin = 0;  // from the frame's start
+  std::size_t json_size = 0;
+};
+
+/// Appends to `text` the frame whose JSON `write_json(text)` appends.
+template <typename WriteJson>
+FrameText append_frame(std::string& text, std::int64_t cursor, WriteJson write_json) {
+  const std::size_t start = text.size();
+  if (cursor > 0) {
+    text += "id: ";
+    append_int(text, cursor);
+    text += '\n';
+  }
+  text += "data: ";
+  FrameText written{text.size() - start, 0};
+  const std::size_t json_start = text.size();
+  write_json(text);
+  written.json_size = text.size() - json_start;
+  text += "\n\n";
+  return written;
+}
+
+/// Escapes can outgrow an estimate: a scratch text never keeps much more than its limit.
+void trim_scratch(std::string& scratch) {
+  if (scratch.capacity() > 4 * scratch_limit) std::string().swap(scratch);
+}
+
 /// A frame whose JSON `write_json(text)` appends; `json_size` reserves room for it.
 template <typename WriteJson>
 Frame frame_with(std::int64_t cursor, std::size_t json_size, WriteJson write_json) {
@@ -42,19 +71,9 @@ Frame frame_with(std::int64_t cursor, std::size_t json_size, WriteJson write_jso
   std::string& text = json_size + 32 <= scratch_limit ? scratch : own;
   text.clear();
   text.reserve(json_size + 32);
-  if (cursor > 0) {
-    text += "id: ";
-    append_int(text, cursor);
-    text += '\n';
-  }
-  text += "data: ";
-  const std::size_t json_begin = text.size();
-  write_json(text);
-  const std::size_t written = text.size() - json_begin;
-  text += "\n\n";
-  Frame frame = sealed(cursor, text, json_begin, written);
-  // Escapes can outgrow the estimate: the scratch never keeps much more than its limit.
-  if (scratch.capacity() > 4 * scratch_limit) std::string().swap(scratch);
+  auto written = append_frame(text, cursor, write_json);
+  Frame frame = sealed(cursor, text, written.json_begin, written.json_size);
+  trim_scratch(scratch);
   return frame;
 }
 
@@ -72,6 +91,75 @@ Frame make_frame(std::string_view json, std::int64_t cursor) {
 
 Frame timeline_frame(const EnvelopeFields& fields, std::int64_t cursor) {
   return frame_with(cursor, envelope_size(fields), [&](std::string& text) { append_timeline_envelope(text, fields); });
+}
+
+// --- FramePacker -------------------------------------------------------------------------
+
+struct FramePacker::Scratch {
+  struct Pending {
+    Frame* slot;
+    std::int64_t cursor;
+    std::size_t begin;  // in text
+    std::size_t size;
+    std::size_t json_begin;  // from begin
+    std::size_t json_size;
+  };
+  std::string text;  // the frames not yet in a block, one after another
+  std::vector<Pending> pending;
+  bool in_use = false;
+};
+
+FramePacker::Scratch& FramePacker::thread_scratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
+
+FramePacker::FramePacker() : scratch_(thread_scratch()) {
+  if (scratch_.in_use) throw std::logic_error("one FramePacker at a time per thread");
+  scratch_.in_use = true;
+  scratch_.text.clear();
+  scratch_.pending.clear();
+}
+
+FramePacker::~FramePacker() {
+  flush();
+  scratch_.in_use = false;
+}
+
+void FramePacker::add(Frame* slot, const EnvelopeFields& fields, std::int64_t cursor) {
+  // A frame about as large as a block gets one of its own.
+  if (envelope_size(fields) > scratch_limit / 2) {
+    *slot = timeline_frame(fields, cursor);
+    return;
+  }
+  auto& text = scratch_.text;
+  const std::size_t begin = text.size();
+  auto written = append_frame(text, cursor, [&](std::string& out) { append_timeline_envelope(out, fields); });
+  scratch_.pending.push_back({slot, cursor, begin, text.size() - begin, written.json_begin, written.json_size});
+  if (text.size() >= scratch_limit) flush();
+}
+
+void FramePacker::flush() {
+  auto& pending = scratch_.pending;
+  auto& text = scratch_.text;
+  if (pending.empty()) return;
+  // One block: [FrameData x n][their texts]. FrameData is trivially destructible (see
+  // sealed()), so the block frees them with the texts when its last frame goes.
+  using Unit = std::max_align_t;
+  const std::size_t header = (pending.size() * sizeof(FrameData) + sizeof(Unit) - 1) / sizeof(Unit) * sizeof(Unit);
+  auto block = std::make_shared_for_overwrite<Unit[]>((header + text.size() + sizeof(Unit) - 1) / sizeof(Unit));
+  auto* bytes = reinterpret_cast<char*>(block.get());
+  std::memcpy(bytes + header, text.data(), text.size());
+  auto* frames = reinterpret_cast<FrameData*>(bytes);
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    const auto& p = pending[i];
+    auto* frame = new (frames + i)
+        FrameData{p.cursor, std::string_view(bytes + header + p.begin, p.size), p.json_begin, p.json_size};
+    *p.slot = Frame(block, frame);
+  }
+  pending.clear();
+  text.clear();
+  trim_scratch(text);
 }
 
 void append_json_string(std::string& out, std::string_view text) {

@@ -9,11 +9,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace agentry::events {
 
 /// Made only by the functions below: the text lives in the same allocation as the frame
-/// (and its reference count), one allocation per live event.
+/// (and its reference count), one allocation per live event, or one per block of frames
+/// (FramePacker).
 struct FrameData {
   std::int64_t cursor = 0;  // where a client resumes after it (SSE id); 0: not resumable
   std::string_view text;    // ["id: <cursor>\n"] "data: " <json> "\n\n"
@@ -43,5 +45,30 @@ struct EnvelopeFields {
 /// {"runId","cursor","kind","attemptNumber","at","payload"[,"ephemeral":true][,"conflated":true]},
 /// written straight into the frame (the hot path of every live event: one allocation).
 Frame timeline_frame(const EnvelopeFields& fields, std::int64_t cursor = 0);
+
+/// Timeline frames of many events at once, written one after another into shared blocks
+/// of about 16 KiB (each frame keeps its block alive) instead of an allocation each: the
+/// store's writer publishes thousands of events a commit, and their frames leave the
+/// window in the order they came. For frames kept and let go together, not for one frame
+/// kept long while its neighbours go (a merged delta's newest frame). One packer at a
+/// time per thread: it writes in the thread's scratch.
+class FramePacker {
+ public:
+  FramePacker();
+  FramePacker(const FramePacker&) = delete;
+  FramePacker& operator=(const FramePacker&) = delete;
+  ~FramePacker();
+
+  /// Writes the frame of `fields`. `*slot` holds it once flush() ran (on its own when a
+  /// block fills, and at the latest by the destructor), so `slot` must stay put until then.
+  void add(Frame* slot, const EnvelopeFields& fields, std::int64_t cursor);
+  /// Every frame added so far is in its slot.
+  void flush();
+
+ private:
+  struct Scratch;
+  static Scratch& thread_scratch();
+  Scratch& scratch_;
+};
 
 }  // namespace agentry::events

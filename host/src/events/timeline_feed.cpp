@@ -164,6 +164,9 @@ void TimelineFeeds::publish(const std::string& run_id, std::int64_t base, std::v
       feed->last_cursor = feed->evicted_cursor = base;
     }
     std::int64_t anchor = base;
+    // Durable frames in shared blocks: they leave the window in order (events/frame.hpp).
+    FramePacker packer;
+    const std::size_t old_size = feed->window.size();
     for (auto& e : events) {
       Feed::Entry entry;
       if (!e.ephemeral) {
@@ -173,28 +176,33 @@ void TimelineFeeds::publish(const std::string& run_id, std::int64_t base, std::v
         if (ends_session(e.kind)) feed->session_over = true;
         else if (e.kind == "attempt.started") feed->session_over = false;
         entry.cursor = entry.anchor = e.cursor;
-        entry.frame = timeline_frame({e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_text()}, e.cursor);
-      } else {
-        if (anchor < feed->last_cursor) continue;  // written before what the store already showed
-        auto item = feed->item_for(e, limits_);
-        entry.anchor = anchor;
-        entry.begin = item->size;
-        if (item->append) {
-          const auto& text = e.payload.at("text").as_string();
-          item->text.append(text.data(), text.size());
-          feed->item_bytes += text.size();
-          item->size = item->text.size();
-        } else {
-          item->size += 1;
-        }
-        entry.end = item->size;
-        item->last_at = e.at;
-        entry.item = std::move(item);
-        entry.frame = timeline_frame({e.run_id, 0, e.kind, e.attempt_number, e.at, e.payload_text()});
+        feed->window.push_back(std::move(entry));
+        packer.add(&feed->window.back().frame, {e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_text()},
+                   e.cursor);
+        continue;
       }
-      feed->window_bytes += entry.frame->text.size();
+      if (anchor < feed->last_cursor) continue;  // written before what the store already showed
+      auto item = feed->item_for(e, limits_);
+      entry.anchor = anchor;
+      entry.begin = item->size;
+      if (item->append) {
+        const auto& text = e.payload.at("text").as_string();
+        item->text.append(text.data(), text.size());
+        feed->item_bytes += text.size();
+        item->size = item->text.size();
+      } else {
+        item->size += 1;
+      }
+      entry.end = item->size;
+      item->last_at = e.at;
+      entry.item = std::move(item);
+      // Its own block: a merged delta keeps its newest frame long after its neighbours left.
+      entry.frame = timeline_frame({e.run_id, 0, e.kind, e.attempt_number, e.at, e.payload_text()});
       feed->window.push_back(std::move(entry));
     }
+    packer.flush();
+    for (auto it = feed->window.begin() + static_cast<std::ptrdiff_t>(old_size); it != feed->window.end(); ++it)
+      feed->window_bytes += it->frame->text.size();
     const bool watched = !feed->subscribers.empty();
     const std::size_t max_entries = watched ? limits_.window_entries : limits_.idle_window_entries;
     const std::size_t max_bytes = watched ? limits_.window_bytes : limits_.idle_window_bytes;
