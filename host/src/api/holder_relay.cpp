@@ -60,7 +60,7 @@ std::optional<core::TimelineEvent> event_of(std::string_view data) {
   e.kind = kind->as_string();
   if (const auto* attempt = o.if_contains("attemptNumber"); attempt && attempt->is_int64())
     e.attempt_number = static_cast<int>(attempt->as_int64());
-  if (const auto* at = o.if_contains("at"); at && at->is_string()) e.at = at->as_string();
+  if (const auto* at = o.if_contains("at"); at && at->is_string()) e.at = std::string_view(at->as_string());
   e.payload = payload->as_object();
   e.payload_json = json::serialize(e.payload);
   return e;

@@ -1,8 +1,11 @@
 #include "core/clock.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <ostream>
 
 namespace agentry::core {
 
@@ -42,10 +45,17 @@ std::optional<std::int64_t> parse_iso8601(std::string_view text) {
   return static_cast<std::int64_t>(timegm(&tm)) * 1000 + millis;
 }
 
-std::string now_iso8601() {
+TimeText::TimeText(std::string_view text) noexcept {
+  size_ = static_cast<unsigned char>(std::min(text.size(), capacity));
+  std::memcpy(text_, text.data(), size_);
+}
+
+std::ostream& operator<<(std::ostream& out, const TimeText& t) { return out << t.view(); }
+
+TimeText now_time_text() {
   // Events come by the thousand per millisecond: format each millisecond once per thread.
   thread_local std::int64_t formatted_ms = -1;
-  thread_local std::string formatted;
+  thread_local TimeText formatted;
   const std::int64_t ms = now_ms();
   if (ms != formatted_ms) {
     formatted = format_iso8601(ms);
@@ -53,5 +63,7 @@ std::string now_iso8601() {
   }
   return formatted;
 }
+
+std::string now_iso8601() { return now_time_text().str(); }
 
 }  // namespace agentry::core

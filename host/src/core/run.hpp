@@ -4,6 +4,7 @@
 // (what may happen) and in the engine (making it happen).
 
 #include "core/attachment.hpp"
+#include "core/clock.hpp"
 #include "core/container_spec.hpp"
 #include "core/dependency.hpp"
 #include "core/hook.hpp"
@@ -332,7 +333,7 @@ struct TimelineEvent {
   std::int64_t cursor = 0;  // 0 for an ephemeral event
   std::string kind;
   std::optional<int> attempt_number;
-  std::string at;
+  TimeText at;
   boost::json::object payload;
   /// Streamed to live subscribers, never stored (token deltas).
   bool ephemeral = false;

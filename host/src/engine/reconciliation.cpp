@@ -44,7 +44,7 @@ void end_on_timeline(store::Transaction& c, const core::Run& run, const std::str
     e.run_id = run.id;
     e.kind = std::move(kind);
     e.attempt_number = run.attempt_count > 0 ? std::optional<int>(run.attempt_count) : std::nullopt;
-    e.at = core::now_iso8601();
+    e.at = core::now_time_text();
     e.payload = std::move(payload);
     c.timeline().append(e);
   };

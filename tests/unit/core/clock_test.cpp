@@ -39,6 +39,27 @@ TEST(NowIso8601, IsUtcWithMilliseconds) {
   EXPECT_TRUE(std::regex_match(now, std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)"))) << now;
 }
 
+TEST(TimeText, HoldsTheDaemonsOwnFormAndAnyIsoFormUpToItsCapacity) {
+  const TimeText ours = format_iso8601(1'700'000'000'123);
+  EXPECT_EQ(ours, "2023-11-14T22:13:20.123Z");
+  EXPECT_EQ(ours.str(), "2023-11-14T22:13:20.123Z");
+  const TimeText offset = std::string_view("2023-11-14T22:13:20.123456789+05:30");  // 35 characters
+  EXPECT_EQ(offset, "2023-11-14T22:13:20.123456789+05:30");
+  EXPECT_TRUE(TimeText().empty());
+  EXPECT_FALSE(ours.empty());
+  // Text past the capacity is cut there, never written past the object.
+  const std::string long_text(100, '7');
+  const TimeText cut = long_text;
+  EXPECT_EQ(cut.view().size(), TimeText::capacity);
+  EXPECT_EQ(cut, long_text.substr(0, TimeText::capacity));
+}
+
+TEST(NowTimeText, IsNowIso8601WithoutTheString) {
+  const TimeText now = now_time_text();
+  EXPECT_TRUE(std::regex_match(now.str(), std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)"))) << now;
+  EXPECT_LE(now.view(), std::string_view(now_iso8601()));
+}
+
 TEST(NowMs, IsAPlausibleUnixTimeAndNeverGoesBackwardsMuch) {
   const auto a = now_ms();
   const auto b = now_ms();

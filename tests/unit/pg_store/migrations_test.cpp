@@ -123,7 +123,7 @@ TEST_F(PgMigrations, OlderTimelineRowsArePackedAsTheStoreWouldPackThem) {
       {"r1", 2, "notice", std::nullopt, "2024-01-01T00:00:01.000Z", {}, false, "{}", {}}};
   for (const auto& e : old)
     c.query("INSERT INTO timeline_events VALUES ($1, $2, $3, $4, $5, $6)",
-            {e.run_id, e.cursor, e.kind, e.attempt_number ? Param(*e.attempt_number) : Param(std::nullopt), e.at,
+            {e.run_id, e.cursor, e.kind, e.attempt_number ? Param(*e.attempt_number) : Param(std::nullopt), e.at.view(),
              e.payload_json});
   ASSERT_TRUE(migrate(c).ok());
   for (const auto& e : old) {

@@ -30,7 +30,7 @@ core::TimelineEvent timeline_event(const AttemptContext& a, std::string kind, js
   e.run_id = a.run_id;
   e.kind = std::move(kind);
   e.attempt_number = a.attempt_number;
-  e.at = core::now_iso8601();
+  e.at = core::now_time_text();
   e.payload = std::move(payload);
   return e;
 }
