@@ -8,7 +8,9 @@
 //   init_fails           entry init() returns false
 //   instance_init_fails  backend init() returns AGENTRY_ERR_INTERNAL
 //   malformed_json       emits a payload that is not JSON, a NOTICE saying what emit()
-//                        returned for it ({"status": <code>}), then FINISHED success
+//                        returned for it ({"status": <code>}), a MESSAGE_COMPLETED whose
+//                        JSON spans lines ({"text": "one\ntwo", "lines": 2}, pretty-printed
+//                        with \n and \r\n), then FINISHED success
 //   never_terminal       emits one NOTICE and never finishes, even when interrupted
 //                        (breaks obligations 5 and 8; its thread does end)
 //   many_threads         16 threads emit 500 NOTICEs each concurrently, retrying BUSY;
@@ -85,6 +87,8 @@ class FakeBackend final : public Backend {
     host().emit_with_retry(AGENTRY_EVENT_NOTICE, 0,
                            R"({"level":"info","message":"the malformed emit returned )" + std::to_string(st) +
                                R"(","status":)" + std::to_string(st) + "}");
+    // Valid JSON, but a line break between its tokens would split an SSE frame.
+    host().emit_with_retry(AGENTRY_EVENT_MESSAGE_COMPLETED, 0, "{\n  \"text\": \"one\\ntwo\",\r\n  \"lines\": 2\n}");
     finish_success();
 #elif defined(FAKE_VARIANT_NEVER_TERMINAL)
     host().emit_with_retry(AGENTRY_EVENT_NOTICE, 0, R"({"level":"info","message":"this attempt never ends"})");

@@ -108,6 +108,22 @@ TEST_F(LiveBackendTest, MisbehavingPluginsEndTheirRunInErrorAndTheDaemonKeepsSer
   auto status = wait_until_settled(garbage);
   EXPECT_TRUE(status == "success" || status == "error") << status;
   for (const auto& e : timeline(garbage)) EXPECT_TRUE(e.at("payload").is_object());
+  // A payload written across lines is stored and streamed on one: each SSE frame, read
+  // back from the store, is one whole envelope.
+  auto sse = client().sse("/api/runs/" + garbage + "/events/timeline");
+  bool spanning_lines_seen = false;
+  for (;;) {
+    auto event = sse.expect_next(std::chrono::seconds(10));
+    auto envelope = json::parse(event.data).as_object();
+    const auto& payload = envelope.at("payload").as_object();
+    if (envelope.at("kind") == "message.completed" && payload.contains("lines")) {
+      EXPECT_EQ(payload.at("text"), "one\ntwo");
+      EXPECT_EQ(payload.at("lines"), 2);
+      spanning_lines_seen = true;
+    }
+    if (envelope.at("kind") == "run.finished") break;
+  }
+  EXPECT_TRUE(spanning_lines_seen);
 
   write_agent("stubborn", "fake-never_terminal", "{}");
   auto stubborn = start_agent_run("stubborn");
