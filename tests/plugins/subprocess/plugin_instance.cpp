@@ -1,7 +1,6 @@
 #include "plugin_instance.hpp"
 
 #include <cstdlib>
-#include <fstream>
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -139,14 +138,6 @@ std::vector<RecordedEvent> SubprocessInstance::events_of(uint16_t type) const {
   for (RecordedEvent& e : host_.events())
     if (e.type == type) out.push_back(std::move(e));
   return out;
-}
-
-bool process_alive(long pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string content;
-  if (!stat || !std::getline(stat, content)) return false;
-  const std::size_t paren = content.rfind(')');
-  return paren != std::string::npos && paren + 2 < content.size() && content[paren + 2] != 'Z';
 }
 
 }  // namespace agentry::test

@@ -12,6 +12,7 @@
 
 #include "agentry/plugin/plugin.h"
 #include "recording_host.hpp"
+#include "support/subprocess.hpp"  // process_alive()
 #include "support/temp_dir.hpp"
 
 namespace agentry::test {
@@ -68,8 +69,5 @@ class SubprocessInstance {
   const agentry_backend_t* backend_ = nullptr;
   int finished_before_ = 0;  // FINISHED events before the latest start()
 };
-
-// Whether process `pid` is still alive (a zombie counts as gone).
-bool process_alive(long pid);
 
 }  // namespace agentry::test
