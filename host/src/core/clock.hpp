@@ -18,11 +18,12 @@ class TimeText {
  public:
   static constexpr std::size_t capacity = 39;
   TimeText() = default;
-  TimeText(std::string_view text) noexcept;  // NOLINT: a timestamp is its text
-  TimeText(const std::string& text) noexcept : TimeText(std::string_view(text)) {}  // NOLINT
-  TimeText(const char* text) noexcept : TimeText(std::string_view(text)) {}         // NOLINT
+  // Implicit both ways: a timestamp is its text, wherever a string went before.
+  TimeText(std::string_view text) noexcept;
+  TimeText(const std::string& text) noexcept : TimeText(std::string_view(text)) {}
+  TimeText(const char* text) noexcept : TimeText(std::string_view(text)) {}
   std::string_view view() const noexcept { return {text_, size_}; }
-  operator std::string_view() const noexcept { return view(); }  // NOLINT
+  operator std::string_view() const noexcept { return view(); }
   std::string str() const { return std::string(view()); }
   bool empty() const noexcept { return size_ == 0; }
   friend bool operator==(const TimeText& a, std::string_view b) noexcept { return a.view() == b; }
