@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,7 +44,6 @@ TEST(FramePacker, WritesTheSameFramesAsOneAtATimeAcrossSeveralBlocks) {
     for (std::size_t i = 0; i < payloads.size(); ++i)
       packer.add(&packed[i], fields_of(static_cast<std::int64_t>(i) + 1, payloads[i]), static_cast<std::int64_t>(i) + 1);
   }  // the destructor flushes what is left
-  std::set<const void*> blocks;
   for (std::size_t i = 0; i < payloads.size(); ++i) {
     ASSERT_TRUE(packed[i]) << i;
     auto alone = timeline_frame(fields_of(static_cast<std::int64_t>(i) + 1, payloads[i]), static_cast<std::int64_t>(i) + 1);
