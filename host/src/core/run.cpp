@@ -1,5 +1,6 @@
 #include "core/run.hpp"
 
+#include "core/frozen_inputs_json.hpp"
 #include "core/json_strings.hpp"
 
 #include <array>
@@ -74,8 +75,10 @@ std::optional<TaskStatus> parse_task_status(std::string_view text) {
   return std::nullopt;
 }
 
-json::value to_json(const FrozenInputs& in) {
-  json::object o;
+json::value to_json(const FrozenInputs& in) { return to_json(in, {}); }
+
+json::value to_json(const FrozenInputs& in, json::storage_ptr sp) {
+  json::object o(std::move(sp));
   o["agentName"] = in.agent_name;
   o["agentSourcePath"] = in.agent_source_path;
   o["assignmentName"] = in.assignment_name;

@@ -119,9 +119,11 @@ core::Result<RunView> Engine::finish_init(PendingInit& pending) {
   run.frozen.notify_parent_on_complete = run.parent_run_id.has_value() && request.notify_parent_on_complete.value_or(true);
   const auto& schedule = pending.schedule;
 
+  // The job fills in `run` itself and the view takes it once committed: the writer copies
+  // no run. What the job sets it sets again when run once more.
   auto created = mutate<RunView>(run.id, [&](store::Transaction& c) -> core::Result<RunView> {
     c.runs().insert(run);
-    RunView view{run, {}, {}, {}};
+    RunView view;
     for (auto task : inputs->tasks) {
       task.run_id = run.id;
       task.created_at = task.updated_at = run.created_at;
@@ -152,15 +154,16 @@ core::Result<RunView> Engine::finish_init(PendingInit& pending) {
         named.emplace_back(core::describe(*added));
       }
       data["dependencies"] = std::move(named);
-      view.run.dependencies = detail::dependencies_of(c, run.id);
+      run.dependencies = detail::dependencies_of(c, run.id);
     }
     // Runs may already wait on the group this one joins, when it joins one by name or its
     // parent's. Nobody can wait on a run id minted just now, nor on the group of that name.
-    if (run.run_group_id != run.id) view.run.dependents = detail::dependents_of(c, run);
+    if (run.run_group_id != run.id) run.dependents = detail::dependents_of(c, run);
     detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
-    if (schedule) schedules_->put(c, view.run, *schedule, actor, "assignment");
+    if (schedule) schedules_->put(c, run, *schedule, actor, "assignment");
     return view;
   });
+  if (created) created->run = std::move(run);
   if (created) log_unknown_template_keys(created->run.id, inputs->unknown_template_keys);
   if (created && created->run.schedule) schedules_->arm(created->run.id, created->run.schedule);
   return created;

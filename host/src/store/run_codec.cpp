@@ -1,14 +1,17 @@
 #include "store/run_codec.hpp"
 
+#include "core/frozen_inputs_json.hpp"
 #include "core/utf8.hpp"
 #include "store/frozen_summary.hpp"
 #include "store/store_error.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -42,7 +45,10 @@ std::string encode_frozen(const core::Run& run) {
   if (run.damaged) return run.damaged_frozen_json;
   if (run.frozen_summary_only)
     throw StoreError("run " + run.id + ": only what its summary shows was read; read it whole to write it", 0);
-  const auto value = core::to_json(run.frozen);
+  // Built only to be serialized: in one buffer, not a few hundred allocations.
+  std::array<unsigned char, 8192> buffer;
+  json::monotonic_resource scratch(buffer.data(), buffer.size());
+  const auto value = core::to_json(run.frozen, &scratch);
   // What is stored must read back (the API refuses such numbers before they get here).
   if (has_non_finite(value))
     throw StoreError("run " + run.id + ": its frozen inputs do not serialize to JSON: a number is infinite or NaN", 0);
