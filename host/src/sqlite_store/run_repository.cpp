@@ -4,6 +4,21 @@
 namespace agentry::sqlite_store {
 namespace {
 
+/// The first of `count` cursors taken from one of a run's counters (`read` selects it,
+/// `bump` sets it). A read and an update, not one UPDATE ... RETURNING: SQLite gathers
+/// RETURNING rows in a temporary table, dozens of allocations for one integer, and the
+/// writer takes cursors for every audit record and every run's batch of timeline events.
+std::int64_t take_cursors(Connection& c, std::string_view read, std::string_view bump, std::string_view id,
+                          std::int64_t count, std::string_view what) {
+  auto next = c.prepare(read);
+  next.bind_view(1, id);
+  if (!next.step()) throw StoreError("no run " + std::string(id) + " to append " + std::string(what) + " to", 0);
+  const std::int64_t first = next.column_int64(0);
+  next.reset();
+  c.prepare(bump).bind(1, first + count).bind_view(2, id).run();
+  return first;
+}
+
 using store::run_columns;
 const std::string select_columns = std::string(run_columns) + std::string(store::run_derived_columns);
 
@@ -196,23 +211,13 @@ std::optional<std::string> RunRepository::initial_snapshot(std::string_view id) 
 }
 
 std::int64_t RunRepository::next_audit_cursor(std::string_view id) {
-  auto s = c_.prepare("UPDATE runs SET next_audit_cursor = next_audit_cursor + 1 WHERE id = ? "
-                     "RETURNING next_audit_cursor - 1");
-  s.bind(1, id);
-  if (!s.step()) throw StoreError("no run " + std::string(id) + " to append an audit event to", 0);
-  auto cursor = s.column_int64(0);
-  s.run();
-  return cursor;
+  return take_cursors(c_, "SELECT next_audit_cursor FROM runs WHERE id = ?",
+                      "UPDATE runs SET next_audit_cursor = ? WHERE id = ?", id, 1, "an audit event");
 }
 
 std::int64_t RunRepository::next_timeline_cursor(std::string_view id, std::int64_t count) {
-  auto s = c_.prepare("UPDATE runs SET next_timeline_cursor = next_timeline_cursor + ?2 WHERE id = ?1 "
-                     "RETURNING next_timeline_cursor - ?2");
-  s.bind(1, id).bind(2, count);
-  if (!s.step()) throw StoreError("no run " + std::string(id) + " to append a timeline event to", 0);
-  auto cursor = s.column_int64(0);
-  s.run();
-  return cursor;
+  return take_cursors(c_, "SELECT next_timeline_cursor FROM runs WHERE id = ?",
+                      "UPDATE runs SET next_timeline_cursor = ? WHERE id = ?", id, count, "a timeline event");
 }
 
 std::int64_t RunRepository::count_live_children(std::string_view parent_id) {
