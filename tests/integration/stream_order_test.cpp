@@ -109,8 +109,16 @@ struct Subscriber {
                       std::chrono::milliseconds grace = 300ms) {
     read_until([this] { return checker.finished(); }, deadline, max_bytes, pause);
     if (!checker.finished()) {
-      checker.fail(stream.ended() ? "the daemon closed the stream before run.finished: " + stream.end_reason()
-                                  : "no run.finished before the deadline");
+      // Where the stream stood says whether the daemon stopped sending or the run stopped.
+      const auto quiet_ms =
+          envelopes ? std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - last_envelope_at).count() : -1;
+      const auto kinds = checker.durable_kinds();
+      checker.fail((stream.ended() ? "the daemon closed the stream before run.finished: " + stream.end_reason()
+                                   : std::string("no run.finished before the deadline")) +
+                   " (" + std::to_string(envelopes) + " envelopes, " + std::to_string(checker.deltas()) + " deltas, " +
+                   std::to_string(checker.conflated()) + " conflated, last cursor " +
+                   std::to_string(checker.last_cursor()) + ", last durable " + (kinds.empty() ? "none" : kinds.back()) +
+                   ", nothing for " + std::to_string(quiet_ms) + " ms)");
       return;
     }
     const auto until = Clock::now() + grace;
@@ -188,7 +196,9 @@ class StreamOrderTest : public DaemonTest {
   /// The checks every complete stream of a gated delta run must pass.
   void expect_whole_and_in_order(const Subscriber& sub, int deltas, const char* who) {
     EXPECT_EQ(sub.checker.violations(), 0u) << who << ": " << sub.violations();
-    ASSERT_TRUE(sub.checker.finished()) << who << " never saw run.finished";
+    ASSERT_TRUE(sub.checker.finished()) << who << " never saw run.finished; the run is "
+                                        << run_status(sub.stream.run_id()) << ", its history ends at "
+                                        << history_kinds(sub.stream.run_id()).size() << " durable events";
     const auto* item = sub.streamed_item();
     ASSERT_NE(item, nullptr) << who << " received no delta";
     EXPECT_TRUE(item->completed) << who << " never saw the item's message.completed";

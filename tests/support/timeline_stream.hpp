@@ -122,6 +122,7 @@ class TimelineStream {
   void open();
 
   [[nodiscard]] int fd() const { return fd_.get(); }
+  [[nodiscard]] const std::string& run_id() const { return options_.run_id; }
   /// Reads once, at most `max_bytes` (0: until the socket has nothing more), without
   /// waiting; envelopes complete so far go to `handler`. Returns the bytes read.
   std::size_t read_some(const Handler& handler, std::size_t max_bytes = 0);
