@@ -12,8 +12,10 @@ namespace json = boost::json;
 void AuditRepository::append(core::AuditEvent& e) {
   e.cursor = RunRepository(c_).next_audit_cursor(e.run_id);
   auto s = c_.prepare("INSERT INTO audit_events (run_id, cursor, type, actor, at, data_json) VALUES (?,?,?,?,?,?)");
-  s.bind(1, e.run_id).bind(2, e.cursor).bind(3, e.type).bind(4, e.actor).bind(5, e.at);
-  s.bind(6, json::serialize(e.data));
+  const std::string data = json::serialize(e.data);
+  // Text in place: `e` and `data` outlive the step.
+  s.bind_view(1, e.run_id).bind(2, e.cursor).bind_view(3, e.type).bind_view(4, e.actor).bind_view(5, e.at);
+  s.bind_view(6, data);
   s.run();
 }
 

@@ -61,30 +61,31 @@ core::Run read_run(const Statement& s, bool summary_only = false) {
 }
 
 // Binds every column in run_columns order, starting at parameter 1; the frozen inputs
-// as `frozen_json` (encode_frozen), which must outlive the statement's step.
+// as `frozen_json` (encode_frozen). Text is bound in place: `r` and `frozen_json` must
+// outlive the statement's step.
 void bind_run(Statement& s, const core::Run& r, const std::string& frozen_json) {
   int i = 1;
-  s.bind(i++, r.id);
-  s.bind(i++, core::to_string(r.status));
-  s.bind(i++, r.status_reason);
-  s.bind(i++, r.created_at);
-  s.bind(i++, r.updated_at);
-  s.bind(i++, r.started_at);
-  s.bind(i++, r.finished_at);
-  s.bind(i++, r.cwd);
-  s.bind(i++, r.repo_root);
-  s.bind(i++, r.run_group_id);
-  s.bind(i++, r.parent_run_id);
-  s.bind(i++, r.name);
-  s.bind(i++, r.note);
+  s.bind_view(i++, r.id);
+  s.bind_view(i++, core::to_string(r.status));
+  s.bind_view(i++, r.status_reason);
+  s.bind_view(i++, r.created_at);
+  s.bind_view(i++, r.updated_at);
+  s.bind_view(i++, r.started_at);
+  s.bind_view(i++, r.finished_at);
+  s.bind_view(i++, r.cwd);
+  s.bind_view(i++, r.repo_root);
+  s.bind_view(i++, r.run_group_id);
+  s.bind_view(i++, r.parent_run_id);
+  s.bind_view(i++, r.name);
+  s.bind_view(i++, r.note);
   s.bind(i++, r.pinned);
   s.bind(i++, r.archived);
-  s.bind(i++, r.archived_at);
-  s.bind(i++, r.frozen.agent_name);
-  s.bind(i++, r.frozen.assignment_name);
-  s.bind(i++, r.frozen.backend);
-  s.bind(i++, r.backend_session_id);
-  s.bind(i++, r.controller_id);
+  s.bind_view(i++, r.archived_at);
+  s.bind_view(i++, r.frozen.agent_name);
+  s.bind_view(i++, r.frozen.assignment_name);
+  s.bind_view(i++, r.frozen.backend);
+  s.bind_view(i++, r.backend_session_id);
+  s.bind_view(i++, r.controller_id);
   s.bind(i++, r.session_count);
   s.bind(i++, r.attempt_count);
   s.bind(i++, r.revision);

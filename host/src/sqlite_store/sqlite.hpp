@@ -42,8 +42,15 @@ class Statement {
   Statement& bind(int index, bool value) { return bind(index, static_cast<std::int64_t>(value ? 1 : 0)); }
   Statement& bind(int index, const std::optional<std::string>& text);
   Statement& bind_null(int index);
-  /// Binds without copying: `text` must stay alive and unchanged until the step is done.
+  /// Binds without copying: `text` must stay alive and unchanged until the step is done
+  /// (a temporary string is refused).
   Statement& bind_view(int index, std::string_view text);
+  Statement& bind_view(int index, const std::string& text) { return bind_view(index, std::string_view(text)); }
+  Statement& bind_view(int index, const std::optional<std::string>& text) {
+    return text ? bind_view(index, std::string_view(*text)) : bind_null(index);
+  }
+  Statement& bind_view(int index, std::string&& text) = delete;
+  Statement& bind_view(int index, std::optional<std::string>&& text) = delete;
 
   /// Makes the statement ready to bind and run again (as its destruction does).
   void reset();

@@ -22,17 +22,19 @@ core::Task read_task(const Statement& s) {
   return t;
 }
 
+/// Text is bound in place: `t` outlives the statement's step.
 void bind_task(Statement& s, const core::Task& t) {
-  s.bind(1, t.run_id).bind(2, t.id).bind(3, t.position).bind(4, t.title).bind(5, t.body);
-  s.bind(6, core::to_string(t.status)).bind(7, t.notes).bind(8, t.source).bind(9, t.created_at);
-  s.bind(10, t.updated_at);
+  s.bind_view(1, t.run_id).bind_view(2, t.id).bind(3, t.position).bind_view(4, t.title).bind_view(5, t.body);
+  s.bind_view(6, core::to_string(t.status)).bind_view(7, t.notes).bind_view(8, t.source).bind_view(9, t.created_at);
+  s.bind_view(10, t.updated_at);
 }
 
 
 }  // namespace
 
 void TaskRepository::insert(const core::Task& task) {
-  auto s = c_.prepare("INSERT INTO tasks (" + std::string(task_columns) + ") VALUES (?,?,?,?,?,?,?,?,?,?)");
+  static const std::string sql = "INSERT INTO tasks (" + std::string(task_columns) + ") VALUES (?,?,?,?,?,?,?,?,?,?)";
+  auto s = c_.prepare(sql);
   bind_task(s, task);
   s.run();
 }
