@@ -110,15 +110,17 @@ struct Subscriber {
     read_until([this] { return checker.finished(); }, deadline, max_bytes, pause);
     if (!checker.finished()) {
       // Where the stream stood says whether the daemon stopped sending or the run stopped.
-      const auto quiet_ms =
-          envelopes ? std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - last_envelope_at).count() : -1;
-      const auto kinds = checker.durable_kinds();
+      const std::string quiet =
+          envelopes ? std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - last_envelope_at)
+                                         .count()) + " ms"
+                    : std::string("the whole read");
+      const auto& kinds = checker.durable_kinds();
       checker.fail((stream.ended() ? "the daemon closed the stream before run.finished: " + stream.end_reason()
                                    : std::string("no run.finished before the deadline")) +
                    " (" + std::to_string(envelopes) + " envelopes, " + std::to_string(checker.deltas()) + " deltas, " +
                    std::to_string(checker.conflated()) + " conflated, last cursor " +
                    std::to_string(checker.last_cursor()) + ", last durable " + (kinds.empty() ? "none" : kinds.back()) +
-                   ", nothing for " + std::to_string(quiet_ms) + " ms)");
+                   ", nothing for " + quiet + ")");
       return;
     }
     const auto until = Clock::now() + grace;
