@@ -50,8 +50,9 @@ run: build-$(RUN_PRESET) web
 # The end-to-end tests drive the real agent CLIs: install their pinned versions first.
 # Exit 2 (npm or its registry unreachable) and 3 (no build for this machine) have
 # already printed a loud banner; those tests then skip, each saying why.
+# The tests' scratch files go to a tmpfs when there is one with room (scripts/test-tmpdir.sh).
 test: build-$(TEST_PRESET) agents web-tests
-	ctest --preset $(TEST_PRESET) -j $(TEST_JOBS) || { ./scripts/failed-tests-digest.sh build/$(TEST_PRESET); exit 1; }
+	TMPDIR="$$(./scripts/test-tmpdir.sh)" ctest --preset $(TEST_PRESET) -j $(TEST_JOBS) || { ./scripts/failed-tests-digest.sh build/$(TEST_PRESET); exit 1; }
 
 agents:
 	@./scripts/install-agents.sh; rc=$$?; \
