@@ -1,6 +1,7 @@
 #include "bench_daemon.hpp"
 
 #include "daemon_binary.hpp"
+#include "support/source_tree.hpp"
 
 #include <cstdlib>
 #include <stdexcept>
@@ -9,7 +10,7 @@ namespace agentry::bench {
 
 std::filesystem::path bench_config_dir() {
   if (const char* dir = std::getenv("AGENTRY_BENCH_CONFIG_DIR"); dir && *dir) return dir;
-  return AGENTRY_BENCH_SOURCE_CONFIG_DIR;
+  return test::source_tree() / "benchmarks/config";
 }
 
 std::optional<std::pair<std::string, std::uint16_t>> remote_daemon() {

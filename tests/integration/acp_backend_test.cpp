@@ -4,6 +4,7 @@
 // resume that loads the agent's own session, and the task loop with the bare `agentry`.
 // tests/e2e drives the real ACP agents.
 #include "daemon_fixture.hpp"
+#include "support/source_tree.hpp"
 
 #include <filesystem>
 #include <thread>
@@ -24,7 +25,8 @@ class AcpBackendTest : public DaemonTest {
   void define(const std::string& name, const std::string& body, const std::string& extra = "") {
     dir_.write_file("config/agents/" + name + "/agent.md",
                     "---\nschemaVersion: 1\nbackend: acp\n" + extra +
-                        "backendConfig:\n  acp:\n    command: [python3, " AGENTRY_FAKE_ACP_AGENT "]\n"
+                        "backendConfig:\n  acp:\n    command: [python3, " +
+                        test::source_file("tests/fixtures/acp/fake_acp_agent.py") + "]\n"
                         "    env: {FAKE_ACP_LOAD: '1', FAKE_ACP_STATE_DIR: " +
                         (dir_.path() / "acp-state").string() + "}\n---\n" + body + "\n");
   }

@@ -2,6 +2,7 @@
 // documented stream (tests/fixtures/cursor/fake_cursor_agent.py): a replayed turn in the
 // timeline, a resume of the same chat, abort, and the task loop with the bare `agentry`.
 #include "daemon_fixture.hpp"
+#include "support/source_tree.hpp"
 
 #include <thread>
 
@@ -19,7 +20,8 @@ class CursorBackendTest : public DaemonTest {
   void define(const std::string& name, const std::string& body) {
     dir_.write_file("config/agents/" + name + "/agent.md",
                     "---\nschemaVersion: 1\nbackend: cursor\nbackendConfig:\n  cursor:\n"
-                    "    command: [python3, " AGENTRY_CURSOR_FIXTURES "/fake_cursor_agent.py]\n"
+                    "    command: [python3, " +
+                        test::source_file("tests/fixtures/cursor/fake_cursor_agent.py") + "]\n"
                     "    interruptGraceMs: 1000\n---\n" + body + "\n");
   }
   // The run and its timeline, for a failure's message.

@@ -3,6 +3,7 @@
 // no warning, and runs start from it. Values the runs read from the daemon's
 // environment never appear in what the API shows.
 #include "daemon_fixture.hpp"
+#include "support/source_tree.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -17,7 +18,7 @@ class ReferenceDefinitionsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     config_ = dir_.path() / "config";
-    fs::copy(fs::path(AGENTRY_FIXTURES_DIR) / "reference-definitions", config_, fs::copy_options::recursive);
+    fs::copy(test::source_tree() / "tests/fixtures/reference-definitions", config_, fs::copy_options::recursive);
     work_ = dir_.make_dir("work");
     test::DaemonOptions options;
     options.home = dir_.path() / "home";

@@ -12,11 +12,9 @@
 
 #include "support/mock_model.hpp"
 #include "support/socket_io.hpp"
+#include "support/source_tree.hpp"
 #include "support/subprocess.hpp"
 
-#ifndef AGENTRY_E2E_DIR
-#error "AGENTRY_E2E_DIR must be defined (tests/support/CMakeLists.txt)"
-#endif
 
 namespace agentry::test {
 
@@ -35,7 +33,7 @@ bool connects(const sockaddr* address, socklen_t length, int family) {
 }  // namespace
 
 CodexHome::CodexHome(const MockModel& mock) {
-  std::string config = read_file(fs::path(AGENTRY_E2E_DIR) / "fixtures/codex-config.toml");
+  std::string config = read_file(source_tree() / "tests/e2e/fixtures/codex-config.toml");
   const std::string placeholder = "@MOCK_BASE_URL@";
   // Every occurrence: the file's header comment names the placeholder too.
   for (std::size_t at = config.find(placeholder); at != std::string::npos; at = config.find(placeholder, at))

@@ -1,6 +1,7 @@
 #include "support/container_image.hpp"
 
 #include "support/git_repo.hpp"
+#include "support/source_tree.hpp"
 
 #include <sys/resource.h>
 
@@ -48,7 +49,7 @@ std::string container_test_image(const fs::path& agentry_binary, std::string& wh
     why = failure = "podman is not installed";
     return {};
   }
-  std::vector<std::string> build{AGENTRY_SUPPORT_DIR "/make_container_image.sh", agentry_binary.string()};
+  std::vector<std::string> build{source_file("tests/support/make_container_image.sh"), agentry_binary.string()};
   for (const auto& a : podman_engine_args()) build.push_back(a);
   auto built = run_command(build, {}, {}, std::chrono::minutes(3));
   std::string tag = built.output.substr(0, built.output.find('\n'));

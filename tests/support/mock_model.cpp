@@ -8,11 +8,9 @@
 #include <unistd.h>
 
 #include "support/socket_io.hpp"
+#include "support/source_tree.hpp"
 #include "support/subprocess.hpp"
 
-#ifndef AGENTRY_E2E_DIR
-#error "AGENTRY_E2E_DIR must be defined (tests/support/CMakeLists.txt)"
-#endif
 
 namespace agentry::test {
 
@@ -33,7 +31,7 @@ MockModel::MockModel(fs::path request_log) : log_(std::move(request_log)) {
   UniqueFd out(fds[0]);
   UniqueFd in(fds[1]);
   SpawnOptions options;
-  options.argv = {python(), std::string(AGENTRY_E2E_DIR) + "/mock_model/server.py", "--port", "0"};
+  options.argv = {python(), source_file("tests/e2e/mock_model/server.py"), "--port", "0"};
   if (!log_.empty()) options.argv.insert(options.argv.end(), {"--log", log_.string()});
   options.env = environment_with({});
   options.stdout_fd = in.get();

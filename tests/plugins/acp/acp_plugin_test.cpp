@@ -13,6 +13,7 @@
 #include "agentry/plugin/events.h"
 #include "agentry/plugin/ext/ask.h"
 #include "plugin_instance.hpp"
+#include "support/source_tree.hpp"
 #include "support/temp_dir.hpp"
 
 namespace agentry::test {
@@ -26,7 +27,7 @@ const agentry_backend_factory_t* acp_factory() {
   return factory;
 }
 
-std::string fake_agent() { return AGENTRY_FAKE_ACP_AGENT; }
+std::string fake_agent() { return test::source_file("tests/fixtures/acp/fake_acp_agent.py"); }
 
 class AcpPlugin : public ::testing::Test {
  protected:

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "agentry/plugin/events.h"
+#include "support/source_tree.hpp"
 
 namespace agentry::claude {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 namespace json = boost::json;
 
 std::vector<std::string> golden(const std::string& scenario) {
-  const std::string path = std::string(AGENTRY_CLAUDE_GOLDEN_DIR) + "/" + scenario + ".jsonl";
+  const std::string path = test::source_file("tests/e2e/golden/claude/" + scenario + ".jsonl");
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << "missing golden transcript " << path;
   std::vector<std::string> lines;

@@ -11,6 +11,7 @@
 
 #include "agentry/plugin/events.h"
 #include "plugin_instance.hpp"
+#include "support/source_tree.hpp"
 #include "support/temp_dir.hpp"
 
 namespace agentry::test {
@@ -31,7 +32,7 @@ class CursorPlugin : public ::testing::Test {
 
   std::string config(bool unrestricted = false) {
     return config_json(
-        json::object{{"command", strings({"python3", AGENTRY_CURSOR_FIXTURES "/fake_cursor_agent.py"})},
+        json::object{{"command", strings({"python3", source_file("tests/fixtures/cursor/fake_cursor_agent.py")})},
                      {"env", json::object{{"FAKE_CURSOR_ARGV_LOG", (logs_.path() / "argv.jsonl").string()}}},
                      {"interruptGraceMs", 1000}},
         json::object{{"unrestricted", unrestricted}, {"model", "auto"}});

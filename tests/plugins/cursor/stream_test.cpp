@@ -9,6 +9,7 @@
 
 #include "agentry/plugin/events.h"
 #include "stream.hpp"
+#include "support/source_tree.hpp"
 
 namespace agentry::cursor {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 namespace json = boost::json;
 
 std::vector<Event> replay(TurnStream& stream) {
-  std::ifstream in(AGENTRY_CURSOR_FIXTURES "/session.jsonl");
+  std::ifstream in(test::source_tree() / "tests/fixtures/cursor/session.jsonl");
   std::vector<Event> out;
   std::string line;
   while (std::getline(in, line))
