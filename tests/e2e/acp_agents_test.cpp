@@ -66,7 +66,9 @@ class AcpAgents : public AgentRunTest, public ::testing::WithParamInterface<AcpA
   // a command (so approvals reach the run; an unrestricted run grants them at once).
   json::object acp_config() {
     const std::string mock = mock_->anthropic_base_url();
-    json::object env{{"HOME", home_.string()}};
+    // Its own TMPDIR in the test's directory: OpenCode (a Bun binary) unpacks a 5 MB
+    // library into TMPDIR at every start and never removes it.
+    json::object env{{"HOME", home_.string()}, {"TMPDIR", dir_.make_dir("agent-tmp").string()}};
     json::array command{binary_->string()};
     switch (GetParam()) {
       case AcpAgent::claude_acp:
