@@ -3,7 +3,7 @@
 #
 # The tests create and delete hundreds of thousands of files: daemon homes, SQLite
 # stores, git repositories, a PostgreSQL database per test. On ext4 every new inode then
-# scans the recently deleted ones (ext4_create -> recently_deleted), which was half the
+# scans the recently deleted ones (ext4_create -> recently_deleted), which was most of the
 # CPU of the PostgreSQL store tests and a third of the rest's system time. A tmpfs has no
 # such cost, and nothing the tests check depends on the disk: they kill processes, never
 # the machine, so what a commit wrote is in the kernel either way.
