@@ -168,8 +168,10 @@ for (const [size, options] of Object.entries(SIZES)) {
     await page.locator(tid('composer-file-input')).setInputFiles({ name: 'settings-mockup.png', mimeType: 'image/png', buffer: Buffer.alloc(48_213, 1) });
     const section = page.locator(tid('composer-reconfigure'));
     await page.locator(tid('composer-reconfigure-toggle')).click();
-    await section.locator(tid('composer-reset-first')).check();
+    // The vars arrive after the section opens and grow the bottom-docked composer upward:
+    // a click before then can land where the checkbox no longer is.
     await until(async () => (await section.locator('[name="var.feature"]').count()) === 1, { what: 'the vars in the reconfigure section' });
+    await section.locator(tid('composer-reset-first')).check();
     await section.locator('[name="var.size"]').selectOption('large');
     await page.evaluate(() => document.fonts?.ready);
     const file = path.join(screenshotsDir(), `dashboard-composer-${size}.png`);
