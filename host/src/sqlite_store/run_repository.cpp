@@ -105,8 +105,11 @@ void RunRepository::insert(const core::Run& run) {
 
 bool RunRepository::update(const core::Run& run) {
   const auto frozen_json = store::encode_frozen(run);
+  // `id` is only matched, never set: naming a key that other tables reference in SET makes
+  // SQLite check every referencing table for rows of the old key, each time (a long
+  // timeline's rows all read on every update of its run).
   auto s = c_.prepare(
-      "UPDATE runs SET id=?1, status=?2, status_reason=?3, created_at=?4, updated_at=?5, started_at=?6, "
+      "UPDATE runs SET status=?2, status_reason=?3, created_at=?4, updated_at=?5, started_at=?6, "
       "finished_at=?7, cwd=?8, repo_root=?9, run_group_id=?10, parent_run_id=?11, name=?12, note=?13, pinned=?14, "
       "archived=?15, archived_at=?16, agent_name=?17, assignment_name=?18, backend=?19, backend_session_id=?20, "
       "controller_id=?21, session_count=?22, attempt_count=?23, revision=?24, frozen_json=?25 WHERE id=?1");
