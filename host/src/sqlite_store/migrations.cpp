@@ -9,7 +9,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 16> migrations{
+constexpr std::array<std::string_view, 17> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -370,6 +370,25 @@ INSERT INTO timeline_batches (run_id, last_cursor, first_cursor, first_attempt, 
          COALESCE(attempt_number, '') || ';' || length(CAST(payload_json AS BLOB)) || ':' || payload_json
   FROM timeline_events;
 DROP TABLE timeline_events;
+)sql",
+    // 17: timeline_batches with a rowid. A row holds up to 256 KiB of events, and a table
+    // WITHOUT ROWID keeps whole rows in its key's b-tree: each insert compared its key with
+    // neighbouring rows read whole from their overflow pages. Now the key is a small
+    // index and the events are read only when asked for.
+    R"sql(
+CREATE TABLE timeline_batches_by_rowid (
+  run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  last_cursor   INTEGER NOT NULL,
+  first_cursor  INTEGER NOT NULL,
+  first_attempt INTEGER,
+  last_attempt  INTEGER,
+  events        TEXT NOT NULL,
+  UNIQUE (run_id, last_cursor, first_cursor)  -- a page's rows are found in the index alone
+);
+INSERT INTO timeline_batches_by_rowid (run_id, last_cursor, first_cursor, first_attempt, last_attempt, events)
+  SELECT run_id, last_cursor, first_cursor, first_attempt, last_attempt, events FROM timeline_batches;
+DROP TABLE timeline_batches;
+ALTER TABLE timeline_batches_by_rowid RENAME TO timeline_batches;
 )sql",
 };
 

@@ -91,6 +91,25 @@ TEST(Migrations, OlderTimelineRowsArePackedAsTheStoreWouldPackThem) {
   EXPECT_EQ(query_int(c, "SELECT count(*) FROM sqlite_master WHERE name = 'timeline_events'"), 0);
 }
 
+TEST(Migrations, TimelineBatchesMoveToARowidTableWithTheirRowsAndKeys) {
+  auto c = Connection::open(":memory:", false);
+  ASSERT_TRUE(migrate(c, "memory", 16).ok());
+  c.exec("PRAGMA foreign_keys = ON");
+  c.exec("INSERT INTO runs (id, status, created_at, updated_at, cwd, run_group_id, agent_name, assignment_name, "
+         "backend, frozen_json) VALUES ('r1', 'success', 't', 't', '/w', 'r1', 'a', '', 'mock', '{}')");
+  c.exec("INSERT INTO timeline_batches VALUES ('r1', 2, 1, 1, 1, '6:notice1:t1;2:{}6:notice1:t1;2:{}')");
+  c.exec("INSERT INTO timeline_batches VALUES ('r1', 3, 3, NULL, NULL, '6:notice1:t;2:{}')");
+  ASSERT_TRUE(migrate(c, "memory").ok());
+  EXPECT_EQ(query_int(c, "SELECT count(*) FROM timeline_batches WHERE rowid > 0"), 2);  // a rowid table now
+  EXPECT_EQ(query_text(c, "SELECT events FROM timeline_batches WHERE last_cursor = 2"),
+            "6:notice1:t1;2:{}6:notice1:t1;2:{}");
+  EXPECT_EQ(query_int(c, "SELECT first_attempt IS NULL FROM timeline_batches WHERE last_cursor = 3"), 1);
+  // The key still refuses a second row at the same cursors, and the rows still go with their run.
+  EXPECT_THROW(c.exec("INSERT INTO timeline_batches VALUES ('r1', 3, 3, NULL, NULL, 'x')"), store::StoreError);
+  c.exec("DELETE FROM runs WHERE id = 'r1'");
+  EXPECT_EQ(query_int(c, "SELECT count(*) FROM timeline_batches"), 0);
+}
+
 TEST(Migrations, ConnectionsMigratingOneFileAtOnceApplyEachMigrationOnce) {
   // A CLI and the daemon may open a fresh database together; whoever waits for the
   // write lock must find the migration done rather than apply it again.
