@@ -126,7 +126,8 @@ Connection Connection::open(const std::filesystem::path& path, bool read_only, b
 Connection::Connection(Connection&& other) noexcept
     : db_(other.db_),
       cache_(std::move(other.cache_)),
-      commit_actions_(std::move(other.commit_actions_)) {
+      commit_actions_(std::move(other.commit_actions_)),
+      wal_hook_(std::move(other.wal_hook_)) {
   other.db_ = nullptr;
   other.cache_.clear();  // a moved-from map is only "valid", not necessarily empty
 }
@@ -160,5 +161,25 @@ Statement Connection::prepare(std::string_view sql) {
 }
 
 std::int64_t Connection::changes() const { return sqlite3_changes64(db_); }
+
+void Connection::on_wal_commit(std::function<bool(int frames)> checkpoint_here) {
+  wal_hook_ = std::make_unique<std::function<bool(int)>>(std::move(checkpoint_here));
+  sqlite3_wal_hook(
+      db_,
+      [](void* hook, sqlite3* db, const char*, int frames) {
+        // What SQLite's own automatic checkpoint does, when asked: a failure here does not
+        // undo the commit, and the next one tries again.
+        if ((*static_cast<std::function<bool(int)>*>(hook))(frames))
+          sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        return SQLITE_OK;
+      },
+      wal_hook_.get());
+}
+
+void Connection::checkpoint() {
+  const int rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+  const int primary = rc & 0xff;  // extended result codes are on
+  if (primary != SQLITE_OK && primary != SQLITE_BUSY && primary != SQLITE_LOCKED) throw_error(db_, rc, "checkpoint");
+}
 
 }  // namespace agentry::sqlite_store

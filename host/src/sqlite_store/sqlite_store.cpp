@@ -1,5 +1,6 @@
 #include "sqlite_store/sqlite_store.hpp"
 
+#include "sqlite_store/background_checkpoints.hpp"
 #include "sqlite_store/batch_writer.hpp"
 #include "sqlite_store/migrations.hpp"
 #include "sqlite_store/sqlite_transaction.hpp"
@@ -35,6 +36,8 @@ core::Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::filesyst
     configure(connection, options.synchronous_full);
     if (auto migrated = migrate(connection, path); !migrated.ok()) return migrated.failure();
     connection.exec("PRAGMA journal_mode = WAL");  // after migrate: a refused newer database stays untouched
+    auto checkpoints = std::make_shared<BackgroundCheckpoints>(path, options.synchronous_full);
+    connection.on_wal_commit([checkpoints](int frames) { return checkpoints->committed(frames); });
     std::unique_ptr<SqliteStore> db(new SqliteStore(path, options));
     db->writer_ = std::make_unique<store::WriteQueue>(std::make_unique<BatchWriter>(std::move(connection)),
                                                      options.max_batch);
