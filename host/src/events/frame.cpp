@@ -162,7 +162,31 @@ void FramePacker::flush() {
   trim_scratch(text);
 }
 
+namespace {
+
+/// Whether `text` holds a character JSON must escape. Without an early exit: ids, kinds
+/// and times never do, and a loop without branches per byte scans them faster.
+bool needs_escape(std::string_view text) {
+  bool found = false;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    found |= (c < 0x20) | (c == '"') | (c == '\\');
+  }
+  return found;
+}
+
+}  // namespace
+
 void append_json_string(std::string& out, std::string_view text) {
+  if (!needs_escape(text)) {  // the common case: quotes around the text, in one growth of `out`
+    const std::size_t start = out.size();
+    out.resize(start + text.size() + 2);
+    char* p = out.data() + start;
+    p[0] = '"';
+    if (!text.empty()) std::memcpy(p + 1, text.data(), text.size());  // an empty view's data may be null
+    p[text.size() + 1] = '"';
+    return;
+  }
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
   std::size_t plain = 0;  // start of the run of characters that need no escape
@@ -189,24 +213,66 @@ void append_json_string(std::string& out, std::string_view text) {
 
 namespace {
 
+/// Appends to a string, escaping what JSON strings must.
+struct EscapingSink {
+  std::string& out;
+  void raw(std::string_view text) { out += text; }
+  void quoted(std::string_view text) { append_json_string(out, text); }
+  void number(std::int64_t n) { append_int(out, n); }
+};
+
+/// Writes into room made beforehand, for strings that need no escape: no growth checks
+/// on the path every live event takes.
+struct PlainSink {
+  char* p;
+  void raw(std::string_view text) {
+    if (!text.empty()) std::memcpy(p, text.data(), text.size());  // an empty view's data may be null
+    p += text.size();
+  }
+  void quoted(std::string_view text) {
+    *p++ = '"';
+    raw(text);
+    *p++ = '"';
+  }
+  void number(std::int64_t n) { p = std::to_chars(p, p + 20, n).ptr; }
+};
+
+/// The bytes of an envelope beyond its four texts: its names and punctuation (96), the
+/// quotes of three strings, two numbers (31) and "{}" for an empty payload.
+constexpr std::size_t envelope_overhead = 160;
+
+template <typename Sink>
+void write_envelope(Sink& s, const EnvelopeFields& f) {
+  s.raw("{\"runId\":");
+  s.quoted(f.run_id);
+  s.raw(",\"cursor\":");
+  if (f.cursor > 0) s.number(f.cursor);
+  else s.raw("null");
+  s.raw(",\"kind\":");
+  s.quoted(f.kind);
+  s.raw(",\"attemptNumber\":");
+  if (f.attempt_number) s.number(*f.attempt_number);
+  else s.raw("null");
+  s.raw(",\"at\":");
+  s.quoted(f.at);
+  s.raw(",\"payload\":");
+  s.raw(f.payload_json.empty() ? std::string_view("{}") : f.payload_json);
+  if (f.cursor <= 0) s.raw(",\"ephemeral\":true");
+  if (f.conflated) s.raw(",\"conflated\":true");
+  s.raw("}");
+}
+
 void append_timeline_envelope(std::string& out, const EnvelopeFields& f) {
-  out += "{\"runId\":";
-  append_json_string(out, f.run_id);
-  out += ",\"cursor\":";
-  if (f.cursor > 0) append_int(out, f.cursor);
-  else out += "null";
-  out += ",\"kind\":";
-  append_json_string(out, f.kind);
-  out += ",\"attemptNumber\":";
-  if (f.attempt_number) append_int(out, *f.attempt_number);
-  else out += "null";
-  out += ",\"at\":";
-  append_json_string(out, f.at);
-  out += ",\"payload\":";
-  out += f.payload_json.empty() ? std::string_view("{}") : f.payload_json;
-  if (f.cursor <= 0) out += ",\"ephemeral\":true";
-  if (f.conflated) out += ",\"conflated\":true";
-  out += '}';
+  if (needs_escape(f.run_id) || needs_escape(f.kind) || needs_escape(f.at)) {
+    EscapingSink sink{out};
+    write_envelope(sink, f);
+    return;
+  }
+  const std::size_t start = out.size();
+  out.resize(start + f.run_id.size() + f.kind.size() + f.at.size() + f.payload_json.size() + envelope_overhead);
+  PlainSink sink{out.data() + start};
+  write_envelope(sink, f);
+  out.resize(static_cast<std::size_t>(sink.p - out.data()));
 }
 
 }  // namespace

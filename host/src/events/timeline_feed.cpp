@@ -14,7 +14,9 @@ namespace {
 
 using Item = TimelineSubscriber::Item;
 
-bool ends_session(const std::string& kind) { return kind == "run.finished" || kind == "session.detached"; }
+using namespace std::string_view_literals;  // kinds compared by size first (every event passes)
+
+bool ends_session(std::string_view kind) { return kind == "run.finished"sv || kind == "session.detached"sv; }
 
 std::string item_key(const core::TimelineEvent& e, const std::string& id) {
   return e.kind + '\x1f' + std::to_string(e.attempt_number.value_or(0)) + '\x1f' + id;
@@ -174,7 +176,7 @@ void TimelineFeeds::publish(const std::string& run_id, std::int64_t base, std::v
         if (e.cursor <= feed->last_cursor) continue;  // a subscriber read it from the store already
         feed->last_cursor = e.cursor;
         if (ends_session(e.kind)) feed->session_over = true;
-        else if (e.kind == "attempt.started") feed->session_over = false;
+        else if (e.kind == "attempt.started"sv) feed->session_over = false;
         entry.cursor = entry.anchor = e.cursor;
         feed->window.push_back(std::move(entry));
         packer.add(&feed->window.back().frame, {e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_text()},

@@ -8,6 +8,9 @@
 #include <string_view>
 
 namespace agentry::events {
+// Kinds compared as views: the size first, where `std::string == const char*` measures
+// the literal and compares text for every event.
+using namespace std::string_view_literals;
 namespace {
 
 namespace m = core::metrics;
@@ -58,18 +61,18 @@ void count_timeline_events(const std::vector<core::TimelineEvent>& events) {
   auto& r = m::registry();
   for (const auto& e : events) {
     if (e.ephemeral) continue;
-    if (e.kind == "attempt.started") {
+    if (e.kind == "attempt.started"sv) {
       static auto& started = r.counter("agentry_attempts_started_total", "Attempts started by this daemon.");
       started.inc();
-    } else if (e.kind == "attempt.finished") {
+    } else if (e.kind == "attempt.finished"sv) {
       r.counter("agentry_attempts_finished_total", "Attempts ended, by outcome.",
                 {{"outcome", label_of(payload_of(e), "outcome", outcomes)}})
           .inc();
-    } else if (e.kind == "run.finished") {
+    } else if (e.kind == "run.finished"sv) {
       r.counter("agentry_sessions_finished_total", "Sessions of runs ended, by the status they left the run in.",
                 {{"status", label_of(payload_of(e), "status", statuses)}})
           .inc();
-    } else if (e.kind == "usage") {
+    } else if (e.kind == "usage"sv) {
       count_usage(payload_of(e));
     }
   }

@@ -29,6 +29,32 @@ TEST(TimelineFrame, IsAnSseFrameAroundTheEnvelope) {
   EXPECT_EQ(envelope.at("payload").at("text"), "a \"quoted\" line");
 }
 
+TEST(TimelineFrame, EscapesTextsThatNeedItAndWritesTheRestAsTheyAre) {
+  // Plain texts take a path without escapes; a kind with a quote and a control character
+  // takes the escaping one. Both must say the same in JSON.
+  const std::string tricky_kind = "odd\"kind\x01\\";
+  for (const auto& kind : {std::string("notice"), tricky_kind}) {
+    for (bool ephemeral : {false, true}) {
+      EnvelopeFields f{"run-1", ephemeral ? 0 : 9, kind, std::nullopt, "2026-12-06T04:15:00.123Z", ""};
+      f.conflated = ephemeral;
+      auto frame = timeline_frame(f, f.cursor);
+      auto envelope = json::parse(frame->json()).as_object();
+      EXPECT_EQ(envelope.at("kind").as_string(), kind);
+      EXPECT_EQ(envelope.at("runId"), "run-1");
+      EXPECT_TRUE(envelope.at("attemptNumber").is_null());
+      EXPECT_TRUE(envelope.at("payload").as_object().empty());  // an empty payload is {}
+      if (ephemeral) {
+        EXPECT_TRUE(envelope.at("cursor").is_null());
+        EXPECT_EQ(envelope.at("ephemeral"), true);
+        EXPECT_EQ(envelope.at("conflated"), true);
+      } else {
+        EXPECT_EQ(envelope.at("cursor"), 9);
+        EXPECT_FALSE(envelope.contains("ephemeral"));
+      }
+    }
+  }
+}
+
 TEST(FramePacker, WritesTheSameFramesAsOneAtATimeAcrossSeveralBlocks) {
   // Enough frames of mixed sizes to fill several blocks, and two frames too large for one
   // (each gets a block of its own).

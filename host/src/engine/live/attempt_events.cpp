@@ -25,6 +25,10 @@ namespace {
 
 const Actor engine_actor{"engine"};
 
+// Kinds compared as views: the size first, where `std::string == const char*` measures
+// the literal and compares text for every event.
+using namespace std::string_view_literals;
+
 core::TimelineEvent timeline_event(const AttemptContext& a, std::string kind, json::object payload) {
   core::TimelineEvent e;
   e.run_id = a.run_id;
@@ -33,6 +37,21 @@ core::TimelineEvent timeline_event(const AttemptContext& a, std::string kind, js
   e.at = core::now_time_text();
   e.payload = std::move(payload);
   return e;
+}
+
+/// A backend event's row, made in place at the end of `rows`: the row borrows the
+/// payload as the plugin wrote it (core::TimelineEvent), and the event keeps it, and its
+/// object, for a retry of the job and for LiveRun, which tracks approval requests from it
+/// after the commit. `at` is the batch's: its events are written at one moment.
+core::TimelineEvent& add_backend_row(std::vector<core::TimelineEvent>& rows, const AttemptContext& a,
+                                     const plugin_host::BackendEvent& event, const core::TimeText& at) {
+  auto& row = rows.emplace_back();
+  row.run_id = a.run_id;
+  row.kind = event.kind;
+  row.attempt_number = a.attempt_number;
+  row.at = at;
+  row.borrowed_payload_json = event.payload_json;
+  return row;
 }
 
 /// Closes the session the decision ends, with run.finished (timeline and audit).
@@ -180,32 +199,25 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
   bool ended = false;  // the attempt ended (decided, or left to its afterAttempt hooks)
   out.adoption_reported = a.adoption_reported;
   out.adoption_failed = a.adoption_failed;
+  const core::TimeText at = core::now_time_text();
   for (auto& event : events) {
     if (event.ephemeral) {
       // Streamed in place among the durable events, never stored. The live feed reads
       // the delta's text from the object, a copy: the event keeps its own for a retry.
-      rows.push_back(timeline_event(a, event.kind, event.payload()));
-      rows.back().ephemeral = true;
-      rows.back().borrowed_payload_json = event.payload_json;
+      auto& row = add_backend_row(rows, a, event, at);
+      row.payload = event.payload();
+      row.ephemeral = true;
       continue;
     }
     // Parsed only for the kinds read here: most events are only stored and streamed.
     auto payload = [&]() -> const json::object& { return event.payload(); };
-    // The row borrows the payload as the plugin wrote it (core::TimelineEvent): the
-    // event keeps it, and the object, for a retry of this job and for LiveRun, which
-    // tracks approval requests from it after the commit.
-    auto backend_row = [&] {
-      auto row = timeline_event(a, event.kind, {});
-      row.borrowed_payload_json = event.payload_json;
-      return row;
-    };
-    if (event.kind == "session.checkpoint") {
+    if (event.kind == "session.checkpoint"sv) {
       if (auto* token = payload().if_contains("resumeToken"); token && token->is_string()) {
         run->backend_session_id = std::string(token->as_string());
         out.run_changed = true;
       }
     }
-    if (event.kind == "approval.request") {
+    if (event.kind == "approval.request"sv) {
       queue_needs_user(c, *run, payload());
       // Kept beside the run, so that every member shows it and takes the answer.
       // The run changes with it: summaries count the questions waiting (pendingApprovalCount).
@@ -216,12 +228,12 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
       }
     }
     // Summaries show the new totals once it commits.
-    if (event.kind == "usage") {
+    if (event.kind == "usage"sv) {
       auto recorded = record_usage(c, *run, a, payload());
       if (recorded.added) out.run_changed = true;
       if (recorded.budget_exceeded && !out.budget_exceeded) out.budget_exceeded = recorded.budget_exceeded;
     }
-    if (event.kind == "notice" && a.adopting && !out.adoption_reported)
+    if (a.adopting && !out.adoption_reported && event.kind == "notice"sv)
       if (auto* adoption = payload().if_contains("adoption"); adoption && adoption->is_object()) {
         record_adoption(c, *run, a, adoption->as_object());
         out.adoption_reported = true;
@@ -239,14 +251,14 @@ BatchOutcome apply_backend_events(store::Transaction& c, const AttemptContext& a
         continue;
       }
       if (outcome == "detached") message = "the backend detached without being asked to: " + message;
-      rows.push_back(backend_row());
+      add_backend_row(rows, a, event, at);
       out.attempt_outcome = outcome;
       out.attempt_message = message;
       decision = finish(c, *run, a, outcome, message, rows, false, out.adoption_failed);
       ended = true;
       continue;
     }
-    rows.push_back(backend_row());
+    add_backend_row(rows, a, event, at);
   }
   if (forced && forced->outcome == "detached" && a.detach_requested && !ended && !out.detached) {
     record_detached(c, *run, a, {{"outcome", "detached"}, {"message", forced->message}, {"forced", true}}, rows);
