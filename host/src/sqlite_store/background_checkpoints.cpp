@@ -25,17 +25,25 @@ BackgroundCheckpoints::~BackgroundCheckpoints() {
   thread_.join();
 }
 
-bool BackgroundCheckpoints::committed(int frames) {
-  if (frames >= writer_copies_at) return true;
+void BackgroundCheckpoints::committed(int frames, const std::function<void()>& checkpoint_here) {
+  if (frames >= 2 * writer_copies_at) {
+    std::lock_guard copying(copying_);
+    checkpoint_here();
+    return;
+  }
+  if (frames >= writer_copies_at) {
+    std::unique_lock copying(copying_, std::try_to_lock);
+    if (copying) checkpoint_here();
+    return;
+  }
   if (frames < woken_at_) woken_at_ = 0;  // the log started over
-  if (frames - woken_at_ < wake_every) return false;
+  if (frames - woken_at_ < wake_every) return;
   woken_at_ = frames;
   {
     std::lock_guard lock(mutex_);
     pending_ = true;
   }
   wake_.notify_one();
-  return false;
 }
 
 void BackgroundCheckpoints::run() {
@@ -47,6 +55,7 @@ void BackgroundCheckpoints::run() {
       pending_ = false;
     }
     try {
+      std::lock_guard copying(copying_);
       connection_.checkpoint();
     } catch (const StoreError& e) {
       // The writer copies the log itself at its limit: a failure here only costs time.

@@ -7,12 +7,16 @@
 // its own, copies the log as it grows, and the writer copies only what that thread has
 // not when the log reaches 1,000 frames. A log can start over only once all of it is in
 // the database, and the writer's own copy makes sure that happens, so under a steady
-// stream of commits the log stays as short as SQLite's automatic checkpoint keeps it.
+// stream of commits the log stays about as short as SQLite's automatic checkpoint keeps
+// it. The writer skips its copy while the thread is copying (their copies would only
+// take turns), unless the log has reached twice its limit: then it waits for the thread
+// and copies the rest, so the log never grows past that.
 
 #include "sqlite_store/sqlite.hpp"
 
 #include <condition_variable>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -20,7 +24,8 @@ namespace agentry::sqlite_store {
 
 class BackgroundCheckpoints {
  public:
-  /// The log's frames from which the writer copies the rest itself (SQLite's default).
+  /// The log's frames from which the writer copies the rest itself (SQLite's default),
+  /// unless the thread is copying; from twice as many, it waits for the thread.
   static constexpr int writer_copies_at = 1000;
   /// The frames the log grows by between two wake-ups of the checkpoint thread.
   static constexpr int wake_every = 256;
@@ -32,15 +37,16 @@ class BackgroundCheckpoints {
   BackgroundCheckpoints(const BackgroundCheckpoints&) = delete;
   BackgroundCheckpoints& operator=(const BackgroundCheckpoints&) = delete;
 
-  /// [the writer, after each commit: Connection::on_wal_commit] Whether the writer must
-  /// copy the log now; wakes the checkpoint thread as the log grows.
-  bool committed(int frames);
+  /// [the writer, after each commit: Connection::on_wal_commit] Copies the log with
+  /// `checkpoint_here` when it must; wakes the checkpoint thread as the log grows.
+  void committed(int frames, const std::function<void()>& checkpoint_here);
 
  private:
   void run();
 
   Connection connection_;
-  int woken_at_ = 0;  // the log's frames at the last wake-up (the writer's alone)
+  std::mutex copying_;  // held by whoever copies the log
+  int woken_at_ = 0;    // the log's frames at the last wake-up (the writer's alone)
   std::mutex mutex_;
   std::condition_variable wake_;
   bool pending_ = false;

@@ -162,15 +162,17 @@ Statement Connection::prepare(std::string_view sql) {
 
 std::int64_t Connection::changes() const { return sqlite3_changes64(db_); }
 
-void Connection::on_wal_commit(std::function<bool(int frames)> checkpoint_here) {
-  wal_hook_ = std::make_unique<std::function<bool(int)>>(std::move(checkpoint_here));
+void Connection::on_wal_commit(WalHook hook) {
+  wal_hook_ = std::make_unique<WalHook>(std::move(hook));
   sqlite3_wal_hook(
       db_,
-      [](void* hook, sqlite3* db, const char*, int frames) {
+      [](void* installed, sqlite3* db, const char*, int frames) {
         // What SQLite's own automatic checkpoint does, when asked: a failure here does not
         // undo the commit, and the next one tries again.
-        if ((*static_cast<std::function<bool(int)>*>(hook))(frames))
+        const std::function<void()> checkpoint_here = [db] {
           sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        };
+        (*static_cast<WalHook*>(installed))(frames, checkpoint_here);
         return SQLITE_OK;
       },
       wal_hook_.get());

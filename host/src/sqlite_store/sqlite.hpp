@@ -97,11 +97,12 @@ class Connection {
   std::int64_t changes() const;
   sqlite3* handle() const { return db_; }
 
-  /// After each commit of this connection to the write-ahead log, `checkpoint_here` is
-  /// told how many frames the log holds; when it answers true, the connection copies
-  /// them into the database then and there (a passive checkpoint). Replaces SQLite's
-  /// automatic checkpoint, which copies every 1,000 frames on the committing thread.
-  void on_wal_commit(std::function<bool(int frames)> checkpoint_here);
+  /// After each commit of this connection to the write-ahead log, `hook` is told how many
+  /// frames the log holds, with a function that copies them into the database then and
+  /// there (a passive checkpoint on this connection). Replaces SQLite's automatic
+  /// checkpoint, which copies every 1,000 frames on the committing thread.
+  using WalHook = std::function<void(int frames, const std::function<void()>& checkpoint_here)>;
+  void on_wal_commit(WalHook hook);
   /// Copies what the log holds that the database does not yet (a passive checkpoint:
   /// never waits, and copies nothing while another connection checkpoints).
   void checkpoint();
@@ -120,7 +121,7 @@ class Connection {
   };
   std::unordered_map<std::string, sqlite3_stmt*, SqlHash, std::equal_to<>> cache_;
   store::CommitActions commit_actions_;
-  std::unique_ptr<std::function<bool(int)>> wal_hook_;  // SQLite holds its address
+  std::unique_ptr<WalHook> wal_hook_;  // SQLite holds its address
 };
 
 }  // namespace agentry::sqlite_store

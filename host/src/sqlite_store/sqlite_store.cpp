@@ -37,7 +37,9 @@ core::Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::filesyst
     if (auto migrated = migrate(connection, path); !migrated.ok()) return migrated.failure();
     connection.exec("PRAGMA journal_mode = WAL");  // after migrate: a refused newer database stays untouched
     auto checkpoints = std::make_shared<BackgroundCheckpoints>(path, options.synchronous_full);
-    connection.on_wal_commit([checkpoints](int frames) { return checkpoints->committed(frames); });
+    connection.on_wal_commit([checkpoints](int frames, const std::function<void()>& checkpoint_here) {
+      checkpoints->committed(frames, checkpoint_here);
+    });
     std::unique_ptr<SqliteStore> db(new SqliteStore(path, options));
     db->writer_ = std::make_unique<store::WriteQueue>(std::make_unique<BatchWriter>(std::move(connection)),
                                                      options.max_batch);
