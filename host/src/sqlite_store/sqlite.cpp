@@ -162,6 +162,15 @@ Statement Connection::prepare(std::string_view sql) {
 
 std::int64_t Connection::changes() const { return sqlite3_changes64(db_); }
 
+namespace {
+
+/// Copies what the log holds that the database does not (never waits); SQLite's code.
+int passive_checkpoint(sqlite3* db) {
+  return sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+}
+
+}  // namespace
+
 void Connection::on_wal_commit(WalHook hook) {
   wal_hook_ = std::make_unique<WalHook>(std::move(hook));
   sqlite3_wal_hook(
@@ -169,9 +178,7 @@ void Connection::on_wal_commit(WalHook hook) {
       [](void* installed, sqlite3* db, const char*, int frames) {
         // What SQLite's own automatic checkpoint does, when asked: a failure here does not
         // undo the commit, and the next one tries again.
-        const std::function<void()> checkpoint_here = [db] {
-          sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
-        };
+        const std::function<void()> checkpoint_here = [db] { passive_checkpoint(db); };
         (*static_cast<WalHook*>(installed))(frames, checkpoint_here);
         return SQLITE_OK;
       },
@@ -179,7 +186,7 @@ void Connection::on_wal_commit(WalHook hook) {
 }
 
 void Connection::checkpoint() {
-  const int rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+  const int rc = passive_checkpoint(db_);
   const int primary = rc & 0xff;  // extended result codes are on
   if (primary != SQLITE_OK && primary != SQLITE_BUSY && primary != SQLITE_LOCKED) throw_error(db_, rc, "checkpoint");
 }
