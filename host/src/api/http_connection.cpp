@@ -23,11 +23,13 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <memory>
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -52,16 +54,66 @@ bool parse_mounted_target(const HttpServer::Impl& impl, const std::string& targe
 // GCC 12 destroys lambda temporaries created inside a co_await expression twice, so
 // the callables handed to on_workers() are built in these plain functions instead.
 
+/// A response made on the connection's thread once its write committed: never throws
+/// there, where it would end the I/O thread.
+HttpResponse made_after_write(const std::function<HttpResponse()>& make, std::string route_class) {
+  HttpResponse response;
+  try {
+    response = make();
+  } catch (const std::exception& e) {
+    response = error_response(core::ErrorCode::internal, std::string("request handler failed: ") + e.what());
+  }
+  response.route_class = std::move(route_class);
+  return response;
+}
+
+/// Routes `request` on `pool` and completes `handler` with the response. One that waits
+/// on a write (HttpResponse::after_write) is started from the worker, which is then
+/// free: the writer's reply resumes the connection, which builds the response itself.
+template <class Handler>
+void route_then(HttpServer::Impl& impl, HttpRequest& request, Handler handler) {
+  HttpResponse response = impl.router.dispatch(std::move(request));
+  auto executor = net::get_associated_executor(handler);
+  if (!response.after_write) {
+    net::dispatch(executor, [handler = std::move(handler), response = std::move(response)]() mutable {
+      std::move(handler)(std::move(response));
+    });
+    return;
+  }
+  auto waiting = std::make_shared<Handler>(std::move(handler));
+  auto replied = std::make_shared<std::atomic<bool>>(false);
+  auto& replies = impl.replies_after_write;
+  auto reply = [executor, waiting, replied, &replies,
+                route_class = response.route_class](std::function<HttpResponse()> make) {
+    if (replied->exchange(true)) return;
+    net::post(executor, [waiting, make = std::move(make), route_class]() mutable {
+      std::move(*waiting)(made_after_write(make, route_class));
+    });
+    replies.done();
+  };
+  replies.add();
+  try {
+    response.after_write(reply);
+  } catch (const std::exception& e) {
+    // Nothing was queued: the request fails here.
+    const std::string message = std::string("request handler failed: ") + e.what();
+    reply([message] { return error_response(core::ErrorCode::internal, message); });
+  }
+}
+
 /// Engine commands block until their write commits: handlers never run on I/O threads.
 /// Workspace work (diffs, searches) and questions to a run may take long: they run on a
 /// pool of their own, over /api/ and over /mcp alike.
 net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpRequest request) {
-  const Router& router = impl.router;
   const bool slow = is_slow_path(request.path) || mcp::is_slow_mcp_request(request.path, request.body);
   auto& pool = slow ? impl.slow_workers : impl.workers;
-  return on_workers<HttpResponse>(pool, [&router, request = std::move(request)]() mutable {
-    return router.dispatch(std::move(request));
-  });
+  auto initiation = [&impl, &pool, request = std::move(request)](auto handler) mutable {
+    net::post(pool, [&impl, request = std::move(request), handler = std::move(handler)]() mutable {
+      route_then(impl, request, std::move(handler));
+    });
+  };
+  return net::async_initiate<const net::use_awaitable_t<>, void(HttpResponse)>(std::move(initiation),
+                                                                               net::use_awaitable);
 }
 
 /// The part of an answer that waits on a program, on the blocking pool.

@@ -48,6 +48,10 @@ struct HttpResponse {
   /// When set, the response is what this returns, called on the server's blocking pool
   /// (OperationResult::blocking): the request worker is released meanwhile.
   std::function<HttpResponse()> blocking{};
+  /// When set, the response waits on a write (OperationResult::after_write): the server
+  /// calls it with where the response goes, from the worker that routed the request,
+  /// and builds the response with what it is handed, on the connection's own thread.
+  std::function<void(std::function<void(std::function<HttpResponse()>)>)> after_write{};
   /// The class of the route that answered (request_metrics.hpp); empty when none did.
   std::string route_class{};
 };

@@ -101,7 +101,7 @@ Handler http_operation(const Operations& ops, std::string name, ParamsFrom from)
     }
     return operation_response(ops.call(name, OperationRequest{std::move(params), engine::Actor{"api"},
                                                               engine::VarOrigin::web, request.scope_run_id,
-                                                              /*over_http=*/true}));
+                                                              /*over_http=*/true, /*answer_after_write=*/true}));
   };
 }
 
@@ -114,6 +114,15 @@ HttpResponse operation_response(core::Result<OperationResult> result, std::optio
     later.blocking = [blocking = std::move(result->blocking), status] {
       auto done = finish(blocking());
       return done ? json_response(status.value_or(done->http_status), done->body) : error_response(done.error());
+    };
+    return later;
+  }
+  if (result->after_write) {
+    HttpResponse later;
+    later.after_write = [start = std::move(result->after_write), status](auto reply) {
+      start([reply = std::move(reply), status](MakeAnswer make) {
+        reply([make = std::move(make), status] { return operation_response(make(), status); });
+      });
     };
     return later;
   }

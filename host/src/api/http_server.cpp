@@ -187,6 +187,7 @@ HttpServer::~HttpServer() {
   impl_->workers.join();
   impl_->slow_workers.join();
   impl_->blocking_workers.join();
+  impl_->replies_after_write.wait_for_none();
 }
 
 void HttpServer::export_connection_metrics(std::string listener) {

@@ -21,6 +21,7 @@
 #include <boost/system/error_code.hpp>
 
 #include <atomic>
+#include <condition_variable>
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
@@ -49,6 +50,31 @@ struct Listener {
   bool tcp;  // TCP-only socket options apply to its connections
 };
 
+/// Responses that wait on a write (HttpResponse::after_write) and are not yet handed to
+/// their connection: the store's writer posts them to the server's io_context, so the
+/// server waits for them before it goes away.
+class RepliesAfterWrite {
+ public:
+  void add() {
+    std::lock_guard lock(mutex_);
+    ++outstanding_;
+  }
+  void done() {
+    std::lock_guard lock(mutex_);
+    if (--outstanding_ == 0) none_.notify_all();
+  }
+  /// Every write ends (commits, fails, or is refused by a stopping store), so this ends.
+  void wait_for_none() {
+    std::unique_lock lock(mutex_);
+    none_.wait(lock, [this] { return outstanding_ == 0; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable none_;
+  std::size_t outstanding_ = 0;
+};
+
 struct HttpServer::Impl {
   Impl(const Router& r, ServerLimits l, ServerThreads t)
       : router(r),
@@ -75,6 +101,7 @@ struct HttpServer::Impl {
   boost::asio::thread_pool workers;
   boost::asio::thread_pool slow_workers;  // is_slow_path() requests: long git work never holds `workers`
   boost::asio::thread_pool blocking_workers;  // answers that wait on a program (HttpResponse::blocking)
+  RepliesAfterWrite replies_after_write;
   std::list<Listener> listeners;  // a list: accept loops hold references to its elements
   std::optional<SocketFile> socket_file;  // the Unix socket's file, removed when we stop
   boost::asio::signal_set signals;

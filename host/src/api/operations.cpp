@@ -7,6 +7,9 @@
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <future>
+#include <memory>
+
 namespace agentry::api {
 namespace json = boost::json;
 
@@ -41,9 +44,18 @@ core::Result<OperationResult> Operations::call(std::string_view name, const Oper
 }
 
 core::Result<OperationResult> finish(core::Result<OperationResult> result) {
-  while (result && result->blocking) {
-    auto blocking = std::move(result->blocking);
-    result = blocking();
+  while (result && (result->blocking || result->after_write)) {
+    if (result->blocking) {
+      auto blocking = std::move(result->blocking);
+      result = blocking();
+      continue;
+    }
+    // Shared: the writer's reply may still be returning when this thread goes on.
+    auto made = std::make_shared<std::promise<MakeAnswer>>();
+    auto answer = made->get_future();
+    auto start = std::move(result->after_write);
+    start([made](MakeAnswer make) { made->set_value(std::move(make)); });
+    result = answer.get()();
   }
   return result;
 }

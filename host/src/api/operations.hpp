@@ -29,7 +29,18 @@ struct OperationRequest {
   /// An HTTP route, not a JSON-RPC method: the few operations whose HTTP form takes
   /// less than the method (runs.ready: promotion only, as in the reference) check it.
   bool over_http = false;
+  /// The transport takes OperationResult::after_write (the HTTP routes): an operation
+  /// whose answer waits on a commit may then leave no request worker waiting for it.
+  bool answer_after_write = false;
 };
+
+struct OperationResult;
+/// Makes an answer on the transport's own thread: what an operation does once its write
+/// committed (change notifications, timers) and the answer's JSON.
+using MakeAnswer = std::function<core::Result<OperationResult>()>;
+/// Where such an answer goes. Called once, on the store's writer: it only hands the
+/// maker on to the transport's thread.
+using AnswerReply = std::function<void(MakeAnswer)>;
 
 struct OperationResult {
   boost::json::value body;
@@ -38,10 +49,14 @@ struct OperationResult {
   /// the transport calls it on its blocking pool, so no request worker waits on a child
   /// process, and answers with what it returns. finish() runs it in place.
   std::function<core::Result<OperationResult>()> blocking{};
+  /// Set instead of a body, only when the request allowed it (answer_after_write), when
+  /// the answer waits on a write: the transport calls it with where the answer goes, on
+  /// the worker that ran the operation, which is then free. finish() waits in place.
+  std::function<void(AnswerReply)> after_write{};
 };
 
-/// `result`, with its blocking part (if any) run here: for callers that may wait (the
-/// embedded CLI, an operation calling another).
+/// `result`, with its blocking part or its wait for a write (if any) done here: for
+/// callers that may wait (the embedded CLI, an operation calling another).
 core::Result<OperationResult> finish(core::Result<OperationResult> result);
 
 using Operation = std::function<core::Result<OperationResult>(const OperationRequest&)>;

@@ -74,6 +74,22 @@ Result<OperationResult> finish_pending(std::shared_ptr<engine::PendingInit> pend
   return later;
 }
 
+/// A planned init whose answer waits on its commit without holding the request worker:
+/// the run's detail is made on the transport's thread from what the write committed.
+OperationResult init_after_write(ApiContext& ctx, std::shared_ptr<engine::PendingInit> pending) {
+  OperationResult later;
+  later.after_write = [&ctx, pending = std::move(pending)](AnswerReply reply) {
+    ctx.engine.finish_init_later(pending, [reply = std::move(reply)](engine::Engine::FinishInit finish_init) {
+      reply([finish_init = std::move(finish_init)]() -> Result<OperationResult> {
+        auto created = finish_init();
+        if (!created) return created.failure();
+        return run_detail_result(*created, 201);
+      });
+    });
+  };
+  return later;
+}
+
 /// runs.init with runId: the initialized run re-resolved from its definitions.
 Result<OperationResult> reinit_run(ApiContext& ctx, const OperationRequest& request) {
   JsonBody params(request.params);
@@ -104,6 +120,8 @@ Operation create_run(ApiContext& ctx, bool start) {
     if (!init) return init.failure();
     auto pending = ctx.engine.plan_init(*init, request.actor);
     if (!pending) return pending.failure();
+    if (!start && request.answer_after_write && !(*pending)->runs_prepare_hooks())
+      return init_after_write(ctx, std::move(*pending));
     return finish_pending(std::move(*pending), [&ctx, start](engine::PendingInit& p) -> Result<OperationResult> {
       if (!start) {
         // The answer is what init committed; reading it back would cost a read transaction.

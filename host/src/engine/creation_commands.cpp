@@ -104,68 +104,100 @@ core::Result<PreparedAtInit> Engine::prepare_pending(PendingInit& pending) {
   return prepared;
 }
 
+namespace {
+
+/// The run as the init writes it: the plan's inputs and what its prepare hooks did.
+void fill_in_run(PendingInit& pending, const PreparedAtInit& prepared) {
+  Run& run = pending.run;
+  run.cwd = pending.inputs.cwd;
+  run.repo_root = pending.inputs.repo_root;
+  if (prepared.note) run.note = prepared.note;
+  if (prepared.pinned) run.pinned = *prepared.pinned;
+  run.frozen = std::move(pending.inputs.frozen);
+  run.frozen.notify_parent_on_complete =
+      run.parent_run_id.has_value() && pending.request.notify_parent_on_complete.value_or(true);
+}
+
+}  // namespace
+
 core::Result<RunView> Engine::finish_init(PendingInit& pending) {
   auto prepared = prepare_pending(pending);
   if (!prepared) return prepared.failure();
-  const InitRequest& request = pending.request;
-  const Actor& actor = pending.actor;
-  auto* inputs = &pending.inputs;
-  Run& run = pending.run;
-  run.cwd = inputs->cwd;
-  run.repo_root = inputs->repo_root;
-  if (prepared->note) run.note = prepared->note;
-  if (prepared->pinned) run.pinned = *prepared->pinned;
-  run.frozen = std::move(inputs->frozen);
-  run.frozen.notify_parent_on_complete = run.parent_run_id.has_value() && request.notify_parent_on_complete.value_or(true);
-  const auto& schedule = pending.schedule;
+  fill_in_run(pending, *prepared);
+  auto created = mutate<RunView>(pending.run.id, [&](store::Transaction& c) { return write_init(c, pending, *prepared); });
+  return after_init_commit(pending, std::move(created));
+}
 
+void Engine::finish_init_later(std::shared_ptr<PendingInit> pending, std::function<void(FinishInit)> done) {
+  if (auto ok = check_prepared_vars(pending->inputs.frozen); !ok) {
+    done([failure = ok.failure()]() -> core::Result<RunView> { return failure; });
+    return;
+  }
+  auto prepared = std::make_shared<const PreparedAtInit>();
+  fill_in_run(*pending, *prepared);
+  db_.write_then<RunView>(
+      [this, pending, prepared](store::Transaction& c) { return write_init(c, *pending, *prepared); },
+      [this, pending, done = std::move(done)](core::Result<RunView> created) {
+        done([this, pending, created = std::move(created)]() mutable {
+          if (created) bus_.run_changed(pending->run.id);
+          return after_init_commit(*pending, std::move(created));
+        });
+      });
+}
+
+core::Result<RunView> Engine::write_init(store::Transaction& c, PendingInit& pending, const PreparedAtInit& prepared) {
+  const InitRequest& request = pending.request;
+  const auto* inputs = &pending.inputs;
+  Run& run = pending.run;
   // The job fills in `run` itself and the view takes it once committed: the writer copies
-  // no run. What the job sets it sets again when run once more.
-  auto created = mutate<RunView>(run.id, [&](store::Transaction& c) -> core::Result<RunView> {
-    c.runs().insert(run);
-    RunView view;
-    for (auto task : inputs->tasks) {
-      task.run_id = run.id;
-      task.created_at = task.updated_at = run.created_at;
-      c.tasks().insert(task);
-      view.tasks.push_back(std::move(task));
+  // no run.
+  c.runs().insert(run);
+  RunView view;
+  for (auto task : inputs->tasks) {
+    task.run_id = run.id;
+    task.created_at = task.updated_at = run.created_at;
+    c.tasks().insert(task);
+    view.tasks.push_back(std::move(task));
+  }
+  // In the same write: the run is never seen without what its prepare hooks did.
+  record_prepare_at_init(c, run.id, prepared);
+  json::object data{{"agent", run.frozen.agent_name},
+                    {"assignment", run.frozen.assignment_name},
+                    {"backend", run.frozen.backend},
+                    {"cwd", run.cwd},
+                    {"runGroupId", run.run_group_id},
+                    {"taskCount", inputs->tasks.size()}};
+  if (!prepared.audits.empty()) data["prepareHooks"] = prepared.audits.size();
+  if (run.parent_run_id) {
+    data["parentRunId"] = *run.parent_run_id;
+    data["notifyParentOnComplete"] = run.frozen.notify_parent_on_complete;
+  }
+  if (!inputs->unknown_template_keys.empty()) data["unknownTemplateKeys"] = to_json(inputs->unknown_template_keys);
+  if (!request.dependencies.empty()) {
+    // In the same write: a refused dependency (a cycle through the group the run
+    // joins, a duplicate) creates nothing.
+    json::array named;
+    for (const auto& d : request.dependencies) {
+      auto added = detail::add_dependency_row(c, run, d);
+      if (!added) return added.failure();
+      named.emplace_back(core::describe(*added));
     }
-    // In the same write: the run is never seen without what its prepare hooks did.
-    record_prepare_at_init(c, run.id, *prepared);
-    json::object data{{"agent", run.frozen.agent_name},
-                      {"assignment", run.frozen.assignment_name},
-                      {"backend", run.frozen.backend},
-                      {"cwd", run.cwd},
-                      {"runGroupId", run.run_group_id},
-                      {"taskCount", inputs->tasks.size()}};
-    if (!prepared->audits.empty()) data["prepareHooks"] = prepared->audits.size();
-    if (run.parent_run_id) {
-      data["parentRunId"] = *run.parent_run_id;
-      data["notifyParentOnComplete"] = run.frozen.notify_parent_on_complete;
-    }
-    if (!inputs->unknown_template_keys.empty()) data["unknownTemplateKeys"] = to_json(inputs->unknown_template_keys);
-    if (!request.dependencies.empty()) {
-      // In the same write: a refused dependency (a cycle through the group the run
-      // joins, a duplicate) creates nothing.
-      json::array named;
-      for (const auto& d : request.dependencies) {
-        auto added = detail::add_dependency_row(c, run, d);
-        if (!added) return added.failure();
-        named.emplace_back(core::describe(*added));
-      }
-      data["dependencies"] = std::move(named);
-      run.dependencies = detail::dependencies_of(c, run.id);
-    }
-    // Runs may already wait on the group this one joins, when it joins one by name or its
-    // parent's. Nobody can wait on a run id minted just now, nor on the group of that name.
-    if (run.run_group_id != run.id) run.dependents = detail::dependents_of(c, run);
-    detail::append_audit(c, run.id, "run.initialized", actor, std::move(data));
-    if (schedule) schedules_->put(c, run, *schedule, actor, "assignment");
-    return view;
-  });
-  if (created) created->run = std::move(run);
-  if (created) log_unknown_template_keys(created->run.id, inputs->unknown_template_keys);
-  if (created && created->run.schedule) schedules_->arm(created->run.id, created->run.schedule);
+    data["dependencies"] = std::move(named);
+    run.dependencies = detail::dependencies_of(c, run.id);
+  }
+  // Runs may already wait on the group this one joins, when it joins one by name or its
+  // parent's. Nobody can wait on a run id minted just now, nor on the group of that name.
+  if (run.run_group_id != run.id) run.dependents = detail::dependents_of(c, run);
+  detail::append_audit(c, run.id, "run.initialized", pending.actor, std::move(data));
+  if (pending.schedule) schedules_->put(c, run, *pending.schedule, pending.actor, "assignment");
+  return view;
+}
+
+core::Result<RunView> Engine::after_init_commit(PendingInit& pending, core::Result<RunView> created) {
+  if (!created) return created;
+  created->run = std::move(pending.run);
+  log_unknown_template_keys(created->run.id, pending.inputs.unknown_template_keys);
+  if (created->run.schedule) schedules_->arm(created->run.id, created->run.schedule);
   return created;
 }
 

@@ -48,6 +48,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <map>
 #include <memory>
@@ -165,6 +166,13 @@ class Engine final : private RunStarts {
   core::Result<std::shared_ptr<PendingInit>> plan_reinit(const std::string& run_id, InitRequest request,
                                                          const Actor& actor);
   core::Result<RunView> finish_init(PendingInit& pending);
+  /// What finishes a creation on the thread that takes it, once its write committed (or
+  /// failed): the change notification, the schedule's timer, and the run.
+  using FinishInit = std::function<core::Result<RunView>()>;
+  /// finish_init without waiting for the commit, for a plan that runs no prepare hooks:
+  /// `done` is called once, on the store's writer (or here, when the plan fails its
+  /// checks), and only hands the FinishInit on; the taker calls it on its own thread.
+  void finish_init_later(std::shared_ptr<PendingInit> pending, std::function<void(FinishInit)> done);
   core::Result<core::Run> finish_start(PendingInit& pending);
   core::Result<core::Run> finish_reinit(PendingInit& pending);
 
@@ -317,6 +325,12 @@ class Engine final : private RunStarts {
   /// A planned init's module prepare hooks, if any (blocking), and the check of the
   /// `requiredAt: prepare` vars (creation_commands.cpp).
   core::Result<PreparedAtInit> prepare_pending(PendingInit& pending);
+  /// The init's one write: the run, its tasks, what its prepare hooks did, its
+  /// dependencies, audit record and schedule. Run again, it sets again what it set.
+  core::Result<RunView> write_init(store::Transaction& c, PendingInit& pending, const PreparedAtInit& prepared);
+  /// What follows the init's commit, on the caller's thread (the change notification
+  /// excepted: mutate() sends it for finish_init).
+  core::Result<RunView> after_init_commit(PendingInit& pending, core::Result<RunView> created);
   // RunStarts, for the services (lifecycle_commands.cpp).
   core::Result<core::Run> open_next_session(const std::string& run_id, const ResumeRequest& request,
                                             const Actor& actor, bool automatic) override;
