@@ -3,6 +3,7 @@
 #include "agentry/plugin/ext/ask.h"
 #include "agentry/plugin/ext/detach.h"
 #include "agentry/plugin/plugin.h"
+#include "core/json_check.hpp"
 #include "core/log.hpp"
 
 #include <boost/json/monotonic_resource.hpp>
@@ -126,23 +127,31 @@ class HostChannel {
     const std::string_view text(e->payload_json ? e->payload_json : "", e->payload_size);
     const bool ephemeral = (e->flags & AGENTRY_EVENT_FLAG_EPHEMERAL) != 0;
     // Only the events whose payload is always read keep the object; the others are only
-    // checked, in a scratch arena on the stack (no heap for a payload of usual size), and
-    // parsed again by whoever reads one (BackendEvent::payload()).
+    // checked, and parsed again by whoever reads one (BackendEvent::payload()).
     const bool keep = ephemeral || terminal;
-    unsigned char scratch[4096];
-    boost::json::monotonic_resource check_arena(scratch, sizeof scratch);
-    boost::system::error_code ec;
-    auto parsed = text.empty()   ? boost::json::value(boost::json::object())
-                  : keep ? boost::json::parse(text, ec)
-                         : boost::json::parse(text, ec, &check_arena);
-    if (ec || !parsed.is_object()) {
+    // A line break (only ever whitespace between tokens) would split an SSE frame: such
+    // a payload is stored as written again from its parse.
+    const bool rewrite = text.empty() || has_line_break(text);
+    const auto not_an_object = [&] {
       violation(7, "event payload is not a JSON object (type " + std::to_string(e->type) + ")");
       return AGENTRY_ERR_INVALID_ARGUMENT;
+    };
+    boost::json::value parsed;
+    std::string stored;
+    if (!keep && !rewrite) {
+      // The usual durable event: only checked (no value built), stored as it came.
+      if (!core::is_json_object(text)) return not_an_object();
+      stored.assign(text);
+    } else {
+      unsigned char scratch[4096];
+      boost::json::monotonic_resource check_arena(scratch, sizeof scratch);
+      boost::system::error_code ec;
+      parsed = text.empty() ? boost::json::value(boost::json::object())
+               : keep       ? boost::json::parse(text, ec)
+                            : boost::json::parse(text, ec, &check_arena);
+      if (ec || !parsed.is_object()) return not_an_object();
+      stored = rewrite ? boost::json::serialize(parsed) : std::string(text);
     }
-    // A line break (only ever whitespace between tokens) would split an SSE frame.
-    std::string stored = text.empty() || has_line_break(text)
-                             ? boost::json::serialize(parsed)
-                             : std::string(text);
     std::uint64_t last = last_seq_.load();
     while (e->seq > last && !last_seq_.compare_exchange_weak(last, e->seq)) {
     }
