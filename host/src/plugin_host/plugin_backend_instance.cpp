@@ -6,7 +6,6 @@
 #include "core/json_check.hpp"
 #include "core/log.hpp"
 
-#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -143,12 +142,8 @@ class HostChannel {
       if (!core::is_json_object(text)) return not_an_object();
       stored.assign(text);
     } else {
-      unsigned char scratch[4096];
-      boost::json::monotonic_resource check_arena(scratch, sizeof scratch);
       boost::system::error_code ec;
-      parsed = text.empty() ? boost::json::value(boost::json::object())
-               : keep       ? boost::json::parse(text, ec)
-                            : boost::json::parse(text, ec, &check_arena);
+      parsed = text.empty() ? boost::json::value(boost::json::object()) : boost::json::parse(text, ec);
       if (ec || !parsed.is_object()) return not_an_object();
       stored = rewrite ? boost::json::serialize(parsed) : std::string(text);
     }
