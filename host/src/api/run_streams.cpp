@@ -66,16 +66,18 @@ class TimelineStream final : public EventStream {
   StreamBatch poll(std::size_t max_frames, bool look_in_store) override {
     auto history = [this](std::int64_t after, std::int64_t upto,
                           std::size_t limit) -> std::optional<std::vector<Frame>> {
-      core::EventPageQuery q{.after = after, .limit = limit, .upto = upto, .stored_payload = true};
-      auto page = engine_.timeline(run_id_, q);
-      if (!page) return std::nullopt;
-      std::vector<Frame> frames(page->size());
+      // Frames written straight from the stored text: every subscriber catching up reads
+      // here, and its page is the only thing it keeps.
+      std::vector<Frame> frames;
+      frames.reserve(std::min<std::size_t>(limit, 1024));
       events::FramePacker packer;  // a page's frames are kept and let go together
-      for (std::size_t i = 0; i < page->size(); ++i) {
-        const auto& e = (*page)[i];
-        packer.add(&frames[i], {e.run_id, e.cursor, e.kind, e.attempt_number, e.at, e.payload_text()}, e.cursor);
-      }
+      auto read = engine_.visit_timeline(run_id_, after, upto, limit, [&](const core::TimelineEventView& e) {
+        if (frames.size() == frames.capacity()) packer.flush();  // the slots are about to move
+        packer.add(&frames.emplace_back(), {run_id_, e.cursor, e.kind, e.attempt_number, e.at, e.payload_json},
+                   e.cursor);
+      });
       packer.flush();
+      if (!read) return std::nullopt;
       return frames;
     };
     auto last_cursor = [this]() -> std::optional<std::int64_t> {

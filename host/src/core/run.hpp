@@ -18,6 +18,7 @@
 #include "core/schedule.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -350,5 +351,18 @@ struct TimelineEvent {
     return borrowed_payload_json.empty() ? std::string_view(payload_json) : borrowed_payload_json;
   }
 };
+
+/// A stored timeline event read in place: its texts point into what the store read and
+/// are valid only during the call that gives it. For readers that only copy the events
+/// on (a stream catching up writes frames from them), which a TimelineEvent would make
+/// copy every text twice.
+struct TimelineEventView {
+  std::int64_t cursor = 0;
+  std::string_view kind;
+  std::string_view at;
+  std::optional<int> attempt_number;
+  std::string_view payload_json;
+};
+using TimelineEventVisitor = std::function<void(const TimelineEventView&)>;
 
 }  // namespace agentry::core

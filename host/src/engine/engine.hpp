@@ -229,6 +229,11 @@ class Engine final : private RunStarts {
   core::Result<std::vector<core::TimelineEvent>> timeline(const std::string& run_id, const core::EventPageQuery& q);
   /// The run's last timeline cursor (0 when it has none).
   core::Result<std::int64_t> timeline_last_cursor(const std::string& run_id);
+  /// The run's stored events of cursors (after, upto], at most `limit`, oldest first, each
+  /// given to `visit` in place (valid during the call); how many. What a stream catching
+  /// up reads: it writes frames from the texts and keeps nothing else of them.
+  core::Result<std::size_t> visit_timeline(const std::string& run_id, std::int64_t after, std::int64_t upto,
+                                           std::size_t limit, const core::TimelineEventVisitor& visit);
 
   /// Startup: runs persisted as running whose controller is gone are taken over when
   /// their backend can (ext/detach.h), else become `error`, with an audit record saying

@@ -136,6 +136,15 @@ core::Result<std::vector<core::TimelineEvent>> Engine::timeline(const std::strin
   });
 }
 
+core::Result<std::size_t> Engine::visit_timeline(const std::string& run_id, std::int64_t after, std::int64_t upto,
+                                                 std::size_t limit, const core::TimelineEventVisitor& visit) {
+  return db_.read([&](store::Transaction& c) -> core::Result<std::size_t> {
+    if (!c.runs().exists(run_id))
+      return core::fail(core::ErrorCode::not_found, "no run with id '" + run_id + "'", {{"runId", run_id}});
+    return c.timeline().visit(run_id, after, upto, limit, visit);
+  });
+}
+
 core::Result<std::int64_t> Engine::timeline_last_cursor(const std::string& run_id) {
   return db_.read([&](store::Transaction& c) -> core::Result<std::int64_t> {
     if (!c.runs().exists(run_id))

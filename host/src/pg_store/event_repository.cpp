@@ -140,20 +140,34 @@ void TimelineRepository::append_batch(const std::string& run_id, std::vector<cor
   c_.commit_actions().publish_timeline(run_id, base, std::move(events));
 }
 
-std::vector<core::TimelineEvent> TimelineRepository::list(std::string_view run_id, const core::EventPageQuery& q) {
-  const std::string id(run_id);
-  RowsInChunks rows(q.newest, q.newest ? q.upto : q.after, [&](std::int64_t bound) {
+namespace {
+
+/// The rows overlapping (q.after, q.upto], in the page's order, a few at a time.
+RowsInChunks page_rows(Connection& c, std::string_view run_id, const core::EventPageQuery& q) {
+  return RowsInChunks(q.newest, q.newest ? q.upto : q.after, [&c, id = std::string(run_id), q](std::int64_t bound) {
     const auto limit = static_cast<std::int64_t>(RowsInChunks::chunk_rows);
     if (q.newest)
-      return c_.query("SELECT first_cursor, last_cursor, events FROM timeline_batches "
-                      "WHERE run_id = $1 AND last_cursor > $2 AND first_cursor <= $3 "
-                      "ORDER BY last_cursor DESC LIMIT $4",
-                      {id, q.after, bound, limit});
-    return c_.query("SELECT first_cursor, last_cursor, events FROM timeline_batches "
-                    "WHERE run_id = $1 AND last_cursor > $2 AND first_cursor <= $3 ORDER BY last_cursor LIMIT $4",
-                    {id, bound, q.upto, limit});
+      return c.query("SELECT first_cursor, last_cursor, events FROM timeline_batches "
+                     "WHERE run_id = $1 AND last_cursor > $2 AND first_cursor <= $3 "
+                     "ORDER BY last_cursor DESC LIMIT $4",
+                     {id, q.after, bound, limit});
+    return c.query("SELECT first_cursor, last_cursor, events FROM timeline_batches "
+                   "WHERE run_id = $1 AND last_cursor > $2 AND first_cursor <= $3 ORDER BY last_cursor LIMIT $4",
+                   {id, bound, q.upto, limit});
   });
+}
+
+}  // namespace
+
+std::vector<core::TimelineEvent> TimelineRepository::list(std::string_view run_id, const core::EventPageQuery& q) {
+  auto rows = page_rows(c_, run_id, q);
   return store::read_timeline_page(run_id, q, rows.next());
+}
+
+std::size_t TimelineRepository::visit(std::string_view run_id, std::int64_t after, std::int64_t upto,
+                                      std::size_t limit, const core::TimelineEventVisitor& visit) {
+  auto rows = page_rows(c_, run_id, {.after = after, .limit = limit, .upto = upto});
+  return store::visit_timeline_range(after, upto, limit, rows.next(), visit);
 }
 
 std::optional<core::TimelineEvent> TimelineRepository::last_of_attempt(std::string_view run_id,

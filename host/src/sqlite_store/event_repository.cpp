@@ -98,17 +98,33 @@ void TimelineRepository::append_batch(const std::string& run_id, std::vector<cor
   c_.commit_actions().publish_timeline(run_id, base, std::move(events));
 }
 
+namespace {
+
+/// The rows overlapping (q.after, q.upto]: every one holds at least one event of the
+/// range, so `limit` rows are enough.
+Statement page_rows(Connection& c, std::string_view run_id, const core::EventPageQuery& q) {
+  auto s = c.prepare(q.newest ? "SELECT first_cursor, events FROM timeline_batches "
+                               "WHERE run_id = ? AND last_cursor > ? AND first_cursor <= ? "
+                               "ORDER BY last_cursor DESC LIMIT ?"
+                             : "SELECT first_cursor, events FROM timeline_batches "
+                               "WHERE run_id = ? AND last_cursor > ? AND first_cursor <= ? "
+                               "ORDER BY last_cursor LIMIT ?");
+  s.bind(1, run_id).bind(2, q.after).bind(3, q.upto).bind(4, static_cast<std::int64_t>(q.limit));
+  return s;
+}
+
+}  // namespace
+
 std::vector<core::TimelineEvent> TimelineRepository::list(std::string_view run_id,
                                                           const core::EventPageQuery& q) {
-  // Every row overlapping the range holds at least one event of it: `limit` rows are enough.
-  auto s = c_.prepare(q.newest ? "SELECT first_cursor, events FROM timeline_batches "
-                                "WHERE run_id = ? AND last_cursor > ? AND first_cursor <= ? "
-                                "ORDER BY last_cursor DESC LIMIT ?"
-                              : "SELECT first_cursor, events FROM timeline_batches "
-                                "WHERE run_id = ? AND last_cursor > ? AND first_cursor <= ? "
-                                "ORDER BY last_cursor LIMIT ?");
-  s.bind(1, run_id).bind(2, q.after).bind(3, q.upto).bind(4, static_cast<std::int64_t>(q.limit));
+  auto s = page_rows(c_, run_id, q);
   return store::read_timeline_page(run_id, q, rows_of(s));
+}
+
+std::size_t TimelineRepository::visit(std::string_view run_id, std::int64_t after, std::int64_t upto,
+                                       std::size_t limit, const core::TimelineEventVisitor& visit) {
+  auto s = page_rows(c_, run_id, {.after = after, .limit = limit, .upto = upto});
+  return store::visit_timeline_range(after, upto, limit, rows_of(s), visit);
 }
 
 std::optional<core::TimelineEvent> TimelineRepository::last_of_attempt(std::string_view run_id,

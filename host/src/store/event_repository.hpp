@@ -36,6 +36,11 @@ class TimelineRepository {
   /// store's timeline listener gets all of them, in order (moved out of `events`).
   virtual void append_batch(const std::string& run_id, std::vector<core::TimelineEvent>& events) = 0;
   virtual std::vector<core::TimelineEvent> list(std::string_view run_id, const core::EventPageQuery& q) = 0;
+  /// Calls `visit` with the stored events of cursors (after, upto], at most `limit`,
+  /// oldest first, read in place; returns how many. list() for a reader that only copies
+  /// the events on.
+  virtual std::size_t visit(std::string_view run_id, std::int64_t after, std::int64_t upto, std::size_t limit,
+                            const core::TimelineEventVisitor& visit) = 0;
   /// The newest event of `kind` that attempt `attempt_number` recorded, if any.
   virtual std::optional<core::TimelineEvent> last_of_attempt(std::string_view run_id,
                                                            std::string_view kind, int attempt_number) = 0;

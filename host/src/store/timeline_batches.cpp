@@ -36,13 +36,7 @@ void pack(std::string& out, const core::TimelineEvent& e) {
 }
 
 /// One packed event, its texts pointing into the row.
-struct PackedEvent {
-  std::int64_t cursor = 0;
-  std::string_view kind;
-  std::string_view at;
-  std::optional<int> attempt;
-  std::string_view payload_json;
-};
+using PackedEvent = core::TimelineEventView;
 
 /// Walks the events of one row in cursor order. A row another version or a damaged
 /// file left unreadable ends in one event saying so, at the cursor where reading stopped,
@@ -54,11 +48,11 @@ class BatchReader {
   bool next(PackedEvent& e) {
     if (rest_.empty() || damaged_) return false;
     e.cursor = cursor_++;
-    if (!field(e.kind) || !field(e.at) || !attempt(e.attempt) || !field(e.payload_json)) {
+    if (!field(e.kind) || !field(e.at) || !attempt(e.attempt_number) || !field(e.payload_json)) {
       damaged_ = true;
       e.kind = "timeline.damaged";
       e.at = {};
-      e.attempt.reset();
+      e.attempt_number.reset();
       e.payload_json = R"({"damaged":"the stored events from this cursor on cannot be read"})";
     }
     return true;
@@ -104,7 +98,7 @@ core::TimelineEvent unpack(std::string_view run_id, const PackedEvent& p, bool d
   e.run_id = std::string(run_id);
   e.cursor = p.cursor;
   e.kind = std::string(p.kind);
-  e.attempt_number = p.attempt;
+  e.attempt_number = p.attempt_number;
   e.at = std::string(p.at);
   e.payload_json = std::string(p.payload_json);
   if (decode) e.payload = decode_payload(e.payload_json);
@@ -172,21 +166,32 @@ std::vector<core::TimelineEvent> read_timeline_page(std::string_view run_id, con
   const auto in_range = [&](const PackedEvent& p) { return p.cursor > q.after && p.cursor <= q.upto; };
   if (q.newest) return newest_matching(run_id, q.limit, !q.stored_payload, next, in_range);
   std::vector<core::TimelineEvent> out;
+  visit_timeline_range(q.after, q.upto, q.limit, next,
+                       [&](const PackedEvent& p) { out.push_back(unpack(run_id, p, !q.stored_payload)); });
+  return out;
+}
+
+std::size_t visit_timeline_range(std::int64_t after, std::int64_t upto, std::size_t limit, const NextStoredBatch& next,
+                                 const core::TimelineEventVisitor& visit) {
+  std::size_t visited = 0;
   StoredBatch row;
-  while (out.size() < q.limit && next(row)) {
+  while (visited < limit && next(row)) {
     BatchReader reader(row);
-    for (PackedEvent p; out.size() < q.limit && reader.next(p);) {
-      if (p.cursor > q.upto) break;
-      if (in_range(p)) out.push_back(unpack(run_id, p, !q.stored_payload));
+    for (PackedEvent p; visited < limit && reader.next(p);) {
+      if (p.cursor > upto) break;
+      if (p.cursor <= after) continue;
+      visit(p);
+      ++visited;
     }
   }
-  return out;
+  return visited;
 }
 
 std::vector<core::TimelineEvent> newest_of_kind(std::string_view run_id, std::string_view kind, int first_attempt,
                                                 int last_attempt, std::size_t limit, const NextStoredBatch& next) {
   return newest_matching(run_id, limit, true, next, [&](const PackedEvent& p) {
-    return p.kind == kind && p.attempt && *p.attempt >= first_attempt && *p.attempt <= last_attempt;
+    return p.kind == kind && p.attempt_number && *p.attempt_number >= first_attempt &&
+           *p.attempt_number <= last_attempt;
   });
 }
 

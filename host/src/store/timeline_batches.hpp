@@ -58,6 +58,11 @@ struct StoredBatch {
 /// cursor order, as the function taking it says.
 using NextStoredBatch = std::function<bool(StoredBatch&)>;
 
+/// Calls `visit` with each stored event of cursors (after, upto], at most `limit`, oldest
+/// first, from rows given in ascending cursor order; returns how many it visited.
+std::size_t visit_timeline_range(std::int64_t after, std::int64_t upto, std::size_t limit, const NextStoredBatch& next,
+                                 const core::TimelineEventVisitor& visit);
+
 /// The page `q` of `run_id`'s timeline from the rows overlapping (q.after, q.upto]:
 /// ascending cursor order of rows when q.newest is false, descending when it is true.
 std::vector<core::TimelineEvent> read_timeline_page(std::string_view run_id, const core::EventPageQuery& q,

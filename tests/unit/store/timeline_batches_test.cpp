@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace agentry::sqlite_store {
@@ -96,6 +97,54 @@ TEST_P(TimelineBatchesTest, ALongBatchIsSeveralRowsAndPagesCutAnywhereInThem) {
   EXPECT_EQ(all.back().cursor, total - 1);
   EXPECT_TRUE(all.back().payload.empty());
   EXPECT_EQ(all.back().payload_json, R"({"n":)" + std::to_string(total) + R"(,"text":"ünï ✓"})");
+}
+
+TEST_P(TimelineBatchesTest, VisitingARangeGivesWhatAPageOfStoredPayloadsHolds) {
+  std::vector<core::TimelineEvent> batch;
+  const auto total = static_cast<std::int64_t>(store::max_events_per_row + 40);
+  for (std::int64_t n = 1; n <= total; ++n)
+    batch.push_back(event(n % 2 ? "notice" : "message.completed", n % 3 ? std::optional<int>(2) : std::nullopt,
+                          {{"n", n}, {"text", "ünï \"✓\""}}));
+  append(batch);
+  append({event("notice", 3, {{"n", total + 1}})});
+  struct Seen {
+    std::int64_t cursor;
+    std::string kind, at, payload;
+    std::optional<int> attempt;
+    bool operator==(const Seen&) const = default;
+  };
+  auto visit = [&](std::int64_t after, std::int64_t upto, std::size_t limit) {
+    std::vector<Seen> seen;
+    const auto count = read(db(), [&](store::Transaction& c) {
+      return c.timeline().visit("runA", after, upto, limit, [&](const core::TimelineEventView& e) {
+        seen.push_back({e.cursor, std::string(e.kind), std::string(e.at), std::string(e.payload_json), e.attempt_number});
+      });
+    });
+    EXPECT_EQ(count, seen.size());
+    return seen;
+  };
+  auto listed = [&](std::int64_t after, std::int64_t upto, std::size_t limit) {
+    std::vector<Seen> out;
+    for (const auto& e : page({.after = after, .limit = limit, .upto = upto, .stored_payload = true}))
+      out.push_back({e.cursor, e.kind, std::string(e.at), e.payload_json, e.attempt_number});
+    return out;
+  };
+  // Inside a row, across the row boundary into the next commit's, cut by the limit, by
+  // `upto`, and past the end.
+  for (auto [after, upto, limit] : {std::tuple<std::int64_t, std::int64_t, std::size_t>{0, 10, 100},
+                                    {505, total + 1, 100},
+                                    {100, total, 7},
+                                    {0, total + 1, 100000},
+                                    {total + 1, total + 50, 10}}) {
+    SCOPED_TRACE(std::to_string(after) + ".." + std::to_string(upto) + " limit " + std::to_string(limit));
+    EXPECT_EQ(visit(after, upto, limit), listed(after, upto, limit));
+  }
+  EXPECT_EQ(visit(0, total + 1, 100000).size(), static_cast<std::size_t>(total + 1));
+  EXPECT_TRUE(visit(total + 1, total + 50, 10).empty());
+  const auto first = visit(0, 1, 1);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].payload, R"({"n":1,"text":"ünï \"✓\""})");
+  EXPECT_EQ(first[0].attempt, std::optional<int>(2));
 }
 
 TEST_P(TimelineBatchesTest, LookupsByAttemptFindTheNewestAcrossRows) {
