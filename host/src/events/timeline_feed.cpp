@@ -268,6 +268,7 @@ void TimelineFeeds::unsubscribe(TimelineSubscriber& subscriber) {
     std::erase(feed->subscribers, &subscriber);
     empty = feed->subscribers.empty();
     over = feed->session_over;
+    if (empty) feed->forget_history();  // pages only serve subscribers catching up
   }
   if (!empty) return;
   auto it = feeds_.find(feed->run_id);

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -149,6 +150,9 @@ class TimelineSubscriber {
   void read_window_locked(std::size_t max_frames, Batch& out);
   std::size_t delivered(const std::shared_ptr<Item>& item) const;
 
+  /// history_at_ of a subscriber that is not catching up.
+  static constexpr std::int64_t not_catching_up = std::numeric_limits<std::int64_t>::max();
+
   TimelineFeeds& owner_;
   std::shared_ptr<TimelineFeeds::Feed> feed_;
   std::shared_ptr<std::function<void()>> wake_;
@@ -158,6 +162,9 @@ class TimelineSubscriber {
   std::uint64_t seen_store_epoch_ = 0;  // Feed::store_epoch as of this subscriber's last poll
   std::unordered_map<std::shared_ptr<Item>, std::size_t> delivered_;  // how much of each item was sent
   std::unique_ptr<CatchUp> catch_up_;
+  /// The cursor this subscriber's catch-up reads the store after, or not_catching_up:
+  /// what the feed looks at to choose which shared page to let go (Feed::trim_history).
+  std::atomic<std::int64_t> history_at_{not_catching_up};
 };
 
 }  // namespace agentry::events

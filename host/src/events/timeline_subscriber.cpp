@@ -83,6 +83,7 @@ std::size_t TimelineSubscriber::delivered(const std::shared_ptr<Item>& item) con
 void TimelineSubscriber::plan_catch_up_locked() {
   auto& feed = *feed_;
   catch_up_ = std::make_unique<CatchUp>();
+  history_at_.store(cursor_, std::memory_order_relaxed);
   catch_up_->target = feed.evicted_cursor;
   catch_up_->resume_seq = feed.first_seq;
   for (auto& piece : feed.evicted) {
@@ -141,6 +142,7 @@ bool TimelineSubscriber::run_catch_up(const HistoryReader& history, std::size_t 
   emit_pieces_before(std::numeric_limits<std::int64_t>::max());
   next_seq_ = plan.resume_seq;
   catch_up_.reset();
+  history_at_.store(not_catching_up, std::memory_order_relaxed);
   return true;
 }
 
@@ -157,6 +159,7 @@ std::optional<std::vector<Frame>> TimelineSubscriber::read_history(const History
     bool cacheable = false;
     {
       std::lock_guard lock(feed_->mutex);
+      history_at_.store(next, std::memory_order_relaxed);
       if (auto it = feed_->history_pages.find(k); it != feed_->history_pages.end()) page = it->second;
       generation = feed_->history_generation;
       cacheable = (k + 1) * size <= feed_->last_cursor;  // every cursor of the page is committed
@@ -175,8 +178,7 @@ std::optional<std::vector<Frame>> TimelineSubscriber::read_history(const History
       std::lock_guard lock(feed_->mutex);
       if (feed_->history_generation == generation) {
         feed_->history_pages[k] = page;
-        while (feed_->history_pages.size() > owner_.limits().history_pages)
-          feed_->history_pages.erase(feed_->history_pages.begin());
+        feed_->trim_history(owner_.limits().history_pages);
       }
     }
     for (const auto& f : *page) {
@@ -187,6 +189,29 @@ std::optional<std::vector<Frame>> TimelineSubscriber::read_history(const History
     next = (k + 1) * size;
   }
   return out;
+}
+
+void TimelineFeeds::Feed::trim_history(std::size_t keep) {
+  while (history_pages.size() > keep) {
+    auto furthest = history_pages.end();
+    std::int64_t furthest_gap = std::numeric_limits<std::int64_t>::min();
+    for (auto it = history_pages.begin(); it != history_pages.end(); ++it) {
+      // The page holds cursors (first, first + history_page]; a subscriber reads it while
+      // it reads the store after a cursor below its end.
+      const std::int64_t first = it->first * history_page;
+      std::optional<std::int64_t> nearest;  // the reader behind the page closest to it
+      for (const auto* s : subscribers) {
+        const std::int64_t at = s->history_at_.load(std::memory_order_relaxed);
+        if (at < first + history_page && (!nearest || at > *nearest)) nearest = at;
+      }
+      const std::int64_t gap = nearest ? first - *nearest : std::numeric_limits<std::int64_t>::max();
+      if (gap >= furthest_gap) {  // of equals, the later page goes
+        furthest_gap = gap;
+        furthest = it;
+      }
+    }
+    history_pages.erase(furthest);
+  }
 }
 
 void TimelineSubscriber::read_window_locked(std::size_t max_frames, Batch& out) {

@@ -94,6 +94,12 @@ struct TimelineFeeds::Feed {
     history_pages.clear();
     ++history_generation;
   }
+  /// [mutex held] Lets shared pages go until `keep` remain, the one whose next reader is
+  /// furthest from it first: a page no subscriber catching up will read again, then the
+  /// page furthest ahead of the reader behind it. Subscribers drift apart as they catch
+  /// up at their sockets' pace; letting the lowest page go, as a plain LRU of a sequential
+  /// read would, drops the pages the bulk of them is about to read whenever one runs ahead.
+  void trim_history(std::size_t keep);
 
   std::uint64_t end_seq() const { return first_seq + window.size(); }
 

@@ -346,6 +346,46 @@ TEST(TimelineFeed, SubscribersCatchingUpShareThePagesReadFromTheStore) {
   EXPECT_LT(rows_read, 1536 + 5 * 512);
 }
 
+TEST(TimelineFeed, ASubscriberFarAheadDoesNotPushOutThePagesTheOthersAreAboutToRead) {
+  FeedLimits limits;
+  limits.window_entries = 8;
+  limits.history_pages = 3;
+  TimelineFeeds feeds(limits);
+  FakeRun run(feeds, "r1");
+  auto leader = feeds.subscribe("r1", 0, [] {});
+  for (int i = 0; i < 6000; ++i) run.durable("notice", {{"index", i}});
+  run.commit();
+  std::map<std::int64_t, int> reads;  // by page: how often the store was read for it
+  auto store = run.history();
+  HistoryReader counting = [&](std::int64_t after, std::int64_t upto, std::size_t limit) {
+    ++reads[after / 512];
+    return store(after, upto, limit);
+  };
+  std::vector<std::shared_ptr<TimelineSubscriber>> group;
+  for (int i = 0; i < 3; ++i) group.push_back(feeds.subscribe("r1", 0, [] {}));
+  std::vector<Received> got(group.size());
+  Received led;
+  // The leader reads well ahead first, then runs ahead a page at each of the group's
+  // steps: each page it reads is one the group needs only much later.
+  for (int i = 0; i < 6; ++i) led.take(leader->poll(counting, run.last_cursor(), 512));
+  for (bool more = true; more;) {
+    more = false;
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      auto batch = group[i]->poll(counting, run.last_cursor(), 256);
+      more = more || batch.more;
+      got[i].take(batch);
+    }
+    led.take(leader->poll(counting, run.last_cursor(), 512));
+  }
+  drain(*leader, run, led);
+  EXPECT_EQ(led.cursors, one_to(6000));
+  for (const auto& r : got) EXPECT_EQ(r.cursors, one_to(6000));
+  // The group read each page of the store once between the three of them: the page it
+  // is reading stays, and the leader's, far ahead, go first. (Letting the lowest page go
+  // instead drops the group's page each time the leader reads one.)
+  for (std::int64_t k = 0; k < 6000 / 512; ++k) EXPECT_LE(reads[k], 2) << "page " << k;
+}
+
 TEST(TimelineFeed, SharedPagesAreForgottenWhenTheTimelineIsReset) {
   FeedLimits limits;
   limits.window_entries = 8;
