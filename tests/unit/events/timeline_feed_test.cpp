@@ -137,6 +137,28 @@ std::vector<std::int64_t> one_to(std::int64_t n) {
   return out;
 }
 
+/// Polls `subs` in turn, as their connections would, until none has more ready;
+/// `after_round` runs after each round.
+void poll_in_turn(const std::vector<std::shared_ptr<TimelineSubscriber>>& subs, std::vector<Received>& got,
+                  const HistoryReader& history, FakeRun& run, std::size_t max_frames,
+                  const std::function<void()>& after_round = {}) {
+  for (bool more = true; more;) {
+    more = false;
+    for (std::size_t i = 0; i < subs.size(); ++i) {
+      auto batch = subs[i]->poll(history, run.last_cursor(), max_frames);
+      more = more || batch.more;
+      got[i].take(batch);
+    }
+    if (after_round) after_round();
+  }
+}
+
+/// Commits `count` notices in one batch.
+void commit_notices(FakeRun& run, int count) {
+  for (int i = 0; i < count; ++i) run.durable("notice", {{"index", i}});
+  run.commit();
+}
+
 /// Writes a message of `pieces` deltas in batches of `per_commit`, then its completion.
 std::string write_message(FakeRun& run, const std::string& item, int pieces, int per_commit,
                           const std::function<void()>& after_commit = {}) {
@@ -319,8 +341,7 @@ TEST(TimelineFeed, SubscribersCatchingUpShareThePagesReadFromTheStore) {
   TimelineFeeds feeds(limits);
   FakeRun run(feeds, "r1");
   auto first = feeds.subscribe("r1", 0, [] {});  // the feed is watched from the start
-  for (int i = 0; i < 2000; ++i) run.durable("notice", {{"index", i}});
-  run.commit();
+  commit_notices(run, 2000);
   std::size_t rows_read = 0;
   auto store = run.history();
   HistoryReader counting = [&](std::int64_t after, std::int64_t upto, std::size_t limit) {
@@ -331,15 +352,7 @@ TEST(TimelineFeed, SubscribersCatchingUpShareThePagesReadFromTheStore) {
   std::vector<std::shared_ptr<TimelineSubscriber>> subs{first};
   for (int i = 0; i < 4; ++i) subs.push_back(feeds.subscribe("r1", 0, [] {}));
   std::vector<Received> got(subs.size());
-  // Round robin, as connections would: each is behind the window and catches up.
-  for (bool more = true; more;) {
-    more = false;
-    for (std::size_t i = 0; i < subs.size(); ++i) {
-      auto batch = subs[i]->poll(counting, run.last_cursor(), 300);
-      more = more || batch.more;
-      got[i].take(batch);
-    }
-  }
+  poll_in_turn(subs, got, counting, run, 300);  // each is behind the window and catches up
   for (const auto& r : got) EXPECT_EQ(r.cursors, one_to(2000));
   // Pages of 512 cursors wholly committed (up to 1536) are read once for all five; the
   // newest part is read by each. Without sharing, five subscribers read 10,000 rows.
@@ -353,8 +366,7 @@ TEST(TimelineFeed, ASubscriberFarAheadDoesNotPushOutThePagesTheOthersAreAboutToR
   TimelineFeeds feeds(limits);
   FakeRun run(feeds, "r1");
   auto leader = feeds.subscribe("r1", 0, [] {});
-  for (int i = 0; i < 6000; ++i) run.durable("notice", {{"index", i}});
-  run.commit();
+  commit_notices(run, 6000);
   std::map<std::int64_t, int> reads;  // by page: how often the store was read for it
   auto store = run.history();
   HistoryReader counting = [&](std::int64_t after, std::int64_t upto, std::size_t limit) {
@@ -368,15 +380,8 @@ TEST(TimelineFeed, ASubscriberFarAheadDoesNotPushOutThePagesTheOthersAreAboutToR
   // The leader reads well ahead first, then runs ahead a page at each of the group's
   // steps: each page it reads is one the group needs only much later.
   for (int i = 0; i < 6; ++i) led.take(leader->poll(counting, run.last_cursor(), 512));
-  for (bool more = true; more;) {
-    more = false;
-    for (std::size_t i = 0; i < group.size(); ++i) {
-      auto batch = group[i]->poll(counting, run.last_cursor(), 256);
-      more = more || batch.more;
-      got[i].take(batch);
-    }
-    led.take(leader->poll(counting, run.last_cursor(), 512));
-  }
+  poll_in_turn(group, got, counting, run, 256,
+               [&] { led.take(leader->poll(counting, run.last_cursor(), 512)); });
   drain(*leader, run, led);
   EXPECT_EQ(led.cursors, one_to(6000));
   for (const auto& r : got) EXPECT_EQ(r.cursors, one_to(6000));
@@ -392,8 +397,7 @@ TEST(TimelineFeed, SharedPagesAreForgottenWhenTheTimelineIsReset) {
   TimelineFeeds feeds(limits);
   FakeRun run(feeds, "r1");
   auto watcher = feeds.subscribe("r1", 0, [] {});
-  for (int i = 0; i < 1100; ++i) run.durable("notice", {{"index", i}});
-  run.commit();
+  commit_notices(run, 1100);
   Received before;
   drain(*watcher, run, before);
   EXPECT_EQ(before.cursors, one_to(1100));
