@@ -30,6 +30,8 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -80,15 +82,32 @@ void route_then(HttpServer::Impl& impl, HttpRequest& request, Handler handler) {
     });
     return;
   }
-  auto waiting = std::make_shared<Handler>(std::move(handler));
-  auto replied = std::make_shared<std::atomic<bool>>(false);
+  // The connection's executor and handler leave the reply when it is called: the store's
+  // writer may destroy the reply only after the server went away, and an executor
+  // destroyed after its io_context touches freed memory.
+  using Executor = decltype(executor);
+  struct Waiting {
+    std::mutex mutex;
+    std::optional<Executor> executor;
+    std::optional<Handler> handler;
+  };
+  auto waiting = std::make_shared<Waiting>();
+  waiting->executor.emplace(std::move(executor));
+  waiting->handler.emplace(std::move(handler));
   auto& replies = impl.replies_after_write;
-  auto reply = [executor, waiting, replied, &replies,
-                route_class = response.route_class](std::function<HttpResponse()> make) {
-    if (replied->exchange(true)) return;
-    net::post(executor, [waiting, make = std::move(make), route_class]() mutable {
-      std::move(*waiting)(made_after_write(make, route_class));
-    });
+  auto reply = [waiting, &replies, route_class = response.route_class](std::function<HttpResponse()> make) {
+    {
+      std::unique_lock lock(waiting->mutex);
+      if (!waiting->handler) return;  // answered already
+      auto on_connection = std::move(*waiting->executor);
+      auto answer = std::move(*waiting->handler);
+      waiting->executor.reset();
+      waiting->handler.reset();
+      lock.unlock();
+      net::post(on_connection, [answer = std::move(answer), make = std::move(make), route_class]() mutable {
+        std::move(answer)(made_after_write(make, route_class));
+      });
+    }
     replies.done();
   };
   replies.add();
