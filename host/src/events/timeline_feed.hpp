@@ -44,7 +44,9 @@ struct FeedLimits {
   std::size_t merge_bytes = std::size_t{32} << 10;  // text of one merged delta at most
   std::size_t poll_bytes = std::size_t{128} << 10;  // frames one poll hands out, about
   std::size_t idle_feeds = 32;  // feeds of streaming runs kept with nobody subscribed
-  std::size_t history_pages = 8;  // store pages (512 cursors each) shared by subscribers catching up
+  // Store pages (512 cursors each) shared by subscribers catching up: a feed keeps this
+  // many, and more while the stream memory (if any) is less than half spent.
+  std::size_t history_pages = 8;
 };
 
 /// The run's durable timeline frames with cursors in (after, upto], at most `limit`,

@@ -160,7 +160,7 @@ std::optional<std::vector<Frame>> TimelineSubscriber::read_history(const History
     {
       std::lock_guard lock(feed_->mutex);
       history_at_.store(next, std::memory_order_relaxed);
-      if (auto it = feed_->history_pages.find(k); it != feed_->history_pages.end()) page = it->second;
+      if (auto it = feed_->history_pages.find(k); it != feed_->history_pages.end()) page = it->second.frames;
       generation = feed_->history_generation;
       cacheable = (k + 1) * size <= feed_->last_cursor;  // every cursor of the page is committed
     }
@@ -176,10 +176,7 @@ std::optional<std::vector<Frame>> TimelineSubscriber::read_history(const History
       if (!read) return std::nullopt;
       page = std::make_shared<const std::vector<Frame>>(std::move(*read));
       std::lock_guard lock(feed_->mutex);
-      if (feed_->history_generation == generation) {
-        feed_->history_pages[k] = page;
-        feed_->trim_history(owner_.limits().history_pages);
-      }
+      if (feed_->history_generation == generation) feed_->keep_history(k, page, owner_.limits());
     }
     for (const auto& f : *page) {
       if (f->cursor <= next) continue;
@@ -191,8 +188,32 @@ std::optional<std::vector<Frame>> TimelineSubscriber::read_history(const History
   return out;
 }
 
-void TimelineFeeds::Feed::trim_history(std::size_t keep) {
-  while (history_pages.size() > keep) {
+void TimelineFeeds::Feed::forget_history() {
+  history_pages.clear();
+  if (budget && history_bytes > 0) budget->give_back(history_bytes);
+  history_bytes = 0;
+  ++history_generation;
+}
+
+void TimelineFeeds::Feed::keep_history(std::int64_t k, std::shared_ptr<const std::vector<Frame>> frames,
+                                       const FeedLimits& limits) {
+  std::size_t bytes = 0;
+  for (const auto& f : *frames) bytes += f->text.size();
+  auto [it, added] = history_pages.try_emplace(k);
+  if (!added) return;  // another subscriber read it meanwhile
+  it->second = {std::move(frames), bytes};
+  history_bytes += bytes;
+  // Taken whatever the budget holds: trim_history gives it back at once if it must go.
+  if (budget) budget->take(bytes);
+  trim_history(limits);
+}
+
+void TimelineFeeds::Feed::trim_history(const FeedLimits& limits) {
+  const auto too_many = [&] {
+    if (history_pages.size() <= limits.history_pages) return false;
+    return !budget || budget->used() > budget->limit() / 2;
+  };
+  while (too_many()) {
     auto furthest = history_pages.end();
     std::int64_t furthest_gap = std::numeric_limits<std::int64_t>::min();
     for (auto it = history_pages.begin(); it != history_pages.end(); ++it) {
@@ -210,6 +231,8 @@ void TimelineFeeds::Feed::trim_history(std::size_t keep) {
         furthest = it;
       }
     }
+    history_bytes -= furthest->second.bytes;
+    if (budget) budget->give_back(furthest->second.bytes);
     history_pages.erase(furthest);
   }
 }

@@ -53,7 +53,7 @@ struct TimelineFeeds::Feed {
 
   Feed(std::string id, std::shared_ptr<core::ByteBudget> memory) : run_id(std::move(id)), budget(std::move(memory)) {}
   ~Feed() {
-    if (budget && charged > 0) budget->give_back(charged);
+    if (budget && charged + history_bytes > 0) budget->give_back(charged + history_bytes);
   }
   Feed(const Feed&) = delete;
   Feed& operator=(const Feed&) = delete;
@@ -87,19 +87,29 @@ struct TimelineFeeds::Feed {
   /// (k*history_page, (k+1)*history_page] by k, each read once and shared by every
   /// subscriber behind the window instead of each reading and copying its own. Only pages
   /// wholly committed (below last_cursor) are kept; a reset or another writer forgets them.
+  /// Pages count in the daemon's stream memory like the window: the feed keeps
+  /// FeedLimits::history_pages of them whatever it holds, and more while it is less than
+  /// half spent. They are a cache, so they stop growing well before the windows' three
+  /// quarters: pages never crowd out a window.
   static constexpr std::int64_t history_page = 512;
-  std::map<std::int64_t, std::shared_ptr<const std::vector<Frame>>> history_pages;
+  struct HistoryPage {
+    std::shared_ptr<const std::vector<Frame>> frames;
+    std::size_t bytes = 0;  // of the frames' text, taken from `budget`
+  };
+  std::map<std::int64_t, HistoryPage> history_pages;
+  std::size_t history_bytes = 0;          // of every page together
   std::uint64_t history_generation = 0;  // grows whenever the pages are forgotten
-  void forget_history() {
-    history_pages.clear();
-    ++history_generation;
-  }
-  /// [mutex held] Lets shared pages go until `keep` remain, the one whose next reader is
-  /// furthest from it first: a page no subscriber catching up will read again, then the
-  /// page furthest ahead of the reader behind it. Subscribers drift apart as they catch
-  /// up at their sockets' pace; letting the lowest page go, as a plain LRU of a sequential
-  /// read would, drops the pages the bulk of them is about to read whenever one runs ahead.
-  void trim_history(std::size_t keep);
+  void forget_history();
+  /// [mutex held] Keeps `frames` as page k, then lets pages go while it holds more than
+  /// it may (trim_history).
+  void keep_history(std::int64_t k, std::shared_ptr<const std::vector<Frame>> frames, const FeedLimits& limits);
+  /// [mutex held] Lets shared pages go while there are more than the limits allow, the
+  /// one whose next reader is furthest from it first: a page no subscriber catching up
+  /// will read again, then the page furthest ahead of the reader behind it. Subscribers
+  /// drift apart as they catch up at their sockets' pace; letting the lowest page go, as a
+  /// plain LRU of a sequential read would, drops the pages the bulk of them is about to
+  /// read whenever one runs ahead.
+  void trim_history(const FeedLimits& limits);
 
   std::uint64_t end_seq() const { return first_seq + window.size(); }
 

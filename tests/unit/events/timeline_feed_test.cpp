@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <map>
 #include <random>
 
@@ -157,6 +158,22 @@ void poll_in_turn(const std::vector<std::shared_ptr<TimelineSubscriber>>& subs, 
 void commit_notices(FakeRun& run, int count) {
   for (int i = 0; i < count; ++i) run.durable("notice", {{"index", i}});
   run.commit();
+}
+
+/// The run's store, counting how often each page of 512 cursors is read from it.
+HistoryReader counting_page_reads(FakeRun& run, std::map<std::int64_t, int>& reads) {
+  return [store = run.history(), &reads](std::int64_t after, std::int64_t upto, std::size_t limit) {
+    ++reads[after / 512];
+    return store(after, upto, limit);
+  };
+}
+
+/// The text of the stored frames with cursors in (after, upto]: what a shared page of them holds.
+std::size_t stored_bytes(FakeRun& run, std::int64_t after, std::int64_t upto) {
+  const auto frames = run.history()(after, upto, std::numeric_limits<std::size_t>::max());
+  std::size_t bytes = 0;
+  for (const auto& f : frames.value()) bytes += f->text.size();
+  return bytes;
 }
 
 /// Writes a message of `pieces` deltas in batches of `per_commit`, then its completion.
@@ -368,11 +385,7 @@ TEST(TimelineFeed, ASubscriberFarAheadDoesNotPushOutThePagesTheOthersAreAboutToR
   auto leader = feeds.subscribe("r1", 0, [] {});
   commit_notices(run, 6000);
   std::map<std::int64_t, int> reads;  // by page: how often the store was read for it
-  auto store = run.history();
-  HistoryReader counting = [&](std::int64_t after, std::int64_t upto, std::size_t limit) {
-    ++reads[after / 512];
-    return store(after, upto, limit);
-  };
+  auto counting = counting_page_reads(run, reads);
   std::vector<std::shared_ptr<TimelineSubscriber>> group;
   for (int i = 0; i < 3; ++i) group.push_back(feeds.subscribe("r1", 0, [] {}));
   std::vector<Received> got(group.size());
@@ -565,6 +578,77 @@ TEST(TimelineFeedMemory, WindowsShareTheDaemonsStreamMemoryShrinkPastItAndGiveIt
     memory->give_back(spent);
   }
   // The feeds are gone: everything they took is back.
+  EXPECT_EQ(memory->used(), 0u);
+}
+
+TEST(TimelineFeedMemory, SharedPagesCountInTheStreamMemoryAndAreAsManyAsItAllows) {
+  auto memory = std::make_shared<core::ByteBudget>(64 << 20);
+  FeedLimits limits;
+  limits.window_entries = 8;
+  limits.history_pages = 2;
+  {
+    TimelineFeeds feeds(limits, memory);
+    FakeRun run(feeds, "r1");
+    std::vector<std::shared_ptr<TimelineSubscriber>> leader{feeds.subscribe("r1", 0, [] {})};
+    std::vector<std::shared_ptr<TimelineSubscriber>> follower{feeds.subscribe("r1", 0, [] {})};
+    commit_notices(run, 6000);
+    const std::size_t window_only = memory->used();
+    std::map<std::int64_t, int> reads;
+    auto counting = counting_page_reads(run, reads);
+    std::vector<Received> led(1);
+    poll_in_turn(leader, led, counting, run, 512);
+    EXPECT_EQ(led[0].cursors, one_to(6000));
+    // Every page wholly committed is kept, far more than the two kept at least, and
+    // counted in the stream memory.
+    constexpr std::int64_t full_pages = 6000 / 512;
+    EXPECT_EQ(memory->used() - window_only, stored_bytes(run, 0, full_pages * 512));
+    std::vector<Received> followed(1);
+    poll_in_turn(follower, followed, counting, run, 512);
+    EXPECT_EQ(followed[0].cursors, one_to(6000));
+    for (std::int64_t k = 0; k < full_pages; ++k) EXPECT_EQ(reads[k], 1) << "page " << k;
+    leader.clear();
+    follower.clear();
+    EXPECT_EQ(memory->used(), window_only) << "the pages go with the last subscriber";
+  }
+  EXPECT_EQ(memory->used(), 0u);
+}
+
+TEST(TimelineFeedMemory, SharedPagesPastTheFewKeptAtLeastGoOnceTheStreamMemoryIsHalfSpent) {
+  auto memory = std::make_shared<core::ByteBudget>(4 << 20);
+  FeedLimits limits;
+  limits.window_entries = 8;
+  limits.history_pages = 2;
+  {
+    TimelineFeeds feeds(limits, memory);
+    FakeRun run(feeds, "r1");
+    std::vector<std::shared_ptr<TimelineSubscriber>> leader{feeds.subscribe("r1", 0, [] {})};
+    std::vector<std::shared_ptr<TimelineSubscriber>> follower{feeds.subscribe("r1", 0, [] {})};
+    commit_notices(run, 6000);
+    const std::size_t window_only = memory->used();
+    // Others (windows, events on their way to the store) hold half of it already.
+    const std::size_t others = memory->limit() / 2 - window_only;
+    memory->take(others);
+    std::map<std::int64_t, int> reads;
+    auto counting = counting_page_reads(run, reads);
+    std::vector<Received> led(1);
+    poll_in_turn(leader, led, counting, run, 512);
+    EXPECT_EQ(led[0].cursors, one_to(6000));
+    // Two pages stay, counted too: of the pages nobody is about to read, the earliest,
+    // and the one read last.
+    constexpr std::int64_t full_pages = 6000 / 512;
+    EXPECT_EQ(memory->used() - window_only - others,
+              stored_bytes(run, 0, 512) + stored_bytes(run, (full_pages - 1) * 512, full_pages * 512));
+    std::vector<Received> followed(1);
+    poll_in_turn(follower, followed, counting, run, 512);
+    EXPECT_EQ(followed[0].cursors, one_to(6000));
+    int read_again = 0;
+    for (std::int64_t k = 0; k < full_pages; ++k) read_again += reads[k] == 2 ? 1 : 0;
+    EXPECT_EQ(read_again, full_pages - 2) << "the follower read every page but those two again";
+    memory->give_back(others);
+    leader.clear();
+    follower.clear();
+    EXPECT_EQ(memory->used(), window_only);
+  }
   EXPECT_EQ(memory->used(), 0u);
 }
 
