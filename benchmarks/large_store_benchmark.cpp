@@ -144,12 +144,15 @@ void time_gets(benchmark::State& state, Fixture& f, Target target, const char* w
   for (int i = 0; i < 20; ++i) connection.get(target(i), body);  // warm the readers' caches
   std::vector<double> times;
   std::int64_t i = 0;
+  const double cpu_before = cpu_us(f.daemon->pid());
   for (auto _ : state) {
     const auto t0 = Clock::now();
     const int status = connection.get(target(i++), body);
     times.push_back(ms(Clock::now() - t0));
     if (status != 200) return state.SkipWithError((std::string(what) + ": HTTP " + std::to_string(status) + " " + body).c_str());
   }
+  // The daemon's CPU per request: steadier than the times when the machine is busy.
+  state.counters["daemon_cpu_us"] = (cpu_us(f.daemon->pid()) - cpu_before) / static_cast<double>(times.size());
   state.counters["runs"] = f.runs;
   state.counters["p50_ms"] = percentile(times, 0.5);
   state.counters["p99_ms"] = percentile(times, 0.99);

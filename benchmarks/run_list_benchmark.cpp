@@ -1,10 +1,15 @@
 // GET /api/runs's work in-process: one page (100 summaries with task tallies and
 // latest sessions) from a database of 2,000 or 100,000 runs. Keyset paging on an index
-// should make the first and a deep page cost the same at either size.
+// should make the first and a deep page cost the same at either size. And one run's JSON
+// alone, as a page and GET /api/runs/<id> show it: what the store's reads leave out.
 
 #include "bench_support.hpp"
+#include "core/task_tally.hpp"
+#include "events/projections.hpp"
 
 #include <benchmark/benchmark.h>
+#include <boost/json/monotonic_resource.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <map>
 #include <memory>
@@ -51,6 +56,45 @@ void BM_ListCwdPage(benchmark::State& state) {
   list_page(state, q);
 }
 
+/// One seeded run (3 tasks, realistic frozen inputs) as the store reads it whole.
+const engine::RunView& one_run() {
+  static const engine::RunView view = [] {
+    auto found = seeded(2000).engine().view("b000000007");  // bench_support's ids
+    if (!found) std::abort();
+    return *found;
+  }();
+  return view;
+}
+
+/// A run summary (a list page's row) built and serialized, on one resource as a page does.
+void BM_SummaryJson(benchmark::State& state) {
+  const auto& view = one_run();
+  const auto tally = core::tally(view.tasks);
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    auto storage = boost::json::make_shared_resource<boost::json::monotonic_resource>(3072);
+    auto text = boost::json::serialize(events::run_summary(view.run, tally, std::nullopt, storage));
+    bytes = text.size();
+    benchmark::DoNotOptimize(text);
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+/// A run detail (GET /api/runs/<id>, and the answer to a run's creation) built and serialized.
+void BM_DetailJson(benchmark::State& state) {
+  const auto& view = one_run();
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    auto storage = boost::json::make_shared_resource<boost::json::monotonic_resource>(8192);
+    auto text = boost::json::serialize(events::run_detail({view.run, view.tasks, view.sessions, view.attempts}, storage));
+    bytes = text.size();
+    benchmark::DoNotOptimize(text);
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+BENCHMARK(BM_SummaryJson)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DetailJson)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ListGlobalPage)->ArgNames({"runs", "deep"})->Args({2000, 0})->Args({100000, 0})->Args({100000, 1})
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ListCwdPage)->ArgNames({"runs", "deep"})->Args({2000, 0})->Args({100000, 0})->Unit(benchmark::kMicrosecond);

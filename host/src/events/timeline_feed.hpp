@@ -45,7 +45,8 @@ struct FeedLimits {
   std::size_t poll_bytes = std::size_t{128} << 10;  // frames one poll hands out, about
   std::size_t idle_feeds = 32;  // feeds of streaming runs kept with nobody subscribed
   // Store pages (512 cursors each) shared by subscribers catching up: a feed keeps this
-  // many, and more while the stream memory (if any) is less than half spent.
+  // many while they fit in the stream memory (if any), and more while it is less than
+  // half spent.
   std::size_t history_pages = 8;
 };
 

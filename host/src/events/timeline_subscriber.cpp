@@ -197,44 +197,79 @@ void TimelineFeeds::Feed::forget_history() {
 
 void TimelineFeeds::Feed::keep_history(std::int64_t k, std::shared_ptr<const std::vector<Frame>> frames,
                                        const FeedLimits& limits) {
+  if (history_pages.contains(k)) return;  // another subscriber read it meanwhile
   std::size_t bytes = 0;
   for (const auto& f : *frames) bytes += f->text.size();
-  auto [it, added] = history_pages.try_emplace(k);
-  if (!added) return;  // another subscriber read it meanwhile
-  it->second = {std::move(frames), bytes};
+  if (budget && !take_for_page(bytes, limits)) return;  // its reader uses it alone
+  history_pages.emplace(k, HistoryPage{std::move(frames), bytes});
   history_bytes += bytes;
-  // Taken whatever the budget holds: trim_history gives it back at once if it must go.
-  if (budget) budget->take(bytes);
   trim_history(limits);
 }
 
+bool TimelineFeeds::Feed::take_for_page(std::size_t bytes, const FeedLimits& limits) {
+  // Under the windows' ceiling: a page never takes the quarter left to events on their
+  // way to the store.
+  const std::size_t ceiling = budget->limit() - budget->limit() / 4;
+  if (budget->try_take_below(bytes, ceiling)) return true;
+  // Every subscriber is behind the window, reading the store: the window's oldest
+  // entries are read after any page they are reading, so those make room first (they
+  // are read from the store in their turn).
+  if (every_subscriber_behind()) {
+    const std::size_t over = budget->used() + bytes > ceiling ? budget->used() + bytes - ceiling : 0;
+    const std::size_t keep = held() > over ? held() - over : 0;
+    while (!window.empty() && window.front().cursor > 0 && held() > keep) evict_front(limits);
+    fit_budget(limits);  // gives back what left
+    if (budget->try_take_below(bytes, ceiling)) return true;
+  }
+  // Then the pages whose readers are furthest from them.
+  while (!history_pages.empty()) {
+    drop_page(furthest_page());
+    if (budget->try_take_below(bytes, ceiling)) return true;
+  }
+  return false;
+}
+
+bool TimelineFeeds::Feed::every_subscriber_behind() const {
+  return !subscribers.empty() && std::all_of(subscribers.begin(), subscribers.end(), [](const auto* s) {
+    return s->history_at_.load(std::memory_order_relaxed) != TimelineSubscriber::not_catching_up;
+  });
+}
+
 void TimelineFeeds::Feed::trim_history(const FeedLimits& limits) {
+  // Past the few it keeps, pages stay while the stream memory is less than half spent,
+  // or while every subscriber reads the store (the window then waits for them).
   const auto too_many = [&] {
     if (history_pages.size() <= limits.history_pages) return false;
-    return !budget || budget->used() > budget->limit() / 2;
+    return !budget || (budget->used() > budget->limit() / 2 && !every_subscriber_behind());
   };
-  while (too_many()) {
-    auto furthest = history_pages.end();
-    std::int64_t furthest_gap = std::numeric_limits<std::int64_t>::min();
-    for (auto it = history_pages.begin(); it != history_pages.end(); ++it) {
-      // The page holds cursors (first, first + history_page]; a subscriber reads it while
-      // it reads the store after a cursor below its end.
-      const std::int64_t first = it->first * history_page;
-      std::optional<std::int64_t> nearest;  // the reader behind the page closest to it
-      for (const auto* s : subscribers) {
-        const std::int64_t at = s->history_at_.load(std::memory_order_relaxed);
-        if (at < first + history_page && (!nearest || at > *nearest)) nearest = at;
-      }
-      const std::int64_t gap = nearest ? first - *nearest : std::numeric_limits<std::int64_t>::max();
-      if (gap >= furthest_gap) {  // of equals, the later page goes
-        furthest_gap = gap;
-        furthest = it;
-      }
+  while (too_many()) drop_page(furthest_page());
+}
+
+std::map<std::int64_t, TimelineFeeds::Feed::HistoryPage>::iterator TimelineFeeds::Feed::furthest_page() {
+  auto furthest = history_pages.end();
+  std::int64_t furthest_gap = std::numeric_limits<std::int64_t>::min();
+  for (auto it = history_pages.begin(); it != history_pages.end(); ++it) {
+    // The page holds cursors (first, first + history_page]; a subscriber reads it while
+    // it reads the store after a cursor below its end.
+    const std::int64_t first = it->first * history_page;
+    std::optional<std::int64_t> nearest;  // the reader behind the page closest to it
+    for (const auto* s : subscribers) {
+      const std::int64_t at = s->history_at_.load(std::memory_order_relaxed);
+      if (at < first + history_page && (!nearest || at > *nearest)) nearest = at;
     }
-    history_bytes -= furthest->second.bytes;
-    if (budget) budget->give_back(furthest->second.bytes);
-    history_pages.erase(furthest);
+    const std::int64_t gap = nearest ? first - *nearest : std::numeric_limits<std::int64_t>::max();
+    if (gap >= furthest_gap) {  // of equals, the later page goes
+      furthest_gap = gap;
+      furthest = it;
+    }
   }
+  return furthest;
+}
+
+void TimelineFeeds::Feed::drop_page(std::map<std::int64_t, HistoryPage>::iterator page) {
+  history_bytes -= page->second.bytes;
+  if (budget) budget->give_back(page->second.bytes);
+  history_pages.erase(page);
 }
 
 void TimelineSubscriber::read_window_locked(std::size_t max_frames, Batch& out) {

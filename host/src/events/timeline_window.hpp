@@ -87,10 +87,12 @@ struct TimelineFeeds::Feed {
   /// (k*history_page, (k+1)*history_page] by k, each read once and shared by every
   /// subscriber behind the window instead of each reading and copying its own. Only pages
   /// wholly committed (below last_cursor) are kept; a reset or another writer forgets them.
-  /// Pages count in the daemon's stream memory like the window: the feed keeps
-  /// FeedLimits::history_pages of them whatever it holds, and more while it is less than
-  /// half spent. They are a cache, so they stop growing well before the windows' three
-  /// quarters: pages never crowd out a window.
+  /// Pages count in the daemon's stream memory, under the windows' ceiling (three
+  /// quarters of it): a feed keeps FeedLimits::history_pages of them while they fit, and
+  /// more while the stream memory is less than half spent or every subscriber is behind
+  /// the window. A page that does not fit makes room from the window's oldest durable
+  /// entries when every subscriber is behind the window (they read those after the page),
+  /// then from the pages read furthest ahead.
   static constexpr std::int64_t history_page = 512;
   struct HistoryPage {
     std::shared_ptr<const std::vector<Frame>> frames;
@@ -100,16 +102,23 @@ struct TimelineFeeds::Feed {
   std::size_t history_bytes = 0;          // of every page together
   std::uint64_t history_generation = 0;  // grows whenever the pages are forgotten
   void forget_history();
-  /// [mutex held] Keeps `frames` as page k, then lets pages go while it holds more than
-  /// it may (trim_history).
+  /// [mutex held] Keeps `frames` as page k if there is room for it, then lets pages go
+  /// while it holds more than it may (trim_history).
   void keep_history(std::int64_t k, std::shared_ptr<const std::vector<Frame>> frames, const FeedLimits& limits);
-  /// [mutex held] Lets shared pages go while there are more than the limits allow, the
-  /// one whose next reader is furthest from it first: a page no subscriber catching up
-  /// will read again, then the page furthest ahead of the reader behind it. Subscribers
-  /// drift apart as they catch up at their sockets' pace; letting the lowest page go, as a
-  /// plain LRU of a sequential read would, drops the pages the bulk of them is about to
-  /// read whenever one runs ahead.
+  /// [mutex held, with a budget] Takes `bytes` for a page, making room as said above;
+  /// false when there is none.
+  bool take_for_page(std::size_t bytes, const FeedLimits& limits);
+  /// [mutex held] Lets pages go while there are more than the limits allow.
   void trim_history(const FeedLimits& limits);
+  /// [mutex held] Whether every subscriber reads the store, behind the window.
+  bool every_subscriber_behind() const;
+  /// [mutex held] The page whose next reader is furthest from it: one no subscriber
+  /// catching up will read again, then the page furthest ahead of the reader behind it.
+  /// Subscribers drift apart as they catch up at their sockets' pace; letting the lowest
+  /// page go, as a plain LRU of a sequential read would, drops the pages the bulk of them
+  /// is about to read whenever one runs ahead.
+  std::map<std::int64_t, HistoryPage>::iterator furthest_page();
+  void drop_page(std::map<std::int64_t, HistoryPage>::iterator page);
 
   std::uint64_t end_seq() const { return first_seq + window.size(); }
 

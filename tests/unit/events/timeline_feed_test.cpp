@@ -652,6 +652,113 @@ TEST(TimelineFeedMemory, SharedPagesPastTheFewKeptAtLeastGoOnceTheStreamMemoryIs
   EXPECT_EQ(memory->used(), 0u);
 }
 
+TEST(TimelineFeedMemory, SharedPagesNeverTakeTheQuarterLeftToEventsOnTheirWayToTheStore) {
+  auto memory = std::make_shared<core::ByteBudget>(1 << 20);
+  const std::size_t ceiling = memory->limit() - memory->limit() / 4;
+  FeedLimits limits;
+  limits.window_entries = 8;
+  {
+    TimelineFeeds feeds(limits, memory);
+    FakeRun run(feeds, "r1");
+    std::vector<std::shared_ptr<TimelineSubscriber>> subs{feeds.subscribe("r1", 0, [] {}),
+                                                          feeds.subscribe("r1", 0, [] {})};
+    commit_notices(run, 6000);
+    // Others hold all but about one page's room under the ceiling.
+    const std::size_t others = ceiling - memory->used() - stored_bytes(run, 1024, 1536) * 3 / 2;
+    memory->take(others);
+    std::map<std::int64_t, int> reads;
+    std::vector<Received> got(subs.size());
+    std::size_t peak = 0;
+    poll_in_turn(subs, got, counting_page_reads(run, reads), run, 256, [&] { peak = std::max(peak, memory->used()); });
+    for (const auto& r : got) EXPECT_EQ(r.cursors, one_to(6000));
+    EXPECT_LE(peak, ceiling);
+    // Room for one page was enough for the two readers side by side to share each.
+    for (std::int64_t k = 0; k < 6000 / 512; ++k) EXPECT_EQ(reads[k], 1) << "page " << k;
+    memory->give_back(others);
+  }
+  EXPECT_EQ(memory->used(), 0u);
+}
+
+TEST(TimelineFeedMemory, TheWindowMakesRoomForPagesWhenEverySubscriberIsBehindIt) {
+  auto memory = std::make_shared<core::ByteBudget>(512 << 10);
+  const std::size_t ceiling = memory->limit() - memory->limit() / 4;
+  {
+    TimelineFeeds feeds({}, memory);
+    FakeRun run(feeds, "r1");
+    std::vector<std::shared_ptr<TimelineSubscriber>> subs{feeds.subscribe("r1", 0, [] {}),
+                                                          feeds.subscribe("r1", 0, [] {})};
+    for (int i = 0; i < 60; ++i) commit_notices(run, 100);
+    // Neither read while the run wrote: the window took all it may, which leaves no room
+    // for a page, and left them behind.
+    ASSERT_LT(ceiling - memory->used(), stored_bytes(run, 1024, 1536));
+    std::map<std::int64_t, int> reads;
+    std::vector<Received> got(subs.size());
+    std::size_t peak = 0;
+    poll_in_turn(subs, got, counting_page_reads(run, reads), run, 256, [&] { peak = std::max(peak, memory->used()); });
+    for (const auto& r : got) EXPECT_EQ(r.cursors, one_to(6000));
+    EXPECT_LE(peak, ceiling);
+    // The window's oldest entries, which both would read last, made room for the pages
+    // they read side by side: each was read from the store once, but the first, read
+    // before the second subscriber had polled (the feed could not tell it was behind).
+    for (std::int64_t k = 1; k < 6000 / 512; ++k) EXPECT_EQ(reads[k], 1) << "page " << k;
+  }
+  EXPECT_EQ(memory->used(), 0u);
+}
+
+TEST(TimelineFeedMemory, SubscribersFromACursorTheWindowLeftCountAsBehindItFromTheStart) {
+  auto memory = std::make_shared<core::ByteBudget>(512 << 10);
+  const std::size_t ceiling = memory->limit() - memory->limit() / 4;
+  {
+    TimelineFeeds feeds({}, memory);
+    FakeRun run(feeds, "r1");
+    for (int i = 0; i < 60; ++i) commit_notices(run, 100);  // nobody watching: the window is small
+    // Others hold all the room a page would need.
+    const std::size_t others = ceiling - memory->used() - stored_bytes(run, 1024, 1536) / 2;
+    memory->take(others);
+    std::vector<std::shared_ptr<TimelineSubscriber>> late{feeds.subscribe("r1", 0, [] {}),
+                                                          feeds.subscribe("r1", 0, [] {})};
+    std::map<std::int64_t, int> reads;
+    std::vector<Received> got(late.size());
+    poll_in_turn(late, got, counting_page_reads(run, reads), run, 256);
+    for (const auto& r : got) EXPECT_EQ(r.cursors, one_to(6000));
+    // The first page too: the second was known to be behind before it polled, so the
+    // window made room for the page the first one read.
+    for (std::int64_t k = 0; k < 6000 / 512; ++k) EXPECT_EQ(reads[k], 1) << "page " << k;
+    memory->give_back(others);
+  }
+  EXPECT_EQ(memory->used(), 0u);
+}
+
+TEST(TimelineFeedMemory, WhileEverySubscriberIsBehindTheWindowPagesStayPastHalfTheStreamMemory) {
+  auto memory = std::make_shared<core::ByteBudget>(4 << 20);
+  const std::size_t ceiling = memory->limit() - memory->limit() / 4;
+  FeedLimits limits;
+  limits.history_pages = 2;
+  {
+    TimelineFeeds feeds(limits, memory);
+    FakeRun run(feeds, "r1");
+    for (int i = 0; i < 60; ++i) commit_notices(run, 100);  // nobody watching: the window is small
+    // Others hold more than half, and leave room under the ceiling for every page.
+    const std::size_t others = memory->limit() / 2 + (100 << 10);
+    memory->take(others);
+    ASSERT_GT(ceiling - memory->used(), stored_bytes(run, 0, 6000));
+    std::vector<std::shared_ptr<TimelineSubscriber>> leader{feeds.subscribe("r1", 0, [] {})};
+    std::vector<std::shared_ptr<TimelineSubscriber>> follower{feeds.subscribe("r1", 0, [] {})};
+    std::map<std::int64_t, int> reads;
+    auto counting = counting_page_reads(run, reads);
+    std::vector<Received> led(1);
+    std::vector<Received> followed(1);
+    poll_in_turn(leader, led, counting, run, 512);  // the follower waits, far behind
+    poll_in_turn(follower, followed, counting, run, 512);
+    EXPECT_EQ(led[0].cursors, one_to(6000));
+    EXPECT_EQ(followed[0].cursors, one_to(6000));
+    // Every page before the idle window's 1,024 events, read once for both.
+    for (std::int64_t k = 0; k <= (6000 - 1024) / 512; ++k) EXPECT_EQ(reads[k], 1) << "page " << k;
+    memory->give_back(others);
+  }
+  EXPECT_EQ(memory->used(), 0u);
+}
+
 TEST(TimelineFeedMemory, FeedsGoneGiveEverythingBack) {
   auto memory = std::make_shared<core::ByteBudget>(1 << 20);
   {
