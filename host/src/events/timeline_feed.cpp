@@ -253,9 +253,6 @@ std::shared_ptr<TimelineSubscriber> TimelineFeeds::subscribe(const std::string& 
     std::lock_guard lock(feed->mutex);
     feed->subscribers.push_back(subscriber.get());
     subscriber->wake_pending_ = true;
-    // From a cursor the window has left, it reads the store first: the feed counts it
-    // among the readers of its shared pages from now on (Feed::take_for_page).
-    if (after < feed->evicted_cursor) subscriber->history_at_.store(after, std::memory_order_relaxed);
   }
   (*subscriber->wake_)();  // the first poll replays what it missed
   return subscriber;

@@ -46,7 +46,7 @@ struct FeedLimits {
   std::size_t idle_feeds = 32;  // feeds of streaming runs kept with nobody subscribed
   // Store pages (512 cursors each) shared by subscribers catching up: a feed keeps this
   // many while they fit in the stream memory (if any), and more while it is less than
-  // half spent.
+  // half spent or every subscriber is behind the window (timeline_window.hpp).
   std::size_t history_pages = 8;
 };
 
@@ -153,9 +153,6 @@ class TimelineSubscriber {
   void read_window_locked(std::size_t max_frames, Batch& out);
   std::size_t delivered(const std::shared_ptr<Item>& item) const;
 
-  /// history_at_ of a subscriber that is not catching up.
-  static constexpr std::int64_t not_catching_up = std::numeric_limits<std::int64_t>::max();
-
   TimelineFeeds& owner_;
   std::shared_ptr<TimelineFeeds::Feed> feed_;
   std::shared_ptr<std::function<void()>> wake_;
@@ -165,9 +162,10 @@ class TimelineSubscriber {
   std::uint64_t seen_store_epoch_ = 0;  // Feed::store_epoch as of this subscriber's last poll
   std::unordered_map<std::shared_ptr<Item>, std::size_t> delivered_;  // how much of each item was sent
   std::unique_ptr<CatchUp> catch_up_;
-  /// The cursor this subscriber's catch-up reads the store after, or not_catching_up:
-  /// what the feed looks at to choose which shared page to let go (Feed::trim_history).
-  std::atomic<std::int64_t> history_at_{not_catching_up};
+  /// Where this subscriber is, for the feed's shared pages (Feed::trim_history): the
+  /// durable cursor it delivered last or reads the store after. Below the feed's
+  /// evicted_cursor, it is behind the window and reads the store.
+  std::atomic<std::int64_t> history_at_;
 };
 
 }  // namespace agentry::events

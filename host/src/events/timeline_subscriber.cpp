@@ -66,7 +66,8 @@ TimelineSubscriber::TimelineSubscriber(TimelineFeeds& owner, std::shared_ptr<Tim
     : owner_(owner),
       feed_(std::move(feed)),
       wake_(std::make_shared<std::function<void()>>(std::move(wake))),
-      cursor_(after) {
+      cursor_(after),
+      history_at_(after) {
   stream_subscribers("timeline").add(1);
 }
 
@@ -142,7 +143,9 @@ bool TimelineSubscriber::run_catch_up(const HistoryReader& history, std::size_t 
   emit_pieces_before(std::numeric_limits<std::int64_t>::max());
   next_seq_ = plan.resume_seq;
   catch_up_.reset();
-  history_at_.store(not_catching_up, std::memory_order_relaxed);
+  std::lock_guard lock(feed_->mutex);
+  history_at_.store(cursor_, std::memory_order_relaxed);
+  feed_->trim_history(owner_.limits());  // the pages it alone was reading go
   return true;
 }
 
@@ -210,44 +213,63 @@ bool TimelineFeeds::Feed::take_for_page(std::size_t bytes, const FeedLimits& lim
   // Under the windows' ceiling: a page never takes the quarter left to events on their
   // way to the store.
   const std::size_t ceiling = budget->limit() - budget->limit() / 4;
-  if (budget->try_take_below(bytes, ceiling)) return true;
+  const auto taken = [&] { return budget->try_take_below(bytes, ceiling); };
+  if (taken()) return true;
+  // Not even all this feed holds would make room: nothing is let go for it.
+  if (budget->used() + bytes > ceiling + held() + history_bytes) return false;
+  // First the pages nobody catching up will read again.
+  for (auto page = furthest_page(); page.gap == no_reader; page = furthest_page()) {
+    drop_page(page.at);
+    if (taken()) return true;
+  }
   // Every subscriber is behind the window, reading the store: the window's oldest
-  // entries are read after any page they are reading, so those make room first (they
+  // entries are read after any page they are reading, so those make room next (they
   // are read from the store in their turn).
   if (every_subscriber_behind()) {
     const std::size_t over = budget->used() + bytes > ceiling ? budget->used() + bytes - ceiling : 0;
     const std::size_t keep = held() > over ? held() - over : 0;
     while (!window.empty() && window.front().cursor > 0 && held() > keep) evict_front(limits);
     fit_budget(limits);  // gives back what left
-    if (budget->try_take_below(bytes, ceiling)) return true;
+    if (taken()) return true;
   }
   // Then the pages whose readers are furthest from them.
   while (!history_pages.empty()) {
-    drop_page(furthest_page());
-    if (budget->try_take_below(bytes, ceiling)) return true;
+    drop_page(furthest_page().at);
+    if (taken()) return true;
   }
   return false;
 }
 
+bool TimelineFeeds::Feed::behind(const TimelineSubscriber& s) const {
+  return s.history_at_.load(std::memory_order_relaxed) < evicted_cursor;
+}
+
 bool TimelineFeeds::Feed::every_subscriber_behind() const {
-  return !subscribers.empty() && std::all_of(subscribers.begin(), subscribers.end(), [](const auto* s) {
-    return s->history_at_.load(std::memory_order_relaxed) != TimelineSubscriber::not_catching_up;
-  });
+  return !subscribers.empty() &&
+         std::all_of(subscribers.begin(), subscribers.end(), [this](const auto* s) { return behind(*s); });
 }
 
 void TimelineFeeds::Feed::trim_history(const FeedLimits& limits) {
-  // Past the few it keeps, pages stay while the stream memory is less than half spent,
-  // or while every subscriber reads the store (the window then waits for them).
-  const auto too_many = [&] {
-    if (history_pages.size() <= limits.history_pages) return false;
-    return !budget || (budget->used() > budget->limit() / 2 && !every_subscriber_behind());
-  };
-  while (too_many()) drop_page(furthest_page());
+  // Pages nobody catching up will read again go, but for the few kept at least (a late
+  // subscriber may want them) while someone still catches up. Past those few, pages stay
+  // while the stream memory is less than half spent, or while every subscriber reads the
+  // store (the window then waits for them).
+  const bool anyone_behind =
+      std::any_of(subscribers.begin(), subscribers.end(), [this](const auto* s) { return behind(*s); });
+  if (!anyone_behind) {
+    while (!history_pages.empty()) drop_page(history_pages.begin());
+    return;
+  }
+  while (history_pages.size() > limits.history_pages) {
+    const auto page = furthest_page();
+    const bool room = budget && (budget->used() <= budget->limit() / 2 || every_subscriber_behind());
+    if (page.gap != no_reader && room) return;
+    drop_page(page.at);
+  }
 }
 
-std::map<std::int64_t, TimelineFeeds::Feed::HistoryPage>::iterator TimelineFeeds::Feed::furthest_page() {
-  auto furthest = history_pages.end();
-  std::int64_t furthest_gap = std::numeric_limits<std::int64_t>::min();
+TimelineFeeds::Feed::FurthestPage TimelineFeeds::Feed::furthest_page() {
+  FurthestPage furthest{history_pages.end(), std::numeric_limits<std::int64_t>::min()};
   for (auto it = history_pages.begin(); it != history_pages.end(); ++it) {
     // The page holds cursors (first, first + history_page]; a subscriber reads it while
     // it reads the store after a cursor below its end.
@@ -255,13 +277,10 @@ std::map<std::int64_t, TimelineFeeds::Feed::HistoryPage>::iterator TimelineFeeds
     std::optional<std::int64_t> nearest;  // the reader behind the page closest to it
     for (const auto* s : subscribers) {
       const std::int64_t at = s->history_at_.load(std::memory_order_relaxed);
-      if (at < first + history_page && (!nearest || at > *nearest)) nearest = at;
+      if (behind(*s) && at < first + history_page && (!nearest || at > *nearest)) nearest = at;
     }
-    const std::int64_t gap = nearest ? first - *nearest : std::numeric_limits<std::int64_t>::max();
-    if (gap >= furthest_gap) {  // of equals, the later page goes
-      furthest_gap = gap;
-      furthest = it;
-    }
+    const std::int64_t gap = nearest ? first - *nearest : no_reader;
+    if (gap >= furthest.gap) furthest = {it, gap};  // of equals, the later page goes
   }
   return furthest;
 }
@@ -320,6 +339,7 @@ void TimelineSubscriber::read_window_locked(std::size_t max_frames, Batch& out) 
   }
   flush();
   next_seq_ = feed.first_seq + index;
+  history_at_.store(cursor_, std::memory_order_relaxed);
   out.more = next_seq_ < feed.end_seq();
 }
 

@@ -90,9 +90,11 @@ struct TimelineFeeds::Feed {
   /// Pages count in the daemon's stream memory, under the windows' ceiling (three
   /// quarters of it): a feed keeps FeedLimits::history_pages of them while they fit, and
   /// more while the stream memory is less than half spent or every subscriber is behind
-  /// the window. A page that does not fit makes room from the window's oldest durable
-  /// entries when every subscriber is behind the window (they read those after the page),
-  /// then from the pages read furthest ahead.
+  /// the window; a page nobody catching up will read again goes past those few, and every
+  /// page goes once nobody catches up. A page that does not fit makes room from the pages
+  /// nobody will read again, then from the window's oldest durable entries when every
+  /// subscriber is behind the window (they read those after the page), then from the
+  /// pages read furthest ahead.
   static constexpr std::int64_t history_page = 512;
   struct HistoryPage {
     std::shared_ptr<const std::vector<Frame>> frames;
@@ -110,14 +112,22 @@ struct TimelineFeeds::Feed {
   bool take_for_page(std::size_t bytes, const FeedLimits& limits);
   /// [mutex held] Lets pages go while there are more than the limits allow.
   void trim_history(const FeedLimits& limits);
-  /// [mutex held] Whether every subscriber reads the store, behind the window.
+  /// [mutex held] Whether `s` (every subscriber) is behind the window: what it reads
+  /// next only the store has.
+  bool behind(const TimelineSubscriber& s) const;
   bool every_subscriber_behind() const;
-  /// [mutex held] The page whose next reader is furthest from it: one no subscriber
-  /// catching up will read again, then the page furthest ahead of the reader behind it.
-  /// Subscribers drift apart as they catch up at their sockets' pace; letting the lowest
-  /// page go, as a plain LRU of a sequential read would, drops the pages the bulk of them
-  /// is about to read whenever one runs ahead.
-  std::map<std::int64_t, HistoryPage>::iterator furthest_page();
+  /// [mutex held] The page whose next reader is furthest from it (at), and how far (gap;
+  /// no_reader when no subscriber catching up will read it again): such a page first,
+  /// then the page furthest ahead of the reader behind it. Subscribers drift apart as
+  /// they catch up at their sockets' pace; letting the lowest page go, as a plain LRU of
+  /// a sequential read would, drops the pages the bulk of them is about to read whenever
+  /// one runs ahead. [pages not empty]
+  static constexpr std::int64_t no_reader = std::numeric_limits<std::int64_t>::max();
+  struct FurthestPage {
+    std::map<std::int64_t, HistoryPage>::iterator at;
+    std::int64_t gap;
+  };
+  FurthestPage furthest_page();
   void drop_page(std::map<std::int64_t, HistoryPage>::iterator page);
 
   std::uint64_t end_seq() const { return first_seq + window.size(); }
