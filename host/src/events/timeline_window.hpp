@@ -121,7 +121,7 @@ struct TimelineFeeds::Feed {
   /// then the page furthest ahead of the reader behind it. Subscribers drift apart as
   /// they catch up at their sockets' pace; letting the lowest page go, as a plain LRU of
   /// a sequential read would, drops the pages the bulk of them is about to read whenever
-  /// one runs ahead. [pages not empty]
+  /// one runs ahead. With no page, `at` is the end and `gap` the lowest there is.
   static constexpr std::int64_t no_reader = std::numeric_limits<std::int64_t>::max();
   struct FurthestPage {
     std::map<std::int64_t, HistoryPage>::iterator at;
