@@ -212,6 +212,11 @@ def figures():
                "p50_ms", millis, ("<=", 2), ceiling=round_trip),
         Figure("run detail at 100,000 runs: p50", "large_store_benchmark", "BM_RunDetail",
                "p50_ms", millis, ("<=", 0.3), ceiling=round_trip),
+        # The daemon's CPU per request: steadier than the times when the machine is busy.
+        Figure("daemon CPU per list of 100 runs", "large_store_benchmark", "BM_ListPage",
+               "daemon_cpu_us", millis, scale=ms_per_us),
+        Figure("daemon CPU per run detail", "large_store_benchmark", "BM_RunDetail",
+               "daemon_cpu_us", millis, scale=ms_per_us),
         Figure("idle daemon RSS, 100,000 runs", "large_store_benchmark", "BM_IdleRss",
                "rss_idle_mb", mib, ("<", 32)),
     ]
