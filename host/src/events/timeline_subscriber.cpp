@@ -256,10 +256,7 @@ void TimelineFeeds::Feed::trim_history(const FeedLimits& limits) {
   // store (the window then waits for them).
   const bool anyone_behind =
       std::any_of(subscribers.begin(), subscribers.end(), [this](const auto* s) { return behind(*s); });
-  if (!anyone_behind) {
-    while (!history_pages.empty()) drop_page(history_pages.begin());
-    return;
-  }
+  if (!anyone_behind) return forget_history();
   while (history_pages.size() > limits.history_pages) {
     const auto page = furthest_page();
     const bool room = budget && (budget->used() <= budget->limit() / 2 || every_subscriber_behind());
