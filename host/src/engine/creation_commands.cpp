@@ -13,7 +13,9 @@
 #include "engine/mutation_support.hpp"
 #include "engine/pending_init.hpp"
 #include "engine/run_inputs.hpp"
+#include "store/run_codec.hpp"
 #include "store/run_repository.hpp"
+#include "store/store_error.hpp"
 #include "store/store.hpp"
 #include "store/task_repository.hpp"
 
@@ -106,8 +108,9 @@ core::Result<PreparedAtInit> Engine::prepare_pending(PendingInit& pending) {
 
 namespace {
 
-/// The run as the init writes it: the plan's inputs and what its prepare hooks did.
-void fill_in_run(PendingInit& pending, const PreparedAtInit& prepared) {
+/// The run as the init writes it: the plan's inputs and what its prepare hooks did, with
+/// its frozen inputs encoded for the store (a failure when they cannot be stored).
+core::Result<void> fill_in_run(PendingInit& pending, const PreparedAtInit& prepared) {
   Run& run = pending.run;
   run.cwd = pending.inputs.cwd;
   run.repo_root = pending.inputs.repo_root;
@@ -116,6 +119,10 @@ void fill_in_run(PendingInit& pending, const PreparedAtInit& prepared) {
   run.frozen = std::move(pending.inputs.frozen);
   run.frozen.notify_parent_on_complete =
       run.parent_run_id.has_value() && pending.request.notify_parent_on_complete.value_or(true);
+  return store::guard([&]() -> core::Result<void> {
+    pending.frozen_json = store::encode_frozen(run);
+    return core::ok();
+  });
 }
 
 }  // namespace
@@ -123,7 +130,7 @@ void fill_in_run(PendingInit& pending, const PreparedAtInit& prepared) {
 core::Result<RunView> Engine::finish_init(PendingInit& pending) {
   auto prepared = prepare_pending(pending);
   if (!prepared) return prepared.failure();
-  fill_in_run(pending, *prepared);
+  if (auto filled = fill_in_run(pending, *prepared); !filled) return filled.failure();
   auto created = mutate<RunView>(pending.run.id, [&](store::Transaction& c) { return write_init(c, pending, *prepared); });
   return after_init_commit(pending, std::move(created));
 }
@@ -134,7 +141,10 @@ void Engine::finish_init_later(std::shared_ptr<PendingInit> pending, std::functi
     return;
   }
   auto prepared = std::make_shared<const PreparedAtInit>();
-  fill_in_run(*pending, *prepared);
+  if (auto filled = fill_in_run(*pending, *prepared); !filled) {
+    done([failure = filled.failure()]() -> core::Result<RunView> { return failure; });
+    return;
+  }
   db_.write_then<RunView>(
       [this, pending, prepared](store::Transaction& c) { return write_init(c, *pending, *prepared); },
       [this, pending, done = std::move(done)](core::Result<RunView> created) {
@@ -151,7 +161,7 @@ core::Result<RunView> Engine::write_init(store::Transaction& c, PendingInit& pen
   Run& run = pending.run;
   // The job fills in `run` itself and the view takes it once committed: the writer copies
   // no run.
-  c.runs().insert(run);
+  c.runs().insert(run, pending.frozen_json);
   RunView view;
   for (auto task : inputs->tasks) {
     task.run_id = run.id;

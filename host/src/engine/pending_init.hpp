@@ -26,6 +26,9 @@ struct PendingInit {
   /// The run as it will be written (a new run; for a re-initialization, the fields
   /// module hooks are told: id, group, status).
   core::Run run;
+  /// `run`'s frozen inputs as the store keeps them, encoded once the run is filled in
+  /// for its write: by the thread finishing the init, not by the store's one writer.
+  std::string frozen_json;
   /// The parent's vars and their sources, which `context` points at: kept here, so a
   /// PendingInit is not copied or moved once planned (callers hold it by shared_ptr).
   boost::json::object parent_vars;

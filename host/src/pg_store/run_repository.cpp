@@ -52,7 +52,7 @@ std::vector<core::Run> read_summaries(const Result& result) {
 }
 
 /// Every column in run_columns order, as $1..$25.
-std::vector<Param> run_params(const core::Run& r) {
+std::vector<Param> run_params(const core::Run& r, std::string frozen_json) {
   return {r.id,           std::string(core::to_string(r.status)), r.status_reason,
           r.created_at,   r.updated_at,                           r.started_at,
           r.finished_at,  r.cwd,                                  r.repo_root,
@@ -61,7 +61,7 @@ std::vector<Param> run_params(const core::Run& r) {
           r.archived_at,  r.frozen.agent_name,                    r.frozen.assignment_name,
           r.frozen.backend, r.backend_session_id,                 r.controller_id,
           r.session_count, r.attempt_count,                       r.revision,
-          store::encode_frozen(r)};
+          std::move(frozen_json)};
 }
 
 std::vector<std::string> ids_of(const Result& result) {
@@ -73,10 +73,10 @@ std::vector<std::string> ids_of(const Result& result) {
 
 }  // namespace
 
-void RunRepository::insert(const core::Run& run) {
+void RunRepository::insert(const core::Run& run, const std::string& frozen_json) {
   c_.query("INSERT INTO runs (" + std::string(run_columns) +
                ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)",
-           run_params(run));
+           run_params(run, frozen_json));
 }
 
 bool RunRepository::update(const core::Run& run) {
@@ -85,7 +85,7 @@ bool RunRepository::update(const core::Run& run) {
                   "pinned=$14, archived=$15, archived_at=$16, agent_name=$17, assignment_name=$18, backend=$19, "
                   "backend_session_id=$20, controller_id=$21, session_count=$22, attempt_count=$23, revision=$24, "
                   "frozen_json=$25 WHERE id=$1",
-                  run_params(run))
+                  run_params(run, store::encode_frozen(run)))
              .affected_rows() > 0;
 }
 

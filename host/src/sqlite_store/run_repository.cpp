@@ -94,10 +94,9 @@ void bind_run(Statement& s, const core::Run& r, const std::string& frozen_json) 
 
 }  // namespace
 
-void RunRepository::insert(const core::Run& run) {
+void RunRepository::insert(const core::Run& run, const std::string& frozen_json) {
   static const std::string sql = "INSERT INTO runs (" + std::string(run_columns) +
                                  ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-  const auto frozen_json = store::encode_frozen(run);
   auto s = c_.prepare(sql);
   bind_run(s, run, frozen_json);
   s.run();

@@ -3,6 +3,7 @@
 #include "core/frozen_inputs_json.hpp"
 #include "core/utf8.hpp"
 #include "store/frozen_summary.hpp"
+#include "store/run_repository.hpp"
 #include "store/store_error.hpp"
 
 #include <algorithm>
@@ -58,6 +59,8 @@ std::string encode_frozen(const core::Run& run) {
                      0);
   return text;
 }
+
+void RunRepository::insert(const core::Run& run) { insert(run, encode_frozen(run)); }
 
 void decode_frozen(core::Run& run, const std::string& frozen_json, FrozenColumns columns) {
   try {

@@ -18,7 +18,12 @@ class RunRepository {
  public:
   virtual ~RunRepository() = default;
 
-  virtual void insert(const core::Run& run) = 0;
+  /// A new run, its frozen inputs given as `frozen_json` (encode_frozen of it,
+  /// store/run_codec.hpp). Encoding is the largest part of an insert, and a caller that
+  /// can encode before its write keeps that work off the store's one writer.
+  virtual void insert(const core::Run& run, const std::string& frozen_json) = 0;
+  /// insert(run, encode_frozen(run)).
+  void insert(const core::Run& run);
   /// Writes every mutable column; returns false when the run does not exist.
   virtual bool update(const core::Run& run) = 0;
   virtual std::optional<core::Run> get(std::string_view id) = 0;
