@@ -1,6 +1,7 @@
 #include "bench_support.hpp"
 
 #include "core/clock.hpp"
+#include "sqlite_store/sqlite.hpp"
 #include "store/run_repository.hpp"
 #include "store/task_repository.hpp"
 
@@ -87,6 +88,11 @@ void BenchEnvironment::seed_runs(int count, const std::string& cwd_prefix, int d
     });
     if (!written) std::abort();
   }
+}
+
+void BenchEnvironment::forget_frozen_summaries() {
+  auto c = sqlite_store::Connection::open(root_ / "home/agentry.db", /*read_only=*/false);
+  c.exec("UPDATE runs SET frozen_summary_json = NULL");
 }
 
 }  // namespace agentry::bench

@@ -25,6 +25,9 @@ class BenchEnvironment {
   engine::InitRequest request(const std::string& feature) const;
   /// Inserts `count` initialized runs (3 tasks each) in bulk, bypassing definitions.
   void seed_runs(int count, const std::string& cwd_prefix, int distinct_cwds);
+  /// Empties every run's frozen_summary_json, as in a store whose rows were written before
+  /// rows kept one (sqlite_store's migration 18): listings then read the whole inputs.
+  void forget_frozen_summaries();
   const std::filesystem::path& work_dir() const { return work_; }
   /// AGENTRY_HOME and AGENTRY_CONFIG_DIR of a daemon serving this environment's store.
   std::filesystem::path home_dir() const { return root_ / "home"; }

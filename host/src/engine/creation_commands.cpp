@@ -120,7 +120,7 @@ core::Result<void> fill_in_run(PendingInit& pending, const PreparedAtInit& prepa
   run.frozen.notify_parent_on_complete =
       run.parent_run_id.has_value() && pending.request.notify_parent_on_complete.value_or(true);
   return store::guard([&]() -> core::Result<void> {
-    pending.frozen_json = store::encode_frozen(run);
+    pending.frozen_text = std::make_shared<const store::FrozenText>(store::encode_frozen(run));
     return core::ok();
   });
 }
@@ -161,7 +161,7 @@ core::Result<RunView> Engine::write_init(store::Transaction& c, PendingInit& pen
   Run& run = pending.run;
   // The job fills in `run` itself and the view takes it once committed: the writer copies
   // no run.
-  c.runs().insert(run, pending.frozen_json);
+  c.runs().insert(run, *pending.frozen_text);
   RunView view;
   for (auto task : inputs->tasks) {
     task.run_id = run.id;

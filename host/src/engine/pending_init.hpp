@@ -13,8 +13,13 @@
 
 #include <boost/json/object.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
+
+namespace agentry::store {
+struct FrozenText;
+}
 
 namespace agentry::engine {
 
@@ -28,7 +33,7 @@ struct PendingInit {
   core::Run run;
   /// `run`'s frozen inputs as the store keeps them, encoded once the run is filled in
   /// for its write: by the thread finishing the init, not by the store's one writer.
-  std::string frozen_json;
+  std::shared_ptr<const store::FrozenText> frozen_text;
   /// The parent's vars and their sources, which `context` points at: kept here, so a
   /// PendingInit is not copied or moved once planned (callers hold it by shared_ptr).
   boost::json::object parent_vars;

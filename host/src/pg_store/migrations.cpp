@@ -23,7 +23,7 @@ namespace {
 //   whatever locale the database was created with, or pages would skip and repeat rows.
 // - queued_messages gains seq: SQLite delivers queued messages in rowid order, and
 //   PostgreSQL has no rowid; its index is (run_id, seq) to serve that order.
-constexpr std::array<std::string_view, 8> migrations{
+constexpr std::array<std::string_view, 9> migrations{
     R"sql(
 CREATE TABLE runs (
   id                    text COLLATE "C" PRIMARY KEY,
@@ -337,6 +337,10 @@ INSERT INTO timeline_batches (run_id, last_cursor, first_cursor, first_attempt, 
          COALESCE(attempt_number::text, '') || ';' || octet_length(payload_json) || ':' || payload_json
   FROM timeline_events;
 DROP TABLE timeline_events;
+)sql",
+    // 9 = sqlite_store's migration 18: the frozen inputs a run summary shows.
+    R"sql(
+ALTER TABLE runs ADD COLUMN frozen_summary_json text COLLATE "C";
 )sql",
 };
 

@@ -5,7 +5,8 @@ namespace agentry::pg_store {
 namespace {
 
 using store::run_columns;
-const std::string select_columns = std::string(run_columns) + std::string(store::run_derived_columns);
+const std::string select_columns = run_columns + std::string(store::run_derived_columns);
+const std::string summary_select_columns = store::run_summary_columns + std::string(store::run_derived_columns);
 
 /// `summary_only`: the frozen inputs a summary shows and no more (listings).
 core::Run read_run(const Row& row, bool summary_only = false) {
@@ -36,6 +37,7 @@ core::Run read_run(const Row& row, bool summary_only = false) {
   r.revision = row[i++].int64();
   const auto decode = summary_only ? store::decode_frozen_summary : store::decode_frozen;
   decode(r, row[i++].text(), {row[indexed].text(), row[indexed + 1].text(), row[indexed + 2].text()});
+  ++i;  // frozen_summary_json: a listing reads it in frozen_json's place (summary_select_columns)
   r.queued_message_count = static_cast<int>(row[i++].int64());
   r.attachment_count = static_cast<int>(row[i++].int64());
   r.diffstat = store::decode_diffstat(row[i++].optional_text());
@@ -51,8 +53,8 @@ std::vector<core::Run> read_summaries(const Result& result) {
   return runs;
 }
 
-/// Every column in run_columns order, as $1..$25.
-std::vector<Param> run_params(const core::Run& r, std::string frozen_json) {
+/// Every column in run_columns order, as $1..$26.
+std::vector<Param> run_params(const core::Run& r, store::FrozenText frozen) {
   return {r.id,           std::string(core::to_string(r.status)), r.status_reason,
           r.created_at,   r.updated_at,                           r.started_at,
           r.finished_at,  r.cwd,                                  r.repo_root,
@@ -61,7 +63,7 @@ std::vector<Param> run_params(const core::Run& r, std::string frozen_json) {
           r.archived_at,  r.frozen.agent_name,                    r.frozen.assignment_name,
           r.frozen.backend, r.backend_session_id,                 r.controller_id,
           r.session_count, r.attempt_count,                       r.revision,
-          std::move(frozen_json)};
+          std::move(frozen.whole), std::move(frozen.summary)};
 }
 
 std::vector<std::string> ids_of(const Result& result) {
@@ -73,10 +75,10 @@ std::vector<std::string> ids_of(const Result& result) {
 
 }  // namespace
 
-void RunRepository::insert(const core::Run& run, const std::string& frozen_json) {
-  c_.query("INSERT INTO runs (" + std::string(run_columns) +
-               ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)",
-           run_params(run, frozen_json));
+void RunRepository::insert(const core::Run& run, const store::FrozenText& frozen) {
+  c_.query("INSERT INTO runs (" + run_columns +
+               ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26)",
+           run_params(run, frozen));
 }
 
 bool RunRepository::update(const core::Run& run) {
@@ -84,7 +86,7 @@ bool RunRepository::update(const core::Run& run) {
                   "finished_at=$7, cwd=$8, repo_root=$9, run_group_id=$10, parent_run_id=$11, name=$12, note=$13, "
                   "pinned=$14, archived=$15, archived_at=$16, agent_name=$17, assignment_name=$18, backend=$19, "
                   "backend_session_id=$20, controller_id=$21, session_count=$22, attempt_count=$23, revision=$24, "
-                  "frozen_json=$25 WHERE id=$1",
+                  "frozen_json=$25, frozen_summary_json=$26 WHERE id=$1",
                   run_params(run, store::encode_frozen(run)))
              .affected_rows() > 0;
 }
@@ -140,7 +142,7 @@ core::RunPage RunRepository::list(const core::RunQuery& q) {
     auto key = store::decode_run_page_cursor(*q.after);
     where.push_back("(created_at, id) < (" + next(key.created_at) + ", " + next(key.id) + ")");
   }
-  std::string sql = "SELECT " + select_columns + " FROM runs";
+  std::string sql = "SELECT " + summary_select_columns + " FROM runs";
   for (std::size_t i = 0; i < where.size(); ++i) sql += (i == 0 ? " WHERE " : " AND ") + where[i];
   sql += " ORDER BY created_at DESC, id DESC LIMIT " + next(store::run_page_fetch_limit(q));
   return store::run_page(read_summaries(c_.query(sql, params)), q);

@@ -9,7 +9,7 @@ namespace agentry::sqlite_store {
 namespace {
 
 // Never edit a migration that has shipped; append a new one.
-constexpr std::array<std::string_view, 17> migrations{
+constexpr std::array<std::string_view, 18> migrations{
     // 1: the initial schema. Later issues fill some of these tables; they exist now so
     // that the data model is whole from the first release.
     R"sql(
@@ -389,6 +389,12 @@ INSERT INTO timeline_batches_by_rowid (run_id, last_cursor, first_cursor, first_
   SELECT run_id, last_cursor, first_cursor, first_attempt, last_attempt, events FROM timeline_batches;
 DROP TABLE timeline_batches;
 ALTER TABLE timeline_batches_by_rowid RENAME TO timeline_batches;
+)sql",
+    // 18: the few frozen inputs a run summary shows, beside the whole (store/frozen_summary.hpp):
+    // a listing reads these instead of every run's whole inputs. Rows written before keep
+    // NULL until they are next written, and are listed from the whole as before.
+    R"sql(
+ALTER TABLE runs ADD COLUMN frozen_summary_json TEXT;
 )sql",
 };
 

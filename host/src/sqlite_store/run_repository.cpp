@@ -20,7 +20,8 @@ std::int64_t take_cursors(Connection& c, std::string_view read, std::string_view
 }
 
 using store::run_columns;
-const std::string select_columns = std::string(run_columns) + std::string(store::run_derived_columns);
+const std::string select_columns = run_columns + std::string(store::run_derived_columns);
+const std::string summary_select_columns = store::run_summary_columns + std::string(store::run_derived_columns);
 
 /// `summary_only`: the frozen inputs a summary shows and no more (listings).
 core::Run read_run(const Statement& s, bool summary_only = false) {
@@ -52,6 +53,7 @@ core::Run read_run(const Statement& s, bool summary_only = false) {
   const auto decode = summary_only ? store::decode_frozen_summary : store::decode_frozen;
   decode(r, s.column_text(i++),
          {s.column_text(indexed), s.column_optional_text(indexed + 1).value_or(""), s.column_text(indexed + 2)});
+  ++i;  // frozen_summary_json: a listing reads it in frozen_json's place (summary_select_columns)
   r.queued_message_count = s.column_int(i++);
   r.attachment_count = s.column_int(i++);
   r.diffstat = store::decode_diffstat(s.column_optional_text(i++));
@@ -61,9 +63,9 @@ core::Run read_run(const Statement& s, bool summary_only = false) {
 }
 
 // Binds every column in run_columns order, starting at parameter 1; the frozen inputs
-// as `frozen_json` (encode_frozen). Text is bound in place: `r` and `frozen_json` must
-// outlive the statement's step.
-void bind_run(Statement& s, const core::Run& r, const std::string& frozen_json) {
+// as `frozen` (encode_frozen). Text is bound in place: `r` and `frozen` must outlive the
+// statement's step.
+void bind_run(Statement& s, const core::Run& r, const store::FrozenText& frozen) {
   int i = 1;
   s.bind_view(i++, r.id);
   s.bind_view(i++, core::to_string(r.status));
@@ -89,21 +91,22 @@ void bind_run(Statement& s, const core::Run& r, const std::string& frozen_json) 
   s.bind(i++, r.session_count);
   s.bind(i++, r.attempt_count);
   s.bind(i++, r.revision);
-  s.bind_view(i++, frozen_json);
+  s.bind_view(i++, frozen.whole);
+  s.bind_view(i++, frozen.summary);
 }
 
 }  // namespace
 
-void RunRepository::insert(const core::Run& run, const std::string& frozen_json) {
-  static const std::string sql = "INSERT INTO runs (" + std::string(run_columns) +
-                                 ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+void RunRepository::insert(const core::Run& run, const store::FrozenText& frozen) {
+  static const std::string sql =
+      "INSERT INTO runs (" + run_columns + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
   auto s = c_.prepare(sql);
-  bind_run(s, run, frozen_json);
+  bind_run(s, run, frozen);
   s.run();
 }
 
 bool RunRepository::update(const core::Run& run) {
-  const auto frozen_json = store::encode_frozen(run);
+  const auto frozen = store::encode_frozen(run);
   // `id` is only matched, never set: naming a key that other tables reference in SET makes
   // SQLite check every referencing table for rows of the old key, each time (a long
   // timeline's rows all read on every update of its run).
@@ -111,8 +114,9 @@ bool RunRepository::update(const core::Run& run) {
       "UPDATE runs SET status=?2, status_reason=?3, created_at=?4, updated_at=?5, started_at=?6, "
       "finished_at=?7, cwd=?8, repo_root=?9, run_group_id=?10, parent_run_id=?11, name=?12, note=?13, pinned=?14, "
       "archived=?15, archived_at=?16, agent_name=?17, assignment_name=?18, backend=?19, backend_session_id=?20, "
-      "controller_id=?21, session_count=?22, attempt_count=?23, revision=?24, frozen_json=?25 WHERE id=?1");
-  bind_run(s, run, frozen_json);
+      "controller_id=?21, session_count=?22, attempt_count=?23, revision=?24, frozen_json=?25, "
+      "frozen_summary_json=?26 WHERE id=?1");
+  bind_run(s, run, frozen);
   s.run();
   return c_.changes() > 0;
 }
@@ -151,7 +155,7 @@ bool RunRepository::remove(std::string_view id) {
 }
 
 core::RunPage RunRepository::list(const core::RunQuery& q) {
-  std::string sql = "SELECT " + select_columns + " FROM runs";
+  std::string sql = "SELECT " + summary_select_columns + " FROM runs";
   std::vector<std::string> where;
   switch (q.scope) {
     case core::RunQuery::Scope::global: break;

@@ -1,6 +1,9 @@
 #include "store/frozen_summary.hpp"
 
+#include "core/json_strings.hpp"
+
 #include <boost/json/basic_parser_impl.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -155,6 +158,18 @@ bool read_frozen_summary(std::string_view text, core::FrozenInputs& out) {
   error_code ec;
   const auto used = parser.write_some(false, text.data(), text.size(), ec);
   return !ec && used == text.size();
+}
+
+std::string write_frozen_summary(const core::FrozenInputs& in) {
+  boost::json::object o{{"agentName", in.agent_name},
+                        {"assignmentName", in.assignment_name},
+                        {"backend", in.backend},
+                        {"model", in.model},
+                        {"maxAttemptsPerSession", in.max_attempts_per_session},
+                        {"lockedFields", core::to_json_strings(in.locked_fields)}};
+  if (!in.hooks.empty()) o["hooks"] = boost::json::array(in.hooks.size(), boost::json::object{});
+  if (!in.hooks_not_imported.empty()) o["hooksNotImported"] = core::to_json_strings(in.hooks_not_imported);
+  return boost::json::serialize(o);
 }
 
 }  // namespace agentry::store

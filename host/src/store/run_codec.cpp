@@ -42,8 +42,8 @@ bool has_non_finite(const json::value& v) {
 
 }  // namespace
 
-std::string encode_frozen(const core::Run& run) {
-  if (run.damaged) return run.damaged_frozen_json;
+FrozenText encode_frozen(const core::Run& run) {
+  if (run.damaged) return {run.damaged_frozen_json, std::nullopt};
   if (run.frozen_summary_only)
     throw StoreError("run " + run.id + ": only what its summary shows was read; read it whole to write it", 0);
   // Built only to be serialized: in one buffer, not a few hundred allocations.
@@ -57,7 +57,7 @@ std::string encode_frozen(const core::Run& run) {
   if (auto bad = core::first_invalid_utf8(text))
     throw StoreError("run " + run.id + ": its frozen inputs are not valid UTF-8 (byte " + std::to_string(*bad) + ")",
                      0);
-  return text;
+  return {std::move(text), write_frozen_summary(run.frozen)};
 }
 
 void RunRepository::insert(const core::Run& run) { insert(run, encode_frozen(run)); }

@@ -15,11 +15,17 @@
 
 namespace agentry::store {
 
-/// The columns of a runs row in the order both engines bind and read them.
-inline constexpr std::string_view run_columns =
+/// The columns of a runs row in the order both engines bind and read them: these, then
+/// frozen_json and frozen_summary_json.
+inline constexpr std::string_view run_columns_before_frozen =
     "id, status, status_reason, created_at, updated_at, started_at, finished_at, cwd, repo_root, run_group_id, "
     "parent_run_id, name, note, pinned, archived, archived_at, agent_name, assignment_name, backend, "
-    "backend_session_id, controller_id, session_count, attempt_count, revision, frozen_json";
+    "backend_session_id, controller_id, session_count, attempt_count, revision";
+inline const std::string run_columns = std::string(run_columns_before_frozen) + ", frozen_json, frozen_summary_json";
+/// run_columns as a listing reads them: in frozen_json's place, the summary of the frozen
+/// inputs (the whole for a row written before rows had one), and no second copy.
+inline const std::string run_summary_columns =
+    std::string(run_columns_before_frozen) + ", COALESCE(frozen_summary_json, frozen_json), NULL";
 /// What reads select: the columns plus derived values that are never written with the row.
 /// Counting the queue and the attachments here (index lookups) keeps every RunSummary
 /// right, whoever renders it.
@@ -36,19 +42,26 @@ struct FrozenColumns {
   std::string backend;
 };
 
-/// frozen_json for `run`: its damaged text as it was, if it is damaged. Throws
-/// StoreError when the text could not be read back (Boost.JSON writes string bytes as
-/// they are and an infinite double as `Infinity`), or when only the run's summary was
-/// read (frozen_summary_only), so such a write fails and rolls back.
-std::string encode_frozen(const core::Run& run);
+/// A run's frozen inputs as its row keeps them.
+struct FrozenText {
+  std::string whole;                   // frozen_json
+  std::optional<std::string> summary;  // frozen_summary_json (store/frozen_summary.hpp)
+};
+
+/// The frozen inputs of `run` to write: its damaged text as it was (and no summary), if it
+/// is damaged. Throws StoreError when the text could not be read back (Boost.JSON writes
+/// string bytes as they are and an infinite double as `Infinity`), or when only the run's
+/// summary was read (frozen_summary_only), so such a write fails and rolls back.
+FrozenText encode_frozen(const core::Run& run);
 
 /// Sets run.frozen from frozen_json. One unreadable row must not break every listing:
 /// it marks the run damaged, keeps the text, and fills what `columns` know.
 void decode_frozen(core::Run& run, const std::string& frozen_json, FrozenColumns columns);
 
-/// As decode_frozen, reading only what a run summary shows (store/frozen_summary.hpp):
-/// the run is marked frozen_summary_only. Text that is not JSON is damaged as there; text
-/// that is JSON but not frozen inputs' shape shows damaged only when the run is read whole.
+/// As decode_frozen, reading only what a run summary shows (store/frozen_summary.hpp)
+/// from frozen_json or frozen_summary_json: the run is marked frozen_summary_only. Text
+/// that is not JSON is damaged as there; text that is JSON but not frozen inputs' shape
+/// shows damaged only when the run is read whole.
 void decode_frozen_summary(core::Run& run, const std::string& frozen_json, FrozenColumns columns);
 
 /// diffstat_json for `stat`; nullopt (NULL) for none.

@@ -5,6 +5,7 @@
 
 #include "core/pages.hpp"
 #include "core/run.hpp"
+#include "store/run_codec.hpp"
 
 #include <cstdint>
 #include <map>
@@ -18,10 +19,10 @@ class RunRepository {
  public:
   virtual ~RunRepository() = default;
 
-  /// A new run, its frozen inputs given as `frozen_json` (encode_frozen of it,
+  /// A new run, its frozen inputs given as `frozen` (encode_frozen of it,
   /// store/run_codec.hpp). Encoding is the largest part of an insert, and a caller that
   /// can encode before its write keeps that work off the store's one writer.
-  virtual void insert(const core::Run& run, const std::string& frozen_json) = 0;
+  virtual void insert(const core::Run& run, const FrozenText& frozen) = 0;
   /// insert(run, encode_frozen(run)).
   void insert(const core::Run& run);
   /// Writes every mutable column; returns false when the run does not exist.

@@ -1,5 +1,6 @@
 // The streaming read of a run's frozen inputs for listings agrees with the whole read
-// on every field it fills, whatever the text holds.
+// on every field it fills, whatever the text holds, and reads the summary a row keeps
+// beside the whole back to the same values.
 #include "store/frozen_summary.hpp"
 
 #include <boost/json/parse.hpp>
@@ -11,11 +12,7 @@ namespace {
 
 core::FrozenInputs whole(const std::string& text) { return core::frozen_inputs_from_json(boost::json::parse(text)); }
 
-void expect_agrees(const std::string& text) {
-  SCOPED_TRACE(text);
-  core::FrozenInputs summary;
-  ASSERT_TRUE(read_frozen_summary(text, summary));
-  const auto all = whole(text);
+void expect_same_summary(const core::FrozenInputs& summary, const core::FrozenInputs& all) {
   EXPECT_EQ(summary.agent_name, all.agent_name);
   EXPECT_EQ(summary.assignment_name, all.assignment_name);
   EXPECT_EQ(summary.backend, all.backend);
@@ -26,7 +23,22 @@ void expect_agrees(const std::string& text) {
   EXPECT_EQ(summary.hooks.size(), all.hooks.size());
 }
 
-TEST(FrozenSummary, AgreesWithTheWholeReadOfRealInputs) {
+void expect_agrees(const std::string& text) {
+  SCOPED_TRACE(text);
+  core::FrozenInputs summary;
+  ASSERT_TRUE(read_frozen_summary(text, summary));
+  expect_same_summary(summary, whole(text));
+}
+
+void expect_written_summary_reads_back(const core::FrozenInputs& in) {
+  const auto text = write_frozen_summary(in);
+  SCOPED_TRACE(text);
+  core::FrozenInputs summary;
+  ASSERT_TRUE(read_frozen_summary(text, summary));
+  expect_same_summary(summary, in);
+}
+
+core::FrozenInputs real_inputs() {
   core::FrozenInputs in;
   in.agent_name = "coder";
   in.assignment_name = "implement-feature";
@@ -40,8 +52,22 @@ TEST(FrozenSummary, AgreesWithTheWholeReadOfRealInputs) {
   in.hooks.resize(3);
   in.hooks[0].id = "a";
   in.hooks_not_imported = {"afterAttempt:x (why)"};
-  expect_agrees(boost::json::serialize(core::to_json(in)));
+  return in;
+}
+
+TEST(FrozenSummary, AgreesWithTheWholeReadOfRealInputs) {
+  expect_agrees(boost::json::serialize(core::to_json(real_inputs())));
   expect_agrees(boost::json::serialize(core::to_json(core::FrozenInputs{})));
+}
+
+TEST(FrozenSummary, TheSummaryWrittenBesideTheWholeReadsBackTheSame) {
+  expect_written_summary_reads_back(real_inputs());
+  expect_written_summary_reads_back(core::FrozenInputs{});
+  core::FrozenInputs odd;
+  odd.agent_name = "a\"b\u00e9\xF0\x9F\x98\x80";
+  odd.model = "{\"hooks\": [1, 2]}";
+  odd.locked_fields = {"", "lockedFields"};
+  expect_written_summary_reads_back(odd);
 }
 
 TEST(FrozenSummary, AgreesOnOddShapes) {

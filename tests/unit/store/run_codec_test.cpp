@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <tuple>
 
 namespace agentry::store {
 namespace {
@@ -26,11 +27,27 @@ TEST(RunCodec, FrozenInputsReadBackAsTheyWere) {
   const auto run = run_with({{"steps", boost::json::array{{{"say", "h\u00e9llo \"there\""}}}}, {"rate", 0.25}});
   const auto text = encode_frozen(run);
   core::Run back;
-  decode_frozen(back, text, {});
+  decode_frozen(back, text.whole, {});
   EXPECT_FALSE(back.damaged) << *back.damaged;
   EXPECT_EQ(back.frozen.agent_name, "coder");
   EXPECT_EQ(back.frozen.backend_config, run.frozen.backend_config);
   EXPECT_EQ(back.frozen.vars, run.frozen.vars);
+  // The summary beside it reads back as a summary of the whole does.
+  ASSERT_TRUE(text.summary.has_value());
+  core::Run listed;
+  decode_frozen_summary(listed, *text.summary, {});
+  EXPECT_TRUE(listed.frozen_summary_only);
+  EXPECT_EQ(std::tie(listed.frozen.agent_name, listed.frozen.backend), std::tie(run.frozen.agent_name, run.frozen.backend));
+}
+
+TEST(RunCodec, ADamagedRunIsWrittenAsItWasWithoutASummary) {
+  core::Run run;
+  run.id = "r1";
+  run.damaged = "its frozen inputs cannot be read: oops";
+  run.damaged_frozen_json = "{\"agentName\": oops";
+  const auto text = encode_frozen(run);
+  EXPECT_EQ(text.whole, run.damaged_frozen_json);
+  EXPECT_FALSE(text.summary.has_value());
 }
 
 TEST(RunCodec, ANumberJsonCannotWriteIsRefusedWhereverItIs) {

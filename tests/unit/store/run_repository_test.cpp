@@ -495,6 +495,47 @@ TEST_P(RunRepositoryTest, AListingReadsWhatSummariesShowAndIsNeverWrittenBack) {
   expect_same_run(*get(db(), "list000001"), full);
 }
 
+TEST_P(RunRepositoryTest, AListingReadsTheSummaryKeptBesideTheWholeOrTheWholeOfAnOlderRow) {
+  core::Run run = full_run("sum0000001");
+  run.frozen.hooks.resize(1);
+  insert(db(), {run, full_run("sum0000002")});
+  auto listed = [&](const std::string& id) {
+    core::RunQuery q;
+    q.include_archived = true;
+    for (auto& r : read(db(), [&](store::Transaction& c) { return c.runs().list(q); }).runs)
+      if (r.id == id) return r;
+    ADD_FAILURE() << id << " is not listed";
+    return core::Run{};
+  };
+  // What the listing shows comes from the summary column: edited there, the edit shows.
+  write(db(), [](store::Transaction& c) {
+    query_int(c, "UPDATE runs SET frozen_summary_json = '{\"model\": \"from the summary\"}' "
+                 "WHERE id = 'sum0000002' RETURNING 1");
+  });
+  EXPECT_EQ(listed("sum0000002").frozen.model, "from the summary");
+  // A row written before rows kept a summary is listed from its whole inputs, alike.
+  const auto with_summary = listed("sum0000001");
+  write(db(), [](store::Transaction& c) {
+    query_int(c, "UPDATE runs SET frozen_summary_json = NULL WHERE id = 'sum0000001' RETURNING 1");
+  });
+  const auto without = listed("sum0000001");
+  for (const auto* r : {&with_summary, &without}) {
+    const auto& f = r->frozen;
+    EXPECT_TRUE(r->frozen_summary_only);
+    EXPECT_EQ(std::tie(f.agent_name, f.assignment_name, f.backend, f.model, f.max_attempts_per_session),
+              std::tie(run.frozen.agent_name, run.frozen.assignment_name, run.frozen.backend, run.frozen.model,
+                       run.frozen.max_attempts_per_session));
+    EXPECT_EQ(f.locked_fields, run.frozen.locked_fields);
+    EXPECT_EQ(f.hooks.size(), 1u);
+  }
+  // Writing the run again gives it its summary back.
+  write(db(), [&](store::Transaction& c) { c.runs().update(run); });
+  EXPECT_EQ(read(db(), [](store::Transaction& c) {
+              return query_int(c, "SELECT count(*) FROM runs WHERE frozen_summary_json IS NOT NULL");
+            }),
+            2);
+}
+
 TEST_P(RunRepositoryTest, DiffstatIsSetAndClearedApartFromUpdate) {
   insert(db(), {make_run("diff000001")});
   auto set = [&](std::optional<core::DiffStat> stat, const char* id = "diff000001") {
