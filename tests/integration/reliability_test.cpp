@@ -221,10 +221,12 @@ TEST_F(ReliabilityTest, ADamagedRunIsListedShownAndDeletableButNotActedOn) {
   auto bad = create_run("bad");
   ASSERT_EQ(daemon_->stop(), 0);
   // Unreadable JSON (on SQLite also invalid UTF-8: a lone 0xE9 byte; PostgreSQL refuses
-  // invalid UTF-8 in text, so there the character is whole).
+  // invalid UTF-8 in text, so there the character is whole), in the whole frozen inputs
+  // and in the summary a listing reads.
   const std::string e_acute = test::testing_on_postgresql() ? "chr(233)" : "char(233)";
-  test::exec_store_sql(home_, "UPDATE runs SET frozen_json = '{\"agentName\": \"w' || " + e_acute +
-                                  " || '\", oops' WHERE id = '" + bad + "'");
+  const std::string unreadable = "'{\"agentName\": \"w' || " + e_acute + " || '\", oops'";
+  test::exec_store_sql(home_, "UPDATE runs SET frozen_json = " + unreadable + ", frozen_summary_json = " +
+                                  unreadable + " WHERE id = '" + bad + "'");
   start_daemon();
   auto listing = client().get("/api/runs?global=true");
   ASSERT_EQ(listing.status, 200) << listing.body;
