@@ -5,7 +5,9 @@
 // the socket gets one system call instead of a hundred; a lone message goes out at once.
 //
 // A write_some is accepted whole and completes at once; the bytes follow on the wire in
-// order. While the connection holds the stream (it has more messages ready), bytes wait
+// order. write() accepts bytes the same way with no completion at all, for the
+// connection's own framed messages (api/websocket_frame_header.hpp), so bytes written
+// either way keep their order. While the connection holds the stream (it has more messages ready), bytes wait
 // for the rest, up to 64 KiB. Whoever writes keeps pending_bytes() bounded (the connection waits for
 // drained() before writing more), and its bytes count, until written, in the
 // connections' share of the stream memory (api/unsent_memory.hpp) when given one. Only
@@ -49,20 +51,19 @@ class CoalescingStream {
   auto async_write_some(const ConstBuffers& buffers, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, std::size_t)>(
         [state = state_](auto handler, const ConstBuffers& data) {
-          boost::system::error_code ec = state->failed;
-          std::size_t n = 0;
-          if (!ec) {
-            for (auto b : boost::beast::buffers_range_ref(data)) {
-              state->pending.append(static_cast<const char*>(b.data()), b.size());
-              n += b.size();
-            }
-            state->unsent.grow(n);
-            flush(state);
-          }
+          const std::size_t n = accept(state, data);
           auto executor = state->next.get_executor();
-          boost::asio::post(executor, boost::beast::bind_front_handler(std::move(handler), ec, n));
+          boost::asio::post(executor, boost::beast::bind_front_handler(std::move(handler), state->failed, n));
         },
         token, buffers);
+  }
+
+  /// Accepts `buffers` whole, as async_write_some does, with nothing to wait for. False
+  /// once a write to the socket has failed (nothing is accepted then).
+  template <class ConstBuffers>
+  bool write(const ConstBuffers& buffers) {
+    accept(state_, buffers);
+    return !state_->failed;
   }
 
   /// While held, accepted bytes wait (up to `hold_limit`) for release(): the connection
@@ -94,6 +95,19 @@ class CoalescingStream {
     boost::system::error_code failed;
     boost::asio::steady_timer drained;
   };
+
+  template <class ConstBuffers>
+  static std::size_t accept(const std::shared_ptr<State>& state, const ConstBuffers& data) {
+    if (state->failed) return 0;
+    std::size_t n = 0;
+    for (auto b : boost::beast::buffers_range_ref(data)) {
+      state->pending.append(static_cast<const char*>(b.data()), b.size());
+      n += b.size();
+    }
+    state->unsent.grow(n);
+    flush(state);
+    return n;
+  }
 
   static void flush(const std::shared_ptr<State>& state) {
     if (state->started || state->pending.empty() || state->failed) return;

@@ -9,6 +9,7 @@
 #include "api/server_errors.hpp"
 #include "api/slow_work.hpp"
 #include "api/unsent_memory.hpp"
+#include "api/websocket_frame_header.hpp"
 #include "api/worker_dispatch.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -194,7 +195,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   net::awaitable<void> write_loop() {
     auto self = shared_from_this();
-    std::array<net::const_buffer, 3> buffers;
+    auto& stream = ws_.next_layer();
     for (;;) {
       if (outbox_.empty()) {
         if (closing_) break;
@@ -202,25 +203,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
         co_await send_signal_.async_wait(net::as_tuple(net::use_awaitable));
         continue;
       }
-      Outgoing message = std::move(outbox_.front());
-      outbox_.pop_front();
-      outbox_bytes_ -= message.size();
-      outbox_unsent_.shrink(message.size());
-      buffers[0] = net::buffer(message.text);
-      buffers[1] = message.frame ? net::buffer(message.frame->json().data(), message.frame->json().size())
-                                 : net::const_buffer();
-      buffers[2] = net::buffer(message.tail.data(), message.tail.size());
       // Written ahead only so far: a client that reads slowly holds up the socket, not memory.
-      while (ws_.next_layer().pending_bytes() > write_ahead_limit() && !closing_) {
-        ws_.next_layer().release();  // held bytes go now: below the hold limit nothing else sends them
-        ws_.next_layer().drained().expires_at(net::steady_timer::time_point::max());
-        co_await ws_.next_layer().drained().async_wait(net::as_tuple(net::use_awaitable));
+      while (stream.pending_bytes() > write_ahead_limit() && !closing_) {
+        stream.release();  // held bytes go now: below the hold limit nothing else sends them
+        stream.drained().expires_at(net::steady_timer::time_point::max());
+        co_await stream.drained().async_wait(net::as_tuple(net::use_awaitable));
       }
-      ws_.text(true);
-      if (outbox_.empty()) ws_.next_layer().release();
-      else ws_.next_layer().hold();
-      auto [ec, n] = co_await ws_.async_write(buffers, net::as_tuple(net::use_awaitable));
-      if (ec) {
+      // Once the WebSocket layer has answered a close, no message may follow it.
+      if (!ws_.is_open() || !write_ready_messages()) {
         closing_ = true;
         break;
       }
@@ -235,6 +225,28 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     closed_for_good_ = true;
     write_deadline_.cancel();
+  }
+
+  /// [strand] Frames the outbox's messages into the stream until it holds as much as it
+  /// may write ahead: gathered into as few writes to the socket as they fit. False once
+  /// the socket failed.
+  bool write_ready_messages() {
+    auto& stream = ws_.next_layer();
+    stream.hold();
+    while (!outbox_.empty() && stream.pending_bytes() <= write_ahead_limit()) {
+      Outgoing message = std::move(outbox_.front());
+      outbox_.pop_front();
+      outbox_bytes_ -= message.size();
+      outbox_unsent_.shrink(message.size());
+      const auto header = text_frame_header(message.size());
+      const std::array<net::const_buffer, 4> buffers{
+          net::buffer(header.bytes.data(), header.size), net::buffer(message.text),
+          message.frame ? net::buffer(message.frame->json().data(), message.frame->json().size()) : net::const_buffer(),
+          net::buffer(message.tail.data(), message.tail.size())};
+      if (!stream.write(buffers)) return false;
+    }
+    stream.release();
+    return true;
   }
 
   /// Whether subscriptions may add to the outbox (a slow reader's streams merge meanwhile).
