@@ -227,13 +227,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
     write_deadline_.cancel();
   }
 
-  /// [strand] Frames the outbox's messages into the stream until it holds as much as it
-  /// may write ahead: gathered into as few writes to the socket as they fit. False once
-  /// the socket failed.
+  /// [strand] Frames the outbox's messages into the stream, the first whatever the stream
+  /// holds (so a closing connection, which does not wait for room, still gets its answers
+  /// out), then more until it holds as much as it may write ahead: gathered into as few
+  /// writes to the socket as they fit. False once the socket failed.
   bool write_ready_messages() {
     auto& stream = ws_.next_layer();
     stream.hold();
-    while (!outbox_.empty() && stream.pending_bytes() <= write_ahead_limit()) {
+    for (bool first = true; !outbox_.empty() && (first || stream.pending_bytes() <= write_ahead_limit());
+         first = false) {
       Outgoing message = std::move(outbox_.front());
       outbox_.pop_front();
       outbox_bytes_ -= message.size();
