@@ -7,8 +7,8 @@
 // A write_some is accepted whole and completes at once; the bytes follow on the wire in
 // order. write() accepts bytes the same way with no completion at all, for the
 // connection's own framed messages (api/websocket_frame_header.hpp), so bytes written
-// either way keep their order. While the connection holds the stream (it has more messages ready), bytes wait
-// for the rest, up to 64 KiB. Whoever writes keeps pending_bytes() bounded (the connection waits for
+// either way keep their order. While the connection holds the stream (it has more
+// messages ready), bytes wait for the rest, up to 64 KiB. Whoever writes keeps pending_bytes() bounded (the connection waits for
 // drained() before writing more), and its bytes count, until written, in the
 // connections' share of the stream memory (api/unsent_memory.hpp) when given one. Only
 // ws_connection.cpp uses it; everything runs on the connection's strand.

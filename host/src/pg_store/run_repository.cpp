@@ -5,7 +5,7 @@ namespace agentry::pg_store {
 namespace {
 
 using store::run_columns;
-const std::string select_columns = run_columns + std::string(store::run_derived_columns);
+const std::string select_columns = store::run_read_columns + std::string(store::run_derived_columns);
 const std::string summary_select_columns = store::run_summary_columns + std::string(store::run_derived_columns);
 
 /// `summary_only`: the frozen inputs a summary shows and no more (listings).
@@ -37,7 +37,6 @@ core::Run read_run(const Row& row, bool summary_only = false) {
   r.revision = row[i++].int64();
   const auto decode = summary_only ? store::decode_frozen_summary : store::decode_frozen;
   decode(r, row[i++].text(), {row[indexed].text(), row[indexed + 1].text(), row[indexed + 2].text()});
-  ++i;  // frozen_summary_json: a listing reads it in frozen_json's place (summary_select_columns)
   r.queued_message_count = static_cast<int>(row[i++].int64());
   r.attachment_count = static_cast<int>(row[i++].int64());
   r.diffstat = store::decode_diffstat(row[i++].optional_text());

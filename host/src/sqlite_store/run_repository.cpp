@@ -20,7 +20,7 @@ std::int64_t take_cursors(Connection& c, std::string_view read, std::string_view
 }
 
 using store::run_columns;
-const std::string select_columns = run_columns + std::string(store::run_derived_columns);
+const std::string select_columns = store::run_read_columns + std::string(store::run_derived_columns);
 const std::string summary_select_columns = store::run_summary_columns + std::string(store::run_derived_columns);
 
 /// `summary_only`: the frozen inputs a summary shows and no more (listings).
@@ -53,7 +53,6 @@ core::Run read_run(const Statement& s, bool summary_only = false) {
   const auto decode = summary_only ? store::decode_frozen_summary : store::decode_frozen;
   decode(r, s.column_text(i++),
          {s.column_text(indexed), s.column_optional_text(indexed + 1).value_or(""), s.column_text(indexed + 2)});
-  ++i;  // frozen_summary_json: a listing reads it in frozen_json's place (summary_select_columns)
   r.queued_message_count = s.column_int(i++);
   r.attachment_count = s.column_int(i++);
   r.diffstat = store::decode_diffstat(s.column_optional_text(i++));

@@ -3,7 +3,6 @@
 #include "core/frozen_inputs_json.hpp"
 #include "core/utf8.hpp"
 #include "store/frozen_summary.hpp"
-#include "store/run_repository.hpp"
 #include "store/store_error.hpp"
 
 #include <algorithm>
@@ -59,8 +58,6 @@ FrozenText encode_frozen(const core::Run& run) {
                      0);
   return {std::move(text), write_frozen_summary(run.frozen)};
 }
-
-void RunRepository::insert(const core::Run& run) { insert(run, encode_frozen(run)); }
 
 void decode_frozen(core::Run& run, const std::string& frozen_json, FrozenColumns columns) {
   try {

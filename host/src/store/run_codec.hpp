@@ -15,17 +15,20 @@
 
 namespace agentry::store {
 
-/// The columns of a runs row in the order both engines bind and read them: these, then
+/// The columns of a runs row in the order both engines write them: these, then
 /// frozen_json and frozen_summary_json.
 inline constexpr std::string_view run_columns_before_frozen =
     "id, status, status_reason, created_at, updated_at, started_at, finished_at, cwd, repo_root, run_group_id, "
     "parent_run_id, name, note, pinned, archived, archived_at, agent_name, assignment_name, backend, "
     "backend_session_id, controller_id, session_count, attempt_count, revision";
 inline const std::string run_columns = std::string(run_columns_before_frozen) + ", frozen_json, frozen_summary_json";
-/// run_columns as a listing reads them: in frozen_json's place, the summary of the frozen
-/// inputs (the whole for a row written before rows had one), and no second copy.
+/// The columns a whole read of a run selects: run_columns with the frozen inputs once,
+/// whole (then run_derived_columns).
+inline const std::string run_read_columns = std::string(run_columns_before_frozen) + ", frozen_json";
+/// As run_read_columns, for a listing: the frozen inputs' summary in place of the whole
+/// (the whole, for a row written before rows had one).
 inline const std::string run_summary_columns =
-    std::string(run_columns_before_frozen) + ", COALESCE(frozen_summary_json, frozen_json), NULL";
+    std::string(run_columns_before_frozen) + ", COALESCE(frozen_summary_json, frozen_json)";
 /// What reads select: the columns plus derived values that are never written with the row.
 /// Counting the queue and the attachments here (index lookups) keeps every RunSummary
 /// right, whoever renders it.

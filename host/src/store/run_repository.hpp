@@ -23,8 +23,7 @@ class RunRepository {
   /// store/run_codec.hpp). Encoding is the largest part of an insert, and a caller that
   /// can encode before its write keeps that work off the store's one writer.
   virtual void insert(const core::Run& run, const FrozenText& frozen) = 0;
-  /// insert(run, encode_frozen(run)).
-  void insert(const core::Run& run);
+  void insert(const core::Run& run) { insert(run, encode_frozen(run)); }
   /// Writes every mutable column; returns false when the run does not exist.
   virtual bool update(const core::Run& run) = 0;
   virtual std::optional<core::Run> get(std::string_view id) = 0;
