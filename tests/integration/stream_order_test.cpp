@@ -389,6 +389,13 @@ TEST_F(StreamOrderTest, LateSubscriberGetsTheWholeDurableTimelineInOrder) {
               "{steps: [{events: 300, kind: notice}, {events: 2000, kind: delta, complete: true}, {say: done, deltas: 3}]}");
   auto run = start_agent_run("finished");
   ASSERT_EQ(wait_until_settled(run), "success");
+  // The run reads as finished once run.finished commits; its live window, deltas and all,
+  // goes a moment later, when the store's writer hands run.finished to the feed. One who
+  // subscribes in between is a live subscriber, so wait for the window to go.
+  double feeds = -1;
+  for (const auto deadline = Clock::now() + 10s; Clock::now() < deadline && feeds != 0; std::this_thread::sleep_for(10ms))
+    feeds = gauge(client(), "agentry_stream_timeline_feeds");
+  ASSERT_EQ(feeds, 0) << "the finished run's live window was never let go";
   const auto history = history_kinds(run);
   for (auto transport : {StreamTransport::sse, StreamTransport::ws}) {
     const char* who = transport == StreamTransport::sse ? "SSE" : "WebSocket";

@@ -15,4 +15,11 @@ core::metrics::Counter& conflated_deltas() {
   return merged;
 }
 
+core::metrics::Gauge& timeline_feeds() {
+  static auto& feeds = core::metrics::registry().gauge(
+      "agentry_stream_timeline_feeds",
+      "Runs whose live timeline is held in memory: watched, or streaming unwatched, or recently watched.");
+  return feeds;
+}
+
 }  // namespace agentry::events

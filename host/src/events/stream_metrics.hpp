@@ -1,6 +1,6 @@
 #pragma once
-// What the live streams count for GET /metrics: subscribers by channel, and the deltas
-// a subscriber that fell behind got merged instead of one by one.
+// What the live streams count for GET /metrics: subscribers by channel, the deltas a
+// subscriber that fell behind got merged instead of one by one, and the feeds held.
 
 #include "core/metrics.hpp"
 
@@ -9,6 +9,8 @@ namespace agentry::events {
 /// Live subscribers of one channel ("timeline", "summary", "detail", "audit", "browser").
 core::metrics::Gauge& stream_subscribers(const char* channel);
 core::metrics::Counter& conflated_deltas();
+/// Runs whose live timeline (window, merged deltas, shared pages) is held in memory.
+core::metrics::Gauge& timeline_feeds();
 
 /// Counts a subscriber while it lives.
 class CountedSubscriber {

@@ -5,6 +5,7 @@
 
 #include "events/timeline_feed.hpp"
 
+#include "events/stream_metrics.hpp"
 #include "events/timeline_window.hpp"
 
 #include <algorithm>
@@ -123,7 +124,12 @@ std::vector<std::shared_ptr<std::function<void()>>> TimelineFeeds::Feed::wakers(
 TimelineFeeds::TimelineFeeds(FeedLimits limits) : limits_(limits) {}
 TimelineFeeds::TimelineFeeds(FeedLimits limits, std::shared_ptr<core::ByteBudget> memory)
     : limits_(limits), memory_(std::move(memory)) {}
-TimelineFeeds::~TimelineFeeds() = default;
+TimelineFeeds::~TimelineFeeds() { timeline_feeds().add(-static_cast<double>(feeds_.size())); }
+
+void TimelineFeeds::erase_feed_locked(std::unordered_map<std::string, std::shared_ptr<Feed>>::iterator it) {
+  feeds_.erase(it);
+  timeline_feeds().add(-1);
+}
 
 std::shared_ptr<TimelineFeeds::Feed> TimelineFeeds::feed_of(const std::string& run_id, bool create) {
   std::lock_guard lock(mutex_);
@@ -136,6 +142,7 @@ std::shared_ptr<TimelineFeeds::Feed> TimelineFeeds::feed_of(const std::string& r
   auto feed = std::make_shared<Feed>(run_id, memory_);
   feed->last_tick = ++tick_;
   feeds_.emplace(run_id, feed);
+  timeline_feeds().add(1);
   trim_idle_locked();
   return feed;
 }
@@ -148,7 +155,7 @@ void TimelineFeeds::trim_idle_locked() {
   }
   if (idle.size() <= limits_.idle_feeds) return;
   std::sort(idle.begin(), idle.end());
-  for (std::size_t i = 0; i + limits_.idle_feeds < idle.size(); ++i) feeds_.erase(idle[i].second);
+  for (std::size_t i = 0; i + limits_.idle_feeds < idle.size(); ++i) erase_feed_locked(feeds_.find(idle[i].second));
 }
 
 
@@ -219,7 +226,7 @@ void TimelineFeeds::publish(const std::string& run_id, std::int64_t base, std::v
     auto it = feeds_.find(run_id);
     if (it != feeds_.end() && it->second == feed) {
       std::lock_guard feed_lock(feed->mutex);
-      if (feed->subscribers.empty()) feeds_.erase(it);
+      if (feed->subscribers.empty()) erase_feed_locked(it);
     }
   }
   for (auto& w : wake) (*w)();
@@ -273,7 +280,7 @@ void TimelineFeeds::unsubscribe(TimelineSubscriber& subscriber) {
   if (!empty) return;
   auto it = feeds_.find(feed->run_id);
   if (it == feeds_.end() || it->second != feed) return;
-  if (over) feeds_.erase(it);
+  if (over) erase_feed_locked(it);
   else trim_idle_locked();
 }
 

@@ -102,6 +102,8 @@ class TimelineFeeds {
   void unsubscribe(TimelineSubscriber& subscriber);
   /// Drops feeds nobody reads whose session is over, and the oldest idle ones over the limit.
   void trim_idle_locked();
+  /// Lets a feed go, and counts it out of agentry_stream_timeline_feeds.
+  void erase_feed_locked(std::unordered_map<std::string, std::shared_ptr<Feed>>::iterator it);
 
   FeedLimits limits_;
   std::shared_ptr<core::ByteBudget> memory_;

@@ -4,6 +4,8 @@
 
 #include "timeline_feed_fixtures.hpp"
 
+#include "events/stream_metrics.hpp"
+
 #include <random>
 
 namespace agentry::events {
@@ -283,6 +285,30 @@ TEST(TimelineFeed, FeedsGoAwayWithTheirLastSubscriberOnceTheSessionIsOver) {
     EXPECT_EQ(feeds.feed_count(), 1u);
   }
   EXPECT_EQ(feeds.feed_count(), 0u);
+}
+
+// GET /metrics counts the feeds held, whichever way they go: a finished session, the
+// oldest idle feeds over the limit, or the daemon's feeds themselves.
+TEST(TimelineFeed, TheFeedsHeldAreCountedForMetrics) {
+  const double before = timeline_feeds().value();
+  {
+    FeedLimits limits;
+    limits.idle_feeds = 2;
+    TimelineFeeds feeds(limits);
+    std::vector<std::unique_ptr<FakeRun>> runs;
+    for (const char* id : {"r1", "r2", "r3", "r4"}) {
+      runs.push_back(std::make_unique<FakeRun>(feeds, id));
+      runs.back()->delta("m", "streaming unwatched");
+      runs.back()->commit();
+    }
+    EXPECT_EQ(feeds.feed_count(), 2u);  // the two oldest idle feeds went
+    EXPECT_EQ(timeline_feeds().value() - before, 2);
+    runs.back()->durable("run.finished");
+    runs.back()->commit();
+    EXPECT_EQ(feeds.feed_count(), 1u);
+    EXPECT_EQ(timeline_feeds().value() - before, 1);
+  }
+  EXPECT_EQ(timeline_feeds().value(), before);
 }
 
 // Random writes and random polls: whatever the interleaving and the limits, every
