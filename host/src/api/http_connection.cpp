@@ -10,6 +10,7 @@
 #include "api/browser_guard.hpp"
 #include "api/mcp/mcp_http.hpp"
 #include "api/server_errors.hpp"
+#include "api/quick_reads.hpp"
 #include "api/request_metrics.hpp"
 #include "api/slow_work.hpp"
 #include "api/web_base_path.hpp"
@@ -120,8 +121,8 @@ void route_then(HttpServer::Impl& impl, HttpRequest& request, Handler handler) {
   }
 }
 
-/// Engine commands block until their write commits: handlers never run on I/O threads.
-/// Workspace work (diffs, searches) and questions to a run may take long: they run on a
+/// Engine commands block until their write commits: handlers never run on I/O threads
+/// (but for quick reads: quick_reads.hpp). Workspace work (diffs, searches) and questions to a run may take long: they run on a
 /// pool of their own, over /api/ and over /mcp alike.
 net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpRequest request) {
   const bool slow = is_slow_path(request.path) || mcp::is_slow_mcp_request(request.path, request.body);
@@ -297,7 +298,11 @@ net::awaitable<HttpResponse> answer(HttpServer::Impl& impl, HttpRequest& request
     if (request.path != "/" || !impl.operations)
       response = error_response(core::ErrorCode::not_found, "WebSocket JSON-RPC is served on / only");
   } else {
-    response = co_await dispatch_on_workers(impl, std::move(request));
+    // A quick read never waits on a write (HttpResponse::after_write) or a program.
+    if (impl.quick_reads_inline && is_quick_read(request.method, request.path))
+      response = impl.router.dispatch(std::move(request));
+    else
+      response = co_await dispatch_on_workers(impl, std::move(request));
     if (response.blocking) response = co_await finish_on_blocking_pool(impl, std::move(response));
   }
   co_return response;
@@ -384,7 +389,8 @@ net::awaitable<void> serve_connection(HttpServer::Impl& impl, ServedSocket socke
       // temporaries twice, and these hold a shared_ptr (the stream memory's share).
       WebSocketServices services{*impl.operations, *impl.engine,      impl.workers,
                                  impl.limits,      impl.slow_workers, impl.blocking_workers,
-                                 impl.dialect.get(), impl.unsent_memory};
+                                 impl.dialect.get(), impl.unsent_memory,
+                                 impl.quick_reads_inline};
       auto upgrade_request = parser.release();
       co_await serve_websocket(services, std::move(stream), std::move(upgrade_request), request.scope_run_id);
       co_return;

@@ -216,6 +216,8 @@ void HttpServer::set_upload_spool(UploadSpool spool) { impl_->spool = std::move(
 
 void HttpServer::set_unsent_memory(std::shared_ptr<core::ByteBudget> unsent) { impl_->unsent_memory = std::move(unsent); }
 
+void HttpServer::answer_quick_reads_inline(bool inline_reads) { impl_->quick_reads_inline = inline_reads; }
+
 void HttpServer::set_web_base_path(std::string base) { impl_->web_base_path = std::move(base); }
 
 void HttpServer::set_error_format(std::function<HttpResponse(HttpResponse)> format) {

@@ -94,6 +94,9 @@ class HttpServer {
   /// (a share of the daemon's stream memory, api/unsent_memory.hpp); their subscriptions
   /// take lean batches while it is spent. Call before run().
   void set_unsent_memory(std::shared_ptr<core::ByteBudget> unsent);
+  /// Answers a run's detail on the I/O thread that read the request (quick_reads.hpp):
+  /// only for a store whose reads never wait. Call before run().
+  void answer_quick_reads_inline(bool inline_reads);
   /// Refuses requests a web page may have sent (browser_guard.hpp). Must outlive the server.
   void set_browser_guard(const BrowserGuard& guard);
   /// Accepts every path also under `base` (normalized: web_base_path.hpp). Call before run().

@@ -94,6 +94,7 @@ struct HttpServer::Impl {
   std::string web_base_path;  // a reverse proxy's mount, accepted in front of every path
   UploadSpool spool;
   std::shared_ptr<core::ByteBudget> unsent_memory;  // null: connections' unsent bytes are not counted
+  bool quick_reads_inline = false;  // quick_reads.hpp
   std::function<HttpResponse(HttpResponse)> error_format;  // empty: our envelope as it is
   ServerLimits limits;
   ServerThreads threads;

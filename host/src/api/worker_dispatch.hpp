@@ -28,4 +28,11 @@ boost::asio::awaitable<T> on_workers(boost::asio::thread_pool& pool, Fn fn) {
   return net::async_initiate<const net::use_awaitable_t<>, void(T)>(std::move(initiation), net::use_awaitable);
 }
 
+/// co_await in_place<T>(fn): runs fn() where the coroutine runs, for work too quick to be
+/// worth two thread hand-offs (quick_reads.hpp); the same shape as on_workers().
+template <class T, class Fn>
+boost::asio::awaitable<T> in_place(Fn fn) {
+  co_return fn();
+}
+
 }  // namespace agentry::api

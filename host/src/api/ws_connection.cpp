@@ -3,6 +3,7 @@
 #include "api/byte_streams.hpp"
 #include "api/coalescing_stream.hpp"
 #include "api/jsonrpc.hpp"
+#include "api/quick_reads.hpp"
 #include "api/request_metrics.hpp"
 #include "api/run_scope.hpp"
 #include "api/run_streams.hpp"
@@ -455,9 +456,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
       request.params["runId"] = std::move(target);
     }
     OperationRequest op{std::move(request.params), actor_, var_origin_, scope_run_id_};
+    const bool here = services_.quick_reads_inline && !dialect && is_quick_method(request.method);
     auto& pool = is_slow_method(request.method) ? services_.slow_workers : services_.workers;
-    return on_workers<OperationAnswer>(pool, [&ops = operations(), dialect, id = std::move(id),
-                                              method = std::move(request.method), op = std::move(op)]() {
+    auto work = [&ops = operations(), dialect, id = std::move(id), method = std::move(request.method),
+                 op = std::move(op)]() {
       auto answer = [id, method, dialect](const core::Result<OperationResult>& result) {
         if (result) return jsonrpc_result(id, result->body);
         auto error = client_error(result.error(), new_request_id(), method);
@@ -467,7 +469,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
       if (result && result->blocking)
         return OperationAnswer{{}, [answer, blocking = std::move(result->blocking)] { return answer(finish(blocking())); }};
       return OperationAnswer{answer(result), {}};
-    });
+    };
+    return here ? in_place<OperationAnswer>(std::move(work)) : on_workers<OperationAnswer>(pool, std::move(work));
   }
 
   net::awaitable<StreamBatch> poll_source(std::shared_ptr<EventStream> source, std::size_t max_frames) {

@@ -33,6 +33,8 @@ struct WebSocketServices {
   const WebSocketDialect* dialect = nullptr;
   /// Where the outbox and unsent bytes count (api/unsent_memory.hpp); null: nowhere.
   std::shared_ptr<core::ByteBudget> unsent_memory{};
+  /// Quick reads (quick_reads.hpp) are answered on the connection's own thread.
+  bool quick_reads_inline = false;
 };
 
 /// `scope_run_id`: the one run a per-run token limits this connection to (api/run_scope.hpp).

@@ -235,6 +235,9 @@ int run_serve(const ServeOptions& options, const core::Settings& settings) {
   server.set_browser_guard(config->guard);
   server.set_web_base_path(context.web_base_path);
   server.set_unsent_memory((*stack)->unsent_memory());
+  // The embedded store's reads never wait on its writer: a run's detail is read where it
+  // was asked for (api/quick_reads.hpp). PostgreSQL's cross a network.
+  server.answer_quick_reads_inline(!(*stack)->database().shared());
   // Attachment uploads go to files next to where they are kept, never into memory.
   if (const auto* blobs = engine.attachments().blobs())
     server.set_upload_spool(api::UploadSpool{blobs->spool_dir(), api::spooled_body_limit});

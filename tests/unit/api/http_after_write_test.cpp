@@ -7,6 +7,7 @@
 #include "api/http_server.hpp"
 #include "api/operations.hpp"
 #include "api/router.hpp"
+#include "served_router.hpp"
 #include "support/http_client.hpp"
 
 #include <gtest/gtest.h>
@@ -63,33 +64,11 @@ OperationResult answered_after(FakeWriter& writer, MakeAnswer make, std::chrono:
   return later;
 }
 
-struct Server {
-  Router router;
-  std::unique_ptr<HttpServer> server;
-  std::uint16_t port = 0;
-  std::thread serving;
-
-  void start(ServerThreads threads = {}) {
-    server = std::make_unique<HttpServer>(router, ServerLimits{}, threads);
-    auto bound = server->listen("127.0.0.1", 0);
-    ASSERT_TRUE(bound) << bound.error().message;
-    port = *bound;
-    serving = std::thread([this] { server->run(); });
-  }
-  void stop() {
-    if (!server) return;
-    server->stop();
-    serving.join();
-    server.reset();
-  }
-  ~Server() { stop(); }
-};
-
 TEST(HttpAfterWriteTest, TheAnswerIsMadeOffTheWriterAndSentWithItsStatus) {
   FakeWriter writer;
   std::mutex mutex;
   std::thread::id writer_thread, maker_thread;
-  Server s;
+  ServedRouter s;
   s.router.add("POST", "/later", [&](const HttpRequest&) {
     OperationResult later;
     later.after_write = [&](AnswerReply reply) {
@@ -128,7 +107,7 @@ TEST(HttpAfterWriteTest, ManyWaitingAnswersNeedNoWorkerEach) {
   std::mutex mutex;
   std::condition_variable queued;
   std::vector<std::pair<AnswerReply, MakeAnswer>> writes;
-  Server s;
+  ServedRouter s;
   s.router.add("POST", "/later", [&](const HttpRequest& request) {
     OperationResult later;
     later.after_write = [&, body = request.body](AnswerReply reply) {
@@ -163,7 +142,7 @@ TEST(HttpAfterWriteTest, ManyWaitingAnswersNeedNoWorkerEach) {
 
 TEST(HttpAfterWriteTest, AFailureAndAThrowingMakerBecomeErrorEnvelopes) {
   FakeWriter writer;
-  Server s;
+  ServedRouter s;
   s.router.add("POST", "/refused", [&](const HttpRequest&) {
     return operation_response(answered_after(writer, []() -> core::Result<OperationResult> {
       return core::fail(core::ErrorCode::not_found, "the write was refused");
@@ -194,7 +173,7 @@ TEST(HttpAfterWriteTest, AFailureAndAThrowingMakerBecomeErrorEnvelopes) {
 
 TEST(HttpAfterWriteTest, AnAnswerThatThenWaitsOnAProgramFinishesOnTheBlockingPool) {
   FakeWriter writer;
-  Server s;
+  ServedRouter s;
   s.router.add("POST", "/later-then-blocking", [&](const HttpRequest&) {
     return operation_response(answered_after(writer, []() -> core::Result<OperationResult> {
       OperationResult blocking;
@@ -214,7 +193,7 @@ TEST(HttpAfterWriteTest, AnAnswerThatThenWaitsOnAProgramFinishesOnTheBlockingPoo
 TEST(HttpAfterWriteTest, TheServerWaitsForAnOutstandingReplyBeforeItGoesAway) {
   FakeWriter writer;
   std::atomic<bool> replied{false};
-  Server s;
+  ServedRouter s;
   s.router.add("POST", "/slow", [&](const HttpRequest&) {
     OperationResult later;
     later.after_write = [&](AnswerReply reply) {
