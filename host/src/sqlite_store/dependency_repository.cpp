@@ -2,6 +2,9 @@
 #include "sqlite_store/sql_lists.hpp"
 #include "store/dependency_codec.hpp"
 
+#include <algorithm>
+#include <tuple>
+
 namespace agentry::sqlite_store {
 namespace {
 
@@ -57,12 +60,18 @@ std::map<std::string, std::vector<core::Dependency>> DependencyRepository::list_
 
 std::vector<DependencyEdge> DependencyRepository::naming(const std::string& run_id,
                                                          const std::string& group_id) {
+  // Two searches of the target index, ordered here: with OR and ORDER BY, SQLite opened
+  // two temporary tables for every run's detail, though most runs have no dependents.
   auto s = c_.prepare("SELECT run_id, dep_type, target, created_at FROM dependencies "
-                     "WHERE (dep_type = 'run' AND target = ?) OR (dep_type = 'group' AND target = ?) "
-                     "ORDER BY created_at, run_id");
+                     "WHERE dep_type = 'run' AND target = ? UNION ALL "
+                     "SELECT run_id, dep_type, target, created_at FROM dependencies "
+                     "WHERE dep_type = 'group' AND target = ?");
   s.bind(1, run_id).bind(2, group_id);
   std::vector<DependencyEdge> out;
   while (s.step()) out.push_back({s.column_text(0), dependency_at(s, 1)});
+  std::stable_sort(out.begin(), out.end(), [](const DependencyEdge& a, const DependencyEdge& b) {
+    return std::tie(a.dependency.created_at, a.run_id) < std::tie(b.dependency.created_at, b.run_id);
+  });
   return out;
 }
 

@@ -1,6 +1,8 @@
 #include "sqlite_store/repositories.hpp"
 #include "sqlite_store/sql_lists.hpp"
 
+#include <algorithm>
+
 namespace agentry::sqlite_store {
 namespace {
 
@@ -68,11 +70,16 @@ std::optional<core::Task> TaskRepository::get(std::string_view run_id, std::stri
   return read_task(s);
 }
 
+// Rows come in key order and are put in position order here: an ORDER BY position would
+// have SQLite sort them in a temporary b-tree of its own, which costs more for a few rows.
+
 std::vector<core::Task> TaskRepository::list(std::string_view run_id) {
-  auto s = c_.prepare("SELECT " + std::string(task_columns) + " FROM tasks WHERE run_id = ? ORDER BY position");
+  static const std::string sql = "SELECT " + std::string(task_columns) + " FROM tasks WHERE run_id = ?";
+  auto s = c_.prepare(sql);
   s.bind(1, run_id);
   std::vector<core::Task> tasks;
   while (s.step()) tasks.push_back(read_task(s));
+  std::stable_sort(tasks.begin(), tasks.end(), [](const auto& a, const auto& b) { return a.position < b.position; });
   return tasks;
 }
 
@@ -86,12 +93,30 @@ int TaskRepository::next_position(std::string_view run_id) {
 std::map<std::string, core::TaskTally> TaskRepository::tallies(const std::vector<std::string>& run_ids) {
   std::map<std::string, core::TaskTally> out;
   if (run_ids.empty()) return out;
-  auto s = c_.prepare("SELECT run_id, task_id, title, status FROM tasks WHERE run_id IN "
-                     "(SELECT value FROM json_each(?)) ORDER BY run_id, position");
+  // Counted as the rows come: a run's active task is its in-progress one first by position,
+  // found here, so SQLite sorts nothing (an ORDER BY position was a temporary b-tree).
+  std::map<std::string, int> active_position;
+  auto s = c_.prepare("SELECT run_id, status, position, task_id, title FROM tasks WHERE run_id IN "
+                     "(SELECT value FROM json_each(?))");
   s.bind(1, json_array_text(run_ids));
-  while (s.step())
-    out[s.column_text(0)].add(s.column_text(1), s.column_text(2),
-                              core::parse_task_status(s.column_text(3)).value_or(core::TaskStatus::pending));
+  auto at = out.end();
+  while (s.step()) {
+    const std::string_view run_id = s.column_view(0);
+    if (at == out.end() || at->first != run_id) at = out.try_emplace(std::string(run_id)).first;
+    auto& tally = at->second;
+    const auto status = core::parse_task_status(s.column_view(1)).value_or(core::TaskStatus::pending);
+    if (status == core::TaskStatus::in_progress) {
+      const int position = s.column_int(2);
+      auto [best, first] = active_position.try_emplace(at->first, position);
+      if (first || position < best->second) {
+        best->second = position;
+        tally.active.reset();  // add() names the active task when there is none
+        tally.add(s.column_text(3), s.column_text(4), status);
+        continue;
+      }
+    }
+    tally.add({}, {}, status);
+  }
   return out;
 }
 

@@ -23,7 +23,7 @@ class TaskRepositoryTest : public testing::StoreTest {
     StoreTest::SetUp();
     if (IsSkipped()) return;
     write(db(), [](store::Transaction& c) {
-      for (const char* id : {"runA", "runB", "runC"}) c.runs().insert(make_run(id));
+      for (const char* id : {"runA", "runB", "runC", "runD"}) c.runs().insert(make_run(id));
     });
   }
 
@@ -75,9 +75,10 @@ TEST_P(TaskRepositoryTest, InsertThenGetReturnsEveryField) {
 }
 
 TEST_P(TaskRepositoryTest, ListIsInPositionOrderAndPerRun) {
-  insert({make_task("runA", "third", 2), make_task("runA", "first", 0), make_task("runB", "other", 1),
-          make_task("runA", "second", 1)});
-  EXPECT_EQ(ids_of(list("runA")), (V{"first", "second", "third"}));
+  // Ids in another order than positions: the store may keep rows by id.
+  insert({make_task("runA", "alpha", 2), make_task("runA", "zulu", 0), make_task("runB", "other", 1),
+          make_task("runA", "mike", 1)});
+  EXPECT_EQ(ids_of(list("runA")), (V{"zulu", "mike", "alpha"}));
   EXPECT_EQ(ids_of(list("runB")), (V{"other"}));
   EXPECT_TRUE(list("runC").empty());
 }
@@ -139,10 +140,14 @@ TEST_P(TaskRepositoryTest, TalliesForSeveralRunsInOneCall) {
           make_task("runA", "stuck", 2, TaskStatus::blocked),
           make_task("runA", "todo", 4, TaskStatus::pending),
           make_task("runB", "b1", 0, TaskStatus::completed),
-          make_task("runB", "b2", 1, TaskStatus::completed)});
+          make_task("runB", "b2", 1, TaskStatus::completed),
+          // Ids in another order than positions, the first in progress by id last by position.
+          make_task("runD", "a-later", 7, TaskStatus::in_progress),
+          make_task("runD", "m-middle", 5, TaskStatus::in_progress),
+          make_task("runD", "z-first", 2, TaskStatus::in_progress)});
 
   auto tallies = read(db(), [](store::Transaction& c) {
-    return c.tasks().tallies({"runA", "runB", "runC", "no-such-run"});
+    return c.tasks().tallies({"runA", "runB", "runC", "runD", "no-such-run"});
   });
   ASSERT_TRUE(tallies.count("runA"));
   const auto& a = tallies.at("runA");
@@ -160,6 +165,11 @@ TEST_P(TaskRepositoryTest, TalliesForSeveralRunsInOneCall) {
   EXPECT_EQ(b.total, 2);
   EXPECT_EQ(b.completed, 2);
   EXPECT_FALSE(b.active.has_value());
+
+  ASSERT_TRUE(tallies.count("runD"));
+  EXPECT_EQ(tallies.at("runD").in_progress, 3);
+  ASSERT_TRUE(tallies.at("runD").active.has_value());
+  EXPECT_EQ(tallies.at("runD").active->first, "z-first");
 
   // A run without tasks has nothing to count.
   EXPECT_EQ(tallies.count("runC") ? tallies.at("runC").total : 0, 0);
