@@ -27,11 +27,17 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace agentry::api {
 namespace net = boost::asio;
@@ -61,20 +67,45 @@ bool is_cursored(std::string_view channel) { return channel == "timeline" || cha
 
 struct Subscription {
   std::shared_ptr<EventStream> source;
-  std::string head;  // the notification's JSON up to the event
+  // The notification's JSON up to the event (up to the cursor's digits when cursored),
+  // shared by every notification of the subscription.
+  std::shared_ptr<const std::string> head;
   bool cursored = false;
   bool polling = false;
   bool pending = false;
   bool waiting_for_room = false;
 };
 
-/// One message to write: `text`, then (for stream notifications) the shared frame's
-/// JSON and `tail`, gathered into one WebSocket message without copying the frame.
+/// One message to write: `text`, or a stream notification: its subscription's `head`, the
+/// event's cursor and what joins it to the event (`middle`), the shared frame's JSON and
+/// `tail`. All are gathered into one WebSocket message without copying the head or the
+/// frame, and nothing is allocated for the message itself.
 struct Outgoing {
   std::string text;
+  std::shared_ptr<const std::string> head;
+  std::array<char, 32> middle{};  // digits (or null) and ,"event":
+  std::uint8_t middle_size = 0;
   events::Frame frame;
   std::string_view tail;
-  std::size_t size() const { return text.size() + (frame ? frame->json().size() + tail.size() : 0); }
+
+  static Outgoing notification(std::shared_ptr<const std::string> head, std::int64_t cursor, events::Frame frame) {
+    Outgoing out;
+    out.head = std::move(head);
+    char* end = out.middle.data();
+    constexpr std::string_view null_cursor = "null";
+    if (cursor > 0) end = std::to_chars(end, out.middle.data() + 20, cursor).ptr;
+    else end = std::copy(null_cursor.begin(), null_cursor.end(), end);
+    constexpr std::string_view joint = R"(,"event":)";
+    end = std::copy(joint.begin(), joint.end(), end);
+    out.middle_size = static_cast<std::uint8_t>(end - out.middle.data());
+    out.frame = std::move(frame);
+    out.tail = "}}";
+    return out;
+  }
+  std::size_t size() const {
+    return text.size() + (head ? head->size() : 0) + middle_size +
+           (frame ? frame->json().size() + tail.size() : 0);
+  }
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -146,7 +177,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
  private:
   /// [strand] Queues an answer; a client that lets answers pile up is disconnected.
-  void send(std::string text) { enqueue({std::move(text), nullptr, {}}); }
+  void send(std::string text) {
+    Outgoing message;
+    message.text = std::move(text);
+    enqueue(std::move(message));
+  }
 
   void enqueue(Outgoing message) {
     if (closing_) return;
@@ -242,8 +277,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
       outbox_bytes_ -= message.size();
       outbox_unsent_.shrink(message.size());
       const auto header = text_frame_header(message.size());
-      const std::array<net::const_buffer, 4> buffers{
-          net::buffer(header.bytes.data(), header.size), net::buffer(message.text),
+      const std::array<net::const_buffer, 6> buffers{
+          net::buffer(header.bytes.data(), header.size),
+          net::buffer(message.text),
+          message.head ? net::buffer(*message.head) : net::const_buffer(),
+          net::buffer(message.middle.data(), message.middle_size),
           message.frame ? net::buffer(message.frame->json().data(), message.frame->json().size()) : net::const_buffer(),
           net::buffer(message.tail.data(), message.tail.size())};
       if (!stream.write(buffers)) return false;
@@ -336,7 +374,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     auto source = std::move(*opened);
     std::string sub_id = core::new_prefixed_id("sub");
     subscriptions_[sub_id] =
-        Subscription{source, notification_head(sub_id, source->channel(), run_id), is_cursored(source->channel())};
+        Subscription{source, std::make_shared<const std::string>(notification_head(sub_id, source->channel(), run_id)),
+                     is_cursored(source->channel())};
     std::weak_ptr<Connection> weak = shared_from_this();
     auto executor = ws_.get_executor();
     source->start([weak, executor, sub_id] {
@@ -396,14 +435,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
       if (it == subscriptions_.end()) co_return;
       for (auto& frame : batch.frames) {
         if (it->second.cursored) {
-          std::string head = it->second.head;
-          head += frame->cursor > 0 ? std::to_string(frame->cursor) : std::string("null");
-          head += R"(,"event":)";
-          enqueue({std::move(head), std::move(frame), "}}"});
+          const std::int64_t cursor = frame->cursor;
+          enqueue(Outgoing::notification(it->second.head, cursor, std::move(frame)));
         } else {
           // Summary and detail events are objects: their members join the params.
           const auto json = frame->json();
-          enqueue({it->second.head + std::string(json.substr(1)) + "}", nullptr, {}});
+          send(*it->second.head + std::string(json.substr(1)) + "}");
         }
       }
       if (batch.closed) {
