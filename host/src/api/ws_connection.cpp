@@ -11,6 +11,7 @@
 #include "api/slow_work.hpp"
 #include "api/unsent_memory.hpp"
 #include "api/websocket_frame_header.hpp"
+#include "api/websocket_message.hpp"
 #include "api/worker_dispatch.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -28,7 +29,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -74,38 +74,6 @@ struct Subscription {
   bool polling = false;
   bool pending = false;
   bool waiting_for_room = false;
-};
-
-/// One message to write: `text`, or a stream notification: its subscription's `head`, the
-/// event's cursor and what joins it to the event (`middle`), the shared frame's JSON and
-/// `tail`. All are gathered into one WebSocket message without copying the head or the
-/// frame, and nothing is allocated for the message itself.
-struct Outgoing {
-  std::string text;
-  std::shared_ptr<const std::string> head;
-  std::array<char, 32> middle{};  // digits (or null) and ,"event":
-  std::uint8_t middle_size = 0;
-  events::Frame frame;
-  std::string_view tail;
-
-  static Outgoing notification(std::shared_ptr<const std::string> head, std::int64_t cursor, events::Frame frame) {
-    Outgoing out;
-    out.head = std::move(head);
-    char* end = out.middle.data();
-    constexpr std::string_view null_cursor = "null";
-    if (cursor > 0) end = std::to_chars(end, out.middle.data() + 20, cursor).ptr;
-    else end = std::copy(null_cursor.begin(), null_cursor.end(), end);
-    constexpr std::string_view joint = R"(,"event":)";
-    end = std::copy(joint.begin(), joint.end(), end);
-    out.middle_size = static_cast<std::uint8_t>(end - out.middle.data());
-    out.frame = std::move(frame);
-    out.tail = "}}";
-    return out;
-  }
-  std::size_t size() const {
-    return text.size() + (head ? head->size() : 0) + middle_size +
-           (frame ? frame->json().size() + tail.size() : 0);
-  }
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -177,13 +145,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
  private:
   /// [strand] Queues an answer; a client that lets answers pile up is disconnected.
-  void send(std::string text) {
-    Outgoing message;
-    message.text = std::move(text);
-    enqueue(std::move(message));
-  }
+  void send(std::string text) { enqueue(OutgoingMessage::answer(std::move(text))); }
 
-  void enqueue(Outgoing message) {
+  void enqueue(OutgoingMessage message) {
     if (closing_) return;
     if (outbox_.size() >= max_outbox_messages || outbox_bytes_ + message.size() > max_outbox_bytes) {
       close_with("slow consumer: the outbox is full; reconnect and resume from your last cursor");
@@ -272,18 +236,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
     stream.hold();
     for (bool first = true; !outbox_.empty() && (first || stream.pending_bytes() <= write_ahead_limit());
          first = false) {
-      Outgoing message = std::move(outbox_.front());
+      OutgoingMessage message = std::move(outbox_.front());
       outbox_.pop_front();
       outbox_bytes_ -= message.size();
       outbox_unsent_.shrink(message.size());
       const auto header = text_frame_header(message.size());
-      const std::array<net::const_buffer, 6> buffers{
-          net::buffer(header.bytes.data(), header.size),
-          net::buffer(message.text),
-          message.head ? net::buffer(*message.head) : net::const_buffer(),
-          net::buffer(message.middle.data(), message.middle_size),
-          message.frame ? net::buffer(message.frame->json().data(), message.frame->json().size()) : net::const_buffer(),
-          net::buffer(message.tail.data(), message.tail.size())};
+      const auto pieces = message.buffers();
+      const std::array<net::const_buffer, 6> buffers{net::buffer(header.bytes.data(), header.size),
+                                                     pieces[0], pieces[1], pieces[2], pieces[3], pieces[4]};
       if (!stream.write(buffers)) return false;
     }
     stream.release();
@@ -436,7 +396,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       for (auto& frame : batch.frames) {
         if (it->second.cursored) {
           const std::int64_t cursor = frame->cursor;
-          enqueue(Outgoing::notification(it->second.head, cursor, std::move(frame)));
+          enqueue(OutgoingMessage::notification(it->second.head, cursor, std::move(frame)));
         } else {
           // Summary and detail events are objects: their members join the params.
           const auto json = frame->json();
@@ -566,7 +526,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   net::steady_timer send_signal_;
   net::steady_timer write_deadline_;
   bool closed_for_good_ = false;
-  std::deque<Outgoing> outbox_;
+  std::deque<OutgoingMessage> outbox_;
   std::size_t outbox_bytes_ = 0;
   bool closing_ = false;
   std::string close_reason_;
