@@ -122,8 +122,8 @@ void route_then(HttpServer::Impl& impl, HttpRequest& request, Handler handler) {
 }
 
 /// Engine commands block until their write commits: handlers never run on I/O threads
-/// (but for quick reads: quick_reads.hpp). Workspace work (diffs, searches) and questions to a run may take long: they run on a
-/// pool of their own, over /api/ and over /mcp alike.
+/// (but for quick reads: quick_reads.hpp). Workspace work (diffs, searches) and questions
+/// to a run may take long: they run on a pool of their own, over /api/ and over /mcp alike.
 net::awaitable<HttpResponse> dispatch_on_workers(HttpServer::Impl& impl, HttpRequest request) {
   const bool slow = is_slow_path(request.path) || mcp::is_slow_mcp_request(request.path, request.body);
   auto& pool = slow ? impl.slow_workers : impl.workers;

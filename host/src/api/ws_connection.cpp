@@ -395,7 +395,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       if (it == subscriptions_.end()) co_return;
       for (auto& frame : batch.frames) {
         if (it->second.cursored) {
-          const std::int64_t cursor = frame->cursor;
+          const std::int64_t cursor = frame->cursor;  // read before the frame moves into the message
           enqueue(OutgoingMessage::notification(it->second.head, cursor, std::move(frame)));
         } else {
           // Summary and detail events are objects: their members join the params.

@@ -72,7 +72,6 @@ std::optional<core::Task> TaskRepository::get(std::string_view run_id, std::stri
 
 // Rows come in key order and are put in position order here: an ORDER BY position would
 // have SQLite sort them in a temporary b-tree of its own, which costs more for a few rows.
-
 std::vector<core::Task> TaskRepository::list(std::string_view run_id) {
   static const std::string sql = "SELECT " + std::string(task_columns) + " FROM tasks WHERE run_id = ?";
   auto s = c_.prepare(sql);

@@ -86,7 +86,7 @@ TEST(QuickReads, ARunsDetailIsAnsweredWhileEveryRequestWorkerIsBusy) {
   EXPECT_EQ(server.hold_status.get(), 200);
 }
 
-TEST(QuickReads, WithoutTheStoresLeaveARunsDetailWaitsForAWorker) {
+TEST(QuickReads, WithoutTheSettingARunsDetailWaitsForAWorker) {
   HeldWorker server(false);
   test::HttpClient client("127.0.0.1", server.served.port);
   client.set_timeout(300ms);
